@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, documented in the README.
+const (
+	exitOK       = 0
+	exitInternal = 1
+	exitBadInput = 2
+)
+
+// inputError marks an error caused by the user's input (flags, files); it
+// maps to exit code 2. Every other error maps to 1.
+type inputError struct{ err error }
+
+func (e *inputError) Error() string { return e.err.Error() }
+func (e *inputError) Unwrap() error { return e.err }
+
+// badInput wraps err as an input error (exit 2). A nil err stays nil.
+func badInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &inputError{err}
+}
+
+// badInputf formats an input error (exit 2).
+func badInputf(format string, args ...any) error {
+	return &inputError{fmt.Errorf(format, args...)}
+}
+
+// streams carries the command's standard streams so commands can be run
+// in-process by tests.
+type streams struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// newRootCmd builds the command tree.
+func newRootCmd(s *streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "mbopt",
+		Short: "Make Go microbenchmark suites small, fast and relevant",
+		Long: `mbopt compares the CPU profile of an application workload (an application
+benchmark, a production /debug/pprof/profile capture or a default.pgo) with the
+CPU profiles of a repository's microbenchmarks. It reports how much of the
+application's call graph the suite covers, the smallest sub-suite with the same
+coverage, and which uncovered functions deserve a benchmark next.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.Err)
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return badInput(fmt.Errorf("%w\nRun '%s --help' for usage.", err, cmd.CommandPath()))
+	})
+	for _, add := range subcommands {
+		root.AddCommand(add(s))
+	}
+	return root
+}
+
+// subcommands lists the constructors of mbopt's subcommands, in help order.
+var subcommands = []func(*streams) *cobra.Command{
+	newCmdAnalyze,
+}
+
+// Main runs mbopt with args and returns the process exit code. Errors are
+// printed once, on stderr.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	root := newRootCmd(&streams{In: stdin, Out: stdout, Err: stderr})
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "mbopt: %v\n", err)
+	var ie *inputError
+	if errors.As(err, &ie) {
+		return exitBadInput
+	}
+	return exitInternal
+}
