@@ -1,0 +1,165 @@
+package callgraph_test
+
+import (
+	"errors"
+	"sort"
+	"testing"
+
+	"github.com/google/pprof/profile"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/internal/proftest"
+)
+
+const tol = 1e-9
+
+func fig(n int) string { return proftest.Figure62Name(n) }
+
+func ids(t *testing.T, g *callgraph.Graph, nodes ...int) []int {
+	t.Helper()
+	var out []int
+	for _, n := range nodes {
+		id, ok := g.Lookup(fig(n))
+		require.True(t, ok, "node %d missing", n)
+		out = append(out, id)
+	}
+	sort.Ints(out)
+	return out
+}
+
+func TestFigure62Graph(t *testing.T) {
+	app, _, _ := proftest.Figure62()
+	g, err := callgraph.New(app, callgraph.Options{Modules: []string{proftest.Figure62Module}})
+	require.NoError(t, err)
+
+	assert.Equal(t, 19, g.Len())
+	assert.Equal(t, 10, g.ProjectLen())
+	assert.Equal(t, ids(t, g, 1, 8), g.Roots(), "entry points")
+	assert.Equal(t, ids(t, g, 3, 5, 6, 12, 16), g.Reachable(ids(t, g, 3)[0]))
+	assert.InDelta(t, 0.09, g.Total, tol, "9 stacks of 10ms")
+	assert.Equal(t, 9, g.Samples)
+
+	n17 := g.Nodes[ids(t, g, 17)[0]]
+	assert.True(t, n17.Project)
+	assert.Equal(t, proftest.Figure62Module+"/app", n17.Package)
+	assert.InDelta(t, 0.03, n17.Flat, tol, "17 ends three stacks")
+	assert.InDelta(t, 0.03, n17.Cum, tol)
+	n3 := g.Nodes[ids(t, g, 3)[0]]
+	assert.InDelta(t, 0, n3.Flat, tol)
+	assert.InDelta(t, 0.02, n3.Cum, tol, "3 appears twice in one stack but counts once")
+	assert.False(t, g.Nodes[ids(t, g, 12)[0]].Project)
+
+	var flat float64
+	edges := 0
+	for i, n := range g.Nodes {
+		flat += n.Flat
+		edges += len(g.Out[i])
+	}
+	assert.InDelta(t, g.Total, flat, tol, "flat times add up to the total")
+	assert.Equal(t, 20, edges, "the edges listed in proftest.Figure62")
+
+	dist := g.RootDistance()
+	assert.Equal(t, 0, dist[ids(t, g, 8)[0]])
+	assert.Equal(t, 1, dist[ids(t, g, 3)[0]])
+	assert.Equal(t, 1, dist[ids(t, g, 17)[0]], "8→17 is shorter than 1→4→14→17")
+	assert.Equal(t, 3, dist[ids(t, g, 6)[0]])
+}
+
+func TestNodesSortedByName(t *testing.T) {
+	app, _, _ := proftest.Figure62()
+	g, err := callgraph.New(app, callgraph.Options{})
+	require.NoError(t, err)
+	for i := 1; i < g.Len(); i++ {
+		assert.Less(t, g.Nodes[i-1].Name, g.Nodes[i].Name)
+	}
+	assert.Equal(t, 0, g.ProjectLen(), "no module given: everything is external")
+}
+
+func TestInlinedFramesAreNodes(t *testing.T) {
+	p := proftest.Profile(proftest.Stack{Frames: []string{"m/a.Main", "m/a.Outer+m/a.Inlined", "m/b.Leaf"}, Nanos: 1e7})
+	g, err := callgraph.New(p, callgraph.Options{Modules: []string{"m/a"}})
+	require.NoError(t, err)
+	names := []string{}
+	for _, n := range g.Nodes {
+		names = append(names, n.Name)
+	}
+	assert.Equal(t, []string{"m/a.Inlined", "m/a.Main", "m/a.Outer", "m/b.Leaf"}, names)
+	inl, _ := g.Lookup("m/a.Inlined")
+	outer, _ := g.Lookup("m/a.Outer")
+	leaf, _ := g.Lookup("m/b.Leaf")
+	assert.Equal(t, []int32{int32(inl)}, g.Out[outer], "outer calls its inlined callee")
+	assert.Equal(t, []int32{int32(leaf)}, g.Out[inl])
+	assert.False(t, g.Nodes[leaf].Project, "m/b is not below m/a")
+}
+
+func TestGenericInstantiationsShareANode(t *testing.T) {
+	p := proftest.Profile(
+		proftest.Stack{Frames: []string{"m.Main", "m.Sum[go.shape.int]"}, Nanos: 1e7},
+		proftest.Stack{Frames: []string{"m.Main", "m.Sum[go.shape.float64]"}, Nanos: 2e7},
+		proftest.Stack{Frames: []string{"m.Main", "m.Sum[...]"}, Nanos: 3e7},
+	)
+	g, err := callgraph.New(p, callgraph.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 2, g.Len())
+	id, ok := g.Lookup("m.Sum[...]")
+	require.True(t, ok)
+	assert.InDelta(t, 0.06, g.Nodes[id].Flat, tol)
+}
+
+func TestMergeAddsUp(t *testing.T) {
+	app, b1, _ := proftest.Figure62()
+	g, err := callgraph.Merge([]*profile.Profile{app, b1}, callgraph.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 21, g.Len(), "19 app nodes + BenchmarkOne + testing.(*B).runN")
+	assert.InDelta(t, 0.10, g.Total, tol)
+	id, _ := g.Lookup(fig(14))
+	assert.InDelta(t, 0.01, g.Nodes[id].Flat, tol, "14 is the leaf of the benchmark's stack")
+	assert.InDelta(t, 0.02, g.Nodes[id].Cum, tol)
+}
+
+func TestRejectsNonCPUAndEmpty(t *testing.T) {
+	heap := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "alloc_objects", Unit: "count"}, {Type: "alloc_space", Unit: "bytes"}},
+		Sample:     []*profile.Sample{{Value: []int64{1, 64}}},
+	}
+	_, err := callgraph.New(heap, callgraph.Options{})
+	assert.True(t, errors.Is(err, callgraph.ErrNotCPU), "got %v", err)
+	assert.ErrorContains(t, err, "alloc_objects/count alloc_space/bytes")
+
+	g, err := callgraph.New(heap, callgraph.Options{AllowNonCPU: true})
+	require.NoError(t, err)
+	assert.Equal(t, "bytes", g.Unit)
+
+	empty := proftest.Profile()
+	_, err = callgraph.New(empty, callgraph.Options{})
+	assert.True(t, errors.Is(err, callgraph.ErrEmpty), "got %v", err)
+	g, err = callgraph.New(empty, callgraph.Options{AllowEmpty: true})
+	require.NoError(t, err)
+	assert.Equal(t, 0, g.Len())
+}
+
+func TestCondense(t *testing.T) {
+	app, _, _ := proftest.Figure62()
+	g, err := callgraph.New(app, callgraph.Options{})
+	require.NoError(t, err)
+	c := g.Condense()
+	cycle := ids(t, g, 3, 5, 6)
+	assert.Equal(t, c.Comp[cycle[0]], c.Comp[cycle[1]])
+	assert.Equal(t, c.Comp[cycle[0]], c.Comp[cycle[2]])
+	assert.Len(t, c.Members, 17, "19 nodes, one 3-node cycle")
+	for ci, outs := range c.Out {
+		for _, co := range outs {
+			assert.Less(t, co, int32(ci), "reverse topological numbering")
+		}
+	}
+	universe := make([]int, g.Len())
+	for i := range universe {
+		universe[i] = i
+	}
+	sets := c.ReachSets(universe)
+	for i := range g.Nodes {
+		assert.Equal(t, g.Reachable(i), sets[c.Comp[i]].Elems(), "reach of %s", g.Nodes[i].Name)
+	}
+}
