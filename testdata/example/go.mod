@@ -1,0 +1,3 @@
+module example.com/tinytsdb
+
+go 1.24
