@@ -175,16 +175,36 @@ func (g *Graph) Condense() *Condensation {
 // universe of the nodes reachable from it (its own members included):
 // position k stands for node universe[k]. Restricting the universe to the
 // nodes a caller counts keeps the memory at |components| × |universe| bits.
-// Nodes of one component share one set. Cost O((C+E_c) × |universe|/64).
+// Nodes of one component share one set, and the sets may share storage:
+// treat them as read-only. Cost O((C+E_c) × |universe|/64).
 func (c *Condensation) ReachSets(universe []int) []bitset.Set {
 	pos := make(map[int32]int, len(universe))
 	for k, v := range universe {
 		pos[int32(v)] = k
 	}
 	sets := make([]bitset.Set, len(c.Members))
+	empty := bitset.New(len(universe))
 	// Components are numbered in reverse topological order, so successors
-	// are complete before their predecessors.
+	// are complete before their predecessors. Sets are never modified once
+	// built, so a component that adds nothing of its own to a single
+	// successor's set shares it instead of copying it: call chains cost
+	// one set, not one per link.
 	for ci := range c.Members {
+		own := false
+		for _, v := range c.Members[ci] {
+			if _, ok := pos[v]; ok {
+				own = true
+				break
+			}
+		}
+		if !own && len(c.Out[ci]) <= 1 {
+			if len(c.Out[ci]) == 0 {
+				sets[ci] = empty
+			} else {
+				sets[ci] = sets[c.Out[ci][0]]
+			}
+			continue
+		}
 		s := bitset.New(len(universe))
 		for _, v := range c.Members[ci] {
 			if k, ok := pos[v]; ok {

@@ -1,0 +1,276 @@
+package recommend_test
+
+import (
+	"fmt"
+	"math/rand"
+	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/bitset"
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/proftest"
+	"github.com/mbopt/mbopt/recommend"
+)
+
+func figure62(t *testing.T) *coverage.Result {
+	t.Helper()
+	app, b1, b2 := proftest.Figure62()
+	opts := callgraph.Options{Modules: []string{proftest.Figure62Module}}
+	ga, err := callgraph.New(app, opts)
+	require.NoError(t, err)
+	g1, _ := callgraph.New(b1, opts)
+	g2, _ := callgraph.New(b2, opts)
+	return coverage.Compute(ga, []coverage.Benchmark{{ID: "benchmark1", Graph: g1}, {ID: "benchmark2", Graph: g2}})
+}
+
+func figIDs(t *testing.T, g *callgraph.Graph, nodes ...int) []int {
+	t.Helper()
+	var out []int
+	for _, n := range nodes {
+		id, ok := g.Lookup(proftest.Figure62Name(n))
+		require.True(t, ok)
+		out = append(out, id)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// Section 6.2.3: "the resulting set for function 3 ... would be nodes 3, 5,
+// and 6 (node 12 is not a project node and not part of the reachable
+// nodes)".
+func TestFigure62AdditionalSetOfNode3(t *testing.T) {
+	cov := figure62(t)
+	n3 := figIDs(t, cov.App, 3)[0]
+	assert.Equal(t, figIDs(t, cov.App, 3, 5, 6), recommend.AdditionalSet(cov, cov.Covered, n3))
+}
+
+func TestFigure62Recommendations(t *testing.T) {
+	cov := figure62(t)
+	r := recommend.Additional(cov, cov.Covered, recommend.Options{N: 10})
+	require.Len(t, r.Recommendations, 2)
+
+	first := r.Recommendations[0]
+	assert.Equal(t, proftest.Figure62Name(1), first.Function)
+	assert.Equal(t, proftest.Figure62Module+"/app", first.Package)
+	assert.Equal(t, 0, first.Distance)
+	assert.Equal(t, 4, first.AddedProject, "1, 3, 5, 6")
+	assert.Equal(t, 3, first.AddedExternal, "12, 13, 16 (11 is covered)")
+	assert.Equal(t, figIDs(t, cov.App, 1, 3, 5, 6, 12, 13, 16), first.AddedNodes)
+	assert.InDelta(t, 0.03, first.ImpactSeconds, 1e-9, "12, 13, 16 end one 10ms stack each")
+	assert.Equal(t, coverage.Ratio{Covered: 9, Total: 10, Ratio: 0.9}, first.CumulativeProject)
+	assert.Equal(t, 13, first.CumulativeOverall.Covered)
+
+	second := r.Recommendations[1]
+	assert.Equal(t, proftest.Figure62Name(8), second.Function)
+	assert.Equal(t, 1, second.AddedProject)
+	assert.Equal(t, 5, second.AddedExternal, "9, 10, 15, 18, 19")
+	assert.Equal(t, 1.0, second.CumulativeProject.Ratio)
+	assert.Equal(t, 19, second.CumulativeOverall.Covered)
+
+	assert.Equal(t, 6, cov.Covered.Len(), "the input set is not modified")
+}
+
+// graph builds a coverage result over an application graph given as
+// root-to-leaf paths; names starting with "p." are project nodes. The
+// nodes in covered count as covered by the suite.
+func graph(t *testing.T, paths [][]string, covered ...string) (*coverage.Result, bitset.Set) {
+	t.Helper()
+	var stacks []proftest.Stack
+	for _, p := range paths {
+		stacks = append(stacks, proftest.Stack{Frames: p, Nanos: 1e7})
+	}
+	g, err := callgraph.New(proftest.Profile(stacks...), callgraph.Options{Modules: []string{"p"}})
+	require.NoError(t, err)
+	cov := coverage.Compute(g, nil)
+	set := bitset.New(g.Len())
+	for _, c := range covered {
+		id, ok := g.Lookup(c)
+		require.True(t, ok, c)
+		set.Add(id)
+	}
+	return cov, set
+}
+
+func TestTieBreaks(t *testing.T) {
+	tests := []struct {
+		name    string
+		paths   [][]string
+		covered []string
+		n       int
+		want    []string
+	}{
+		{
+			name: "equal gain: closer to a root wins",
+			paths: [][]string{
+				{"x.root", "x.y", "x.z", "p.b", "p.d"},
+				{"x.root", "p.z", "p.c"},
+			},
+			covered: []string{},
+			// p.z reaches {z, c} at distance 1, p.b reaches {b, d} at
+			// distance 3: both add 2.
+			want: []string{"p.z", "p.b"},
+		},
+		{
+			name: "equal gain and distance: more external nodes wins",
+			paths: [][]string{
+				{"x.root", "p.a", "p.c"},
+				{"x.root", "p.b", "p.d"},
+				{"x.root", "p.b", "x.e1"},
+				{"x.root", "p.b", "x.e2"},
+				{"x.root", "p.a", "x.e3"},
+			},
+			want: []string{"p.b", "p.a"},
+		},
+		{
+			name: "full tie: smaller name wins",
+			paths: [][]string{
+				{"x.root", "p.m", "p.c"},
+				{"x.root", "p.k", "p.d"},
+			},
+			want: []string{"p.k", "p.m"},
+		},
+		{
+			name: "reach passes through covered nodes",
+			paths: [][]string{
+				{"x.root", "p.a", "p.cov", "p.d", "p.e"},
+				{"x.root", "p.b", "p.f"},
+			},
+			covered: []string{"p.cov"},
+			// p.a adds a, d, e (3) through the covered p.cov.
+			want: []string{"p.a", "p.b"},
+		},
+		{
+			name: "gains are re-evaluated after each pick",
+			paths: [][]string{
+				{"x.root", "p.a", "p.s1", "p.s2", "p.s3"},
+				{"x.root", "p.b", "p.s3"},
+				{"x.root", "p.b", "p.t1"},
+				{"x.root", "p.b", "p.t2"},
+				{"x.root", "p.c", "p.u1"},
+			},
+			// a adds 4 {a,s1,s2,s3}, b adds 4 {b,s3,t1,t2}: a wins by name.
+			// Then b adds only 3 {b,t1,t2}, c adds 2.
+			want: []string{"p.a", "p.b", "p.c"},
+		},
+		{
+			name: "limit n",
+			paths: [][]string{
+				{"x.root", "p.a"},
+				{"x.root", "p.b"},
+				{"x.root", "p.c"},
+			},
+			n:    2,
+			want: []string{"p.a", "p.b"},
+		},
+		{
+			name:    "nothing left to cover",
+			paths:   [][]string{{"x.root", "p.a"}},
+			covered: []string{"p.a"},
+			want:    nil,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cov, covered := graph(t, tt.paths, tt.covered...)
+			r := recommend.Additional(cov, covered, recommend.Options{N: tt.n})
+			var got []string
+			for _, rec := range r.Recommendations {
+				got = append(got, rec.Function)
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+// eager recomputes every candidate's sets by graph search each round: the
+// reference the lazy, condensed version must match exactly.
+func eager(cov *coverage.Result, covered bitset.Set, n int) []string {
+	g := cov.App
+	done := covered.Clone()
+	dist := g.RootDistance()
+	var out []string
+	for n <= 0 || len(out) < n {
+		best, bestGain, bestExt := -1, 0, 0
+		var bestSet []int
+		for v, node := range g.Nodes {
+			if !node.Project || done.Has(v) {
+				continue
+			}
+			gain, ext := 0, 0
+			var set []int
+			for _, w := range g.Reachable(v) {
+				if done.Has(w) {
+					continue
+				}
+				set = append(set, w)
+				if g.Nodes[w].Project {
+					gain++
+				} else {
+					ext++
+				}
+			}
+			better := best < 0 || gain > bestGain
+			if !better && gain == bestGain {
+				dv, db := dist[v], dist[best]
+				switch {
+				case dv != db && (dv < 0 || db < 0):
+					better = db < 0
+				case dv != db:
+					better = dv < db
+				case ext != bestExt:
+					better = ext > bestExt
+				default:
+					better = node.Name < g.Nodes[best].Name
+				}
+			}
+			if better {
+				best, bestGain, bestExt, bestSet = v, gain, ext, set
+			}
+		}
+		if best < 0 {
+			break
+		}
+		out = append(out, g.Nodes[best].Name)
+		for _, w := range bestSet {
+			done.Add(w)
+		}
+	}
+	return out
+}
+
+func TestLazyMatchesEager(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for trial := 0; trial < 150; trial++ {
+		nodes := 4 + rng.Intn(30)
+		name := func(i int) string {
+			if i%3 == 0 {
+				return fmt.Sprintf("x.n%02d", i)
+			}
+			return fmt.Sprintf("p.n%02d", i)
+		}
+		var paths [][]string
+		for s := 0; s < 1+rng.Intn(12); s++ {
+			path := []string{"x.root"}
+			for d := 0; d < 1+rng.Intn(6); d++ {
+				path = append(path, name(rng.Intn(nodes))) // cycles happen
+			}
+			paths = append(paths, path)
+		}
+		cov, covered := graph(t, paths)
+		for i := range cov.App.Nodes {
+			if rng.Intn(4) == 0 {
+				covered.Add(i)
+			}
+		}
+		limit := rng.Intn(5)
+		var got []string
+		for _, rec := range recommend.Additional(cov, covered, recommend.Options{N: limit}).Recommendations {
+			got = append(got, rec.Function)
+		}
+		require.Equal(t, eager(cov, covered, limit), got, "trial %d", trial)
+	}
+}
