@@ -1,0 +1,3 @@
+module example.com/suitefix
+
+go 1.26
