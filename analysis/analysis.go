@@ -1,0 +1,319 @@
+// Package analysis runs mbopt's whole pipeline on files: it reads the
+// application profile(s) and a directory or list of benchmark profiles,
+// builds their call graphs ([callgraph]), computes coverage and reference
+// impact ([coverage]), the minimal suite ([optimize], Algorithm 2) and
+// recommendations ([recommend], Algorithm 3), and returns everything as one
+// [Report] that package report renders.
+//
+// Bad application input is always an error. Bad benchmark profiles are
+// normal in a large suite (a benchmark that failed or timed out leaves an
+// empty or truncated file), so each is skipped and listed in
+// [Report.Skipped], unless [Config.Strict] is set.
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"golang.org/x/mod/modfile"
+
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/optimize"
+	"github.com/mbopt/mbopt/recommend"
+)
+
+// Config says what to analyse. Only App and Micro are required.
+type Config struct {
+	// App lists the application (reference) profiles; several are merged
+	// into one graph.
+	App []string
+	// Micro lists benchmark profiles and directories of them. A
+	// directory contributes its files named *.pprof, *.prof, *.pb.gz or
+	// *.pb; a benchmark's id is its file name without that extension.
+	Micro []string
+	// Modules are the project's module path prefixes. When empty, the
+	// module path of the go.mod in Dir (or the nearest parent directory)
+	// is used.
+	Modules []string
+	// Dir is where to look for go.mod; "" means the current directory.
+	Dir string
+	// Nodes is the minimal suite's criterion.
+	Nodes optimize.Nodes
+	// Recommend is the number of recommendations; 0 disables them,
+	// negative means no limit.
+	Recommend int
+	// Strict turns every skipped benchmark profile into an error.
+	Strict bool
+	// AllowNonCPU and AllowEmpty accept non-CPU and sample-less
+	// profiles (see callgraph.Options).
+	AllowNonCPU, AllowEmpty bool
+	// Workers bounds parallel decoding; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// Skip records a benchmark profile that was left out and why.
+type Skip struct {
+	File   string
+	Reason string
+}
+
+// Report is the outcome of [Run].
+type Report struct {
+	// Modules are the project module prefixes used.
+	Modules []string
+	// AppProfiles are the application profiles, in the order given.
+	AppProfiles []string
+	// Coverage holds the application graph and every coverage set.
+	Coverage *coverage.Result
+	// Profiles maps benchmark id to profile path.
+	Profiles map[string]string
+	// Suite is the minimal suite.
+	Suite *optimize.Result
+	// Recommendations is nil when none were asked for.
+	Recommendations *recommend.Result
+	// Skipped lists benchmark profiles left out, sorted by file.
+	Skipped []Skip
+	// Warnings are caveats that did not stop the analysis, in the order
+	// found.
+	Warnings []string
+}
+
+// Error kinds callers can test with errors.Is to choose an exit status.
+var (
+	// ErrInput marks errors caused by the inputs (files, flags).
+	ErrInput = errors.New("bad input")
+)
+
+type inputErr struct{ err error }
+
+func (e inputErr) Error() string      { return e.err.Error() }
+func (e inputErr) Unwrap() []error    { return []error{e.err, ErrInput} }
+func inputf(f string, a ...any) error { return inputErr{fmt.Errorf(f, a...)} }
+func asInput(err error) error         { return inputErr{err} }
+func (c *Config) workers() int {
+	if c.Workers > 0 {
+		return c.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Run executes the analysis. Errors caused by the input match [ErrInput]
+// and name the offending file or setting.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if len(cfg.App) == 0 {
+		return nil, inputf("no application profile: give at least one with --app")
+	}
+	if len(cfg.Micro) == 0 {
+		return nil, inputf("no benchmark profiles: give a directory or files with --micro")
+	}
+	rep := &Report{AppProfiles: cfg.App, Profiles: map[string]string{}}
+
+	mods := cfg.Modules
+	if len(mods) == 0 {
+		mod, gomod, err := findModule(cfg.Dir)
+		if err != nil {
+			return nil, err
+		}
+		mods = []string{mod}
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("project module %s taken from %s; use --module to choose another", mod, gomod))
+	}
+	rep.Modules = mods
+	opts := callgraph.Options{Modules: mods, AllowNonCPU: cfg.AllowNonCPU, AllowEmpty: cfg.AllowEmpty}
+
+	files, err := benchmarkFiles(cfg.Micro)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	app, err := callgraph.Load(cfg.App, opts)
+	if err != nil {
+		return nil, asInput(fmt.Errorf("application profile %w", err))
+	}
+	if app.ProjectLen() == 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no application function belongs to %s: project-only figures are empty; pass --module with the module path of the profiled program", strings.Join(mods, ", ")))
+	}
+
+	benches, skipped, err := loadBenchmarks(ctx, files, opts, cfg.workers())
+	if err != nil {
+		return nil, err
+	}
+	if len(skipped) > 0 && cfg.Strict {
+		return nil, inputf("%s: %s (--strict makes every unusable benchmark profile an error)", skipped[0].File, skipped[0].Reason)
+	}
+	rep.Skipped = skipped
+	if len(benches) == 0 {
+		return nil, inputf("none of the %d benchmark profiles is usable (first: %s: %s)", len(files), skipped[0].File, skipped[0].Reason)
+	}
+	cbs := make([]coverage.Benchmark, len(benches))
+	for i, b := range benches {
+		cbs[i] = coverage.Benchmark{ID: b.id, Graph: b.graph}
+		rep.Profiles[b.id] = b.file
+	}
+	rep.Coverage = coverage.Compute(app, cbs)
+	for _, s := range rep.Coverage.Sets {
+		if s.OverallNodes == 0 {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("benchmark %s shares no function with the application", s.ID))
+		}
+	}
+	rep.Suite = optimize.Greedy(rep.Coverage, optimize.Options{Nodes: cfg.Nodes})
+	if cfg.Recommend != 0 {
+		rep.Recommendations = recommend.Additional(rep.Coverage, rep.Coverage.Covered, recommend.Options{N: max(cfg.Recommend, 0)})
+	}
+	return rep, nil
+}
+
+// findModule returns the module path of the go.mod in dir or its nearest
+// parent.
+func findModule(dir string) (mod, gomod string, err error) {
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", asInput(err)
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		path := filepath.Join(d, "go.mod")
+		data, err := os.ReadFile(path)
+		if err == nil {
+			mod := modfile.ModulePath(data)
+			if mod == "" {
+				return "", "", inputf("%s: no module directive; pass --module", path)
+			}
+			return mod, path, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", "", inputf("no go.mod in %s or above to name the project: pass --module with the profiled program's module path", abs)
+		}
+	}
+}
+
+var profileExts = []string{".pprof", ".prof", ".pb.gz", ".pb"}
+
+// benchmarkID returns the id of a profile file name and whether it has a
+// profile extension.
+func benchmarkID(name string) (string, bool) {
+	for _, ext := range profileExts {
+		if strings.HasSuffix(name, ext) && len(name) > len(ext) {
+			return strings.TrimSuffix(name, ext), true
+		}
+	}
+	return "", false
+}
+
+type benchFile struct {
+	id, path string
+}
+
+// benchmarkFiles expands files and directories into benchmark files
+// sorted by id, checking that ids are unique.
+func benchmarkFiles(args []string) ([]benchFile, error) {
+	var out []benchFile
+	for _, arg := range args {
+		st, err := os.Stat(arg)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, inputf("%s: no such file or directory (check the --micro path)", arg)
+			}
+			return nil, asInput(err)
+		}
+		if !st.IsDir() {
+			id, ok := benchmarkID(filepath.Base(arg))
+			if !ok {
+				id = filepath.Base(arg)
+			}
+			out = append(out, benchFile{id: id, path: arg})
+			continue
+		}
+		entries, err := os.ReadDir(arg)
+		if err != nil {
+			return nil, asInput(err)
+		}
+		n := 0
+		for _, e := range entries {
+			if e.IsDir() {
+				continue
+			}
+			if id, ok := benchmarkID(e.Name()); ok {
+				out = append(out, benchFile{id: id, path: filepath.Join(arg, e.Name())})
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, inputf("%s: no benchmark profiles (*.pprof) in this directory; collect them with 'mbopt profile' or 'go test -cpuprofile'", arg)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].id < out[j].id || out[i].id == out[j].id && out[i].path < out[j].path
+	})
+	for i := 1; i < len(out); i++ {
+		if out[i].id == out[i-1].id {
+			return nil, inputf("benchmark id %q is given twice: %s and %s", out[i].id, out[i-1].path, out[i].path)
+		}
+	}
+	return out, nil
+}
+
+type loaded struct {
+	id, file string
+	graph    *callgraph.Graph
+}
+
+// loadBenchmarks decodes files in parallel; the output order is the input
+// order whatever the scheduling.
+func loadBenchmarks(ctx context.Context, files []benchFile, opts callgraph.Options, workers int) ([]loaded, []Skip, error) {
+	graphs := make([]*callgraph.Graph, len(files))
+	errs := make([]error, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, len(files)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				graphs[i], errs[i] = callgraph.Load([]string{files[i].path}, opts)
+			}
+		}()
+	}
+feed:
+	for i := range files {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	var out []loaded
+	var skipped []Skip
+	for i, f := range files {
+		if errs[i] != nil {
+			reason := errs[i].Error()
+			var fe *callgraph.FileError
+			if errors.As(errs[i], &fe) {
+				reason = strings.TrimPrefix(reason, fe.Path+": ")
+			}
+			skipped = append(skipped, Skip{File: f.path, Reason: reason})
+			continue
+		}
+		out = append(out, loaded{id: f.id, file: f.path, graph: graphs[i]})
+	}
+	slices.SortFunc(skipped, func(a, b Skip) int { return strings.Compare(a.File, b.File) })
+	return out, skipped, nil
+}

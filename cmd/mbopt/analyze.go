@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/optimize"
+	"github.com/mbopt/mbopt/report"
+)
+
+// analyzeOptions holds the analyze command's flag values.
+type analyzeOptions struct {
+	app, micro, modules []string
+	nodes               string
+	recommend           int
+	format              string
+	explain, strict     bool
+	allowNonCPU         bool
+	output              string
+}
+
+// addAnalysisFlags registers the input flags shared by the commands that
+// run an analysis.
+func addAnalysisFlags(cmd *cobra.Command, o *analyzeOptions) {
+	f := cmd.Flags()
+	f.StringArrayVar(&o.app, "app", nil, "application (reference) CPU profile; repeat to merge several")
+	f.StringArrayVar(&o.micro, "micro", nil, "benchmark profile or directory of them (*.pprof); repeatable")
+	f.StringArrayVar(&o.modules, "module", nil, "project module path prefix; repeatable (default: the module of ./go.mod)")
+	f.StringVar(&o.nodes, "nodes", "project", "nodes the minimal suite must keep covered: {project|all}")
+	f.IntVar(&o.recommend, "recommend", 10, "number of functions to recommend (0: none, -1: until full coverage)")
+	f.BoolVar(&o.strict, "strict", false, "fail on any unusable benchmark profile instead of skipping it")
+	f.BoolVar(&o.allowNonCPU, "allow-non-cpu", false, "accept non-CPU profiles (weights are then that profile's unit, not seconds)")
+}
+
+func (o *analyzeOptions) config() (analysis.Config, error) {
+	nodes, err := optimize.ParseNodes(o.nodes)
+	if err != nil {
+		return analysis.Config{}, badInputf("--nodes: %v", err)
+	}
+	if len(o.app) == 0 {
+		return analysis.Config{}, badInputf("--app is required: the application profile to compare against")
+	}
+	if len(o.micro) == 0 {
+		return analysis.Config{}, badInputf("--micro is required: a directory or files of benchmark profiles")
+	}
+	if o.recommend < -1 {
+		return analysis.Config{}, badInputf("--recommend must be -1 (no limit), 0 (none) or a positive count, not %d", o.recommend)
+	}
+	return analysis.Config{
+		App: o.app, Micro: o.micro, Modules: o.modules, Nodes: nodes,
+		Recommend: o.recommend, Strict: o.strict, AllowNonCPU: o.allowNonCPU,
+	}, nil
+}
+
+func newCmdAnalyze(s *streams) *cobra.Command {
+	o := &analyzeOptions{}
+	cmd := &cobra.Command{
+		Use:   "analyze --app FILE --micro DIR|FILE... [flags]",
+		Short: "Coverage, minimal suite and recommendations from existing profiles",
+		Long: `Analyze compares the application profile(s) with every benchmark profile.
+
+It prints the suite's project-only and overall coverage of the application's
+call graph, every benchmark's reference impact (the application CPU time spent
+in the functions it covers), the minimal suite that keeps the coverage
+(Algorithm 2, in pick order) and the uncovered functions whose benchmark would
+add the most (Algorithm 3).
+
+A benchmark's id is its profile's file name without the extension. Unusable
+benchmark profiles (empty, truncated, not CPU) are skipped with a warning and
+listed in the output; --strict makes them errors. A bad application profile is
+always an error.
+
+Exit status: 0 success, 2 bad input (files, flags), 1 internal error.`,
+		Example: `  $ mbopt analyze --app app.pprof --micro profiles/
+  $ mbopt analyze --app a.pprof --app b.pprof --micro profiles/ --module github.com/me/db --recommend 5
+  $ mbopt analyze --app app.pprof --micro profiles/ --format json -o analysis.json
+  $ mbopt analyze --app app.pprof --micro profiles/ --nodes all --explain`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.format != "text" && o.format != "json" {
+				return badInputf("--format: invalid value %q: valid values are {text|json}", o.format)
+			}
+			cfg, err := o.config()
+			if err != nil {
+				return err
+			}
+			rep, err := analysis.Run(cmd.Context(), cfg)
+			if err != nil {
+				return classify(err)
+			}
+			printWarnings(s.Err, rep)
+			var buf bytes.Buffer
+			doc := report.Build(rep)
+			if o.format == "json" {
+				err = report.WriteJSON(&buf, doc)
+			} else {
+				err = report.WriteText(&buf, doc, report.TextOptions{Explain: o.explain})
+			}
+			if err != nil {
+				return err
+			}
+			return writeOutput(s.Out, o.output, buf.Bytes())
+		},
+	}
+	addAnalysisFlags(cmd, o)
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: {text|json}")
+	cmd.Flags().BoolVar(&o.explain, "explain", false, "list the functions each pick and recommendation adds, with their application time")
+	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout")
+	return cmd
+}
+
+// classify maps library errors to exit statuses: input errors exit 2.
+func classify(err error) error {
+	if errors.Is(err, analysis.ErrInput) {
+		return badInput(err)
+	}
+	return err
+}
+
+// printWarnings writes the analysis's caveats to w, skipped files first.
+func printWarnings(w io.Writer, rep *analysis.Report) {
+	for _, s := range rep.Skipped {
+		fmt.Fprintf(w, "mbopt: warning: skipping %s: %s\n", s.File, s.Reason)
+	}
+	for _, msg := range rep.Warnings {
+		fmt.Fprintf(w, "mbopt: warning: %s\n", msg)
+	}
+}
+
+// writeOutput writes data to stdout, or to path through a temporary file
+// renamed into place, so a failure never leaves a half-written file.
+func writeOutput(stdout io.Writer, path string, data []byte) error {
+	if path == "" {
+		_, err := stdout.Write(data)
+		return err
+	}
+	return writeFileAtomic(path, data)
+}
+
+// writeFileAtomic writes data to path via a temporary file in the same
+// directory and a rename.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return badInputf("writing %s: %v", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,192 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// WriteJSON writes d as indented JSON followed by a newline.
+func WriteJSON(w io.Writer, d *Document) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(d)
+}
+
+// TextOptions configures [WriteText].
+type TextOptions struct {
+	// Explain lists, under each pick and recommendation, the application
+	// functions it adds with their flat time.
+	Explain bool
+	// MaxBenchmarks bounds the benchmark table; 0 means all.
+	MaxBenchmarks int
+}
+
+func pct(r float64) string { return fmt.Sprintf("%.1f%%", 100*r) }
+
+func secs(s float64) string { return fmt.Sprintf("%.2fs", s) }
+
+// WriteText writes a report for people: coverage, the minimal suite in
+// pick order, the benchmarks by reference impact, and the recommendations.
+func WriteText(w io.Writer, d *Document, opts TextOptions) error {
+	ew := &errWriter{w: w}
+	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
+
+	p("mbopt: microbenchmark suite relevance for %s\n\n", strings.Join(d.Modules, ", "))
+	p("Application  %d profile(s), %d functions (%d project), %s CPU\n", len(d.Application.Profiles), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
+	p("Benchmarks   %d analysed", len(d.Benchmarks))
+	if len(d.Skipped) > 0 {
+		p(", %d skipped", len(d.Skipped))
+	}
+	p("\n\nCoverage of the application by the whole suite\n")
+	t := &table{}
+	t.row("project-only", fmt.Sprintf("%d/%d", d.Coverage.Project.Covered, d.Coverage.Project.Total), pct(d.Coverage.Project.Ratio))
+	t.row("overall", fmt.Sprintf("%d/%d", d.Coverage.Overall.Covered, d.Coverage.Overall.Total), pct(d.Coverage.Overall.Ratio))
+	t.write(ew)
+
+	p("\nMinimal suite (Algorithm 2, %s nodes): %d of %d benchmarks keep the same coverage\n", d.Criterion, len(d.MinimalSuite), len(d.Benchmarks))
+	if len(d.MinimalSuite) == 0 {
+		p("  no benchmark covers any %s node of the application\n", d.Criterion)
+	} else {
+		t := &table{}
+		t.row("#", "benchmark", "added", "project", "overall", "impact", "share")
+		for i, s := range d.MinimalSuite {
+			t.row(fmt.Sprint(i+1), s.ID, fmt.Sprintf("+%d", s.Added), pct(s.CumulativeProjectRatio), pct(s.CumulativeOverallRatio), secs(s.ImpactSeconds), pct(s.ImpactShare))
+			if opts.Explain {
+				t.note(explain(s.Functions)...)
+			}
+		}
+		t.write(ew)
+		p("  (project and overall: cumulative coverage after each pick; impact: the benchmark's reference impact)\n")
+	}
+
+	p("\nBenchmarks by reference impact\n")
+	t = &table{}
+	t.row("benchmark", "project", "overall", "impact", "share", "in suite")
+	for i, b := range d.Benchmarks {
+		if opts.MaxBenchmarks > 0 && i == opts.MaxBenchmarks {
+			t.note(fmt.Sprintf("... and %d more", len(d.Benchmarks)-i))
+			break
+		}
+		sel := ""
+		if b.Selected {
+			sel = "yes"
+		}
+		t.row(b.ID, fmt.Sprint(b.ProjectNodes), fmt.Sprint(b.OverallNodes), secs(b.ImpactSeconds), pct(b.ImpactShare), sel)
+	}
+	t.write(ew)
+
+	if len(d.Recommendations) > 0 {
+		p("\nRecommended benchmark targets (Algorithm 3)\n")
+		t := &table{}
+		t.row("#", "function", "+project", "+external", "impact", "share", "project after")
+		for i, r := range d.Recommendations {
+			t.row(fmt.Sprint(i+1), r.Function, fmt.Sprintf("+%d", r.AddedProject), fmt.Sprintf("+%d", r.AddedExternal), secs(r.ImpactSeconds), pct(r.ImpactShare), pct(r.CumulativeProjectRatio))
+			if opts.Explain {
+				t.note(explain(r.Functions)...)
+			}
+		}
+		t.write(ew)
+	}
+	if len(d.Skipped) > 0 {
+		p("\nSkipped benchmark profiles\n")
+		for _, s := range d.Skipped {
+			p("  %s: %s\n", s.File, s.Reason)
+		}
+	}
+	if len(d.Warnings) > 0 {
+		p("\nWarnings\n")
+		for _, w := range d.Warnings {
+			p("  %s\n", w)
+		}
+	}
+	return ew.err
+}
+
+func explain(fs []Function) []string {
+	var lines []string
+	for _, f := range fs {
+		kind := "external"
+		if f.Project {
+			kind = "project "
+		}
+		lines = append(lines, fmt.Sprintf("      %s  %s  %s", secs(f.FlatSeconds), kind, f.Function))
+	}
+	return lines
+}
+
+// table aligns rows of cells in columns, indented by two spaces. Columns
+// after the first two are right-aligned (they hold figures). Notes are
+// free lines printed after the row they follow, outside the columns.
+type table struct {
+	rows  [][]string
+	notes map[int][]string
+}
+
+func (t *table) row(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) note(lines ...string) {
+	if t.notes == nil {
+		t.notes = map[int][]string{}
+	}
+	t.notes[len(t.rows)-1] = append(t.notes[len(t.rows)-1], lines...)
+}
+
+func (t *table) write(w io.Writer) {
+	var widths []int
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	// A leading "#" column is numeric too; the name column is left-aligned.
+	left := 0
+	if len(t.rows) > 0 && t.rows[0][0] == "#" {
+		left = 1
+	}
+	for ri, r := range t.rows {
+		var b strings.Builder
+		b.WriteString(" ")
+		for i, c := range r {
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+			b.WriteString(" ")
+			if i <= left && !(left == 1 && i == 0) {
+				b.WriteString(c)
+				if i < len(r)-1 {
+					b.WriteString(pad)
+				}
+			} else {
+				b.WriteString(pad)
+				b.WriteString(c)
+			}
+		}
+		fmt.Fprintln(w, b.String())
+		for _, n := range t.notes[ri] {
+			fmt.Fprintln(w, n)
+		}
+	}
+	for _, n := range t.notes[-1] {
+		fmt.Fprintln(w, n)
+	}
+}
+
+// errWriter remembers the first write error.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
