@@ -1,0 +1,87 @@
+package optimize_test
+
+import (
+	"fmt"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/optimize"
+	"github.com/mbopt/mbopt/recommend"
+)
+
+// cpuProfile builds a CPU profile whose samples are the given stacks, each
+// listed root first and taking 10ms. Real code reads profiles with
+// callgraph.ReadProfile or callgraph.Load instead.
+func cpuProfile(stacks ...[]string) *profile.Profile {
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
+		Period:     10_000_000,
+	}
+	locs := map[string]*profile.Location{}
+	for _, stack := range stacks {
+		s := &profile.Sample{Value: []int64{1, 10_000_000}}
+		for i := len(stack) - 1; i >= 0; i-- {
+			l, ok := locs[stack[i]]
+			if !ok {
+				f := &profile.Function{ID: uint64(len(p.Function) + 1), Name: stack[i]}
+				l = &profile.Location{ID: uint64(len(p.Location) + 1), Line: []profile.Line{{Function: f}}}
+				p.Function = append(p.Function, f)
+				p.Location = append(p.Location, l)
+				locs[stack[i]] = l
+			}
+			s.Location = append(s.Location, l)
+		}
+		p.Sample = append(p.Sample, s)
+	}
+	return p
+}
+
+// The whole pipeline: profiles → call graphs → coverage → minimal suite →
+// recommendations.
+func Example() {
+	opts := callgraph.Options{Modules: []string{"example.com/db"}}
+
+	// The application: an HTTP handler writing and querying a store.
+	app, _ := callgraph.New(cpuProfile(
+		[]string{"net/http.(*conn).serve", "example.com/db/api.Write", "example.com/db/store.Append", "example.com/db/codec.Encode"},
+		[]string{"net/http.(*conn).serve", "example.com/db/api.Write", "example.com/db/store.Append", "runtime.mallocgc"},
+		[]string{"net/http.(*conn).serve", "example.com/db/api.Query", "example.com/db/store.Scan", "example.com/db/codec.Decode"},
+	), opts)
+
+	// Three microbenchmarks; BenchmarkEncode is redundant with BenchmarkAppend.
+	bench := func(id string, stacks ...[]string) coverage.Benchmark {
+		g, _ := callgraph.New(cpuProfile(stacks...), opts)
+		return coverage.Benchmark{ID: id, Graph: g}
+	}
+	cov := coverage.Compute(app, []coverage.Benchmark{
+		bench("BenchmarkAppend", []string{"testing.(*B).runN", "example.com/db/store.BenchmarkAppend", "example.com/db/store.Append", "example.com/db/codec.Encode"}),
+		bench("BenchmarkEncode", []string{"testing.(*B).runN", "example.com/db/codec.BenchmarkEncode", "example.com/db/codec.Encode"}),
+		bench("BenchmarkDecode", []string{"testing.(*B).runN", "example.com/db/codec.BenchmarkDecode", "example.com/db/codec.Decode"}),
+	})
+	fmt.Printf("project-only coverage %d/%d, overall %d/%d\n",
+		cov.Project.Covered, cov.Project.Total, cov.Overall.Covered, cov.Overall.Total)
+	for _, s := range cov.Sets {
+		fmt.Printf("%s covers %d nodes, reference impact %.2fs\n", s.ID, s.OverallNodes, s.ImpactSeconds)
+	}
+
+	suite := optimize.Greedy(cov, optimize.Options{})
+	for _, s := range suite.Steps {
+		fmt.Printf("pick %s: +%d project nodes, project coverage now %.0f%%\n", s.ID, s.Added, 100*s.CumulativeProject.Ratio)
+	}
+
+	recs := recommend.Additional(cov, cov.Covered, recommend.Options{N: 2})
+	for _, r := range recs.Recommendations {
+		fmt.Printf("benchmark %s next: +%d project, +%d external nodes\n", r.Function, r.AddedProject, r.AddedExternal)
+	}
+	// Output:
+	// project-only coverage 3/6, overall 3/8
+	// BenchmarkAppend covers 2 nodes, reference impact 0.01s
+	// BenchmarkDecode covers 1 nodes, reference impact 0.01s
+	// BenchmarkEncode covers 1 nodes, reference impact 0.01s
+	// pick BenchmarkAppend: +2 project nodes, project coverage now 33%
+	// pick BenchmarkDecode: +1 project nodes, project coverage now 50%
+	// benchmark example.com/db/api.Query next: +2 project, +0 external nodes
+	// benchmark example.com/db/api.Write next: +1 project, +1 external nodes
+}
