@@ -156,17 +156,18 @@ func (t *table) write(w io.Writer) {
 		for i, c := range r {
 			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
 			b.WriteString(" ")
-			if i <= left && !(left == 1 && i == 0) {
+			if i == left {
 				b.WriteString(c)
-				if i < len(r)-1 {
-					b.WriteString(pad)
-				}
+				b.WriteString(pad)
 			} else {
+				if i > 0 {
+					b.WriteString(" ")
+				}
 				b.WriteString(pad)
 				b.WriteString(c)
 			}
 		}
-		fmt.Fprintln(w, b.String())
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 		for _, n := range t.notes[ri] {
 			fmt.Fprintln(w, n)
 		}

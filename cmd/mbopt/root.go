@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -88,7 +89,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "mbopt: %v\n", err)
 	var ie *inputError
-	if errors.As(err, &ie) {
+	// cobra reports unknown commands and wrong argument counts as plain
+	// errors; they are usage errors all the same.
+	if errors.As(err, &ie) || strings.HasPrefix(err.Error(), "unknown command") ||
+		strings.Contains(err.Error(), "arg(s), received") {
 		return exitBadInput
 	}
 	return exitInternal

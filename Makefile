@@ -1,0 +1,43 @@
+# mbopt — see README.md. Every target works on a fresh machine with Go installed.
+GO ?= go
+MODULE_EXAMPLE := example.com/tinytsdb
+PROFILES := testdata/profiles/example
+
+.PHONY: all build demo test bench lint golden profiles clean
+
+all: lint test
+
+build:
+	$(GO) build ./...
+
+## demo: analyse the bundled example's real profiles and print the report
+demo:
+	$(GO) run ./cmd/mbopt analyze \
+		--app $(PROFILES)/app.pprof \
+		--micro $(PROFILES)/micro \
+		--module $(MODULE_EXAMPLE) \
+		--recommend 5
+
+## test: the whole test suite (what CI runs)
+test:
+	$(GO) test -count=1 ./...
+
+## bench: performance figures (synthetic graphs and end-to-end decoding)
+bench:
+	bash scripts/bench.sh
+
+## lint: gofmt and go vet
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+## golden: rewrite golden files after an intended output change
+golden:
+	$(GO) test ./cmd/mbopt/ -run Golden -update
+
+## profiles: re-collect the example's profiles (about two minutes)
+profiles:
+	bash testdata/example/collect-profiles.sh
+
+clean:
+	rm -f mbopt

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/internal/proftest"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// exampleDir holds the bundled example's real profiles.
+const exampleDir = "../../testdata/profiles/example"
+
+// run runs mbopt in-process and returns its exit code, stdout and stderr.
+func run(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// golden compares got with testdata/golden/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run 'go test ./cmd/mbopt -run Golden -update' to create it")
+	assert.Equal(t, string(want), got, "output differs from %s (rerun with -update if the change is intended)", path)
+}
+
+func exampleArgs(extra ...string) []string {
+	return append([]string{"analyze",
+		"--app", exampleDir + "/app.pprof",
+		"--micro", exampleDir + "/micro",
+		"--module", "example.com/tinytsdb",
+	}, extra...)
+}
+
+func TestGolden(t *testing.T) {
+	if _, err := os.Stat(exampleDir + "/micro"); err != nil {
+		t.Fatalf("example profiles missing: %v (make profiles)", err)
+	}
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"analyze.txt", exampleArgs("--recommend", "5")},
+		{"analyze-explain.txt", exampleArgs("--recommend", "3", "--explain")},
+		{"analyze-all-nodes.txt", exampleArgs("--nodes", "all", "--recommend", "0")},
+		{"analyze.json", exampleArgs("--recommend", "5", "--format", "json")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := run(t, tt.args...)
+			require.Equal(t, 0, code, "stderr: %s", errOut)
+			golden(t, tt.name, out)
+			golden(t, tt.name+".stderr", errOut)
+		})
+	}
+}
+
+// The output must not depend on scheduling: same bytes across repeated runs
+// and GOMAXPROCS values (benchmark profiles are decoded in parallel).
+func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var first string
+	for _, procs := range []int{1, 2, 4, 8, 1, 8} {
+		runtime.GOMAXPROCS(procs)
+		code, out, errOut := run(t, exampleArgs("--recommend", "-1", "--format", "json")...)
+		require.Equal(t, 0, code, errOut)
+		if first == "" {
+			first = out
+			continue
+		}
+		require.Equal(t, first, out, "GOMAXPROCS=%d", procs)
+	}
+}
+
+func TestJSONSchemaNames(t *testing.T) {
+	code, out, errOut := run(t, exampleArgs("--recommend", "2", "--format", "json")...)
+	require.Equal(t, 0, code, errOut)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	cov := doc["coverage"].(map[string]any)
+	for _, k := range []string{"project", "overall"} {
+		r := cov[k].(map[string]any)
+		for _, f := range []string{"covered", "total", "ratio"} {
+			assert.Contains(t, r, f, "coverage.%s.%s", k, f)
+		}
+	}
+	fields := map[string][]string{
+		"benchmarks":      {"id", "project_nodes", "overall_nodes", "impact_seconds", "impact_share"},
+		"minimal_suite":   {"id", "added", "cumulative_project_ratio", "cumulative_overall_ratio", "impact_seconds", "functions"},
+		"recommendations": {"function", "package", "added_project", "added_external", "impact_seconds", "cumulative_project_ratio", "functions"},
+	}
+	for list, names := range fields {
+		items := doc[list].([]any)
+		require.NotEmpty(t, items, list)
+		for _, f := range names {
+			assert.Contains(t, items[0], f, "%s[].%s", list, f)
+		}
+	}
+	assert.Contains(t, doc, "skipped")
+}
+
+// writeProfile writes p gzipped to dir/name and returns the path.
+func writeProfile(t *testing.T, dir, name string, p *profile.Profile) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	require.NoError(t, p.Write(f))
+	require.NoError(t, f.Close())
+	return path
+}
+
+// badFiles writes one file of each kind of bad input to dir.
+func badFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	app, _, _ := proftest.Figure62()
+	good := writeProfile(t, dir, "good.pprof", app)
+	data, err := os.ReadFile(good)
+	require.NoError(t, err)
+
+	files := map[string]string{}
+	add := func(kind string, content []byte) {
+		path := filepath.Join(dir, kind+".pprof")
+		require.NoError(t, os.WriteFile(path, content, 0o644))
+		files[kind] = path
+	}
+	add("text", []byte("this is not a profile\n"))
+	add("truncated", data[:len(data)/2])
+	add("empty-file", nil)
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte("garbage inside valid gzip"))
+	zw.Close()
+	add("gzip-garbage", buf.Bytes())
+	files["no-samples"] = writeProfile(t, dir, "no-samples.pprof", proftest.Profile())
+	heap := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "alloc_objects", Unit: "count"}, {Type: "alloc_space", Unit: "bytes"}},
+		Sample:     app.Sample, Location: app.Location, Function: app.Function,
+	}
+	for _, s := range heap.Sample {
+		s.Value = []int64{1, 64}
+	}
+	files["heap"] = writeProfile(t, dir, "heap.pprof", heap)
+	return files
+}
+
+func TestBadApplicationInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := badFiles(t, dir)
+	micro := t.TempDir()
+	_, b1, _ := proftest.Figure62()
+	writeProfile(t, micro, "b1.pprof", b1)
+	emptyDir := t.TempDir()
+
+	tests := []struct {
+		name  string
+		app   string
+		micro string
+		want  []string
+	}{
+		{"missing file", filepath.Join(dir, "nope.pprof"), micro, []string{"nope.pprof", "no such file or directory", "check the path"}},
+		{"not a profile", bad["text"], micro, []string{"text.pprof", "unrecognized profile format", "written by 'go test -cpuprofile'"}},
+		{"truncated gzip", bad["truncated"], micro, []string{"truncated.pprof", "truncated or corrupt"}},
+		{"gzip of garbage", bad["gzip-garbage"], micro, []string{"gzip-garbage.pprof"}},
+		{"empty file", bad["empty-file"], micro, []string{"empty-file.pprof", "empty file"}},
+		{"no samples", bad["no-samples"], micro, []string{"no-samples.pprof", "profile has no samples"}},
+		{"heap profile", bad["heap"], micro, []string{"heap.pprof", "not a CPU profile", "alloc_objects/count", "-cpuprofile"}},
+		{"empty micro directory", bad["text"], emptyDir, []string{emptyDir, "no benchmark profiles"}},
+		{"missing micro directory", bad["text"], filepath.Join(dir, "nodir"), []string{"nodir", "no such file or directory"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "result.json")
+			code, stdout, stderr := run(t, "analyze", "--app", tt.app, "--micro", tt.micro, "--module", "example.com/fig", "--format", "json", "-o", out)
+			assert.Equal(t, 2, code, "exit code; stderr: %s", stderr)
+			assert.Empty(t, stdout)
+			for _, w := range tt.want {
+				assert.Contains(t, stderr, w)
+			}
+			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one error line: %q", stderr)
+			_, err := os.Stat(out)
+			assert.True(t, os.IsNotExist(err), "no output file may be left behind")
+			entries, _ := os.ReadDir(filepath.Dir(out))
+			assert.Empty(t, entries, "no temporary file may be left behind")
+		})
+	}
+}
+
+// Unusable benchmark profiles are skipped with a warning naming them, listed
+// in skipped[], and turned into an error by --strict.
+func TestBadBenchmarkProfilesAreSkipped(t *testing.T) {
+	dir := t.TempDir()
+	bad := badFiles(t, dir)
+	app, b1, b2 := proftest.Figure62()
+	appPath := writeProfile(t, t.TempDir(), "app.pprof", app)
+	micro := t.TempDir()
+	writeProfile(t, micro, "benchmark1.pprof", b1)
+	writeProfile(t, micro, "benchmark2.pprof", b2)
+	for _, kind := range []string{"empty-file", "truncated", "heap"} {
+		data, err := os.ReadFile(bad[kind])
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(micro, "Benchmark_"+kind+".pprof"), data, 0o644))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(micro, "notes.txt"), []byte("not a profile, ignored"), 0o644))
+
+	code, stdout, stderr := run(t, "analyze", "--app", appPath, "--micro", micro, "--module", "example.com/fig", "--format", "json")
+	require.Equal(t, 0, code, stderr)
+	for _, kind := range []string{"empty-file", "truncated", "heap"} {
+		assert.Contains(t, stderr, "warning: skipping "+filepath.Join(micro, "Benchmark_"+kind+".pprof"))
+	}
+	var doc struct {
+		Coverage struct{ Project, Overall struct{ Covered, Total int } }
+		Skipped  []struct{ File, Reason string }
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &doc))
+	assert.Len(t, doc.Skipped, 3)
+	assert.Equal(t, 5, doc.Coverage.Project.Covered, "Figure 6.2: 5/10")
+	assert.Equal(t, 10, doc.Coverage.Project.Total)
+	assert.Equal(t, 6, doc.Coverage.Overall.Covered, "Figure 6.2: 6/19")
+	assert.Equal(t, 19, doc.Coverage.Overall.Total)
+
+	code, stdout, stderr = run(t, "analyze", "--app", appPath, "--micro", micro, "--module", "example.com/fig", "--strict")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, "Benchmark_empty-file.pprof")
+	assert.Contains(t, stderr, "--strict")
+}
+
+func TestFlagErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"analyze", "--micro", "x"}, "--app is required"},
+		{[]string{"analyze", "--app", "x"}, "--micro is required"},
+		{[]string{"analyze", "--app", "x", "--micro", "y", "--nodes", "some"}, "valid values are {project|all}"},
+		{[]string{"analyze", "--app", "x", "--micro", "y", "--format", "xml"}, "valid values are {text|json}"},
+		{[]string{"analyze", "--bogus"}, "unknown flag: --bogus"},
+		{[]string{"bogus"}, `unknown command "bogus"`},
+		{[]string{"analyze", "extra-arg"}, "unknown command"},
+		{[]string{"analyze", "--app", "x", "--micro", "y", "--recommend", "-5"}, "--recommend must be"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, _, stderr := run(t, tt.args...)
+			assert.Equal(t, 2, code)
+			assert.Contains(t, stderr, tt.want)
+		})
+	}
+}
