@@ -1,0 +1,313 @@
+package optimize_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/optimize"
+)
+
+// Hand-computed selections for every objective. App values are flat
+// milliseconds; "p." nodes are project nodes.
+func TestSelectHandComputed(t *testing.T) {
+	tests := []struct {
+		name    string
+		app     map[string]int64
+		benches map[string][]string
+		plan    optimize.Plan
+		want    []string
+		gains   []float64
+		stop    optimize.Stop
+		guard   bool
+	}{
+		{
+			// X covers three cold functions (3 ms), Y one hot one (50 ms).
+			name:    "nodes: three cold functions beat one hot one",
+			app:     map[string]int64{"p.a": 1, "p.b": 1, "p.c": 1, "p.d": 50},
+			benches: map[string][]string{"X": {"p.a", "p.b", "p.c"}, "Y": {"p.d"}},
+			want:    []string{"X", "Y"},
+			gains:   []float64{3, 1},
+			stop:    optimize.StopComplete,
+		},
+		{
+			name:    "impact: the hot function first (0.050s > 0.003s)",
+			app:     map[string]int64{"p.a": 1, "p.b": 1, "p.c": 1, "p.d": 50},
+			benches: map[string][]string{"X": {"p.a", "p.b", "p.c"}, "Y": {"p.d"}},
+			plan:    optimize.Plan{Objective: optimize.Impact},
+			want:    []string{"Y", "X"},
+			gains:   []float64{0.050, 0.003},
+			stop:    optimize.StopComplete,
+		},
+		{
+			// Z adds only the cold p.e (0 ms) after X and Y: impact gains
+			// nothing but Z still adds a counted node, so it comes last.
+			name:    "impact: zero-time nodes are still covered, last",
+			app:     map[string]int64{"p.a": 1, "p.b": 1, "p.c": 1, "p.d": 50, "p.e": 0},
+			benches: map[string][]string{"X": {"p.a", "p.b", "p.c"}, "Y": {"p.d"}, "Z": {"p.a", "p.e"}},
+			plan:    optimize.Plan{Objective: optimize.Impact},
+			want:    []string{"Y", "X", "Z"},
+			gains:   []float64{0.050, 0.003, 0},
+			stop:    optimize.StopComplete,
+		},
+		{
+			// Ratios: A 3/3 = 1, B 2/1 = 2, C 1/2 = 0.5 → B. Then A adds
+			// {1,2}: 2/3 ≈ 0.67 > C 0.5 → A; budget left 0 < C's 2.
+			name:    "budget: cost-effectiveness",
+			app:     map[string]int64{"p.1": 1, "p.2": 1, "p.3": 1, "p.4": 1, "p.5": 1},
+			benches: map[string][]string{"A": {"p.1", "p.2", "p.3"}, "B": {"p.3", "p.4"}, "C": {"p.5"}},
+			plan:    optimize.Plan{Budget: 4, Costs: map[string]float64{"A": 3, "B": 1, "C": 2}},
+			want:    []string{"B", "A"},
+			gains:   []float64{2, 2},
+			stop:    optimize.StopBudget,
+		},
+		{
+			// Greedy: A (1/1 = 1) beats B (9/10 = 0.9); then B (10) no
+			// longer fits in 10 − 1 = 9 → gain 1. The single best set
+			// that fits, B, gains 9 > 1 and is returned instead.
+			name: "budget: the single-best-set safeguard",
+			app: map[string]int64{"p.a": 1, "p.b": 1, "p.c": 1, "p.d": 1, "p.e": 1,
+				"p.f": 1, "p.g": 1, "p.h": 1, "p.i": 1, "p.j": 1},
+			benches: map[string][]string{"A": {"p.a"}, "B": {"p.b", "p.c", "p.d", "p.e", "p.f", "p.g", "p.h", "p.i", "p.j"}},
+			plan:    optimize.Plan{Budget: 10, Costs: map[string]float64{"A": 1, "B": 10}},
+			want:    []string{"B"},
+			gains:   []float64{9},
+			stop:    optimize.StopBudget,
+			guard:   true,
+		},
+		{
+			// Same instance, budget 11: greedy takes A then B (cost 11),
+			// gain 10 ≥ 9: no safeguard.
+			name: "budget: safeguard not needed",
+			app: map[string]int64{"p.a": 1, "p.b": 1, "p.c": 1, "p.d": 1, "p.e": 1,
+				"p.f": 1, "p.g": 1, "p.h": 1, "p.i": 1, "p.j": 1},
+			benches: map[string][]string{"A": {"p.a"}, "B": {"p.b", "p.c", "p.d", "p.e", "p.f", "p.g", "p.h", "p.i", "p.j"}},
+			plan:    optimize.Plan{Budget: 11, Costs: map[string]float64{"A": 1, "B": 10}},
+			want:    []string{"A", "B"},
+			gains:   []float64{1, 9},
+			stop:    optimize.StopComplete,
+		},
+		{
+			// Impact per cost: A 0.004s/2 = 0.002, B 0.009s/9 = 0.001,
+			// C 0.001s/0.5 = 0.002 (tie with A: A gains more) → A, C
+			// (0.005s); B does not fit in 10 − 2.5. Alone, B fits and
+			// gains 0.009s > 0.005s: the safeguard returns B.
+			name:    "budget with impact objective, default cost and safeguard",
+			app:     map[string]int64{"p.a": 4, "p.b": 9, "p.c": 1},
+			benches: map[string][]string{"A": {"p.a"}, "B": {"p.b"}, "C": {"p.c"}},
+			plan:    optimize.Plan{Objective: optimize.Impact, Budget: 10, Costs: map[string]float64{"A": 2, "B": 9}, DefaultCost: 0.5},
+			want:    []string{"B"},
+			gains:   []float64{0.009},
+			stop:    optimize.StopBudget,
+			guard:   true,
+		},
+		{
+			// Same instance, budget 2.5: B (cost 9) never fits, so the
+			// greedy's A, C stand.
+			name:    "budget with impact objective: greedy stands",
+			app:     map[string]int64{"p.a": 4, "p.b": 9, "p.c": 1},
+			benches: map[string][]string{"A": {"p.a"}, "B": {"p.b"}, "C": {"p.c"}},
+			plan:    optimize.Plan{Objective: optimize.Impact, Budget: 2.5, Costs: map[string]float64{"A": 2, "B": 9}, DefaultCost: 0.5},
+			want:    []string{"A", "C"},
+			gains:   []float64{0.004, 0.001},
+			stop:    optimize.StopBudget,
+		},
+		{
+			name:    "top",
+			app:     map[string]int64{"p.a": 1, "p.b": 1, "p.c": 1, "p.d": 1, "p.e": 1, "p.f": 1},
+			benches: map[string][]string{"A": {"p.a", "p.b", "p.c", "p.d"}, "B": {"p.a", "p.b", "p.e"}, "C": {"p.c", "p.f"}},
+			plan:    optimize.Plan{Top: 2},
+			want:    []string{"A", "C"},
+			gains:   []float64{4, 1},
+			stop:    optimize.StopTop,
+		},
+		{
+			// TCC: drop picks adding three or fewer nodes.
+			name: "min-gain",
+			app: map[string]int64{"p.a": 1, "p.b": 1, "p.c": 1, "p.d": 1, "p.e": 1, "p.f": 1, "p.g": 1,
+				"p.h": 1, "p.i": 1, "p.j": 1, "p.k": 1},
+			benches: map[string][]string{
+				"A": {"p.a", "p.b", "p.c", "p.d", "p.e"}, "B": {"p.f", "p.g", "p.h", "p.i"}, "C": {"p.j", "p.k", "p.a"},
+			},
+			plan:  optimize.Plan{MinGain: 4},
+			want:  []string{"A", "B"},
+			gains: []float64{5, 4},
+			stop:  optimize.StopMinGain,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cov := instance(t, tt.app, tt.benches)
+			sel, err := optimize.Select(cov, tt.plan)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, sel.IDs(), "picks")
+			var gains []float64
+			for _, s := range sel.Steps {
+				gains = append(gains, s.Gain)
+			}
+			assert.InDeltaSlice(t, tt.gains, gains, 1e-12, "gains")
+			assert.Equal(t, tt.stop, sel.Stop, "stop")
+			assert.Equal(t, tt.guard, sel.Safeguard, "safeguard")
+			if tt.plan.Budget > 0 {
+				assert.LessOrEqual(t, sel.TotalCost, tt.plan.Budget)
+			}
+		})
+	}
+}
+
+func TestSelectSafeguardRecordsGreedyGain(t *testing.T) {
+	cov := instance(t, map[string]int64{"p.a": 1, "p.b": 1, "p.c": 1},
+		map[string][]string{"A": {"p.a"}, "B": {"p.b", "p.c"}})
+	sel, err := optimize.Select(cov, optimize.Plan{Budget: 3, Costs: map[string]float64{"A": 1, "B": 3}})
+	require.NoError(t, err)
+	assert.True(t, sel.Safeguard)
+	assert.Equal(t, 1.0, sel.GreedyGain, "greedy took A (ratio 1 > 2/3), then B no longer fit")
+	assert.Equal(t, 2.0, sel.TotalGain)
+	assert.Equal(t, 3.0, sel.TotalCost)
+}
+
+func TestSelectWeights(t *testing.T) {
+	// Node weights as scenario weights: p.a is in two scenarios (2+1),
+	// p.b and p.c in one of weight 1 each. X {a} gains 3 > Y {b, c} 2.
+	cov := instance(t, map[string]int64{"p.a": 1, "p.b": 1, "p.c": 1},
+		map[string][]string{"X": {"p.a"}, "Y": {"p.b", "p.c"}})
+	w := make([]float64, cov.App.Len())
+	for i, n := range cov.App.Nodes {
+		w[i] = map[string]float64{"p.a": 3, "p.b": 1, "p.c": 1}[n.Name]
+	}
+	sel, err := optimize.Select(cov, optimize.Plan{Weights: w})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"X", "Y"}, sel.IDs())
+	assert.True(t, sel.Weighted)
+	plain, err := optimize.Select(cov, optimize.Plan{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Y", "X"}, plain.IDs(), "unweighted, Y adds 2 nodes")
+}
+
+func TestSelectErrors(t *testing.T) {
+	cov := instance(t, map[string]int64{"p.a": 1}, map[string][]string{"A": {"p.a"}, "B": {"p.a"}})
+	tests := []struct {
+		name string
+		plan optimize.Plan
+		want string
+	}{
+		{"missing cost", optimize.Plan{Budget: 1, Costs: map[string]float64{"A": 1}},
+			"1 benchmark(s) have no cost, which a budget needs: B; give their cost or a default cost"},
+		{"zero cost", optimize.Plan{Budget: 1, Costs: map[string]float64{"A": 1, "B": 0}},
+			"1 benchmark cost(s) are not positive finite seconds: B (0)"},
+		{"negative budget", optimize.Plan{Budget: -1}, "budget must be positive (or 0 for none), not -1"},
+		{"negative top", optimize.Plan{Top: -1}, "top must be positive (or 0 for no limit), not -1"},
+		{"negative min-gain", optimize.Plan{MinGain: -2}, "min-gain must be positive (or 0 for none), not -2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := optimize.Select(cov, tt.plan)
+			assert.EqualError(t, err, tt.want)
+		})
+	}
+}
+
+func TestParseObjective(t *testing.T) {
+	for _, o := range []optimize.Objective{optimize.NodeCount, optimize.Impact} {
+		got, err := optimize.ParseObjective(o.String())
+		require.NoError(t, err)
+		assert.Equal(t, o, got)
+	}
+	_, err := optimize.ParseObjective("time")
+	assert.EqualError(t, err, `invalid objective "time": valid values are {nodes|impact}`)
+}
+
+// randomInstance is a small random instance with many ties.
+func randomInstance(t *testing.T, rng *rand.Rand) *coverage.Result {
+	app := map[string]int64{}
+	var names []string
+	for i := 0; i < 5+rng.Intn(30); i++ {
+		kind := "p"
+		if rng.Intn(3) == 0 {
+			kind = "x"
+		}
+		name := fmt.Sprintf("%s.f%d", kind, i)
+		names = append(names, name)
+		app[name] = int64(rng.Intn(4))
+	}
+	benches := map[string][]string{}
+	for b := 0; b < 1+rng.Intn(10); b++ {
+		nodes := []string{fmt.Sprintf("q.filler%d", rng.Intn(3))}
+		for _, n := range names {
+			if rng.Intn(4) == 0 {
+				nodes = append(nodes, n)
+			}
+		}
+		benches[fmt.Sprintf("B%02d", b)] = nodes
+	}
+	return instance(t, app, benches)
+}
+
+// The zero Plan must reproduce Algorithm 2 exactly, steps included.
+func TestSelectZeroPlanIsGreedy(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for trial := 0; trial < 200; trial++ {
+		cov := randomInstance(t, rng)
+		for _, nodes := range []optimize.Nodes{optimize.ProjectNodes, optimize.AllNodes} {
+			sel, err := optimize.Select(cov, optimize.Plan{Nodes: nodes})
+			require.NoError(t, err)
+			require.Equal(t, optimize.Greedy(cov, optimize.Options{Nodes: nodes}), sel.Result(), "trial %d, %s", trial, nodes)
+		}
+	}
+}
+
+// The budgeted selection must fit its budget and reach the (1 − 1/e)/2
+// guarantee against the brute-force optimum.
+func TestSelectBudgetGuarantee(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	bound := (1 - 1/math.E) / 2
+	for trial := 0; trial < 300; trial++ {
+		cov := randomInstance(t, rng)
+		costs := map[string]float64{}
+		for _, s := range cov.Sets {
+			costs[s.ID] = float64(1 + rng.Intn(9))
+		}
+		budget := float64(1 + rng.Intn(15))
+		for _, obj := range []optimize.Objective{optimize.NodeCount, optimize.Impact} {
+			sel, err := optimize.Select(cov, optimize.Plan{Objective: obj, Budget: budget, Costs: costs})
+			require.NoError(t, err)
+			require.LessOrEqual(t, sel.TotalCost, budget, "trial %d", trial)
+			opt := bruteForce(cov, obj, costs, budget)
+			require.GreaterOrEqual(t, sel.TotalGain+1e-12, bound*opt, "trial %d %s: gain %g, optimum %g", trial, obj, sel.TotalGain, opt)
+		}
+	}
+}
+
+// bruteForce returns the best project-node gain of any subset within budget.
+func bruteForce(cov *coverage.Result, obj optimize.Objective, costs map[string]float64, budget float64) float64 {
+	best := 0.0
+	n := len(cov.Sets)
+	for m := 0; m < 1<<n; m++ {
+		cost := 0.0
+		u := cov.Covered.Clone()
+		for i := range u {
+			u[i] = 0
+		}
+		for i := 0; i < n; i++ {
+			if m&(1<<i) != 0 {
+				cost += costs[cov.Sets[i].ID]
+				u.Or(cov.Sets[i].Nodes)
+			}
+		}
+		if cost > budget {
+			continue
+		}
+		u.And(cov.ProjectMask)
+		g := float64(u.Len())
+		if obj == optimize.Impact {
+			g = cov.Impact(u)
+		}
+		best = max(best, g)
+	}
+	return best
+}
