@@ -1,0 +1,253 @@
+package collect_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/collect"
+)
+
+// faultsWant is the status of every benchmark of ../testdata/faults, with a
+// fragment its error must contain.
+var faultsWant = map[string]struct {
+	status collect.Status
+	err    string
+}{
+	"example.com/faults/broken.BenchmarkBroken":          {collect.StatusBuildFailed, "cannot use"},
+	"example.com/faults/healthy.BenchmarkExternal":       {collect.StatusOK, ""},
+	"example.com/faults/healthy.BenchmarkFast":           {collect.StatusOK, ""},
+	"example.com/faults/healthy.BenchmarkSub/n=1":        {collect.StatusOK, ""},
+	"example.com/faults/healthy.BenchmarkSub/n=10":       {collect.StatusOK, ""},
+	"example.com/faults/healthy.BenchmarkSub/with_space": {collect.StatusOK, ""},
+	"example.com/faults/hangs.BenchmarkHang":             {collect.StatusTimeout, "timed out after 3s while running BenchmarkHang"},
+	"example.com/faults/hangs.BenchmarkQuick":            {collect.StatusOK, ""},
+	"example.com/faults/panics.BenchmarkFast":            {collect.StatusOK, ""},
+	"example.com/faults/panics.BenchmarkFatal":           {collect.StatusFailed, "the benchmark gave up"},
+	"example.com/faults/panics.BenchmarkPanic":           {collect.StatusFailed, "panic: boom"},
+	"example.com/faults/panics.BenchmarkSkip":            {collect.StatusSkipped, "not today"},
+	"example.com/faults/panics.BenchmarkSubPanic/bad":    {collect.StatusFailed, "panic: sub-benchmark boom"},
+	"example.com/faults/panics.BenchmarkSubPanic/ok":     {collect.StatusOK, ""},
+}
+
+// TestCollectFaults collects the faults fixture: a package that does not
+// build, benchmarks that panic, fail, skip and hang are recorded with the
+// right status and the others are profiled.
+func TestCollectFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs testdata/faults")
+	}
+	out := t.TempDir()
+	var mu sync.Mutex
+	var events []collect.Event
+	cfg := collect.Config{
+		Dir:       "../testdata/faults",
+		Out:       out,
+		BenchTime: "1x",
+		Timeout:   3 * time.Second,
+		Jobs:      2,
+		Progress: func(ev collect.Event) {
+			mu.Lock()
+			defer mu.Unlock()
+			events = append(events, ev)
+		},
+	}
+	m, err := collect.Collect(t.Context(), cfg)
+	require.NoError(t, err)
+
+	assert.Equal(t, "example.com/faults", m.Module)
+	assert.Equal(t, "1x", m.BenchTime)
+	assert.True(t, strings.HasPrefix(m.GoVersion, "go"), "GoVersion = %q", m.GoVersion)
+	got := map[string]collect.Status{}
+	for _, e := range m.Benchmarks {
+		got[e.ID] = e.Status
+		want, ok := faultsWant[e.ID]
+		if !ok {
+			continue
+		}
+		assert.Contains(t, e.Error, want.err, "%s error", e.ID)
+		assert.Equal(t, e.ID, collect.ID(e.Package, e.Name))
+		if e.Status == collect.StatusOK {
+			assert.NotEmpty(t, e.Profile, "%s profile", e.ID)
+			assert.FileExists(t, filepath.Join(out, e.Profile))
+			assert.NotEmpty(t, e.TestBinary, "%s test_binary", e.ID)
+			assert.Equal(t, int64(1), e.Iterations, "%s iterations with -benchtime 1x", e.ID)
+			assert.Positive(t, e.NsPerOp, "%s ns/op", e.ID)
+		} else {
+			assert.Empty(t, e.Profile, "%s profile", e.ID)
+			assert.NotEmpty(t, e.Log, "%s log", e.ID)
+			assert.FileExists(t, filepath.Join(out, e.Log))
+		}
+	}
+	want := map[string]collect.Status{}
+	for id, w := range faultsWant {
+		want[id] = w.status
+	}
+	assert.Equal(t, want, got)
+
+	// The manifest on disk is the one returned, and sorted.
+	disk, err := collect.Load(out)
+	require.NoError(t, err)
+	assert.Equal(t, m, disk)
+	ids := make([]string, len(m.Benchmarks))
+	for i, e := range m.Benchmarks {
+		ids[i] = e.Package + " " + e.Name
+	}
+	assert.True(t, slices.IsSorted(ids), "entries sorted by package, then name: %v", ids)
+	assert.Equal(t, "healthy", entry(t, m, "example.com/faults/healthy.BenchmarkFast").Dir)
+	assert.NoDirExists(t, filepath.Join(out, ".bin"), "test binaries are removed")
+
+	// Progress: every package built once, every entry finished once.
+	var builds, finishes int
+	for _, ev := range events {
+		switch ev.Kind {
+		case collect.EventBuild:
+			builds++
+			assert.Equal(t, ev.Package == "example.com/faults/broken", ev.Err != nil, "build event of %s: err %v", ev.Package, ev.Err)
+		case collect.EventFinish:
+			finishes++
+			assert.Equal(t, len(faultsWant), ev.Total)
+		}
+	}
+	assert.Equal(t, 4, builds, "packages with benchmarks (nobench has none)")
+	assert.Equal(t, len(faultsWant), finishes)
+}
+
+func okEntries(m *collect.Manifest) []collect.Entry {
+	var out []collect.Entry
+	for _, e := range m.Benchmarks {
+		if e.Status == collect.StatusOK {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func entry(t *testing.T, m *collect.Manifest, id string) collect.Entry {
+	t.Helper()
+	for _, e := range m.Benchmarks {
+		if e.ID == id {
+			return e
+		}
+	}
+	t.Fatalf("no entry %s", id)
+	return collect.Entry{}
+}
+
+// TestCollectResume checks that a second run into the same directory
+// reuses complete profiles, and that Force and a changed benchtime do not.
+func TestCollectResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs testdata/faults")
+	}
+	out := t.TempDir()
+	run := func(cfg collect.Config) (reused []string, m *collect.Manifest) {
+		t.Helper()
+		cfg.Dir, cfg.Out, cfg.Patterns = "../testdata/faults", out, []string{"./healthy", "./panics"}
+		cfg.Bench = "Fast|Sub|Fatal"
+		cfg.Progress = func(ev collect.Event) {
+			if ev.Kind == collect.EventFinish && ev.Reused {
+				reused = append(reused, ev.Entry.ID)
+			}
+		}
+		m, err := collect.Collect(t.Context(), cfg)
+		require.NoError(t, err)
+		slices.Sort(reused)
+		return reused, m
+	}
+	_, first := run(collect.Config{BenchTime: "1x"})
+	require.Equal(t, 6, first.Count(collect.StatusOK), "ok entries: %+v", first.Benchmarks)
+	require.Equal(t, 2, first.Count(collect.StatusFailed), "BenchmarkFatal and BenchmarkSubPanic/bad")
+
+	reused, second := run(collect.Config{BenchTime: "1x"})
+	assert.Equal(t, []string{
+		"example.com/faults/healthy.BenchmarkFast",
+		"example.com/faults/healthy.BenchmarkSub/n=1",
+		"example.com/faults/healthy.BenchmarkSub/n=10",
+		"example.com/faults/healthy.BenchmarkSub/with_space",
+		"example.com/faults/panics.BenchmarkFast",
+		"example.com/faults/panics.BenchmarkSubPanic/ok",
+	}, reused, "every ok entry is reused; the failed ones run again")
+	assert.Equal(t, okEntries(first), okEntries(second), "reused entries are unchanged")
+
+	// A deleted profile is collected again.
+	require.NoError(t, os.Remove(filepath.Join(out, entry(t, first, "example.com/faults/panics.BenchmarkFast").Profile)))
+	reused, _ = run(collect.Config{BenchTime: "1x"})
+	assert.Len(t, reused, 5)
+
+	reused, _ = run(collect.Config{BenchTime: "1x", Force: true})
+	assert.Empty(t, reused, "Force")
+	reused, _ = run(collect.Config{BenchTime: "2x"})
+	assert.Empty(t, reused, "changed benchtime")
+}
+
+// TestCollectTopLevelOnly profiles each top-level benchmark as one unit,
+// so the faults show up in the profile runs rather than in discovery runs.
+func TestCollectTopLevelOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs testdata/faults")
+	}
+	m, err := collect.Collect(t.Context(), collect.Config{
+		Dir: "../testdata/faults", Out: t.TempDir(), Patterns: []string{"./healthy", "./panics", "./hangs"},
+		BenchTime: "1x", TopLevelOnly: true, Timeout: 3 * time.Second,
+	})
+	require.NoError(t, err)
+	got := map[string]string{}
+	for _, e := range m.Benchmarks {
+		got[e.ID] = string(e.Status) + ": " + firstLine(e.Error)
+	}
+	assert.Equal(t, map[string]string{
+		"example.com/faults/hangs.BenchmarkHang":       "timeout: timed out after 3s while running BenchmarkHang (killed; goroutine dump in the log)",
+		"example.com/faults/hangs.BenchmarkQuick":      "ok: ",
+		"example.com/faults/healthy.BenchmarkExternal": "ok: ",
+		"example.com/faults/healthy.BenchmarkFast":     "ok: ",
+		"example.com/faults/healthy.BenchmarkSub":      "ok: ",
+		"example.com/faults/panics.BenchmarkFast":      "ok: ",
+		"example.com/faults/panics.BenchmarkFatal":     "failed: panics_test.go:12: the benchmark gave up",
+		"example.com/faults/panics.BenchmarkPanic":     "failed: panic: boom",
+		"example.com/faults/panics.BenchmarkSkip":      "skipped: panics_test.go:16: not today",
+		"example.com/faults/panics.BenchmarkSubPanic":  "failed: panic: sub-benchmark boom",
+	}, got)
+	assert.Zero(t, entry(t, m, "example.com/faults/healthy.BenchmarkSub").NsPerOp, "a parent reports no ns/op of its own")
+	assert.Equal(t, int64(1), entry(t, m, "example.com/faults/healthy.BenchmarkFast").Iterations)
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
+
+func TestCollectNoBenchmarks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list on testdata/faults")
+	}
+	_, err := collect.Collect(t.Context(), collect.Config{Dir: "../testdata/faults", Out: t.TempDir(), Patterns: []string{"./nobench"}})
+	assert.ErrorIs(t, err, collect.ErrNoBenchmarks)
+}
+
+func TestDiscover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list on testdata/faults")
+	}
+	pkgs, err := collect.Discover(t.Context(), collect.Config{Dir: "../testdata/faults"})
+	require.NoError(t, err)
+	got := map[string][]string{}
+	for _, p := range pkgs {
+		got[p.Path] = p.Benchmarks
+		assert.Equal(t, "example.com/faults", p.Module)
+		assert.DirExists(t, p.Dir)
+	}
+	assert.Equal(t, map[string][]string{
+		"example.com/faults/broken":  {"BenchmarkBroken"},
+		"example.com/faults/hangs":   {"BenchmarkHang", "BenchmarkQuick"},
+		"example.com/faults/healthy": {"BenchmarkExternal", "BenchmarkFast", "BenchmarkSub"},
+		"example.com/faults/panics":  {"BenchmarkFast", "BenchmarkFatal", "BenchmarkPanic", "BenchmarkSkip", "BenchmarkSubPanic"},
+	}, got)
+}

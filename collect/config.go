@@ -1,0 +1,165 @@
+package collect
+
+import (
+	"os"
+	"runtime"
+	"time"
+)
+
+// DefaultBenchTime is the -test.benchtime used when [Config.BenchTime] is
+// empty. Coverage asks only whether a function shows up in a benchmark's
+// profile, and CPU profiles sample every 10ms, so a function that takes a
+// small share of a benchmark's time may be missed in a short run. The
+// papers this tool follows ran each benchmark for 10s; one second is ten
+// times cheaper, and the share of functions it finds relative to 10s on the
+// example module is reported in the README (see `make bench`). Use 10s when
+// the last few rarely-sampled functions matter.
+const DefaultBenchTime = "1s"
+
+// DefaultTimeout is the per-process timeout used when [Config.Timeout] is
+// zero: long enough for any benchmark with the default benchtime and a slow
+// setup, short enough that a hung benchmark does not stall a CI job.
+const DefaultTimeout = 5 * time.Minute
+
+// Config configures [Discover] and [Collect]. The zero value collects every
+// benchmark of the module in the current directory, one profile per
+// sub-benchmark, with DefaultBenchTime, except that Collect needs Out.
+// Discover and Collect do not modify the Config.
+type Config struct {
+	// Dir is a directory inside the module; go commands run there and
+	// relative patterns are resolved against it. Empty means the current
+	// directory.
+	Dir string
+	// Patterns are the package patterns to search, as for go test. Nil
+	// means "./...".
+	Patterns []string
+	// Bench selects benchmarks by full name, with go test's -bench syntax
+	// (see package suite). Empty selects all. With TopLevelOnly, a
+	// top-level benchmark is selected when the pattern matches it or could
+	// match one of its sub-benchmarks.
+	Bench string
+	// BenchTime is passed as -test.benchtime ("1s", "100x", ...). Empty
+	// means DefaultBenchTime.
+	BenchTime string
+	// Timeout bounds each test binary process (discovery runs and profile
+	// runs). On expiry the process gets SIGQUIT, so its goroutine dump
+	// lands in the log, and its whole process group is killed shortly
+	// after. Zero means DefaultTimeout.
+	Timeout time.Duration
+	// Jobs is the number of benchmarks (and builds) run in parallel. Zero
+	// or negative means runtime.GOMAXPROCS(0). Coverage only needs each
+	// function to be sampled, not a quiet machine, so parallel runs are
+	// fine; ns/op values are then only indicative.
+	Jobs int
+	// TopLevelOnly profiles each top-level benchmark as one unit, all its
+	// sub-benchmarks included, instead of each leaf on its own.
+	TopLevelOnly bool
+	// Tags is the -tags value for go list and go test -c; empty means none.
+	Tags string
+	// Mod is the -mod value (mod, readonly or vendor); empty lets the go
+	// command choose, which means vendor when the module has a vendor
+	// directory.
+	Mod string
+	// Out is the output directory; see the package documentation. Collect
+	// creates it when needed.
+	Out string
+	// Force re-collects every benchmark instead of reusing complete
+	// profiles from an earlier run into Out.
+	Force bool
+	// Env holds extra environment variables ("KEY=value") for the go
+	// command and the test binaries, added to the current environment.
+	Env []string
+	// GoCmd is the go command to run. Empty means "go".
+	GoCmd string
+	// Progress, when not nil, receives an Event at each step. Calls are
+	// serialized (never concurrent) and in causal order; Progress must
+	// return quickly, as workers wait for it.
+	Progress func(Event)
+}
+
+func (c *Config) benchTime() string {
+	if c.BenchTime == "" {
+		return DefaultBenchTime
+	}
+	return c.BenchTime
+}
+
+func (c *Config) timeout() time.Duration {
+	if c.Timeout <= 0 {
+		return DefaultTimeout
+	}
+	return c.Timeout
+}
+
+func (c *Config) jobs() int {
+	if c.Jobs <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return c.Jobs
+}
+
+func (c *Config) goCmd() string {
+	if c.GoCmd == "" {
+		return "go"
+	}
+	return c.GoCmd
+}
+
+func (c *Config) patterns() []string {
+	if len(c.Patterns) == 0 {
+		return []string{"./..."}
+	}
+	return c.Patterns
+}
+
+func (c *Config) env() []string {
+	return append(os.Environ(), c.Env...)
+}
+
+// buildFlags returns the flags shared by go list and go test -c.
+func (c *Config) buildFlags() []string {
+	var f []string
+	if c.Tags != "" {
+		f = append(f, "-tags="+c.Tags)
+	}
+	if c.Mod != "" {
+		f = append(f, "-mod="+c.Mod)
+	}
+	return f
+}
+
+// An EventKind names a step of [Collect].
+type EventKind int
+
+// The kinds of [Event], in the order Collect's phases produce them.
+const (
+	// EventBuild: a package's test binary was built and its benchmarks
+	// listed, or that failed (Err). Done and Total count packages.
+	EventBuild EventKind = iota
+	// EventDiscover: a top-level benchmark's discovery run finished.
+	// Done and Total count top-level benchmarks.
+	EventDiscover
+	// EventStart: a benchmark's profile run started. Done and Total count
+	// benchmarks; Done is the number finished so far.
+	EventStart
+	// EventFinish: a benchmark finished, or was reused from an earlier run
+	// (Reused). Entry holds the result. Done and Total count benchmarks.
+	EventFinish
+)
+
+// An Event reports progress of [Collect] to [Config.Progress].
+type Event struct {
+	Kind EventKind
+	// Package is the import path of the package concerned.
+	Package string
+	// Name is the benchmark's full name; empty for EventBuild.
+	Name string
+	// Entry is the benchmark's manifest entry (EventFinish only).
+	Entry *Entry
+	// Reused reports that Entry comes from an earlier run (EventFinish).
+	Reused bool
+	// Err is the build or listing failure (EventBuild only).
+	Err error
+	// Done and Total count progress within the event's phase.
+	Done, Total int
+}

@@ -1,0 +1,92 @@
+// Package collect discovers a Go module's benchmarks and records one CPU
+// profile per benchmark, for comparison with an application profile.
+//
+// # Vocabulary
+//
+// A package with benchmarks is a package whose _test.go files (internal or
+// external test package) declare at least one func BenchmarkXxx(*testing.B).
+// [Discover] finds them with golang.org/x/tools/go/packages, tests included,
+// honoring build tags, so generated _test.go files count too.
+//
+// A test binary is the output of `go test -c` for one package. Collect builds
+// each package's test binary once and runs it many times. Its SHA-256 is
+// recorded with every benchmark: two runs used the same code exactly when the
+// hashes are equal.
+//
+// A top-level benchmark is a BenchmarkXxx function, as listed by the test
+// binary's -test.list flag. A sub-benchmark is one created with b.Run; its
+// full name joins the names of its ancestors with "/", as go test prints it
+// (white space rewritten to "_", a repeated name suffixed "#01"). A leaf is a
+// benchmark without sub-benchmarks: only leaves report ns/op.
+//
+// A unit is what Collect profiles in a process of its own: every leaf by
+// default, since published suites count each parameterization as a
+// benchmark, or every top-level benchmark with [Config.TopLevelOnly]. To find
+// the leaves, Collect first runs each top-level benchmark once with
+// -test.benchtime 1x (the discovery run).
+//
+// A benchmark's ID is its package import path, ".", and its full name, for
+// example "example.com/tinytsdb/storage.BenchmarkEncode/n=100". IDs are
+// unique within a module even when two packages declare the same name.
+//
+// # Output directory
+//
+// Collect writes into [Config.Out]:
+//
+//	manifest.json   the Manifest (see below), rewritten atomically after every benchmark
+//	*.pprof         one CPU profile per benchmark with status ok (see FileName)
+//	logs/*.log      the full output of every benchmark that did not succeed
+//
+// Test binaries are built under Out/.bin and removed when Collect returns.
+//
+// # Manifest
+//
+// manifest.json is the contract with `mbopt analyze`. Its schema (version 1):
+//
+//	{
+//	  "version": 1,
+//	  "module": "example.com/tinytsdb",       // main module path
+//	  "go_version": "go1.26.8",                // go env GOVERSION
+//	  "goos": "linux", "goarch": "amd64",
+//	  "vcs_revision": "3f2a…",                 // git HEAD, omitted when unknown
+//	  "vcs_modified": true,                    // uncommitted changes to tracked files; omitted when false
+//	  "benchtime": "1s",                       // -test.benchtime of this run
+//	  "benchmarks": [                          // sorted by package, then name
+//	    {
+//	      "id": "example.com/tinytsdb/storage.BenchmarkEncode/n=100",
+//	      "package": "example.com/tinytsdb/storage",
+//	      "dir": "storage",                    // package dir relative to the module root, "/"-separated
+//	      "name": "BenchmarkEncode/n=100",     // full name as go test prints it
+//	      "status": "ok",                      // ok | failed | timeout | build-failed | skipped
+//	      "profile": "storage.BenchmarkEncode_n=100-1a2b3c4d.pprof", // relative to the manifest; set iff status is ok
+//	      "samples": 97,                       // CPU samples in the profile
+//	      "wall_seconds": 1.42,                // wall time of the benchmark's process
+//	      "ns_per_op": 812.5,                  // omitted when the run reported none
+//	      "iterations": 1482211,               // b.N of the reported result
+//	      "error": "panic: boom\n…",           // why the benchmark did not succeed
+//	      "log": "logs/….log",                 // full output, for statuses other than ok
+//	      "benchtime": "1s",                   // -test.benchtime the profile was taken with
+//	      "test_binary": "sha256:9c1e…"        // hash of the test binary; omitted for build-failed
+//	    }
+//	  ]
+//	}
+//
+// # Faults
+//
+// A package that does not build, or whose test binary cannot list its
+// benchmarks, gives one entry per benchmark its source declares, with status
+// build-failed (or failed). A benchmark that panics, fails, calls b.Skip,
+// hangs past [Config.Timeout] or writes no profile gets an entry with the
+// matching status and error; all other benchmarks still run. A benchmark
+// whose discovery run already fails is recorded from that run and not run
+// again. Collect itself fails only when nothing can be done at all (no
+// benchmarks, an unusable output directory) or when its context is canceled.
+//
+// # Resuming
+//
+// Collecting again into the same directory reuses every entry with status ok
+// whose profile file is present and readable, whose test binary hash equals
+// the freshly built binary's hash, and whose benchtime is unchanged; the
+// others run again. [Config.Force] re-collects everything. Rebuilding is
+// cheap thanks to the go build cache, and the discovery runs are repeated.
+package collect

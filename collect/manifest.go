@@ -1,0 +1,255 @@
+package collect
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// ManifestFile is the name of the manifest inside an output directory.
+const ManifestFile = "manifest.json"
+
+// SchemaVersion is the manifest schema version this package writes and
+// reads.
+const SchemaVersion = 1
+
+// A Status says how collecting one benchmark ended.
+type Status string
+
+// The statuses of an [Entry].
+const (
+	// StatusOK means the benchmark ran and its profile is complete.
+	StatusOK Status = "ok"
+	// StatusFailed means the benchmark panicked, failed (b.Fatal, b.Error),
+	// exited with an error, or wrote no readable profile.
+	StatusFailed Status = "failed"
+	// StatusTimeout means the benchmark's process ran past the timeout
+	// and was killed.
+	StatusTimeout Status = "timeout"
+	// StatusBuildFailed means the package's test binary did not build.
+	StatusBuildFailed Status = "build-failed"
+	// StatusSkipped means the benchmark called b.Skip.
+	StatusSkipped Status = "skipped"
+)
+
+// A Manifest records one collection: where the profiles came from and, for
+// every benchmark, how collecting it ended. See the package documentation
+// for the JSON schema.
+type Manifest struct {
+	// Version is the schema version, SchemaVersion.
+	Version int `json:"version"`
+	// Module is the main module's path.
+	Module string `json:"module"`
+	// GoVersion is the go toolchain version, as in "go1.26.8".
+	GoVersion string `json:"go_version"`
+	// GOOS and GOARCH are the target the test binaries were built for.
+	GOOS   string `json:"goos"`
+	GOARCH string `json:"goarch"`
+	// VCSRevision is the commit checked out in the module, when known.
+	VCSRevision string `json:"vcs_revision,omitempty"`
+	// VCSModified reports uncommitted changes to tracked files.
+	VCSModified bool `json:"vcs_modified,omitempty"`
+	// BenchTime is the -test.benchtime of the run that wrote the manifest.
+	BenchTime string `json:"benchtime"`
+	// Benchmarks holds one entry per benchmark, sorted by package, then
+	// name; IDs are unique.
+	Benchmarks []Entry `json:"benchmarks"`
+}
+
+// An Entry records one benchmark of a [Manifest].
+type Entry struct {
+	// ID is Package + "." + Name; see [ID].
+	ID string `json:"id"`
+	// Package is the import path of the benchmark's package.
+	Package string `json:"package"`
+	// Dir is the package directory relative to the module root, with "/"
+	// separators ("." for the root).
+	Dir string `json:"dir"`
+	// Name is the full benchmark name as go test prints it, without the
+	// GOMAXPROCS suffix.
+	Name string `json:"name"`
+	// Status says how collecting ended.
+	Status Status `json:"status"`
+	// Profile is the CPU profile's file name, relative to the manifest's
+	// directory. It is set if and only if Status is StatusOK.
+	Profile string `json:"profile,omitempty"`
+	// Samples is the number of samples in the profile.
+	Samples int `json:"samples,omitempty"`
+	// WallSeconds is the wall time of the process that produced the entry.
+	WallSeconds float64 `json:"wall_seconds"`
+	// NsPerOp and Iterations are the result go test reported for this
+	// benchmark; zero (omitted) when it reported none, as for a top-level
+	// benchmark with sub-benchmarks profiled as one unit.
+	NsPerOp    float64 `json:"ns_per_op,omitempty"`
+	Iterations int64   `json:"iterations,omitempty"`
+	// Error explains a status other than ok: the panic, failure message or
+	// build error, shortened to a few lines.
+	Error string `json:"error,omitempty"`
+	// Log is the file, relative to the manifest's directory, holding the
+	// full output of a benchmark whose status is not ok.
+	Log string `json:"log,omitempty"`
+	// BenchTime is the -test.benchtime the benchmark ran with.
+	BenchTime string `json:"benchtime,omitempty"`
+	// TestBinary is "sha256:" and the hex SHA-256 of the test binary; empty
+	// when the build failed.
+	TestBinary string `json:"test_binary,omitempty"`
+}
+
+// ID returns the ID of the benchmark name in package pkg: pkg + "." + name.
+func ID(pkg, name string) string { return pkg + "." + name }
+
+// FileName returns the profile file name for the benchmark name in package
+// pkg of module mod: the package path relative to the module (the module's
+// last element for its root package), ".", the name, with every byte other
+// than ASCII letters, digits and "-_.=+," replaced by "_", shortened to
+// at most 120 bytes, then "-", the first 8 hex digits of the SHA-256 of the
+// ID (so different IDs never share a file), and ".pprof".
+func FileName(mod, pkg, name string) string {
+	rel := pkg
+	switch {
+	case pkg == mod:
+		rel = path.Base(mod)
+	case mod != "" && strings.HasPrefix(pkg, mod+"/"):
+		rel = pkg[len(mod)+1:]
+	}
+	sum := sha256.Sum256([]byte(ID(pkg, name)))
+	return safeName(rel+"."+name, 120) + "-" + hex.EncodeToString(sum[:4]) + ".pprof"
+}
+
+// safeName maps s to a file name of at most max bytes made of ASCII letters,
+// digits and "-_.=+,", not starting with "-" or ".".
+func safeName(s string, max int) string {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("-_.=+,", c) >= 0:
+		default:
+			b[i] = '_'
+		}
+	}
+	if len(b) > max {
+		b = b[:max]
+	}
+	if len(b) == 0 || b[0] == '-' || b[0] == '.' {
+		b = append([]byte{'_'}, b...)
+	}
+	return string(b)
+}
+
+// Sort sorts m.Benchmarks by package, then name.
+func (m *Manifest) Sort() {
+	slices.SortFunc(m.Benchmarks, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(a.Package, b.Package), cmp.Compare(a.Name, b.Name))
+	})
+}
+
+// Count returns the number of entries with status s.
+func (m *Manifest) Count(s Status) int {
+	n := 0
+	for _, e := range m.Benchmarks {
+		if e.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Problems returns the entries whose status is neither ok nor skipped, in
+// manifest order.
+func (m *Manifest) Problems() []Entry {
+	var out []Entry
+	for _, e := range m.Benchmarks {
+		if e.Status != StatusOK && e.Status != StatusSkipped {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Load reads dir/manifest.json. It fails when the file is missing (the error
+// then matches fs.ErrNotExist), is not valid JSON, has another schema
+// version, or has duplicate IDs.
+func Load(dir string) (*Manifest, error) {
+	file := filepath.Join(dir, ManifestFile)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s: parsing manifest: %w", file, err)
+	}
+	if m.Version != SchemaVersion {
+		return nil, fmt.Errorf("%s: manifest version %d, want %d (written by another mbopt version?)", file, m.Version, SchemaVersion)
+	}
+	seen := make(map[string]bool, len(m.Benchmarks))
+	for _, e := range m.Benchmarks {
+		if seen[e.ID] {
+			return nil, fmt.Errorf("%s: duplicate benchmark id %q", file, e.ID)
+		}
+		seen[e.ID] = true
+	}
+	return &m, nil
+}
+
+// Write sorts the entries and writes the manifest to dir/manifest.json
+// atomically: to a temporary file in dir, renamed over the old manifest, so
+// readers never see a partial file.
+func (m *Manifest) Write(dir string) error {
+	m.Sort()
+	if m.Version == 0 {
+		m.Version = SchemaVersion
+	}
+	if m.Benchmarks == nil {
+		m.Benchmarks = []Entry{}
+	}
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, ManifestFile), append(data, '\n'))
+}
+
+// writeFileAtomic writes data to a temporary file next to name and renames
+// it to name.
+func writeFileAtomic(name string, data []byte) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), name)
+}
+
+// loadPrevious returns the manifest in dir, or nil when there is none.
+func loadPrevious(dir string) (*Manifest, error) {
+	m, err := Load(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return m, err
+}

@@ -1,0 +1,120 @@
+package collect
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestFileName(t *testing.T) {
+	tests := []struct {
+		name, mod, pkg, bench, want string
+	}{
+		{"sub-benchmark", "example.com/tinytsdb", "example.com/tinytsdb/storage", "BenchmarkEncode/n=100",
+			"storage.BenchmarkEncode_n=100-"},
+		{"root package", "example.com/tinytsdb", "example.com/tinytsdb", "BenchmarkX", "tinytsdb.BenchmarkX-"},
+		{"nested package", "example.com/m", "example.com/m/a/b", "BenchmarkX", "a_b.BenchmarkX-"},
+		{"outside the module", "example.com/m", "other.org/p", "BenchmarkX", "other.org_p.BenchmarkX-"},
+		{"metacharacters", "m", "m/p", "BenchmarkA/$x*(y)|'z' #01", "p.BenchmarkA__x__y___z___01-"},
+		{"unicode", "m", "m/p", "BenchmarkA/héllo", "p.BenchmarkA_h__llo-"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := FileName(tt.mod, tt.pkg, tt.bench)
+			if !strings.HasPrefix(got, tt.want) || !strings.HasSuffix(got, ".pprof") || len(got) != len(tt.want)+8+len(".pprof") {
+				t.Errorf("FileName(%q, %q, %q) = %q, want %q + 8 hex digits + .pprof", tt.mod, tt.pkg, tt.bench, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFileNameUnique(t *testing.T) {
+	names := map[string]string{}
+	for _, id := range [][2]string{
+		{"m/a", "BenchmarkX/y"}, {"m/a", "BenchmarkX_y"}, {"m/a", "BenchmarkX y"},
+		{"m/a", "BenchmarkFoo"}, {"m/b", "BenchmarkFoo"}, {"m/a_b", "BenchmarkFoo"}, {"m/a/b", "BenchmarkFoo"},
+	} {
+		f := FileName("m", id[0], id[1])
+		if other, dup := names[f]; dup {
+			t.Errorf("FileName(%v) = %q, same as for %s", id, f, other)
+		}
+		names[f] = id[0] + "." + id[1]
+	}
+}
+
+func TestFileNameLong(t *testing.T) {
+	f := FileName("m", "m/p", "BenchmarkX/"+strings.Repeat("long-", 100))
+	assert.LessOrEqual(t, len(f), 120+1+8+len(".pprof"))
+	assert.NotEqual(t, f, FileName("m", "m/p", "BenchmarkX/"+strings.Repeat("long-", 101)), "truncated names stay distinct")
+}
+
+func TestSafeName(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a/b c", "a_b_c"},
+		{"-x", "_-x"},
+		{".hidden", "_.hidden"},
+		{"", "_"},
+		{"ok=1,2+3", "ok=1,2+3"},
+	}
+	for _, tt := range tests {
+		if got := safeName(tt.in, 120); got != tt.want {
+			t.Errorf("safeName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestManifestRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	m := &Manifest{
+		Module: "example.com/m", GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64",
+		VCSRevision: "abc", BenchTime: "1s",
+		Benchmarks: []Entry{
+			{ID: "example.com/m/z.BenchmarkA", Package: "example.com/m/z", Dir: "z", Name: "BenchmarkA", Status: StatusTimeout, Error: "timed out", Log: "logs/x.log"},
+			{ID: "example.com/m/a.BenchmarkB/n=1", Package: "example.com/m/a", Dir: "a", Name: "BenchmarkB/n=1", Status: StatusOK,
+				Profile: "a.BenchmarkB_n=1-12345678.pprof", Samples: 3, WallSeconds: 1.5, NsPerOp: 12.25, Iterations: 1000, BenchTime: "1s", TestBinary: "sha256:00"},
+			{ID: "example.com/m/a.BenchmarkB", Package: "example.com/m/a", Dir: "a", Name: "BenchmarkB", Status: StatusBuildFailed},
+		},
+	}
+	require.NoError(t, m.Write(dir))
+	got, err := Load(dir)
+	require.NoError(t, err)
+	assert.Equal(t, SchemaVersion, got.Version)
+	assert.Equal(t, m, got)
+	assert.Equal(t, []string{"example.com/m/a.BenchmarkB", "example.com/m/a.BenchmarkB/n=1", "example.com/m/z.BenchmarkA"},
+		[]string{got.Benchmarks[0].ID, got.Benchmarks[1].ID, got.Benchmarks[2].ID}, "sorted by package, then name")
+	assert.Equal(t, 1, got.Count(StatusOK))
+	assert.Len(t, got.Problems(), 2)
+
+	files, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, files, 1, "no temporary file is left behind")
+	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"wall_seconds": 1.5`)
+	assert.Contains(t, string(data), `"test_binary": "sha256:00"`)
+	assert.NotContains(t, string(data), `"vcs_modified"`, "false is omitted")
+}
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct{ name, content, want string }{
+		{"not JSON", "{", "parsing manifest"},
+		{"other version", `{"version": 2}`, "manifest version 2, want 1"},
+		{"duplicate id", `{"version": 1, "benchmarks": [{"id": "m.BenchmarkA"}, {"id": "m.BenchmarkA"}]}`, `duplicate benchmark id "m.BenchmarkA"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ManifestFile), []byte(tt.content), 0o644))
+			_, err := Load(dir)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.Contains(t, err.Error(), ManifestFile, "the error names the file")
+		})
+	}
+	_, err := Load(t.TempDir())
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}

@@ -1,0 +1,9 @@
+package broken
+
+import "testing"
+
+func BenchmarkBroken(b *testing.B) {
+	for b.Loop() {
+		_ = Value
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/faults
+
+go 1.26

@@ -1,0 +1,2 @@
+// Package hangs has a benchmark that never returns.
+package hangs
