@@ -1,0 +1,176 @@
+package coverage_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/proftest"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func stacks(names ...string) *profile.Profile {
+	var ss []proftest.Stack
+	for _, n := range names {
+		ss = append(ss, proftest.Stack{Frames: []string{n}, Nanos: 1e7})
+	}
+	return proftest.Profile(ss...)
+}
+
+// Three scenarios over project nodes a..f and external x, y:
+//
+//	A = {a b c d x}   B = {a b e x y}   C = {a f}
+//
+// Project: |A| = 4, |B| = 3, |C| = 2; A∩B = {a b} = 2, A∩C = {a} = 1,
+// B∩C = {a} = 1. Shares by row: A→B 2/4, B→A 2/3, C→A 1/2. Unique: A {c d},
+// B {e}, C {f}; common {a}; union 6.
+func TestScenariosHandComputed(t *testing.T) {
+	opts := callgraph.Options{Modules: []string{"p"}}
+	profs := []*profile.Profile{
+		stacks("p.a", "p.b", "p.c", "p.d", "x.x"),
+		stacks("p.a", "p.b", "p.e", "x.x", "x.y"),
+		stacks("p.a", "p.f"),
+	}
+	union, err := callgraph.Merge(profs, opts)
+	require.NoError(t, err)
+	var scs []coverage.Scenario
+	for i, p := range profs {
+		g, err := callgraph.New(p, opts)
+		require.NoError(t, err)
+		scs = append(scs, coverage.Scenario{Name: string(rune('A' + i)), Graph: g, Weight: float64(i)})
+	}
+	bg, err := callgraph.New(stacks("p.a", "p.e", "x.y"), opts)
+	require.NoError(t, err)
+	ss := coverage.Scenarios(union, scs, []coverage.Benchmark{{ID: "b", Graph: bg}})
+
+	assert.Equal(t, []int{4, 3, 2}, ss.Project.Sizes)
+	assert.Equal(t, [][]int{{4, 2, 1}, {2, 3, 1}, {1, 1, 2}}, ss.Project.Counts)
+	assert.InDeltaSlice(t, []float64{1, 0.5, 0.25}, ss.Project.Shares[0], tol)
+	assert.InDeltaSlice(t, []float64{2.0 / 3, 1, 1.0 / 3}, ss.Project.Shares[1], tol)
+	assert.InDeltaSlice(t, []float64{0.5, 0.5, 1}, ss.Project.Shares[2], tol)
+	assert.Equal(t, []int{2, 1, 1}, ss.Project.Unique)
+	assert.Equal(t, 1, ss.Project.Common)
+	assert.Equal(t, 6, ss.Project.Union)
+	assert.Equal(t, [][]int{{5, 3, 1}, {3, 5, 1}, {1, 1, 2}}, ss.Overall.Counts)
+	assert.Equal(t, []int{2, 2, 1}, ss.Overall.Unique, "x.y only in B")
+
+	// The benchmark covers a (everywhere), e (B) and y (B).
+	assert.Equal(t, coverage.Ratio{Covered: 1, Total: 4, Ratio: 0.25}, ss.Each[0].Project)
+	assert.Equal(t, 2, ss.Each[1].Project.Covered)
+	assert.Equal(t, 3, ss.Union.Overall.Covered)
+	assert.Equal(t, []float64{1, 1, 2}, ss.Weights, "weight 0 means 1")
+
+	w := ss.NodeWeights(false)
+	id, _ := union.Lookup("p.a")
+	assert.Equal(t, 4.0, w[id], "a is in all three scenarios: 1 + 1 + 2")
+	id, _ = union.Lookup("p.f")
+	assert.Equal(t, 2.0, w[id])
+	wi := ss.NodeWeights(true)
+	assert.InDelta(t, 0.02, wi[id], tol, "f: weight 2 × 0.01s")
+}
+
+func TestScenariosDuplicateNamePanics(t *testing.T) {
+	g, err := callgraph.New(stacks("p.a"), callgraph.Options{})
+	require.NoError(t, err)
+	assert.PanicsWithValue(t, "coverage: duplicate scenario name s", func() {
+		coverage.Scenarios(g, []coverage.Scenario{{Name: "s", Graph: g}, {Name: "s", Graph: g}}, nil)
+	})
+}
+
+// TestScenarioOverlapGolden computes Table 6.4 for the example
+// application's three recorded scenarios (testdata/profiles/example,
+// written by testdata/example/collect-profiles.sh) and compares it with
+// testdata/golden/scenario-overlap.golden; -update rewrites it.
+func TestScenarioOverlapGolden(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "profiles", "example")
+	files := []struct{ name, file string }{
+		{"mixed", "app.pprof"}, {"ingest", "app-ingest.pprof"}, {"query", "app-query.pprof"},
+	}
+	opts := callgraph.Options{Modules: []string{"example.com/tinytsdb"}}
+	var paths []string
+	var scs []coverage.Scenario
+	for _, f := range files {
+		path := filepath.Join(dir, f.file)
+		if _, err := os.Stat(path); err != nil {
+			t.Skipf("example profiles not collected yet (%v); run make profiles", err)
+		}
+		g, err := callgraph.Load([]string{path}, opts)
+		require.NoError(t, err)
+		paths = append(paths, path)
+		scs = append(scs, coverage.Scenario{Name: f.name, Graph: g})
+	}
+	union, err := callgraph.Load(paths, opts)
+	require.NoError(t, err)
+	micro, err := filepath.Glob(filepath.Join(dir, "micro", "*.pprof"))
+	require.NoError(t, err)
+	var benches []coverage.Benchmark
+	for _, m := range micro {
+		g, err := callgraph.Load([]string{m}, opts)
+		if err != nil {
+			continue // unusable benchmark profiles are the analysis's business
+		}
+		benches = append(benches, coverage.Benchmark{ID: strings.TrimSuffix(filepath.Base(m), ".pprof"), Graph: g})
+	}
+	ss := coverage.Scenarios(union, scs, benches)
+
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "Pair-wise overlap between scenarios (row: share of the row scenario's functions the column scenario also calls)\n")
+	for _, kind := range []struct {
+		name string
+		o    coverage.Overlap
+	}{{"overall", ss.Overall}, {"project-only", ss.Project}} {
+		fmt.Fprintf(&b, "\n%s\n%-8s", kind.name, "")
+		for _, n := range ss.Names {
+			fmt.Fprintf(&b, "%16s", n)
+		}
+		fmt.Fprintln(&b)
+		for i, n := range ss.Names {
+			fmt.Fprintf(&b, "%-8s", n)
+			for j := range ss.Names {
+				cell := "same"
+				if i != j {
+					cell = fmt.Sprintf("%d (%.2f%%)", kind.o.Counts[i][j], 100*kind.o.Shares[i][j])
+				}
+				fmt.Fprintf(&b, "%16s", cell)
+			}
+			fmt.Fprintf(&b, "   size %d, unique %d\n", kind.o.Sizes[i], kind.o.Unique[i])
+		}
+		fmt.Fprintf(&b, "union %d, common to all %d\n", kind.o.Union, kind.o.Common)
+	}
+	fmt.Fprintf(&b, "\nCoverage by the %d benchmarks\n", len(benches))
+	for i, n := range ss.Names {
+		e := ss.Each[i]
+		fmt.Fprintf(&b, "%-8s project %d/%d (%.2f%%), overall %d/%d (%.2f%%)\n", n, e.Project.Covered, e.Project.Total, 100*e.Project.Ratio, e.Overall.Covered, e.Overall.Total, 100*e.Overall.Ratio)
+	}
+	u := ss.Union
+	fmt.Fprintf(&b, "%-8s project %d/%d (%.2f%%), overall %d/%d (%.2f%%)\n", "union", u.Project.Covered, u.Project.Total, 100*u.Project.Ratio, u.Overall.Covered, u.Overall.Total, 100*u.Overall.Ratio)
+
+	golden := filepath.Join("..", "testdata", "golden", "scenario-overlap.golden")
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(golden), 0o755))
+		require.NoError(t, os.WriteFile(golden, b.Bytes(), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err, "run go test ./coverage -run Golden -update")
+	assert.Equal(t, string(want), b.String(), "scenario overlap differs from %s (rerun with -update if intended)", golden)
+
+	// Invariants that hold whatever the profiles: the matrix is
+	// symmetric in counts and the union graph holds every scenario.
+	for i := range ss.Names {
+		for j := range ss.Names {
+			assert.Equal(t, ss.Overall.Counts[i][j], ss.Overall.Counts[j][i])
+		}
+		assert.LessOrEqual(t, ss.Each[i].Overall.Total, u.Overall.Total)
+	}
+}
