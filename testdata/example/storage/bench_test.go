@@ -30,14 +30,14 @@ func benchRows(n, nSeries int, ts0 int64) []encoding.Row {
 }
 
 func BenchmarkAddRows(b *testing.B) {
-	rows := benchRows(1000, 100, 1700000000000)
+	rows := benchRows(1000, 100, 1700000000000) // 10 samples per series
 	b.ReportAllocs()
 	b.ResetTimer()
 	tbl := NewTable(Options{})
 	for i := 0; i < b.N; i++ {
-		// Shift time forward so every iteration writes new points.
+		// Shift time forward so every iteration writes the next points.
 		for j := range rows {
-			rows[j].Timestamp += 100 * 10000
+			rows[j].Timestamp += 10 * 10000
 		}
 		if err := tbl.AddRows(rows); err != nil {
 			b.Fatal(err)
