@@ -1,0 +1,375 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/suite"
+)
+
+// profileOptions holds the profile command's flag values and its
+// injectable dependencies.
+type profileOptions struct {
+	patterns   []string
+	out        string
+	bench      string
+	benchtime  string
+	timeout    time.Duration
+	jobs       int
+	sub        bool
+	tags, mod  string
+	force      bool
+	strict     bool
+	dir        string
+	terminal   bool             // draw a progress bar instead of logging lines
+	width      int              // terminal width for the bar
+	now        func() time.Time // clock for elapsed time and ETA
+	collectRun func(context.Context, collect.Config) (*collect.Manifest, error)
+}
+
+func newCmdProfile(s *streams) *cobra.Command {
+	return profileCmd(s, runProfile)
+}
+
+// profileCmd builds the profile command; runF does the work, so tests can
+// check flag parsing alone.
+func profileCmd(s *streams, runF func(context.Context, *streams, *profileOptions) error) *cobra.Command {
+	o := &profileOptions{}
+	cmd := &cobra.Command{
+		Use:   "profile [PATTERN...] [flags]",
+		Short: "Record one CPU profile per benchmark of a Go module",
+		Long: `Profile finds the benchmarks of the packages matching PATTERN (default ./...,
+as for go test), builds each package's test binary once, and runs every
+benchmark alone with a CPU profile. Sub-benchmarks (b.Run) are found with a
+short -benchtime 1x run and profiled one by one, since each parameterization
+is a benchmark of its own; --sub=false keeps one profile per top-level
+function.
+
+It writes DIR/manifest.json, one DIR/*.pprof per benchmark that succeeded and
+DIR/logs/*.log for those that did not. 'mbopt analyze --micro DIR' reads them.
+A package that does not build, and a benchmark that panics, fails, hangs past
+--timeout or writes no profile, is recorded in the manifest and named in the
+summary; the others complete.
+
+Running again with the same --out reuses every complete profile taken with the
+same test binary and benchtime, so an interrupted run or a CI retry resumes
+where it stopped; --force collects everything again.
+
+Coverage needs every function to be sampled at least once, not a quiet
+machine, so benchmarks run -j at a time. A longer --benchtime finds more
+rarely-called functions: the papers this tool follows used 10s.
+
+On a terminal, progress is a bar with counts and an ETA; otherwise (or when
+CI is set) one line per benchmark. Both go to stderr; stdout gets the output
+directory. --out is relative to the current directory, not to -C.
+
+Exit status: 0 when at least one benchmark was profiled (with --strict: all
+of them, skipped ones aside), 1 otherwise, 2 for bad flags or no benchmarks.`,
+		Example: `  $ mbopt profile --out profiles
+  $ mbopt profile ./storage/... --bench 'Encode|Decode' --benchtime 10s -j 1 --out profiles
+  $ mbopt profile -C ~/src/prometheus ./tsdb/... --out /tmp/prom --timeout 2m
+  $ mbopt profile --out profiles --strict    # in CI: fail if any benchmark fails`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				o.patterns = args
+			}
+			if err := o.validate(); err != nil {
+				return err
+			}
+			return runF(cmd.Context(), s, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.out, "out", "profiles", "output `directory` for the manifest, profiles and logs")
+	f.StringVar(&o.bench, "bench", "", "only benchmarks matching this `regexp` (go test -bench syntax; default all)")
+	f.StringVar(&o.benchtime, "benchtime", collect.DefaultBenchTime, "run time per benchmark: a `duration` such as 10s, or Nx iterations")
+	f.DurationVar(&o.timeout, "timeout", collect.DefaultTimeout, "kill a benchmark's process after this `duration`")
+	f.IntVarP(&o.jobs, "jobs", "j", 0, "benchmarks run in parallel (0: one per CPU)")
+	f.BoolVar(&o.sub, "sub", true, "profile each sub-benchmark alone; false: one profile per top-level benchmark")
+	f.StringVar(&o.tags, "tags", "", "comma-separated build `tags`, as for go test")
+	f.StringVar(&o.mod, "mod", "", "module download mode: {mod|readonly|vendor} (default: the go command's, vendor when ./vendor exists)")
+	f.BoolVar(&o.force, "force", false, "collect every benchmark again instead of reusing complete profiles in --out")
+	f.BoolVar(&o.strict, "strict", false, "exit 1 when any benchmark fails, times out or does not build")
+	f.StringVarP(&o.dir, "dir", "C", "", "run in this `directory` (a directory of the module to profile)")
+	return cmd
+}
+
+// benchtimeRE matches the -benchtime forms go test accepts.
+var benchtimeRE = regexp.MustCompile(`^[1-9][0-9]*x$`)
+
+// validate checks the flag values, returning input errors (exit 2).
+func (o *profileOptions) validate() error {
+	if o.out == "" {
+		return badInputf("--out must name a directory")
+	}
+	if _, err := suite.CompileFilter(o.bench); err != nil {
+		return badInputf("--bench: %v", err)
+	}
+	if !benchtimeRE.MatchString(o.benchtime) {
+		if d, err := time.ParseDuration(o.benchtime); err != nil || d <= 0 {
+			return badInputf("--benchtime: invalid value %q: want a positive duration such as 1s or an iteration count such as 100x", o.benchtime)
+		}
+	}
+	if o.timeout <= 0 {
+		return badInputf("--timeout must be positive, not %v", o.timeout)
+	}
+	if o.jobs < 0 {
+		return badInputf("-j must be 0 (one per CPU) or a positive count, not %d", o.jobs)
+	}
+	if o.mod != "" && o.mod != "mod" && o.mod != "readonly" && o.mod != "vendor" {
+		return badInputf("--mod: invalid value %q: valid values are {mod|readonly|vendor}", o.mod)
+	}
+	if o.dir != "" {
+		if fi, err := os.Stat(o.dir); err != nil || !fi.IsDir() {
+			return badInputf("-C %s: not a directory", o.dir)
+		}
+	}
+	return nil
+}
+
+// runProfile collects the profiles and prints progress and a summary.
+func runProfile(ctx context.Context, s *streams, o *profileOptions) error {
+	if o.now == nil {
+		o.now = time.Now
+	}
+	if o.collectRun == nil {
+		o.collectRun = collect.Collect
+		o.terminal, o.width = isTerminal(s.Err)
+	}
+	p := &progressPrinter{w: s.Err, terminal: o.terminal, width: o.width, now: o.now, start: o.now()}
+	cfg := collect.Config{
+		Dir:          o.dir,
+		Patterns:     o.patterns,
+		Bench:        o.bench,
+		BenchTime:    o.benchtime,
+		Timeout:      o.timeout,
+		Jobs:         o.jobs,
+		TopLevelOnly: !o.sub,
+		Tags:         o.tags,
+		Mod:          o.mod,
+		Out:          o.out,
+		Force:        o.force,
+		Progress:     p.event,
+	}
+	m, err := o.collectRun(ctx, cfg)
+	p.clear()
+	if m != nil {
+		p.summary(m, o.out)
+	}
+	switch {
+	case errors.Is(err, collect.ErrNoBenchmarks):
+		return badInput(err)
+	case ctx.Err() != nil:
+		return fmt.Errorf("interrupted; run the same command again to resume")
+	case err != nil:
+		return err
+	}
+	fmt.Fprintln(s.Out, o.out)
+	if m.Count(collect.StatusOK) == 0 {
+		return fmt.Errorf("no benchmark was profiled (logs in %s)", o.out+string(os.PathSeparator)+"logs")
+	}
+	if n := len(m.Problems()); o.strict && n > 0 {
+		return fmt.Errorf("--strict: %d of %d benchmarks did not succeed", n, len(m.Benchmarks))
+	}
+	return nil
+}
+
+// isTerminal reports whether w is a terminal that should get a progress bar
+// (not when CI is set), and its width.
+func isTerminal(w io.Writer) (bool, int) {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return false, 0
+	}
+	if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
+		return false, 0
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || width <= 0 {
+		width = 80
+	}
+	return true, width
+}
+
+// progressPrinter renders collect events on stderr: a redrawn bar on a
+// terminal, one line per finished benchmark otherwise.
+type progressPrinter struct {
+	w        io.Writer
+	terminal bool
+	width    int
+	now      func() time.Time
+	start    time.Time // of the command
+
+	runStart time.Time // of the first profile run
+	ran      int       // benchmarks finished by a run (not reused, not decided early)
+	done     int
+	total    int
+	counts   map[collect.Status]int
+	reused   int
+	current  string
+	drawn    bool
+}
+
+// event is the collect.Config.Progress hook.
+func (p *progressPrinter) event(ev collect.Event) {
+	switch ev.Kind {
+	case collect.EventBuild:
+		// Build failures are reported with their benchmarks' entries.
+		p.draw(fmt.Sprintf("building test binaries %d/%d", ev.Done, ev.Total))
+	case collect.EventDiscover:
+		p.draw(fmt.Sprintf("listing sub-benchmarks %d/%d", ev.Done, ev.Total))
+	case collect.EventStart:
+		if p.runStart.IsZero() {
+			p.runStart = p.now()
+		}
+		p.total = ev.Total
+		p.current = ev.Package + "." + ev.Name
+		p.draw(p.bar())
+	case collect.EventFinish:
+		p.total, p.done = ev.Total, ev.Done
+		if p.counts == nil {
+			p.counts = map[collect.Status]int{}
+		}
+		e := ev.Entry
+		p.counts[e.Status]++
+		switch {
+		case ev.Reused:
+			p.reused++
+		case !p.runStart.IsZero():
+			p.ran++
+		}
+		if !p.terminal || e.Status != collect.StatusOK {
+			status := string(e.Status)
+			if ev.Reused {
+				status = "reused"
+			}
+			line := fmt.Sprintf("[%*d/%d] %-12s %6.1fs  %s", len(fmt.Sprint(ev.Total)), ev.Done, ev.Total, status, e.WallSeconds, e.ID)
+			if e.Error != "" {
+				line += ": " + firstLine(e.Error)
+			}
+			p.println(line)
+		}
+		p.draw(p.bar())
+	}
+}
+
+// bar returns the progress bar line for the profile phase.
+func (p *progressPrinter) bar() string {
+	const cells = 24
+	filled := 0
+	if p.total > 0 {
+		filled = cells * p.done / p.total
+	}
+	eta := "--"
+	if p.ran > 0 {
+		per := p.now().Sub(p.runStart) / time.Duration(p.ran)
+		eta = (per * time.Duration(p.total-p.done)).Round(time.Second).String()
+	}
+	failed := p.done - p.counts[collect.StatusOK] - p.counts[collect.StatusSkipped]
+	return fmt.Sprintf("[%s%s] %d/%d  ok %d  failed %d  ETA %s  %s",
+		strings.Repeat("=", filled), strings.Repeat(" ", cells-filled),
+		p.done, p.total, p.counts[collect.StatusOK], failed, eta, p.current)
+}
+
+// draw redraws the status line on a terminal.
+func (p *progressPrinter) draw(line string) {
+	if !p.terminal {
+		return
+	}
+	if p.width > 1 && len(line) >= p.width {
+		line = line[:p.width-1]
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s", line)
+	p.drawn = true
+}
+
+// println prints a permanent line (above the bar on a terminal).
+func (p *progressPrinter) println(line string) {
+	p.clear()
+	fmt.Fprintln(p.w, line)
+}
+
+// clear erases the status line.
+func (p *progressPrinter) clear() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.drawn = false
+	}
+}
+
+// summary prints the counts by status and every problem, build failures
+// grouped by package.
+func (p *progressPrinter) summary(m *collect.Manifest, out string) {
+	elapsed := p.now().Sub(p.start).Round(100 * time.Millisecond)
+	var parts []string
+	for _, st := range statusOrder {
+		if n := m.Count(st); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, st))
+		}
+	}
+	reused := ""
+	if p.reused > 0 {
+		reused = fmt.Sprintf(", %d reused from an earlier run", p.reused)
+	}
+	fmt.Fprintf(p.w, "profiled %d benchmarks in %v%s: %s\n", len(m.Benchmarks), elapsed, reused, strings.Join(parts, ", "))
+	problems := m.Problems()
+	if len(problems) == 0 {
+		return
+	}
+	fmt.Fprintf(p.w, "%d did not succeed:\n", len(problems))
+	type group struct {
+		status  collect.Status
+		what    string
+		err     string
+		members int
+	}
+	var groups []*group
+	byPkg := map[string]*group{}
+	for _, e := range problems {
+		if e.Status == collect.StatusBuildFailed {
+			if g := byPkg[e.Package]; g != nil {
+				g.members++
+				continue
+			}
+			g := &group{e.Status, e.Package, e.Error, 1}
+			byPkg[e.Package] = g
+			groups = append(groups, g)
+			continue
+		}
+		groups = append(groups, &group{e.Status, e.ID, e.Error, 1})
+	}
+	for _, g := range groups {
+		what := g.what
+		if g.status == collect.StatusBuildFailed {
+			what = fmt.Sprintf("%s (%d benchmark%s)", g.what, g.members, plural(g.members))
+		}
+		fmt.Fprintf(p.w, "  %-12s  %s: %s\n", g.status, what, firstLine(g.err))
+	}
+	fmt.Fprintf(p.w, "details: the manifest and logs in %s\n", out)
+}
+
+// statusOrder lists the statuses in summary order.
+var statusOrder = []collect.Status{collect.StatusOK, collect.StatusSkipped, collect.StatusFailed, collect.StatusTimeout, collect.StatusBuildFailed}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// firstLine returns s up to its first newline.
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/collect"
+)
+
+// parseProfile runs the profile command's flag parsing and validation and
+// returns the options it would run with.
+func parseProfile(t *testing.T, args ...string) (*profileOptions, error) {
+	t.Helper()
+	var got *profileOptions
+	s := &streams{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}
+	cmd := profileCmd(s, func(_ context.Context, _ *streams, o *profileOptions) error {
+		got = o
+		return nil
+	})
+	cmd.SetArgs(args)
+	cmd.SetOut(s.Out)
+	cmd.SetErr(s.Err)
+	err := cmd.Execute()
+	return got, err
+}
+
+func TestProfileFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want profileOptions
+	}{
+		{"defaults", nil, profileOptions{out: "profiles", benchtime: collect.DefaultBenchTime, timeout: collect.DefaultTimeout, sub: true}},
+		{"everything", []string{"./a/...", "./b", "--out", "o", "--bench", "Encode/n=1", "--benchtime", "100x",
+			"--timeout", "90s", "-j", "3", "--sub=false", "--tags", "x,y", "--mod", "vendor", "--force", "--strict", "-C", "."},
+			profileOptions{patterns: []string{"./a/...", "./b"}, out: "o", bench: "Encode/n=1", benchtime: "100x",
+				timeout: 90 * time.Second, jobs: 3, sub: false, tags: "x,y", mod: "vendor", force: true, strict: true, dir: "."}},
+		{"duration benchtime", []string{"--benchtime", "10s"}, profileOptions{out: "profiles", benchtime: "10s", timeout: collect.DefaultTimeout, sub: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseProfile(t, tt.args...)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, *got)
+		})
+	}
+}
+
+func TestProfileFlagErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--bench", "(x"}, "--bench: pattern"},
+		{[]string{"--benchtime", "fast"}, `--benchtime: invalid value "fast"`},
+		{[]string{"--benchtime", "0x"}, `--benchtime: invalid value "0x"`},
+		{[]string{"--benchtime", "-1s"}, `--benchtime: invalid value "-1s"`},
+		{[]string{"--timeout", "0s"}, "--timeout must be positive"},
+		{[]string{"-j", "-2"}, "-j must be 0 (one per CPU) or a positive count, not -2"},
+		{[]string{"--mod", "vendored"}, "valid values are {mod|readonly|vendor}"},
+		{[]string{"-C", "does-not-exist"}, "-C does-not-exist: not a directory"},
+		{[]string{"--out", ""}, "--out must name a directory"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			_, err := parseProfile(t, tt.args...)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			var ie *inputError
+			assert.True(t, errors.As(err, &ie), "%v is an input error (exit 2)", err)
+		})
+	}
+}
+
+// fakeCollect returns a collect function that reports a fixed sequence of
+// events, advancing *clock by one second before each, and returns m.
+func fakeCollect(clock *time.Time, m *collect.Manifest) func(context.Context, collect.Config) (*collect.Manifest, error) {
+	return func(_ context.Context, cfg collect.Config) (*collect.Manifest, error) {
+		tick := func(ev collect.Event) {
+			*clock = clock.Add(time.Second)
+			cfg.Progress(ev)
+		}
+		tick(collect.Event{Kind: collect.EventBuild, Package: "m/a", Done: 1, Total: 2})
+		tick(collect.Event{Kind: collect.EventBuild, Package: "m/broken", Err: errors.New("building test binary: x.go:1: oops"), Done: 2, Total: 2})
+		tick(collect.Event{Kind: collect.EventDiscover, Package: "m/a", Name: "BenchmarkA", Done: 1, Total: 1})
+		n := len(m.Benchmarks)
+		done := 0
+		for i := range m.Benchmarks {
+			e := m.Benchmarks[i]
+			if e.Status == collect.StatusBuildFailed {
+				done++
+				tick(collect.Event{Kind: collect.EventFinish, Package: e.Package, Name: e.Name, Entry: &e, Done: done, Total: n})
+			}
+		}
+		for i := range m.Benchmarks {
+			e := m.Benchmarks[i]
+			if e.Status == collect.StatusBuildFailed {
+				continue
+			}
+			tick(collect.Event{Kind: collect.EventStart, Package: e.Package, Name: e.Name, Done: done, Total: n})
+			done++
+			tick(collect.Event{Kind: collect.EventFinish, Package: e.Package, Name: e.Name, Entry: &e, Done: done, Total: n})
+		}
+		return m, nil
+	}
+}
+
+var fakeManifest = &collect.Manifest{Benchmarks: []collect.Entry{
+	{ID: "m/a.BenchmarkA/x", Package: "m/a", Name: "BenchmarkA/x", Status: collect.StatusOK, WallSeconds: 1.25},
+	{ID: "m/a.BenchmarkA/y", Package: "m/a", Name: "BenchmarkA/y", Status: collect.StatusFailed, WallSeconds: 0.5, Error: "panic: boom\n\tat m/a.BenchmarkA"},
+	{ID: "m/a.BenchmarkB", Package: "m/a", Name: "BenchmarkB", Status: collect.StatusTimeout, WallSeconds: 60, Error: "timed out after 1m0s while running BenchmarkB"},
+	{ID: "m/broken.BenchmarkC", Package: "m/broken", Name: "BenchmarkC", Status: collect.StatusBuildFailed, Error: "x.go:1: oops"},
+	{ID: "m/broken.BenchmarkD", Package: "m/broken", Name: "BenchmarkD", Status: collect.StatusBuildFailed, Error: "x.go:1: oops"},
+}}
+
+func TestProfileProgressLines(t *testing.T) {
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var out, errb bytes.Buffer
+	o := &profileOptions{out: "profiles", now: func() time.Time { return clock }, collectRun: fakeCollect(&clock, fakeManifest)}
+	err := runProfile(t.Context(), &streams{Out: &out, Err: &errb}, o)
+	require.NoError(t, err, "one benchmark succeeded")
+	assert.Equal(t, "profiles\n", out.String(), "stdout carries only the output directory")
+	assert.Equal(t, `[1/5] build-failed    0.0s  m/broken.BenchmarkC: x.go:1: oops
+[2/5] build-failed    0.0s  m/broken.BenchmarkD: x.go:1: oops
+[3/5] ok              1.2s  m/a.BenchmarkA/x
+[4/5] failed          0.5s  m/a.BenchmarkA/y: panic: boom
+[5/5] timeout        60.0s  m/a.BenchmarkB: timed out after 1m0s while running BenchmarkB
+profiled 5 benchmarks in 11s: 1 ok, 1 failed, 1 timeout, 2 build-failed
+4 did not succeed:
+  failed        m/a.BenchmarkA/y: panic: boom
+  timeout       m/a.BenchmarkB: timed out after 1m0s while running BenchmarkB
+  build-failed  m/broken (2 benchmarks): x.go:1: oops
+details: the manifest and logs in profiles
+`, errb.String())
+
+	o.strict = true
+	clock = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	err = runProfile(t.Context(), &streams{Out: &out, Err: &errb}, o)
+	require.Error(t, err)
+	assert.Equal(t, "--strict: 4 of 5 benchmarks did not succeed", err.Error())
+}
+
+func TestProfileProgressBar(t *testing.T) {
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var out, errb bytes.Buffer
+	o := &profileOptions{out: "p", terminal: true, width: 200, now: func() time.Time { return clock }, collectRun: fakeCollect(&clock, fakeManifest)}
+	require.NoError(t, runProfile(t.Context(), &streams{Out: &out, Err: &errb}, o))
+	got := errb.String()
+	assert.Contains(t, got, "\r\033[Kbuilding test binaries 2/2")
+	assert.Contains(t, got, "\r\033[K[=========               ] 2/5  ok 0  failed 2  ETA --  m/a.BenchmarkA/x")
+	// Three benchmarks ran in 2s each after the first start: 2s per
+	// benchmark, one left after the fourth.
+	assert.Contains(t, got, "\r\033[K[===================     ] 4/5  ok 1  failed 3  ETA 2s  m/a.BenchmarkA/y")
+	assert.NotContains(t, got, "] ok ", "successes are not logged on a terminal")
+	assert.Contains(t, got, "\r\033[K[2/5] build-failed")
+	assert.True(t, strings.HasSuffix(got, "details: the manifest and logs in p\n"), "the bar is cleared before the summary:\n%q", got)
+}
+
+func TestProfileNothingSucceeded(t *testing.T) {
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	m := &collect.Manifest{Benchmarks: fakeManifest.Benchmarks[1:]}
+	var out, errb bytes.Buffer
+	o := &profileOptions{out: "p", now: func() time.Time { return clock }, collectRun: fakeCollect(&clock, m)}
+	err := runProfile(t.Context(), &streams{Out: &out, Err: &errb}, o)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no benchmark was profiled")
+}
+
+// TestProfileCommandFaults runs `mbopt profile` on the faults fixture module.
+func TestProfileCommandFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs testdata/faults")
+	}
+	t.Setenv("CI", "true")
+	out := filepath.Join(t.TempDir(), "prof")
+	code, stdout, stderr := run(t, "profile", "-C", "../../testdata/faults", "./healthy", "./panics", "./broken",
+		"--out", out, "--benchtime", "1x", "-j", "2")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Equal(t, out+"\n", stdout)
+	for _, want := range []string{
+		"ok  ", "example.com/faults/healthy.BenchmarkSub/with_space",
+		"build-failed  example.com/faults/broken (1 benchmark): broken/broken.go:5:17: cannot use",
+		"failed        example.com/faults/panics.BenchmarkPanic: panic: boom",
+		"skipped", "example.com/faults/panics.BenchmarkSkip",
+	} {
+		assert.Contains(t, stderr, want)
+	}
+	m, err := collect.Load(out)
+	require.NoError(t, err)
+	assert.Equal(t, 7, m.Count(collect.StatusOK), stderr)
+
+	code, _, stderr = run(t, "profile", "-C", "../../testdata/faults", "./healthy", "./panics", "./broken",
+		"--out", out, "--benchtime", "1x", "--strict")
+	assert.Equal(t, exitInternal, code)
+	assert.Contains(t, stderr, "7 ok, 1 skipped")
+	assert.Contains(t, stderr, "reused from an earlier run")
+	assert.Contains(t, stderr, "mbopt: --strict: 4 of 12 benchmarks did not succeed")
+
+	code, _, stderr = run(t, "profile", "-C", "../../testdata/faults", "./nobench", "--out", out)
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, stderr, "no benchmarks found")
+	_, err = os.Stat(out)
+	require.NoError(t, err)
+}
