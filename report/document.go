@@ -10,6 +10,7 @@ package report
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 
@@ -39,6 +40,14 @@ type Document struct {
 	// Skipped lists unusable benchmark profiles, by file.
 	Skipped  []Skipped `json:"skipped"`
 	Warnings []string  `json:"warnings"`
+	// Selection describes a suite chosen beyond Algorithm 2 (objective,
+	// budget, top, min-gain); absent for plain Algorithm 2.
+	Selection *Selection `json:"selection,omitempty"`
+	// Certificate bounds the minimal suite's size from below; absent
+	// unless asked for.
+	Certificate *Certificate `json:"certificate,omitempty"`
+	// Scenarios compares several application scenarios; absent with one.
+	Scenarios *Scenarios `json:"scenarios,omitempty"`
 }
 
 // Application describes the reference graph.
@@ -130,7 +139,7 @@ func Build(rep *analysis.Report) *Document {
 		Version:         Version,
 		Modules:         nonNil(rep.Modules),
 		Criterion:       rep.Suite.Nodes.String(),
-		Application:     Application{Profiles: nonNil(rep.AppProfiles), Nodes: app.Len(), ProjectNodes: app.ProjectLen(), TotalSeconds: app.Total},
+		Application:     Application{Profiles: nonNil(rep.AppProfiles), Nodes: app.Len(), ProjectNodes: app.ProjectLen(), TotalSeconds: ns(app.Total)},
 		Coverage:        Coverage{Project: ratioOf(cov.Project), Overall: ratioOf(cov.Overall)},
 		Benchmarks:      []Benchmark{},
 		MinimalSuite:    []Pick{},
@@ -146,7 +155,7 @@ func Build(rep *analysis.Report) *Document {
 		d.Benchmarks = append(d.Benchmarks, Benchmark{
 			ID: s.ID, Profile: rep.Profiles[s.ID],
 			ProjectNodes: s.ProjectNodes, OverallNodes: s.OverallNodes,
-			ImpactSeconds: s.ImpactSeconds, ImpactShare: s.ImpactShare,
+			ImpactSeconds: ns(s.ImpactSeconds), ImpactShare: s.ImpactShare,
 			GraphNodes: s.GraphNodes, Selected: selected[s.ID],
 		})
 	}
@@ -157,7 +166,7 @@ func Build(rep *analysis.Report) *Document {
 		fs := make([]Function, 0, len(ids))
 		for _, id := range ids {
 			n := app.Nodes[id]
-			fs = append(fs, Function{Function: n.Name, Package: n.Package, Project: n.Project, FlatSeconds: n.Flat})
+			fs = append(fs, Function{Function: n.Name, Package: n.Package, Project: n.Project, FlatSeconds: ns(n.Flat)})
 		}
 		slices.SortStableFunc(fs, func(a, b Function) int {
 			return cmp.Or(cmp.Compare(b.FlatSeconds, a.FlatSeconds), strings.Compare(a.Function, b.Function))
@@ -167,9 +176,9 @@ func Build(rep *analysis.Report) *Document {
 	for _, s := range rep.Suite.Steps {
 		d.MinimalSuite = append(d.MinimalSuite, Pick{
 			ID: s.ID, Added: s.Added, AddedProject: s.AddedProject, AddedOverall: s.AddedOverall,
-			ImpactSeconds: s.ImpactSeconds, ImpactShare: s.ImpactShare, AddedImpactSeconds: s.AddedImpactSeconds,
+			ImpactSeconds: ns(s.ImpactSeconds), ImpactShare: s.ImpactShare, AddedImpactSeconds: ns(s.AddedImpactSeconds),
 			CumulativeProjectRatio: s.CumulativeProject.Ratio, CumulativeOverallRatio: s.CumulativeOverall.Ratio,
-			CumulativeImpact: s.CumulativeImpactSeconds, Functions: functions(s.AddedNodes),
+			CumulativeImpact: ns(s.CumulativeImpactSeconds), Functions: functions(s.AddedNodes),
 		})
 	}
 	if rep.Recommendations != nil {
@@ -177,7 +186,7 @@ func Build(rep *analysis.Report) *Document {
 			d.Recommendations = append(d.Recommendations, Recommendation{
 				Function: r.Function, Package: r.Package, Distance: r.Distance,
 				AddedProject: r.AddedProject, AddedExternal: r.AddedExternal,
-				ImpactSeconds: r.ImpactSeconds, ImpactShare: r.ImpactShare,
+				ImpactSeconds: ns(r.ImpactSeconds), ImpactShare: r.ImpactShare,
 				CumulativeProjectRatio: r.CumulativeProject.Ratio, CumulativeOverallRatio: r.CumulativeOverall.Ratio,
 				Functions: functions(r.AddedNodes),
 			})
@@ -186,8 +195,13 @@ func Build(rep *analysis.Report) *Document {
 	for _, s := range rep.Skipped {
 		d.Skipped = append(d.Skipped, Skipped{File: s.File, Reason: s.Reason})
 	}
+	addExtras(d, rep)
 	return d
 }
+
+// ns rounds seconds to whole nanoseconds, the resolution of CPU profiles,
+// so sums print as 11.66 rather than 11.659999999999863.
+func ns(seconds float64) float64 { return math.Round(seconds*1e9) / 1e9 }
 
 func nonNil(s []string) []string {
 	if s == nil {
