@@ -58,6 +58,16 @@ type Config struct {
 	AllowNonCPU, AllowEmpty bool
 	// Workers bounds parallel decoding; 0 means GOMAXPROCS.
 	Workers int
+	// Scenarios names the application workloads (--app NAME=FILE[:WEIGHT],
+	// see [ParseApps]); App must then list all their files. With two or
+	// more, the report compares them and the suite covers their union.
+	Scenarios []ScenarioSpec
+	// Select goes beyond Algorithm 2 (objective, budget, top, min-gain);
+	// the zero value keeps Algorithm 2.
+	Select SelectConfig
+	// Certify bounds the minimal suite's distance from optimal with the
+	// LP relaxation (see optimize.Certify).
+	Certify bool
 }
 
 // Skip records a benchmark profile that was left out and why.
@@ -85,6 +95,15 @@ type Report struct {
 	// Warnings are caveats that did not stop the analysis, in the order
 	// found.
 	Warnings []string
+	// Scenarios compares the application scenarios; nil with fewer than
+	// two.
+	Scenarios *coverage.ScenarioSet
+	// Selection is the selection beyond Algorithm 2 that Suite holds the
+	// steps of; nil when Config.Select asked for none.
+	Selection *optimize.Selection
+	// Certificate bounds Algorithm 2's suite from below; nil unless
+	// Config.Certify.
+	Certificate *optimize.Certificate
 }
 
 // Error kinds callers can test with errors.Is to choose an exit status.
@@ -168,6 +187,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	rep.Suite = optimize.Greedy(rep.Coverage, optimize.Options{Nodes: cfg.Nodes})
+	if err := extend(cfg, rep, opts, cbs); err != nil {
+		return nil, err
+	}
 	if cfg.Recommend != 0 {
 		rep.Recommendations = recommend.Additional(rep.Coverage, rep.Coverage.Covered, recommend.Options{N: max(cfg.Recommend, 0)})
 	}

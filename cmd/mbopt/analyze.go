@@ -24,19 +24,21 @@ type analyzeOptions struct {
 	explain, strict     bool
 	allowNonCPU         bool
 	output              string
+	sel                 selectOptions
 }
 
 // addAnalysisFlags registers the input flags shared by the commands that
 // run an analysis.
 func addAnalysisFlags(cmd *cobra.Command, o *analyzeOptions) {
 	f := cmd.Flags()
-	f.StringArrayVar(&o.app, "app", nil, "application (reference) CPU profile; repeat to merge several")
+	f.StringArrayVar(&o.app, "app", nil, "application (reference) CPU profile; repeat to merge several, or name scenarios: NAME=FILE[:WEIGHT]")
 	f.StringArrayVar(&o.micro, "micro", nil, "benchmark profile or directory of them (*.pprof); repeatable")
 	f.StringArrayVar(&o.modules, "module", nil, "project module path prefix; repeatable (default: the module of ./go.mod)")
 	f.StringVar(&o.nodes, "nodes", "project", "nodes the minimal suite must keep covered: {project|all}")
 	f.IntVar(&o.recommend, "recommend", 10, "number of functions to recommend (0: none, -1: until full coverage)")
 	f.BoolVar(&o.strict, "strict", false, "fail on any unusable benchmark profile instead of skipping it")
 	f.BoolVar(&o.allowNonCPU, "allow-non-cpu", false, "accept non-CPU profiles (weights are then that profile's unit, not seconds)")
+	addSelectFlags(f, &o.sel)
 }
 
 func (o *analyzeOptions) config() (analysis.Config, error) {
@@ -53,10 +55,14 @@ func (o *analyzeOptions) config() (analysis.Config, error) {
 	if o.recommend < -1 {
 		return analysis.Config{}, badInputf("--recommend must be -1 (no limit), 0 (none) or a positive count, not %d", o.recommend)
 	}
-	return analysis.Config{
+	cfg := analysis.Config{
 		App: o.app, Micro: o.micro, Modules: o.modules, Nodes: nodes,
 		Recommend: o.recommend, Strict: o.strict, AllowNonCPU: o.allowNonCPU,
-	}, nil
+	}
+	if err := o.sel.apply(&cfg); err != nil {
+		return analysis.Config{}, err
+	}
+	return cfg, nil
 }
 
 func newCmdAnalyze(s *streams) *cobra.Command {

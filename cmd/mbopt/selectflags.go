@@ -1,0 +1,64 @@
+package main
+
+import (
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/optimize"
+)
+
+// selectOptions holds the flags that choose the suite beyond Algorithm 2
+// and the optimality certificate; analyze and report share them.
+type selectOptions struct {
+	objective   string
+	budget      time.Duration
+	costs       string
+	defaultCost time.Duration
+	top         int
+	minGain     int
+	certify     bool
+}
+
+// addSelectFlags registers the selection flags on f.
+func addSelectFlags(f *pflag.FlagSet, o *selectOptions) {
+	f.StringVar(&o.objective, "objective", "nodes", "what a pick gains: {nodes|impact} (nodes: covered functions, the paper; impact: covered application CPU time)")
+	f.DurationVar(&o.budget, "budget", 0, "bound the suite's summed benchmark running time, e.g. 90s (budgeted greedy with the single-best-set safeguard)")
+	f.StringVar(&o.costs, "costs", "", "benchmark costs: JSON {\"id\": seconds}, CSV id,seconds, or a collection manifest.json (default: manifest.json in a --micro directory)")
+	f.DurationVar(&o.defaultCost, "default-cost", 0, "cost of a benchmark without a measured cost (default: such a benchmark is an error under --budget)")
+	f.IntVar(&o.top, "top", 0, "stop after N picks (0: no limit)")
+	f.IntVar(&o.minGain, "min-gain", 0, "stop when a pick would add fewer than K nodes (the TCC study: 4)")
+	f.BoolVar(&o.certify, "certify", false, "bound the minimal suite's distance from the smallest possible with the LP relaxation")
+}
+
+// apply validates the flags and sets them on cfg.
+func (o *selectOptions) apply(cfg *analysis.Config) error {
+	obj, err := optimize.ParseObjective(o.objective)
+	if err != nil {
+		return badInputf("--objective: %v", err)
+	}
+	if o.budget < 0 {
+		return badInputf("--budget must be a positive duration such as 90s, not %s", o.budget)
+	}
+	if o.defaultCost < 0 {
+		return badInputf("--default-cost must be a positive duration such as 2s, not %s", o.defaultCost)
+	}
+	if o.top < 0 {
+		return badInputf("--top must be a positive count (0: no limit), not %d", o.top)
+	}
+	if o.minGain < 0 {
+		return badInputf("--min-gain must be a positive count (0: none), not %d", o.minGain)
+	}
+	cfg.Select = analysis.SelectConfig{
+		Objective: obj, Budget: o.budget.Seconds(), CostsFile: o.costs,
+		DefaultCost: o.defaultCost.Seconds(), Top: o.top, MinGain: o.minGain,
+	}
+	cfg.Certify = cfg.Certify || o.certify
+	apps, scenarios, err := analysis.ParseApps(cfg.App)
+	if err != nil {
+		return badInput(err)
+	}
+	cfg.App, cfg.Scenarios = apps, scenarios
+	return nil
+}

@@ -1,0 +1,130 @@
+package report
+
+import (
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+)
+
+// HTMLImage is a drawn figure for [WriteHTML].
+type HTMLImage struct {
+	Figure Figure
+	// PNG is the figure drawn as PNG; it is inlined as a data: URI.
+	PNG []byte
+}
+
+// WriteHTML writes d as one self-contained HTML page: styles inline and
+// every figure inlined as a data: URI, so the file can be mailed, archived
+// as a CI artifact or opened offline.
+func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
+	type img struct {
+		Title, Caption, Name string
+		Src                  template.URL
+	}
+	data := struct {
+		D           *Document
+		Images      []img
+		Certificate string
+		Suite       string
+		Stop        string
+		Cost        bool
+	}{D: d}
+	for _, im := range images {
+		data.Images = append(data.Images, img{
+			Title: im.Figure.Title, Caption: im.Figure.Caption, Name: im.Figure.Name,
+			Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(im.PNG)),
+		})
+	}
+	if d.Certificate != nil {
+		data.Certificate = CertificateText(d.Certificate)
+	}
+	var sb strings.Builder
+	writeSuiteHeading(func(f string, a ...any) { fmt.Fprintf(&sb, f, a...) }, d)
+	data.Suite = strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(sb.String(), "**", ""), "## ", ""))
+	data.Cost = d.Selection != nil && d.Selection.TotalCostSeconds > 0
+	return htmlTemplate.Execute(w, data)
+}
+
+var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"pct":  pct,
+	"secs": secs,
+	"inc":  func(i int) int { return i + 1 },
+	"join": strings.Join,
+	"cell": func(o Overlap, i, j int) string {
+		if i == j {
+			return "same"
+		}
+		return fmt.Sprintf("%d (%.2f%%)", o.Counts[i][j], 100*o.Shares[i][j])
+	},
+	"step": func(d *Document, i int) SelectionStep { return d.Selection.Steps[i] },
+	"lines": func(s string) []string { return strings.Split(s, "\n\n") },
+}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>mbopt report: {{join .D.Modules ", "}}</title>
+<style>
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
+h1 { font-size: 1.6em; } h2 { margin-top: 1.8em; border-bottom: 1px solid #ddd; padding-bottom: .2em; }
+table { border-collapse: collapse; margin: 1em 0; font-size: .92em; }
+th, td { border: 1px solid #ddd; padding: .3em .6em; } th { background: #f4f4f4; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; } td code { font-size: .95em; }
+figure { margin: 1.5em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
+figcaption { color: #555; font-size: .9em; max-width: 60em; }
+.kpi { display: flex; gap: 1.5em; flex-wrap: wrap; } .kpi div { background: #f6f8fa; padding: .8em 1.2em; border-radius: 6px; }
+.kpi b { display: block; font-size: 1.6em; }
+.note { background: #fffbe6; border-left: 4px solid #f0c000; padding: .5em 1em; }
+</style>
+</head>
+<body>
+<h1>mbopt: microbenchmark suite relevance for <code>{{join .D.Modules ", "}}</code></h1>
+<div class="kpi">
+<div><b>{{pct .D.Coverage.Project.Ratio}}</b>project-only coverage ({{.D.Coverage.Project.Covered}}/{{.D.Coverage.Project.Total}})</div>
+<div><b>{{pct .D.Coverage.Overall.Ratio}}</b>overall coverage ({{.D.Coverage.Overall.Covered}}/{{.D.Coverage.Overall.Total}})</div>
+<div><b>{{len .D.MinimalSuite}} / {{len .D.Benchmarks}}</b>benchmarks in the suite</div>
+<div><b>{{secs .D.Application.TotalSeconds}}</b>application CPU ({{.D.Application.Nodes}} functions, {{.D.Application.ProjectNodes}} project)</div>
+</div>
+{{range lines .Suite}}<p>{{.}}</p>
+{{end}}{{with .Certificate}}<p class="note"><b>Optimality.</b> {{.}}</p>
+{{end}}
+<h2>Figures</h2>
+{{range .Images}}<figure id="{{.Name}}"><img src="{{.Src}}" alt="{{.Title}}"><figcaption>{{.Caption}}</figcaption></figure>
+{{end}}
+{{if .D.MinimalSuite}}<h2>Suite, pick by pick</h2>
+<table><tr><th>#</th><th>benchmark</th><th>added</th><th>project</th><th>overall</th><th>impact</th><th>share</th>{{if .Cost}}<th>cost</th><th>cumulative cost</th>{{end}}</tr>
+{{$d := .D}}{{$cost := .Cost}}{{range $i, $s := .D.MinimalSuite}}<tr><td class="n">{{inc $i}}</td><td><code>{{$s.ID}}</code></td><td class="n">+{{$s.Added}}</td><td class="n">{{pct $s.CumulativeProjectRatio}}</td><td class="n">{{pct $s.CumulativeOverallRatio}}</td><td class="n">{{secs $s.ImpactSeconds}}</td><td class="n">{{pct $s.ImpactShare}}</td>{{if $cost}}{{with step $d $i}}<td class="n">{{secs .CostSeconds}}</td><td class="n">{{secs .CumulativeCostSeconds}}</td>{{end}}{{end}}</tr>
+{{end}}</table>
+{{end}}
+{{if .D.Recommendations}}<h2>Recommended benchmark targets (Algorithm 3)</h2>
+<table><tr><th>#</th><th>function</th><th>+project</th><th>+external</th><th>impact</th><th>share</th><th>project after</th></tr>
+{{range $i, $r := .D.Recommendations}}<tr><td class="n">{{inc $i}}</td><td><code>{{$r.Function}}</code></td><td class="n">+{{$r.AddedProject}}</td><td class="n">+{{$r.AddedExternal}}</td><td class="n">{{secs $r.ImpactSeconds}}</td><td class="n">{{pct $r.ImpactShare}}</td><td class="n">{{pct $r.CumulativeProjectRatio}}</td></tr>
+{{end}}</table>
+{{end}}
+{{with .D.Scenarios}}{{$sc := .}}<h2>Scenarios</h2>
+<table><tr><th>scenario</th><th>weight</th><th>functions</th><th>project</th><th>project coverage</th><th>overall coverage</th></tr>
+{{range $i, $e := .Each}}<tr><td>{{$e.Name}}</td><td class="n">{{index $sc.Weights $i}}</td><td class="n">{{$e.Nodes}}</td><td class="n">{{$e.ProjectNodes}}</td><td class="n">{{$e.Project.Covered}}/{{$e.Project.Total}} ({{pct $e.Project.Ratio}})</td><td class="n">{{$e.Overall.Covered}}/{{$e.Overall.Total}} ({{pct $e.Overall.Ratio}})</td></tr>
+{{end}}<tr><th>union</th><td></td><td class="n">{{.Overall.Union}}</td><td class="n">{{.Project.Union}}</td><td class="n">{{.Union.Project.Covered}}/{{.Union.Project.Total}} ({{pct .Union.Project.Ratio}})</td><td class="n">{{.Union.Overall.Covered}}/{{.Union.Overall.Total}} ({{pct .Union.Overall.Ratio}})</td></tr></table>
+<p>Pair-wise overlap (the dissertation's Table 6.4): each cell counts the functions both scenarios call and, in brackets, their share of the <b>row</b> scenario's functions.</p>
+<table><tr><th>overall</th>{{range .Names}}<th>{{.}}</th>{{end}}<th>unique</th></tr>
+{{range $i, $n := .Names}}<tr><th>{{$n}}</th>{{range $j, $m := $sc.Names}}<td class="n">{{cell $sc.Overall $i $j}}</td>{{end}}<td class="n">{{index $sc.Overall.Unique $i}}</td></tr>
+{{end}}</table>
+<table><tr><th>project-only</th>{{range .Names}}<th>{{.}}</th>{{end}}<th>unique</th></tr>
+{{range $i, $n := .Names}}<tr><th>{{$n}}</th>{{range $j, $m := $sc.Names}}<td class="n">{{cell $sc.Project $i $j}}</td>{{end}}<td class="n">{{index $sc.Project.Unique $i}}</td></tr>
+{{end}}</table>
+<p>Common to all scenarios: {{.Overall.Common}} of {{.Overall.Union}} functions, {{.Project.Common}} of {{.Project.Union}} project functions.</p>
+{{end}}
+<h2>Benchmarks by reference impact</h2>
+<table><tr><th>benchmark</th><th>project</th><th>overall</th><th>impact</th><th>share</th><th>in suite</th></tr>
+{{range .D.Benchmarks}}<tr><td><code>{{.ID}}</code></td><td class="n">{{.ProjectNodes}}</td><td class="n">{{.OverallNodes}}</td><td class="n">{{secs .ImpactSeconds}}</td><td class="n">{{pct .ImpactShare}}</td><td>{{if .Selected}}✓{{end}}</td></tr>
+{{end}}</table>
+{{if .D.Skipped}}<h2>Skipped benchmark profiles</h2><ul>
+{{range .D.Skipped}}<li><code>{{.File}}</code>: {{.Reason}}</li>
+{{end}}</ul>{{end}}
+{{if .D.Warnings}}<h2>Warnings</h2><ul>
+{{range .D.Warnings}}<li>{{.}}</li>
+{{end}}</ul>{{end}}
+</body>
+</html>
+`))

@@ -1,0 +1,240 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// MarkdownOptions configures [WriteMarkdown].
+type MarkdownOptions struct {
+	// Images maps figure names (see [Figures]) to the image path the
+	// Markdown links; figures without an entry are left out.
+	Images map[string]string
+	// Summary writes a short form for a CI step summary: coverage, the
+	// suite and the certificate up front, long tables folded in
+	// <details>.
+	Summary bool
+	// Suite, when not empty, is shown as a code block: the commands that
+	// run the selected suite.
+	Suite string
+}
+
+// mdEscape escapes the characters that break a Markdown table cell.
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;", "`", "\\`").Replace(s)
+}
+
+func mdCode(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
+
+// WriteMarkdown writes d as GitHub-flavoured Markdown: a summary, the
+// figures, the minimal suite, the optimality certificate, the
+// recommendations, the scenarios (Table 6.4) and every benchmark.
+func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
+	ew := &errWriter{w: w}
+	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
+	fold := func(summary string) func() {
+		if !opts.Summary {
+			return func() {}
+		}
+		p("<details><summary>%s</summary>\n\n", summary)
+		return func() { p("</details>\n\n") }
+	}
+
+	p("# mbopt: microbenchmark suite relevance for %s\n\n", mdCode(strings.Join(d.Modules, ", ")))
+	p("The application (%d profile(s)) calls **%d functions, %d in the project**, using %s of CPU. ", len(d.Application.Profiles), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
+	p("The %d analysed benchmarks", len(d.Benchmarks))
+	if len(d.Skipped) > 0 {
+		p(" (%d more skipped)", len(d.Skipped))
+	}
+	p(" cover **%s of the project functions** and %s of all functions.\n\n", pct(d.Coverage.Project.Ratio), pct(d.Coverage.Overall.Ratio))
+	p("| coverage | covered | total | share |\n|---|--:|--:|--:|\n")
+	p("| project-only | %d | %d | %s |\n", d.Coverage.Project.Covered, d.Coverage.Project.Total, pct(d.Coverage.Project.Ratio))
+	p("| overall | %d | %d | %s |\n\n", d.Coverage.Overall.Covered, d.Coverage.Overall.Total, pct(d.Coverage.Overall.Ratio))
+
+	writeSuiteHeading(p, d)
+	if opts.Suite != "" {
+		p("Run it with:\n\n```sh\n%s\n```\n\n", strings.TrimRight(opts.Suite, "\n"))
+	}
+	writeCertificate(p, d)
+
+	for _, f := range Figures(d) {
+		if img, ok := opts.Images[f.Name]; ok {
+			p("![%s](%s)\n\n*%s*\n\n", f.Title, img, f.Caption)
+		}
+	}
+
+	if len(d.MinimalSuite) > 0 {
+		end := fold("Suite, pick by pick")
+		cost := d.Selection != nil && d.Selection.TotalCostSeconds > 0
+		p("| # | benchmark | added | project | overall | impact | share |")
+		if cost {
+			p(" cost | cumulative cost |")
+		}
+		p("\n|--:|---|--:|--:|--:|--:|--:|")
+		if cost {
+			p("--:|--:|")
+		}
+		p("\n")
+		for i, s := range d.MinimalSuite {
+			p("| %d | %s | +%d | %s | %s | %s | %s |", i+1, mdCode(s.ID), s.Added, pct(s.CumulativeProjectRatio), pct(s.CumulativeOverallRatio), secs(s.ImpactSeconds), pct(s.ImpactShare))
+			if cost {
+				st := d.Selection.Steps[i]
+				p(" %s | %s |", secs(st.CostSeconds), secs(st.CumulativeCostSeconds))
+			}
+			p("\n")
+		}
+		p("\n*added*: %s nodes the pick newly covers; *project*, *overall*: cumulative coverage after the pick; *impact*: the benchmark's reference impact (application CPU time in the functions it covers).\n\n", d.Criterion)
+		end()
+	}
+
+	if len(d.Recommendations) > 0 {
+		p("## Recommended benchmark targets (Algorithm 3)\n\n")
+		end := fold(fmt.Sprintf("%d functions that would add the most coverage", len(d.Recommendations)))
+		p("| # | function | +project | +external | impact | share | project after |\n|--:|---|--:|--:|--:|--:|--:|\n")
+		for i, r := range d.Recommendations {
+			p("| %d | %s | +%d | +%d | %s | %s | %s |\n", i+1, mdCode(r.Function), r.AddedProject, r.AddedExternal, secs(r.ImpactSeconds), pct(r.ImpactShare), pct(r.CumulativeProjectRatio))
+		}
+		p("\n")
+		end()
+	}
+
+	if sc := d.Scenarios; sc != nil {
+		writeScenarios(p, sc)
+	}
+
+	p("## Benchmarks by reference impact\n\n")
+	end := fold(fmt.Sprintf("All %d benchmarks", len(d.Benchmarks)))
+	p("| benchmark | project | overall | impact | share | in suite |\n|---|--:|--:|--:|--:|:-:|\n")
+	for _, b := range d.Benchmarks {
+		sel := ""
+		if b.Selected {
+			sel = "✓"
+		}
+		p("| %s | %d | %d | %s | %s | %s |\n", mdCode(b.ID), b.ProjectNodes, b.OverallNodes, secs(b.ImpactSeconds), pct(b.ImpactShare), sel)
+	}
+	p("\n")
+	end()
+
+	if len(d.Skipped) > 0 {
+		p("## Skipped benchmark profiles\n\n")
+		for _, s := range d.Skipped {
+			p("- %s: %s\n", mdCode(s.File), mdEscape(s.Reason))
+		}
+		p("\n")
+	}
+	if len(d.Warnings) > 0 {
+		p("## Warnings\n\n")
+		for _, w := range d.Warnings {
+			p("- %s\n", mdEscape(w))
+		}
+		p("\n")
+	}
+	return ew.err
+}
+
+func writeSuiteHeading(p func(string, ...any), d *Document) {
+	n := len(d.MinimalSuite)
+	if sel := d.Selection; sel != nil {
+		p("## Selected suite: %d of %d benchmarks\n\n", n, len(d.Benchmarks))
+		p("Objective **%s**", sel.Objective)
+		if sel.Weighted {
+			p(" (weighted by scenario)")
+		}
+		if sel.BudgetSeconds > 0 {
+			p(", budget %s: the picks cost %s", secs(sel.BudgetSeconds), secs(sel.TotalCostSeconds))
+		}
+		p("; stopped: %s.", stopText(sel.Stop))
+		if sel.Safeguard {
+			p(" The single best benchmark within the budget gains more (%.4g) than the cost-effectiveness greedy did (%.4g), so it is returned alone; this safeguard keeps the (1 − 1/e)/2 guarantee.", sel.TotalGain, sel.GreedyGain)
+		}
+		p("\n\n")
+		if n > 0 {
+			last := d.MinimalSuite[n-1]
+			p("The selection covers %s of the project functions and %s of all functions.\n\n", pct(last.CumulativeProjectRatio), pct(last.CumulativeOverallRatio))
+		}
+		return
+	}
+	p("## Minimal suite (Algorithm 2): %d of %d benchmarks\n\n", n, len(d.Benchmarks))
+	if n == 0 {
+		p("No benchmark covers any %s node of the application.\n\n", d.Criterion)
+		return
+	}
+	p("These %d benchmarks keep the whole suite's coverage of the %s functions.\n\n", n, d.Criterion)
+}
+
+func stopText(s string) string {
+	switch s {
+	case "complete":
+		return "no benchmark adds coverage any more"
+	case "top":
+		return "the --top limit was reached"
+	case "min-gain":
+		return "the next pick would add fewer nodes than --min-gain"
+	case "budget":
+		return "no remaining benchmark that adds coverage fits the budget"
+	}
+	return s
+}
+
+// CertificateText is the one-line reading of c shown in every report.
+func CertificateText(c *Certificate) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Algorithm 2's suite has %d benchmarks; any suite with the same %s coverage needs at least %d", c.Greedy, c.Criterion, c.LowerBound)
+	if c.Solved {
+		fmt.Fprintf(&b, " (LP relaxation optimum %.3f over %d nodes × %d benchmarks after reduction)", c.LP, c.Rows, c.Cols)
+	} else {
+		fmt.Fprintf(&b, " (benchmarks that alone cover some node; LP skipped: %s)", c.Skipped)
+	}
+	switch c.Gap {
+	case 0:
+		b.WriteString(", so it is optimal.")
+	default:
+		fmt.Fprintf(&b, ", so it is at most %d benchmark(s) larger than the optimum (gap %d, ratio ≤ %.2f).", c.Gap, c.Gap, float64(c.Greedy)/float64(max(c.LowerBound, 1)))
+	}
+	return b.String()
+}
+
+func writeCertificate(p func(string, ...any), d *Document) {
+	if c := d.Certificate; c != nil {
+		p("**Optimality.** %s\n\n", CertificateText(c))
+	}
+}
+
+func writeScenarios(p func(string, ...any), sc *Scenarios) {
+	p("## Scenarios\n\n")
+	p("| scenario | weight | functions | project | project coverage | overall coverage |\n|---|--:|--:|--:|--:|--:|\n")
+	for i, e := range sc.Each {
+		p("| %s | %g | %d | %d | %d/%d (%s) | %d/%d (%s) |\n", mdEscape(e.Name), sc.Weights[i], e.Nodes, e.ProjectNodes,
+			e.Project.Covered, e.Project.Total, pct(e.Project.Ratio), e.Overall.Covered, e.Overall.Total, pct(e.Overall.Ratio))
+	}
+	p("| **union** | | %d | %d | %d/%d (%s) | %d/%d (%s) |\n\n", sc.Overall.Union, sc.Project.Union,
+		sc.Union.Project.Covered, sc.Union.Project.Total, pct(sc.Union.Project.Ratio), sc.Union.Overall.Covered, sc.Union.Overall.Total, pct(sc.Union.Overall.Ratio))
+	p("Pair-wise overlap (the dissertation's Table 6.4): each cell counts the functions both scenarios call and, in brackets, their share of the **row** scenario's functions.\n\n")
+	for _, k := range []struct {
+		name string
+		o    Overlap
+	}{{"overall", sc.Overall}, {"project-only", sc.Project}} {
+		p("**%s** (common to all: %d of %d)\n\n| | ", k.name, k.o.Common, k.o.Union)
+		for _, n := range sc.Names {
+			p("%s | ", mdEscape(n))
+		}
+		p("unique |\n|---|")
+		for range sc.Names {
+			p("--:|")
+		}
+		p("--:|\n")
+		for i, n := range sc.Names {
+			p("| %s | ", mdEscape(n))
+			for j := range sc.Names {
+				if i == j {
+					p("same | ")
+					continue
+				}
+				p("%d (%.2f%%) | ", k.o.Counts[i][j], 100*k.o.Shares[i][j])
+			}
+			p("%d |\n", k.o.Unique[i])
+		}
+		p("\n")
+	}
+}
