@@ -58,7 +58,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 		}
 		return fmt.Sprintf("%d (%.2f%%)", o.Counts[i][j], 100*o.Shares[i][j])
 	},
-	"step": func(d *Document, i int) SelectionStep { return d.Selection.Steps[i] },
+	"step":  func(d *Document, i int) SelectionStep { return d.Selection.Steps[i] },
 	"lines": func(s string) []string { return strings.Split(s, "\n\n") },
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
