@@ -365,22 +365,26 @@ func (c *collector) discoverOne(ctx context.Context, top unit) []unit {
 		return nil
 	}
 	t := parseTrace(r.output, top.name)
-	fail := func(name string, st Status, msg string) {
-		if ok, _ := c.filter.Match(name); !ok {
-			return
-		}
+	record := func(name string, st Status, msg string) {
 		e := c.entry(top.b, name)
 		e.Status, e.WallSeconds = st, r.wall.Seconds()
 		e.Error = msg + "\n(in the discovery run, -test.benchtime 1x)"
 		e.Log = c.writeLog(logBase(c.m.Module, e), top.b.bin+" "+strings.Join(args, " "), r.output)
 		c.addDirect(e)
 	}
+	fail := func(name string, st Status, msg string) {
+		if ok, _ := c.filter.Match(name); ok {
+			record(name, st, msg)
+		}
+	}
 	var units []unit
 	crash := crashed(r)
 	culprit := ""
 	if crash {
+		// Recorded even when Bench does not select it: the crash hid the
+		// sub-benchmarks after it, selected or not.
 		culprit = t.running(top.name)
-		fail(culprit, statusOf(r), crashMessage(r, culprit, c.cfg.timeout()))
+		record(culprit, statusOf(r), crashMessage(r, culprit, c.cfg.timeout()))
 	}
 	for _, leaf := range t.leaves() {
 		switch {
@@ -427,6 +431,10 @@ func (c *collector) profileAll(ctx context.Context, units []unit) error {
 	total := len(units) + len(c.direct)
 	done := 0
 	finish := func(e Entry, reused bool) {
+		if e.Status != StatusOK {
+			// A profile left by an earlier run must not pass for this one's.
+			os.Remove(filepath.Join(c.out, FileName(c.m.Module, e.Package, e.Name)))
+		}
 		c.mu.Lock()
 		c.m.Benchmarks = append(c.m.Benchmarks, e)
 		done++

@@ -60,8 +60,10 @@ type Config struct {
 	// command choose, which means vendor when the module has a vendor
 	// directory.
 	Mod string
-	// Out is the output directory; see the package documentation. Collect
-	// creates it when needed.
+	// Out is the output directory; see the package documentation. A
+	// relative Out is relative to the current directory, not to Dir.
+	// Collect creates it when needed. Only one Collect may use an Out at
+	// a time.
 	Out string
 	// Force re-collects every benchmark instead of reusing complete
 	// profiles from an earlier run into Out.

@@ -176,6 +176,16 @@ func (m *Manifest) Problems() []Entry {
 	return out
 }
 
+// Lookup returns the entry with the given ID.
+func (m *Manifest) Lookup(id string) (Entry, bool) {
+	for _, e := range m.Benchmarks {
+		if e.ID == id {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
 // Load reads dir/manifest.json. It fails when the file is missing (the error
 // then matches fs.ErrNotExist), is not valid JSON, has another schema
 // version, or has duplicate IDs.

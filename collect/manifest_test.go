@@ -88,6 +88,11 @@ func TestManifestRoundTrip(t *testing.T) {
 		[]string{got.Benchmarks[0].ID, got.Benchmarks[1].ID, got.Benchmarks[2].ID}, "sorted by package, then name")
 	assert.Equal(t, 1, got.Count(StatusOK))
 	assert.Len(t, got.Problems(), 2)
+	e, ok := got.Lookup("example.com/m/a.BenchmarkB/n=1")
+	assert.True(t, ok)
+	assert.Equal(t, 12.25, e.NsPerOp)
+	_, ok = got.Lookup("example.com/m/a.BenchmarkB/n=2")
+	assert.False(t, ok)
 
 	files, err := os.ReadDir(dir)
 	require.NoError(t, err)

@@ -1,0 +1,49 @@
+package collect_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+
+	"github.com/mbopt/mbopt/collect"
+)
+
+// Every benchmark is identified by its package path and full name, and its
+// profile file name is derived from both, so equal names in different
+// packages never collide.
+func ExampleFileName() {
+	mod := "example.com/tinytsdb"
+	for _, b := range []struct{ pkg, name string }{
+		{mod + "/encoding", "BenchmarkEncode/n=100"},
+		{mod + "/storage", "BenchmarkEncode/n=100"},
+	} {
+		fmt.Println(collect.ID(b.pkg, b.name))
+		fmt.Println(collect.FileName(mod, b.pkg, b.name))
+	}
+	// Output:
+	// example.com/tinytsdb/encoding.BenchmarkEncode/n=100
+	// encoding.BenchmarkEncode_n=100-053385d3.pprof
+	// example.com/tinytsdb/storage.BenchmarkEncode/n=100
+	// storage.BenchmarkEncode_n=100-5c323799.pprof
+}
+
+// Collect profiles every benchmark of the module in the current directory;
+// the Progress hook logs each finished benchmark.
+func ExampleCollect() {
+	m, err := collect.Collect(context.Background(), collect.Config{
+		Out:       "profiles",
+		BenchTime: "1s",
+		Progress: func(ev collect.Event) {
+			if ev.Kind == collect.EventFinish {
+				fmt.Fprintf(os.Stderr, "[%d/%d] %s %s\n", ev.Done, ev.Total, ev.Entry.Status, ev.Entry.ID)
+			}
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range m.Problems() {
+		fmt.Printf("%s: %s: %s\n", e.ID, e.Status, e.Error)
+	}
+}
