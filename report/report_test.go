@@ -1,0 +1,151 @@
+package report_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"image/png"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/proftest"
+	"github.com/mbopt/mbopt/optimize"
+	"github.com/mbopt/mbopt/report"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const example = "../testdata/profiles/example"
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("..", "testdata", "golden", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./report -update")
+	assert.Equal(t, string(want), string(got), "%s differs (rerun with -update if intended)", path)
+}
+
+// exampleDoc analyses the example module's three recorded scenarios.
+func exampleDoc(t *testing.T) *report.Document {
+	t.Helper()
+	files, scs, err := analysis.ParseApps([]string{
+		"mixed=" + example + "/app.pprof", "ingest=" + example + "/app-ingest.pprof", "query=" + example + "/app-query.pprof",
+	})
+	require.NoError(t, err)
+	rep, err := analysis.Run(context.Background(), analysis.Config{
+		App: files, Scenarios: scs, Micro: []string{example + "/micro"},
+		Modules: []string{"example.com/tinytsdb"}, Recommend: 5, Certify: true,
+	})
+	require.NoError(t, err)
+	return report.Build(rep)
+}
+
+func TestExampleReportGolden(t *testing.T) {
+	d := exampleDoc(t)
+	var md bytes.Buffer
+	require.NoError(t, report.WriteMarkdown(&md, d, report.MarkdownOptions{Images: map[string]string{
+		"suite-coverage": "suite-coverage.svg", "recommend-coverage": "recommend-coverage.svg", "suite-impact": "suite-impact.svg",
+	}}))
+	golden(t, "report-example.md", md.Bytes())
+
+	// The data behind the plots, exactly; the drawings only loosely
+	// (fonts differ between machines).
+	figs := report.Figures(d)
+	data, err := json.MarshalIndent(figs, "", "  ")
+	require.NoError(t, err)
+	golden(t, "report-example-figures.json", append(data, '\n'))
+	require.Len(t, figs, 3)
+	for _, f := range figs {
+		t.Run(f.Name, func(t *testing.T) {
+			b, err := f.PNG()
+			require.NoError(t, err)
+			img, err := png.Decode(bytes.NewReader(b))
+			require.NoError(t, err)
+			w, h := f.Size()
+			assert.Equal(t, int(math.Ceil(w.Dots(96))), img.Bounds().Dx(), "width")
+			assert.Equal(t, int(math.Ceil(h.Dots(96))), img.Bounds().Dy(), "height")
+			svg, err := f.SVG()
+			require.NoError(t, err)
+			assert.True(t, bytes.HasPrefix(bytes.TrimSpace(svg), []byte("<?xml")), "SVG document")
+		})
+	}
+}
+
+// TestCertificateGapPrinted: two rows of seven nodes, columns of 8, 4 and
+// 2 across them (optimize's lp_test explains the numbers): greedy 3, LP
+// optimum 2, so the report must say the suite is at most 1 larger.
+func TestCertificateGapPrinted(t *testing.T) {
+	opts := callgraph.Options{Modules: []string{"p"}}
+	node := func(i int) string { return "p.f" + string(rune('a'+i)) }
+	var stacks []proftest.Stack
+	for i := 0; i < 14; i++ {
+		stacks = append(stacks, proftest.Stack{Frames: []string{node(i)}, Nanos: 1e7})
+	}
+	app, err := callgraph.New(proftest.Profile(stacks...), opts)
+	require.NoError(t, err)
+	bench := func(id string, nodes ...int) coverage.Benchmark {
+		var ss []proftest.Stack
+		for _, n := range nodes {
+			ss = append(ss, proftest.Stack{Frames: []string{node(n)}, Nanos: 1e7})
+		}
+		g, err := callgraph.New(proftest.Profile(ss...), opts)
+		require.NoError(t, err)
+		return coverage.Benchmark{ID: id, Graph: g}
+	}
+	cov := coverage.Compute(app, []coverage.Benchmark{
+		bench("R1", 0, 1, 2, 3, 4, 5, 6), bench("R2", 7, 8, 9, 10, 11, 12, 13),
+		bench("C1", 0, 1, 2, 3, 7, 8, 9, 10), bench("C2", 4, 5, 11, 12), bench("C3", 6, 13),
+	})
+	cert, err := optimize.Certify(cov, optimize.CertifyOptions{})
+	require.NoError(t, err)
+	d := report.Build(&analysis.Report{Modules: []string{"p"}, Coverage: cov,
+		Suite: optimize.Greedy(cov, optimize.Options{}), Certificate: cert})
+	want := "Algorithm 2's suite has 3 benchmarks; any suite with the same project coverage needs at least 2 (LP relaxation optimum 2.000 over 6 nodes × 5 benchmarks after reduction), so it is at most 1 benchmark(s) larger than the optimum (gap 1, ratio ≤ 1.50)."
+	assert.Equal(t, want, report.CertificateText(d.Certificate))
+	var md bytes.Buffer
+	require.NoError(t, report.WriteMarkdown(&md, d, report.MarkdownOptions{}))
+	assert.Contains(t, md.String(), "**Optimality.** "+want)
+}
+
+// TestHTMLInBrowser renders the example report in headless chromium via
+// scripts/check-report.sh, which fails on a missing or broken image.
+func TestHTMLInBrowser(t *testing.T) {
+	d := exampleDoc(t)
+	var imgs []report.HTMLImage
+	for _, f := range report.Figures(d) {
+		b, err := f.PNG()
+		require.NoError(t, err)
+		imgs = append(imgs, report.HTMLImage{Figure: f, PNG: b})
+	}
+	var html bytes.Buffer
+	require.NoError(t, report.WriteHTML(&html, d, imgs))
+	page := html.String()
+	assert.Equal(t, 3, strings.Count(page, `src="data:image/png;base64,`), "figures inlined")
+	assert.NotContains(t, page, `src="http`, "self-contained")
+	assert.Contains(t, page, "Pair-wise overlap")
+
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("chromium not installed (apt-get install -y chromium): skipping the browser check")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.html")
+	require.NoError(t, os.WriteFile(path, html.Bytes(), 0o644))
+	out, err := exec.Command("bash", "../scripts/check-report.sh", path, filepath.Join(dir, "shot.png")).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "3 images, broken: []")
+}
