@@ -26,6 +26,7 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/recommend"
@@ -74,6 +75,8 @@ type Config struct {
 type Skip struct {
 	File   string
 	Reason string
+	// ID is the benchmark's id when known (from a manifest).
+	ID string
 }
 
 // Report is the outcome of [Run].
@@ -90,8 +93,14 @@ type Report struct {
 	Suite *optimize.Result
 	// Recommendations is nil when none were asked for.
 	Recommendations *recommend.Result
-	// Skipped lists benchmark profiles left out, sorted by file.
+	// Skipped lists benchmarks left out: first those a collection
+	// manifest records as not ok, then unusable profiles, each sorted by
+	// file.
 	Skipped []Skip
+	// Entries holds the manifest entries (package collect) of the
+	// benchmarks, by id, when the profiles came with a manifest.json;
+	// empty otherwise.
+	Entries map[string]collect.Entry
 	// Warnings are caveats that did not stop the analysis, in the order
 	// found.
 	Warnings []string
@@ -136,7 +145,21 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep := &Report{AppProfiles: cfg.App, Profiles: map[string]string{}}
 
+	files, manifests, preSkipped, err := benchmarkFiles(cfg.Micro)
+	if err != nil {
+		return nil, err
+	}
+	rep.Entries = map[string]collect.Entry{}
+	for _, m := range manifests {
+		for _, e := range m.Benchmarks {
+			rep.Entries[e.ID] = e
+		}
+	}
+
 	mods := cfg.Modules
+	if len(mods) == 0 && len(manifests) > 0 && manifests[0].Module != "" {
+		mods = []string{manifests[0].Module}
+	}
 	if len(mods) == 0 {
 		mod, gomod, err := findModule(cfg.Dir)
 		if err != nil {
@@ -148,10 +171,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Modules = mods
 	opts := callgraph.Options{Modules: mods, AllowNonCPU: cfg.AllowNonCPU, AllowEmpty: cfg.AllowEmpty}
 
-	files, err := benchmarkFiles(cfg.Micro)
-	if err != nil {
-		return nil, err
-	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -168,12 +187,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	skipped = append(preSkipped, skipped...)
 	if len(skipped) > 0 && cfg.Strict {
 		return nil, inputf("%s: %s (--strict makes every unusable benchmark profile an error)", skipped[0].File, skipped[0].Reason)
 	}
 	rep.Skipped = skipped
 	if len(benches) == 0 {
-		return nil, inputf("none of the %d benchmark profiles is usable (first: %s: %s)", len(files), skipped[0].File, skipped[0].Reason)
+		if len(skipped) == 0 {
+			return nil, inputf("%s: the manifest lists no benchmark", strings.Join(cfg.Micro, ", "))
+		}
+		return nil, inputf("none of the %d benchmarks is usable (first: %s: %s)", len(skipped), skipped[0].File, skipped[0].Reason)
 	}
 	cbs := make([]coverage.Benchmark, len(benches))
 	for i, b := range benches {
@@ -240,16 +263,23 @@ type benchFile struct {
 }
 
 // benchmarkFiles expands files and directories into benchmark files
-// sorted by id, checking that ids are unique.
-func benchmarkFiles(args []string) ([]benchFile, error) {
-	var out []benchFile
+// sorted by id, checking that ids are unique. A directory holding a
+// manifest.json (written by package collect) contributes the manifest's
+// benchmarks under their ids: those with status ok as files, the others as
+// skips carrying their status and error.
+func benchmarkFiles(args []string) ([]benchFile, []*collect.Manifest, []Skip, error) {
+	var (
+		out       []benchFile
+		manifests []*collect.Manifest
+		skips     []Skip
+	)
 	for _, arg := range args {
 		st, err := os.Stat(arg)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				return nil, inputf("%s: no such file or directory (check the --micro path)", arg)
+				return nil, nil, nil, inputf("%s: no such file or directory (check the --micro path)", arg)
 			}
-			return nil, asInput(err)
+			return nil, nil, nil, asInput(err)
 		}
 		if !st.IsDir() {
 			id, ok := benchmarkID(filepath.Base(arg))
@@ -259,9 +289,32 @@ func benchmarkFiles(args []string) ([]benchFile, error) {
 			out = append(out, benchFile{id: id, path: arg})
 			continue
 		}
+		if _, err := os.Stat(filepath.Join(arg, collect.ManifestFile)); err == nil {
+			m, err := collect.Load(arg)
+			if err != nil {
+				return nil, nil, nil, asInput(err)
+			}
+			manifests = append(manifests, m)
+			for _, e := range m.Benchmarks {
+				if e.Status == collect.StatusOK {
+					out = append(out, benchFile{id: e.ID, path: filepath.Join(arg, e.Profile)})
+					continue
+				}
+				reason := string(e.Status)
+				if msg, _, _ := strings.Cut(strings.TrimSpace(e.Error), "\n"); msg != "" {
+					reason += ": " + msg
+				}
+				file := filepath.Join(arg, collect.ManifestFile)
+				if e.Log != "" {
+					file = filepath.Join(arg, e.Log)
+				}
+				skips = append(skips, Skip{File: file, ID: e.ID, Reason: reason})
+			}
+			continue
+		}
 		entries, err := os.ReadDir(arg)
 		if err != nil {
-			return nil, asInput(err)
+			return nil, nil, nil, asInput(err)
 		}
 		n := 0
 		for _, e := range entries {
@@ -274,7 +327,7 @@ func benchmarkFiles(args []string) ([]benchFile, error) {
 			}
 		}
 		if n == 0 {
-			return nil, inputf("%s: no benchmark profiles (*.pprof) in this directory; collect them with 'mbopt profile' or 'go test -cpuprofile'", arg)
+			return nil, nil, nil, inputf("%s: no benchmark profiles (*.pprof) in this directory; collect them with 'mbopt profile' or 'go test -cpuprofile'", arg)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -282,10 +335,11 @@ func benchmarkFiles(args []string) ([]benchFile, error) {
 	})
 	for i := 1; i < len(out); i++ {
 		if out[i].id == out[i-1].id {
-			return nil, inputf("benchmark id %q is given twice: %s and %s", out[i].id, out[i-1].path, out[i].path)
+			return nil, nil, nil, inputf("benchmark id %q is given twice: %s and %s", out[i].id, out[i-1].path, out[i].path)
 		}
 	}
-	return out, nil
+	slices.SortFunc(skips, func(a, b Skip) int { return strings.Compare(a.File, b.File) })
+	return out, manifests, skips, nil
 }
 
 type loaded struct {

@@ -127,7 +127,9 @@ type Recommendation struct {
 
 // Skipped is a benchmark profile left out of the analysis.
 type Skipped struct {
-	File   string `json:"file"`
+	File string `json:"file"`
+	// ID is the benchmark's id when a collection manifest names it.
+	ID     string `json:"id,omitempty"`
 	Reason string `json:"reason"`
 }
 
@@ -193,7 +195,7 @@ func Build(rep *analysis.Report) *Document {
 		}
 	}
 	for _, s := range rep.Skipped {
-		d.Skipped = append(d.Skipped, Skipped{File: s.File, Reason: s.Reason})
+		d.Skipped = append(d.Skipped, Skipped{File: s.File, ID: s.ID, Reason: s.Reason})
 	}
 	addExtras(d, rep)
 	return d

@@ -133,6 +133,10 @@ func classify(err error) error {
 // printWarnings writes the analysis's caveats to w, skipped files first.
 func printWarnings(w io.Writer, rep *analysis.Report) {
 	for _, s := range rep.Skipped {
+		if s.ID != "" {
+			fmt.Fprintf(w, "mbopt: warning: skipping %s (%s): %s\n", s.ID, s.File, s.Reason)
+			continue
+		}
 		fmt.Fprintf(w, "mbopt: warning: skipping %s: %s\n", s.File, s.Reason)
 	}
 	for _, msg := range rep.Warnings {

@@ -1,0 +1,98 @@
+package analysis_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/pprof/profile"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/internal/proftest"
+)
+
+func write(t *testing.T, path string, p *profile.Profile) {
+	t.Helper()
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	require.NoError(t, p.Write(f))
+	require.NoError(t, f.Close())
+}
+
+// A directory with a collection manifest contributes its benchmarks under
+// their manifest ids; entries that did not succeed become skips carrying
+// their status, and the module comes from the manifest.
+func TestRunReadsManifest(t *testing.T) {
+	app, b1, b2 := proftest.Figure62()
+	dir := t.TempDir()
+	appPath := filepath.Join(dir, "app.pprof")
+	write(t, appPath, app)
+	micro := filepath.Join(dir, "micro")
+	require.NoError(t, os.Mkdir(micro, 0o755))
+	write(t, filepath.Join(micro, "one.pprof"), b1)
+	write(t, filepath.Join(micro, "two.pprof"), b2)
+	write(t, filepath.Join(micro, "stray.pprof"), b2) // not in the manifest: ignored
+	m := &collect.Manifest{
+		Version: collect.SchemaVersion, Module: proftest.Figure62Module, BenchTime: "1s",
+		Benchmarks: []collect.Entry{
+			{ID: "example.com/fig/app.BenchmarkOne", Package: "example.com/fig/app", Name: "BenchmarkOne", Status: collect.StatusOK, Profile: "one.pprof"},
+			{ID: "example.com/fig/app.BenchmarkPanics", Package: "example.com/fig/app", Name: "BenchmarkPanics", Status: collect.StatusFailed, Error: "panic: boom\ngoroutine 1", Log: "logs/panics.log"},
+			{ID: "example.com/fig/app.BenchmarkTwo", Package: "example.com/fig/app", Name: "BenchmarkTwo", Status: collect.StatusOK, Profile: "two.pprof"},
+		},
+	}
+	require.NoError(t, m.Write(micro))
+
+	rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{appPath}, Micro: []string{micro}, Dir: dir})
+	require.NoError(t, err)
+	assert.Equal(t, []string{proftest.Figure62Module}, rep.Modules, "module from the manifest")
+	assert.Equal(t, 5, rep.Coverage.Project.Covered)
+	assert.Equal(t, 6, rep.Coverage.Overall.Covered)
+	require.Len(t, rep.Coverage.Sets, 2)
+	assert.Equal(t, "example.com/fig/app.BenchmarkOne", rep.Coverage.Sets[0].ID)
+	require.Len(t, rep.Skipped, 1)
+	assert.Equal(t, "example.com/fig/app.BenchmarkPanics", rep.Skipped[0].ID)
+	assert.Equal(t, "failed: panic: boom", rep.Skipped[0].Reason)
+	assert.Equal(t, filepath.Join(micro, "logs/panics.log"), rep.Skipped[0].File)
+	assert.Equal(t, "BenchmarkTwo", rep.Entries["example.com/fig/app.BenchmarkTwo"].Name)
+
+	_, err = analysis.Run(context.Background(), analysis.Config{App: []string{appPath}, Micro: []string{micro}, Strict: true})
+	assert.True(t, errors.Is(err, analysis.ErrInput))
+	assert.ErrorContains(t, err, "--strict")
+}
+
+func TestRunFindsModuleInGoMod(t *testing.T) {
+	app, b1, _ := proftest.Figure62()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+proftest.Figure62Module+"\n\ngo 1.24\n"), 0o644))
+	sub := filepath.Join(dir, "sub")
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	write(t, filepath.Join(dir, "app.pprof"), app)
+	write(t, filepath.Join(dir, "b1.pprof"), b1)
+	rep, err := analysis.Run(context.Background(), analysis.Config{
+		App: []string{filepath.Join(dir, "app.pprof")}, Micro: []string{filepath.Join(dir, "b1.pprof")}, Dir: sub,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{proftest.Figure62Module}, rep.Modules)
+	assert.Equal(t, 2, rep.Coverage.Project.Covered)
+	assert.Contains(t, rep.Warnings[0], "taken from "+filepath.Join(dir, "go.mod"))
+}
+
+func TestRunRejectsDuplicateIDs(t *testing.T) {
+	app, b1, _ := proftest.Figure62()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "app.pprof"), app)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "a"), 0o755))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "b"), 0o755))
+	write(t, filepath.Join(dir, "a", "x.pprof"), b1)
+	write(t, filepath.Join(dir, "b", "x.pprof"), b1)
+	_, err := analysis.Run(context.Background(), analysis.Config{
+		App: []string{filepath.Join(dir, "app.pprof")}, Micro: []string{filepath.Join(dir, "a"), filepath.Join(dir, "b")}, Modules: []string{"m"},
+	})
+	assert.True(t, errors.Is(err, analysis.ErrInput))
+	assert.ErrorContains(t, err, `benchmark id "x" is given twice`)
+}
