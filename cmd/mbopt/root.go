@@ -75,6 +75,7 @@ coverage, and which uncovered functions deserve a benchmark next.`,
 var subcommands = []func(*streams) *cobra.Command{
 	newCmdProfile,
 	newCmdAnalyze,
+	newCmdSuite,
 	newCmdReport,
 }
 

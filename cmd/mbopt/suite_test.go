@@ -1,0 +1,55 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/internal/proftest"
+)
+
+// figure62Collection writes the Figure 6.2 profiles as a collection with a
+// manifest and returns the app profile and the collection directory.
+func figure62Collection(t *testing.T) (app, micro string) {
+	t.Helper()
+	a, b1, b2 := proftest.Figure62()
+	dir := t.TempDir()
+	app = writeProfile(t, dir, "app.pprof", a)
+	micro = filepath.Join(dir, "profiles")
+	require.NoError(t, os.Mkdir(micro, 0o755))
+	writeProfile(t, micro, "one.pprof", b1)
+	writeProfile(t, micro, "two.pprof", b2)
+	m := &collect.Manifest{Version: collect.SchemaVersion, Module: proftest.Figure62Module, BenchTime: "1s",
+		Benchmarks: []collect.Entry{
+			{ID: "example.com/fig/app.BenchmarkOne", Package: "example.com/fig/app", Dir: "app", Name: "BenchmarkOne", Status: collect.StatusOK, Profile: "one.pprof", WallSeconds: 1},
+			{ID: "example.com/fig/other.BenchmarkTwo/n=1", Package: "example.com/fig/other", Dir: "other", Name: "BenchmarkTwo/n=1", Status: collect.StatusOK, Profile: "two.pprof", WallSeconds: 1},
+		}}
+	require.NoError(t, m.Write(micro))
+	return app, micro
+}
+
+func TestSuiteCommand(t *testing.T) {
+	app, micro := figure62Collection(t)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, "go test -run '^$' -bench '^BenchmarkOne$' example.com/fig/app\n" +
+			"go test -run '^$' -bench '^BenchmarkTwo$/^n=1$' example.com/fig/other\n"},
+		{[]string{"--format", "list"}, "example.com/fig/app BenchmarkOne\nexample.com/fig/other BenchmarkTwo/n=1\n"},
+		{[]string{"--top", "1", "--format", "list"}, "example.com/fig/other BenchmarkTwo/n=1\n"},
+	}
+	for _, tt := range tests {
+		args := append([]string{"suite", "--app", app, "--micro", micro}, tt.args...)
+		code, out, errOut := run(t, args...)
+		require.Equal(t, 0, code, errOut)
+		assert.Equal(t, tt.want, out, "%v", tt.args)
+	}
+	code, _, errOut := run(t, "suite", "--app", app, "--micro", micro, "--format", "yaml")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "valid values are {shell|json|list}")
+}
