@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/google/pprof/profile"
@@ -157,7 +156,8 @@ type builder struct {
 	opts  Options
 	ids   map[string]int32
 	nodes []Node
-	edges map[[2]int32]struct{}
+	// edges holds caller<<32 | callee for every edge, by builder ids.
+	edges map[uint64]struct{}
 	total float64
 	unit  string
 	count int
@@ -167,7 +167,7 @@ type builder struct {
 }
 
 func newBuilder(opts Options) *builder {
-	return &builder{opts: opts, ids: make(map[string]int32), edges: make(map[[2]int32]struct{})}
+	return &builder{opts: opts, edges: make(map[uint64]struct{})}
 }
 
 func (b *builder) node(name string) int32 {
@@ -202,9 +202,23 @@ func (b *builder) add(p *profile.Profile) error {
 		return fmt.Errorf("%w; was the benchmark or workload too short to be sampled, or did it fail?", ErrEmpty)
 	}
 
+	if b.ids == nil {
+		b.ids = make(map[string]int32, len(p.Function))
+		b.nodes = make([]Node, 0, len(p.Function))
+		b.seen = make([]int32, 0, len(p.Function))
+	}
+
 	// Map each function and location of this profile to global node ids
-	// once, so the per-sample loop never touches names.
-	fnode := make(map[uint64]int32, len(p.Function))
+	// once, so the per-sample loop never touches names. Profiles number
+	// functions and locations 1..n, so ids index slices; other numberings
+	// fall back to maps.
+	fnode := newIDMap(len(p.Function), func(yield func(uint64) bool) {
+		for _, f := range p.Function {
+			if !yield(f.ID) {
+				return
+			}
+		}
+	})
 	for _, f := range p.Function {
 		name := f.Name
 		if name == "" {
@@ -213,26 +227,41 @@ func (b *builder) add(p *profile.Profile) error {
 		if name == "" {
 			name = fmt.Sprintf("[function %d]", f.ID)
 		}
-		fnode[f.ID] = b.node(NormalizeName(name))
+		fnode.set(f.ID, b.node(NormalizeName(name)))
 	}
-	lframes := make(map[uint64][]int32, len(p.Location))
+	// lframes[lidx.get(l.ID)] holds the frames of location l, all in one
+	// backing slice; lframes[0] is empty, for ids of no location.
+	lidx := newIDMap(len(p.Location), func(yield func(uint64) bool) {
+		for _, l := range p.Location {
+			if !yield(l.ID) {
+				return
+			}
+		}
+	})
+	lframes := make([][]int32, len(p.Location)+1)
+	nlines := 0
 	for _, l := range p.Location {
-		var fr []int32
+		nlines += max(len(l.Line), 1)
+	}
+	frames := make([]int32, 0, nlines)
+	for i, l := range p.Location {
+		start := len(frames)
 		// Line[0] is the innermost inlined frame, the last one the
 		// physical function: leaf-to-root order, like Sample.Location.
 		for _, ln := range l.Line {
 			if ln.Function != nil {
-				fr = append(fr, fnode[ln.Function.ID])
+				frames = append(frames, fnode.get(ln.Function.ID))
 			}
 		}
-		if len(fr) == 0 {
+		if len(frames) == start {
 			name := fmt.Sprintf("0x%x", l.Address)
 			if l.Mapping != nil && l.Mapping.File != "" {
 				name = l.Mapping.File + " " + name
 			}
-			fr = append(fr, b.node(name))
+			frames = append(frames, b.node(name))
 		}
-		lframes[l.ID] = fr
+		lframes[i+1] = frames[start:len(frames):len(frames)]
+		lidx.set(l.ID, int32(i+1))
 	}
 
 	var stack []int32
@@ -243,7 +272,7 @@ func (b *builder) add(p *profile.Profile) error {
 		v := float64(s.Value[idx]) * scale
 		stack = stack[:0]
 		for _, l := range s.Location {
-			stack = append(stack, lframes[l.ID]...)
+			stack = append(stack, lframes[lidx.get(l.ID)]...)
 		}
 		if len(stack) == 0 {
 			continue
@@ -258,7 +287,7 @@ func (b *builder) add(p *profile.Profile) error {
 				b.nodes[id].Cum += v
 			}
 			if i > 0 && stack[i] != stack[i-1] {
-				b.edges[[2]int32{id, stack[i-1]}] = struct{}{}
+				b.edges[uint64(id)<<32|uint64(stack[i-1])] = struct{}{}
 			}
 		}
 	}
@@ -272,7 +301,8 @@ func (b *builder) finish() *Graph {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	sort.Slice(order, func(i, j int) bool { return b.nodes[order[i]].Name < b.nodes[order[j]].Name })
+	// Names are unique, so the order is total.
+	slices.SortFunc(order, func(i, j int32) int { return strings.Compare(b.nodes[i].Name, b.nodes[j].Name) })
 	newID := make([]int32, n)
 	g := &Graph{
 		Nodes:   make([]Node, n),
@@ -292,7 +322,7 @@ func (b *builder) finish() *Graph {
 		g.index[b.nodes[from].Name] = int32(to)
 	}
 	for e := range b.edges {
-		from, to := newID[e[0]], newID[e[1]]
+		from, to := newID[e>>32], newID[uint32(e)]
 		g.Out[from] = append(g.Out[from], to)
 		g.In[to] = append(g.In[to], from)
 	}
@@ -301,4 +331,40 @@ func (b *builder) finish() *Graph {
 		slices.Sort(g.In[i])
 	}
 	return g
+}
+
+// idMap maps the ids of a profile's functions or locations to int32s: a
+// slice when the ids are 1..n (as Go writes them), else a map.
+type idMap struct {
+	dense []int32
+	m     map[uint64]int32
+}
+
+// newIDMap returns an idMap for the n ids that ids yields.
+func newIDMap(n int, ids func(yield func(uint64) bool)) idMap {
+	for id := range ids {
+		if id == 0 || id > uint64(n) {
+			return idMap{m: make(map[uint64]int32, n)}
+		}
+	}
+	return idMap{dense: make([]int32, n+1)}
+}
+
+func (m idMap) set(id uint64, v int32) {
+	if m.m != nil {
+		m.m[id] = v
+		return
+	}
+	m.dense[id] = v
+}
+
+// get returns the value of id, 0 if id was never set (as a map would).
+func (m idMap) get(id uint64) int32 {
+	if m.m != nil {
+		return m.m[id]
+	}
+	if id < uint64(len(m.dense)) {
+		return m.dense[id]
+	}
+	return 0
 }
