@@ -8,13 +8,12 @@ package optimize
 // (Khuller, Moss and Naor, 1999); see [Select].
 func (e *engine) safeguard(sel *Selection) {
 	sel.GreedyGain = sel.TotalGain
-	empty := make([]uint64, len(sel.Covered))
 	best, bestKey := -1, key{}
 	for i := range e.cov.Sets {
 		if e.costs[i] > e.plan.Budget*(1+1e-12) {
 			continue
 		}
-		k := e.eval(i, empty)
+		k := e.initial[i]
 		if k.count == 0 || (e.plan.MinGain > 0 && k.count < e.plan.MinGain) {
 			continue
 		}

@@ -283,12 +283,25 @@ type engine struct {
 	mask    bitset.Set
 	costs   []float64
 	weights []float64 // nil: count (NodeCount) or flat (Impact)
+	// words[i] lists the indices of the non-zero words of set i, so an
+	// evaluation skips the (many) empty words of a small set.
+	words [][]int32
+	// initial[i] is set i's key with nothing covered (for the safeguard).
+	initial []key
 }
 
 func newEngine(cov *coverage.Result, plan Plan, costs []float64) *engine {
 	e := &engine{cov: cov, plan: plan, mask: cov.ProjectMask, costs: costs, weights: plan.Weights}
 	if plan.Nodes == AllNodes {
 		e.mask = cov.AllMask
+	}
+	e.words = make([][]int32, len(cov.Sets))
+	for i := range cov.Sets {
+		for wi, w := range cov.Sets[i].Nodes {
+			if w != 0 {
+				e.words[i] = append(e.words[i], int32(wi))
+			}
+		}
 	}
 	return e
 }
@@ -314,8 +327,9 @@ func (e *engine) eval(i int, covered bitset.Set) key {
 	nodes := e.cov.App.Nodes
 	var k key
 	var flatCounted, flatAll, weighted float64
-	for wi, w := range s {
-		w &^= covered[wi]
+	for _, w32 := range e.words[i] {
+		wi := int(w32)
+		w := s[wi] &^ covered[wi]
 		if w == 0 {
 			continue
 		}
@@ -372,8 +386,10 @@ func (e *engine) run() *Selection {
 	covered := bitset.New(cov.App.Len())
 	sel := &Selection{Objective: e.plan.Objective, Nodes: e.plan.Nodes, Weighted: e.weights != nil, Budget: e.plan.Budget, Covered: covered, Stop: StopComplete}
 	h := &keyed{sets: cov.Sets}
+	e.initial = make([]key, len(cov.Sets))
 	for i := range cov.Sets {
 		k := e.eval(i, covered)
+		e.initial[i] = k
 		if k.count > 0 {
 			h.items = append(h.items, keyedItem{index: i, key: k})
 		}
