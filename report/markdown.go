@@ -54,7 +54,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 
 	writeSuiteHeading(p, d)
 	if opts.Suite != "" {
-		p("Run it with:\n\n```sh\n%s\n```\n\n", strings.TrimRight(opts.Suite, "\n"))
+		p("The suite (`go test` commands when a collection manifest names each benchmark's package, else benchmark ids):\n\n```sh\n%s\n```\n\n", strings.TrimRight(opts.Suite, "\n"))
 	}
 	writeCertificate(p, d)
 

@@ -90,8 +90,8 @@ Exit status: 0 success, 2 bad input (files, flags), 1 internal error.`,
   $ mbopt analyze --app app.pprof --micro profiles/ --nodes all --explain`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.format != "text" && o.format != "json" {
-				return badInputf("--format: invalid value %q: valid values are {text|json}", o.format)
+			if o.format != "text" && o.format != "json" && o.format != "github" {
+				return badInputf("--format: invalid value %q: valid values are {text|json|github}", o.format)
 			}
 			cfg, err := o.config()
 			if err != nil {
@@ -104,6 +104,9 @@ Exit status: 0 success, 2 bad input (files, flags), 1 internal error.`,
 			printWarnings(s.Err, rep)
 			var buf bytes.Buffer
 			doc := report.Build(rep)
+			if o.format == "github" {
+				return writeGitHub(s, o, doc)
+			}
 			if o.format == "json" {
 				err = report.WriteJSON(&buf, doc)
 			} else {
@@ -116,7 +119,7 @@ Exit status: 0 success, 2 bad input (files, flags), 1 internal error.`,
 		},
 	}
 	addAnalysisFlags(cmd, o)
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: {text|json}")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output format: {text|json|github} (github: the suite, plus a Markdown step summary appended to $GITHUB_STEP_SUMMARY)")
 	cmd.Flags().BoolVar(&o.explain, "explain", false, "list the functions each pick and recommendation adds, with their application time")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout")
 	return cmd

@@ -255,7 +255,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"analyze", "--micro", "x"}, "--app is required"},
 		{[]string{"analyze", "--app", "x"}, "--micro is required"},
 		{[]string{"analyze", "--app", "x", "--micro", "y", "--nodes", "some"}, "valid values are {project|all}"},
-		{[]string{"analyze", "--app", "x", "--micro", "y", "--format", "xml"}, "valid values are {text|json}"},
+		{[]string{"analyze", "--app", "x", "--micro", "y", "--format", "xml"}, "valid values are {text|json|github}"},
 		{[]string{"analyze", "--bogus"}, "unknown flag: --bogus"},
 		{[]string{"bogus"}, `unknown command "bogus"`},
 		{[]string{"analyze", "extra-arg"}, "unknown command"},
