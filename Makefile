@@ -3,15 +3,22 @@ GO ?= go
 MODULE_EXAMPLE := example.com/tinytsdb
 PROFILES := testdata/profiles/example
 
-.PHONY: all build demo test bench lint golden profiles clean
+.PHONY: all build demo demo-offline test bench lint golden profiles clean
 
 all: lint test
 
 build:
 	$(GO) build ./...
 
-## demo: analyse the bundled example's real profiles and print the report
+## demo: profile the bundled example module (its application workload and every
+## benchmark) and print coverage, the minimal suite and recommendations
 demo:
+	$(GO) run ./cmd/mbopt run testdata/example \
+		--app-cmd 'go run ./cmd/appbench -duration 10s -cpuprofile {profile}' \
+		--recommend 5
+
+## demo-offline: the same analysis on the committed profiles, in a second
+demo-offline:
 	$(GO) run ./cmd/mbopt analyze \
 		--app $(PROFILES)/app.pprof \
 		--micro $(PROFILES)/micro \

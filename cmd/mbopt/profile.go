@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/mbopt/mbopt/collect"
@@ -91,6 +92,15 @@ of them, skipped ones aside), 1 otherwise, 2 for bad flags or no benchmarks.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.out, "out", "profiles", "output `directory` for the manifest, profiles and logs")
+	addCollectFlags(f, o)
+	f.BoolVar(&o.strict, "strict", false, "exit 1 when any benchmark fails, times out or does not build")
+	f.StringVarP(&o.dir, "dir", "C", "", "run in this `directory` (a directory of the module to profile)")
+	return cmd
+}
+
+// addCollectFlags registers the flags that choose and run benchmarks,
+// shared by profile and run.
+func addCollectFlags(f *pflag.FlagSet, o *profileOptions) {
 	f.StringVar(&o.bench, "bench", "", "only benchmarks matching this `regexp` (go test -bench syntax; default all)")
 	f.StringVar(&o.benchtime, "benchtime", collect.DefaultBenchTime, "run time per benchmark: a `duration` such as 10s, or Nx iterations")
 	f.DurationVar(&o.timeout, "timeout", collect.DefaultTimeout, "kill a benchmark's process after this `duration`")
@@ -99,9 +109,6 @@ of them, skipped ones aside), 1 otherwise, 2 for bad flags or no benchmarks.`,
 	f.StringVar(&o.tags, "tags", "", "comma-separated build `tags`, as for go test")
 	f.StringVar(&o.mod, "mod", "", "module download mode: {mod|readonly|vendor} (default: the go command's, vendor when ./vendor exists)")
 	f.BoolVar(&o.force, "force", false, "collect every benchmark again instead of reusing complete profiles in --out")
-	f.BoolVar(&o.strict, "strict", false, "exit 1 when any benchmark fails, times out or does not build")
-	f.StringVarP(&o.dir, "dir", "C", "", "run in this `directory` (a directory of the module to profile)")
-	return cmd
 }
 
 // benchtimeRE matches the -benchtime forms go test accepts.
@@ -139,6 +146,17 @@ func (o *profileOptions) validate() error {
 
 // runProfile collects the profiles and prints progress and a summary.
 func runProfile(ctx context.Context, s *streams, o *profileOptions) error {
+	m, err := collectProfiles(ctx, s, o)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(s.Out, o.out)
+	return checkCollected(m, o)
+}
+
+// collectProfiles runs the collection with progress on s.Err and prints its
+// summary; it fails only when the collection itself failed.
+func collectProfiles(ctx context.Context, s *streams, o *profileOptions) (*collect.Manifest, error) {
 	if o.now == nil {
 		o.now = time.Now
 	}
@@ -168,13 +186,18 @@ func runProfile(ctx context.Context, s *streams, o *profileOptions) error {
 	}
 	switch {
 	case errors.Is(err, collect.ErrNoBenchmarks):
-		return badInput(err)
+		return nil, badInput(err)
 	case ctx.Err() != nil:
-		return fmt.Errorf("interrupted; run the same command again to resume")
+		return nil, fmt.Errorf("interrupted; run the same command again to resume")
 	case err != nil:
-		return err
+		return nil, err
 	}
-	fmt.Fprintln(s.Out, o.out)
+	return m, nil
+}
+
+// checkCollected fails when nothing was profiled, or with --strict when
+// anything failed.
+func checkCollected(m *collect.Manifest, o *profileOptions) error {
 	if m.Count(collect.StatusOK) == 0 {
 		return fmt.Errorf("no benchmark was profiled (logs in %s)", o.out+string(os.PathSeparator)+"logs")
 	}

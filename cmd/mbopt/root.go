@@ -73,6 +73,7 @@ coverage, and which uncovered functions deserve a benchmark next.`,
 
 // subcommands lists the constructors of mbopt's subcommands, in help order.
 var subcommands = []func(*streams) *cobra.Command{
+	newCmdRun,
 	newCmdProfile,
 	newCmdAnalyze,
 	newCmdSuite,

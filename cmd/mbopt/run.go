@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/reference"
+	"github.com/mbopt/mbopt/report"
+)
+
+// runOptions holds the run command's flag values.
+type runOptions struct {
+	analyzeOptions
+	collect    profileOptions
+	appURL     string
+	appSeconds int
+	appPGO     bool
+	appCmd     string
+	appTimeout time.Duration
+}
+
+func newCmdRun(s *streams) *cobra.Command {
+	o := &runOptions{}
+	cmd := &cobra.Command{
+		Use:   "run [DIR] (--app FILE | --app-url URL | --app-pgo | --app-cmd CMD) [flags]",
+		Short: "Profile a module's benchmarks and its application, then analyse: one command",
+		Long: `Run does everything on the Go module in DIR (default: the current directory):
+
+ 1. gets the application (reference) profile from one or more sources:
+      --app FILE       an existing CPU profile (repeatable; NAME=FILE for scenarios)
+      --app-url URL    a running program's /debug/pprof/profile, captured for
+                       --app-seconds (give the base URL or the full profile URL)
+      --app-pgo        the module's default.pgo files (Go's PGO profiles)
+      --app-cmd CMD    a workload command run in DIR with sh -c; it must write a
+                       CPU profile where {profile} stands (also in $MBOPT_CPUPROFILE)
+    Several sources are merged into one application graph.
+ 2. profiles every benchmark of the module as 'mbopt profile' does, into --out
+    (default DIR/.mbopt/profiles); a rerun resumes and reuses complete profiles;
+ 3. prints the analysis as 'mbopt analyze' does.
+
+Progress goes to stderr: a bar with counts and an ETA on a terminal, one line
+per benchmark otherwise or when CI is set. The report goes to stdout.
+
+Exit status: 0 success, 2 bad input (flags, no benchmarks, a bad application
+profile), 1 when nothing could be profiled or another failure.`,
+		Example: `  $ mbopt run --app-cmd 'go run ./cmd/loadtest -duration 30s -cpuprofile {profile}'
+  $ mbopt run ~/src/myservice --app-url http://127.0.0.1:6060 --app-seconds 60
+  $ mbopt run --app-pgo --benchtime 10s --recommend 5
+  $ mbopt run --app prod.pprof --format json -o analysis.json`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			return runRun(cmd.Context(), s, o, dir)
+		},
+	}
+	f := cmd.Flags()
+	addAnalysisFlags(cmd, &o.analyzeOptions)
+	f.Lookup("app").Usage = "application CPU profile file; repeatable (NAME=FILE for scenarios)"
+	must(f.MarkHidden("micro")) // the benchmarks are the ones run collects
+	addCollectFlags(f, &o.collect)
+	f.StringVar(&o.collect.out, "out", "", "directory for the benchmark profiles and manifest (default DIR/.mbopt/profiles)")
+	f.StringVar(&o.appURL, "app-url", "", "capture the application profile from this running program's net/http/pprof `URL`")
+	f.IntVar(&o.appSeconds, "app-seconds", 30, "length of the --app-url capture, in seconds")
+	f.BoolVar(&o.appPGO, "app-pgo", false, "use the module's default.pgo files as the application profile")
+	f.StringVar(&o.appCmd, "app-cmd", "", "workload `command` that writes a CPU profile to {profile}")
+	f.DurationVar(&o.appTimeout, "app-timeout", 10*time.Minute, "kill the --app-cmd workload after this `duration`")
+	f.StringVar(&o.format, "format", "text", "output format: {text|json}")
+	f.BoolVar(&o.explain, "explain", false, "list the functions each pick and recommendation adds, with their application time")
+	f.StringVarP(&o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout")
+	return cmd
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+func runRun(ctx context.Context, s *streams, o *runOptions, dir string) error {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return badInputf("%s: not a directory (run takes the module's directory)", dir)
+	}
+	if len(o.micro) > 0 {
+		return badInputf("--micro: run profiles the benchmarks itself; use 'mbopt analyze' for existing profiles")
+	}
+	if o.format != "text" && o.format != "json" {
+		return badInputf("--format: invalid value %q: valid values are {text|json}", o.format)
+	}
+	if len(o.app) == 0 && o.appURL == "" && !o.appPGO && o.appCmd == "" {
+		return badInputf("no application profile: give --app FILE, --app-url URL, --app-pgo or --app-cmd CMD")
+	}
+	if o.appSeconds <= 0 {
+		return badInputf("--app-seconds must be positive, not %d", o.appSeconds)
+	}
+	c := &o.collect
+	c.dir = dir
+	if c.out == "" {
+		c.out = filepath.Join(dir, ".mbopt", "profiles")
+	}
+	if err := c.validate(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(c.out, 0o755); err != nil {
+		return badInputf("--out: %v", err)
+	}
+
+	// The application profile first: a broken source fails in seconds,
+	// not after the whole suite ran.
+	apps := append([]string(nil), o.app...)
+	if o.appPGO {
+		pgo, err := reference.FindPGO(dir)
+		if err != nil {
+			return badInput(err)
+		}
+		fmt.Fprintf(s.Err, "mbopt: application profile from %d default.pgo file(s)\n", len(pgo))
+		apps = append(apps, pgo...)
+	}
+	if o.appURL != "" {
+		out := filepath.Join(c.out, "app-url.pprof")
+		fmt.Fprintf(s.Err, "mbopt: capturing %ds of CPU profile from %s\n", o.appSeconds, o.appURL)
+		if err := reference.Capture(ctx, o.appURL, o.appSeconds, out); err != nil {
+			return badInput(err)
+		}
+		apps = append(apps, out)
+	}
+	if o.appCmd != "" {
+		out := filepath.Join(c.out, "app-cmd.pprof")
+		fmt.Fprintf(s.Err, "mbopt: running the workload: %s\n", o.appCmd)
+		start := time.Now()
+		if err := reference.Run(ctx, o.appCmd, dir, out, o.appTimeout, s.Err); err != nil {
+			return badInput(err)
+		}
+		fmt.Fprintf(s.Err, "mbopt: workload done in %s\n", time.Since(start).Round(100*time.Millisecond))
+		apps = append(apps, out)
+	}
+
+	m, err := collectProfiles(ctx, s, c)
+	if err != nil {
+		return err
+	}
+	c.strict = o.strict
+	if err := checkCollected(m, c); err != nil {
+		return err
+	}
+
+	o.analyzeOptions.app = apps
+	o.analyzeOptions.micro = []string{c.out}
+	cfg, err := o.config()
+	if err != nil {
+		return err
+	}
+	cfg.Dir = dir
+	rep, err := analysis.Run(ctx, cfg)
+	if err != nil {
+		return classify(err)
+	}
+	printWarnings(s.Err, rep)
+	var buf bytes.Buffer
+	doc := report.Build(rep)
+	if o.format == "json" {
+		err = report.WriteJSON(&buf, doc)
+	} else {
+		err = report.WriteText(&buf, doc, report.TextOptions{Explain: o.explain})
+	}
+	if err != nil {
+		return err
+	}
+	return writeOutput(s.Out, o.output, buf.Bytes())
+}
