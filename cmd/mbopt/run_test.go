@@ -26,8 +26,8 @@ func TestRunExample(t *testing.T) {
 	assert.Contains(t, stderr, "example.com/tinytsdb/storage.BenchmarkAddRows", "plain per-benchmark lines under CI")
 
 	var doc struct {
-		Modules  []string
-		Coverage struct{ Project struct{ Covered, Total int } }
+		Modules    []string
+		Coverage   struct{ Project struct{ Covered, Total int } }
 		Benchmarks []struct {
 			ID string
 		}
