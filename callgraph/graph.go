@@ -164,6 +164,9 @@ type builder struct {
 	// per-sample scratch for counting Cum once per sample
 	seen  []int32
 	stamp int32
+	// last[i] is the callee of node i whose edge was recorded last, -1
+	// for none: most frames repeat it, and skip the edges map.
+	last []int32
 }
 
 func newBuilder(opts Options) *builder {
@@ -186,6 +189,7 @@ func (b *builder) node(name string) int32 {
 	}
 	b.nodes = append(b.nodes, Node{Name: name, Package: pkg, Project: proj})
 	b.seen = append(b.seen, 0)
+	b.last = append(b.last, -1)
 	return id
 }
 
@@ -206,6 +210,7 @@ func (b *builder) add(p *profile.Profile) error {
 		b.ids = make(map[string]int32, len(p.Function))
 		b.nodes = make([]Node, 0, len(p.Function))
 		b.seen = make([]int32, 0, len(p.Function))
+		b.last = make([]int32, 0, len(p.Function))
 	}
 
 	// Map each function and location of this profile to global node ids
@@ -286,7 +291,8 @@ func (b *builder) add(p *profile.Profile) error {
 				b.seen[id] = b.stamp
 				b.nodes[id].Cum += v
 			}
-			if i > 0 && stack[i] != stack[i-1] {
+			if i > 0 && stack[i] != stack[i-1] && b.last[id] != stack[i-1] {
+				b.last[id] = stack[i-1]
 				b.edges[uint64(id)<<32|uint64(stack[i-1])] = struct{}{}
 			}
 		}
@@ -297,12 +303,16 @@ func (b *builder) add(p *profile.Profile) error {
 // finish sorts nodes by name, renumbers and builds adjacency lists.
 func (b *builder) finish() *Graph {
 	n := len(b.nodes)
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
+	type named struct {
+		name string
+		id   int32
+	}
+	byName := make([]named, n)
+	for i := range byName {
+		byName[i] = named{b.nodes[i].Name, int32(i)}
 	}
 	// Names are unique, so the order is total.
-	slices.SortFunc(order, func(i, j int32) int { return strings.Compare(b.nodes[i].Name, b.nodes[j].Name) })
+	slices.SortFunc(byName, func(x, y named) int { return strings.Compare(x.name, y.name) })
 	newID := make([]int32, n)
 	g := &Graph{
 		Nodes:   make([]Node, n),
@@ -316,19 +326,42 @@ func (b *builder) finish() *Graph {
 	if g.Unit == "" {
 		g.Unit = "seconds"
 	}
-	for to, from := range order {
+	for to, nm := range byName {
+		from := nm.id
 		newID[from] = int32(to)
 		g.Nodes[to] = b.nodes[from]
-		g.index[b.nodes[from].Name] = int32(to)
+		g.index[nm.name] = int32(to)
 	}
+	// Renumber the edges and sort them by (from, to): Out lists come out
+	// sorted, and so do In lists filled in that order. Lists share two
+	// backing arrays; nodes without edges keep nil lists.
+	edges := make([]uint64, 0, len(b.edges))
+	outDeg := make([]int32, n)
+	inDeg := make([]int32, n)
 	for e := range b.edges {
 		from, to := newID[e>>32], newID[uint32(e)]
+		edges = append(edges, uint64(from)<<32|uint64(to))
+		outDeg[from]++
+		inDeg[to]++
+	}
+	slices.Sort(edges)
+	outs := make([]int32, len(edges))
+	ins := make([]int32, len(edges))
+	var o, in int32
+	for i := range n {
+		if d := outDeg[i]; d > 0 {
+			g.Out[i] = outs[o : o : o+d]
+			o += d
+		}
+		if d := inDeg[i]; d > 0 {
+			g.In[i] = ins[in : in : in+d]
+			in += d
+		}
+	}
+	for _, e := range edges {
+		from, to := int32(e>>32), int32(uint32(e))
 		g.Out[from] = append(g.Out[from], to)
 		g.In[to] = append(g.In[to], from)
-	}
-	for i := range g.Out {
-		slices.Sort(g.Out[i])
-		slices.Sort(g.In[i])
 	}
 	return g
 }
