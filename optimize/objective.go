@@ -198,9 +198,10 @@ func (s *Selection) Result() *Result {
 //
 // Among candidates with the same key the order is: larger gain per cost
 // (under a budget), larger gain, then the second criterion — for NodeCount
-// the added impact over all nodes (as [Greedy]), for Impact and Weights
-// the number of counted nodes added — then the smaller benchmark graph,
-// then the smaller id. The order is total, so the result is
+// the added impact over all nodes (as [Greedy]; under a budget, where ties
+// on gain per cost are rare, this criterion is skipped to keep evaluations
+// cheap), for Impact and Weights the number of counted nodes added — then
+// the smaller benchmark graph, then the smaller id. The order is total, so the result is
 // deterministic. All key parts only shrink as coverage grows (costs are
 // fixed), so the lazy evaluation of [Greedy] stays exact.
 //
@@ -347,7 +348,7 @@ func (e *engine) eval(i int, covered bitset.Set) key {
 				m &= m - 1
 			}
 		}
-		if e.weights == nil && e.plan.Objective == NodeCount {
+		if e.weights == nil && e.plan.Objective == NodeCount && e.plan.Budget == 0 {
 			for w != 0 {
 				flatAll += nodes[wi<<6+bits.TrailingZeros64(w)].Flat
 				w &= w - 1
