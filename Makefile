@@ -40,7 +40,7 @@ lint:
 
 ## golden: rewrite golden files after an intended output change
 golden:
-	$(GO) test ./cmd/mbopt/ -run Golden -update
+	$(GO) test ./cmd/mbopt/ ./coverage/ ./report/ -run Golden -update
 
 ## profiles: re-collect the example's profiles (about two minutes)
 profiles:

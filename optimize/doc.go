@@ -13,6 +13,14 @@
 // Which nodes count is [Options.Nodes]: [ProjectNodes] (the default: the
 // paper's practical relevance) or [AllNodes].
 //
+// Beyond the paper, [Select] weights nodes by application CPU time
+// (objective impact), bounds the suite's summed benchmark cost (budgeted
+// maximum coverage with the single-best-set safeguard, which keeps a
+// (1 − 1/e)/2 guarantee), and stops after a number of picks or below a
+// minimum gain; with an empty [Plan] it returns exactly Greedy's picks.
+// [Certify] bounds how far Greedy's suite can be from the smallest one with
+// the LP relaxation of set cover.
+//
 // # Ties
 //
 // The paper sorts by gain only and leaves ties to chance. Here every step

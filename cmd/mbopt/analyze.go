@@ -170,6 +170,11 @@ func writeFileAtomic(path string, data []byte) error {
 		tmp.Close()
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	// CreateTemp makes the file 0600; results are ordinary files.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
