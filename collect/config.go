@@ -8,12 +8,16 @@ import (
 
 // DefaultBenchTime is the -test.benchtime used when [Config.BenchTime] is
 // empty. Coverage asks only whether a function shows up in a benchmark's
-// profile, and CPU profiles sample every 10ms, so a function that takes a
-// small share of a benchmark's time may be missed in a short run. The
-// papers this tool follows ran each benchmark for 10s; one second is ten
-// times cheaper, and the share of functions it finds relative to 10s on the
-// example module is reported in the README (see `make bench`). Use 10s when
-// the last few rarely-sampled functions matter.
+// profile, and CPU profiles sample every 10ms, so a short run can miss
+// functions that take a small share of a benchmark's time. The papers this
+// tool follows ran each benchmark for 10s. Measured once on the example
+// module (testdata/example, 23 benchmarks, sequential): 1s took 46s instead
+// of 7m23s, found 86% of the module's functions that the 10s profiles
+// contain (union over all benchmarks), and covered as many of the
+// application profile's module functions (48 of 51); counting runtime and
+// standard-library functions too, it found 68% of them, and covered 55% of
+// the application's functions instead of 66%. 100ms found 77% of the
+// module's functions. Use 10s when rarely sampled functions matter.
 const DefaultBenchTime = "1s"
 
 // DefaultTimeout is the per-process timeout used when [Config.Timeout] is
