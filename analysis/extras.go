@@ -203,8 +203,8 @@ type manifest struct {
 
 // CostsFromManifest returns benchmark costs from a collection manifest
 // (package collect's manifest.json): for each entry with a profile, keyed
-// by the benchmark id the analysis uses (the profile's file name without
-// extension), its wall_seconds, or ns_per_op × iterations when the wall
+// by the benchmark id the analysis uses (the entry's id, or for entries
+// without one the profile's file name without extension), its wall_seconds, or ns_per_op × iterations when the wall
 // time is missing. Entries with neither are left out.
 func CostsFromManifest(r io.Reader) (map[string]float64, error) {
 	var m manifest
@@ -213,9 +213,17 @@ func CostsFromManifest(r io.Reader) (map[string]float64, error) {
 	}
 	costs := map[string]float64{}
 	for _, e := range m.Benchmarks {
-		id, ok := benchmarkID(filepath.Base(e.Profile))
-		if e.Profile == "" || !ok {
+		if e.Profile == "" {
 			continue
+		}
+		// The analysis names a manifest's benchmarks by their ids; older
+		// manifests without ids by their profile's file name.
+		id := e.ID
+		if id == "" {
+			var ok bool
+			if id, ok = benchmarkID(filepath.Base(e.Profile)); !ok {
+				continue
+			}
 		}
 		switch {
 		case e.WallSeconds > 0:

@@ -67,7 +67,7 @@ func TestReadCosts(t *testing.T) {
 				{"id": "m/p.BenchmarkA", "profile": "p.BenchmarkA-1.pprof", "wall_seconds": 3, "ns_per_op": 100, "iterations": 10},
 				{"id": "m/p.BenchmarkB", "profile": "p.BenchmarkB-2.pprof", "ns_per_op": 2e6, "iterations": 500},
 				{"id": "m/p.BenchmarkC", "status": "failed"}]}`,
-			want: map[string]float64{"p.BenchmarkA-1": 3, "p.BenchmarkB-2": 1},
+			want: map[string]float64{"m/p.BenchmarkA": 3, "m/p.BenchmarkB": 1},
 		},
 		{name: "bad number", content: "a,1\nb,x\n", err: `:2: cost "x" is not a number of seconds`},
 	}

@@ -47,7 +47,19 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	t.row("overall", fmt.Sprintf("%d/%d", d.Coverage.Overall.Covered, d.Coverage.Overall.Total), pct(d.Coverage.Overall.Ratio))
 	t.write(ew)
 
-	p("\nMinimal suite (Algorithm 2, %s nodes): %d of %d benchmarks keep the same coverage\n", d.Criterion, len(d.MinimalSuite), len(d.Benchmarks))
+	if sel := d.Selection; sel != nil {
+		p("\nSelected suite (objective %s, %s nodes", sel.Objective, d.Criterion)
+		if sel.BudgetSeconds > 0 {
+			p(", budget %s, cost %s", secs(sel.BudgetSeconds), secs(sel.TotalCostSeconds))
+		}
+		p("): %d of %d benchmarks, stopped: %s", len(d.MinimalSuite), len(d.Benchmarks), sel.Stop)
+		if sel.Safeguard {
+			p(" (the single best benchmark within the budget beat the greedy's picks)")
+		}
+		p("\n")
+	} else {
+		p("\nMinimal suite (Algorithm 2, %s nodes): %d of %d benchmarks keep the same coverage\n", d.Criterion, len(d.MinimalSuite), len(d.Benchmarks))
+	}
 	if len(d.MinimalSuite) == 0 {
 		p("  no benchmark covers any %s node of the application\n", d.Criterion)
 	} else {
@@ -61,6 +73,10 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 		}
 		t.write(ew)
 		p("  (project and overall: cumulative coverage after each pick; impact: the benchmark's reference impact)\n")
+	}
+
+	if d.Certificate != nil {
+		p("  %s\n", CertificateText(d.Certificate))
 	}
 
 	p("\nBenchmarks by reference impact\n")
