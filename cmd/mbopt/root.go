@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -44,6 +46,8 @@ func badInputf(format string, args ...any) error {
 type streams struct {
 	In       io.Reader
 	Out, Err io.Writer
+	// stopProfile ends --cpuprofile; nil when it is off.
+	stopProfile func() error
 }
 
 // newRootCmd builds the command tree.
@@ -68,6 +72,26 @@ coverage, and which uncovered functions deserve a benchmark next.`,
 	for _, add := range subcommands {
 		root.AddCommand(add(s))
 	}
+	var cpuprofile string
+	root.PersistentFlags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile of mbopt itself to `file` (for performance reports, or to use mbopt as its own application)")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if cpuprofile == "" {
+			return nil
+		}
+		f, err := os.Create(cpuprofile)
+		if err != nil {
+			return badInputf("--cpuprofile: %v", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		s.stopProfile = func() error {
+			pprof.StopCPUProfile()
+			return f.Close()
+		}
+		return nil
+	}
 	return root
 }
 
@@ -85,9 +109,15 @@ var subcommands = []func(*streams) *cobra.Command{
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	root := newRootCmd(&streams{In: stdin, Out: stdout, Err: stderr})
+	s := &streams{In: stdin, Out: stdout, Err: stderr}
+	root := newRootCmd(s)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	if s.stopProfile != nil {
+		if perr := s.stopProfile(); perr != nil && err == nil {
+			err = fmt.Errorf("--cpuprofile: %w", perr)
+		}
+	}
 	if err == nil {
 		return exitOK
 	}
