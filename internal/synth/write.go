@@ -1,0 +1,96 @@
+package synth
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/google/pprof/profile"
+)
+
+// Files lists what [Suite.WriteDir] wrote.
+type Files struct {
+	// App is the application profile's path.
+	App string
+	// MicroDir is the directory of the benchmark profiles, one
+	// "<ID>.pprof" per benchmark.
+	MicroDir string
+	// Micro lists the benchmark profiles in benchmark order.
+	Micro []string
+	// MicroBytes is the total size of the benchmark profiles.
+	MicroBytes int64
+}
+
+// WriteDir writes the suite as gzipped pprof files, as 'go test
+// -cpuprofile' does: dir/app.pprof and dir/micro/<ID>.pprof for every
+// benchmark. Profiles are generated and written by up to workers goroutines
+// (0 means GOMAXPROCS); the files' contents do not depend on it.
+func (s *Suite) WriteDir(dir string, workers int) (*Files, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	fs := &Files{App: filepath.Join(dir, "app.pprof"), MicroDir: filepath.Join(dir, "micro")}
+	if err := os.MkdirAll(fs.MicroDir, 0o755); err != nil {
+		return nil, fmt.Errorf("synth: %w", err)
+	}
+	if _, err := writeProfile(fs.App, s.App()); err != nil {
+		return nil, err
+	}
+	fs.Micro = make([]string, len(s.benches))
+	sizes := make([]int64, len(s.benches))
+	errs := make([]error, len(s.benches))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, max(1, len(s.benches))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				fs.Micro[k] = filepath.Join(fs.MicroDir, s.benches[k].ID+".pprof")
+				sizes[k], errs[k] = writeProfile(fs.Micro[k], s.Benchmark(k))
+			}
+		}()
+	}
+	for k := range s.benches {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	for k, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+		fs.MicroBytes += sizes[k]
+	}
+	return fs, nil
+}
+
+// writeProfile writes p gzipped to path and returns the file's size.
+func writeProfile(path string, p *profile.Profile) (int64, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, fmt.Errorf("synth: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	err = p.Write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	var size int64
+	if err == nil {
+		var st os.FileInfo
+		if st, err = f.Stat(); err == nil {
+			size = st.Size()
+		}
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, fmt.Errorf("synth: writing %s: %w", path, err)
+	}
+	return size, nil
+}
