@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# bench.sh: mbopt's performance figures ('make bench').
+#
+# Runs the benchmarks of internal/synth (see the comment at the top of
+# internal/synth/bench_test.go) once each, then prints a summary:
+#   - time and memory of the pipeline (coverage + minimal suite + 20
+#     recommendations) at three synthetic sizes, and of the whole in-memory
+#     analysis (graph building included);
+#   - linearity: how the largest case's cost compares with the smallest's,
+#     next to the ratio of their input sizes;
+#   - end to end: analysis.Run on a 1,000-file, ~50 MB corpus against just
+#     decoding the same files with profile.Parse (the floor);
+#   - the peak RSS of the largest pipeline case and of 'mbopt analyze' on
+#     the corpus, measured with /usr/bin/time when it exists.
+#
+# Wall times depend on what else the machine runs; cpu-ms/op (user+system
+# CPU time of the process) is steadier. The corpus is written once to
+# $TMPDIR/mbopt-bench-corpus-<hash> and reused. About 3-5 minutes on 2 cores.
+#
+# Environment: GO (default go), BENCH (a -bench regexp to run a subset),
+# BENCHTIME (default 1s).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GO=${GO:-go}
+BENCH=${BENCH:-'^Benchmark(Pipeline|InMemory|EndToEnd)$'}
+BENCHTIME=${BENCHTIME:-1s}
+work=$(mktemp -d "${TMPDIR:-/tmp}/mbopt-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+echo "# go test -run '^\$' -bench '$BENCH' -benchmem -count 1 -benchtime $BENCHTIME ./internal/synth" >&2
+"$GO" test -c -o "$work/synth.test" ./internal/synth
+(cd internal/synth && "$work/synth.test" -test.run '^$' -test.bench "$BENCH" -test.benchmem \
+	-test.count 1 -test.benchtime "$BENCHTIME" -test.timeout 30m) | tee "$work/out.txt"
+
+# Peak RSS, when GNU time is there: the largest pipeline case in a process
+# of its own (generation, graph building and the timed pipeline), and the
+# CLI on the end-to-end corpus.
+rss_pipeline="" rss_cli="" wall_cli=""
+if [ -x /usr/bin/time ] && grep -q 'Pipeline/app=50000' "$work/out.txt"; then
+	(cd internal/synth && /usr/bin/time -f '%M %e' -o "$work/rss-pipeline" "$work/synth.test" -test.run '^$' \
+		-test.bench '^BenchmarkPipeline$/^app=50000,bench=5000$' -test.benchtime 1x >/dev/null) &&
+		rss_pipeline=$(awk '{printf "%.0f", $1/1024}' "$work/rss-pipeline")
+fi
+corpus=$(ls -td "${TMPDIR:-/tmp}"/mbopt-bench-corpus-*/ 2>/dev/null | head -1 || true)
+if [ -x /usr/bin/time ] && [ -n "$corpus" ] && [ -f "$corpus/complete" ]; then
+	if "$GO" build -o "$work/mbopt" ./cmd/mbopt 2>/dev/null &&
+		/usr/bin/time -f '%M %e %U %S' -o "$work/rss-cli" "$work/mbopt" analyze --app "$corpus/app.pprof" \
+			--micro "$corpus/micro" --module example.com/synth --recommend 20 >/dev/null 2>"$work/cli.err"; then
+		read -r rss_cli wall_cli cpu_u cpu_s <"$work/rss-cli"
+		rss_cli=$((rss_cli / 1024))
+		cpu_cli=$(awk -v u="$cpu_u" -v s="$cpu_s" 'BEGIN{printf "%.2f", u+s}')
+	else
+		echo "note: 'mbopt analyze' on the corpus failed; see below" >&2
+		head -5 "$work/cli.err" >&2 || true
+	fi
+fi
+
+awk -v rss_pipeline="$rss_pipeline" -v rss_cli="$rss_cli" -v wall_cli="$wall_cli" -v cpu_cli="${cpu_cli:-}" '
+/^Benchmark/ {
+	name = $1; sub(/-[0-9]+$/, "", name)
+	names[++n] = name
+	for (i = 3; i < NF; i += 2) v[name, $(i+1)] = $i
+}
+function dur(ns) {
+	if (ns >= 1e9) return sprintf("%.2f s", ns / 1e9)
+	return sprintf("%.1f ms", ns / 1e6)
+}
+function size(name) { s = name; sub(/^[^\/]*\//, "", s); return s }
+function table(prefix, title,    i, nm, first, last) {
+	printed = 0
+	for (i = 1; i <= n; i++) {
+		nm = names[i]
+		if (index(nm, prefix "/") != 1) continue
+		if (!printed) {
+			print title
+			printf "  %-24s %10s %10s %10s %12s %12s\n", "size", "nodes", "wall", "cpu", "peak-heap", "peak-sys"
+			printed = 1
+			first = nm
+		}
+		last = nm
+		printf "  %-24s %10d %10s %10s %9.0f MB %9.0f MB\n", size(nm), v[nm, "nodes/op"], dur(v[nm, "ns/op"]),
+			dur(v[nm, "cpu-ms/op"] * 1e6), v[nm, "peak-heap-MB"], v[nm, "peak-sys-MB"]
+	}
+	if (printed && first != last) {
+		printf "  linearity: largest/smallest wall %.1fx, cpu %.1fx, for %.1fx the input nodes\n",
+			v[last, "ns/op"] / v[first, "ns/op"], v[last, "cpu-ms/op"] / v[first, "cpu-ms/op"],
+			v[last, "nodes/op"] / v[first, "nodes/op"]
+		lastOf[prefix] = last
+	}
+	if (printed) print ""
+}
+END {
+	print ""
+	print "== mbopt performance summary (cpu = process CPU time, steadier than wall on a shared machine)"
+	print ""
+	table("BenchmarkPipeline", "Pipeline: coverage + optimize + recommend (n=20), graphs built beforehand")
+	table("BenchmarkInMemory", "In memory: callgraph.New for the app and every benchmark profile, then the pipeline")
+	d = "BenchmarkEndToEnd/decode-only"; a = "BenchmarkEndToEnd/analyze"
+	if ((d, "ns/op") in v && (a, "ns/op") in v) {
+		printf "End to end: %d files, %.1f MB\n", v[a, "files"], v[a, "MB/s"] * v[a, "ns/op"] / 1e9
+		printf "  %-24s %10s %10s %8.1f MB/s\n", "decode-only (1 goroutine)", dur(v[d, "ns/op"]), dur(v[d, "cpu-ms/op"] * 1e6), v[d, "MB/s"]
+		printf "  %-24s %10s %10s %8.1f MB/s %6.0f MB peak-heap\n", "analyze (analysis.Run)", dur(v[a, "ns/op"]), dur(v[a, "cpu-ms/op"] * 1e6), v[a, "MB/s"], v[a, "peak-heap-MB"]
+		printf "  analyze/decode: wall %.2fx, cpu %.2fx (target: at most 1.5x)\n", v[a, "ns/op"] / v[d, "ns/op"], v[a, "cpu-ms/op"] / v[d, "cpu-ms/op"]
+		if (wall_cli != "")
+			printf "  mbopt analyze (CLI, --recommend 20): wall %.2f s, cpu %.2f s, max RSS %d MB\n", wall_cli, cpu_cli, rss_cli
+		print ""
+	}
+	p = lastOf["BenchmarkPipeline"]; m = lastOf["BenchmarkInMemory"]
+	if (p != "") {
+		printf "Largest case (%s; targets: under 10 s and 2 GiB)\n", size(p)
+		printf "  pipeline:  %s wall, %s cpu, peak heap %.0f MB, runtime memory %.0f MB (input graphs %.0f MB)\n",
+			dur(v[p, "ns/op"]), dur(v[p, "cpu-ms/op"] * 1e6), v[p, "peak-heap-MB"], v[p, "peak-sys-MB"], v[p, "input-MB"]
+		if (rss_pipeline != "")
+			printf "  pipeline process max RSS (generation, graph building and pipeline): %d MB\n", rss_pipeline
+		if (m != "")
+			printf "  in memory: %s wall, %s cpu, peak heap %.0f MB incl. %.0f MB of input profiles\n",
+				dur(v[m, "ns/op"]), dur(v[m, "cpu-ms/op"] * 1e6), v[m, "peak-heap-MB"], v[m, "input-MB"]
+	}
+}' "$work/out.txt"
