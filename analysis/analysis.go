@@ -21,13 +21,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"golang.org/x/mod/modfile"
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/par"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/recommend"
 )
@@ -352,27 +352,9 @@ type loaded struct {
 func loadBenchmarks(ctx context.Context, files []benchFile, opts callgraph.Options, workers int) ([]loaded, []Skip, error) {
 	graphs := make([]*callgraph.Graph, len(files))
 	errs := make([]error, len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < min(workers, len(files)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				graphs[i], errs[i] = callgraph.Load([]string{files[i].path}, opts)
-			}
-		}()
-	}
-feed:
-	for i := range files {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
+	par.For(ctx, len(files), workers, func(i int) {
+		graphs[i], errs[i] = callgraph.Load([]string{files[i].path}, opts)
+	})
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/mbopt/mbopt/internal/par"
 	"github.com/mbopt/mbopt/suite"
 )
 
@@ -567,30 +568,8 @@ func hashFile(file string) (string, error) {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// parallel calls f(0), ..., f(n-1) on at most jobs goroutines and returns
-// when all calls have returned. It stops handing out indexes once ctx is
-// canceled.
-func parallel(ctx context.Context, n, jobs int, f func(i int)) {
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(jobs, n) {
-		wg.Go(func() {
-			for i := range next {
-				f(i)
-			}
-		})
-	}
-feed:
-	for i := range n {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-}
+// parallel calls f(0), ..., f(n-1) on at most jobs goroutines; see par.For.
+func parallel(ctx context.Context, n, jobs int, f func(i int)) { par.For(ctx, n, jobs, f) }
 
 // firstLine returns s up to its first newline.
 func firstLine(s string) string {

@@ -101,21 +101,7 @@ Exit status: 0 success, 2 bad input (files, flags), 1 internal error.`,
 			if err != nil {
 				return classify(err)
 			}
-			printWarnings(s.Err, rep)
-			var buf bytes.Buffer
-			doc := report.Build(rep)
-			if o.format == "github" {
-				return writeGitHub(s, o, doc)
-			}
-			if o.format == "json" {
-				err = report.WriteJSON(&buf, doc)
-			} else {
-				err = report.WriteText(&buf, doc, report.TextOptions{Explain: o.explain})
-			}
-			if err != nil {
-				return err
-			}
-			return writeOutput(s.Out, o.output, buf.Bytes())
+			return printAnalysis(s, o, rep)
 		},
 	}
 	addAnalysisFlags(cmd, o)
@@ -123,6 +109,27 @@ Exit status: 0 success, 2 bad input (files, flags), 1 internal error.`,
 	cmd.Flags().BoolVar(&o.explain, "explain", false, "list the functions each pick and recommendation adds, with their application time")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout")
 	return cmd
+}
+
+// printAnalysis prints rep's warnings on stderr and the result in o's
+// format (text, json or github) on stdout or into o.output.
+func printAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
+	printWarnings(s.Err, rep)
+	doc := report.Build(rep)
+	if o.format == "github" {
+		return writeGitHub(s, o, doc)
+	}
+	var buf bytes.Buffer
+	var err error
+	if o.format == "json" {
+		err = report.WriteJSON(&buf, doc)
+	} else {
+		err = report.WriteText(&buf, doc, report.TextOptions{Explain: o.explain})
+	}
+	if err != nil {
+		return err
+	}
+	return writeOutput(s.Out, o.output, buf.Bytes())
 }
 
 // classify maps library errors to exit statuses: input errors exit 2.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/reference"
-	"github.com/mbopt/mbopt/report"
 )
 
 // runOptions holds the run command's flag values.
@@ -74,7 +72,7 @@ profile), 1 when nothing could be profiled or another failure.`,
 	f.BoolVar(&o.appPGO, "app-pgo", false, "use the module's default.pgo files as the application profile")
 	f.StringVar(&o.appCmd, "app-cmd", "", "workload `command` that writes a CPU profile to {profile}")
 	f.DurationVar(&o.appTimeout, "app-timeout", 10*time.Minute, "kill the --app-cmd workload after this `duration`")
-	f.StringVar(&o.format, "format", "text", "output format: {text|json}")
+	f.StringVar(&o.format, "format", "text", "output format: {text|json|github} (as for analyze)")
 	f.BoolVar(&o.explain, "explain", false, "list the functions each pick and recommendation adds, with their application time")
 	f.StringVarP(&o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout")
 	return cmd
@@ -93,8 +91,8 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string) error {
 	if len(o.micro) > 0 {
 		return badInputf("--micro: run profiles the benchmarks itself; use 'mbopt analyze' for existing profiles")
 	}
-	if o.format != "text" && o.format != "json" {
-		return badInputf("--format: invalid value %q: valid values are {text|json}", o.format)
+	if o.format != "text" && o.format != "json" && o.format != "github" {
+		return badInputf("--format: invalid value %q: valid values are {text|json|github}", o.format)
 	}
 	if len(o.app) == 0 && o.appURL == "" && !o.appPGO && o.appCmd == "" {
 		return badInputf("no application profile: give --app FILE, --app-url URL, --app-pgo or --app-cmd CMD")
@@ -164,16 +162,5 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string) error {
 	if err != nil {
 		return classify(err)
 	}
-	printWarnings(s.Err, rep)
-	var buf bytes.Buffer
-	doc := report.Build(rep)
-	if o.format == "json" {
-		err = report.WriteJSON(&buf, doc)
-	} else {
-		err = report.WriteText(&buf, doc, report.TextOptions{Explain: o.explain})
-	}
-	if err != nil {
-		return err
-	}
-	return writeOutput(s.Out, o.output, buf.Bytes())
+	return printAnalysis(s, &o.analyzeOptions, rep)
 }
