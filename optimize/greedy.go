@@ -1,12 +1,12 @@
 package optimize
 
 import (
-	"container/heap"
 	"fmt"
 	"math/bits"
 
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/lazy"
 )
 
 // Nodes selects which application nodes a greedy step counts.
@@ -113,34 +113,25 @@ func Greedy(cov *coverage.Result, opts Options) *Result {
 			c.impact = addedImpact(cov, s.Nodes, covered)
 		}
 	}
-	h := &candidates{sets: cov.Sets}
+	var keys []candidate
 	for i := range cov.Sets {
 		c := candidate{index: i}
 		eval(&c)
 		if c.gain > 0 {
-			h.items = append(h.items, c)
+			keys = append(keys, c)
 		}
 	}
-	heap.Init(h)
-	round := 0
-	for h.Len() > 0 {
-		top := &h.items[0]
-		if top.round != round {
-			eval(top)
-			top.round = round
-			if top.gain == 0 {
-				heap.Pop(h)
-			} else {
-				heap.Fix(h, 0)
-			}
-			continue
+	q := lazy.New(keys, func(a, b *candidate) bool { return better(cov.Sets, a, b) })
+	for {
+		_, ok := q.Top(func(c *candidate) bool { eval(c); return c.gain > 0 })
+		if !ok {
+			break
 		}
-		c := heap.Pop(h).(candidate)
+		c := q.Take()
 		s := &cov.Sets[c.index]
 		added := s.Nodes.Clone()
 		added.AndNot(covered)
 		covered.Or(s.Nodes)
-		round++
 		step := Step{
 			ID:                 s.ID,
 			Index:              c.index,
@@ -183,38 +174,20 @@ type candidate struct {
 	index  int
 	gain   int
 	impact float64
-	round  int
 }
 
-// candidates is a max-heap of candidates by key.
-type candidates struct {
-	items []candidate
-	sets  []coverage.Set
-}
-
-func (h *candidates) Len() int { return len(h.items) }
-
-// Less orders by larger gain, larger added impact, smaller benchmark
-// graph, smaller id.
-func (h *candidates) Less(i, j int) bool {
-	a, b := &h.items[i], &h.items[j]
+// better orders candidates by larger gain, larger added impact, smaller
+// benchmark graph, smaller id.
+func better(sets []coverage.Set, a, b *candidate) bool {
 	if a.gain != b.gain {
 		return a.gain > b.gain
 	}
 	if a.impact != b.impact {
 		return a.impact > b.impact
 	}
-	sa, sb := &h.sets[a.index], &h.sets[b.index]
+	sa, sb := &sets[a.index], &sets[b.index]
 	if sa.GraphNodes != sb.GraphNodes {
 		return sa.GraphNodes < sb.GraphNodes
 	}
 	return sa.ID < sb.ID
-}
-func (h *candidates) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *candidates) Push(x any)    { h.items = append(h.items, x.(candidate)) }
-func (h *candidates) Pop() any {
-	n := len(h.items)
-	c := h.items[n-1]
-	h.items = h.items[:n-1]
-	return c
 }

@@ -1,7 +1,6 @@
 package optimize
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"math/bits"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/lazy"
 )
 
 // Objective says what a pick of [Select] gains.
@@ -386,34 +386,29 @@ func (e *engine) run() *Selection {
 	cov := e.cov
 	covered := bitset.New(cov.App.Len())
 	sel := &Selection{Objective: e.plan.Objective, Nodes: e.plan.Nodes, Weighted: e.weights != nil, Budget: e.plan.Budget, Covered: covered, Stop: StopComplete}
-	h := &keyed{sets: cov.Sets}
+	var keys []keyedItem
 	e.initial = make([]key, len(cov.Sets))
 	for i := range cov.Sets {
 		k := e.eval(i, covered)
 		e.initial[i] = k
 		if k.count > 0 {
-			h.items = append(h.items, keyedItem{index: i, key: k})
+			keys = append(keys, keyedItem{index: i, key: k})
 		}
 	}
-	heap.Init(h)
-	round := 0
+	q := lazy.New(keys, func(a, b *keyedItem) bool { return before(cov.Sets, a.key, a.index, b.key, b.index) })
 	remaining := e.plan.Budget
 	skipped := false // a candidate that still gained was dropped for the budget
-	for h.Len() > 0 {
-		top := &h.items[0]
-		if top.round != round {
-			top.key = e.eval(top.index, covered)
-			top.round = round
-			if top.key.count == 0 {
-				heap.Pop(h)
-			} else {
-				heap.Fix(h, 0)
-			}
-			continue
+	for {
+		top, ok := q.Top(func(c *keyedItem) bool {
+			c.key = e.eval(c.index, covered)
+			return c.key.count > 0
+		})
+		if !ok {
+			break
 		}
 		if e.plan.Budget > 0 && e.costs[top.index] > remaining*(1+1e-12) {
 			// The remaining budget only shrinks: it never fits again.
-			heap.Pop(h)
+			q.Drop()
 			skipped = true
 			continue
 		}
@@ -425,10 +420,9 @@ func (e *engine) run() *Selection {
 			sel.Stop = StopMinGain
 			return sel
 		}
-		c := heap.Pop(h).(keyedItem)
+		c := q.Take()
 		remaining -= e.cost(c.index)
 		e.take(sel, c.index, c.key.gain)
-		round++
 	}
 	if skipped {
 		sel.Stop = StopBudget
@@ -511,25 +505,4 @@ func before(sets []coverage.Set, ka key, ia int, kb key, ib int) bool {
 type keyedItem struct {
 	index int
 	key   key
-	round int
-}
-
-// keyed is a max-heap of candidates by [before].
-type keyed struct {
-	items []keyedItem
-	sets  []coverage.Set
-}
-
-func (h *keyed) Len() int { return len(h.items) }
-func (h *keyed) Less(i, j int) bool {
-	a, b := &h.items[i], &h.items[j]
-	return before(h.sets, a.key, a.index, b.key, b.index)
-}
-func (h *keyed) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *keyed) Push(x any)    { h.items = append(h.items, x.(keyedItem)) }
-func (h *keyed) Pop() any {
-	n := len(h.items)
-	c := h.items[n-1]
-	h.items = h.items[:n-1]
-	return c
 }

@@ -32,11 +32,11 @@
 package recommend
 
 import (
-	"container/heap"
 	"slices"
 
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/lazy"
 )
 
 // Options configures [Additional].
@@ -116,36 +116,24 @@ func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result 
 	reach := cond.ReachSets(universe)
 	dist := g.RootDistance()
 
-	h := &candidates{}
 	eval := func(c *candidate) {
 		r := reach[cond.Comp[c.node]]
 		c.gain = r.AndNotLen(pmask, taken)
 		c.ext = r.AndNotLen(xmask, taken)
 	}
+	keys := make([]candidate, 0, nproj)
 	for _, v := range universe[:nproj] {
 		c := candidate{node: v, dist: dist[v], name: g.Nodes[v].Name}
 		eval(&c)
-		h.items = append(h.items, c)
+		keys = append(keys, c)
 	}
-	heap.Init(h)
-	round := 0
-	for h.Len() > 0 && (opts.N <= 0 || len(res.Recommendations) < opts.N) {
-		top := &h.items[0]
-		if top.round != round {
-			eval(top)
-			top.round = round
-			if top.gain == 0 {
-				heap.Pop(h)
-			} else {
-				heap.Fix(h, 0)
-			}
-			continue
-		}
-		c := heap.Pop(h).(candidate)
-		if c.gain == 0 {
+	q := lazy.New(keys, better)
+	for opts.N <= 0 || len(res.Recommendations) < opts.N {
+		_, ok := q.Top(func(c *candidate) bool { eval(c); return c.gain > 0 })
+		if !ok {
 			break
 		}
-		round++
+		c := q.Take()
 		added := reach[cond.Comp[c.node]].Clone()
 		added.AndNot(taken)
 		taken.Or(added)
@@ -176,22 +164,16 @@ func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result 
 }
 
 type candidate struct {
-	node  int
-	gain  int
-	dist  int
-	ext   int
-	name  string
-	round int
+	node int
+	gain int
+	dist int
+	ext  int
+	name string
 }
 
-type candidates struct{ items []candidate }
-
-func (h *candidates) Len() int { return len(h.items) }
-
-// Less orders by more project nodes added, shorter root distance (-1
+// better orders by more project nodes added, shorter root distance (-1
 // last), more external nodes added, smaller name.
-func (h *candidates) Less(i, j int) bool {
-	a, b := &h.items[i], &h.items[j]
+func better(a, b *candidate) bool {
 	if a.gain != b.gain {
 		return a.gain > b.gain
 	}
@@ -205,14 +187,6 @@ func (h *candidates) Less(i, j int) bool {
 		return a.ext > b.ext
 	}
 	return a.name < b.name
-}
-func (h *candidates) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *candidates) Push(x any)    { h.items = append(h.items, x.(candidate)) }
-func (h *candidates) Pop() any {
-	n := len(h.items)
-	c := h.items[n-1]
-	h.items = h.items[:n-1]
-	return c
 }
 
 // AdditionalSet returns the set Algorithm 3 computes for one function in its
