@@ -352,8 +352,10 @@ type loaded struct {
 func loadBenchmarks(ctx context.Context, files []benchFile, opts callgraph.Options, workers int) ([]loaded, []Skip, error) {
 	graphs := make([]*callgraph.Graph, len(files))
 	errs := make([]error, len(files))
+	benchOpts := opts
+	benchOpts.NoEdges = true // coverage compares nodes only
 	par.For(ctx, len(files), workers, func(i int) {
-		graphs[i], errs[i] = callgraph.Load([]string{files[i].path}, opts)
+		graphs[i], errs[i] = callgraph.Load([]string{files[i].path}, benchOpts)
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err

@@ -23,6 +23,10 @@ type Options struct {
 
 	// AllowEmpty accepts profiles with no samples, giving an empty graph.
 	AllowEmpty bool
+
+	// NoEdges skips the edges: Out and In stay empty. Coverage needs only
+	// a benchmark graph's nodes, so benchmark graphs are built this way.
+	NoEdges bool
 }
 
 // Node is one function of a [Graph].
@@ -291,7 +295,7 @@ func (b *builder) add(p *profile.Profile) error {
 				b.seen[id] = b.stamp
 				b.nodes[id].Cum += v
 			}
-			if i > 0 && stack[i] != stack[i-1] && b.last[id] != stack[i-1] {
+			if i > 0 && !b.opts.NoEdges && stack[i] != stack[i-1] && b.last[id] != stack[i-1] {
 				b.last[id] = stack[i-1]
 				b.edges[uint64(id)<<32|uint64(stack[i-1])] = struct{}{}
 			}

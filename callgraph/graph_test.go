@@ -163,3 +163,17 @@ func TestCondense(t *testing.T) {
 		assert.Equal(t, g.Reachable(i), sets[c.Comp[i]].Elems(), "reach of %s", g.Nodes[i].Name)
 	}
 }
+
+func TestNoEdges(t *testing.T) {
+	app, _, _ := proftest.Figure62()
+	full, err := callgraph.New(app, callgraph.Options{})
+	require.NoError(t, err)
+	nodesOnly, err := callgraph.New(app, callgraph.Options{NoEdges: true})
+	require.NoError(t, err)
+	require.Equal(t, full.Len(), nodesOnly.Len())
+	for i := range full.Nodes {
+		assert.Equal(t, full.Nodes[i], nodesOnly.Nodes[i])
+		assert.Empty(t, nodesOnly.Out[i])
+		assert.Empty(t, nodesOnly.In[i])
+	}
+}
