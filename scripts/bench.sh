@@ -118,3 +118,36 @@ END {
 				dur(v[m, "ns/op"]), dur(v[m, "cpu-ms/op"] * 1e6), v[m, "peak-heap-MB"], v[m, "input-MB"]
 	}
 }' "$work/out.txt"
+
+# Objective variants (optimize.Select) against the plain greedy, measured in
+# one run on the 50,000-node instance: none may take more than 2x greedy.
+if [ -z "${SKIP_OBJECTIVES:-}" ]; then
+	echo >&2
+	echo "# go test -run '^\$' -bench '^BenchmarkObjectives\$' -benchtime 5x ./internal/synth" >&2
+	(cd internal/synth && "$work/synth.test" -test.run '^$' -test.bench '^BenchmarkObjectives$' \
+		-test.benchtime 5x -test.count 1 -test.timeout 30m) | tee "$work/obj.txt"
+	awk '
+	/^BenchmarkObjectives\/greedy/ { g = $3 }
+	/^BenchmarkObjectives\/select\// { n[++k] = $1; t[k] = $3 }
+	END {
+		if (!g) exit
+		printf "\nObjective variants, 50,000 nodes x 5,000 benchmarks (ratio to the plain greedy; target at most 2x)\n"
+		printf "  %-34s %10.1f ms  1.00x\n", "greedy (Algorithm 2)", g / 1e6
+		for (i = 1; i <= k; i++) {
+			name = n[i]; sub(/^BenchmarkObjectives\/select\//, "", name); sub(/-[0-9]+$/, "", name)
+			printf "  %-34s %10.1f ms  %.2fx\n", "select " name, t[i] / 1e6, t[i] / g
+		}
+	}' "$work/obj.txt"
+fi
+
+# Collection speed on the example module against the papers' protocol (10 s
+# per benchmark, sequential, go test relinking per benchmark): about 10
+# minutes, so it runs only with MBOPT_BENCH_COLLECT=1.
+if [ -n "${MBOPT_BENCH_COLLECT:-}" ]; then
+	echo >&2
+	echo "# MBOPT_BENCH_COLLECT=1 go test -run '^\$' -bench '^BenchmarkCollectVsPaperProtocol\$' -benchtime 1x ./collect" >&2
+	MBOPT_BENCH_COLLECT=1 "$GO" test -run '^$' -bench '^BenchmarkCollectVsPaperProtocol$' -benchtime 1x -timeout 60m ./collect
+else
+	echo
+	echo "Collection speed vs. the papers' protocol: skipped (about 10 minutes); run 'MBOPT_BENCH_COLLECT=1 make bench'."
+fi
