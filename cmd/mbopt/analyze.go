@@ -166,7 +166,25 @@ func writeOutput(stdout io.Writer, path string, data []byte) error {
 
 // writeFileAtomic writes data to path via a temporary file in the same
 // directory and a rename.
+//
+// A path that exists and is not a regular file (/dev/null, /dev/stdout, a
+// named pipe) is written in place: renaming over it would replace the
+// device or pipe with a regular file.
 func writeFileAtomic(path string, data []byte) error {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		if fi.IsDir() {
+			return badInputf("writing %s: is a directory", path)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return badInputf("writing %s: %v", path, err)
+		}
+		if _, err := f.Write(data); err != nil {
+			f.Close()
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		return f.Close()
+	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {

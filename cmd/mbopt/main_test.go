@@ -269,3 +269,18 @@ func TestFlagErrors(t *testing.T) {
 		})
 	}
 }
+
+// -o onto a device or a directory: /dev/null must stay a device (renaming a
+// temporary file over it would replace it with a regular file).
+func TestOutputToSpecialFiles(t *testing.T) {
+	code, _, stderr := run(t, exampleArgs("--format", "json", "-o", os.DevNull)...)
+	require.Equal(t, 0, code, stderr)
+	fi, err := os.Stat(os.DevNull)
+	require.NoError(t, err)
+	assert.False(t, fi.Mode().IsRegular(), "%s must still be a device, is %v", os.DevNull, fi.Mode())
+
+	dir := t.TempDir()
+	code, _, stderr = run(t, exampleArgs("-o", dir)...)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "is a directory")
+}
