@@ -10,14 +10,16 @@ import (
 // empty. Coverage asks only whether a function shows up in a benchmark's
 // profile, and CPU profiles sample every 10ms, so a short run can miss
 // functions that take a small share of a benchmark's time. The papers this
-// tool follows ran each benchmark for 10s. Measured once on the example
-// module (testdata/example, 23 benchmarks, sequential): 1s took 46s instead
-// of 7m23s, found 86% of the module's functions that the 10s profiles
-// contain (union over all benchmarks), and covered as many of the
-// application profile's module functions (48 of 51); counting runtime and
-// standard-library functions too, it found 68% of them, and covered 55% of
-// the application's functions instead of 66%. 100ms found 77% of the
-// module's functions. Use 10s when rarely sampled functions matter.
+// tool follows ran each benchmark for 10s, sequentially.
+//
+// On the example module (testdata/example, 23 benchmarks), two runs of 1s
+// against that protocol (BenchmarkCollectVsPaperProtocol, 'MBOPT_BENCH_COLLECT=1
+// make bench'; sampling moves these figures between runs): 20–46s instead
+// of 6–7.5 minutes; 84–86% of the module functions the 10s profiles contain
+// (union over all benchmarks) and 61–68% of all functions; of the
+// application profile's 51 module functions, 46–48 covered against 48 at
+// 10s. 100ms found 77% of the module functions. Use 10s when rarely
+// sampled functions matter.
 const DefaultBenchTime = "1s"
 
 // DefaultTimeout is the per-process timeout used when [Config.Timeout] is

@@ -146,7 +146,7 @@ fi
 if [ -n "${MBOPT_BENCH_COLLECT:-}" ]; then
 	echo >&2
 	echo "# MBOPT_BENCH_COLLECT=1 go test -run '^\$' -bench '^BenchmarkCollectVsPaperProtocol\$' -benchtime 1x ./collect" >&2
-	MBOPT_BENCH_COLLECT=1 "$GO" test -run '^$' -bench '^BenchmarkCollectVsPaperProtocol$' -benchtime 1x -timeout 60m ./collect
+	MBOPT_BENCH_COLLECT=1 "$GO" test -run '^$' -bench '^BenchmarkCollectVsPaperProtocol$' -benchtime 1x -count 1 -timeout 60m ./collect
 else
 	echo
 	echo "Collection speed vs. the papers' protocol: skipped (about 10 minutes); run 'MBOPT_BENCH_COLLECT=1 make bench'."
