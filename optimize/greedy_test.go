@@ -38,12 +38,7 @@ func instance(t *testing.T, app map[string]int64, benches map[string][]string) *
 }
 
 func TestFigure62MinimalSuite(t *testing.T) {
-	app, b1, b2 := proftest.Figure62()
-	opts := callgraph.Options{Modules: []string{proftest.Figure62Module}}
-	ga, _ := callgraph.New(app, opts)
-	g1, _ := callgraph.New(b1, opts)
-	g2, _ := callgraph.New(b2, opts)
-	cov := coverage.Compute(ga, []coverage.Benchmark{{ID: "benchmark1", Graph: g1}, {ID: "benchmark2", Graph: g2}})
+	cov := proftest.Figure62Coverage()
 
 	for _, nodes := range []optimize.Nodes{optimize.ProjectNodes, optimize.AllNodes} {
 		r := optimize.Greedy(cov, optimize.Options{Nodes: nodes})

@@ -18,13 +18,7 @@ import (
 
 func figure62(t *testing.T) *coverage.Result {
 	t.Helper()
-	app, b1, b2 := proftest.Figure62()
-	opts := callgraph.Options{Modules: []string{proftest.Figure62Module}}
-	ga, err := callgraph.New(app, opts)
-	require.NoError(t, err)
-	g1, _ := callgraph.New(b1, opts)
-	g2, _ := callgraph.New(b2, opts)
-	return coverage.Compute(ga, []coverage.Benchmark{{ID: "benchmark1", Graph: g1}, {ID: "benchmark2", Graph: g2}})
+	return proftest.Figure62Coverage()
 }
 
 func figIDs(t *testing.T, g *callgraph.Graph, nodes ...int) []int {

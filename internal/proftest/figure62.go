@@ -4,6 +4,9 @@ import (
 	"fmt"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/coverage"
 )
 
 // Figure62Module is the module path of the Figure 6.2 fixture's project
@@ -71,4 +74,23 @@ func Figure62() (app, bench1, bench2 *profile.Profile) {
 	bench1 = bench("BenchmarkOne", []int{4, 14})
 	bench2 = bench("BenchmarkTwo", []int{2, 7, 17}, []int{2, 11})
 	return app, bench1, bench2
+}
+
+// Figure62Coverage returns the coverage of the Figure 6.2 application by its
+// two benchmarks, with ids "benchmark1" and "benchmark2" and project module
+// [Figure62Module].
+func Figure62Coverage() *coverage.Result {
+	app, b1, b2 := Figure62()
+	opts := callgraph.Options{Modules: []string{Figure62Module}}
+	graph := func(p *profile.Profile) *callgraph.Graph {
+		g, err := callgraph.New(p, opts)
+		if err != nil {
+			panic("proftest: " + err.Error())
+		}
+		return g
+	}
+	return coverage.Compute(graph(app), []coverage.Benchmark{
+		{ID: "benchmark1", Graph: graph(b1)},
+		{ID: "benchmark2", Graph: graph(b2)},
+	})
 }
