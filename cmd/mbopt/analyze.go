@@ -117,7 +117,7 @@ func printAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
 	printWarnings(s.Err, rep)
 	doc := report.Build(rep)
 	if o.format == "github" {
-		return writeGitHub(s, o, doc)
+		return writeGitHub(s, o, rep, doc)
 	}
 	var buf bytes.Buffer
 	var err error

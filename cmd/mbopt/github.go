@@ -6,19 +6,19 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/report"
 	"github.com/mbopt/mbopt/suite"
 )
 
 // writeGitHub implements analyze --format github: the selected suite goes
-// to stdout (or -o), as `go test` commands when a collection manifest in a
-// --micro directory names each benchmark's package, else as benchmark ids,
+// to stdout (or -o), as `go test` commands when every pick's package is
+// known (see analysis.SuiteBenchmarks), else as benchmark ids,
 // one per line in pick order; a Markdown step summary is appended to the
 // file named by $GITHUB_STEP_SUMMARY, or, when that is unset, written to
 // stdout and the suite only to -o.
-func writeGitHub(s *streams, o *analyzeOptions, d *report.Document) error {
-	commands := suiteCommands(o.micro, d)
+func writeGitHub(s *streams, o *analyzeOptions, rep *analysis.Report, d *report.Document) error {
+	commands := suiteCommands(rep)
 	var md bytes.Buffer
 	if err := report.WriteMarkdown(&md, d, report.MarkdownOptions{Summary: true, Suite: commands}); err != nil {
 		return err
@@ -47,36 +47,21 @@ func writeGitHub(s *streams, o *analyzeOptions, d *report.Document) error {
 	return writeOutput(s.Out, o.output, []byte(commands))
 }
 
-// suiteCommands returns the suite as `go test` command lines when a
-// manifest.json in a --micro directory maps every pick to its package and
-// name, else the picked ids, one per line.
-func suiteCommands(micro []string, d *report.Document) string {
-	byID := map[string]suite.Benchmark{}
-	for _, dir := range micro {
-		m, err := collect.Load(dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range m.Benchmarks {
-			id := strings.TrimSuffix(e.Profile, ".pprof")
-			byID[id] = suite.Benchmark{Package: e.Package, Dir: e.Dir, Name: e.Name}
-		}
-	}
-	var sel []suite.Benchmark
-	var ids strings.Builder
-	for _, p := range d.MinimalSuite {
-		fmt.Fprintln(&ids, p.ID)
-		if b, ok := byID[p.ID]; ok {
-			sel = append(sel, b)
-		}
-	}
-	if len(sel) == len(d.MinimalSuite) && len(sel) > 0 {
+// suiteCommands returns the suite as `go test` command lines when every
+// pick maps to a package and name (from its manifest entry or its id), else
+// the picked ids, one per line, in pick order.
+func suiteCommands(rep *analysis.Report) string {
+	if sel, err := analysis.SuiteBenchmarks(rep); err == nil && len(sel) > 0 {
 		if invs, err := suite.Plan(sel, suite.Options{}); err == nil {
 			var b bytes.Buffer
 			if suite.Write(&b, invs, suite.FormatShell) == nil {
 				return b.String()
 			}
 		}
+	}
+	var ids strings.Builder
+	for _, id := range rep.Suite.IDs() {
+		fmt.Fprintln(&ids, id)
 	}
 	return ids.String()
 }

@@ -66,3 +66,14 @@ func TestGitHubFormat(t *testing.T) {
 	assert.Contains(t, string(md), "budget 30.00s: the picks cost 30.00s")
 	assert.Contains(t, string(md), "<details>")
 }
+
+// With a collection manifest the github format prints runnable go test
+// commands, not bare ids.
+func TestGitHubFormatWithManifest(t *testing.T) {
+	t.Setenv("GITHUB_STEP_SUMMARY", filepath.Join(t.TempDir(), "summary.md"))
+	app, micro := figure62Collection(t)
+	code, stdout, stderr := run(t, "analyze", "--app", app, "--micro", micro, "--format", "github")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, "go test -run '^$' -bench '^BenchmarkOne$' example.com/fig/app\n"+
+		"go test -run '^$' -bench '^BenchmarkTwo$/^n=1$' example.com/fig/other\n", stdout)
+}
