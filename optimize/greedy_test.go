@@ -1,9 +1,7 @@
 package optimize_test
 
 import (
-	"fmt"
 	"math/rand"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -186,34 +184,7 @@ func eager(cov *coverage.Result, nodes optimize.Nodes) []string {
 func TestLazyMatchesEager(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for trial := 0; trial < 200; trial++ {
-		app := map[string]int64{}
-		var names []string
-		for i := 0; i < 5+rng.Intn(40); i++ {
-			kind := "p"
-			if rng.Intn(3) == 0 {
-				kind = "x"
-			}
-			name := fmt.Sprintf("%s.f%d", kind, i)
-			names = append(names, name)
-			app[name] = int64(rng.Intn(4)) // small values: many impact ties
-		}
-		benches := map[string][]string{}
-		for b := 0; b < 1+rng.Intn(15); b++ {
-			var nodes []string
-			for _, n := range names {
-				if rng.Intn(4) == 0 {
-					nodes = append(nodes, n)
-				}
-			}
-			for f := 0; f < rng.Intn(3); f++ {
-				nodes = append(nodes, fmt.Sprintf("q.filler%d", f))
-			}
-			if len(nodes) == 0 {
-				nodes = []string{"q.filler"}
-			}
-			benches[fmt.Sprintf("B%02d", rng.Intn(100))+strings.Repeat("_", b)] = nodes
-		}
-		cov := instance(t, app, benches)
+		cov := randomInstance(t, rng)
 		for _, nodes := range []optimize.Nodes{optimize.ProjectNodes, optimize.AllNodes} {
 			got := optimize.Greedy(cov, optimize.Options{Nodes: nodes}).IDs()
 			if len(got) == 0 {

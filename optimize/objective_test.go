@@ -222,11 +222,13 @@ func TestParseObjective(t *testing.T) {
 	assert.EqualError(t, err, `invalid objective "time": valid values are {nodes|impact}`)
 }
 
-// randomInstance is a small random instance with many ties.
+// randomInstance is a small random instance with many ties: flat times
+// of 0–3 ms (impact ties) and benchmark graphs padded with 0–2 filler nodes
+// outside the application (graph-size ties).
 func randomInstance(t *testing.T, rng *rand.Rand) *coverage.Result {
 	app := map[string]int64{}
 	var names []string
-	for i := 0; i < 5+rng.Intn(30); i++ {
+	for i := 0; i < 5+rng.Intn(40); i++ {
 		kind := "p"
 		if rng.Intn(3) == 0 {
 			kind = "x"
@@ -236,12 +238,18 @@ func randomInstance(t *testing.T, rng *rand.Rand) *coverage.Result {
 		app[name] = int64(rng.Intn(4))
 	}
 	benches := map[string][]string{}
-	for b := 0; b < 1+rng.Intn(10); b++ {
-		nodes := []string{fmt.Sprintf("q.filler%d", rng.Intn(3))}
+	for b := 0; b < 1+rng.Intn(15); b++ {
+		var nodes []string
 		for _, n := range names {
 			if rng.Intn(4) == 0 {
 				nodes = append(nodes, n)
 			}
+		}
+		for f := 0; f < rng.Intn(3); f++ {
+			nodes = append(nodes, fmt.Sprintf("q.filler%d", f))
+		}
+		if len(nodes) == 0 {
+			nodes = []string{"q.filler"}
 		}
 		benches[fmt.Sprintf("B%02d", b)] = nodes
 	}
