@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/par"
 	"github.com/mbopt/mbopt/suite"
 )
@@ -419,7 +420,7 @@ func (c *collector) writeLog(base, command string, output []byte) string {
 		return ""
 	}
 	data := append([]byte("$ "+command+"\n"), output...)
-	if err := writeFileAtomic(filepath.Join(c.out, rel), data); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(c.out, rel), data); err != nil {
 		return ""
 	}
 	return filepath.ToSlash(rel)

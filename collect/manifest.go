@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mbopt/mbopt/internal/atomicfile"
 )
 
 // ManifestFile is the name of the manifest inside an output directory.
@@ -227,32 +229,7 @@ func (m *Manifest) Write(dir string) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, ManifestFile), append(data, '\n'))
-}
-
-// writeFileAtomic writes data to a temporary file next to name and renames
-// it to name.
-func writeFileAtomic(name string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), name)
+	return atomicfile.WriteFile(filepath.Join(dir, ManifestFile), append(data, '\n'))
 }
 
 // loadPrevious returns the manifest in dir, or nil when there is none.

@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/report"
 )
@@ -164,46 +163,18 @@ func writeOutput(stdout io.Writer, path string, data []byte) error {
 	return writeFileAtomic(path, data)
 }
 
-// writeFileAtomic writes data to path via a temporary file in the same
-// directory and a rename.
-//
-// A path that exists and is not a regular file (/dev/null, /dev/stdout, a
-// named pipe) is written in place: renaming over it would replace the
-// device or pipe with a regular file.
+// writeFileAtomic writes data to path with [atomicfile.WriteFile]. A path
+// that cannot be created (a directory, a missing parent) is bad input.
 func writeFileAtomic(path string, data []byte) error {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		if fi.IsDir() {
-			return badInputf("writing %s: is a directory", path)
-		}
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return badInputf("writing %s: %v", path, err)
-		}
-		if _, err := f.Write(data); err != nil {
-			f.Close()
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-		return f.Close()
-	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return badInputf("writing %s: %v", path, err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
+	defer f.Cleanup()
+	if _, err := f.Write(data); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	// CreateTemp makes the file 0600; results are ordinary files.
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := f.Commit(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
