@@ -25,9 +25,9 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/mbopt/mbopt/callgraph"
-	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/internal/par"
+	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/recommend"
 )
@@ -100,7 +100,7 @@ type Report struct {
 	// Entries holds the manifest entries (package collect) of the
 	// benchmarks, by id, when the profiles came with a manifest.json;
 	// empty otherwise.
-	Entries map[string]collect.Entry
+	Entries map[string]manifest.Entry
 	// Warnings are caveats that did not stop the analysis, in the order
 	// found.
 	Warnings []string
@@ -149,7 +149,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep.Entries = map[string]collect.Entry{}
+	rep.Entries = map[string]manifest.Entry{}
 	for _, m := range manifests {
 		for _, e := range m.Benchmarks {
 			rep.Entries[e.ID] = e
@@ -157,8 +157,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	mods := cfg.Modules
-	if len(mods) == 0 && len(manifests) > 0 && manifests[0].Module != "" {
-		mods = []string{manifests[0].Module}
+	if len(mods) == 0 {
+		// Every manifest's module is project code: several manifests may
+		// come from several modules of one repository.
+		for _, m := range manifests {
+			if m.Module != "" && !slices.Contains(mods, m.Module) {
+				mods = append(mods, m.Module)
+			}
+		}
 	}
 	if len(mods) == 0 {
 		mod, gomod, err := findModule(cfg.Dir)
@@ -210,7 +216,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	rep.Suite = optimize.Greedy(rep.Coverage, optimize.Options{Nodes: cfg.Nodes})
-	if err := extend(cfg, rep, opts, cbs); err != nil {
+	if err := extend(cfg, rep, opts, cbs, manifests); err != nil {
 		return nil, err
 	}
 	if cfg.Recommend != 0 {
@@ -262,15 +268,21 @@ type benchFile struct {
 	id, path string
 }
 
+// dirManifest is a manifest and the directory it was read from.
+type dirManifest struct {
+	*manifest.Manifest
+	dir string
+}
+
 // benchmarkFiles expands files and directories into benchmark files
 // sorted by id, checking that ids are unique. A directory holding a
 // manifest.json (written by package collect) contributes the manifest's
 // benchmarks under their ids: those with status ok as files, the others as
 // skips carrying their status and error.
-func benchmarkFiles(args []string) ([]benchFile, []*collect.Manifest, []Skip, error) {
+func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 	var (
 		out       []benchFile
-		manifests []*collect.Manifest
+		manifests []dirManifest
 		skips     []Skip
 	)
 	for _, arg := range args {
@@ -289,22 +301,25 @@ func benchmarkFiles(args []string) ([]benchFile, []*collect.Manifest, []Skip, er
 			out = append(out, benchFile{id: id, path: arg})
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(arg, collect.ManifestFile)); err == nil {
-			m, err := collect.Load(arg)
+		if _, err := os.Stat(filepath.Join(arg, manifest.FileName)); err == nil {
+			m, err := manifest.Load(arg)
 			if err != nil {
 				return nil, nil, nil, asInput(err)
 			}
-			manifests = append(manifests, m)
+			manifests = append(manifests, dirManifest{m, arg})
 			for _, e := range m.Benchmarks {
-				if e.Status == collect.StatusOK {
-					out = append(out, benchFile{id: e.ID, path: filepath.Join(arg, e.Profile)})
+				if e.Status == manifest.StatusOK && e.Profile != "" {
+					out = append(out, benchFile{id: e.ID, path: filepath.Join(arg, filepath.FromSlash(e.Profile))})
 					continue
 				}
 				reason := string(e.Status)
+				if e.Status == manifest.StatusOK {
+					reason = "the manifest records status ok but no profile file; collect it again"
+				}
 				if msg, _, _ := strings.Cut(strings.TrimSpace(e.Error), "\n"); msg != "" {
 					reason += ": " + msg
 				}
-				file := filepath.Join(arg, collect.ManifestFile)
+				file := filepath.Join(arg, manifest.FileName)
 				if e.Log != "" {
 					file = filepath.Join(arg, e.Log)
 				}

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/analysis"
-	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/internal/proftest"
+	"github.com/mbopt/mbopt/manifest"
 )
 
 func write(t *testing.T, path string, p *profile.Profile) {
@@ -37,12 +37,12 @@ func TestRunReadsManifest(t *testing.T) {
 	write(t, filepath.Join(micro, "one.pprof"), b1)
 	write(t, filepath.Join(micro, "two.pprof"), b2)
 	write(t, filepath.Join(micro, "stray.pprof"), b2) // not in the manifest: ignored
-	m := &collect.Manifest{
-		Version: collect.SchemaVersion, Module: proftest.Figure62Module, BenchTime: "1s",
-		Benchmarks: []collect.Entry{
-			{ID: "example.com/fig/app.BenchmarkOne", Package: "example.com/fig/app", Name: "BenchmarkOne", Status: collect.StatusOK, Profile: "one.pprof"},
-			{ID: "example.com/fig/app.BenchmarkPanics", Package: "example.com/fig/app", Name: "BenchmarkPanics", Status: collect.StatusFailed, Error: "panic: boom\ngoroutine 1", Log: "logs/panics.log"},
-			{ID: "example.com/fig/app.BenchmarkTwo", Package: "example.com/fig/app", Name: "BenchmarkTwo", Status: collect.StatusOK, Profile: "two.pprof"},
+	m := &manifest.Manifest{
+		Version: manifest.SchemaVersion, Module: proftest.Figure62Module, BenchTime: "1s",
+		Benchmarks: []manifest.Entry{
+			{ID: "example.com/fig/app.BenchmarkOne", Package: "example.com/fig/app", Name: "BenchmarkOne", Status: manifest.StatusOK, Profile: "one.pprof"},
+			{ID: "example.com/fig/app.BenchmarkPanics", Package: "example.com/fig/app", Name: "BenchmarkPanics", Status: manifest.StatusFailed, Error: "panic: boom\ngoroutine 1", Log: "logs/panics.log"},
+			{ID: "example.com/fig/app.BenchmarkTwo", Package: "example.com/fig/app", Name: "BenchmarkTwo", Status: manifest.StatusOK, Profile: "two.pprof"},
 		},
 	}
 	require.NoError(t, m.Write(micro))

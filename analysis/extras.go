@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/optimize"
 )
 
@@ -40,7 +42,7 @@ type SelectConfig struct {
 	Budget float64
 	// Costs maps benchmark ids to seconds. CostsFile, when set, is read
 	// with [ReadCosts] and overrides Costs. Without either, a budget takes
-	// costs from a manifest.json (package collect) in a --micro directory.
+	// costs from the manifest.json files (package manifest) among the Micro directories.
 	Costs     map[string]float64
 	CostsFile string
 	// DefaultCost is the cost of benchmarks without one; 0 makes them an
@@ -108,7 +110,7 @@ func ParseApps(args []string) (files []string, scenarios []ScenarioSpec, err err
 
 // extend computes what Config asks beyond coverage and Algorithm 2:
 // scenarios, the selection and the certificate.
-func extend(cfg Config, rep *Report, opts callgraph.Options, benches []coverage.Benchmark) error {
+func extend(cfg Config, rep *Report, opts callgraph.Options, benches []coverage.Benchmark, manifests []dirManifest) error {
 	weighted := false
 	if len(cfg.Scenarios) >= 2 {
 		var scs []coverage.Scenario
@@ -138,13 +140,9 @@ func extend(cfg Config, rep *Report, opts callgraph.Options, benches []coverage.
 			}
 			plan.Costs = costs
 		} else if plan.Costs == nil {
-			costs, found, err := manifestCosts(cfg.Micro)
-			if err != nil {
-				return asInput(err)
-			}
-			if found != "" {
+			if costs, found := manifestCosts(manifests); found != nil {
 				plan.Costs = costs
-				rep.Warnings = append(rep.Warnings, fmt.Sprintf("benchmark costs taken from %s", found))
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("benchmark costs taken from %s", strings.Join(found, ", ")))
 			}
 		}
 		sel, err := optimize.Select(rep.Coverage, plan)
@@ -169,75 +167,25 @@ func extend(cfg Config, rep *Report, opts callgraph.Options, benches []coverage.
 	return nil
 }
 
-// manifestCosts reads the costs of the first manifest.json found in a
-// directory of micro.
-func manifestCosts(micro []string) (map[string]float64, string, error) {
-	for _, m := range micro {
-		path := filepath.Join(m, "manifest.json")
-		data, err := os.ReadFile(path)
-		if err != nil {
-			continue
-		}
-		costs, err := CostsFromManifest(bytes.NewReader(data))
-		if err != nil {
-			return nil, "", fmt.Errorf("%s: %w", path, err)
-		}
-		return costs, path, nil
-	}
-	return nil, "", nil
-}
-
-// manifest is the part of package collect's manifest.json schema that
-// costs need (kept local so the pipeline reads manifests from any version
-// that has these fields).
-type manifest struct {
-	Benchmarks []struct {
-		ID          string  `json:"id"`
-		Status      string  `json:"status"`
-		Profile     string  `json:"profile"`
-		WallSeconds float64 `json:"wall_seconds"`
-		NsPerOp     float64 `json:"ns_per_op"`
-		Iterations  int64   `json:"iterations"`
-	} `json:"benchmarks"`
-}
-
-// CostsFromManifest returns benchmark costs from a collection manifest
-// (package collect's manifest.json): for each entry with a profile, keyed
-// by the benchmark id the analysis uses (the entry's id, or for entries
-// without one the profile's file name without extension), its wall_seconds, or ns_per_op × iterations when the wall
-// time is missing. Entries with neither are left out.
-func CostsFromManifest(r io.Reader) (map[string]float64, error) {
-	var m manifest
-	if err := json.NewDecoder(r).Decode(&m); err != nil {
-		return nil, fmt.Errorf("reading manifest: %w", err)
+// manifestCosts merges the costs of the manifests (see
+// [manifest.Manifest.Costs]) and returns them with the manifest files they
+// came from; nil when there is no manifest.
+func manifestCosts(ms []dirManifest) (map[string]float64, []string) {
+	if len(ms) == 0 {
+		return nil, nil
 	}
 	costs := map[string]float64{}
-	for _, e := range m.Benchmarks {
-		if e.Profile == "" {
-			continue
-		}
-		// The analysis names a manifest's benchmarks by their ids; older
-		// manifests without ids by their profile's file name.
-		id := e.ID
-		if id == "" {
-			var ok bool
-			if id, ok = benchmarkID(filepath.Base(e.Profile)); !ok {
-				continue
-			}
-		}
-		switch {
-		case e.WallSeconds > 0:
-			costs[id] = e.WallSeconds
-		case e.NsPerOp > 0 && e.Iterations > 0:
-			costs[id] = e.NsPerOp * float64(e.Iterations) / 1e9
-		}
+	var files []string
+	for _, m := range ms {
+		maps.Copy(costs, m.Costs())
+		files = append(files, filepath.Join(m.dir, manifest.FileName))
 	}
-	return costs, nil
+	return costs, files
 }
 
 // ReadCosts reads benchmark costs in seconds from path: a JSON object
 // mapping benchmark ids to seconds, a collection manifest (a JSON object
-// with a "benchmarks" list, see [CostsFromManifest]), or CSV lines
+// with a "benchmarks" list, see [manifest.Manifest.Costs]), or CSV lines
 // "id,seconds" (a first line whose second field is not a number is a
 // header). Errors name the file and line.
 func ReadCosts(path string) (map[string]float64, error) {
@@ -252,11 +200,11 @@ func ReadCosts(path string) (map[string]float64, error) {
 			return nil, fmt.Errorf("%s: not a JSON object of id → seconds: %w", path, err)
 		}
 		if _, ok := probe["benchmarks"]; ok {
-			c, err := CostsFromManifest(bytes.NewReader(trimmed))
+			m, err := manifest.Read(bytes.NewReader(trimmed), path)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
+				return nil, err
 			}
-			return c, nil
+			return m.Costs(), nil
 		}
 		costs := map[string]float64{}
 		if err := json.Unmarshal(trimmed, &costs); err != nil {

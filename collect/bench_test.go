@@ -14,9 +14,11 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/manifest"
 )
 
 // Environment variables of BenchmarkCollectVsPaperProtocol.
@@ -202,7 +204,7 @@ func runPaperProtocol(ctx context.Context, dir string, pkgs []collect.Package, b
 	start := time.Now()
 	for _, p := range pkgs {
 		for _, name := range p.Benchmarks {
-			id := collect.ID(p.Path, name)
+			id := benchname.ID(p.Path, name)
 			base := filepath.Join(out, strconv.Itoa(r.runs))
 			prof := base + ".pprof"
 			t0 := time.Now()
@@ -238,7 +240,7 @@ func runDefaultCollect(ctx context.Context, dir, out string) (protocolResult, er
 		return r, fmt.Errorf("mbopt collect: %d of %d benchmarks did not succeed:\n%s", len(probs), len(m.Benchmarks), strings.Join(msgs, "\n"))
 	}
 	for _, e := range m.Benchmarks {
-		if e.Status == collect.StatusOK {
+		if e.Status == manifest.StatusOK {
 			r.profiles = append(r.profiles, filepath.Join(out, e.Profile))
 		}
 	}

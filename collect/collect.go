@@ -17,9 +17,11 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/par"
-	"github.com/mbopt/mbopt/suite"
+	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/manifest"
 )
 
 // Collect discovers the benchmarks selected by cfg, profiles each one in a
@@ -37,11 +39,11 @@ import (
 // Its cost is one go test -c per package, one short discovery run per
 // top-level benchmark (unless TopLevelOnly), and one run of about
 // BenchTime plus setup per benchmark, cfg.Jobs at a time.
-func Collect(ctx context.Context, cfg Config) (*Manifest, error) {
+func Collect(ctx context.Context, cfg Config) (*manifest.Manifest, error) {
 	if cfg.Out == "" {
 		return nil, errors.New("collect: no output directory (Config.Out)")
 	}
-	filter, err := suite.CompileFilter(cfg.Bench)
+	filter, err := benchname.CompileFilter(cfg.Bench)
 	if err != nil {
 		return nil, fmt.Errorf("benchmark filter: %w", err)
 	}
@@ -52,7 +54,7 @@ func Collect(ctx context.Context, cfg Config) (*Manifest, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("creating output directory: %w", err)
 	}
-	c := &collector{cfg: cfg, out: out, filter: filter, prev: map[string]Entry{}}
+	c := &collector{cfg: cfg, out: out, filter: filter, prev: map[string]manifest.Entry{}}
 	if !cfg.Force {
 		// A previous manifest that cannot be read is not reused; it is
 		// overwritten below.
@@ -93,12 +95,12 @@ func Collect(ctx context.Context, cfg Config) (*Manifest, error) {
 type collector struct {
 	cfg    Config
 	out    string // absolute output directory
-	filter *suite.Filter
-	prev   map[string]Entry // previous manifest's entries by ID
+	filter *benchname.Filter
+	prev   map[string]manifest.Entry // previous manifest's entries by ID
 
-	m      *Manifest
-	mu     sync.Mutex // guards m.Benchmarks, direct, and manifest writes
-	direct []Entry    // entries decided before the profile phase
+	m      *manifest.Manifest
+	mu     sync.Mutex       // guards m.Benchmarks, direct, and manifest writes
+	direct []manifest.Entry // entries decided before the profile phase
 
 	evMu sync.Mutex // serializes Progress calls
 }
@@ -113,8 +115,8 @@ func (c *collector) emit(ev Event) {
 }
 
 // describe returns an empty manifest describing the module and toolchain.
-func (c *collector) describe(ctx context.Context, pkgs []Package) (*Manifest, error) {
-	m := &Manifest{Version: SchemaVersion, BenchTime: c.cfg.benchTime()}
+func (c *collector) describe(ctx context.Context, pkgs []Package) (*manifest.Manifest, error) {
+	m := &manifest.Manifest{Version: manifest.SchemaVersion, BenchTime: c.cfg.benchTime()}
 	env, err := c.output(ctx, c.cfg.Dir, c.cfg.goCmd(), "env", "GOVERSION", "GOOS", "GOARCH")
 	if err != nil {
 		return nil, fmt.Errorf("go env: %w", err)
@@ -182,7 +184,7 @@ func (c *collector) build(ctx context.Context, pkgs []Package) []built {
 	res := make([]*built, len(pkgs))
 	var done int
 	var doneMu sync.Mutex
-	parallel(ctx, len(pkgs), c.cfg.jobs(), func(i int) {
+	par.For(ctx, len(pkgs), c.cfg.jobs(), func(i int) {
 		b, err := c.buildOne(ctx, pkgs[i])
 		if ctx.Err() != nil {
 			return
@@ -210,7 +212,7 @@ func (c *collector) buildOne(ctx context.Context, p Package) (*built, error) {
 	if err := os.MkdirAll(filepath.Join(c.out, ".bin"), 0o755); err != nil {
 		return b, err
 	}
-	bin := filepath.Join(c.out, ".bin", safeName(p.Path, 120)+".test")
+	bin := filepath.Join(c.out, ".bin", manifest.SafeName(p.Path, 120)+".test")
 	args := append([]string{"test", "-c", "-o", bin}, c.cfg.buildFlags()...)
 	args = append(args, p.Path)
 	cmd := exec.CommandContext(ctx, c.cfg.goCmd(), args...)
@@ -222,9 +224,9 @@ func (c *collector) buildOne(ctx context.Context, p Package) (*built, error) {
 			return nil, ctx.Err()
 		}
 		msg := buildError(out)
-		log := c.writeLog(safeName(p.Path, 120)+".build", "go "+strings.Join(args, " "), out)
-		c.addDeclared(b, StatusBuildFailed, shorten(msg), log, time.Since(start))
-		return b, fmt.Errorf("building test binary: %s", firstLine(msg))
+		log := c.writeLog(manifest.SafeName(p.Path, 120)+".build", "go "+strings.Join(args, " "), out)
+		c.addDeclared(b, manifest.StatusBuildFailed, shorten(msg), log, time.Since(start))
+		return b, fmt.Errorf("building test binary: %s", textutil.FirstLine(msg))
 	}
 	hash, err := hashFile(bin)
 	if err != nil {
@@ -237,9 +239,9 @@ func (c *collector) buildOne(ctx context.Context, p Package) (*built, error) {
 	}
 	if r.err != nil || r.timedOut {
 		msg := "listing benchmarks: " + crashMessage(r, "-test.list", c.cfg.timeout())
-		log := c.writeLog(safeName(p.Path, 120)+".list", bin+" -test.list ^Benchmark", r.output)
+		log := c.writeLog(manifest.SafeName(p.Path, 120)+".list", bin+" -test.list ^Benchmark", r.output)
 		c.addDeclared(b, statusOf(r), msg, log, r.wall)
-		return b, errors.New(firstLine(msg))
+		return b, errors.New(textutil.FirstLine(msg))
 	}
 	tops := p.Benchmarks // a TestMain that does not call m.Run lists nothing
 	if listed := benchmarkLines(r.output); len(listed) > 0 {
@@ -256,11 +258,11 @@ func (c *collector) buildOne(ctx context.Context, p Package) (*built, error) {
 }
 
 // statusOf returns the status of a process that crashed.
-func statusOf(r procResult) Status {
+func statusOf(r procResult) manifest.Status {
 	if r.timedOut {
-		return StatusTimeout
+		return manifest.StatusTimeout
 	}
-	return StatusFailed
+	return manifest.StatusFailed
 }
 
 // benchmarkLines returns the lines of -test.list output that name benchmarks.
@@ -276,7 +278,7 @@ func benchmarkLines(out []byte) []string {
 
 // addDeclared records a direct entry for every selected benchmark b's
 // source declares.
-func (c *collector) addDeclared(b *built, st Status, msg, log string, wall time.Duration) {
+func (c *collector) addDeclared(b *built, st manifest.Status, msg, log string, wall time.Duration) {
 	for _, name := range b.pkg.Benchmarks {
 		if ok, _ := c.filter.Match(name); !ok {
 			continue
@@ -287,16 +289,16 @@ func (c *collector) addDeclared(b *built, st Status, msg, log string, wall time.
 	}
 }
 
-func (c *collector) addDirect(e Entry) {
+func (c *collector) addDirect(e manifest.Entry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.direct = append(c.direct, e)
 }
 
 // entry returns a new entry for benchmark name of b.
-func (c *collector) entry(b *built, name string) Entry {
-	return Entry{
-		ID:         ID(b.pkg.Path, name),
+func (c *collector) entry(b *built, name string) manifest.Entry {
+	return manifest.Entry{
+		ID:         benchname.ID(b.pkg.Path, name),
 		Package:    b.pkg.Path,
 		Dir:        b.dir,
 		Name:       name,
@@ -328,7 +330,7 @@ func (c *collector) discover(ctx context.Context, builds []built) []unit {
 	found := make([][]unit, len(tops))
 	var done int
 	var doneMu sync.Mutex
-	parallel(ctx, len(tops), c.cfg.jobs(), func(i int) {
+	par.For(ctx, len(tops), c.cfg.jobs(), func(i int) {
 		found[i] = c.discoverOne(ctx, tops[i])
 		if ctx.Err() != nil {
 			return
@@ -360,21 +362,21 @@ func (c *collector) discover(ctx context.Context, builds []built) []unit {
 // to profile. Leaves that failed, skipped or crashed are recorded as direct
 // entries instead.
 func (c *collector) discoverOne(ctx context.Context, top unit) []unit {
-	args := []string{"-test.run", "^$", "-test.bench", suite.Pattern([]string{top.name}),
+	args := []string{"-test.run", "^$", "-test.bench", benchname.Pattern([]string{top.name}),
 		"-test.benchtime", "1x", "-test.cpu", "1", "-test.count", "1", "-test.v"}
 	r := runProcess(ctx, top.b.pkg.Dir, c.cfg.env(), c.cfg.timeout(), top.b.bin, args...)
 	if ctx.Err() != nil {
 		return nil
 	}
 	t := parseTrace(r.output, top.name)
-	record := func(name string, st Status, msg string) {
+	record := func(name string, st manifest.Status, msg string) {
 		e := c.entry(top.b, name)
 		e.Status, e.WallSeconds = st, r.wall.Seconds()
 		e.Error = msg + "\n(in the discovery run, -test.benchtime 1x)"
 		e.Log = c.writeLog(logBase(c.m.Module, e), top.b.bin+" "+strings.Join(args, " "), r.output)
 		c.addDirect(e)
 	}
-	fail := func(name string, st Status, msg string) {
+	fail := func(name string, st manifest.Status, msg string) {
 		if ok, _ := c.filter.Match(name); ok {
 			record(name, st, msg)
 		}
@@ -392,9 +394,9 @@ func (c *collector) discoverOne(ctx context.Context, top unit) []unit {
 		switch {
 		case leaf == culprit:
 		case t.failed[leaf]:
-			fail(leaf, StatusFailed, failBlock(r.output, "FAIL", leaf))
+			fail(leaf, manifest.StatusFailed, failBlock(r.output, "FAIL", leaf))
 		case t.skipped[leaf]:
-			fail(leaf, StatusSkipped, failBlock(r.output, "SKIP", leaf))
+			fail(leaf, manifest.StatusSkipped, failBlock(r.output, "SKIP", leaf))
 		case crash && !t.done(leaf):
 			// Interrupted by the crash of a parent; not run alone.
 		default:
@@ -408,8 +410,8 @@ func (c *collector) discoverOne(ctx context.Context, top unit) []unit {
 }
 
 // logBase returns the log file base name for entry e.
-func logBase(mod string, e Entry) string {
-	return strings.TrimSuffix(FileName(mod, e.Package, e.Name), ".pprof")
+func logBase(mod string, e manifest.Entry) string {
+	return strings.TrimSuffix(manifest.ProfileName(mod, e.Package, e.Name), ".pprof")
 }
 
 // writeLog writes command and output to logs/base.log and returns its path
@@ -432,10 +434,10 @@ func (c *collector) writeLog(base, command string, output []byte) string {
 func (c *collector) profileAll(ctx context.Context, units []unit) error {
 	total := len(units) + len(c.direct)
 	done := 0
-	finish := func(e Entry, reused bool) {
-		if e.Status != StatusOK {
+	finish := func(e manifest.Entry, reused bool) {
+		if e.Status != manifest.StatusOK {
 			// A profile left by an earlier run must not pass for this one's.
-			os.Remove(filepath.Join(c.out, FileName(c.m.Module, e.Package, e.Name)))
+			os.Remove(filepath.Join(c.out, manifest.ProfileName(c.m.Module, e.Package, e.Name)))
 		}
 		c.mu.Lock()
 		c.m.Benchmarks = append(c.m.Benchmarks, e)
@@ -445,7 +447,7 @@ func (c *collector) profileAll(ctx context.Context, units []unit) error {
 		c.mu.Unlock()
 		c.emit(Event{Kind: EventFinish, Package: e.Package, Name: e.Name, Entry: &e, Reused: reused, Done: d, Total: total})
 	}
-	slices.SortFunc(c.direct, func(a, b Entry) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(c.direct, func(a, b manifest.Entry) int { return strings.Compare(a.ID, b.ID) })
 	for _, e := range c.direct {
 		finish(e, false)
 	}
@@ -457,7 +459,7 @@ func (c *collector) profileAll(ctx context.Context, units []unit) error {
 			todo = append(todo, u)
 		}
 	}
-	parallel(ctx, len(todo), c.cfg.jobs(), func(i int) {
+	par.For(ctx, len(todo), c.cfg.jobs(), func(i int) {
 		u := todo[i]
 		c.mu.Lock()
 		d := done
@@ -472,13 +474,13 @@ func (c *collector) profileAll(ctx context.Context, units []unit) error {
 
 // reusable returns the previous entry for u when its profile is complete
 // and was taken with the same test binary and benchtime.
-func (c *collector) reusable(u unit) (Entry, bool) {
-	e, ok := c.prev[ID(u.b.pkg.Path, u.name)]
-	if !ok || e.Status != StatusOK || e.TestBinary != u.b.hash || e.BenchTime != c.cfg.benchTime() || e.Profile == "" {
-		return Entry{}, false
+func (c *collector) reusable(u unit) (manifest.Entry, bool) {
+	e, ok := c.prev[benchname.ID(u.b.pkg.Path, u.name)]
+	if !ok || e.Status != manifest.StatusOK || e.TestBinary != u.b.hash || e.BenchTime != c.cfg.benchTime() || e.Profile == "" {
+		return manifest.Entry{}, false
 	}
 	if _, err := readProfile(filepath.Join(c.out, e.Profile)); err != nil {
-		return Entry{}, false
+		return manifest.Entry{}, false
 	}
 	e.Dir = u.b.dir
 	return e, true
@@ -486,18 +488,18 @@ func (c *collector) reusable(u unit) (Entry, bool) {
 
 // profile runs unit u alone with a CPU profile. It returns false when ctx
 // was canceled before the run ended.
-func (c *collector) profile(ctx context.Context, u unit) (Entry, bool) {
+func (c *collector) profile(ctx context.Context, u unit) (manifest.Entry, bool) {
 	e := c.entry(u.b, u.name)
-	file := FileName(c.m.Module, e.Package, e.Name)
+	file := manifest.ProfileName(c.m.Module, e.Package, e.Name)
 	final := filepath.Join(c.out, file)
 	tmp := final + ".tmp"
 	os.Remove(tmp)
 	defer os.Remove(tmp)
-	args := []string{"-test.run", "^$", "-test.bench", suite.Pattern([]string{u.name}),
+	args := []string{"-test.run", "^$", "-test.bench", benchname.Pattern([]string{u.name}),
 		"-test.benchtime", c.cfg.benchTime(), "-test.count", "1", "-test.v", "-test.cpuprofile", tmp}
 	r := runProcess(ctx, u.b.pkg.Dir, c.cfg.env(), c.cfg.timeout(), u.b.bin, args...)
 	if ctx.Err() != nil {
-		return Entry{}, false
+		return manifest.Entry{}, false
 	}
 	e.WallSeconds = r.wall.Seconds()
 	if res, ok := findResult(parseResults(r.output), u.name); ok {
@@ -508,28 +510,28 @@ func (c *collector) profile(ctx context.Context, u unit) (Entry, bool) {
 	case crashed(r):
 		e.Status, e.Error = statusOf(r), crashMessage(r, t.running(u.name), c.cfg.timeout())
 	case r.err != nil:
-		e.Status = StatusFailed
+		e.Status = manifest.StatusFailed
 		if e.Error = failBlock(r.output, "FAIL", u.name); e.Error == "" {
 			e.Error = crashMessage(r, t.running(u.name), c.cfg.timeout())
 		}
 	case t.skipped[u.name] && e.Iterations == 0:
-		e.Status, e.Error = StatusSkipped, failBlock(r.output, "SKIP", u.name)
+		e.Status, e.Error = manifest.StatusSkipped, failBlock(r.output, "SKIP", u.name)
 	default:
 		p, err := readProfile(tmp)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
-			e.Status, e.Error = StatusFailed, "no profile written (does TestMain call m.Run, or does the benchmark call os.Exit?)"
+			e.Status, e.Error = manifest.StatusFailed, "no profile written (does TestMain call m.Run, or does the benchmark call os.Exit?)"
 		case err != nil:
-			e.Status, e.Error = StatusFailed, "profile unreadable: "+err.Error()
+			e.Status, e.Error = manifest.StatusFailed, "profile unreadable: "+err.Error()
 		default:
 			if err := os.Rename(tmp, final); err != nil {
-				e.Status, e.Error = StatusFailed, err.Error()
+				e.Status, e.Error = manifest.StatusFailed, err.Error()
 				break
 			}
-			e.Status, e.Profile, e.Samples = StatusOK, file, len(p.Sample)
+			e.Status, e.Profile, e.Samples = manifest.StatusOK, file, len(p.Sample)
 		}
 	}
-	if e.Status != StatusOK {
+	if e.Status != manifest.StatusOK {
 		e.Log = c.writeLog(logBase(c.m.Module, e), u.b.bin+" "+strings.Join(args, " "), r.output)
 	}
 	return e, true
@@ -567,15 +569,6 @@ func hashFile(file string) (string, error) {
 		return "", err
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// parallel calls f(0), ..., f(n-1) on at most jobs goroutines; see par.For.
-func parallel(ctx context.Context, n, jobs int, f func(i int)) { par.For(ctx, n, jobs, f) }
-
-// firstLine returns s up to its first newline.
-func firstLine(s string) string {
-	first, _, _ := strings.Cut(s, "\n")
-	return first
 }
 
 // shorten keeps the first maxErrorLines lines of s.

@@ -12,29 +12,31 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/manifest"
 )
 
 // faultsWant is the status of every benchmark of ../testdata/faults, with a
 // fragment its error must contain.
 var faultsWant = map[string]struct {
-	status collect.Status
+	status manifest.Status
 	err    string
 }{
-	"example.com/faults/broken.BenchmarkBroken":          {collect.StatusBuildFailed, "cannot use"},
-	"example.com/faults/healthy.BenchmarkExternal":       {collect.StatusOK, ""},
-	"example.com/faults/healthy.BenchmarkFast":           {collect.StatusOK, ""},
-	"example.com/faults/healthy.BenchmarkSub/n=1":        {collect.StatusOK, ""},
-	"example.com/faults/healthy.BenchmarkSub/n=10":       {collect.StatusOK, ""},
-	"example.com/faults/healthy.BenchmarkSub/with_space": {collect.StatusOK, ""},
-	"example.com/faults/hangs.BenchmarkHang":             {collect.StatusTimeout, "timed out after 3s while running BenchmarkHang"},
-	"example.com/faults/hangs.BenchmarkQuick":            {collect.StatusOK, ""},
-	"example.com/faults/panics.BenchmarkFast":            {collect.StatusOK, ""},
-	"example.com/faults/panics.BenchmarkFatal":           {collect.StatusFailed, "the benchmark gave up"},
-	"example.com/faults/panics.BenchmarkPanic":           {collect.StatusFailed, "panic: boom"},
-	"example.com/faults/panics.BenchmarkSkip":            {collect.StatusSkipped, "not today"},
-	"example.com/faults/panics.BenchmarkSubPanic/bad":    {collect.StatusFailed, "panic: sub-benchmark boom"},
-	"example.com/faults/panics.BenchmarkSubPanic/ok":     {collect.StatusOK, ""},
+	"example.com/faults/broken.BenchmarkBroken":          {manifest.StatusBuildFailed, "cannot use"},
+	"example.com/faults/healthy.BenchmarkExternal":       {manifest.StatusOK, ""},
+	"example.com/faults/healthy.BenchmarkFast":           {manifest.StatusOK, ""},
+	"example.com/faults/healthy.BenchmarkSub/n=1":        {manifest.StatusOK, ""},
+	"example.com/faults/healthy.BenchmarkSub/n=10":       {manifest.StatusOK, ""},
+	"example.com/faults/healthy.BenchmarkSub/with_space": {manifest.StatusOK, ""},
+	"example.com/faults/hangs.BenchmarkHang":             {manifest.StatusTimeout, "timed out after 3s while running BenchmarkHang"},
+	"example.com/faults/hangs.BenchmarkQuick":            {manifest.StatusOK, ""},
+	"example.com/faults/panics.BenchmarkFast":            {manifest.StatusOK, ""},
+	"example.com/faults/panics.BenchmarkFatal":           {manifest.StatusFailed, "the benchmark gave up"},
+	"example.com/faults/panics.BenchmarkPanic":           {manifest.StatusFailed, "panic: boom"},
+	"example.com/faults/panics.BenchmarkSkip":            {manifest.StatusSkipped, "not today"},
+	"example.com/faults/panics.BenchmarkSubPanic/bad":    {manifest.StatusFailed, "panic: sub-benchmark boom"},
+	"example.com/faults/panics.BenchmarkSubPanic/ok":     {manifest.StatusOK, ""},
 }
 
 // TestCollectFaults collects the faults fixture: a package that does not
@@ -65,7 +67,7 @@ func TestCollectFaults(t *testing.T) {
 	assert.Equal(t, "example.com/faults", m.Module)
 	assert.Equal(t, "1x", m.BenchTime)
 	assert.True(t, strings.HasPrefix(m.GoVersion, "go"), "GoVersion = %q", m.GoVersion)
-	got := map[string]collect.Status{}
+	got := map[string]manifest.Status{}
 	for _, e := range m.Benchmarks {
 		got[e.ID] = e.Status
 		want, ok := faultsWant[e.ID]
@@ -73,8 +75,8 @@ func TestCollectFaults(t *testing.T) {
 			continue
 		}
 		assert.Contains(t, e.Error, want.err, "%s error", e.ID)
-		assert.Equal(t, e.ID, collect.ID(e.Package, e.Name))
-		if e.Status == collect.StatusOK {
+		assert.Equal(t, e.ID, benchname.ID(e.Package, e.Name))
+		if e.Status == manifest.StatusOK {
 			assert.NotEmpty(t, e.Profile, "%s profile", e.ID)
 			assert.FileExists(t, filepath.Join(out, e.Profile))
 			assert.NotEmpty(t, e.TestBinary, "%s test_binary", e.ID)
@@ -86,14 +88,14 @@ func TestCollectFaults(t *testing.T) {
 			assert.FileExists(t, filepath.Join(out, e.Log))
 		}
 	}
-	want := map[string]collect.Status{}
+	want := map[string]manifest.Status{}
 	for id, w := range faultsWant {
 		want[id] = w.status
 	}
 	assert.Equal(t, want, got)
 
 	// The manifest on disk is the one returned, and sorted.
-	disk, err := collect.Load(out)
+	disk, err := manifest.Load(out)
 	require.NoError(t, err)
 	assert.Equal(t, m, disk)
 	ids := make([]string, len(m.Benchmarks))
@@ -120,17 +122,17 @@ func TestCollectFaults(t *testing.T) {
 	assert.Equal(t, len(faultsWant), finishes)
 }
 
-func okEntries(m *collect.Manifest) []collect.Entry {
-	var out []collect.Entry
+func okEntries(m *manifest.Manifest) []manifest.Entry {
+	var out []manifest.Entry
 	for _, e := range m.Benchmarks {
-		if e.Status == collect.StatusOK {
+		if e.Status == manifest.StatusOK {
 			out = append(out, e)
 		}
 	}
 	return out
 }
 
-func entry(t *testing.T, m *collect.Manifest, id string) collect.Entry {
+func entry(t *testing.T, m *manifest.Manifest, id string) manifest.Entry {
 	t.Helper()
 	for _, e := range m.Benchmarks {
 		if e.ID == id {
@@ -138,7 +140,7 @@ func entry(t *testing.T, m *collect.Manifest, id string) collect.Entry {
 		}
 	}
 	t.Fatalf("no entry %s", id)
-	return collect.Entry{}
+	return manifest.Entry{}
 }
 
 // TestCollectResume checks that a second run into the same directory
@@ -148,7 +150,7 @@ func TestCollectResume(t *testing.T) {
 		t.Skip("builds and runs testdata/faults")
 	}
 	out := t.TempDir()
-	run := func(cfg collect.Config) (reused []string, m *collect.Manifest) {
+	run := func(cfg collect.Config) (reused []string, m *manifest.Manifest) {
 		t.Helper()
 		cfg.Dir, cfg.Out, cfg.Patterns = "../testdata/faults", out, []string{"./healthy", "./panics"}
 		cfg.Bench = "Fast|Sub|Fatal"
@@ -163,8 +165,8 @@ func TestCollectResume(t *testing.T) {
 		return reused, m
 	}
 	_, first := run(collect.Config{BenchTime: "1x"})
-	require.Equal(t, 6, first.Count(collect.StatusOK), "ok entries: %+v", first.Benchmarks)
-	require.Equal(t, 2, first.Count(collect.StatusFailed), "BenchmarkFatal and BenchmarkSubPanic/bad")
+	require.Equal(t, 6, first.Count(manifest.StatusOK), "ok entries: %+v", first.Benchmarks)
+	require.Equal(t, 2, first.Count(manifest.StatusFailed), "BenchmarkFatal and BenchmarkSubPanic/bad")
 
 	reused, second := run(collect.Config{BenchTime: "1x"})
 	assert.Equal(t, []string{

@@ -4,6 +4,8 @@ import (
 	"os"
 	"runtime"
 	"time"
+
+	"github.com/mbopt/mbopt/manifest"
 )
 
 // DefaultBenchTime is the -test.benchtime used when [Config.BenchTime] is
@@ -163,7 +165,7 @@ type Event struct {
 	// Name is the benchmark's full name; empty for EventBuild.
 	Name string
 	// Entry is the benchmark's manifest entry (EventFinish only).
-	Entry *Entry
+	Entry *manifest.Entry
 	// Reused reports that Entry comes from an earlier run (EventFinish).
 	Reused bool
 	// Err is the build or listing failure (EventBuild only).

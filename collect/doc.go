@@ -33,43 +33,13 @@
 //
 // Collect writes into [Config.Out]:
 //
-//	manifest.json   the Manifest (see below), rewritten atomically after every benchmark
-//	*.pprof         one CPU profile per benchmark with status ok (see FileName)
+//	manifest.json   the [manifest.Manifest], rewritten atomically after every benchmark
+//	*.pprof         one CPU profile per benchmark with status ok (see [manifest.ProfileName])
 //	logs/*.log      the full output of every benchmark that did not succeed
 //
 // Test binaries are built under Out/.bin and removed when Collect returns.
 //
-// # Manifest
-//
-// manifest.json is the contract with `mbopt analyze`. Its schema (version 1):
-//
-//	{
-//	  "version": 1,
-//	  "module": "example.com/tinytsdb",       // main module path
-//	  "go_version": "go1.26.8",                // go env GOVERSION
-//	  "goos": "linux", "goarch": "amd64",
-//	  "vcs_revision": "3f2a…",                 // git HEAD, omitted when unknown
-//	  "vcs_modified": true,                    // uncommitted changes to tracked files; omitted when false
-//	  "benchtime": "1s",                       // -test.benchtime of this run
-//	  "benchmarks": [                          // sorted by package, then name
-//	    {
-//	      "id": "example.com/tinytsdb/storage.BenchmarkEncode/n=100",
-//	      "package": "example.com/tinytsdb/storage",
-//	      "dir": "storage",                    // package dir relative to the module root, "/"-separated
-//	      "name": "BenchmarkEncode/n=100",     // full name as go test prints it
-//	      "status": "ok",                      // ok | failed | timeout | build-failed | skipped
-//	      "profile": "storage.BenchmarkEncode_n=100-1a2b3c4d.pprof", // relative to the manifest; set iff status is ok
-//	      "samples": 97,                       // CPU samples in the profile
-//	      "wall_seconds": 1.42,                // wall time of the benchmark's process
-//	      "ns_per_op": 812.5,                  // omitted when the run reported none
-//	      "iterations": 1482211,               // b.N of the reported result
-//	      "error": "panic: boom\n…",           // why the benchmark did not succeed
-//	      "log": "logs/….log",                 // full output, for statuses other than ok
-//	      "benchtime": "1s",                   // -test.benchtime the profile was taken with
-//	      "test_binary": "sha256:9c1e…"        // hash of the test binary; omitted for build-failed
-//	    }
-//	  ]
-//	}
+// The manifest's schema is documented in package [manifest].
 //
 // # Faults
 //

@@ -10,7 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/manifest"
 )
 
 // TestCollectExample collects the example module (../testdata/example, the
@@ -29,7 +31,7 @@ func TestCollectExample(t *testing.T) {
 	declared := map[string]bool{}
 	for _, p := range pkgs {
 		for _, b := range p.Benchmarks {
-			declared[collect.ID(p.Path, b)] = true
+			declared[benchname.ID(p.Path, b)] = true
 		}
 	}
 
@@ -44,12 +46,12 @@ func TestCollectExample(t *testing.T) {
 	files := map[string]bool{}
 	tops := map[string]bool{}
 	for _, e := range m.Benchmarks {
-		assert.Equal(t, collect.StatusOK, e.Status, "%s: %s", e.ID, e.Error)
+		assert.Equal(t, manifest.StatusOK, e.Status, "%s: %s", e.ID, e.Error)
 		assert.False(t, ids[e.ID], "duplicate id %s", e.ID)
 		ids[e.ID] = true
-		assert.Equal(t, collect.ID(e.Package, e.Name), e.ID)
+		assert.Equal(t, benchname.ID(e.Package, e.Name), e.ID)
 		assert.True(t, strings.HasPrefix(e.Package, m.Module), e.Package)
-		if e.Status != collect.StatusOK {
+		if e.Status != manifest.StatusOK {
 			continue
 		}
 		assert.False(t, files[e.Profile], "profile %s shared", e.Profile)
@@ -58,7 +60,7 @@ func TestCollectExample(t *testing.T) {
 		assert.Positive(t, e.NsPerOp, "%s ns/op", e.ID)
 		assert.Positive(t, e.Iterations, "%s iterations", e.ID)
 		top, _, _ := strings.Cut(e.Name, "/")
-		tops[collect.ID(e.Package, top)] = true
+		tops[benchname.ID(e.Package, top)] = true
 	}
 	assert.Equal(t, declared, tops, "every declared top-level benchmark is profiled, and nothing else")
 	assert.Greater(t, len(m.Benchmarks), len(declared), "sub-benchmarks are profiled one by one")

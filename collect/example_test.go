@@ -6,7 +6,9 @@ import (
 	"log"
 	"os"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/manifest"
 )
 
 // Every benchmark is identified by its package path and full name, and its
@@ -18,8 +20,8 @@ func ExampleFileName() {
 		{mod + "/encoding", "BenchmarkEncode/n=100"},
 		{mod + "/storage", "BenchmarkEncode/n=100"},
 	} {
-		fmt.Println(collect.ID(b.pkg, b.name))
-		fmt.Println(collect.FileName(mod, b.pkg, b.name))
+		fmt.Println(benchname.ID(b.pkg, b.name))
+		fmt.Println(manifest.ProfileName(mod, b.pkg, b.name))
 	}
 	// Output:
 	// example.com/tinytsdb/encoding.BenchmarkEncode/n=100

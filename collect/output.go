@@ -190,7 +190,7 @@ func crashed(r procResult) bool {
 	return true
 }
 
-// maxErrorLines bounds the lines of output quoted in an Entry's Error.
+// maxErrorLines bounds the lines of output quoted in a manifest entry's Error.
 const maxErrorLines = 8
 
 // failBlock returns the message of the "--- FAIL: name" (or SKIP) block:

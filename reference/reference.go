@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // check parses the profile at path and rejects anything but a CPU profile
@@ -175,7 +176,7 @@ func Run(ctx context.Context, command, dir, out string, timeout time.Duration, s
 	tmp := abs + ".partial"
 	os.Remove(tmp)
 	defer os.Remove(tmp)
-	line := strings.ReplaceAll(command, Placeholder, shellQuote(tmp))
+	line := strings.ReplaceAll(command, Placeholder, textutil.ShellQuote(tmp))
 	cmd := exec.CommandContext(ctx, "sh", "-c", line)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "MBOPT_CPUPROFILE="+tmp)
@@ -196,9 +197,4 @@ func Run(ctx context.Context, command, dir, out string, timeout time.Duration, s
 		return err
 	}
 	return os.Rename(tmp, abs)
-}
-
-// shellQuote quotes s for sh.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -9,7 +9,7 @@
 // "BenchmarkEncode/n=100"). The testing package rewrites sub-benchmark names
 // before printing them: white space becomes "_", unprintable runes become
 // their Go escapes, and a repeated name gets a "#01", "#02", ... suffix.
-// [Rewrite] applies the first two rules; the suffixes are the caller's to
+// [benchname.Rewrite] applies the first two rules; the suffixes are the caller's to
 // know (collect records names exactly as printed, so they already carry them).
 //
 // A selection is a list of benchmarks, each named by its package import path
@@ -19,7 +19,7 @@
 // package. Its pattern uses the -bench syntax: `go test` splits the pattern at
 // each "/" and at each "|" outside brackets and parentheses, matches the i-th
 // "/"-separated piece against the i-th element of a benchmark's full name,
-// and runs a benchmark when any "|"-separated alternative matches. [Pattern]
+// and runs a benchmark when any "|"-separated alternative matches. [benchname.Pattern]
 // builds one anchored alternative per group of siblings, such as
 //
 //	^BenchmarkA$/^(x|y)$|^BenchmarkB$/^z$
@@ -33,7 +33,7 @@
 // function profiled as one unit) selects all of them, exactly as
 // `go test -bench '^Name$'` does.
 //
-// [Filter] reimplements go test's matching rules, so callers (and this
+// [benchname.Filter] reimplements go test's matching rules, so callers (and this
 // package's tests) can check which names a pattern selects without running
 // go test.
 package suite

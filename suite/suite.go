@@ -3,9 +3,11 @@ package suite
 import (
 	"cmp"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // A Benchmark is one selected benchmark.
@@ -16,7 +18,7 @@ type Benchmark struct {
 	// absolute. Informational: invocations name the package by import path.
 	Dir string `json:"dir,omitempty"`
 	// Name is the full benchmark name, such as "BenchmarkEncode/n=100".
-	// Plan applies [Rewrite] to it, so either the printed or the b.Run
+	// Plan applies [benchname.Rewrite] to it, so either the printed or the b.Run
 	// spelling works, except for "#01"-style suffixes, which must be given.
 	Name string `json:"name"`
 }
@@ -55,14 +57,14 @@ type Invocation struct {
 func (inv Invocation) Command() string {
 	q := make([]string, len(inv.Args))
 	for i, a := range inv.Args {
-		q[i] = shellQuote(a)
+		q[i] = textutil.ShellQuote(a)
 	}
 	return strings.Join(q, " ")
 }
 
 // Plan groups the selection by package and returns one invocation per
 // package, sorted by package path. Duplicate benchmarks (same package and
-// name after [Rewrite]) are kept once. It fails, naming the entry, when a
+// name after [benchname.Rewrite]) are kept once. It fails, naming the entry, when a
 // benchmark has no package or its name does not start with "Benchmark".
 func Plan(sel []Benchmark, opts Options) ([]Invocation, error) {
 	type key struct{ pkg, name string }
@@ -73,7 +75,7 @@ func Plan(sel []Benchmark, opts Options) ([]Invocation, error) {
 		if opts.Top > 0 && kept == opts.Top {
 			break
 		}
-		name := Rewrite(b.Name)
+		name := benchname.Rewrite(b.Name)
 		if b.Package == "" {
 			return nil, fmt.Errorf("suite: benchmark %d (%q) has no package", i, b.Name)
 		}
@@ -99,59 +101,11 @@ func Plan(sel []Benchmark, opts Options) ([]Invocation, error) {
 	invs := make([]Invocation, 0, len(byPkg))
 	for _, inv := range byPkg {
 		slices.Sort(inv.Benchmarks)
-		inv.Bench = Pattern(inv.Benchmarks)
+		inv.Bench = benchname.Pattern(inv.Benchmarks)
 		inv.Args = append([]string{"go", "test", "-run", "^$", "-bench", inv.Bench}, opts.Flags...)
 		inv.Args = append(inv.Args, inv.Package)
 		invs = append(invs, *inv)
 	}
 	slices.SortFunc(invs, func(a, b Invocation) int { return cmp.Compare(a.Package, b.Package) })
 	return invs, nil
-}
-
-// Pattern returns a -bench pattern that selects exactly the benchmarks with
-// the given full names (taken as printed; see [Rewrite]) in one package.
-// Names that share all elements but the last are grouped into one
-// alternative, like ^BenchmarkA$/^(x|y)$; alternatives are sorted, so the
-// result does not depend on the order of names. Pattern of no names is
-// "^$", which matches nothing.
-func Pattern(names []string) string {
-	groups := make(map[string][]string) // parent pattern -> quoted last elements
-	for _, n := range names {
-		elems := strings.Split(n, "/")
-		parent := make([]string, len(elems)-1)
-		for i, e := range elems[:len(elems)-1] {
-			parent[i] = "^" + regexp.QuoteMeta(e) + "$"
-		}
-		p := strings.Join(parent, "/")
-		last := regexp.QuoteMeta(elems[len(elems)-1])
-		if !slices.Contains(groups[p], last) {
-			groups[p] = append(groups[p], last)
-		}
-	}
-	if len(groups) == 0 {
-		return "^$"
-	}
-	alts := make([]string, 0, len(groups))
-	for p, lasts := range groups {
-		slices.Sort(lasts)
-		leaf := "^" + lasts[0] + "$"
-		if len(lasts) > 1 {
-			leaf = "^(" + strings.Join(lasts, "|") + ")$"
-		}
-		if p != "" {
-			leaf = p + "/" + leaf
-		}
-		alts = append(alts, leaf)
-	}
-	slices.Sort(alts)
-	return strings.Join(alts, "|")
-}
-
-// shellQuote quotes s for a POSIX shell when it contains anything but
-// letters, digits and a few safe punctuation characters.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/suite"
 )
 
@@ -73,19 +74,19 @@ func all() []suite.Benchmark {
 func ids(bs []suite.Benchmark) []string {
 	var out []string
 	for _, b := range bs {
-		out = append(out, b.Package+" "+suite.Rewrite(b.Name))
+		out = append(out, b.Package+" "+benchname.Rewrite(b.Name))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
 // selected returns the fixture leaves that the invocations' patterns select,
-// according to suite.Filter.
+// according to benchname.Filter.
 func selected(t *testing.T, invs []suite.Invocation) []string {
 	t.Helper()
 	var out []string
 	for _, inv := range invs {
-		f, err := suite.CompileFilter(inv.Bench)
+		f, err := benchname.CompileFilter(inv.Bench)
 		require.NoError(t, err)
 		for _, leaf := range fixtureLeaves[inv.Package] {
 			if f.Selects(leaf) {
@@ -172,77 +173,6 @@ func TestInvocationsRunExactly(t *testing.T) {
 			assert.Equal(t, ids(want), ran, "patterns %v", patterns(invs))
 		})
 	}
-}
-
-func TestPattern(t *testing.T) {
-	tests := []struct {
-		name  string
-		names []string
-		want  string
-	}{
-		{"none", nil, "^$"},
-		{"one top-level", []string{"BenchmarkA"}, "^BenchmarkA$"},
-		{"top-level alternation", []string{"BenchmarkB", "BenchmarkA"}, "^(BenchmarkA|BenchmarkB)$"},
-		{"siblings", []string{"BenchmarkA/y", "BenchmarkA/x"}, "^BenchmarkA$/^(x|y)$"},
-		{"non-product", []string{"BenchmarkA/x", "BenchmarkB/y"}, "^BenchmarkA$/^x$|^BenchmarkB$/^y$"},
-		{"mixed depth", []string{"BenchmarkC", "BenchmarkA/p/q"}, "^BenchmarkA$/^p$/^q$|^BenchmarkC$"},
-		{"metacharacters", []string{"BenchmarkA/a+b", "BenchmarkA/(x|y)"}, `^BenchmarkA$/^(\(x\|y\)|a\+b)$`},
-		{"duplicates", []string{"BenchmarkA", "BenchmarkA"}, "^BenchmarkA$"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := suite.Pattern(tt.names); got != tt.want {
-				t.Errorf("Pattern(%q) = %q, want %q", tt.names, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestRewrite(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"BenchmarkA/with space", "BenchmarkA/with_space"},
-		{"BenchmarkA/tab\there", "BenchmarkA/tab_here"},
-		{"BenchmarkA/nul\x00", `BenchmarkA/nul\x00`},
-		{"BenchmarkA/héllo", "BenchmarkA/héllo"},
-		{"BenchmarkA/n=1", "BenchmarkA/n=1"},
-	}
-	for _, tt := range tests {
-		if got := suite.Rewrite(tt.in); got != tt.want {
-			t.Errorf("Rewrite(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestFilterMatch(t *testing.T) {
-	tests := []struct {
-		pattern, name string
-		ok, partial   bool
-	}{
-		{"", "BenchmarkA/x", true, false},
-		{"A", "BenchmarkA/x", true, false},
-		{"^BenchmarkA$/^x$", "BenchmarkA", true, true},
-		{"^BenchmarkA$/^x$", "BenchmarkA/x", true, false},
-		{"^BenchmarkA$/^x$", "BenchmarkA/y", false, false},
-		{"^BenchmarkA$/^x$", "BenchmarkA/x/deeper", true, false},
-		{"^BenchmarkA$/^x$|^BenchmarkB$", "BenchmarkB/y", true, false},
-		{"^BenchmarkA$/^(x|y)$", "BenchmarkA/y", true, false},
-		{"^BenchmarkA$/[/]", "BenchmarkA", true, true},
-		{`^BenchmarkA$/^a\|b$`, "BenchmarkA/a|b", true, false},
-		{"^BenchmarkA$/with space", "BenchmarkA/with_space", true, false},
-	}
-	for _, tt := range tests {
-		f, err := suite.CompileFilter(tt.pattern)
-		require.NoError(t, err)
-		if ok, partial := f.Match(tt.name); ok != tt.ok || partial != tt.partial {
-			t.Errorf("CompileFilter(%q).Match(%q) = %v, %v, want %v, %v", tt.pattern, tt.name, ok, partial, tt.ok, tt.partial)
-		}
-	}
-}
-
-func TestCompileFilterError(t *testing.T) {
-	_, err := suite.CompileFilter("^BenchmarkA$/(x")
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `element 1 ("(x")`)
 }
 
 func TestPlan(t *testing.T) {

@@ -14,8 +14,10 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/collect"
-	"github.com/mbopt/mbopt/suite"
+	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/manifest"
 )
 
 // profileOptions holds the profile command's flag values and its
@@ -35,7 +37,7 @@ type profileOptions struct {
 	terminal   bool             // draw a progress bar instead of logging lines
 	width      int              // terminal width for the bar
 	now        func() time.Time // clock for elapsed time and ETA
-	collectRun func(context.Context, collect.Config) (*collect.Manifest, error)
+	collectRun func(context.Context, collect.Config) (*manifest.Manifest, error)
 }
 
 func newCmdProfile(s *streams) *cobra.Command {
@@ -119,7 +121,7 @@ func (o *profileOptions) validate() error {
 	if o.out == "" {
 		return badInputf("--out must name a directory")
 	}
-	if _, err := suite.CompileFilter(o.bench); err != nil {
+	if _, err := benchname.CompileFilter(o.bench); err != nil {
 		return badInputf("--bench: %v", err)
 	}
 	if !benchtimeRE.MatchString(o.benchtime) {
@@ -156,7 +158,7 @@ func runProfile(ctx context.Context, s *streams, o *profileOptions) error {
 
 // collectProfiles runs the collection with progress on s.Err and prints its
 // summary; it fails only when the collection itself failed.
-func collectProfiles(ctx context.Context, s *streams, o *profileOptions) (*collect.Manifest, error) {
+func collectProfiles(ctx context.Context, s *streams, o *profileOptions) (*manifest.Manifest, error) {
 	if o.now == nil {
 		o.now = time.Now
 	}
@@ -197,8 +199,8 @@ func collectProfiles(ctx context.Context, s *streams, o *profileOptions) (*colle
 
 // checkCollected fails when nothing was profiled, or with --strict when
 // anything failed.
-func checkCollected(m *collect.Manifest, o *profileOptions) error {
-	if m.Count(collect.StatusOK) == 0 {
+func checkCollected(m *manifest.Manifest, o *profileOptions) error {
+	if m.Count(manifest.StatusOK) == 0 {
 		return fmt.Errorf("no benchmark was profiled (logs in %s)", o.out+string(os.PathSeparator)+"logs")
 	}
 	if n := len(m.Problems()); o.strict && n > 0 {
@@ -237,7 +239,7 @@ type progressPrinter struct {
 	ran      int       // benchmarks finished by a run (not reused, not decided early)
 	done     int
 	total    int
-	counts   map[collect.Status]int
+	counts   map[manifest.Status]int
 	reused   int
 	current  string
 	drawn    bool
@@ -261,7 +263,7 @@ func (p *progressPrinter) event(ev collect.Event) {
 	case collect.EventFinish:
 		p.total, p.done = ev.Total, ev.Done
 		if p.counts == nil {
-			p.counts = map[collect.Status]int{}
+			p.counts = map[manifest.Status]int{}
 		}
 		e := ev.Entry
 		p.counts[e.Status]++
@@ -271,14 +273,14 @@ func (p *progressPrinter) event(ev collect.Event) {
 		case !p.runStart.IsZero():
 			p.ran++
 		}
-		if !p.terminal || e.Status != collect.StatusOK {
+		if !p.terminal || e.Status != manifest.StatusOK {
 			status := string(e.Status)
 			if ev.Reused {
 				status = "reused"
 			}
 			line := fmt.Sprintf("[%*d/%d] %-12s %6.1fs  %s", len(fmt.Sprint(ev.Total)), ev.Done, ev.Total, status, e.WallSeconds, e.ID)
 			if e.Error != "" {
-				line += ": " + firstLine(e.Error)
+				line += ": " + textutil.FirstLine(e.Error)
 			}
 			p.println(line)
 		}
@@ -298,10 +300,10 @@ func (p *progressPrinter) bar() string {
 		per := p.now().Sub(p.runStart) / time.Duration(p.ran)
 		eta = (per * time.Duration(p.total-p.done)).Round(time.Second).String()
 	}
-	failed := p.done - p.counts[collect.StatusOK] - p.counts[collect.StatusSkipped]
+	failed := p.done - p.counts[manifest.StatusOK] - p.counts[manifest.StatusSkipped]
 	return fmt.Sprintf("[%s%s] %d/%d  ok %d  failed %d  ETA %s  %s",
 		strings.Repeat("=", filled), strings.Repeat(" ", cells-filled),
-		p.done, p.total, p.counts[collect.StatusOK], failed, eta, p.current)
+		p.done, p.total, p.counts[manifest.StatusOK], failed, eta, p.current)
 }
 
 // draw redraws the status line on a terminal.
@@ -332,7 +334,7 @@ func (p *progressPrinter) clear() {
 
 // summary prints the counts by status and every problem, build failures
 // grouped by package.
-func (p *progressPrinter) summary(m *collect.Manifest, out string) {
+func (p *progressPrinter) summary(m *manifest.Manifest, out string) {
 	elapsed := p.now().Sub(p.start).Round(100 * time.Millisecond)
 	var parts []string
 	for _, st := range statusOrder {
@@ -351,7 +353,7 @@ func (p *progressPrinter) summary(m *collect.Manifest, out string) {
 	}
 	fmt.Fprintf(p.w, "%d did not succeed:\n", len(problems))
 	type group struct {
-		status  collect.Status
+		status  manifest.Status
 		what    string
 		err     string
 		members int
@@ -359,7 +361,7 @@ func (p *progressPrinter) summary(m *collect.Manifest, out string) {
 	var groups []*group
 	byPkg := map[string]*group{}
 	for _, e := range problems {
-		if e.Status == collect.StatusBuildFailed {
+		if e.Status == manifest.StatusBuildFailed {
 			if g := byPkg[e.Package]; g != nil {
 				g.members++
 				continue
@@ -373,26 +375,20 @@ func (p *progressPrinter) summary(m *collect.Manifest, out string) {
 	}
 	for _, g := range groups {
 		what := g.what
-		if g.status == collect.StatusBuildFailed {
+		if g.status == manifest.StatusBuildFailed {
 			what = fmt.Sprintf("%s (%d benchmark%s)", g.what, g.members, plural(g.members))
 		}
-		fmt.Fprintf(p.w, "  %-12s  %s: %s\n", g.status, what, firstLine(g.err))
+		fmt.Fprintf(p.w, "  %-12s  %s: %s\n", g.status, what, textutil.FirstLine(g.err))
 	}
 	fmt.Fprintf(p.w, "details: the manifest and logs in %s\n", out)
 }
 
 // statusOrder lists the statuses in summary order.
-var statusOrder = []collect.Status{collect.StatusOK, collect.StatusSkipped, collect.StatusFailed, collect.StatusTimeout, collect.StatusBuildFailed}
+var statusOrder = []manifest.Status{manifest.StatusOK, manifest.StatusSkipped, manifest.StatusFailed, manifest.StatusTimeout, manifest.StatusBuildFailed}
 
 func plural(n int) string {
 	if n == 1 {
 		return ""
 	}
 	return "s"
-}
-
-// firstLine returns s up to its first newline.
-func firstLine(s string) string {
-	first, _, _ := strings.Cut(s, "\n")
-	return first
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/manifest"
 )
 
 // parseProfile runs the profile command's flag parsing and validation and
@@ -83,8 +84,8 @@ func TestProfileFlagErrors(t *testing.T) {
 
 // fakeCollect returns a collect function that reports a fixed sequence of
 // events, advancing *clock by one second before each, and returns m.
-func fakeCollect(clock *time.Time, m *collect.Manifest) func(context.Context, collect.Config) (*collect.Manifest, error) {
-	return func(_ context.Context, cfg collect.Config) (*collect.Manifest, error) {
+func fakeCollect(clock *time.Time, m *manifest.Manifest) func(context.Context, collect.Config) (*manifest.Manifest, error) {
+	return func(_ context.Context, cfg collect.Config) (*manifest.Manifest, error) {
 		tick := func(ev collect.Event) {
 			*clock = clock.Add(time.Second)
 			cfg.Progress(ev)
@@ -96,14 +97,14 @@ func fakeCollect(clock *time.Time, m *collect.Manifest) func(context.Context, co
 		done := 0
 		for i := range m.Benchmarks {
 			e := m.Benchmarks[i]
-			if e.Status == collect.StatusBuildFailed {
+			if e.Status == manifest.StatusBuildFailed {
 				done++
 				tick(collect.Event{Kind: collect.EventFinish, Package: e.Package, Name: e.Name, Entry: &e, Done: done, Total: n})
 			}
 		}
 		for i := range m.Benchmarks {
 			e := m.Benchmarks[i]
-			if e.Status == collect.StatusBuildFailed {
+			if e.Status == manifest.StatusBuildFailed {
 				continue
 			}
 			tick(collect.Event{Kind: collect.EventStart, Package: e.Package, Name: e.Name, Done: done, Total: n})
@@ -114,12 +115,12 @@ func fakeCollect(clock *time.Time, m *collect.Manifest) func(context.Context, co
 	}
 }
 
-var fakeManifest = &collect.Manifest{Benchmarks: []collect.Entry{
-	{ID: "m/a.BenchmarkA/x", Package: "m/a", Name: "BenchmarkA/x", Status: collect.StatusOK, WallSeconds: 1.25},
-	{ID: "m/a.BenchmarkA/y", Package: "m/a", Name: "BenchmarkA/y", Status: collect.StatusFailed, WallSeconds: 0.5, Error: "panic: boom\n\tat m/a.BenchmarkA"},
-	{ID: "m/a.BenchmarkB", Package: "m/a", Name: "BenchmarkB", Status: collect.StatusTimeout, WallSeconds: 60, Error: "timed out after 1m0s while running BenchmarkB"},
-	{ID: "m/broken.BenchmarkC", Package: "m/broken", Name: "BenchmarkC", Status: collect.StatusBuildFailed, Error: "x.go:1: oops"},
-	{ID: "m/broken.BenchmarkD", Package: "m/broken", Name: "BenchmarkD", Status: collect.StatusBuildFailed, Error: "x.go:1: oops"},
+var fakeManifest = &manifest.Manifest{Benchmarks: []manifest.Entry{
+	{ID: "m/a.BenchmarkA/x", Package: "m/a", Name: "BenchmarkA/x", Status: manifest.StatusOK, WallSeconds: 1.25},
+	{ID: "m/a.BenchmarkA/y", Package: "m/a", Name: "BenchmarkA/y", Status: manifest.StatusFailed, WallSeconds: 0.5, Error: "panic: boom\n\tat m/a.BenchmarkA"},
+	{ID: "m/a.BenchmarkB", Package: "m/a", Name: "BenchmarkB", Status: manifest.StatusTimeout, WallSeconds: 60, Error: "timed out after 1m0s while running BenchmarkB"},
+	{ID: "m/broken.BenchmarkC", Package: "m/broken", Name: "BenchmarkC", Status: manifest.StatusBuildFailed, Error: "x.go:1: oops"},
+	{ID: "m/broken.BenchmarkD", Package: "m/broken", Name: "BenchmarkD", Status: manifest.StatusBuildFailed, Error: "x.go:1: oops"},
 }}
 
 func TestProfileProgressLines(t *testing.T) {
@@ -167,7 +168,7 @@ func TestProfileProgressBar(t *testing.T) {
 
 func TestProfileNothingSucceeded(t *testing.T) {
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	m := &collect.Manifest{Benchmarks: fakeManifest.Benchmarks[1:]}
+	m := &manifest.Manifest{Benchmarks: fakeManifest.Benchmarks[1:]}
 	var out, errb bytes.Buffer
 	o := &profileOptions{out: "p", now: func() time.Time { return clock }, collectRun: fakeCollect(&clock, m)}
 	err := runProfile(t.Context(), &streams{Out: &out, Err: &errb}, o)
@@ -194,9 +195,9 @@ func TestProfileCommandFaults(t *testing.T) {
 	} {
 		assert.Contains(t, stderr, want)
 	}
-	m, err := collect.Load(out)
+	m, err := manifest.Load(out)
 	require.NoError(t, err)
-	assert.Equal(t, 7, m.Count(collect.StatusOK), stderr)
+	assert.Equal(t, 7, m.Count(manifest.StatusOK), stderr)
 
 	code, _, stderr = run(t, "profile", "-C", "../../testdata/faults", "./healthy", "./panics", "./broken",
 		"--out", out, "--benchtime", "1x", "--strict")

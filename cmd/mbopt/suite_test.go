@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/internal/proftest"
+	"github.com/mbopt/mbopt/manifest"
 )
 
 // figure62Collection writes the Figure 6.2 profiles as a collection with a
@@ -23,10 +23,10 @@ func figure62Collection(t *testing.T) (app, micro string) {
 	require.NoError(t, os.Mkdir(micro, 0o755))
 	writeProfile(t, micro, "one.pprof", b1)
 	writeProfile(t, micro, "two.pprof", b2)
-	m := &collect.Manifest{Version: collect.SchemaVersion, Module: proftest.Figure62Module, BenchTime: "1s",
-		Benchmarks: []collect.Entry{
-			{ID: "example.com/fig/app.BenchmarkOne", Package: "example.com/fig/app", Dir: "app", Name: "BenchmarkOne", Status: collect.StatusOK, Profile: "one.pprof", WallSeconds: 1},
-			{ID: "example.com/fig/other.BenchmarkTwo/n=1", Package: "example.com/fig/other", Dir: "other", Name: "BenchmarkTwo/n=1", Status: collect.StatusOK, Profile: "two.pprof", WallSeconds: 1},
+	m := &manifest.Manifest{Version: manifest.SchemaVersion, Module: proftest.Figure62Module, BenchTime: "1s",
+		Benchmarks: []manifest.Entry{
+			{ID: "example.com/fig/app.BenchmarkOne", Package: "example.com/fig/app", Dir: "app", Name: "BenchmarkOne", Status: manifest.StatusOK, Profile: "one.pprof", WallSeconds: 1},
+			{ID: "example.com/fig/other.BenchmarkTwo/n=1", Package: "example.com/fig/other", Dir: "other", Name: "BenchmarkTwo/n=1", Status: manifest.StatusOK, Profile: "two.pprof", WallSeconds: 1},
 		}}
 	require.NoError(t, m.Write(micro))
 	return app, micro

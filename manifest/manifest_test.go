@@ -1,4 +1,4 @@
-package collect
+package manifest
 
 import (
 	"os"
@@ -24,9 +24,9 @@ func TestFileName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := FileName(tt.mod, tt.pkg, tt.bench)
+			got := ProfileName(tt.mod, tt.pkg, tt.bench)
 			if !strings.HasPrefix(got, tt.want) || !strings.HasSuffix(got, ".pprof") || len(got) != len(tt.want)+8+len(".pprof") {
-				t.Errorf("FileName(%q, %q, %q) = %q, want %q + 8 hex digits + .pprof", tt.mod, tt.pkg, tt.bench, got, tt.want)
+				t.Errorf("ProfileName(%q, %q, %q) = %q, want %q + 8 hex digits + .pprof", tt.mod, tt.pkg, tt.bench, got, tt.want)
 			}
 		})
 	}
@@ -38,18 +38,18 @@ func TestFileNameUnique(t *testing.T) {
 		{"m/a", "BenchmarkX/y"}, {"m/a", "BenchmarkX_y"}, {"m/a", "BenchmarkX y"},
 		{"m/a", "BenchmarkFoo"}, {"m/b", "BenchmarkFoo"}, {"m/a_b", "BenchmarkFoo"}, {"m/a/b", "BenchmarkFoo"},
 	} {
-		f := FileName("m", id[0], id[1])
+		f := ProfileName("m", id[0], id[1])
 		if other, dup := names[f]; dup {
-			t.Errorf("FileName(%v) = %q, same as for %s", id, f, other)
+			t.Errorf("ProfileName(%v) = %q, same as for %s", id, f, other)
 		}
 		names[f] = id[0] + "." + id[1]
 	}
 }
 
 func TestFileNameLong(t *testing.T) {
-	f := FileName("m", "m/p", "BenchmarkX/"+strings.Repeat("long-", 100))
+	f := ProfileName("m", "m/p", "BenchmarkX/"+strings.Repeat("long-", 100))
 	assert.LessOrEqual(t, len(f), 120+1+8+len(".pprof"))
-	assert.NotEqual(t, f, FileName("m", "m/p", "BenchmarkX/"+strings.Repeat("long-", 101)), "truncated names stay distinct")
+	assert.NotEqual(t, f, ProfileName("m", "m/p", "BenchmarkX/"+strings.Repeat("long-", 101)), "truncated names stay distinct")
 }
 
 func TestSafeName(t *testing.T) {
@@ -61,8 +61,8 @@ func TestSafeName(t *testing.T) {
 		{"ok=1,2+3", "ok=1,2+3"},
 	}
 	for _, tt := range tests {
-		if got := safeName(tt.in, 120); got != tt.want {
-			t.Errorf("safeName(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := SafeName(tt.in, 120); got != tt.want {
+			t.Errorf("SafeName(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -97,7 +97,7 @@ func TestManifestRoundTrip(t *testing.T) {
 	files, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	require.Len(t, files, 1, "no temporary file is left behind")
-	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	data, err := os.ReadFile(filepath.Join(dir, FileName))
 	require.NoError(t, err)
 	assert.Contains(t, string(data), `"wall_seconds": 1.5`)
 	assert.Contains(t, string(data), `"test_binary": "sha256:00"`)
@@ -109,17 +109,31 @@ func TestLoadErrors(t *testing.T) {
 		{"not JSON", "{", "parsing manifest"},
 		{"other version", `{"version": 2}`, "manifest version 2, want 1"},
 		{"duplicate id", `{"version": 1, "benchmarks": [{"id": "m.BenchmarkA"}, {"id": "m.BenchmarkA"}]}`, `duplicate benchmark id "m.BenchmarkA"`},
+		{"no id", `{"version": 1, "benchmarks": [{"name": "BenchmarkA"}]}`, `benchmark 0 ("BenchmarkA") has no id`},
+		{"profile escapes", `{"version": 1, "benchmarks": [{"id": "m.BenchmarkA", "status": "ok", "profile": "../../x.pprof"}]}`, `benchmark m.BenchmarkA: profile "../../x.pprof" is outside the manifest's directory`},
+		{"absolute profile", `{"version": 1, "benchmarks": [{"id": "m.BenchmarkA", "status": "ok", "profile": "/etc/passwd"}]}`, `profile "/etc/passwd" is outside`},
+		{"log escapes", `{"version": 1, "benchmarks": [{"id": "m.BenchmarkA", "status": "failed", "log": "logs/../../x.log"}]}`, `log "logs/../../x.log" is outside`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			require.NoError(t, os.WriteFile(filepath.Join(dir, ManifestFile), []byte(tt.content), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, FileName), []byte(tt.content), 0o644))
 			_, err := Load(dir)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
-			assert.Contains(t, err.Error(), ManifestFile, "the error names the file")
+			assert.Contains(t, err.Error(), FileName, "the error names the file")
 		})
 	}
 	_, err := Load(t.TempDir())
 	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+func TestCosts(t *testing.T) {
+	m := &Manifest{Benchmarks: []Entry{
+		{ID: "m.BenchmarkWall", Profile: "a.pprof", WallSeconds: 1.5, NsPerOp: 10, Iterations: 10},
+		{ID: "m.BenchmarkNs", Profile: "b.pprof", NsPerOp: 2e6, Iterations: 500},
+		{ID: "m.BenchmarkNone", Profile: "c.pprof"},
+		{ID: "m.BenchmarkFailed", Status: StatusFailed, WallSeconds: 3},
+	}}
+	assert.Equal(t, map[string]float64{"m.BenchmarkWall": 1.5, "m.BenchmarkNs": 1}, m.Costs())
 }

@@ -1,24 +1,25 @@
-package collect
+package manifest
 
 import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/mbopt/mbopt/benchname"
+
 	"github.com/mbopt/mbopt/internal/atomicfile"
 )
 
-// ManifestFile is the name of the manifest inside an output directory.
-const ManifestFile = "manifest.json"
+// FileName is the name of the manifest inside an output directory.
+const FileName = "manifest.json"
 
 // SchemaVersion is the manifest schema version this package writes and
 // reads.
@@ -69,7 +70,7 @@ type Manifest struct {
 
 // An Entry records one benchmark of a [Manifest].
 type Entry struct {
-	// ID is Package + "." + Name; see [ID].
+	// ID is Package + "." + Name; see [benchname.ID].
 	ID string `json:"id"`
 	// Package is the import path of the benchmark's package.
 	Package string `json:"package"`
@@ -106,16 +107,13 @@ type Entry struct {
 	TestBinary string `json:"test_binary,omitempty"`
 }
 
-// ID returns the ID of the benchmark name in package pkg: pkg + "." + name.
-func ID(pkg, name string) string { return pkg + "." + name }
-
-// FileName returns the profile file name for the benchmark name in package
+// ProfileName returns the profile file name for the benchmark name in package
 // pkg of module mod: the package path relative to the module (the module's
 // last element for its root package), ".", the name, with every byte other
 // than ASCII letters, digits and "-_.=+," replaced by "_", shortened to
 // at most 120 bytes, then "-", the first 8 hex digits of the SHA-256 of the
 // ID (so different IDs never share a file), and ".pprof".
-func FileName(mod, pkg, name string) string {
+func ProfileName(mod, pkg, name string) string {
 	rel := pkg
 	switch {
 	case pkg == mod:
@@ -123,13 +121,13 @@ func FileName(mod, pkg, name string) string {
 	case mod != "" && strings.HasPrefix(pkg, mod+"/"):
 		rel = pkg[len(mod)+1:]
 	}
-	sum := sha256.Sum256([]byte(ID(pkg, name)))
-	return safeName(rel+"."+name, 120) + "-" + hex.EncodeToString(sum[:4]) + ".pprof"
+	sum := sha256.Sum256([]byte(benchname.ID(pkg, name)))
+	return SafeName(rel+"."+name, 120) + "-" + hex.EncodeToString(sum[:4]) + ".pprof"
 }
 
-// safeName maps s to a file name of at most max bytes made of ASCII letters,
+// SafeName maps s to a file name of at most max bytes made of ASCII letters,
 // digits and "-_.=+,", not starting with "-" or ".".
-func safeName(s string, max int) string {
+func SafeName(s string, max int) string {
 	b := []byte(s)
 	for i, c := range b {
 		switch {
@@ -188,30 +186,67 @@ func (m *Manifest) Lookup(id string) (Entry, bool) {
 	return Entry{}, false
 }
 
-// Load reads dir/manifest.json. It fails when the file is missing (the error
-// then matches fs.ErrNotExist), is not valid JSON, has another schema
-// version, or has duplicate IDs.
+// Load reads dir/manifest.json with [Read]. It fails when the file is
+// missing (the error then matches fs.ErrNotExist) or [Read] fails; errors
+// name the file.
 func Load(dir string) (*Manifest, error) {
-	file := filepath.Join(dir, ManifestFile)
-	data, err := os.ReadFile(file)
+	file := filepath.Join(dir, FileName)
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
+	return Read(f, file)
+}
+
+// Read parses a manifest from r; name (the file, for messages) starts every
+// error. It fails when the data is not valid JSON, has another schema
+// version, has duplicate or empty ids, or an entry whose profile or log path
+// is not local to the manifest's directory (absolute, or escaping it with
+// ".."): a manifest only ever names files it sits next to.
+func Read(r io.Reader, name string) (*Manifest, error) {
 	var m Manifest
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("%s: parsing manifest: %w", file, err)
+	if err := json.NewDecoder(r).Decode(&m); err != nil {
+		return nil, fmt.Errorf("%s: parsing manifest: %w", name, err)
 	}
 	if m.Version != SchemaVersion {
-		return nil, fmt.Errorf("%s: manifest version %d, want %d (written by another mbopt version?)", file, m.Version, SchemaVersion)
+		return nil, fmt.Errorf("%s: manifest version %d, want %d (written by another mbopt version?)", name, m.Version, SchemaVersion)
 	}
 	seen := make(map[string]bool, len(m.Benchmarks))
-	for _, e := range m.Benchmarks {
+	for i, e := range m.Benchmarks {
+		if e.ID == "" {
+			return nil, fmt.Errorf("%s: benchmark %d (%q) has no id", name, i, e.Name)
+		}
 		if seen[e.ID] {
-			return nil, fmt.Errorf("%s: duplicate benchmark id %q", file, e.ID)
+			return nil, fmt.Errorf("%s: duplicate benchmark id %q", name, e.ID)
 		}
 		seen[e.ID] = true
+		for _, p := range []struct{ field, path string }{{"profile", e.Profile}, {"log", e.Log}} {
+			if p.path != "" && !filepath.IsLocal(filepath.FromSlash(p.path)) {
+				return nil, fmt.Errorf("%s: benchmark %s: %s %q is outside the manifest's directory; a manifest names only files next to it (collect again, or fix the path)", name, e.ID, p.field, p.path)
+			}
+		}
 	}
 	return &m, nil
+}
+
+// Costs returns each benchmark's cost in seconds, keyed by id, for the
+// entries with a profile: its WallSeconds, or NsPerOp × Iterations when the
+// wall time is missing. Entries with neither are left out.
+func (m *Manifest) Costs() map[string]float64 {
+	costs := map[string]float64{}
+	for _, e := range m.Benchmarks {
+		if e.Profile == "" {
+			continue
+		}
+		switch {
+		case e.WallSeconds > 0:
+			costs[e.ID] = e.WallSeconds
+		case e.NsPerOp > 0 && e.Iterations > 0:
+			costs[e.ID] = e.NsPerOp * float64(e.Iterations) / 1e9
+		}
+	}
+	return costs
 }
 
 // Write sorts the entries and writes the manifest to dir/manifest.json
@@ -229,14 +264,5 @@ func (m *Manifest) Write(dir string) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(dir, ManifestFile), append(data, '\n'))
-}
-
-// loadPrevious returns the manifest in dir, or nil when there is none.
-func loadPrevious(dir string) (*Manifest, error) {
-	m, err := Load(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return m, err
+	return atomicfile.WriteFile(filepath.Join(dir, FileName), append(data, '\n'))
 }

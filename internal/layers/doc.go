@@ -1,0 +1,22 @@
+// Package layers states the order of mbopt's packages, which its test
+// enforces: data flows one way (pprof files → call graphs → coverage →
+// selection → outputs), and a package imports only packages of a lower
+// layer. The layers, lowest first:
+//
+//  0. helpers with no mbopt imports: bitset, benchname, and internal
+//     atomicfile, textutil, par, lazy
+//  1. the data each stage exchanges: manifest (the collection record),
+//     callgraph (profiles become graphs)
+//  2. the first stage and the graph comparison: collect (profiles
+//     benchmarks), reference (application profiles), coverage
+//  3. the choices: optimize (Algorithm 2 and variants), recommend
+//     (Algorithm 3)
+//  4. the suite as go test invocations: suite
+//  5. the pipeline on files: analysis
+//  6. the renderings: report
+//  7. the command: cmd/mbopt
+//
+// Test fixtures (internal/proftest, internal/synth) sit above the packages
+// they build for, and the command imports none of them nor any internal
+// algorithm code (internal/lazy): it maps flags to the library.
+package layers

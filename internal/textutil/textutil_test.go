@@ -1,0 +1,42 @@
+package textutil
+
+import (
+	"os/exec"
+	"testing"
+)
+
+func TestFirstLine(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"", ""}, {"one", "one"}, {"one\ntwo", "one"}, {"\ntwo", ""},
+	} {
+		if got := FirstLine(tt.in); got != tt.want {
+			t.Errorf("FirstLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"go", "go"},
+		{"./storage/...", "./storage/..."},
+		{"", "''"},
+		{"^BenchmarkA$", "'^BenchmarkA$'"},
+		{"a b", "'a b'"},
+		{"it's", `'it'\''s'`},
+	}
+	for _, tt := range tests {
+		if got := ShellQuote(tt.in); got != tt.want {
+			t.Errorf("ShellQuote(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	// The shell reads every quoted word back as the original.
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	for _, in := range []string{"", "a b", "it's", "$HOME", "`x`", "a\nb", `back\slash`, "!*?[]{}~#&;|<>()"} {
+		out, err := exec.Command("sh", "-c", "printf %s "+ShellQuote(in)).Output()
+		if err != nil || string(out) != in {
+			t.Errorf("sh read back %q as %q (err %v)", in, out, err)
+		}
+	}
+}
