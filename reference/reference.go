@@ -32,6 +32,8 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/proc"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
@@ -101,24 +103,23 @@ func Capture(ctx context.Context, target string, seconds int, out string) error 
 }
 
 // writeChecked writes a profile through fill into a temporary file next to
-// out, checks it, and renames it to out.
+// out (see package internal/atomicfile), checks it, and renames it to out.
 func writeChecked(out, source string, fill func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp*")
+	f, err := atomicfile.Create(out)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	if err := fill(tmp); err != nil {
-		tmp.Close()
+	defer f.Cleanup()
+	if err := fill(f); err != nil {
 		return fmt.Errorf("%s: %w", source, err)
 	}
-	if err := tmp.Close(); err != nil {
+	if err := f.Close(); err != nil {
 		return err
 	}
-	if err := check(tmp.Name(), source); err != nil {
+	if err := check(f.Name(), source); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), out)
+	return f.Commit()
 }
 
 // FindPGO returns the default.pgo files below dir, sorted, skipping
@@ -158,8 +159,11 @@ const Placeholder = "{profile}"
 // occurrence of [Placeholder] replaced by the (shell-quoted) path out and
 // the environment variable MBOPT_CPUPROFILE set to it, and checks that the
 // command wrote a CPU profile with samples there. The command's output goes
-// to stderr. timeout bounds it (0: no bound); on expiry the command is
-// killed.
+// to stderr. timeout bounds it (0: no bound); on expiry, when ctx is
+// canceled, and when the command ends, the command and every process it
+// started are killed (see package internal/proc). The profile is written
+// to a temporary file next to out and renamed to out only once checked, so
+// out is never partial and a failed run leaves no file behind.
 func Run(ctx context.Context, command, dir, out string, timeout time.Duration, stderr io.Writer) error {
 	if !strings.Contains(command, Placeholder) {
 		return fmt.Errorf("workload command %q: it must contain %s where the CPU profile path goes, e.g. 'go run ./cmd/loadtest -cpuprofile %s'", command, Placeholder, Placeholder)
@@ -173,9 +177,15 @@ func Run(ctx context.Context, command, dir, out string, timeout time.Duration, s
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	tmp := abs + ".partial"
-	os.Remove(tmp)
-	defer os.Remove(tmp)
+	f, err := atomicfile.Create(abs)
+	if err != nil {
+		return err
+	}
+	defer f.Cleanup()
+	if err := f.Close(); err != nil { // the command writes it by name
+		return err
+	}
+	tmp := f.Name()
 	line := strings.ReplaceAll(command, Placeholder, textutil.ShellQuote(tmp))
 	cmd := exec.CommandContext(ctx, "sh", "-c", line)
 	cmd.Dir = dir
@@ -183,18 +193,17 @@ func Run(ctx context.Context, command, dir, out string, timeout time.Duration, s
 	cmd.Stdout = stderr
 	cmd.Stderr = stderr
 	cmd.WaitDelay = 5 * time.Second
-	setProcessGroup(cmd)
-	if err := cmd.Run(); err != nil {
+	if err := proc.Run(cmd); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return fmt.Errorf("workload command %q: timed out after %v", command, timeout)
 		}
 		return fmt.Errorf("workload command %q: %w", command, err)
 	}
-	if _, err := os.Stat(tmp); err != nil {
+	if fi, err := os.Stat(tmp); err != nil || fi.Size() == 0 {
 		return fmt.Errorf("workload command %q wrote no profile at %s", command, Placeholder)
 	}
 	if err := check(tmp, fmt.Sprintf("workload command %q", command)); err != nil {
 		return err
 	}
-	return os.Rename(tmp, abs)
+	return f.Commit()
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -117,11 +118,37 @@ func TestRun(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := filepath.Join(t.TempDir(), "app.pprof")
+			outDir := t.TempDir()
+			out := filepath.Join(outDir, "app.pprof")
 			err := reference.Run(context.Background(), tt.cmd, dir, out, tt.timeout, io.Discard)
 			assert.ErrorContains(t, err, tt.want)
-			_, statErr := os.Stat(out)
-			assert.True(t, os.IsNotExist(statErr), "no profile on failure")
+			left, _ := os.ReadDir(outDir)
+			assert.Empty(t, left, "no profile and no temporary file on failure")
 		})
 	}
+}
+
+// TestRunKillsBackgroundProcesses: a workload that leaves a process running
+// in the background (a server it forgot to stop) does not leave it behind.
+func TestRunKillsBackgroundProcesses(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.pprof")
+	require.NoError(t, os.WriteFile(src, profileBytes(t), 0o644))
+	pidFile := filepath.Join(dir, "pid")
+	out := filepath.Join(dir, "app.pprof")
+	start := time.Now()
+	require.NoError(t, reference.Run(context.Background(), "cp "+src+" {profile}; sleep 60 & echo $! > "+pidFile, dir, out, time.Minute, io.Discard))
+	assert.Less(t, time.Since(start), 30*time.Second, "Run waited for the background process")
+	data, err := os.ReadFile(pidFile)
+	require.NoError(t, err)
+	pid := strings.TrimSpace(string(data))
+	assert.Eventually(t, func() bool {
+		stat, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil {
+			return true
+		}
+		s := string(stat)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		return len(f) > 0 && f[0] == "Z"
+	}, 5*time.Second, 20*time.Millisecond, "background process %s still running", pid)
 }
