@@ -1,12 +1,14 @@
 package collect
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,50 +21,42 @@ import (
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/internal/atomicfile"
-	"github.com/mbopt/mbopt/internal/par"
+	"github.com/mbopt/mbopt/internal/proc"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/manifest"
 )
 
+// maxRediscoveries bounds the discovery runs of one top-level benchmark
+// after the first: each skips every sub-benchmark that crashed so far.
+const maxRediscoveries = 16
+
 // Collect discovers the benchmarks selected by cfg, profiles each one in a
-// process of its own and writes the profiles and the manifest into cfg.Out;
-// see the package documentation for the steps, the files and the fault
-// handling. It returns the manifest, whose entries are sorted by package,
-// then name.
+// process of its own and merges the results into the manifest in cfg.Out;
+// see the package documentation for the steps, the files, resuming and
+// fault handling. It returns the manifest, whose entries are sorted by
+// package, then name.
 //
-// Collect fails when cfg.Out or cfg.Bench is invalid, when discovery fails,
-// when no benchmark matches (the error wraps ErrNoBenchmarks), or when ctx
-// is canceled; in the last case the manifest written so far, holding the
-// benchmarks that finished, is returned too. Failing benchmarks are not
-// errors: they are entries with a status other than ok.
+// Collect fails with an error matching [ErrInput] (an [*InputError]) when
+// cfg names no module, no package, or an unusable output directory, when
+// Bench or Skip is invalid, or when another process holds Out's lock (the
+// error then also matches [ErrLocked]); in these cases it has written
+// nothing. It fails with an error wrapping [ErrNoBenchmarks] when nothing
+// is selected, and when ctx is canceled; in the last case the manifest
+// written so far, holding every benchmark that finished, is returned too.
+// Failing benchmarks are not errors: they are entries with a status other
+// than ok.
 //
 // Its cost is one go test -c per package, one short discovery run per
-// top-level benchmark (unless TopLevelOnly), and one run of about
-// BenchTime plus setup per benchmark, cfg.Jobs at a time.
+// top-level benchmark (unless TopLevelOnly, or the discovery cache knows
+// the test binary), and one run of about BenchTime plus setup per
+// benchmark not reused, cfg.Jobs at a time.
 func Collect(ctx context.Context, cfg Config) (*manifest.Manifest, error) {
-	if cfg.Out == "" {
-		return nil, errors.New("collect: no output directory (Config.Out)")
-	}
-	filter, err := benchname.CompileFilter(cfg.Bench)
-	if err != nil {
-		return nil, fmt.Errorf("benchmark filter: %w", err)
-	}
-	out, err := filepath.Abs(cfg.Out)
+	c, err := newCollector(cfg)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, fmt.Errorf("creating output directory: %w", err)
-	}
-	c := &collector{cfg: cfg, out: out, filter: filter, prev: map[string]manifest.Entry{}}
-	if !cfg.Force {
-		// A previous manifest that cannot be read is not reused; it is
-		// overwritten below.
-		if prev, err := loadPrevious(out); err == nil && prev != nil {
-			for _, e := range prev.Benchmarks {
-				c.prev[e.ID] = e
-			}
-		}
+	if err := checkModule(ctx, cfg); err != nil {
+		return nil, err
 	}
 	pkgs, err := Discover(ctx, cfg)
 	if err != nil {
@@ -74,21 +68,43 @@ func Collect(ctx context.Context, cfg Config) (*manifest.Manifest, error) {
 	if c.m, err = c.describe(ctx, pkgs); err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(filepath.Join(out, ".bin"))
-
-	builds := c.build(ctx, pkgs)
-	units := c.discover(ctx, builds)
-	if err := ctx.Err(); err != nil {
+	created, err := c.makeOut()
+	if err != nil {
 		return nil, err
 	}
-	if len(units) == 0 && len(c.direct) == 0 {
+	unlock, err := lockDir(c.out)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	removeStale(c.out)
+	defer os.RemoveAll(filepath.Join(c.out, binDir))
+	c.loadPrevious()
+
+	c.run(ctx, pkgs)
+	if err := ctx.Err(); err != nil {
+		return c.m, err
+	}
+	if len(c.seen) == 0 {
+		if created {
+			unlock()
+			os.RemoveAll(c.out)
+		}
 		return nil, fmt.Errorf("%w matching %q in %s", ErrNoBenchmarks, cfg.Bench, strings.Join(cfg.patterns(), " "))
 	}
-	err = c.profileAll(ctx, units)
-	if werr := c.writeManifest(); werr != nil && err == nil {
-		err = fmt.Errorf("writing manifest: %w", werr)
+	c.dropVanished()
+	if err := c.writeManifest(); err != nil {
+		return c.m, fmt.Errorf("writing manifest: %w", err)
 	}
-	return c.m, err
+	built := map[string]string{}
+	for _, l := range c.newCache.Lists {
+		built[l.Package] = l.Binary
+	}
+	for _, b := range c.built {
+		built[b] = ""
+	}
+	merge(c.cache, c.newCache, built).write(c.out) // a cache that cannot be written costs only time
+	return c.m, nil
 }
 
 // A collector holds the state of one Collect call.
@@ -96,13 +112,107 @@ type collector struct {
 	cfg    Config
 	out    string // absolute output directory
 	filter *benchname.Filter
-	prev   map[string]manifest.Entry // previous manifest's entries by ID
+	skip   *benchname.Filter // nil: skip nothing
+	prev   map[string]manifest.Entry
+	cache  *discoveryCache // from the previous run; empty with Force
+	modDir string          // main module root
 
-	m      *manifest.Manifest
-	mu     sync.Mutex       // guards m.Benchmarks, direct, and manifest writes
-	direct []manifest.Entry // entries decided before the profile phase
+	mu         sync.Mutex // guards everything below, and manifest writes
+	m          *manifest.Manifest
+	index      map[string]int    // m.Benchmarks index by ID
+	seen       map[string]bool   // IDs this run decided
+	incomplete map[string]bool   // IDs of top-level benchmarks whose sub-benchmarks are not all known
+	newCache   *discoveryCache   // this run's discoveries
+	built      []string          // packages built, successfully or not
+	total      int               // benchmarks known so far
+	done       int               // benchmarks finished so far
+	counts     map[EventKind]int // events emitted, for Done counts
+	tops       int               // top-level benchmarks to discover, known so far
 
 	evMu sync.Mutex // serializes Progress calls
+}
+
+// newCollector checks the parts of cfg that need no go command.
+func newCollector(cfg Config) (*collector, error) {
+	if cfg.Out == "" {
+		return nil, inputErrorf("Out", "no output directory")
+	}
+	filter, err := benchname.CompileFilter(cfg.Bench)
+	if err != nil {
+		return nil, &InputError{Field: "Bench", Err: err}
+	}
+	c := &collector{cfg: cfg, filter: filter, prev: map[string]manifest.Entry{},
+		cache: &discoveryCache{Version: cacheVersion}, newCache: &discoveryCache{Version: cacheVersion},
+		index: map[string]int{}, seen: map[string]bool{}, incomplete: map[string]bool{}, counts: map[EventKind]int{}}
+	if cfg.Skip != "" {
+		if c.skip, err = benchname.CompileFilter(cfg.Skip); err != nil {
+			return nil, &InputError{Field: "Skip", Err: err}
+		}
+	}
+	if c.out, err = filepath.Abs(cfg.Out); err != nil {
+		return nil, &InputError{Field: "Out", Err: err}
+	}
+	fi, err := os.Stat(c.out)
+	switch {
+	case err == nil && !fi.IsDir():
+		return nil, inputErrorf("Out", "output directory %s is not a directory", cfg.Out)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, inputErrorf("Out", "output directory %s: %w", cfg.Out, err)
+	}
+	return c, nil
+}
+
+// checkModule checks that cfg.Dir is a directory inside a Go module.
+func checkModule(ctx context.Context, cfg Config) error {
+	dir := cfg.Dir
+	if dir == "" {
+		dir = "."
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return inputErrorf("Dir", "%s is not a directory", dir)
+	}
+	cmd := exec.CommandContext(ctx, cfg.goCmd(), "env", "GOMOD")
+	cmd.Dir = dir
+	cmd.Env = cfg.env()
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("go env GOMOD in %s: %w", dir, err)
+	}
+	if gomod := strings.TrimSpace(string(out)); gomod == "" || gomod == os.DevNull {
+		abs, _ := filepath.Abs(dir)
+		return inputErrorf("Dir", "%s is not inside a Go module (no go.mod there or in a parent directory): run in the module to profile", abs)
+	}
+	return nil
+}
+
+// makeOut creates the output directory and reports whether it did.
+func (c *collector) makeOut() (created bool, err error) {
+	if _, err := os.Stat(c.out); err == nil {
+		return false, nil
+	}
+	if err := os.MkdirAll(c.out, 0o755); err != nil {
+		return false, inputErrorf("Out", "cannot create output directory %s: %w", c.cfg.Out, err)
+	}
+	return true, nil
+}
+
+// loadPrevious merges the previous manifest's entries into c.m and reads
+// the discovery cache, unless cfg.Force. A previous manifest that cannot
+// be read, or that describes another module, is replaced.
+func (c *collector) loadPrevious() {
+	if c.cfg.Force {
+		return
+	}
+	prev, err := manifest.Load(c.out)
+	if err != nil || prev.Module != c.m.Module {
+		return
+	}
+	for _, e := range prev.Benchmarks {
+		c.prev[e.ID] = e
+		c.index[e.ID] = len(c.m.Benchmarks)
+		c.m.Benchmarks = append(c.m.Benchmarks, e)
+	}
+	c.cache = loadCache(c.out)
 }
 
 func (c *collector) emit(ev Event) {
@@ -126,19 +236,18 @@ func (c *collector) describe(ctx context.Context, pkgs []Package) (*manifest.Man
 	}
 	// The main module is the one whose root is the longest prefix of Dir.
 	dir, _ := filepath.Abs(c.cfg.Dir)
-	var modDir string
 	for _, p := range pkgs {
-		if p.ModuleDir != "" && (dir == p.ModuleDir || strings.HasPrefix(dir, p.ModuleDir+string(filepath.Separator))) && len(p.ModuleDir) > len(modDir) {
-			m.Module, modDir = p.Module, p.ModuleDir
+		if p.ModuleDir != "" && (dir == p.ModuleDir || strings.HasPrefix(dir, p.ModuleDir+string(filepath.Separator))) && len(p.ModuleDir) > len(c.modDir) {
+			m.Module, c.modDir = p.Module, p.ModuleDir
 		}
 	}
 	if m.Module == "" {
-		m.Module, modDir = pkgs[0].Module, pkgs[0].ModuleDir
+		m.Module, c.modDir = pkgs[0].Module, pkgs[0].ModuleDir
 	}
-	if modDir != "" {
-		if rev, err := c.output(ctx, modDir, "git", "rev-parse", "HEAD"); err == nil {
+	if c.modDir != "" {
+		if rev, err := c.output(ctx, c.modDir, "git", "rev-parse", "HEAD"); err == nil {
 			m.VCSRevision = strings.TrimSpace(rev)
-			st, err := c.output(ctx, modDir, "git", "status", "--porcelain", "--untracked-files=no")
+			st, err := c.output(ctx, c.modDir, "git", "status", "--porcelain", "--untracked-files=no")
 			m.VCSModified = err == nil && strings.TrimSpace(st) != ""
 		}
 	}
@@ -150,11 +259,13 @@ func (c *collector) output(ctx context.Context, dir, name string, args ...string
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	cmd.Env = c.cfg.env()
-	out, err := cmd.Output()
-	if ee, ok := err.(*exec.ExitError); ok && len(ee.Stderr) > 0 {
-		err = fmt.Errorf("%w: %s", err, strings.TrimSpace(string(ee.Stderr)))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := proc.Run(cmd)
+	if err != nil && stderr.Len() > 0 {
+		err = fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	return string(out), err
+	return stdout.String(), err
 }
 
 // A built package is a package whose test binary was built and listed.
@@ -178,53 +289,202 @@ func relDir(p Package) string {
 	return filepath.ToSlash(rel)
 }
 
-// build compiles and lists every package, cfg.Jobs at a time. Packages that
-// fail become direct entries.
-func (c *collector) build(ctx context.Context, pkgs []Package) []built {
-	res := make([]*built, len(pkgs))
-	var done int
-	var doneMu sync.Mutex
-	par.For(ctx, len(pkgs), c.cfg.jobs(), func(i int) {
-		b, err := c.buildOne(ctx, pkgs[i])
-		if ctx.Err() != nil {
-			return
-		}
-		res[i] = b
-		doneMu.Lock()
-		done++
-		d := done
-		doneMu.Unlock()
-		c.emit(Event{Kind: EventBuild, Package: pkgs[i].Path, Err: err, Done: d, Total: len(pkgs)})
-	})
-	var out []built
-	for _, b := range res {
-		if b != nil && b.bin != "" {
-			out = append(out, *b)
-		}
+// Task priorities of the scheduler: profile runs first, so results stream
+// out as soon as a benchmark is known, then discovery runs, then builds.
+const (
+	prioProfile = iota
+	prioDiscover
+	prioBuild
+	numPrio
+)
+
+// run builds every package, discovers its benchmarks and profiles them,
+// cfg.Jobs processes at a time, each step as soon as the step before it
+// has produced something.
+func (c *collector) run(ctx context.Context, pkgs []Package) {
+	s := newScheduler(ctx, c.cfg.jobs())
+	for _, p := range pkgs {
+		s.add(prioBuild, func() { c.buildTask(ctx, s, p, len(pkgs)) })
 	}
-	return out
+	s.wait()
 }
 
-// buildOne builds and lists one package. When that fails, it records direct
-// entries for the package's declared benchmarks and returns the error.
+// buildTask builds package p and schedules its benchmarks.
+func (c *collector) buildTask(ctx context.Context, s *scheduler, p Package, npkgs int) {
+	b, err := c.buildOne(ctx, p)
+	if ctx.Err() != nil {
+		return
+	}
+	c.mu.Lock()
+	c.built = append(c.built, p.Path)
+	c.counts[EventBuild]++
+	d := c.counts[EventBuild]
+	if b.bin != "" && !c.cfg.TopLevelOnly {
+		c.tops += len(b.tops)
+	}
+	c.mu.Unlock()
+	c.emit(Event{Kind: EventBuild, Package: p.Path, Err: err, Done: d, Total: npkgs})
+	if b.bin == "" {
+		return
+	}
+	for _, top := range b.tops {
+		u := unit{b, top}
+		if c.cfg.TopLevelOnly {
+			c.addUnit(ctx, s, u)
+			continue
+		}
+		if cd, ok := c.cache.discovery(b.hash, top, c.cfg.Skip); ok && !(c.cfg.RetryFailed && hasFailure(cd.Entries)) {
+			c.discovered(ctx, s, u, cd, true)
+			continue
+		}
+		s.add(prioDiscover, func() {
+			cd := c.discoverOne(ctx, u)
+			if ctx.Err() == nil {
+				c.discovered(ctx, s, u, cd, false)
+			}
+		})
+	}
+}
+
+// hasFailure reports whether an entry failed or timed out.
+func hasFailure(es []manifest.Entry) bool {
+	for _, e := range es {
+		if e.Status == manifest.StatusFailed || e.Status == manifest.StatusTimeout {
+			return true
+		}
+	}
+	return false
+}
+
+// discovered records the outcome of discovering top-level benchmark top
+// (from a run, or from the cache when cached) and schedules its leaves.
+func (c *collector) discovered(ctx context.Context, s *scheduler, top unit, cd cachedDiscovery, cached bool) {
+	c.mu.Lock()
+	c.newCache.Discoveries = append(c.newCache.Discoveries, cd)
+	if cd.Incomplete {
+		c.incomplete[benchname.ID(top.b.pkg.Path, top.name)] = true
+	}
+	c.counts[EventDiscover]++
+	d, total := c.counts[EventDiscover], c.tops
+	c.mu.Unlock()
+	c.emit(Event{Kind: EventDiscover, Package: top.b.pkg.Path, Name: top.name, Reused: cached, Done: d, Total: total})
+	for _, e := range cd.Entries {
+		e.Dir = top.b.dir
+		if c.selects(e.Name, true) {
+			c.mu.Lock()
+			c.total++
+			c.mu.Unlock()
+			c.finish(e, cached)
+		}
+	}
+	for _, leaf := range cd.Leaves {
+		c.addUnit(ctx, s, unit{top.b, leaf})
+	}
+}
+
+// selects reports whether this run collects the benchmark name: Bench
+// matches it and Skip does not. Recorded crashes count as matched when
+// Bench could select something below them (partial).
+func (c *collector) selects(name string, partialOK bool) bool {
+	ok, partial := c.filter.Match(name)
+	if !ok || partial && !partialOK {
+		return false
+	}
+	return c.skip == nil || !c.skip.Selects(name)
+}
+
+// addUnit schedules the profile run of u, or reuses its previous entry.
+func (c *collector) addUnit(ctx context.Context, s *scheduler, u unit) {
+	if !c.selects(u.name, c.cfg.TopLevelOnly) {
+		return
+	}
+	c.mu.Lock()
+	c.total++
+	c.mu.Unlock()
+	if e, ok := c.reusable(u); ok {
+		c.finish(e, true)
+		return
+	}
+	s.add(prioProfile, func() {
+		c.mu.Lock()
+		d, total := c.done, c.total
+		c.mu.Unlock()
+		c.emit(Event{Kind: EventStart, Package: u.b.pkg.Path, Name: u.name, Done: d, Total: total})
+		if e, ok := c.profile(ctx, u); ok {
+			c.finish(e, false)
+		}
+	})
+}
+
+// finish records entry e, replacing any earlier entry with its ID, and
+// rewrites the manifest when e changed it.
+func (c *collector) finish(e manifest.Entry, reused bool) {
+	if e.Status != manifest.StatusOK {
+		// A profile left by an earlier run must not pass for this one's.
+		os.Remove(filepath.Join(c.out, manifest.ProfileName(c.m.Module, e.Package, e.Name)))
+	}
+	c.mu.Lock()
+	if i, ok := c.index[e.ID]; ok {
+		if c.m.Benchmarks[i] != e {
+			c.m.Benchmarks[i] = e
+			c.writeManifestLocked()
+		}
+	} else {
+		c.index[e.ID] = len(c.m.Benchmarks)
+		c.m.Benchmarks = append(c.m.Benchmarks, e)
+		c.writeManifestLocked()
+	}
+	c.seen[e.ID] = true
+	c.done++
+	d := c.done
+	total := max(c.total, d)
+	c.mu.Unlock()
+	c.emit(Event{Kind: EventFinish, Package: e.Package, Name: e.Name, Entry: &e, Reused: reused, Done: d, Total: total})
+}
+
+// dropVanished removes the entries of benchmarks this run was asked about
+// but did not find: their package matches Patterns, Bench selects them and
+// Skip does not, and they are not below a top-level benchmark whose
+// sub-benchmarks could not all be discovered. Every other entry stays as
+// it was.
+func (c *collector) dropVanished() {
+	dir, _ := filepath.Abs(c.cfg.Dir)
+	inPatterns := packageMatcher(c.cfg.patterns(), dir, c.m.Module, c.modDir)
+	keep := c.m.Benchmarks[:0]
+	for _, e := range c.m.Benchmarks {
+		top, _, _ := strings.Cut(e.Name, "/")
+		drop := !c.seen[e.ID] && inPatterns(e.Package) && c.selects(e.Name, false) &&
+			!c.incomplete[benchname.ID(e.Package, top)]
+		if !drop {
+			keep = append(keep, e)
+		}
+	}
+	c.m.Benchmarks = keep
+}
+
+// buildOne builds and lists one package. When that fails, it records
+// entries for the package's declared benchmarks and returns the error; the
+// returned built has no bin then.
 func (c *collector) buildOne(ctx context.Context, p Package) (*built, error) {
 	b := &built{pkg: p, dir: relDir(p)}
-	if err := os.MkdirAll(filepath.Join(c.out, ".bin"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(c.out, binDir), 0o755); err != nil {
 		return b, err
 	}
-	bin := filepath.Join(c.out, ".bin", manifest.SafeName(p.Path, 120)+".test")
+	bin := filepath.Join(c.out, binDir, manifest.SafeName(p.Path, 120)+".test")
 	args := append([]string{"test", "-c", "-o", bin}, c.cfg.buildFlags()...)
 	args = append(args, p.Path)
 	cmd := exec.CommandContext(ctx, c.cfg.goCmd(), args...)
 	cmd.Dir = c.cfg.Dir
 	cmd.Env = c.cfg.env()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if err := proc.Run(cmd); err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return b, ctx.Err()
 		}
-		msg := buildError(out)
-		log := c.writeLog(manifest.SafeName(p.Path, 120)+".build", "go "+strings.Join(args, " "), out)
+		msg := buildError(out.Bytes())
+		log := c.writeLog(manifest.SafeName(p.Path, 120)+".build", "go "+strings.Join(args, " "), out.Bytes())
 		c.addDeclared(b, manifest.StatusBuildFailed, shorten(msg), log, time.Since(start))
 		return b, fmt.Errorf("building test binary: %s", textutil.FirstLine(msg))
 	}
@@ -233,22 +493,28 @@ func (c *collector) buildOne(ctx context.Context, p Package) (*built, error) {
 		return b, err
 	}
 	b.hash = hash
-	r := runProcess(ctx, p.Dir, c.cfg.env(), c.cfg.timeout(), bin, "-test.list", "^Benchmark")
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+	tops, ok := c.cache.list(hash)
+	if !ok {
+		r := runProcess(ctx, p.Dir, c.cfg.env(), c.cfg.timeout(), bin, "-test.list", "^Benchmark")
+		if ctx.Err() != nil {
+			return b, ctx.Err()
+		}
+		if r.err != nil || r.timedOut {
+			msg := "listing benchmarks: " + crashMessage(r, "-test.list", c.cfg.timeout())
+			log := c.writeLog(manifest.SafeName(p.Path, 120)+".list", bin+" -test.list ^Benchmark", r.output)
+			c.addDeclared(b, statusOf(r), msg, log, r.wall)
+			return b, errors.New(textutil.FirstLine(msg))
+		}
+		tops = benchmarkLines(r.output)
 	}
-	if r.err != nil || r.timedOut {
-		msg := "listing benchmarks: " + crashMessage(r, "-test.list", c.cfg.timeout())
-		log := c.writeLog(manifest.SafeName(p.Path, 120)+".list", bin+" -test.list ^Benchmark", r.output)
-		c.addDeclared(b, statusOf(r), msg, log, r.wall)
-		return b, errors.New(textutil.FirstLine(msg))
-	}
-	tops := p.Benchmarks // a TestMain that does not call m.Run lists nothing
-	if listed := benchmarkLines(r.output); len(listed) > 0 {
-		tops = listed
+	c.mu.Lock()
+	c.newCache.Lists = append(c.newCache.Lists, cachedList{Package: p.Path, Binary: hash, Names: tops})
+	c.mu.Unlock()
+	if len(tops) == 0 {
+		tops = p.Benchmarks // a TestMain that does not call m.Run lists nothing
 	}
 	for _, t := range tops {
-		if ok, _ := c.filter.Match(t); ok {
+		if ok, _ := c.filter.Match(t); ok && (c.skip == nil || !c.skip.Selects(t)) {
 			b.tops = append(b.tops, t)
 		}
 	}
@@ -276,23 +542,20 @@ func benchmarkLines(out []byte) []string {
 	return names
 }
 
-// addDeclared records a direct entry for every selected benchmark b's
-// source declares.
+// addDeclared records an entry for every selected benchmark b's source
+// declares.
 func (c *collector) addDeclared(b *built, st manifest.Status, msg, log string, wall time.Duration) {
 	for _, name := range b.pkg.Benchmarks {
-		if ok, _ := c.filter.Match(name); !ok {
+		if !c.selects(name, true) {
 			continue
 		}
 		e := c.entry(b, name)
 		e.Status, e.Error, e.Log, e.WallSeconds = st, msg, log, wall.Seconds()
-		c.addDirect(e)
+		c.mu.Lock()
+		c.total++
+		c.mu.Unlock()
+		c.finish(e, false)
 	}
-}
-
-func (c *collector) addDirect(e manifest.Entry) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.direct = append(c.direct, e)
 }
 
 // entry returns a new entry for benchmark name of b.
@@ -313,100 +576,89 @@ type unit struct {
 	name string
 }
 
-// discover expands top-level benchmarks into units: their leaves, found by
-// a discovery run each, or the top-level benchmarks themselves with
-// TopLevelOnly. Benchmarks whose discovery run already failed become direct
-// entries. Units are sorted by package, then name.
-func (c *collector) discover(ctx context.Context, builds []built) []unit {
-	var tops []unit
-	for i := range builds {
-		for _, t := range builds[i].tops {
-			tops = append(tops, unit{&builds[i], t})
+// discoverOne runs top with -test.benchtime 1x and returns the leaves to
+// profile and the entries of the benchmarks that failed, skipped or
+// crashed in that run. When a sub-benchmark crashes (panics, exits, hangs)
+// the benchmarks after it did not run, so discovery runs again with the
+// crashed ones skipped (-test.skip), until a run ends normally, the
+// top-level benchmark itself is what crashed, or maxRediscoveries runs
+// followed the first; then Incomplete is set.
+func (c *collector) discoverOne(ctx context.Context, top unit) cachedDiscovery {
+	cd := cachedDiscovery{Package: top.b.pkg.Path, Binary: top.b.hash, Top: top.name, Skip: c.cfg.Skip}
+	decided := map[string]bool{}
+	var crashedNames []string
+	for attempt := 0; ; attempt++ {
+		args := []string{"-test.run", "^$", "-test.bench", benchname.Pattern([]string{top.name}),
+			"-test.benchtime", "1x", "-test.cpu", "1", "-test.count", "1", "-test.v"}
+		skip := c.cfg.Skip
+		if len(crashedNames) > 0 {
+			if skip != "" {
+				skip += "|"
+			}
+			skip += benchname.Pattern(crashedNames)
 		}
-	}
-	if c.cfg.TopLevelOnly {
-		return tops
-	}
-	found := make([][]unit, len(tops))
-	var done int
-	var doneMu sync.Mutex
-	par.For(ctx, len(tops), c.cfg.jobs(), func(i int) {
-		found[i] = c.discoverOne(ctx, tops[i])
+		if skip != "" {
+			args = append(args, "-test.skip", skip)
+		}
+		r := runProcess(ctx, top.b.pkg.Dir, c.cfg.env(), c.cfg.timeout(), top.b.bin, args...)
 		if ctx.Err() != nil {
-			return
+			return cd
 		}
-		doneMu.Lock()
-		done++
-		d := done
-		doneMu.Unlock()
-		c.emit(Event{Kind: EventDiscover, Package: tops[i].b.pkg.Path, Name: tops[i].name, Done: d, Total: len(tops)})
-	})
-	var units []unit
-	for _, us := range found {
-		for _, u := range us {
-			if ok, _ := c.filter.Match(u.name); ok {
-				units = append(units, u)
+		t := parseTrace(r.output, top.name)
+		record := func(name string, st manifest.Status, msg string) {
+			if decided[name] {
+				return
+			}
+			decided[name] = true
+			e := c.entry(top.b, name)
+			e.Status, e.WallSeconds = st, r.wall.Seconds()
+			e.Error = msg + "\n(in the discovery run, -test.benchtime 1x)"
+			e.Log = c.writeLog(logBase(c.m.Module, e), top.b.bin+" "+strings.Join(args, " "), r.output)
+			cd.Entries = append(cd.Entries, e)
+		}
+		crash := crashed(r)
+		culprit := ""
+		if crash {
+			culprit = t.running(top.name)
+			record(culprit, statusOf(r), crashMessage(r, culprit, c.cfg.timeout()))
+		}
+		for _, leaf := range t.leaves() {
+			switch {
+			case leaf == culprit || decided[leaf]:
+			case t.failed[leaf]:
+				record(leaf, manifest.StatusFailed, failBlock(r.output, "FAIL", leaf))
+			case t.skipped[leaf]:
+				record(leaf, manifest.StatusSkipped, failBlock(r.output, "SKIP", leaf))
+			case crash && !t.done(leaf):
+				// Interrupted by the crash of a parent; not run alone.
+			default:
+				decided[leaf] = true
+				cd.Leaves = append(cd.Leaves, leaf)
 			}
 		}
-	}
-	slices.SortFunc(units, func(a, b unit) int {
-		if a.b.pkg.Path != b.b.pkg.Path {
-			return strings.Compare(a.b.pkg.Path, b.b.pkg.Path)
+		if !crash {
+			if len(t.seen) == 0 && attempt == 0 {
+				cd.Leaves = append(cd.Leaves, top.name) // e.g. a TestMain that prints nothing
+			}
+			break
 		}
-		return strings.Compare(a.name, b.name)
-	})
-	return units
-}
-
-// discoverOne runs top once with -test.benchtime 1x and returns the leaves
-// to profile. Leaves that failed, skipped or crashed are recorded as direct
-// entries instead.
-func (c *collector) discoverOne(ctx context.Context, top unit) []unit {
-	args := []string{"-test.run", "^$", "-test.bench", benchname.Pattern([]string{top.name}),
-		"-test.benchtime", "1x", "-test.cpu", "1", "-test.count", "1", "-test.v"}
-	r := runProcess(ctx, top.b.pkg.Dir, c.cfg.env(), c.cfg.timeout(), top.b.bin, args...)
-	if ctx.Err() != nil {
-		return nil
-	}
-	t := parseTrace(r.output, top.name)
-	record := func(name string, st manifest.Status, msg string) {
-		e := c.entry(top.b, name)
-		e.Status, e.WallSeconds = st, r.wall.Seconds()
-		e.Error = msg + "\n(in the discovery run, -test.benchtime 1x)"
-		e.Log = c.writeLog(logBase(c.m.Module, e), top.b.bin+" "+strings.Join(args, " "), r.output)
-		c.addDirect(e)
-	}
-	fail := func(name string, st manifest.Status, msg string) {
-		if ok, _ := c.filter.Match(name); ok {
-			record(name, st, msg)
+		if culprit == top.name || slices.Contains(crashedNames, culprit) {
+			// Nothing below top can be skipped to get further.
+			cd.Incomplete = true
+			break
 		}
-	}
-	var units []unit
-	crash := crashed(r)
-	culprit := ""
-	if crash {
-		// Recorded even when Bench does not select it: the crash hid the
-		// sub-benchmarks after it, selected or not.
-		culprit = t.running(top.name)
-		record(culprit, statusOf(r), crashMessage(r, culprit, c.cfg.timeout()))
-	}
-	for _, leaf := range t.leaves() {
-		switch {
-		case leaf == culprit:
-		case t.failed[leaf]:
-			fail(leaf, manifest.StatusFailed, failBlock(r.output, "FAIL", leaf))
-		case t.skipped[leaf]:
-			fail(leaf, manifest.StatusSkipped, failBlock(r.output, "SKIP", leaf))
-		case crash && !t.done(leaf):
-			// Interrupted by the crash of a parent; not run alone.
-		default:
-			units = append(units, unit{top.b, leaf})
+		if attempt == maxRediscoveries {
+			cd.Incomplete = true
+			e := c.entry(top.b, top.name)
+			e.Status, e.Error = manifest.StatusFailed, fmt.Sprintf("%d sub-benchmarks crashed; sub-benchmarks after %s were not discovered", len(crashedNames)+1, culprit)
+			cd.Entries = append(cd.Entries, e)
+			break
 		}
+		crashedNames = append(crashedNames, culprit)
 	}
-	if len(t.seen) == 0 && !crash {
-		units = append(units, top) // e.g. a TestMain that prints nothing
-	}
-	return units
+	slices.Sort(cd.Leaves)
+	slices.SortFunc(cd.Entries, func(a, b manifest.Entry) int { return strings.Compare(a.ID, b.ID) })
+	return cd
 }
 
 // logBase returns the log file base name for entry e.
@@ -428,58 +680,29 @@ func (c *collector) writeLog(base, command string, output []byte) string {
 	return filepath.ToSlash(rel)
 }
 
-// profileAll records the direct entries, reuses what it can from the
-// previous manifest and runs the remaining units, cfg.Jobs at a time,
-// rewriting the manifest after each.
-func (c *collector) profileAll(ctx context.Context, units []unit) error {
-	total := len(units) + len(c.direct)
-	done := 0
-	finish := func(e manifest.Entry, reused bool) {
-		if e.Status != manifest.StatusOK {
-			// A profile left by an earlier run must not pass for this one's.
-			os.Remove(filepath.Join(c.out, manifest.ProfileName(c.m.Module, e.Package, e.Name)))
-		}
-		c.mu.Lock()
-		c.m.Benchmarks = append(c.m.Benchmarks, e)
-		done++
-		d := done
-		c.writeManifestLocked()
-		c.mu.Unlock()
-		c.emit(Event{Kind: EventFinish, Package: e.Package, Name: e.Name, Entry: &e, Reused: reused, Done: d, Total: total})
-	}
-	slices.SortFunc(c.direct, func(a, b manifest.Entry) int { return strings.Compare(a.ID, b.ID) })
-	for _, e := range c.direct {
-		finish(e, false)
-	}
-	var todo []unit
-	for _, u := range units {
-		if e, ok := c.reusable(u); ok {
-			finish(e, true)
-		} else {
-			todo = append(todo, u)
-		}
-	}
-	par.For(ctx, len(todo), c.cfg.jobs(), func(i int) {
-		u := todo[i]
-		c.mu.Lock()
-		d := done
-		c.mu.Unlock()
-		c.emit(Event{Kind: EventStart, Package: u.b.pkg.Path, Name: u.name, Done: d, Total: total})
-		if e, ok := c.profile(ctx, u); ok {
-			finish(e, false)
-		}
-	})
-	return ctx.Err()
-}
-
-// reusable returns the previous entry for u when its profile is complete
-// and was taken with the same test binary and benchtime.
+// reusable returns the previous entry for u when it was taken with the
+// same test binary and benchtime and either its profile is complete and
+// unchanged (the file's hash is the recorded one) or it failed, timed out
+// or skipped and cfg.RetryFailed is off.
 func (c *collector) reusable(u unit) (manifest.Entry, bool) {
 	e, ok := c.prev[benchname.ID(u.b.pkg.Path, u.name)]
-	if !ok || e.Status != manifest.StatusOK || e.TestBinary != u.b.hash || e.BenchTime != c.cfg.benchTime() || e.Profile == "" {
+	if !ok || e.TestBinary != u.b.hash || e.BenchTime != c.cfg.benchTime() {
 		return manifest.Entry{}, false
 	}
-	if _, err := readProfile(filepath.Join(c.out, e.Profile)); err != nil {
+	switch e.Status {
+	case manifest.StatusOK:
+		if e.Profile == "" || e.ProfileSHA256 == "" {
+			return manifest.Entry{}, false
+		}
+		if h, err := hashFile(filepath.Join(c.out, e.Profile)); err != nil || h != "sha256:"+e.ProfileSHA256 {
+			return manifest.Entry{}, false
+		}
+	case manifest.StatusFailed, manifest.StatusTimeout:
+		if c.cfg.RetryFailed {
+			return manifest.Entry{}, false
+		}
+	case manifest.StatusSkipped:
+	default:
 		return manifest.Entry{}, false
 	}
 	e.Dir = u.b.dir
@@ -491,12 +714,15 @@ func (c *collector) reusable(u unit) (manifest.Entry, bool) {
 func (c *collector) profile(ctx context.Context, u unit) (manifest.Entry, bool) {
 	e := c.entry(u.b, u.name)
 	file := manifest.ProfileName(c.m.Module, e.Package, e.Name)
-	final := filepath.Join(c.out, file)
-	tmp := final + ".tmp"
-	os.Remove(tmp)
-	defer os.Remove(tmp)
+	f, err := atomicfile.Create(filepath.Join(c.out, file))
+	if err != nil {
+		e.Status, e.Error = manifest.StatusFailed, "creating the profile file: "+err.Error()
+		return e, true
+	}
+	defer f.Cleanup()
+	f.Close() // the test binary writes it by name
 	args := []string{"-test.run", "^$", "-test.bench", benchname.Pattern([]string{u.name}),
-		"-test.benchtime", c.cfg.benchTime(), "-test.count", "1", "-test.v", "-test.cpuprofile", tmp}
+		"-test.benchtime", c.cfg.benchTime(), "-test.count", "1", "-test.v", "-test.cpuprofile", f.Name()}
 	r := runProcess(ctx, u.b.pkg.Dir, c.cfg.env(), c.cfg.timeout(), u.b.bin, args...)
 	if ctx.Err() != nil {
 		return manifest.Entry{}, false
@@ -517,18 +743,23 @@ func (c *collector) profile(ctx context.Context, u unit) (manifest.Entry, bool) 
 	case t.skipped[u.name] && e.Iterations == 0:
 		e.Status, e.Error = manifest.StatusSkipped, failBlock(r.output, "SKIP", u.name)
 	default:
-		p, err := readProfile(tmp)
+		p, err := readProfile(f.Name())
 		switch {
-		case errors.Is(err, os.ErrNotExist):
+		case errors.Is(err, io.EOF) || errors.Is(err, os.ErrNotExist):
 			e.Status, e.Error = manifest.StatusFailed, "no profile written (does TestMain call m.Run, or does the benchmark call os.Exit?)"
 		case err != nil:
 			e.Status, e.Error = manifest.StatusFailed, "profile unreadable: "+err.Error()
 		default:
-			if err := os.Rename(tmp, final); err != nil {
-				e.Status, e.Error = manifest.StatusFailed, err.Error()
+			hash, herr := hashFile(f.Name())
+			if herr == nil {
+				herr = f.Commit()
+			}
+			if herr != nil {
+				e.Status, e.Error = manifest.StatusFailed, herr.Error()
 				break
 			}
 			e.Status, e.Profile, e.Samples = manifest.StatusOK, file, len(p.Sample)
+			e.ProfileSHA256 = strings.TrimPrefix(hash, "sha256:")
 		}
 	}
 	if e.Status != manifest.StatusOK {
@@ -539,12 +770,14 @@ func (c *collector) profile(ctx context.Context, u unit) (manifest.Entry, bool) 
 
 // readProfile parses the profile in file.
 func readProfile(file string) (*profile.Profile, error) {
-	f, err := os.Open(file)
+	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return profile.Parse(f)
+	if len(data) == 0 {
+		return nil, io.EOF
+	}
+	return profile.ParseData(data)
 }
 
 func (c *collector) writeManifest() error {
@@ -554,7 +787,11 @@ func (c *collector) writeManifest() error {
 }
 
 func (c *collector) writeManifestLocked() error {
-	return c.m.Write(c.out)
+	err := c.m.Write(c.out)
+	for i, e := range c.m.Benchmarks { // Write sorts
+		c.index[e.ID] = i
+	}
+	return err
 }
 
 // hashFile returns "sha256:" and the hex SHA-256 of file's contents.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/manifest"
 )
 
@@ -37,16 +38,21 @@ var faultsWant = map[string]struct {
 	"example.com/faults/panics.BenchmarkSkip":            {manifest.StatusSkipped, "not today"},
 	"example.com/faults/panics.BenchmarkSubPanic/bad":    {manifest.StatusFailed, "panic: sub-benchmark boom"},
 	"example.com/faults/panics.BenchmarkSubPanic/ok":     {manifest.StatusOK, ""},
+	"example.com/faults/panics.BenchmarkSubPanic/after":  {manifest.StatusOK, ""},
+	"example.com/faults/spawns.BenchmarkSpawn":           {manifest.StatusOK, ""},
 }
 
 // TestCollectFaults collects the faults fixture: a package that does not
 // build, benchmarks that panic, fail, skip and hang are recorded with the
-// right status and the others are profiled.
+// right status and the others are profiled, including the sub-benchmark
+// that runs after a panicking sibling; no process is left running, not even
+// the one a successful benchmark started in the background.
 func TestCollectFaults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs testdata/faults")
 	}
 	out := t.TempDir()
+	tag := processTag(t)
 	var mu sync.Mutex
 	var events []collect.Event
 	cfg := collect.Config{
@@ -55,6 +61,7 @@ func TestCollectFaults(t *testing.T) {
 		BenchTime: "1x",
 		Timeout:   3 * time.Second,
 		Jobs:      2,
+		Env:       []string{tag},
 		Progress: func(ev collect.Event) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -63,6 +70,7 @@ func TestCollectFaults(t *testing.T) {
 	}
 	m, err := collect.Collect(t.Context(), cfg)
 	require.NoError(t, err)
+	assert.Empty(t, processesWith(t, tag), "processes left running after Collect returned")
 
 	assert.Equal(t, "example.com/faults", m.Module)
 	assert.Equal(t, "1x", m.BenchTime)
@@ -82,6 +90,7 @@ func TestCollectFaults(t *testing.T) {
 			assert.NotEmpty(t, e.TestBinary, "%s test_binary", e.ID)
 			assert.Equal(t, int64(1), e.Iterations, "%s iterations with -benchtime 1x", e.ID)
 			assert.Positive(t, e.NsPerOp, "%s ns/op", e.ID)
+			assert.Len(t, e.ProfileSHA256, 64, "%s profile_sha256", e.ID)
 		} else {
 			assert.Empty(t, e.Profile, "%s profile", e.ID)
 			assert.NotEmpty(t, e.Log, "%s log", e.ID)
@@ -105,9 +114,12 @@ func TestCollectFaults(t *testing.T) {
 	assert.True(t, slices.IsSorted(ids), "entries sorted by package, then name: %v", ids)
 	assert.Equal(t, "healthy", entry(t, m, "example.com/faults/healthy.BenchmarkFast").Dir)
 	assert.NoDirExists(t, filepath.Join(out, ".bin"), "test binaries are removed")
+	assertNoTemp(t, out)
 
-	// Progress: every package built once, every entry finished once.
+	// Progress: every package built once, every entry finished once; the
+	// totals grow while discovery runs and end at the number of entries.
 	var builds, finishes int
+	var last collect.Event
 	for _, ev := range events {
 		switch ev.Kind {
 		case collect.EventBuild:
@@ -115,11 +127,26 @@ func TestCollectFaults(t *testing.T) {
 			assert.Equal(t, ev.Package == "example.com/faults/broken", ev.Err != nil, "build event of %s: err %v", ev.Package, ev.Err)
 		case collect.EventFinish:
 			finishes++
-			assert.Equal(t, len(faultsWant), ev.Total)
+			assert.LessOrEqual(t, ev.Done, ev.Total)
+			last = ev
 		}
 	}
-	assert.Equal(t, 4, builds, "packages with benchmarks (nobench has none)")
+	assert.Equal(t, 5, builds, "packages with benchmarks (nobench has none)")
 	assert.Equal(t, len(faultsWant), finishes)
+	assert.Equal(t, len(faultsWant), last.Done)
+	assert.Equal(t, len(faultsWant), last.Total)
+}
+
+// assertNoTemp fails when dir or dir/logs holds a temporary file.
+func assertNoTemp(t *testing.T, dir string) {
+	t.Helper()
+	for _, d := range []string{dir, filepath.Join(dir, "logs")} {
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			n := e.Name()
+			assert.False(t, atomicfile.IsTemp(n) || strings.HasSuffix(n, ".tmp") || strings.HasSuffix(n, ".partial"), "temporary file %s left in %s", n, d)
+		}
+	}
 }
 
 func okEntries(m *manifest.Manifest) []manifest.Entry {
@@ -251,5 +278,6 @@ func TestDiscover(t *testing.T) {
 		"example.com/faults/hangs":   {"BenchmarkHang", "BenchmarkQuick"},
 		"example.com/faults/healthy": {"BenchmarkExternal", "BenchmarkFast", "BenchmarkSub"},
 		"example.com/faults/panics":  {"BenchmarkFast", "BenchmarkFatal", "BenchmarkPanic", "BenchmarkSkip", "BenchmarkSubPanic"},
+		"example.com/faults/spawns":  {"BenchmarkSpawn"},
 	}, got)
 }

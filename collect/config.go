@@ -46,6 +46,13 @@ type Config struct {
 	// top-level benchmark is selected when the pattern matches it or could
 	// match one of its sub-benchmarks.
 	Bench string
+	// Skip excludes benchmarks by full name, with go test's -skip syntax
+	// (Go 1.20 and later apply it to benchmarks): the pattern is split at
+	// "/" like Bench, and a benchmark is skipped, with everything below
+	// it, when the pattern matches it entirely. It is passed to the
+	// discovery runs as -test.skip, so a skipped benchmark never runs.
+	// Empty skips nothing.
+	Skip string
 	// BenchTime is passed as -test.benchtime ("1s", "100x", ...). Empty
 	// means DefaultBenchTime.
 	BenchTime string
@@ -71,11 +78,18 @@ type Config struct {
 	// Out is the output directory; see the package documentation. A
 	// relative Out is relative to the current directory, not to Dir.
 	// Collect creates it when needed. Only one Collect may use an Out at
-	// a time.
+	// a time; Collect takes a lock to make sure (see LockFile).
 	Out string
 	// Force re-collects every benchmark instead of reusing complete
-	// profiles from an earlier run into Out.
+	// profiles from an earlier run into Out, and ignores the discovery
+	// cache.
 	Force bool
+	// RetryFailed runs again the benchmarks that an earlier run into Out
+	// recorded as failed or timed out with the same test binary and
+	// benchtime. Without it such a failure is kept as it is: the same
+	// binary fails the same way, and a hung benchmark would cost the
+	// whole Timeout again.
+	RetryFailed bool
 	// Env holds extra environment variables ("KEY=value") for the go
 	// command and the test binaries, added to the current environment.
 	Env []string
@@ -146,7 +160,8 @@ const (
 	// EventBuild: a package's test binary was built and its benchmarks
 	// listed, or that failed (Err). Done and Total count packages.
 	EventBuild EventKind = iota
-	// EventDiscover: a top-level benchmark's discovery run finished.
+	// EventDiscover: a top-level benchmark's sub-benchmarks are known,
+	// from discovery runs or, when Reused, from the discovery cache.
 	// Done and Total count top-level benchmarks.
 	EventDiscover
 	// EventStart: a benchmark's profile run started. Done and Total count
@@ -158,6 +173,10 @@ const (
 )
 
 // An Event reports progress of [Collect] to [Config.Progress].
+//
+// The phases overlap: a benchmark is profiled as soon as it is discovered,
+// while other packages still build. Total is what is known when the event
+// is sent, so it grows until the last package is built and discovered.
 type Event struct {
 	Kind EventKind
 	// Package is the import path of the package concerned.
@@ -166,7 +185,9 @@ type Event struct {
 	Name string
 	// Entry is the benchmark's manifest entry (EventFinish only).
 	Entry *manifest.Entry
-	// Reused reports that Entry comes from an earlier run (EventFinish).
+	// Reused reports that Entry comes from an earlier run (EventFinish),
+	// or that the sub-benchmarks come from the discovery cache
+	// (EventDiscover).
 	Reused bool
 	// Err is the build or listing failure (EventBuild only).
 	Err error

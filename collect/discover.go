@@ -2,7 +2,6 @@ package collect
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -32,15 +31,13 @@ type Package struct {
 	Benchmarks []string
 }
 
-// ErrNoBenchmarks is returned (wrapped) by [Collect] when the patterns match
-// no benchmark.
-var ErrNoBenchmarks = errors.New("no benchmarks found")
-
 // Discover returns the packages matched by cfg.Patterns whose test files
 // declare benchmarks, sorted by import path. It loads package metadata with
 // go/packages (tests included, with cfg.Tags and cfg.Mod) and parses only the
 // _test.go files, so packages that do not type-check are still found. It
-// fails when the go command fails; per-package errors are left to the build.
+// fails when the go command fails, and with an [*InputError] (Field
+// "Patterns") when the patterns match no package at all, naming each
+// pattern's problem; per-package errors are left to the build.
 func Discover(ctx context.Context, cfg Config) ([]Package, error) {
 	pcfg := &packages.Config{
 		Context:    ctx,
@@ -62,7 +59,7 @@ func Discover(ctx context.Context, cfg Config) ([]Package, error) {
 	var loadErrs []string
 	for _, p := range pkgs {
 		for _, e := range p.Errors {
-			loadErrs = append(loadErrs, e.Error())
+			loadErrs = append(loadErrs, e.Msg)
 		}
 		if p.Name == "main" && strings.HasSuffix(p.PkgPath, ".test") {
 			continue // the generated test main package
@@ -107,7 +104,8 @@ func Discover(ctx context.Context, cfg Config) ([]Package, error) {
 	slices.SortFunc(out, func(a, b Package) int { return strings.Compare(a.Path, b.Path) })
 	if len(out) == 0 && len(loadErrs) > 0 {
 		slices.Sort(loadErrs)
-		return nil, fmt.Errorf("listing packages %s: %s", strings.Join(cfg.patterns(), " "), strings.Join(slices.Compact(loadErrs), "; "))
+		dir, _ := filepath.Abs(cfg.Dir)
+		return nil, inputErrorf("Patterns", "no package matches %s in %s: %s", strings.Join(cfg.patterns(), " "), dir, strings.Join(slices.Compact(loadErrs), "; "))
 	}
 	return out, nil
 }

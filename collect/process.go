@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"os/exec"
+	"sync/atomic"
 	"time"
+
+	"github.com/mbopt/mbopt/internal/proc"
 )
 
 // quitGrace is how long a timed-out process has to print its goroutine
@@ -15,6 +18,9 @@ const quitGrace = 2 * time.Second
 // half is dropped.
 const maxOutput = 4 << 20
 
+// launches counts the test binary processes started, for tests.
+var launches atomic.Int64
+
 // A procResult is how one test binary process ended.
 type procResult struct {
 	output   []byte        // stdout and stderr, interleaved; the tail if very long
@@ -24,9 +30,11 @@ type procResult struct {
 }
 
 // runProcess runs name with args in dir and waits for it, at most timeout.
-// On timeout the process gets SIGQUIT, then its process group is killed
-// after quitGrace. When ctx is canceled, the group is killed at once and
-// the result's err is ctx.Err().
+// The process leads a process group of its own and dies with mbopt (see
+// package internal/proc); when it exits, whatever is left of its group is
+// killed. On timeout the process gets SIGQUIT, then its process group is
+// killed after quitGrace. When ctx is canceled, the group is killed at
+// once and the result's err is ctx.Err().
 func runProcess(ctx context.Context, dir string, env []string, timeout time.Duration, name string, args ...string) procResult {
 	var out tailBuffer
 	cmd := exec.Command(name, args...)
@@ -35,13 +43,13 @@ func runProcess(ctx context.Context, dir string, env []string, timeout time.Dura
 	cmd.Stdout = &out
 	cmd.Stderr = &out
 	cmd.WaitDelay = quitGrace // don't wait forever for grandchildren holding the pipe
-	setProcessGroup(cmd)
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	launches.Add(1)
+	if err := proc.Start(cmd); err != nil {
 		return procResult{err: err}
 	}
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() { done <- proc.Wait(cmd) }()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	var r procResult
@@ -49,20 +57,17 @@ func runProcess(ctx context.Context, dir string, env []string, timeout time.Dura
 	case r.err = <-done:
 	case <-timer.C:
 		r.timedOut = true
-		quit(cmd)
+		proc.Quit(cmd)
 		select {
 		case r.err = <-done:
 		case <-time.After(quitGrace):
-			killGroup(cmd)
+			proc.KillGroup(cmd)
 			r.err = <-done
 		}
 	case <-ctx.Done():
-		killGroup(cmd)
+		proc.KillGroup(cmd)
 		<-done
 		r.err = ctx.Err()
-	}
-	if r.timedOut {
-		killGroup(cmd) // children of a process that exited on SIGQUIT
 	}
 	r.wall = time.Since(start)
 	r.output = out.buf.Bytes()

@@ -25,6 +25,7 @@
 //	      "name": "BenchmarkEncode/n=100",     // full name as go test prints it
 //	      "status": "ok",                      // ok | failed | timeout | build-failed | skipped
 //	      "profile": "storage.BenchmarkEncode_n=100-1a2b3c4d.pprof", // relative to the manifest; set iff status is ok
+//	      "profile_sha256": "5d41…",           // hex SHA-256 of the profile file; omitted by older versions
 //	      "samples": 97,                       // CPU samples in the profile
 //	      "wall_seconds": 1.42,                // wall time of the benchmark's process
 //	      "ns_per_op": 812.5,                  // omitted when the run reported none

@@ -85,6 +85,10 @@ type Entry struct {
 	// Profile is the CPU profile's file name, relative to the manifest's
 	// directory. It is set if and only if Status is StatusOK.
 	Profile string `json:"profile,omitempty"`
+	// ProfileSHA256 is the hex SHA-256 of the profile file's contents, as
+	// collected; a rerun reuses the profile only when the file still has
+	// this hash. Empty in manifests written before it was recorded.
+	ProfileSHA256 string `json:"profile_sha256,omitempty"`
 	// Samples is the number of samples in the profile.
 	Samples int `json:"samples,omitempty"`
 	// WallSeconds is the wall time of the process that produced the entry.

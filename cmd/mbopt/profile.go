@@ -26,12 +26,14 @@ type profileOptions struct {
 	patterns   []string
 	out        string
 	bench      string
+	skip       string
 	benchtime  string
 	timeout    time.Duration
 	jobs       int
 	sub        bool
 	tags, mod  string
 	force      bool
+	retry      bool
 	strict     bool
 	dir        string
 	terminal   bool             // draw a progress bar instead of logging lines
@@ -64,9 +66,16 @@ A package that does not build, and a benchmark that panics, fails, hangs past
 --timeout or writes no profile, is recorded in the manifest and named in the
 summary; the others complete.
 
-Running again with the same --out reuses every complete profile taken with the
-same test binary and benchtime, so an interrupted run or a CI retry resumes
-where it stopped; --force collects everything again.
+Running again with the same --out reuses every complete, unmodified profile
+taken with the same test binary and benchtime, and the sub-benchmark lists of
+unchanged test binaries, so an interrupted run or a CI retry resumes where it
+stopped; a benchmark that failed or timed out with the same test binary is
+kept as failed unless --retry-failed; --force collects everything again. The
+manifest is merged, never truncated: a run with --bench or --skip, or on
+fewer packages, keeps the entries of the benchmarks it was not asked about,
+and drops only the selected ones that no longer exist. One mbopt at a time
+may use an --out: a second one exits at once with status 2 (the lock file is
+DIR/.mbopt.lock).
 
 Coverage needs every function to be sampled at least once, not a quiet
 machine, so benchmarks run -j at a time. A longer --benchtime finds more
@@ -104,6 +113,7 @@ of them, skipped ones aside), 1 otherwise, 2 for bad flags or no benchmarks.`,
 // shared by profile and run.
 func addCollectFlags(f *pflag.FlagSet, o *profileOptions) {
 	f.StringVar(&o.bench, "bench", "", "only benchmarks matching this `regexp` (go test -bench syntax; default all)")
+	f.StringVar(&o.skip, "skip", "", "leave out benchmarks matching this `regexp` (go test -skip syntax), with their sub-benchmarks")
 	f.StringVar(&o.benchtime, "benchtime", collect.DefaultBenchTime, "run time per benchmark: a `duration` such as 10s, or Nx iterations")
 	f.DurationVar(&o.timeout, "timeout", collect.DefaultTimeout, "kill a benchmark's process after this `duration`")
 	f.IntVarP(&o.jobs, "jobs", "j", 0, "benchmarks run in parallel (0: one per CPU)")
@@ -111,6 +121,7 @@ func addCollectFlags(f *pflag.FlagSet, o *profileOptions) {
 	f.StringVar(&o.tags, "tags", "", "comma-separated build `tags`, as for go test")
 	f.StringVar(&o.mod, "mod", "", "module download mode: {mod|readonly|vendor} (default: the go command's, vendor when ./vendor exists)")
 	f.BoolVar(&o.force, "force", false, "collect every benchmark again instead of reusing complete profiles in --out")
+	f.BoolVar(&o.retry, "retry-failed", false, "run again the benchmarks --out records as failed or timed out with the same test binary")
 }
 
 // benchtimeRE matches the -benchtime forms go test accepts.
@@ -123,6 +134,9 @@ func (o *profileOptions) validate() error {
 	}
 	if _, err := benchname.CompileFilter(o.bench); err != nil {
 		return badInputf("--bench: %v", err)
+	}
+	if _, err := benchname.CompileFilter(o.skip); err != nil {
+		return badInputf("--skip: %v", err)
 	}
 	if !benchtimeRE.MatchString(o.benchtime) {
 		if d, err := time.ParseDuration(o.benchtime); err != nil || d <= 0 {
@@ -171,6 +185,7 @@ func collectProfiles(ctx context.Context, s *streams, o *profileOptions) (*manif
 		Dir:          o.dir,
 		Patterns:     o.patterns,
 		Bench:        o.bench,
+		Skip:         o.skip,
 		BenchTime:    o.benchtime,
 		Timeout:      o.timeout,
 		Jobs:         o.jobs,
@@ -179,6 +194,7 @@ func collectProfiles(ctx context.Context, s *streams, o *profileOptions) (*manif
 		Mod:          o.mod,
 		Out:          o.out,
 		Force:        o.force,
+		RetryFailed:  o.retry,
 		Progress:     p.event,
 	}
 	m, err := o.collectRun(ctx, cfg)
@@ -186,7 +202,10 @@ func collectProfiles(ctx context.Context, s *streams, o *profileOptions) (*manif
 	if m != nil {
 		p.summary(m, o.out)
 	}
+	var ie *collect.InputError
 	switch {
+	case errors.As(err, &ie):
+		return nil, badInput(collectInputError(ie, o))
 	case errors.Is(err, collect.ErrNoBenchmarks):
 		return nil, badInput(err)
 	case ctx.Err() != nil:
@@ -195,6 +214,19 @@ func collectProfiles(ctx context.Context, s *streams, o *profileOptions) (*manif
 		return nil, err
 	}
 	return m, nil
+}
+
+// collectInputError adds the flag behind a collect.Config field to the
+// error's message.
+func collectInputError(ie *collect.InputError, o *profileOptions) error {
+	flag := map[string]string{"Out": "--out", "Bench": "--bench", "Skip": "--skip", "Patterns": "PATTERN"}[ie.Field]
+	if ie.Field == "Dir" && o.dir != "" {
+		flag = "-C"
+	}
+	if flag == "" {
+		return ie
+	}
+	return fmt.Errorf("%s: %w", flag, ie)
 }
 
 // checkCollected fails when nothing was profiled, or with --strict when

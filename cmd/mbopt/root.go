@@ -107,7 +107,7 @@ var subcommands = []func(*streams) *cobra.Command{
 // Main runs mbopt with args and returns the process exit code. Errors are
 // printed once, on stderr.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	s := &streams{In: stdin, Out: stdout, Err: stderr}
 	root := newRootCmd(s)

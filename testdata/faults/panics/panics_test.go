@@ -32,4 +32,10 @@ func BenchmarkSubPanic(b *testing.B) {
 	b.Run("bad", func(b *testing.B) {
 		panic("sub-benchmark boom")
 	})
+	// after runs only when bad is skipped: the panic ends the process.
+	b.Run("after", func(b *testing.B) {
+		for b.Loop() {
+			sink = Double(2)
+		}
+	})
 }

@@ -1,0 +1,2 @@
+// Package spawns has a benchmark that leaves a process behind.
+package spawns
