@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -171,50 +172,204 @@ func entry(t *testing.T, m *manifest.Manifest, id string) manifest.Entry {
 }
 
 // TestCollectResume checks that a second run into the same directory
-// reuses complete profiles, and that Force and a changed benchtime do not.
+// reuses complete profiles and recorded failures of the same test binary,
+// without any discovery run, and what makes it run a benchmark again: a
+// deleted or substituted profile, RetryFailed, Force, another benchtime.
 func TestCollectResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs testdata/faults")
 	}
 	out := t.TempDir()
-	run := func(cfg collect.Config) (reused []string, m *manifest.Manifest) {
+	run := func(cfg collect.Config) (reused []string, discovered int, m *manifest.Manifest) {
 		t.Helper()
 		cfg.Dir, cfg.Out, cfg.Patterns = "../testdata/faults", out, []string{"./healthy", "./panics"}
 		cfg.Bench = "Fast|Sub|Fatal"
 		cfg.Progress = func(ev collect.Event) {
-			if ev.Kind == collect.EventFinish && ev.Reused {
-				reused = append(reused, ev.Entry.ID)
+			switch {
+			case ev.Kind == collect.EventFinish && ev.Reused:
+				reused = append(reused, strings.TrimPrefix(ev.Entry.ID, "example.com/faults/"))
+			case ev.Kind == collect.EventDiscover && !ev.Reused:
+				discovered++
 			}
 		}
 		m, err := collect.Collect(t.Context(), cfg)
 		require.NoError(t, err)
 		slices.Sort(reused)
-		return reused, m
+		return reused, discovered, m
 	}
-	_, first := run(collect.Config{BenchTime: "1x"})
-	require.Equal(t, 6, first.Count(manifest.StatusOK), "ok entries: %+v", first.Benchmarks)
+	_, _, first := run(collect.Config{BenchTime: "1x"})
+	require.Equal(t, 7, first.Count(manifest.StatusOK), "ok entries: %+v", first.Benchmarks)
 	require.Equal(t, 2, first.Count(manifest.StatusFailed), "BenchmarkFatal and BenchmarkSubPanic/bad")
+	all := []string{
+		"healthy.BenchmarkFast", "healthy.BenchmarkSub/n=1", "healthy.BenchmarkSub/n=10", "healthy.BenchmarkSub/with_space",
+		"panics.BenchmarkFast", "panics.BenchmarkFatal", "panics.BenchmarkSubPanic/after", "panics.BenchmarkSubPanic/bad", "panics.BenchmarkSubPanic/ok",
+	}
 
-	reused, second := run(collect.Config{BenchTime: "1x"})
-	assert.Equal(t, []string{
-		"example.com/faults/healthy.BenchmarkFast",
-		"example.com/faults/healthy.BenchmarkSub/n=1",
-		"example.com/faults/healthy.BenchmarkSub/n=10",
-		"example.com/faults/healthy.BenchmarkSub/with_space",
-		"example.com/faults/panics.BenchmarkFast",
-		"example.com/faults/panics.BenchmarkSubPanic/ok",
-	}, reused, "every ok entry is reused; the failed ones run again")
-	assert.Equal(t, okEntries(first), okEntries(second), "reused entries are unchanged")
+	launches := collect.Launches()
+	reused, discovered, second := run(collect.Config{BenchTime: "1x"})
+	assert.Equal(t, all, reused, "every entry is reused, failures included")
+	assert.Zero(t, discovered, "discovery comes from the cache")
+	assert.Zero(t, collect.Launches()-launches, "an unchanged rerun starts no test binary")
+	assert.Equal(t, first, second, "reused entries are unchanged")
 
-	// A deleted profile is collected again.
-	require.NoError(t, os.Remove(filepath.Join(out, entry(t, first, "example.com/faults/panics.BenchmarkFast").Profile)))
-	reused, _ = run(collect.Config{BenchTime: "1x"})
-	assert.Len(t, reused, 5)
+	// A deleted profile, and one replaced by another valid profile, are
+	// collected again.
+	fast := entry(t, first, "example.com/faults/panics.BenchmarkFast")
+	sub := entry(t, first, "example.com/faults/healthy.BenchmarkSub/n=1")
+	require.NoError(t, os.Remove(filepath.Join(out, fast.Profile)))
+	other, err := os.ReadFile(filepath.Join(out, entry(t, first, "example.com/faults/healthy.BenchmarkFast").Profile))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(out, sub.Profile), other, 0o644))
+	reused, _, third := run(collect.Config{BenchTime: "1x"})
+	assert.Len(t, reused, len(all)-2)
+	assert.NotContains(t, reused, "healthy.BenchmarkSub/n=1", "a substituted profile is not reused")
+	assert.NotEqual(t, sub.ProfileSHA256, entry(t, third, sub.ID).ProfileSHA256, "the substituted profile was collected again")
+	got, err := os.ReadFile(filepath.Join(out, sub.Profile))
+	require.NoError(t, err)
+	assert.NotEqual(t, other, got)
 
-	reused, _ = run(collect.Config{BenchTime: "1x", Force: true})
+	reused, discovered, _ = run(collect.Config{BenchTime: "1x", RetryFailed: true})
+	assert.NotContains(t, reused, "panics.BenchmarkFatal", "RetryFailed")
+	assert.NotContains(t, reused, "panics.BenchmarkSubPanic/bad", "RetryFailed")
+	assert.Len(t, reused, len(all)-2)
+	assert.Equal(t, 2, discovered, "RetryFailed runs discovery again where it failed: BenchmarkFatal and BenchmarkSubPanic")
+
+	reused, _, _ = run(collect.Config{BenchTime: "1x", Force: true})
 	assert.Empty(t, reused, "Force")
-	reused, _ = run(collect.Config{BenchTime: "2x"})
-	assert.Empty(t, reused, "changed benchtime")
+	reused, _, _ = run(collect.Config{BenchTime: "2x"})
+	assert.Equal(t, []string{"panics.BenchmarkFatal", "panics.BenchmarkSubPanic/bad"}, reused,
+		"another benchtime: only the failures of the -benchtime 1x discovery runs stay")
+}
+
+// TestCollectMerge checks that the manifest is merged: a run on a subset
+// (Bench, Skip, fewer packages) keeps every other entry as it was, and
+// drops only selected entries whose benchmark no longer exists.
+func TestCollectMerge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs testdata/faults")
+	}
+	out := t.TempDir()
+	run := func(cfg collect.Config) *manifest.Manifest {
+		t.Helper()
+		cfg.Dir, cfg.Out, cfg.BenchTime = "../testdata/faults", out, "1x"
+		m, err := collect.Collect(t.Context(), cfg)
+		require.NoError(t, err)
+		disk, err := manifest.Load(out)
+		require.NoError(t, err)
+		require.Equal(t, m, disk)
+		return m
+	}
+	full := run(collect.Config{Patterns: []string{"./healthy", "./panics"}, Bench: "Fast|Sub"})
+	require.Len(t, full.Benchmarks, 8)
+
+	// Entries of benchmarks that no longer exist: one in a selected
+	// package, one in a package this run is not asked about.
+	full.Benchmarks = append(full.Benchmarks,
+		manifest.Entry{ID: "example.com/faults/healthy.BenchmarkGone", Package: "example.com/faults/healthy", Name: "BenchmarkGone", Status: manifest.StatusFailed, Error: "x"},
+		manifest.Entry{ID: "example.com/faults/gone.BenchmarkGone", Package: "example.com/faults/gone", Name: "BenchmarkGone", Status: manifest.StatusFailed, Error: "x"})
+	require.NoError(t, full.Write(out))
+
+	m := run(collect.Config{Patterns: []string{"./healthy"}, Bench: "Fast"})
+	assert.Equal(t, full, m, "a subset rerun changes nothing else; BenchmarkGone is not selected by Fast")
+
+	m = run(collect.Config{Patterns: []string{"./healthy"}, Skip: "Sub"})
+	ids := map[string]bool{}
+	for _, e := range m.Benchmarks {
+		ids[e.ID] = true
+	}
+	assert.False(t, ids["example.com/faults/healthy.BenchmarkGone"], "a selected benchmark that vanished is dropped")
+	assert.True(t, ids["example.com/faults/gone.BenchmarkGone"], "a package outside the patterns is kept")
+	assert.True(t, ids["example.com/faults/healthy.BenchmarkSub/n=1"], "skipped benchmarks are kept")
+	assert.True(t, ids["example.com/faults/healthy.BenchmarkExternal"], "a new benchmark is added")
+	assert.True(t, ids["example.com/faults/panics.BenchmarkSubPanic/ok"], "another package is kept")
+	assert.Len(t, m.Benchmarks, 10)
+}
+
+// TestCollectSkip checks that Skip keeps benchmarks out of every run:
+// BenchmarkSubPanic/bad is never run, so its siblings are found at once.
+func TestCollectSkip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs testdata/faults")
+	}
+	m, err := collect.Collect(t.Context(), collect.Config{Dir: "../testdata/faults", Out: t.TempDir(), Patterns: []string{"./panics"},
+		Bench: "SubPanic", Skip: "SubPanic/bad", BenchTime: "1x"})
+	require.NoError(t, err)
+	var got []string
+	for _, e := range m.Benchmarks {
+		got = append(got, e.Name+" "+string(e.Status))
+	}
+	assert.Equal(t, []string{"BenchmarkSubPanic/after ok", "BenchmarkSubPanic/ok ok"}, got)
+}
+
+// TestCollectLocked checks that Collect refuses an output directory whose
+// lock another process holds, naming the lock file and the holder, and
+// changes nothing in it.
+func TestCollectLocked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list on testdata/faults")
+	}
+	out := t.TempDir()
+	lock := filepath.Join(out, collect.LockFile)
+	f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE, 0o644)
+	require.NoError(t, err)
+	defer f.Close()
+	require.NoError(t, syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB))
+	_, err = f.WriteString("pid 4242 host ci-7 started 2026-01-01T00:00:00Z\n")
+	require.NoError(t, err)
+
+	_, err = collect.Collect(t.Context(), collect.Config{Dir: "../testdata/faults", Out: out, Patterns: []string{"./healthy"}})
+	require.ErrorIs(t, err, collect.ErrLocked)
+	require.ErrorIs(t, err, collect.ErrInput)
+	assert.Contains(t, err.Error(), lock)
+	assert.Contains(t, err.Error(), "pid 4242 host ci-7")
+	entries, _ := os.ReadDir(out)
+	assert.Len(t, entries, 1, "only the lock file")
+}
+
+// TestCollectInputErrors checks the errors about the Config itself: each
+// is an *InputError naming its field, and no output directory is created.
+func TestCollectInputErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	noModule := t.TempDir()
+	tests := []struct {
+		name  string
+		cfg   collect.Config
+		field string
+		want  string
+	}{
+		{"no such package", collect.Config{Patterns: []string{"./nosuch/..."}}, "Patterns", "no package matches ./nosuch/..."},
+		{"no module", collect.Config{Dir: noModule}, "Dir", "is not inside a Go module"},
+		{"no such directory", collect.Config{Dir: filepath.Join(tmp, "nosuch")}, "Dir", "is not a directory"},
+		{"out is a file", collect.Config{Out: file}, "Out", "is not a directory"},
+		{"out below a file", collect.Config{Out: filepath.Join(file, "out")}, "Out", "output directory"},
+		{"bad bench", collect.Config{Bench: "(x"}, "Bench", "missing closing )"},
+		{"bad skip", collect.Config{Skip: "a/(x"}, "Skip", "missing closing )"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := tt.cfg
+			if cfg.Dir == "" {
+				cfg.Dir = "../testdata/faults"
+			}
+			want := filepath.Join(tmp, "out-"+strings.ReplaceAll(tt.name, " ", "-"))
+			if cfg.Out == "" {
+				cfg.Out = want
+			}
+			_, err := collect.Collect(t.Context(), cfg)
+			require.ErrorIs(t, err, collect.ErrInput)
+			var ie *collect.InputError
+			require.ErrorAs(t, err, &ie)
+			assert.Equal(t, tt.field, ie.Field)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.NoFileExists(t, want)
+			assert.NoDirExists(t, want, "no output directory before the inputs are checked")
+		})
+	}
 }
 
 // TestCollectTopLevelOnly profiles each top-level benchmark as one unit,

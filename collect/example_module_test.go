@@ -64,4 +64,25 @@ func TestCollectExample(t *testing.T) {
 	}
 	assert.Equal(t, declared, tops, "every declared top-level benchmark is profiled, and nothing else")
 	assert.Greater(t, len(m.Benchmarks), len(declared), "sub-benchmarks are profiled one by one")
+
+	// A rerun of the unchanged module starts no test binary: the lists and
+	// discoveries come from the cache, the profiles are reused.
+	launches := collect.Launches()
+	start := time.Now()
+	var starts, reused int
+	again, err := collect.Collect(t.Context(), collect.Config{Dir: dir, Out: out, BenchTime: "100ms", Timeout: time.Minute,
+		Progress: func(ev collect.Event) {
+			switch {
+			case ev.Kind == collect.EventStart:
+				starts++
+			case ev.Kind == collect.EventFinish && ev.Reused:
+				reused++
+			}
+		}})
+	require.NoError(t, err)
+	t.Logf("rerun of the unchanged example module (%d benchmarks): %v", len(again.Benchmarks), time.Since(start).Round(10*time.Millisecond))
+	assert.Zero(t, collect.Launches()-launches, "test binaries started by the rerun")
+	assert.Zero(t, starts, "profile runs in the rerun")
+	assert.Equal(t, len(m.Benchmarks), reused)
+	assert.Equal(t, m, again)
 }

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"crypto/rand"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/manifest"
+)
+
+// buildMbopt builds this command into a temporary directory.
+func buildMbopt(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "mbopt")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+	return bin
+}
+
+// taggedProcesses returns the running processes (not zombies) whose
+// environment holds tag, after waiting up to wait for there to be none;
+// match, when not empty, must also be in the command line.
+func taggedProcesses(tag, match string, wait time.Duration) []string {
+	var found []string
+	for deadline := time.Now().Add(wait); ; time.Sleep(50 * time.Millisecond) {
+		found = found[:0]
+		dirs, _ := os.ReadDir("/proc")
+		for _, d := range dirs {
+			pid, err := strconv.Atoi(d.Name())
+			if err != nil || pid == os.Getpid() {
+				continue
+			}
+			env, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+			if err != nil || !bytes.Contains(env, []byte(tag+"\x00")) {
+				continue
+			}
+			if stat, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "stat")); bytes.Contains(stat, []byte(") Z ")) {
+				continue
+			}
+			cmdline, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+			line := string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
+			if strings.Contains(line, match) {
+				found = append(found, fmt.Sprintf("%d %s", pid, line))
+			}
+		}
+		if len(found) == 0 || time.Now().After(deadline) {
+			return found
+		}
+	}
+}
+
+// TestProfileKilled kills `mbopt profile` while a benchmark hangs, with
+// SIGKILL and with SIGHUP: no process it started may keep running, a
+// second mbopt on the same directory meanwhile exits 2 naming the holder
+// of the lock, and a rerun resumes: it reuses what was complete and leaves
+// no test binary or temporary file behind.
+func TestProfileKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds mbopt and runs testdata/faults")
+	}
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Skip("needs /proc to read the process table")
+	}
+	t.Setenv("CI", "true")
+	mbopt := buildMbopt(t)
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "prof")
+			tag := "MBOPT_TEST_TAG=" + rand.Text()
+			args := []string{"profile", "-C", "../../testdata/faults", "./hangs", "--out", out, "--benchtime", "1x", "--timeout", "5m", "-j", "2"}
+			cmd := exec.Command(mbopt, args...)
+			cmd.Env = append(os.Environ(), tag)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			require.NoError(t, cmd.Start())
+			defer cmd.Process.Kill()
+
+			// Wait for BenchmarkQuick to be recorded and BenchmarkHang to hang.
+			require.Eventually(t, func() bool {
+				m, err := manifest.Load(out)
+				if err != nil {
+					return false
+				}
+				e, ok := m.Lookup("example.com/faults/hangs.BenchmarkQuick")
+				return ok && e.Status == manifest.StatusOK && len(taggedProcesses(tag, "BenchmarkHang", 0)) > 0
+			}, 2*time.Minute, 100*time.Millisecond, "mbopt never reached the hanging benchmark: %s", &stderr)
+
+			code, _, errText := run(t, args...)
+			assert.Equal(t, exitBadInput, code, "a second mbopt on the same --out")
+			assert.Contains(t, errText, filepath.Join(out, collect.LockFile))
+			assert.Contains(t, errText, fmt.Sprintf("pid %d ", cmd.Process.Pid))
+
+			require.NoError(t, cmd.Process.Signal(sig))
+			err := cmd.Wait()
+			if sig == syscall.SIGHUP {
+				assert.Equal(t, exitInternal, cmd.ProcessState.ExitCode(), "SIGHUP is an interruption: %v", err)
+				assert.Contains(t, stderr.String(), "interrupted; run the same command again")
+			}
+			assert.Empty(t, taggedProcesses(tag, "", 5*time.Second), "processes left running after %v of mbopt", sig)
+
+			code, _, errText = run(t, "profile", "-C", "../../testdata/faults", "./hangs", "--bench", "Quick", "--out", out, "--benchtime", "1x")
+			require.Equal(t, exitOK, code, errText)
+			assert.Contains(t, errText, "1 reused from an earlier run")
+			assert.NoDirExists(t, filepath.Join(out, ".bin"))
+			entries, _ := os.ReadDir(out)
+			for _, e := range entries {
+				assert.False(t, atomicfile.IsTemp(e.Name()) || strings.HasSuffix(e.Name(), ".tmp"), "temporary file %s left", e.Name())
+			}
+		})
+	}
+}
+
+// TestProfileInputErrors: inputs the collection cannot use are exit 2 with
+// a sentence naming the flag, and create no output directory.
+func TestProfileInputErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list on testdata/faults")
+	}
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	out := filepath.Join(tmp, "out")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-C", "../../testdata/faults", "./nosuch/...", "--out", out}, "mbopt: PATTERN: no package matches ./nosuch/... in "},
+		{[]string{"-C", t.TempDir(), "--out", out}, "mbopt: -C: " /* ... is not inside a Go module */},
+		{[]string{"-C", "../../testdata/faults", "--out", file}, "mbopt: --out: output directory " + file + " is not a directory"},
+		{[]string{"-C", "../../testdata/faults", "--out", filepath.Join(file, "x")}, "mbopt: --out: "},
+		{[]string{"-C", "../../testdata/faults", "--skip", "(", "--out", out}, "mbopt: --skip: "},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, _, stderr := run(t, append([]string{"profile"}, tt.args...)...)
+			assert.Equal(t, exitBadInput, code, stderr)
+			assert.True(t, strings.HasPrefix(stderr, tt.want), "stderr %q, want prefix %q", stderr, tt.want)
+			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+			assert.NoDirExists(t, out)
+		})
+	}
+}
