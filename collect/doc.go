@@ -33,13 +33,43 @@
 //
 // Collect writes into [Config.Out]:
 //
-//	manifest.json   the [manifest.Manifest], rewritten atomically after every benchmark
-//	*.pprof         one CPU profile per benchmark with status ok (see [manifest.ProfileName])
-//	logs/*.log      the full output of every benchmark that did not succeed
+//	manifest.json          the [manifest.Manifest], rewritten atomically after every benchmark
+//	*.pprof                one CPU profile per benchmark with status ok (see [manifest.ProfileName])
+//	logs/*.log             the full output of every benchmark that did not succeed
+//	.mbopt-discovery.json  the discovery cache ([CacheFile]; see Resuming)
+//	.mbopt.lock            the lock file ([LockFile]; see Concurrency)
 //
 // Test binaries are built under Out/.bin and removed when Collect returns.
+// Every file is written through a temporary file renamed into place (the
+// test binary writes its profile to such a file too), so a reader never
+// sees a partial file. A run removes the .bin directory and the temporary
+// files that a killed run left behind. The manifest's schema is documented
+// in package [manifest].
 //
-// The manifest's schema is documented in package [manifest].
+// # Processes
+//
+// Builds, discovery runs and profile runs overlap, [Config.Jobs] processes
+// at a time: a benchmark is profiled as soon as its discovery run has found
+// it, profile runs before discovery runs before builds, so the first
+// results come early and [Config.Progress] totals grow as benchmarks are
+// found.
+//
+// Every process runs in a process group of its own. The group is killed
+// when the process exits (so a benchmark's background processes end with
+// it), on timeout (after a SIGQUIT for the goroutine dump) and when the
+// context is canceled; on Linux each process also gets SIGKILL when the
+// process running Collect dies, even by SIGKILL. A grandchild still running
+// at that moment is the one thing that can survive a SIGKILL of the caller;
+// see package internal/proc.
+//
+// # Concurrency
+//
+// Collect holds an exclusive flock(2) on Out/.mbopt.lock while it runs; a
+// second Collect on the same Out, in this process or another, fails at once
+// with an error matching [ErrLocked] that names the lock file and the
+// holder's PID, host and start time. The kernel releases the lock when the
+// holder ends, however it ends, so a killed run never blocks the next one.
+// (Systems without flock get no lock.)
 //
 // # Faults
 //
@@ -49,14 +79,50 @@
 // hangs past [Config.Timeout] or writes no profile gets an entry with the
 // matching status and error; all other benchmarks still run. A benchmark
 // whose discovery run already fails is recorded from that run and not run
-// again. Collect itself fails only when nothing can be done at all (no
-// benchmarks, an unusable output directory) or when its context is canceled.
+// again. A sub-benchmark that crashes its discovery run (a panic, an exit,
+// a hang) hides the sub-benchmarks after it, so discovery runs again with
+// every crashed one skipped (-test.skip), until a run completes; after 16
+// such runs for one top-level benchmark, or when the top-level benchmark
+// itself crashes, the benchmarks not yet seen cannot be named, and the
+// top-level benchmark's existing entries are kept (see Merging).
+//
+// Collect fails without writing anything when the Config is unusable: the
+// error is an [*InputError] matching [ErrInput] and naming the field (Dir
+// outside a module, Patterns matching no package, an Out that is a file or
+// cannot be created, an invalid Bench or Skip, an Out locked by another
+// run). It fails with [ErrNoBenchmarks] when nothing is selected, and when
+// its context is canceled.
 //
 // # Resuming
 //
-// Collecting again into the same directory reuses every entry with status ok
-// whose profile file is present and readable, whose test binary hash equals
-// the freshly built binary's hash, and whose benchtime is unchanged; the
-// others run again. [Config.Force] re-collects everything. Rebuilding is
-// cheap thanks to the go build cache, and the discovery runs are repeated.
+// Collecting again into the same directory reuses the previous entry of a
+// benchmark whose test binary hash equals the freshly built binary's hash
+// and whose benchtime is unchanged, when either its status is ok and its
+// profile file still has the recorded SHA-256 (a replaced or edited profile
+// is collected again; so is one of a manifest without profile_sha256), or
+// its status is skipped, or it failed or timed out and
+// [Config.RetryFailed] is off. The others run again.
+//
+// The -test.list output and the discovery runs' results are cached in
+// Out/.mbopt-discovery.json, keyed by test binary hash (and the top-level
+// benchmark and [Config.Skip]): a rerun of an unchanged package starts no
+// discovery run, and a rerun of an unchanged, fully collected module starts
+// no test binary at all, only go test -c, which the go build cache makes a
+// relink. [Config.Force] ignores the previous manifest and the cache;
+// [Config.RetryFailed] ignores cached discoveries that recorded a failure.
+//
+// # Merging
+//
+// The manifest is merged, never truncated. The previous manifest's entries
+// (when it describes the same module) are the starting point; each
+// benchmark this run finishes replaces its entry, and the manifest is
+// rewritten after every change, so a run killed part-way leaves every
+// complete profile listed. A run on a subset (Bench, Skip, fewer Patterns)
+// keeps every other entry exactly as it was. At the end of a run that was
+// not canceled, an entry is dropped when the run was asked about it and did
+// not find it: its package matches Patterns, Bench selects it and Skip does
+// not, and it is not below a top-level benchmark whose discovery stopped
+// early. The manifest header (Go version, VCS revision, benchtime)
+// describes the latest run; each entry keeps its own benchtime and test
+// binary hash.
 package collect

@@ -42,9 +42,11 @@ func TestProfileFlags(t *testing.T) {
 	}{
 		{"defaults", nil, profileOptions{out: "profiles", benchtime: collect.DefaultBenchTime, timeout: collect.DefaultTimeout, sub: true}},
 		{"everything", []string{"./a/...", "./b", "--out", "o", "--bench", "Encode/n=1", "--benchtime", "100x",
-			"--timeout", "90s", "-j", "3", "--sub=false", "--tags", "x,y", "--mod", "vendor", "--force", "--strict", "-C", "."},
+			"--timeout", "90s", "-j", "3", "--sub=false", "--tags", "x,y", "--mod", "vendor", "--force", "--strict", "-C", ".",
+			"--skip", "Slow/n=1000", "--retry-failed"},
 			profileOptions{patterns: []string{"./a/...", "./b"}, out: "o", bench: "Encode/n=1", benchtime: "100x",
-				timeout: 90 * time.Second, jobs: 3, sub: false, tags: "x,y", mod: "vendor", force: true, strict: true, dir: "."}},
+				timeout: 90 * time.Second, jobs: 3, sub: false, tags: "x,y", mod: "vendor", force: true, strict: true, dir: ".",
+				skip: "Slow/n=1000", retry: true}},
 		{"duration benchtime", []string{"--benchtime", "10s"}, profileOptions{out: "profiles", benchtime: "10s", timeout: collect.DefaultTimeout, sub: true}},
 	}
 	for _, tt := range tests {
@@ -62,6 +64,7 @@ func TestProfileFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--bench", "(x"}, "--bench: pattern"},
+		{[]string{"--skip", "a/(x"}, "--skip: pattern"},
 		{[]string{"--benchtime", "fast"}, `--benchtime: invalid value "fast"`},
 		{[]string{"--benchtime", "0x"}, `--benchtime: invalid value "0x"`},
 		{[]string{"--benchtime", "-1s"}, `--benchtime: invalid value "-1s"`},
@@ -197,14 +200,14 @@ func TestProfileCommandFaults(t *testing.T) {
 	}
 	m, err := manifest.Load(out)
 	require.NoError(t, err)
-	assert.Equal(t, 7, m.Count(manifest.StatusOK), stderr)
+	assert.Equal(t, 8, m.Count(manifest.StatusOK), stderr)
 
 	code, _, stderr = run(t, "profile", "-C", "../../testdata/faults", "./healthy", "./panics", "./broken",
 		"--out", out, "--benchtime", "1x", "--strict")
 	assert.Equal(t, exitInternal, code)
-	assert.Contains(t, stderr, "7 ok, 1 skipped")
+	assert.Contains(t, stderr, "8 ok, 1 skipped")
 	assert.Contains(t, stderr, "reused from an earlier run")
-	assert.Contains(t, stderr, "mbopt: --strict: 4 of 12 benchmarks did not succeed")
+	assert.Contains(t, stderr, "mbopt: --strict: 4 of 13 benchmarks did not succeed")
 
 	code, _, stderr = run(t, "profile", "-C", "../../testdata/faults", "./nobench", "--out", out)
 	assert.Equal(t, exitBadInput, code)
