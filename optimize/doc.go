@@ -23,12 +23,24 @@
 //
 // # Ties
 //
-// The paper sorts by gain only and leaves ties to chance. Here every step
-// picks, among the benchmarks with the largest gain, the one that newly
-// covers the most application CPU time (added reference impact: the flat
-// time of all application nodes the pick newly covers, project and external),
-// then the one with the smaller benchmark graph (a more focused benchmark),
-// then the smallest id. The order is total, so the result is deterministic.
+// The paper sorts by gain only and leaves ties to chance. Here [Greedy] and
+// every [Select] plan share one engine and one order of the candidates;
+// each step picks the first benchmark by:
+//
+//  1. the larger gain per cost (only under a [Plan.Budget]);
+//  2. the larger gain: counted nodes newly covered (Algorithm 2), or
+//     their application flat time ([Impact]), or their summed
+//     [Plan.Weights];
+//  3. for node counts without a budget, the larger added reference impact
+//     (the flat time of all application nodes the pick newly covers,
+//     project and external: the benchmark that covers more application
+//     CPU time); for Impact and Weights, more counted nodes newly covered;
+//     nothing for node counts under a budget, where ties on gain per cost
+//     are rare, to keep evaluations cheap;
+//  4. the smaller benchmark graph (a more focused benchmark);
+//  5. the smallest id.
+//
+// Ids are unique, so the order is total and the result deterministic.
 //
 // # Cost
 //

@@ -2,11 +2,9 @@ package optimize
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/lazy"
 )
 
 // Nodes selects which application nodes a greedy step counts.
@@ -94,100 +92,8 @@ func (r *Result) IDs() []string {
 }
 
 // Greedy runs Algorithm 2 on cov and returns the picks in order; see the
-// package documentation for the tie-break rule and the cost.
+// package documentation for the tie-break rule and the cost. It is
+// [Select] with a Plan that sets only Nodes, which cannot fail.
 func Greedy(cov *coverage.Result, opts Options) *Result {
-	mask := cov.ProjectMask
-	if opts.Nodes == AllNodes {
-		mask = cov.AllMask
-	}
-	covered := bitset.New(cov.App.Len())
-	res := &Result{Nodes: opts.Nodes, Covered: covered}
-
-	// The key of a candidate: gain, then added impact (both only shrink
-	// as covered grows), then graph size and id (constant).
-	eval := func(c *candidate) {
-		s := &cov.Sets[c.index]
-		c.gain = s.Nodes.AndNotLen(mask, covered)
-		c.impact = 0
-		if c.gain > 0 {
-			c.impact = addedImpact(cov, s.Nodes, covered)
-		}
-	}
-	var keys []candidate
-	for i := range cov.Sets {
-		c := candidate{index: i}
-		eval(&c)
-		if c.gain > 0 {
-			keys = append(keys, c)
-		}
-	}
-	q := lazy.New(keys, func(a, b *candidate) bool { return better(cov.Sets, a, b) })
-	for {
-		_, ok := q.Top(func(c *candidate) bool { eval(c); return c.gain > 0 })
-		if !ok {
-			break
-		}
-		c := q.Take()
-		s := &cov.Sets[c.index]
-		added := s.Nodes.Clone()
-		added.AndNot(covered)
-		covered.Or(s.Nodes)
-		step := Step{
-			ID:                 s.ID,
-			Index:              c.index,
-			Added:              c.gain,
-			AddedProject:       added.IntersectionLen(cov.ProjectMask),
-			AddedOverall:       added.Len(),
-			AddedNodes:         added.Elems(),
-			AddedImpactSeconds: c.impact,
-			ImpactSeconds:      s.ImpactSeconds,
-			ImpactShare:        s.ImpactShare,
-		}
-		step.CumulativeProject, step.CumulativeOverall = cov.Ratios(covered)
-		prev := 0.0
-		if len(res.Steps) > 0 {
-			prev = res.Steps[len(res.Steps)-1].CumulativeImpactSeconds
-		}
-		step.CumulativeImpactSeconds = prev + c.impact
-		res.Steps = append(res.Steps, step)
-	}
-	return res
-}
-
-// addedImpact is the flat time of the nodes of s not in covered, summed in
-// increasing id order.
-func addedImpact(cov *coverage.Result, s, covered bitset.Set) float64 {
-	var sum float64
-	nodes := cov.App.Nodes
-	for wi, w := range s {
-		w &^= covered[wi]
-		for w != 0 {
-			b := w & -w
-			sum += nodes[wi<<6+bits.TrailingZeros64(b)].Flat
-			w &^= b
-		}
-	}
-	return sum
-}
-
-type candidate struct {
-	index  int
-	gain   int
-	impact float64
-}
-
-// better orders candidates by larger gain, larger added impact, smaller
-// benchmark graph, smaller id.
-func better(sets []coverage.Set, a, b *candidate) bool {
-	if a.gain != b.gain {
-		return a.gain > b.gain
-	}
-	if a.impact != b.impact {
-		return a.impact > b.impact
-	}
-	sa, sb := &sets[a.index], &sets[b.index]
-	if sa.GraphNodes != sb.GraphNodes {
-		return sa.GraphNodes < sb.GraphNodes
-	}
-	return sa.ID < sb.ID
+	return newEngine(cov, Plan{Nodes: opts.Nodes}, nil).run().Result()
 }

@@ -3,12 +3,10 @@ package optimize
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"strings"
 
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/lazy"
 )
 
 // Objective says what a pick of [Select] gains.
@@ -55,19 +53,22 @@ type Plan struct {
 	// Weights, when not nil, replaces the objective's per-node gain:
 	// Weights[i] is what covering application node i is worth (for
 	// example the summed weights of the scenarios that contain it). Only
-	// counted nodes gain. Its length must be the application's node count.
+	// counted nodes gain. Its length must be the application's node count
+	// and every weight finite and non-negative (a negative weight would
+	// let a gain grow as coverage grows, which the lazy greedy cannot
+	// handle), with a finite sum.
 	Weights []float64
-	// Budget, when positive, bounds the summed cost of the picks (in the
+	// Budget, when positive (and finite), bounds the summed cost of the picks (in the
 	// unit of Costs, seconds by convention) and turns the greedy into the
 	// cost-effectiveness greedy with the single-best-set safeguard; see
 	// the package documentation.
 	Budget float64
 	// Costs maps benchmark ids to their cost (seconds of running time).
-	// Costs must be positive. Only needed with a Budget; without one they
-	// are recorded in the steps.
+	// Costs must be positive and finite. Only needed with a Budget;
+	// without one they are recorded in the steps.
 	Costs map[string]float64
-	// DefaultCost is the cost of a benchmark missing from Costs. When it
-	// is 0, a Budget with a benchmark missing from Costs is an error that
+	// DefaultCost is the cost of a benchmark missing from Costs, positive
+	// and finite or 0. When it is 0, a Budget with a benchmark missing from Costs is an error that
 	// names the benchmark.
 	DefaultCost float64
 	// Top, when positive, stops after that many picks.
@@ -196,33 +197,34 @@ func (s *Selection) Result() *Result {
 //
 // # Ties
 //
-// Among candidates with the same key the order is: larger gain per cost
-// (under a budget), larger gain, then the second criterion — for NodeCount
-// the added impact over all nodes (as [Greedy]; under a budget, where ties
-// on gain per cost are rare, this criterion is skipped to keep evaluations
-// cheap), for Impact and Weights the number of counted nodes added — then
-// the smaller benchmark graph, then the smaller id. The order is total, so the result is
-// deterministic. All key parts only shrink as coverage grows (costs are
-// fixed), so the lazy evaluation of [Greedy] stays exact.
+// Every plan orders the candidates by one rule, the package
+// documentation's "Ties": gain per cost (under a budget), gain, a second
+// criterion that depends on the objective, then the smaller benchmark
+// graph and the smaller id.
 //
-// Select fails, naming the benchmark, when
-// a Budget is set and a benchmark has no cost (and no DefaultCost) or a
-// non-positive one, and when a numeric setting is negative. It panics if
-// Weights has the wrong length.
+// # Errors
+//
+// Select checks the plan before it starts and fails, naming the Plan field
+// and the offending benchmark or node, when Weights has the wrong length
+// or holds a negative, NaN or infinite weight (or weights whose sum
+// overflows); when Budget, DefaultCost or a cost in Costs is negative,
+// NaN or infinite, or a cost is 0; when a Budget is set and a benchmark
+// has no cost and there is no DefaultCost; and when Top or MinGain is
+// negative.
 //
 // Cost: like [Greedy], a lazy greedy — a few set scans per pick.
 func Select(cov *coverage.Result, plan Plan) (*Selection, error) {
-	if plan.Budget < 0 || math.IsNaN(plan.Budget) {
-		return nil, fmt.Errorf("budget must be positive (or 0 for none), not %g", plan.Budget)
+	if plan.Budget < 0 || math.IsNaN(plan.Budget) || math.IsInf(plan.Budget, 0) {
+		return nil, fmt.Errorf("Plan.Budget must be positive and finite (or 0 for none), not %g", plan.Budget)
 	}
 	if plan.Top < 0 {
-		return nil, fmt.Errorf("top must be positive (or 0 for no limit), not %d", plan.Top)
+		return nil, fmt.Errorf("Plan.Top must be positive (or 0 for no limit), not %d", plan.Top)
 	}
 	if plan.MinGain < 0 {
-		return nil, fmt.Errorf("min-gain must be positive (or 0 for none), not %d", plan.MinGain)
+		return nil, fmt.Errorf("Plan.MinGain must be positive (or 0 for none), not %d", plan.MinGain)
 	}
-	if plan.Weights != nil && len(plan.Weights) != cov.App.Len() {
-		panic(fmt.Sprintf("optimize: %d weights for %d application nodes", len(plan.Weights), cov.App.Len()))
+	if err := checkWeights(cov, plan.Weights); err != nil {
+		return nil, err
 	}
 	costs, err := benchmarkCosts(cov, plan)
 	if err != nil {
@@ -236,14 +238,43 @@ func Select(cov *coverage.Result, plan Plan) (*Selection, error) {
 	return sel, nil
 }
 
+// checkWeights reports Plan.Weights that the lazy greedy cannot use: a
+// length other than the application's node count, or weights that are
+// negative, NaN or infinite (listing up to five nodes by name), or whose
+// sum overflows. nil weights are valid.
+func checkWeights(cov *coverage.Result, w []float64) error {
+	if w == nil {
+		return nil
+	}
+	if len(w) != cov.App.Len() {
+		return fmt.Errorf("Plan.Weights has %d entries for %d application nodes; give one weight per node of the application graph", len(w), cov.App.Len())
+	}
+	var bad []string
+	sum := 0.0
+	for i, x := range w {
+		if !(x >= 0) || math.IsInf(x, 0) {
+			bad = append(bad, fmt.Sprintf("[%d] %s (%g)", i, cov.App.Nodes[i].Name, x))
+			continue
+		}
+		sum += x
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("Plan.Weights: %d weight(s) are not finite and non-negative: %s", len(bad), list(bad))
+	}
+	if math.IsInf(sum, 0) {
+		return fmt.Errorf("Plan.Weights sum to %g; scale them down", sum)
+	}
+	return nil
+}
+
 // benchmarkCosts returns the cost of every set of cov (by index); nil when
 // there are neither costs nor a budget.
 func benchmarkCosts(cov *coverage.Result, plan Plan) ([]float64, error) {
 	if plan.Costs == nil && plan.DefaultCost == 0 && plan.Budget == 0 {
 		return nil, nil
 	}
-	if plan.DefaultCost < 0 || math.IsNaN(plan.DefaultCost) {
-		return nil, fmt.Errorf("default cost must be positive, not %g", plan.DefaultCost)
+	if plan.DefaultCost < 0 || math.IsNaN(plan.DefaultCost) || math.IsInf(plan.DefaultCost, 0) {
+		return nil, fmt.Errorf("Plan.DefaultCost must be positive and finite (or 0 for none), not %g", plan.DefaultCost)
 	}
 	costs := make([]float64, len(cov.Sets))
 	var missing, bad []string
@@ -261,10 +292,10 @@ func benchmarkCosts(cov *coverage.Result, plan Plan) ([]float64, error) {
 		costs[i] = c
 	}
 	if len(bad) > 0 {
-		return nil, fmt.Errorf("%d benchmark cost(s) are not positive finite seconds: %s", len(bad), list(bad))
+		return nil, fmt.Errorf("Plan.Costs: %d benchmark cost(s) are not positive finite seconds: %s", len(bad), list(bad))
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("%d benchmark(s) have no cost, which a budget needs: %s; give their cost or a default cost", len(missing), list(missing))
+		return nil, fmt.Errorf("Plan.Costs: %d benchmark(s) have no cost, which a budget needs: %s; give their cost in Costs or set DefaultCost", len(missing), list(missing))
 	}
 	return costs, nil
 }
@@ -275,234 +306,4 @@ func list(items []string) string {
 		return strings.Join(items, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:5], ", "), len(items)-5)
-}
-
-// engine is the lazy greedy shared by every objective.
-type engine struct {
-	cov     *coverage.Result
-	plan    Plan
-	mask    bitset.Set
-	costs   []float64
-	weights []float64 // nil: count (NodeCount) or flat (Impact)
-	// words[i] lists the indices of the non-zero words of set i, so an
-	// evaluation skips the (many) empty words of a small set.
-	words [][]int32
-	// initial[i] is set i's key with nothing covered (for the safeguard).
-	initial []key
-}
-
-func newEngine(cov *coverage.Result, plan Plan, costs []float64) *engine {
-	e := &engine{cov: cov, plan: plan, mask: cov.ProjectMask, costs: costs, weights: plan.Weights}
-	if plan.Nodes == AllNodes {
-		e.mask = cov.AllMask
-	}
-	e.words = make([][]int32, len(cov.Sets))
-	for i := range cov.Sets {
-		for wi, w := range cov.Sets[i].Nodes {
-			if w != 0 {
-				e.words[i] = append(e.words[i], int32(wi))
-			}
-		}
-	}
-	return e
-}
-
-// key is a candidate's greedy key. Every component only shrinks as the
-// covered set grows (costs are fixed), so the lexicographic key does too
-// and lazy evaluation is exact.
-type key struct {
-	// ratio is gain/cost under a budget, else gain.
-	ratio float64
-	// gain is the objective's gain.
-	gain float64
-	// second is the tie-breaker after gain: the added impact over all
-	// nodes for NodeCount, the counted-node gain for Impact and weights.
-	second float64
-	// count is the number of newly covered counted nodes.
-	count int
-}
-
-// eval returns the key of set i given covered.
-func (e *engine) eval(i int, covered bitset.Set) key {
-	s := e.cov.Sets[i].Nodes
-	nodes := e.cov.App.Nodes
-	var k key
-	var flatCounted, flatAll, weighted float64
-	for _, w32 := range e.words[i] {
-		wi := int(w32)
-		w := s[wi] &^ covered[wi]
-		if w == 0 {
-			continue
-		}
-		m := w & e.mask[wi]
-		k.count += bits.OnesCount64(m)
-		switch {
-		case e.weights != nil:
-			for m != 0 {
-				weighted += e.weights[wi<<6+bits.TrailingZeros64(m)]
-				m &= m - 1
-			}
-		case e.plan.Objective == Impact:
-			for m != 0 {
-				flatCounted += nodes[wi<<6+bits.TrailingZeros64(m)].Flat
-				m &= m - 1
-			}
-		}
-		if e.weights == nil && e.plan.Objective == NodeCount && e.plan.Budget == 0 {
-			for w != 0 {
-				flatAll += nodes[wi<<6+bits.TrailingZeros64(w)].Flat
-				w &= w - 1
-			}
-		}
-	}
-	switch {
-	case e.weights != nil:
-		k.gain, k.second = weighted, float64(k.count)
-	case e.plan.Objective == Impact:
-		k.gain, k.second = flatCounted, float64(k.count)
-	default:
-		k.gain, k.second = float64(k.count), 0
-		if k.count > 0 {
-			k.second = flatAll
-		}
-	}
-	k.ratio = k.gain
-	if e.plan.Budget > 0 {
-		k.ratio = k.gain / e.costs[i]
-	}
-	return k
-}
-
-func (e *engine) cost(i int) float64 {
-	if e.costs == nil {
-		return 0
-	}
-	return e.costs[i]
-}
-
-// run is the lazy greedy: pop the top, re-evaluate it if stale, take it if
-// fresh.
-func (e *engine) run() *Selection {
-	cov := e.cov
-	covered := bitset.New(cov.App.Len())
-	sel := &Selection{Objective: e.plan.Objective, Nodes: e.plan.Nodes, Weighted: e.weights != nil, Budget: e.plan.Budget, Covered: covered, Stop: StopComplete}
-	var keys []keyedItem
-	e.initial = make([]key, len(cov.Sets))
-	for i := range cov.Sets {
-		k := e.eval(i, covered)
-		e.initial[i] = k
-		if k.count > 0 {
-			keys = append(keys, keyedItem{index: i, key: k})
-		}
-	}
-	q := lazy.New(keys, func(a, b *keyedItem) bool { return before(cov.Sets, a.key, a.index, b.key, b.index) })
-	remaining := e.plan.Budget
-	skipped := false // a candidate that still gained was dropped for the budget
-	for {
-		top, ok := q.Top(func(c *keyedItem) bool {
-			c.key = e.eval(c.index, covered)
-			return c.key.count > 0
-		})
-		if !ok {
-			break
-		}
-		if e.plan.Budget > 0 && e.costs[top.index] > remaining*(1+1e-12) {
-			// The remaining budget only shrinks: it never fits again.
-			q.Drop()
-			skipped = true
-			continue
-		}
-		if e.plan.Top > 0 && len(sel.Steps) == e.plan.Top {
-			sel.Stop = StopTop
-			return sel
-		}
-		if e.plan.MinGain > 0 && top.key.count < e.plan.MinGain {
-			sel.Stop = StopMinGain
-			return sel
-		}
-		c := q.Take()
-		remaining -= e.cost(c.index)
-		e.take(sel, c.index, c.key.gain)
-	}
-	if skipped {
-		sel.Stop = StopBudget
-	}
-	return sel
-}
-
-// take appends set i to sel as the next pick and updates sel.Covered.
-func (e *engine) take(sel *Selection, i int, gain float64) {
-	cov := e.cov
-	s := &cov.Sets[i]
-	added := s.Nodes.Clone()
-	added.AndNot(sel.Covered)
-	sel.Covered.Or(s.Nodes)
-	st := SelectedStep{
-		Step: Step{
-			ID:                 s.ID,
-			Index:              i,
-			Added:              added.IntersectionLen(e.mask),
-			AddedProject:       added.IntersectionLen(cov.ProjectMask),
-			AddedOverall:       added.Len(),
-			AddedNodes:         added.Elems(),
-			AddedImpactSeconds: cov.Impact(added),
-			ImpactSeconds:      s.ImpactSeconds,
-			ImpactShare:        s.ImpactShare,
-		},
-		Gain: gain,
-		Cost: e.cost(i),
-	}
-	st.CumulativeProject, st.CumulativeOverall = cov.Ratios(sel.Covered)
-	if n := len(sel.Steps); n > 0 {
-		prev := sel.Steps[n-1]
-		st.CumulativeImpactSeconds = prev.CumulativeImpactSeconds
-		st.CumulativeCost = prev.CumulativeCost
-		st.CumulativeGain = prev.CumulativeGain
-	}
-	st.CumulativeImpactSeconds += st.AddedImpactSeconds
-	st.CumulativeCost += st.Cost
-	st.CumulativeGain += gain
-	sel.Steps = append(sel.Steps, st)
-	sel.TotalCost, sel.TotalGain = st.CumulativeCost, st.CumulativeGain
-}
-
-// compare orders keys: larger ratio, gain, second and count first. It
-// returns 0 when they are equal.
-func (k key) compare(o key) int {
-	switch {
-	case k.ratio != o.ratio:
-		return cmpDesc(k.ratio, o.ratio)
-	case k.gain != o.gain:
-		return cmpDesc(k.gain, o.gain)
-	case k.second != o.second:
-		return cmpDesc(k.second, o.second)
-	case k.count != o.count:
-		return cmpDesc(float64(k.count), float64(o.count))
-	}
-	return 0
-}
-
-func cmpDesc(a, b float64) int {
-	if a > b {
-		return -1
-	}
-	return 1
-}
-
-// before reports whether candidate a (key ka, set index ia) is picked
-// before b: by key, then smaller benchmark graph, then smaller id.
-func before(sets []coverage.Set, ka key, ia int, kb key, ib int) bool {
-	if c := ka.compare(kb); c != 0 {
-		return c < 0
-	}
-	sa, sb := &sets[ia], &sets[ib]
-	if sa.GraphNodes != sb.GraphNodes {
-		return sa.GraphNodes < sb.GraphNodes
-	}
-	return sa.ID < sb.ID
-}
-
-type keyedItem struct {
-	index int
-	key   key
 }

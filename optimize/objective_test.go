@@ -190,26 +190,69 @@ func TestSelectWeights(t *testing.T) {
 }
 
 func TestSelectErrors(t *testing.T) {
-	cov := instance(t, map[string]int64{"p.a": 1}, map[string][]string{"A": {"p.a"}, "B": {"p.a"}})
+	cov := instance(t, map[string]int64{"p.a": 1, "p.b": 1}, map[string][]string{"A": {"p.a"}, "B": {"p.a"}})
+	// weights returns application weights by node name (0 for the rest).
+	weights := func(byName map[string]float64) []float64 {
+		w := make([]float64, cov.App.Len())
+		for i, n := range cov.App.Nodes {
+			w[i] = byName[n.Name]
+		}
+		return w
+	}
+	ia, _ := cov.App.Lookup("p.a")
+	ib, _ := cov.App.Lookup("p.b")
 	tests := []struct {
 		name string
 		plan optimize.Plan
 		want string
 	}{
 		{"missing cost", optimize.Plan{Budget: 1, Costs: map[string]float64{"A": 1}},
-			"1 benchmark(s) have no cost, which a budget needs: B; give their cost or a default cost"},
+			"Plan.Costs: 1 benchmark(s) have no cost, which a budget needs: B; give their cost in Costs or set DefaultCost"},
 		{"zero cost", optimize.Plan{Budget: 1, Costs: map[string]float64{"A": 1, "B": 0}},
-			"1 benchmark cost(s) are not positive finite seconds: B (0)"},
-		{"negative budget", optimize.Plan{Budget: -1}, "budget must be positive (or 0 for none), not -1"},
-		{"negative top", optimize.Plan{Top: -1}, "top must be positive (or 0 for no limit), not -1"},
-		{"negative min-gain", optimize.Plan{MinGain: -2}, "min-gain must be positive (or 0 for none), not -2"},
+			"Plan.Costs: 1 benchmark cost(s) are not positive finite seconds: B (0)"},
+		{"negative and NaN costs", optimize.Plan{Costs: map[string]float64{"A": -2, "B": math.NaN()}},
+			"Plan.Costs: 2 benchmark cost(s) are not positive finite seconds: A (-2), B (NaN)"},
+		{"infinite cost", optimize.Plan{Budget: 1, Costs: map[string]float64{"A": math.Inf(1), "B": 1}},
+			"Plan.Costs: 1 benchmark cost(s) are not positive finite seconds: A (+Inf)"},
+		{"negative default cost", optimize.Plan{DefaultCost: -1},
+			"Plan.DefaultCost must be positive and finite (or 0 for none), not -1"},
+		{"NaN default cost", optimize.Plan{Budget: 1, DefaultCost: math.NaN()},
+			"Plan.DefaultCost must be positive and finite (or 0 for none), not NaN"},
+		{"negative budget", optimize.Plan{Budget: -1}, "Plan.Budget must be positive and finite (or 0 for none), not -1"},
+		{"NaN budget", optimize.Plan{Budget: math.NaN()}, "Plan.Budget must be positive and finite (or 0 for none), not NaN"},
+		{"infinite budget", optimize.Plan{Budget: math.Inf(1)}, "Plan.Budget must be positive and finite (or 0 for none), not +Inf"},
+		{"negative top", optimize.Plan{Top: -1}, "Plan.Top must be positive (or 0 for no limit), not -1"},
+		{"negative min-gain", optimize.Plan{MinGain: -2}, "Plan.MinGain must be positive (or 0 for none), not -2"},
+		{"weights: wrong length", optimize.Plan{Weights: []float64{1}},
+			"Plan.Weights has 1 entries for 2 application nodes; give one weight per node of the application graph"},
+		{"weights: negative", optimize.Plan{Weights: weights(map[string]float64{"p.a": 1, "p.b": -0.5})},
+			fmt.Sprintf("Plan.Weights: 1 weight(s) are not finite and non-negative: [%d] p.b (-0.5)", ib)},
+		{"weights: NaN and Inf", optimize.Plan{Weights: weights(map[string]float64{"p.a": math.NaN(), "p.b": math.Inf(1)})},
+			fmt.Sprintf("Plan.Weights: 2 weight(s) are not finite and non-negative: [%d] p.a (NaN), [%d] p.b (+Inf)", ia, ib)},
+		{"weights: -Inf", optimize.Plan{Weights: weights(map[string]float64{"p.a": math.Inf(-1)})},
+			fmt.Sprintf("Plan.Weights: 1 weight(s) are not finite and non-negative: [%d] p.a (-Inf)", ia)},
+		{"weights: sum overflows", optimize.Plan{Weights: weights(map[string]float64{"p.a": math.MaxFloat64, "p.b": math.MaxFloat64})},
+			"Plan.Weights sum to +Inf; scale them down"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := optimize.Select(cov, tt.plan)
+			sel, err := optimize.Select(cov, tt.plan)
 			assert.EqualError(t, err, tt.want)
+			assert.Nil(t, sel)
 		})
 	}
+}
+
+// Zero weights and costs without a budget are valid plans.
+func TestSelectValidEdgePlans(t *testing.T) {
+	cov := instance(t, map[string]int64{"p.a": 1, "p.b": 1}, map[string][]string{"A": {"p.a"}, "B": {"p.b"}})
+	sel, err := optimize.Select(cov, optimize.Plan{Weights: make([]float64, cov.App.Len())})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"A", "B"}, sel.IDs(), "zero weights: both still add a counted node; full tie, smaller id first")
+	assert.Zero(t, sel.TotalGain)
+	sel, err = optimize.Select(cov, optimize.Plan{Costs: map[string]float64{"A": 2, "B": 1}})
+	require.NoError(t, err)
+	assert.Equal(t, 3.0, sel.TotalCost, "costs without a budget are recorded")
 }
 
 func TestParseObjective(t *testing.T) {

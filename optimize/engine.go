@@ -1,0 +1,244 @@
+package optimize
+
+import (
+	"math/bits"
+
+	"github.com/mbopt/mbopt/bitset"
+	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/lazy"
+)
+
+// engine is the one lazy greedy behind [Greedy] and [Select]: Greedy runs
+// it with the zero Plan (Algorithm 2), Select with any plan. The order of
+// the candidates, ties included, is [before].
+type engine struct {
+	cov     *coverage.Result
+	plan    Plan
+	mask    bitset.Set
+	costs   []float64
+	weights []float64 // nil: count (NodeCount) or flat (Impact)
+	// words[i] lists the indices of the non-zero words of set i, so an
+	// evaluation skips the (many) empty words of a small set.
+	words [][]int32
+	// initial[i] is set i's key with nothing covered (for the safeguard).
+	initial []key
+}
+
+// newEngine prepares the greedy of plan on cov. plan and costs must be
+// valid (see [Select]); costs is nil when there are neither costs nor a
+// budget.
+func newEngine(cov *coverage.Result, plan Plan, costs []float64) *engine {
+	e := &engine{cov: cov, plan: plan, mask: cov.ProjectMask, costs: costs, weights: plan.Weights}
+	if plan.Nodes == AllNodes {
+		e.mask = cov.AllMask
+	}
+	e.words = make([][]int32, len(cov.Sets))
+	for i := range cov.Sets {
+		for wi, w := range cov.Sets[i].Nodes {
+			if w != 0 {
+				e.words[i] = append(e.words[i], int32(wi))
+			}
+		}
+	}
+	return e
+}
+
+// key is a candidate's greedy key. Every component only shrinks as the
+// covered set grows (costs are fixed and weights non-negative, which
+// [Select] checks), so the lexicographic key does too and lazy evaluation
+// is exact.
+type key struct {
+	// ratio is gain/cost under a budget, else gain.
+	ratio float64
+	// gain is the objective's gain.
+	gain float64
+	// second is the tie-breaker after gain: the added impact over all
+	// nodes for NodeCount without a budget (0 with one), the counted-node
+	// gain for Impact and weights.
+	second float64
+	// count is the number of newly covered counted nodes. It is not part
+	// of the order: it equals gain (NodeCount) or second (Impact, Weights).
+	count int
+}
+
+// eval returns the key of set i given covered. Flat times and weights are
+// summed in increasing node id order, so equal sets give equal floats.
+func (e *engine) eval(i int, covered bitset.Set) key {
+	s := e.cov.Sets[i].Nodes
+	nodes := e.cov.App.Nodes
+	var k key
+	var flatCounted, flatAll, weighted float64
+	for _, w32 := range e.words[i] {
+		wi := int(w32)
+		w := s[wi] &^ covered[wi]
+		if w == 0 {
+			continue
+		}
+		m := w & e.mask[wi]
+		k.count += bits.OnesCount64(m)
+		switch {
+		case e.weights != nil:
+			for m != 0 {
+				weighted += e.weights[wi<<6+bits.TrailingZeros64(m)]
+				m &= m - 1
+			}
+		case e.plan.Objective == Impact:
+			for m != 0 {
+				flatCounted += nodes[wi<<6+bits.TrailingZeros64(m)].Flat
+				m &= m - 1
+			}
+		}
+		if e.weights == nil && e.plan.Objective == NodeCount && e.plan.Budget == 0 {
+			for w != 0 {
+				flatAll += nodes[wi<<6+bits.TrailingZeros64(w)].Flat
+				w &= w - 1
+			}
+		}
+	}
+	switch {
+	case e.weights != nil:
+		k.gain, k.second = weighted, float64(k.count)
+	case e.plan.Objective == Impact:
+		k.gain, k.second = flatCounted, float64(k.count)
+	default:
+		k.gain, k.second = float64(k.count), 0
+		if k.count > 0 {
+			k.second = flatAll
+		}
+	}
+	k.ratio = k.gain
+	if e.plan.Budget > 0 {
+		k.ratio = k.gain / e.costs[i]
+	}
+	return k
+}
+
+func (e *engine) cost(i int) float64 {
+	if e.costs == nil {
+		return 0
+	}
+	return e.costs[i]
+}
+
+// run is the lazy greedy: pop the top, re-evaluate it if stale, take it if
+// fresh.
+func (e *engine) run() *Selection {
+	cov := e.cov
+	covered := bitset.New(cov.App.Len())
+	sel := &Selection{Objective: e.plan.Objective, Nodes: e.plan.Nodes, Weighted: e.weights != nil, Budget: e.plan.Budget, Covered: covered, Stop: StopComplete}
+	var keys []keyedItem
+	e.initial = make([]key, len(cov.Sets))
+	for i := range cov.Sets {
+		k := e.eval(i, covered)
+		e.initial[i] = k
+		if k.count > 0 {
+			keys = append(keys, keyedItem{index: i, key: k})
+		}
+	}
+	q := lazy.New(keys, func(a, b *keyedItem) bool { return before(cov.Sets, a.key, a.index, b.key, b.index) })
+	remaining := e.plan.Budget
+	skipped := false // a candidate that still gained was dropped for the budget
+	for {
+		top, ok := q.Top(func(c *keyedItem) bool {
+			c.key = e.eval(c.index, covered)
+			return c.key.count > 0
+		})
+		if !ok {
+			break
+		}
+		if e.plan.Budget > 0 && e.costs[top.index] > remaining*(1+1e-12) {
+			// The remaining budget only shrinks: it never fits again.
+			q.Drop()
+			skipped = true
+			continue
+		}
+		if e.plan.Top > 0 && len(sel.Steps) == e.plan.Top {
+			sel.Stop = StopTop
+			return sel
+		}
+		if e.plan.MinGain > 0 && top.key.count < e.plan.MinGain {
+			sel.Stop = StopMinGain
+			return sel
+		}
+		c := q.Take()
+		remaining -= e.cost(c.index)
+		e.take(sel, c.index, c.key.gain)
+	}
+	if skipped {
+		sel.Stop = StopBudget
+	}
+	return sel
+}
+
+// take appends set i to sel as the next pick and updates sel.Covered.
+func (e *engine) take(sel *Selection, i int, gain float64) {
+	cov := e.cov
+	s := &cov.Sets[i]
+	added := s.Nodes.Clone()
+	added.AndNot(sel.Covered)
+	sel.Covered.Or(s.Nodes)
+	st := SelectedStep{
+		Step: Step{
+			ID:                 s.ID,
+			Index:              i,
+			Added:              added.IntersectionLen(e.mask),
+			AddedProject:       added.IntersectionLen(cov.ProjectMask),
+			AddedOverall:       added.Len(),
+			AddedNodes:         added.Elems(),
+			AddedImpactSeconds: cov.Impact(added),
+			ImpactSeconds:      s.ImpactSeconds,
+			ImpactShare:        s.ImpactShare,
+		},
+		Gain: gain,
+		Cost: e.cost(i),
+	}
+	st.CumulativeProject, st.CumulativeOverall = cov.Ratios(sel.Covered)
+	if n := len(sel.Steps); n > 0 {
+		prev := sel.Steps[n-1]
+		st.CumulativeImpactSeconds = prev.CumulativeImpactSeconds
+		st.CumulativeCost = prev.CumulativeCost
+		st.CumulativeGain = prev.CumulativeGain
+	}
+	st.CumulativeImpactSeconds += st.AddedImpactSeconds
+	st.CumulativeCost += st.Cost
+	st.CumulativeGain += gain
+	sel.Steps = append(sel.Steps, st)
+	sel.TotalCost, sel.TotalGain = st.CumulativeCost, st.CumulativeGain
+}
+
+// before is the order of the greedy's candidates, ties included, for
+// [Greedy] and every [Select] plan; the package documentation ("Ties")
+// states it for users. It reports whether candidate a (key ka, set index
+// ia) is picked before b:
+//
+//  1. larger key.ratio: gain per cost under a budget, else the gain;
+//  2. larger key.gain: counted nodes, their flat time or their weights;
+//  3. larger key.second: the added impact over all nodes for NodeCount
+//     without a budget (0 with one), the counted nodes added for Impact
+//     and Weights;
+//  4. the smaller benchmark graph ([coverage.Set.GraphNodes]);
+//  5. the smaller benchmark id.
+//
+// Ids are unique, so the order is total and the result deterministic; 1–3
+// only shrink as coverage grows and 4–5 are fixed, which keeps the lazy
+// queue exact.
+func before(sets []coverage.Set, ka key, ia int, kb key, ib int) bool {
+	switch {
+	case ka.ratio != kb.ratio:
+		return ka.ratio > kb.ratio
+	case ka.gain != kb.gain:
+		return ka.gain > kb.gain
+	case ka.second != kb.second:
+		return ka.second > kb.second
+	}
+	sa, sb := &sets[ia], &sets[ib]
+	if sa.GraphNodes != sb.GraphNodes {
+		return sa.GraphNodes < sb.GraphNodes
+	}
+	return sa.ID < sb.ID
+}
+
+type keyedItem struct {
+	index int
+	key   key
+}
