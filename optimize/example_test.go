@@ -2,6 +2,7 @@ package optimize_test
 
 import (
 	"fmt"
+	"log"
 
 	"github.com/google/pprof/profile"
 
@@ -44,15 +45,21 @@ func Example() {
 	opts := callgraph.Options{Modules: []string{"example.com/db"}}
 
 	// The application: an HTTP handler writing and querying a store.
-	app, _ := callgraph.New(cpuProfile(
+	app, err := callgraph.New(cpuProfile(
 		[]string{"net/http.(*conn).serve", "example.com/db/api.Write", "example.com/db/store.Append", "example.com/db/codec.Encode"},
 		[]string{"net/http.(*conn).serve", "example.com/db/api.Write", "example.com/db/store.Append", "runtime.mallocgc"},
 		[]string{"net/http.(*conn).serve", "example.com/db/api.Query", "example.com/db/store.Scan", "example.com/db/codec.Decode"},
 	), opts)
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	// Three microbenchmarks; BenchmarkEncode is redundant with BenchmarkAppend.
 	bench := func(id string, stacks ...[]string) coverage.Benchmark {
-		g, _ := callgraph.New(cpuProfile(stacks...), opts)
+		g, err := callgraph.New(cpuProfile(stacks...), opts)
+		if err != nil {
+			log.Fatalf("benchmark %s: %v", id, err)
+		}
 		return coverage.Benchmark{ID: id, Graph: g}
 	}
 	cov := coverage.Compute(app, []coverage.Benchmark{
