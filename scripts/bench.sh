@@ -8,10 +8,15 @@
 #     analysis (graph building included);
 #   - linearity: how the largest case's cost compares with the smallest's,
 #     next to the ratio of their input sizes;
+#   - a deep 100,000-function application (call chains hundreds deep, 200
+#     benchmarks): the pipeline, and 20 recommendations alone from the
+#     suite's coverage and from nothing covered, against the targets of
+#     300 MB and 2 s;
 #   - end to end: analysis.Run on a 1,000-file, ~50 MB corpus against just
 #     decoding the same files with profile.Parse (the floor);
-#   - the peak RSS of the largest pipeline case and of 'mbopt analyze' on
-#     the corpus, measured with /usr/bin/time when it exists.
+#   - the peak RSS of the largest pipeline case, of the deep pipeline and
+#     of 'mbopt analyze' on the corpus, measured with /usr/bin/time when it
+#     exists.
 #
 # Wall times depend on what else the machine runs; cpu-ms/op (user+system
 # CPU time of the process) is steadier. The corpus is written once to
@@ -23,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 GO=${GO:-go}
-BENCH=${BENCH:-'^Benchmark(Pipeline|InMemory|EndToEnd)$'}
+BENCH=${BENCH:-'^Benchmark(Pipeline|InMemory|Deep|EndToEnd)$'}
 BENCHTIME=${BENCHTIME:-1s}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mbopt-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -36,11 +41,16 @@ echo "# go test -run '^\$' -bench '$BENCH' -benchmem -count 1 -benchtime $BENCHT
 # Peak RSS, when GNU time is there: the largest pipeline case in a process
 # of its own (generation, graph building and the timed pipeline), and the
 # CLI on the end-to-end corpus.
-rss_pipeline="" rss_cli="" wall_cli=""
+rss_pipeline="" rss_deep="" rss_cli="" wall_cli=""
 if [ -x /usr/bin/time ] && grep -q 'Pipeline/app=50000' "$work/out.txt"; then
 	(cd internal/synth && /usr/bin/time -f '%M %e' -o "$work/rss-pipeline" "$work/synth.test" -test.run '^$' \
 		-test.bench '^BenchmarkPipeline$/^app=50000,bench=5000$' -test.benchtime 1x >/dev/null) &&
 		rss_pipeline=$(awk '{printf "%.0f", $1/1024}' "$work/rss-pipeline")
+fi
+if [ -x /usr/bin/time ] && grep -q '^BenchmarkDeep/pipeline' "$work/out.txt"; then
+	(cd internal/synth && /usr/bin/time -f '%M %e' -o "$work/rss-deep" "$work/synth.test" -test.run '^$' \
+		-test.bench '^BenchmarkDeep$/^pipeline$' -test.benchtime 1x >/dev/null) &&
+		rss_deep=$(awk '{printf "%.0f", $1/1024}' "$work/rss-deep")
 fi
 corpus=$(ls -td "${TMPDIR:-/tmp}"/mbopt-bench-corpus-*/ 2>/dev/null | head -1 || true)
 if [ -x /usr/bin/time ] && [ -n "$corpus" ] && [ -f "$corpus/complete" ]; then
@@ -56,7 +66,7 @@ if [ -x /usr/bin/time ] && [ -n "$corpus" ] && [ -f "$corpus/complete" ]; then
 	fi
 fi
 
-awk -v rss_pipeline="$rss_pipeline" -v rss_cli="$rss_cli" -v wall_cli="$wall_cli" -v cpu_cli="${cpu_cli:-}" '
+awk -v rss_pipeline="$rss_pipeline" -v rss_deep="$rss_deep" -v rss_cli="$rss_cli" -v wall_cli="$wall_cli" -v cpu_cli="${cpu_cli:-}" '
 /^Benchmark/ {
 	name = $1; sub(/-[0-9]+$/, "", name)
 	names[++n] = name
@@ -96,6 +106,22 @@ END {
 	print ""
 	table("BenchmarkPipeline", "Pipeline: coverage + optimize + recommend (n=20), graphs built beforehand")
 	table("BenchmarkInMemory", "In memory: callgraph.New for the app and every benchmark profile, then the pipeline")
+	if (("BenchmarkDeep/pipeline", "ns/op") in v) {
+		p = "BenchmarkDeep/pipeline"
+		printf "Deep application: %d functions, call chains up to %d deep, %d benchmarks (targets: at most 300 MB and 2 s)\n",
+			v[p, "app-nodes"], v[p, "max-depth"], v[p, "benchmarks"]
+		printf "  %-34s %10s %10s %12s %12s %10s\n", "case", "wall", "cpu", "peak-heap", "inputs", "uncovered"
+		split("pipeline recommend/from=suite recommend/from=nothing", cases, " ")
+		for (i = 1; i <= 3; i++) {
+			nm = "BenchmarkDeep/" cases[i]
+			if (!((nm, "ns/op") in v)) continue
+			printf "  %-34s %10s %10s %9.0f MB %9.0f MB %10s\n", cases[i], dur(v[nm, "ns/op"]), dur(v[nm, "cpu-ms/op"] * 1e6),
+				v[nm, "peak-heap-MB"], v[nm, "input-MB"], ((nm, "uncovered") in v) ? v[nm, "uncovered"] : "-"
+		}
+		if (rss_deep != "")
+			printf "  pipeline process max RSS (generation, graph building and pipeline): %d MB\n", rss_deep
+		print ""
+	}
 	d = "BenchmarkEndToEnd/decode-only"; a = "BenchmarkEndToEnd/analyze"
 	if ((d, "ns/op") in v && (a, "ns/op") in v) {
 		printf "End to end: %d files, %.1f MB\n", v[a, "files"], v[a, "MB/s"] * v[a, "ns/op"] / 1e9

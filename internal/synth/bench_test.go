@@ -8,6 +8,11 @@ package synth_test
 //     sizes up to a 50,000-node application with 5,000 benchmarks.
 //   - BenchmarkInMemory: the same plus callgraph.New for the application
 //     and every benchmark profile, from profiles held in memory.
+//   - BenchmarkDeep: the pipeline, and recommend.Additional (n=20) alone,
+//     on a 100,000-function application of deep call chains (up to about
+//     260 calls from a root, samples truncated to 64 frames as the Go
+//     runtime does) with 200 benchmarks: the case where one reach bitset
+//     per function made recommendations quadratic in memory.
 //   - BenchmarkEndToEnd: decode-only (profile.Parse of every file) and
 //     analyze (analysis.Run) on a cached corpus of 1,000 gzipped benchmark
 //     profiles (about 50 MB).
@@ -37,6 +42,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/internal/synth"
@@ -158,6 +164,72 @@ func BenchmarkInMemory(b *testing.B) {
 			runtime.KeepAlive(profs)
 		})
 	}
+}
+
+// deepConfig is BenchmarkDeep's instance: 100,000 application functions,
+// nine in ten extending the previous function's call chain.
+var deepConfig = synth.Config{Seed: 1, AppNodes: 100000, Benchmarks: 200, Chain: 0.9, MaxStack: 64}
+
+// BenchmarkDeep times, on graphs and coverage built outside the timer, the
+// pipeline (coverage, minimal suite, 20 recommendations) and
+// recommend.Additional alone, on the deep 100,000-function application
+// of deepConfig: from the suite's coverage, and from nothing covered (the
+// largest universe, every function a candidate). input-MB is the live
+// heap of the graphs (and, for recommend, the coverage result) that
+// peak-heap-MB includes.
+func BenchmarkDeep(b *testing.B) {
+	s := synth.New(deepConfig)
+	app := newGraph(s, s.App())
+	benches := make([]coverage.Benchmark, deepConfig.Benchmarks)
+	forEach(len(benches), func(k int) {
+		benches[k] = coverage.Benchmark{ID: s.Benchmarks()[k].ID, Graph: newGraph(s, s.Benchmark(k))}
+	})
+	nodes := inputNodes(app, benches)
+	depth := 0
+	for _, d := range app.RootDistance() {
+		depth = max(depth, d)
+	}
+	b.Run("pipeline", func(b *testing.B) {
+		graphs := liveHeap()
+		b.ReportAllocs()
+		peak := startPeak()
+		var recs int
+		for b.Loop() {
+			_, _, rec := analyse(app, benches)
+			recs = len(rec.Recommendations)
+		}
+		b.StopTimer()
+		peak.report(b, graphs)
+		b.ReportMetric(float64(nodes), "nodes/op")
+		b.ReportMetric(float64(recs), "recs")
+		b.ReportMetric(float64(app.Len()), "app-nodes")
+		b.ReportMetric(float64(depth), "max-depth")
+		b.ReportMetric(float64(len(benches)), "benchmarks")
+	})
+	cov := coverage.Compute(app, benches)
+	for _, from := range []struct {
+		name    string
+		covered bitset.Set
+	}{
+		{"suite", cov.Covered},
+		{"nothing", bitset.New(app.Len())},
+	} {
+		b.Run("recommend/from="+from.name, func(b *testing.B) {
+			inputs := liveHeap()
+			b.ReportAllocs()
+			peak := startPeak()
+			var rec *recommend.Result
+			for b.Loop() {
+				rec = recommend.Additional(cov, from.covered, recommend.Options{N: recommendN})
+			}
+			b.StopTimer()
+			peak.report(b, inputs)
+			b.ReportMetric(float64(nodes), "nodes/op")
+			b.ReportMetric(float64(len(rec.Recommendations)), "recs")
+			b.ReportMetric(float64(app.Len()-from.covered.Len()), "uncovered")
+		})
+	}
+	runtime.KeepAlive(benches)
 }
 
 // corpusConfig is the end-to-end corpus: 1,000 benchmark profiles of about

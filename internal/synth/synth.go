@@ -19,6 +19,11 @@
 // call themselves. Some calls are inlined, giving locations with two lines,
 // and functions have one to three call sites (locations).
 //
+// With [Config.Chain] most functions instead extend the call chain of the
+// function generated before them, giving stacks hundreds of functions
+// deep; [Config.MaxStack] then truncates samples to their leaf-most
+// frames, as the Go runtime's CPU profiler does at 64.
+//
 // The application profile holds a sample for every leaf, for 30% of the
 // inner functions and for every cross call, so its graph has exactly
 // AppNodes nodes. Sample values are skewed (log-normal per function), so a
@@ -80,6 +85,18 @@ type Config struct {
 	// samples, each through randomly chosen call sites; default 1. Raise
 	// it to make larger files, as longer benchmark runs do.
 	SampleRepeat int
+	// Chain is the probability that a function is called by the function
+	// generated just before it, extending that function's call chain
+	// instead of branching. The default 0 gives the shallow tree above;
+	// 0.9 gives stacks about 150 deep on average and over 300 at most for
+	// 100,000 functions, as in applications with many layers or recursive
+	// descent.
+	Chain float64
+	// MaxStack, when positive, is the most frames a sample records: deeper
+	// stacks lose their root-side frames, as the Go runtime records at
+	// most 64 frames per CPU profile sample. The default 0 records whole
+	// stacks (the shallow default tree never comes close to 64).
+	MaxStack int
 }
 
 func (c Config) withDefaults() Config {
@@ -191,14 +208,20 @@ func New(cfg Config) *Suite {
 	nExtPkgs := max(1, n*7/10/80)
 	for i := fnFirstFree; i < n; i++ {
 		f := &s.fns[i]
-		// Parent: biased towards recent functions, so depth ≈ 2·ln(i).
-		switch u := r.Float64(); {
-		case u < 0.003:
-			f.parent = fnGoexit // a goroutine's entry
-		case u < 0.004:
-			f.parent = int32([]int{fnMcall, fnMstart}[r.IntN(2)])
-		default:
-			f.parent = int32(fnMainMain + int(float64(i-fnMainMain)*math.Sqrt(r.Float64())))
+		// Parent: the previous function (Chain), else biased towards
+		// recent functions, so depth ≈ 2·ln(i) without chains. No draw
+		// for Chain 0 keeps the default instances unchanged.
+		if cfg.Chain > 0 && r.Float64() < cfg.Chain {
+			f.parent = int32(i - 1)
+		} else {
+			switch u := r.Float64(); {
+			case u < 0.003:
+				f.parent = fnGoexit // a goroutine's entry
+			case u < 0.004:
+				f.parent = int32([]int{fnMcall, fnMstart}[r.IntN(2)])
+			default:
+				f.parent = int32(fnMainMain + int(float64(i-fnMainMain)*math.Sqrt(r.Float64())))
+			}
 		}
 		f.project = r.Float64() < 0.5-0.4*float64(i)/float64(n)
 		if f.project {
@@ -592,8 +615,11 @@ func (b *builder) location(k locKey) *profile.Location {
 }
 
 // sample adds a sample of stack (root to leaf) weighing about weight
-// periods.
+// periods, keeping its leaf-most Config.MaxStack frames when that is set.
 func (b *builder) sample(stack []int32, weight float64) {
+	if limit := b.s.cfg.MaxStack; limit > 0 && len(stack) > limit {
+		stack = stack[len(stack)-limit:]
+	}
 	count := max(1, int64(weight))
 	smp := &profile.Sample{Value: []int64{count, count * b.p.Period}, Location: make([]*profile.Location, 0, len(stack))}
 	for i := len(stack) - 1; i >= 0; i-- {

@@ -141,3 +141,35 @@ func fileSize(t *testing.T, path string) int64 {
 	require.NoError(t, err)
 	return st.Size()
 }
+
+// Chain and MaxStack: deep call chains, samples truncated to their
+// leaf-most frames, every function still in the graph.
+func TestDeepChains(t *testing.T) {
+	const n, limit = 5000, 64
+	s := synth.New(synth.Config{Seed: 1, AppNodes: n, Benchmarks: 20, Chain: 0.9, MaxStack: limit})
+	p := s.App()
+	app := graph(t, s, p)
+	assert.Equal(t, n, app.Len(), "every application function is in a sample")
+	longest := 0
+	for _, smp := range p.Sample {
+		longest = max(longest, len(smp.Location))
+	}
+	assert.LessOrEqual(t, longest, limit, "MaxStack bounds the locations per sample")
+	maxDist := 0
+	for _, d := range app.RootDistance() {
+		maxDist = max(maxDist, d)
+	}
+	assert.Greater(t, maxDist, 2*limit, "chains deeper than a sample: the graph joins truncated stacks")
+
+	shallow := graph(t, s, synth.New(synth.Config{Seed: 1, AppNodes: n, Benchmarks: 20}).App())
+	shallowDist := 0
+	for _, d := range shallow.RootDistance() {
+		shallowDist = max(shallowDist, d)
+	}
+	assert.Less(t, shallowDist, maxDist/3, "Chain deepens the same-size application")
+	for k := range s.Benchmarks() {
+		for _, smp := range s.Benchmark(k).Sample {
+			require.LessOrEqual(t, len(smp.Location), limit, "benchmark %d", k)
+		}
+	}
+}
