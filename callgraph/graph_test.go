@@ -158,10 +158,13 @@ func TestCondense(t *testing.T) {
 	for i := range universe {
 		universe[i] = i
 	}
-	sets := c.ReachSets(universe)
+	counts := c.ReachCounts(universe)
 	for i := range g.Nodes {
-		assert.Equal(t, g.Reachable(i), sets[c.Comp[i]].Elems(), "reach of %s", g.Nodes[i].Name)
+		assert.Len(t, g.Reachable(i), counts[c.Comp[i]], "reach of %s", g.Nodes[i].Name)
 	}
+	// Node 3 reaches 3, 5, 6 (a cycle) and 12; not 2.
+	counts = c.ReachCounts(ids(t, g, 2, 5, 12))
+	assert.Equal(t, 2, counts[c.Comp[ids(t, g, 3)[0]]], "5 and 12")
 }
 
 func TestNoEdges(t *testing.T) {

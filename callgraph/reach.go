@@ -1,6 +1,7 @@
 package callgraph
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/mbopt/mbopt/bitset"
@@ -138,7 +139,7 @@ func (g *Graph) Condense() *Condensation {
 						break
 					}
 				}
-				sortInt32(m)
+				slices.Sort(m)
 				members = append(members, m)
 				ncomp++
 			}
@@ -166,57 +167,82 @@ func (g *Graph) Condense() *Condensation {
 				}
 			}
 		}
-		sortInt32(c.Out[ci])
+		slices.Sort(c.Out[ci])
 	}
 	return c
 }
 
-// ReachSets returns, for every component of c, the set of positions in
-// universe of the nodes reachable from it (its own members included):
-// position k stands for node universe[k]. Restricting the universe to the
-// nodes a caller counts keeps the memory at |components| × |universe| bits.
-// Nodes of one component share one set, and the sets may share storage:
-// treat them as read-only. Cost O((C+E_c) × |universe|/64).
-func (c *Condensation) ReachSets(universe []int) []bitset.Set {
-	pos := make(map[int32]int, len(universe))
-	for k, v := range universe {
-		pos[int32(v)] = k
-	}
-	sets := make([]bitset.Set, len(c.Members))
-	empty := bitset.New(len(universe))
-	// Components are numbered in reverse topological order, so successors
-	// are complete before their predecessors. Sets are never modified once
-	// built, so a component that adds nothing of its own to a single
-	// successor's set shares it instead of copying it: call chains cost
-	// one set, not one per link.
-	for ci := range c.Members {
-		own := false
-		for _, v := range c.Members[ci] {
-			if _, ok := pos[v]; ok {
-				own = true
-				break
-			}
-		}
-		if !own && len(c.Out[ci]) <= 1 {
-			if len(c.Out[ci]) == 0 {
-				sets[ci] = empty
-			} else {
-				sets[ci] = sets[c.Out[ci][0]]
-			}
-			continue
-		}
-		s := bitset.New(len(universe))
-		for _, v := range c.Members[ci] {
-			if k, ok := pos[v]; ok {
-				s.Add(k)
-			}
-		}
-		for _, cw := range c.Out[ci] {
-			s.Or(sets[cw])
-		}
-		sets[ci] = s
-	}
-	return sets
-}
+// reachBlockWords is the width, in 64-bit words, of the slice of the
+// universe [Condensation.ReachCounts] handles per pass: 1,024 positions,
+// two cache lines per component.
+const reachBlockWords = 16
 
-func sortInt32(s []int32) { slices.Sort(s) }
+// ReachCounts returns, for every component ci of c, the number of nodes
+// of universe reachable from it, its own members included. universe must
+// not repeat a node.
+//
+// The reach sets themselves are never held: one pass over the DAG per
+// block of universe positions computes every component's reach within
+// that block, bottom-up (components are numbered in reverse topological
+// order), and adds its size to the counts. Memory is O(V + C × 128 bytes)
+// whatever the universe's size, where holding a set per component would
+// take C × |universe| bits; time is O((C + E_c) × |universe|/64), the same
+// as building those sets.
+func (c *Condensation) ReachCounts(universe []int) []int {
+	nc := len(c.Members)
+	counts := make([]int, nc)
+	if len(universe) == 0 {
+		return counts
+	}
+	// own[start[ci]:start[ci+1]] lists the universe positions of
+	// component ci's members, in increasing order.
+	start := make([]int32, nc+1)
+	for _, v := range universe {
+		start[c.Comp[v]+1]++
+	}
+	for ci := range nc {
+		start[ci+1] += start[ci]
+	}
+	own := make([]int32, len(universe))
+	fill := slices.Clone(start[:nc])
+	for k, v := range universe {
+		ci := c.Comp[v]
+		own[fill[ci]] = int32(k)
+		fill[ci]++
+	}
+	next := slices.Clone(start[:nc]) // next[ci]: ci's first position not yet in a block
+
+	const blockBits = reachBlockWords * 64
+	blocks := make([][reachBlockWords]uint64, nc)
+	nonzero := make([]bool, nc) // blocks[ci] has a bit set
+	for lo := 0; lo < len(universe); lo += blockBits {
+		for ci := range nc {
+			b := &blocks[ci]
+			*b = [reachBlockWords]uint64{}
+			nz := false
+			for ; next[ci] < start[ci+1] && int(own[next[ci]]) < lo+blockBits; next[ci]++ {
+				k := int(own[next[ci]]) - lo
+				b[k>>6] |= 1 << (k & 63)
+				nz = true
+			}
+			for _, cw := range c.Out[ci] {
+				if !nonzero[cw] {
+					continue
+				}
+				s := &blocks[cw]
+				for w := range b {
+					b[w] |= s[w]
+				}
+				nz = true
+			}
+			nonzero[ci] = nz
+			if !nz {
+				continue
+			}
+			for _, x := range b {
+				counts[ci] += bits.OnesCount64(x)
+			}
+		}
+	}
+	return counts
+}

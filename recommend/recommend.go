@@ -24,17 +24,23 @@
 //
 // # Cost
 //
-// Reachability is computed once: strongly connected components are
-// condensed and each component's reachable uncovered nodes are a bitset
-// built bottom-up over the DAG. The greedy is lazy as in package optimize,
-// since gains only shrink. Memory is at most components × uncovered nodes
-// bits, less where call chains share sets.
+// Memory is linear in the application graph: no reach set is ever held.
+// Strongly connected components are condensed once; the first gains come
+// from [callgraph.Condensation.ReachCounts], which counts every
+// component's reachable uncovered project nodes block by block in
+// O((C+E) × P/64) time (C components, E edges, P uncovered project nodes).
+// The greedy is lazy as in package optimize, since gains only shrink: a
+// candidate is re-evaluated only when its stale key reaches the top, by a
+// search of the condensed graph that skips components whose reach has
+// nothing left to add (every component a recommendation reaches becomes
+// one), so later searches get cheaper as recommendations cover the graph.
 package recommend
 
 import (
 	"slices"
 
 	"github.com/mbopt/mbopt/bitset"
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/internal/lazy"
 )
@@ -84,8 +90,8 @@ func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result 
 	done := covered.Clone()
 	res := &Result{Covered: done}
 
-	// The universe of the reach sets: uncovered project nodes first, then
-	// uncovered external nodes.
+	// The universe: uncovered project nodes first, then uncovered
+	// external nodes.
 	var universe []int
 	for i, n := range g.Nodes {
 		if n.Project && !covered.Has(i) {
@@ -101,44 +107,32 @@ func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result 
 			universe = append(universe, i)
 		}
 	}
-	pmask := bitset.New(len(universe))
-	xmask := bitset.New(len(universe))
-	for k := range universe {
-		if k < nproj {
-			pmask.Add(k)
-		} else {
-			xmask.Add(k)
-		}
-	}
-	taken := bitset.New(len(universe)) // universe positions covered by picks
 
 	cond := g.Condense()
-	reach := cond.ReachSets(universe)
+	gains := cond.ReachCounts(universe[:nproj])
 	dist := g.RootDistance()
+	r := newReach(g, cond, universe)
 
-	eval := func(c *candidate) {
-		r := reach[cond.Comp[c.node]]
-		c.gain = r.AndNotLen(pmask, taken)
-		c.ext = r.AndNotLen(xmask, taken)
-	}
+	// The first keys: exact gains, and as external nodes every uncovered
+	// one, an upper bound. So they start stale, and a candidate's exact
+	// key is computed when it first reaches the top: only candidates that
+	// tie on gain and distance with the first pick need a search.
 	keys := make([]candidate, 0, nproj)
 	for _, v := range universe[:nproj] {
-		c := candidate{node: v, dist: dist[v], name: g.Nodes[v].Name}
-		eval(&c)
-		keys = append(keys, c)
+		keys = append(keys, candidate{node: v, dist: dist[v], name: g.Nodes[v].Name, gain: gains[cond.Comp[v]], ext: len(universe) - nproj})
 	}
 	q := lazy.New(keys, better)
+	q.MarkStale()
 	for opts.N <= 0 || len(res.Recommendations) < opts.N {
-		_, ok := q.Top(func(c *candidate) bool { eval(c); return c.gain > 0 })
+		_, ok := q.Top(func(c *candidate) bool {
+			c.gain, c.ext = r.count(cond.Comp[c.node])
+			return c.gain > 0
+		})
 		if !ok {
 			break
 		}
 		c := q.Take()
-		added := reach[cond.Comp[c.node]].Clone()
-		added.AndNot(taken)
-		taken.Or(added)
-		nodes := make([]int, 0, c.gain+c.ext)
-		added.Each(func(k int) { nodes = append(nodes, universe[k]) })
+		nodes := r.take(cond.Comp[c.node])
 		slices.Sort(nodes)
 		for _, v := range nodes {
 			done.Add(v)
@@ -161,6 +155,125 @@ func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result 
 		res.Recommendations = append(res.Recommendations, rec)
 	}
 	return res
+}
+
+// reach answers, for a component of the condensed application graph, how
+// many open nodes (in the universe and not yet taken by a recommendation)
+// it reaches, by a search of the DAG that never enters a dead component:
+// one whose reach holds no open node. Nodes only close, so a component
+// stays dead once it is; every component a recommendation reaches dies
+// with it. Memory is O(V), whatever the universe.
+type reach struct {
+	cond *callgraph.Condensation
+	// open[v] reports that node v is in the universe and not taken;
+	// openProject[ci] and openExternal[ci] count component ci's open
+	// members by kind.
+	open                      []bool
+	openProject, openExternal []int32
+	dead                      []bool
+	// seen[ci] == round marks the components visited by the current
+	// search.
+	seen  []uint32
+	round uint32
+	stack []frame
+}
+
+// frame is a component on the search stack: the index of its next
+// out-edge, and whether an open node was found at or below it.
+type frame struct {
+	comp  int32
+	edge  int
+	alive bool
+}
+
+func newReach(g *callgraph.Graph, cond *callgraph.Condensation, universe []int) *reach {
+	nc := len(cond.Members)
+	r := &reach{
+		cond:         cond,
+		open:         make([]bool, g.Len()),
+		openProject:  make([]int32, nc),
+		openExternal: make([]int32, nc),
+		dead:         make([]bool, nc),
+		seen:         make([]uint32, nc),
+	}
+	for _, v := range universe {
+		r.open[v] = true
+		if g.Nodes[v].Project {
+			r.openProject[cond.Comp[v]]++
+		} else {
+			r.openExternal[cond.Comp[v]]++
+		}
+	}
+	return r
+}
+
+// walk visits every component reachable from root that is not dead, each
+// once, calling visit(ci) on entry; components found to reach no open node
+// are marked dead on the way out.
+func (r *reach) walk(root int32, visit func(ci int32)) {
+	if r.dead[root] {
+		return
+	}
+	r.round++
+	r.seen[root] = r.round
+	visit(root)
+	r.stack = append(r.stack[:0], frame{comp: root, alive: r.openProject[root]+r.openExternal[root] > 0})
+	for len(r.stack) > 0 {
+		f := &r.stack[len(r.stack)-1]
+		if out := r.cond.Out[f.comp]; f.edge < len(out) {
+			cw := out[f.edge]
+			f.edge++
+			switch {
+			case r.dead[cw]:
+			case r.seen[cw] == r.round:
+				// Finished already (the condensation is acyclic) and
+				// not dead: it reaches an open node.
+				f.alive = true
+			default:
+				r.seen[cw] = r.round
+				visit(cw)
+				r.stack = append(r.stack, frame{comp: cw, alive: r.openProject[cw]+r.openExternal[cw] > 0})
+			}
+			continue
+		}
+		done := *f
+		r.stack = r.stack[:len(r.stack)-1]
+		if !done.alive {
+			r.dead[done.comp] = true
+		} else if len(r.stack) > 0 {
+			r.stack[len(r.stack)-1].alive = true
+		}
+	}
+}
+
+// count returns the open project and external nodes reachable from
+// component root.
+func (r *reach) count(root int32) (project, external int) {
+	r.walk(root, func(ci int32) {
+		project += int(r.openProject[ci])
+		external += int(r.openExternal[ci])
+	})
+	return project, external
+}
+
+// take closes the open nodes reachable from component root and returns
+// them (in no particular order). Every component it reaches is dead
+// afterwards.
+func (r *reach) take(root int32) []int {
+	var nodes []int
+	r.walk(root, func(ci int32) {
+		if r.openProject[ci]+r.openExternal[ci] > 0 {
+			for _, v := range r.cond.Members[ci] {
+				if r.open[v] {
+					r.open[v] = false
+					nodes = append(nodes, int(v))
+				}
+			}
+			r.openProject[ci], r.openExternal[ci] = 0, 0
+		}
+		r.dead[ci] = true
+	})
+	return nodes
 }
 
 type candidate struct {

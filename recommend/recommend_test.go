@@ -3,6 +3,7 @@ package recommend_test
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"sort"
 	"testing"
 
@@ -266,5 +267,55 @@ func TestLazyMatchesEager(t *testing.T) {
 			got = append(got, rec.Function)
 		}
 		require.Equal(t, eager(cov, covered, limit), got, "trial %d", trial)
+	}
+}
+
+// Larger graphs than TestLazyMatchesEager's (about 140 nodes, up to 19
+// recommendations), with long chains and some cycles, often until nothing
+// is left: the first keys' external counts are upper bounds and later
+// searches skip regions with nothing left to add, and neither may change a
+// pick or its figures.
+func TestLazyMatchesEagerDeep(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	for trial := 0; trial < 120; trial++ {
+		nodes := 100 + rng.Intn(300)
+		name := func(i int) string {
+			if i%4 == 0 {
+				return fmt.Sprintf("x.n%03d", i)
+			}
+			return fmt.Sprintf("p.n%03d", i)
+		}
+		var paths [][]string
+		for s := 0; s < 20+rng.Intn(130); s++ {
+			path := []string{"x.root"}
+			at := rng.Intn(nodes)
+			for d := 0; d < 1+rng.Intn(30); d++ {
+				path = append(path, name(at))
+				if rng.Intn(20) == 0 {
+					at = rng.Intn(nodes) // anywhere, so cycles happen
+				} else {
+					at = min(nodes-1, at+1+rng.Intn(3)) // down a chain
+				}
+			}
+			paths = append(paths, path)
+		}
+		cov, covered := graph(t, paths)
+		for i := range cov.App.Nodes {
+			if rng.Intn(3) == 0 {
+				covered.Add(i)
+			}
+		}
+		limit := rng.Intn(4) // 0: until nothing is left
+		res := recommend.Additional(cov, covered, recommend.Options{N: limit})
+		var got []string
+		added := 0
+		for _, rec := range res.Recommendations {
+			got = append(got, rec.Function)
+			require.Len(t, rec.AddedNodes, rec.AddedProject+rec.AddedExternal, "trial %d: %s", trial, rec.Function)
+			require.True(t, slices.IsSorted(rec.AddedNodes), "trial %d", trial)
+			added += len(rec.AddedNodes)
+		}
+		require.Equal(t, eager(cov, covered, limit), got, "trial %d", trial)
+		require.Equal(t, covered.Len()+added, res.Covered.Len(), "trial %d: Covered adds exactly the recommended nodes", trial)
 	}
 }

@@ -65,6 +65,14 @@ func (q *Queue[K]) Take() K {
 	return k
 }
 
+// MarkStale makes every key stale, as Take does, without removing a
+// candidate. Use it right after New when the keys given are upper bounds
+// (in the order of better) rather than exact, because exact keys cost too
+// much to compute for every candidate: each key is then evaluated when it
+// first reaches the top, and the picks are still exactly the eager
+// greedy's.
+func (q *Queue[K]) MarkStale() { q.round++ }
+
 // Drop removes the top candidate without picking it; the round goes on.
 func (q *Queue[K]) Drop() { heap.Pop(&q.h) }
 

@@ -6,8 +6,14 @@ import (
 )
 
 // A max-coverage greedy over random sets picks the same sets, in the same
-// order, lazily and eagerly.
+// order, lazily and eagerly: from exact first keys, and from upper bounds
+// marked stale.
 func TestMatchesEagerGreedy(t *testing.T) {
+	t.Run("exact", func(t *testing.T) { testMatchesEagerGreedy(t, false) })
+	t.Run("upper bounds", func(t *testing.T) { testMatchesEagerGreedy(t, true) })
+}
+
+func testMatchesEagerGreedy(t *testing.T, bounds bool) {
 	rng := rand.New(rand.NewSource(3))
 	for trial := 0; trial < 300; trial++ {
 		n := 1 + rng.Intn(12)
@@ -38,9 +44,16 @@ func TestMatchesEagerGreedy(t *testing.T) {
 		covered := map[int]bool{}
 		var keys []key
 		for i := range sets {
-			keys = append(keys, key{gain(i, covered), i})
+			k := key{gain(i, covered), i}
+			if bounds {
+				k.gain += rng.Intn(3) // an upper bound, sometimes exact
+			}
+			keys = append(keys, k)
 		}
 		q := New(keys, better)
+		if bounds {
+			q.MarkStale()
+		}
 		var lazy []int
 		for {
 			top, ok := q.Top(func(k *key) bool { k.gain = gain(k.index, covered); return k.gain > 0 })
@@ -94,5 +107,16 @@ func TestDropKeepsRound(t *testing.T) {
 	top, _ = q.Top(func(*int) bool { t.Fatal("Drop must not make keys stale"); return true })
 	if *top != 3 || q.Len() != 2 {
 		t.Fatalf("Top = %d with %d left, want 3 with 2", *top, q.Len())
+	}
+}
+
+func TestMarkStaleEvaluatesEachKeyOnce(t *testing.T) {
+	q := New([]int{9, 8, 7}, func(a, b *int) bool { return *a > *b })
+	q.MarkStale()
+	evals := 0
+	top, _ := q.Top(func(k *int) bool { evals++; *k -= 5; return true })
+	// 9 → 4 and 8 → 3 fall below 7, which is evaluated to 2: 4 is fresh.
+	if *top != 4 || evals != 3 {
+		t.Fatalf("Top = %d after %d evaluations, want 4 after 3", *top, evals)
 	}
 }
