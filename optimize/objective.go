@@ -58,18 +58,18 @@ type Plan struct {
 	// let a gain grow as coverage grows, which the lazy greedy cannot
 	// handle), with a finite sum.
 	Weights []float64
-	// Budget, when positive (and finite), bounds the summed cost of the picks (in the
-	// unit of Costs, seconds by convention) and turns the greedy into the
-	// cost-effectiveness greedy with the single-best-set safeguard; see
-	// the package documentation.
+	// Budget, when positive (it must be finite), bounds the summed cost
+	// of the picks (in the unit of Costs, seconds by convention) and turns
+	// the greedy into the cost-effectiveness greedy with the
+	// single-best-set safeguard; see [Select].
 	Budget float64
 	// Costs maps benchmark ids to their cost (seconds of running time).
 	// Costs must be positive and finite. Only needed with a Budget;
 	// without one they are recorded in the steps.
 	Costs map[string]float64
 	// DefaultCost is the cost of a benchmark missing from Costs, positive
-	// and finite or 0. When it is 0, a Budget with a benchmark missing from Costs is an error that
-	// names the benchmark.
+	// and finite, or 0 for none: then a Budget with a benchmark missing
+	// from Costs is an error that names the benchmark.
 	DefaultCost float64
 	// Top, when positive, stops after that many picks.
 	Top int
