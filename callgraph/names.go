@@ -1,16 +1,27 @@
 package callgraph
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // NormalizeName returns the canonical form of a function name from a
 // profile: each balanced, bracketed type-argument list is replaced with
 // "[...]", so "pkg.Map[go.shape.int,go.shape.string]", "pkg.Map[int,string]"
 // and "pkg.Map[...]" all become "pkg.Map[...]", and
 // "pkg.(*Tree[go.shape.int]).Insert.func1" becomes "pkg.(*Tree[...]).Insert.func1".
-// Unbalanced brackets are left as they are. Names without '[' are returned
-// unchanged without allocating.
+//
+// A type-argument list always directly follows the name it instantiates, so
+// only a '[' right after an identifier character (a letter, digit or '_')
+// opens one. Other brackets are kept, so names that merely contain brackets
+// stay distinct: "type:.eq.[2]string" and "type:.eq.[4]int" (the compiler's
+// array equality functions) are not merged, and a name that is all brackets,
+// such as "[vdso]", is not turned into "[...]". Unbalanced type-argument
+// lists are left as they are. NormalizeName is idempotent, and names
+// without '[' are returned unchanged without allocating.
 func NormalizeName(name string) string {
-	i := strings.IndexByte(name, '[')
+	i := typeArgs(name, 0)
 	if i < 0 {
 		return name
 	}
@@ -24,10 +35,32 @@ func NormalizeName(name string) string {
 		b.WriteString(name[:i])
 		b.WriteString("[...]")
 		name = name[end+1:]
-		i = strings.IndexByte(name, '[')
+		// name now starts right after a ']', which is not an identifier
+		// character, so a '[' at name[0] opens no type-argument list.
+		i = typeArgs(name, 1)
 	}
 	b.WriteString(name)
 	return b.String()
+}
+
+// typeArgs returns the index of the first '[' at or after s[from] that
+// directly follows an identifier character, or -1.
+func typeArgs(s string, from int) int {
+	for from < len(s) {
+		j := strings.IndexByte(s[from:], '[')
+		if j < 0 {
+			return -1
+		}
+		j += from
+		if j > 0 {
+			r, _ := utf8.DecodeLastRuneInString(s[:j])
+			if r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+				return j
+			}
+		}
+		from = j + 1
+	}
+	return -1
 }
 
 // matchBracket returns the index of the ']' closing the '[' at s[open], or -1.

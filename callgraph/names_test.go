@@ -13,11 +13,40 @@ func TestNormalizeName(t *testing.T) {
 		{"example.com/m/s.F[go.shape.struct { A example.com/m/t.T }]", "example.com/m/s.F[...]"},
 		{"p.G[int].H[string]", "p.G[...].H[...]"},
 		{"p.Broken[int", "p.Broken[int"},
+		{"p.F[[]int]", "p.F[...]"},
+		{"p.F[map[string][]int]", "p.F[...]"},
+		{"p.F[int][string]", "p.F[...][string]"},
+		{"p.F_[int]", "p.F_[...]"},
+		{"p.F2[int]", "p.F2[...]"},
+		{"p.Ä[int]", "p.Ä[...]"},
+		// Brackets that do not follow a name are no type-argument list.
+		{"type:.eq.[2]string", "type:.eq.[2]string"},
+		{"type:.eq.[4]int", "type:.eq.[4]int"},
+		{"type:.eq.[2]p.G[int]", "type:.eq.[2]p.G[...]"},
+		{"[vdso]", "[vdso]"},
+		{"[function 7]", "[function 7]"},
+		{"[...]", "[...]"},
+		{"x [a.B[int]", "x [a.B[...]"},
+		{"", ""},
 	}
 	for _, tt := range tests {
 		if got := NormalizeName(tt.in); got != tt.want {
 			t.Errorf("NormalizeName(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestNormalizeNameKeepsDistinctNames checks that names which are not
+// instantiations of one generic function never collapse into one node.
+func TestNormalizeNameKeepsDistinctNames(t *testing.T) {
+	distinct := []string{"[vdso]", "[unknown]", "[function 1]", "[function 2]", "type:.eq.[2]string", "type:.eq.[3]string", "p.F", "p.F[...]"}
+	seen := map[string]string{}
+	for _, name := range distinct {
+		n := NormalizeName(name)
+		if prev, ok := seen[n]; ok {
+			t.Errorf("NormalizeName(%q) = NormalizeName(%q) = %q, want distinct names", name, prev, n)
+		}
+		seen[n] = name
 	}
 }
 
