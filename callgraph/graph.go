@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/google/pprof/profile"
 )
 
 // Options configures how profiles become graphs. The zero value is valid:
-// no module prefixes (every node external), CPU profiles with samples only.
+// no module prefixes (every node external), CPU profiles with samples only,
+// files read within [DefaultLimits].
 type Options struct {
 	// Modules are the module (or package) path prefixes whose packages are
 	// project code. Matching is on path boundaries; see [IsBelow].
@@ -21,12 +23,18 @@ type Options struct {
 	// names that type's unit instead of "seconds".
 	AllowNonCPU bool
 
-	// AllowEmpty accepts profiles with no samples, giving an empty graph.
+	// AllowEmpty accepts profiles with no samples, giving an empty graph,
+	// and profiles whose sample values are all zero, giving a graph whose
+	// values are all zero.
 	AllowEmpty bool
 
 	// NoEdges skips the edges: Out and In stay empty. Coverage needs only
 	// a benchmark graph's nodes, so benchmark graphs are built this way.
 	NoEdges bool
+
+	// Limits bounds the size of the profile files [Load] reads; zero
+	// fields mean [DefaultLimits]. [New] and [Merge] read no file.
+	Limits Limits
 }
 
 // Node is one function of a [Graph].
@@ -46,27 +54,58 @@ type Node struct {
 }
 
 // Graph is a call graph built from one or more profiles.
+//
+// [New], [Merge] and [Load] build graphs, but a Graph may also be built by
+// hand (in tests, or from another source of call stacks): set Nodes, sorted
+// by name with unique names, and either leave Out and In nil (no edges) or
+// give both one list per node. [Graph.Lookup] indexes Nodes by name on its
+// first call, so Nodes must not change after that.
 type Graph struct {
-	// Nodes are sorted by Name; a node's id is its index.
+	// Nodes are sorted by Name, and names are unique; a node's id is its
+	// index.
 	Nodes []Node
 	// Out[i] holds the ids of the callees of node i, sorted ascending.
 	Out [][]int32
 	// In[i] holds the ids of the callers of node i, sorted ascending.
 	In [][]int32
 	// Total is the value of all samples, in Unit: the profile's total CPU
-	// time for CPU profiles. It equals the sum of every node's Flat.
+	// time for CPU profiles. It equals the sum of every node's Flat plus
+	// Unattributed.
 	Total float64
+	// Unattributed is the part of Total in no node's Flat: the value of
+	// the samples whose leaf frame has no function name (see "Unnamed
+	// frames" in the package documentation) or that have no stack at all.
+	// It is 0 for the profiles Go writes.
+	Unattributed float64
+	// UnnamedFrames counts the frames left out of the graph because they
+	// have no function name: each line (physical or inlined frame) of a
+	// location whose function has no name, and each location that is only
+	// a code address, counted once per location of each profile used by a
+	// sample. It is 0 for the profiles Go writes.
+	UnnamedFrames int
 	// Unit is "seconds" for CPU profiles, else the sample type's unit.
 	Unit string
-	// Samples is the number of samples read.
+	// Samples is the number of samples read, including those without a
+	// stack or without a named leaf frame.
 	Samples int
 
-	index map[string]int32
+	indexOnce sync.Once
+	index     map[string]int32
 }
 
 // Lookup returns the id of the node named name (normalised) and whether it
-// exists.
+// exists. The first call indexes Nodes by name (for a graph built by hand,
+// the first node of a repeated name wins); Lookup is safe for concurrent
+// use.
 func (g *Graph) Lookup(name string) (int, bool) {
+	g.indexOnce.Do(func() {
+		g.index = make(map[string]int32, len(g.Nodes))
+		for i := range g.Nodes {
+			if _, dup := g.index[g.Nodes[i].Name]; !dup {
+				g.index[g.Nodes[i].Name] = int32(i)
+			}
+		}
+	})
 	id, ok := g.index[name]
 	return int(id), ok
 }
@@ -85,12 +124,39 @@ func (g *Graph) ProjectLen() int {
 	return n
 }
 
-// Errors returned (wrapped) when a profile does not fit the options.
+// Errors returned (wrapped) when a profile does not fit the options or
+// cannot be analysed. Each error's message says what is wrong and how to
+// get a usable profile.
 var (
 	// ErrNotCPU means the profile has no "cpu" sample type.
 	ErrNotCPU = errors.New("not a CPU profile")
 	// ErrEmpty means the profile has no samples.
 	ErrEmpty = errors.New("profile has no samples")
+	// ErrInvalid means the profile is inconsistent: pprof's
+	// [profile.Profile.CheckValid] fails (a sample with the wrong number
+	// of values, a location whose line has no function or a function that
+	// is not in the profile's Function table, duplicate ids, …), a sample
+	// refers to a location that is not in its Location table, or the
+	// profile is nil. Parsed profiles are always consistent; this catches
+	// profiles built or edited in memory.
+	ErrInvalid = errors.New("inconsistent profile")
+	// ErrNoLocations means the profile has samples but none of them has a
+	// stack, so there is no function to put in a graph.
+	ErrNoLocations = errors.New("no sample has a stack")
+	// ErrUnsymbolized means the profile's stacks are code addresses
+	// without any function name, as in profiles written by perf or by
+	// tools that do not symbolize: no frame can be named, so the graph
+	// would have no node.
+	ErrUnsymbolized = errors.New("profile is not symbolized")
+	// ErrNegative means a sample has a negative value, as in the
+	// difference of two profiles (pprof's -diff_base); a call graph's
+	// times cannot be negative.
+	ErrNegative = errors.New("negative sample value")
+	// ErrZero means the profile has samples but their values are all
+	// zero, so it weighs nothing (accepted with [Options.AllowEmpty]).
+	ErrZero = errors.New("all sample values are zero")
+	// ErrNoProfile means [Merge] or [Load] was given no profile at all.
+	ErrNoProfile = errors.New("callgraph: no profile given")
 )
 
 // New builds the graph of one profile. It is [Merge] of a single profile.
@@ -100,14 +166,22 @@ func New(p *profile.Profile, opts Options) (*Graph, error) {
 
 // Merge builds one graph from several profiles of the same kind, as if their
 // samples had been recorded in one profile: flat and cumulative values add
-// up and edges are united. It fails with an error wrapping [ErrNotCPU] or
-// [ErrEmpty] when a profile does not fit opts; the error names the profile's
-// position only, so callers that read files should add the file name (as
-// [Load] does).
+// up and edges are united.
+//
+// Every profile is validated first ([ErrInvalid]), so an inconsistent
+// profile is an error, never a panic. Merge fails with an error wrapping
+// [ErrNotCPU], [ErrEmpty], [ErrNoLocations], [ErrUnsymbolized],
+// [ErrNegative] or [ErrZero] when a profile does not fit opts or cannot be
+// analysed, and with [ErrNoProfile] when ps is empty. The error names the
+// profile's position only, so callers that read files should add the file
+// name (as [Load] does).
 func Merge(ps []*profile.Profile, opts Options) (*Graph, error) {
+	if len(ps) == 0 {
+		return nil, ErrNoProfile
+	}
 	b := newBuilder(opts)
 	for i, p := range ps {
-		if err := b.add(p); err != nil {
+		if err := b.add(p, false); err != nil {
 			if len(ps) > 1 {
 				return nil, fmt.Errorf("profile %d: %w", i+1, err)
 			}
@@ -161,10 +235,12 @@ type builder struct {
 	ids   map[string]int32
 	nodes []Node
 	// edges holds caller<<32 | callee for every edge, by builder ids.
-	edges map[uint64]struct{}
-	total float64
-	unit  string
-	count int
+	edges        map[uint64]struct{}
+	total        float64
+	unattributed float64
+	unnamed      int
+	unit         string
+	count        int
 	// per-sample scratch for counting Cum once per sample
 	seen  []int32
 	stamp int32
@@ -197,7 +273,18 @@ func (b *builder) node(name string) int32 {
 	return id
 }
 
-func (b *builder) add(p *profile.Profile) error {
+// add adds the samples of p. validated says that p passed
+// profile.CheckValid already (profile.ParseData checks every profile it
+// returns), which add otherwise runs first.
+func (b *builder) add(p *profile.Profile, validated bool) error {
+	if p == nil {
+		return fmt.Errorf("%w: the profile is nil", ErrInvalid)
+	}
+	if !validated {
+		if err := p.CheckValid(); err != nil {
+			return fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
+	}
 	idx, scale, unit, err := sampleIndex(p, b.opts.AllowNonCPU)
 	if err != nil {
 		return err
@@ -206,8 +293,11 @@ func (b *builder) add(p *profile.Profile) error {
 		return fmt.Errorf("profiles of different units cannot be merged (%s and %s)", b.unit, unit)
 	}
 	b.unit = unit
-	if len(p.Sample) == 0 && !b.opts.AllowEmpty {
-		return fmt.Errorf("%w; was the benchmark or workload too short to be sampled, or did it fail?", ErrEmpty)
+	if len(p.Sample) == 0 {
+		if !b.opts.AllowEmpty {
+			return fmt.Errorf("%w; was the benchmark or workload too short to be sampled, or did it fail?", ErrEmpty)
+		}
+		return nil
 	}
 
 	if b.ids == nil {
@@ -218,28 +308,23 @@ func (b *builder) add(p *profile.Profile) error {
 	}
 
 	// Map each function and location of this profile to global node ids
-	// once, so the per-sample loop never touches names. Profiles number
-	// functions and locations 1..n, so ids index slices; other numberings
-	// fall back to maps.
-	fnode := newIDMap(len(p.Function), func(yield func(uint64) bool) {
+	// once, on its first use by a sample, so the per-sample loop never
+	// touches names and a function no sample uses gets no node. Profiles
+	// number functions and locations 1..n, so ids index slices; other
+	// numberings fall back to maps.
+	fidx := newIDMap(len(p.Function), func(yield func(uint64) bool) {
 		for _, f := range p.Function {
 			if !yield(f.ID) {
 				return
 			}
 		}
 	})
-	for _, f := range p.Function {
-		name := f.Name
-		if name == "" {
-			name = f.SystemName
-		}
-		if name == "" {
-			name = fmt.Sprintf("[function %d]", f.ID)
-		}
-		fnode.set(f.ID, b.node(NormalizeName(name)))
+	for i, f := range p.Function {
+		fidx.set(f.ID, int32(i+1))
 	}
-	// lframes[lidx.get(l.ID)] holds the frames of location l, all in one
-	// backing slice; lframes[0] is empty, for ids of no location.
+	// fnode[fidx.get(id)] is 0 for a function not seen yet, 1 for one
+	// without a name, else its node id + 2.
+	fnode := make([]int32, len(p.Function)+1)
 	lidx := newIDMap(len(p.Location), func(yield func(uint64) bool) {
 		for _, l := range p.Location {
 			if !yield(l.ID) {
@@ -247,48 +332,105 @@ func (b *builder) add(p *profile.Profile) error {
 			}
 		}
 	})
+	for i, l := range p.Location {
+		lidx.set(l.ID, int32(i+1))
+	}
+	// lframes[k] holds the named frames of location p.Location[k-1], all
+	// in one backing slice, once resolved[k]; leafNamed[k] reports whether
+	// its leaf frame has a name.
 	lframes := make([][]int32, len(p.Location)+1)
+	resolved := make([]bool, len(p.Location)+1)
+	leafNamed := make([]bool, len(p.Location)+1)
 	nlines := 0
 	for _, l := range p.Location {
-		nlines += max(len(l.Line), 1)
+		nlines += len(l.Line)
 	}
 	frames := make([]int32, 0, nlines)
-	for i, l := range p.Location {
+	usedLocations := 0
+	resolve := func(k int32) {
+		l := p.Location[k-1]
 		start := len(frames)
 		// Line[0] is the innermost inlined frame, the last one the
 		// physical function: leaf-to-root order, like Sample.Location.
-		for _, ln := range l.Line {
-			if ln.Function != nil {
-				frames = append(frames, fnode.get(ln.Function.ID))
+		for j, ln := range l.Line {
+			fk := fidx.get(ln.Function.ID)
+			if fnode[fk] == 0 {
+				fnode[fk] = 1
+				name := ln.Function.Name
+				if name == "" {
+					name = ln.Function.SystemName
+				}
+				if name != "" {
+					fnode[fk] = b.node(NormalizeName(name)) + 2
+				}
+			}
+			if fnode[fk] == 1 {
+				b.unnamed++
+				continue
+			}
+			frames = append(frames, fnode[fk]-2)
+			if j == 0 {
+				leafNamed[k] = true
 			}
 		}
-		if len(frames) == start {
-			name := fmt.Sprintf("0x%x", l.Address)
-			if l.Mapping != nil && l.Mapping.File != "" {
-				name = l.Mapping.File + " " + name
-			}
-			frames = append(frames, b.node(name))
+		if len(l.Line) == 0 {
+			b.unnamed++
 		}
-		lframes[i+1] = frames[start:len(frames):len(frames)]
-		lidx.set(l.ID, int32(i+1))
+		lframes[k] = frames[start:len(frames):len(frames)]
+		resolved[k] = true
+		usedLocations++
 	}
 
-	var stack []int32
-	for _, s := range p.Sample {
+	var (
+		stack   []int32
+		stacked bool // some sample has a location
+		named   bool // some sample has a named frame
+		nonZero bool // some sample has a value other than zero
+		first   *profile.Location
+	)
+	for si, s := range p.Sample {
 		if idx >= len(s.Value) {
-			return fmt.Errorf("sample has %d values, want at least %d", len(s.Value), idx+1)
+			return fmt.Errorf("%w: sample %d has %d values, want at least %d", ErrInvalid, si+1, len(s.Value), idx+1)
 		}
-		v := float64(s.Value[idx]) * scale
+		raw := s.Value[idx]
+		if raw < 0 {
+			st := p.SampleType[idx]
+			return fmt.Errorf("%w: sample %d has %d %s/%s; is the profile the difference of two profiles (go tool pprof -diff_base)? use the profile of one run",
+				ErrNegative, si+1, raw, st.Type, st.Unit)
+		}
+		nonZero = nonZero || raw != 0
+		v := float64(raw) * scale
 		stack = stack[:0]
-		for _, l := range s.Location {
-			stack = append(stack, lframes[lidx.get(l.ID)]...)
+		leaf := false
+		for j, l := range s.Location {
+			k := lidx.get(l.ID)
+			if k == 0 || p.Location[k-1] != l {
+				return fmt.Errorf("%w: sample %d refers to location %d, which is not in the profile's Location table", ErrInvalid, si+1, l.ID)
+			}
+			if !resolved[k] {
+				resolve(k)
+			}
+			if j == 0 {
+				leaf = leafNamed[k]
+				if first == nil {
+					first = l
+				}
+			}
+			stack = append(stack, lframes[k]...)
+		}
+		stacked = stacked || len(s.Location) > 0
+		b.count++
+		b.total += v
+		if !leaf {
+			b.unattributed += v
 		}
 		if len(stack) == 0 {
 			continue
 		}
-		b.count++
-		b.total += v
-		b.nodes[stack[0]].Flat += v
+		named = true
+		if leaf {
+			b.nodes[stack[0]].Flat += v
+		}
 		b.stamp++
 		for i, id := range stack {
 			if b.seen[id] != b.stamp {
@@ -300,6 +442,22 @@ func (b *builder) add(p *profile.Profile) error {
 				b.edges[uint64(id)<<32|uint64(stack[i-1])] = struct{}{}
 			}
 		}
+	}
+	switch {
+	case !stacked:
+		return fmt.Errorf("%w: none of its %d samples has a stack, so no function can be put in a graph; collect a CPU profile with runtime/pprof, 'go test -cpuprofile' or /debug/pprof/profile",
+			ErrNoLocations, len(p.Sample))
+	case !named:
+		where := fmt.Sprintf("0x%x", first.Address)
+		if first.Mapping != nil && first.Mapping.File != "" {
+			where += " in " + first.Mapping.File
+		}
+		return fmt.Errorf("%w: its %d sampled locations (the first at %s) have no function name; write the profile with runtime/pprof, net/http/pprof or 'go test -cpuprofile', which symbolize it, or symbolize it with 'go tool pprof -proto -symbolize=local BINARY PROFILE > symbolized.pprof', BINARY being the profiled program with its symbols",
+			ErrUnsymbolized, usedLocations, where)
+	case !nonZero && !b.opts.AllowEmpty:
+		st := p.SampleType[idx]
+		return fmt.Errorf("%w: its %d samples add up to 0 %s/%s; collect it again from a run that does some work",
+			ErrZero, len(p.Sample), st.Type, st.Unit)
 	}
 	return nil
 }
@@ -319,13 +477,14 @@ func (b *builder) finish() *Graph {
 	slices.SortFunc(byName, func(x, y named) int { return strings.Compare(x.name, y.name) })
 	newID := make([]int32, n)
 	g := &Graph{
-		Nodes:   make([]Node, n),
-		Out:     make([][]int32, n),
-		In:      make([][]int32, n),
-		Total:   b.total,
-		Unit:    b.unit,
-		Samples: b.count,
-		index:   make(map[string]int32, n),
+		Nodes:         make([]Node, n),
+		Out:           make([][]int32, n),
+		In:            make([][]int32, n),
+		Total:         b.total,
+		Unattributed:  b.unattributed,
+		UnnamedFrames: b.unnamed,
+		Unit:          b.unit,
+		Samples:       b.count,
 	}
 	if g.Unit == "" {
 		g.Unit = "seconds"
@@ -334,7 +493,6 @@ func (b *builder) finish() *Graph {
 		from := nm.id
 		newID[from] = int32(to)
 		g.Nodes[to] = b.nodes[from]
-		g.index[nm.name] = int32(to)
 	}
 	// Renumber the edges and sort them by (from, to): Out lists come out
 	// sorted, and so do In lists filled in that order. Lists share two

@@ -120,10 +120,9 @@ func TestMergeAddsUp(t *testing.T) {
 }
 
 func TestRejectsNonCPUAndEmpty(t *testing.T) {
-	heap := &profile.Profile{
-		SampleType: []*profile.ValueType{{Type: "alloc_objects", Unit: "count"}, {Type: "alloc_space", Unit: "bytes"}},
-		Sample:     []*profile.Sample{{Value: []int64{1, 64}}},
-	}
+	heap := proftest.Profile(proftest.Stack{Frames: []string{"m.Main", "m.Alloc"}, Nanos: 64})
+	heap.SampleType = []*profile.ValueType{{Type: "alloc_objects", Unit: "count"}, {Type: "alloc_space", Unit: "bytes"}}
+	heap.Sample[0].Value = []int64{1, 64}
 	_, err := callgraph.New(heap, callgraph.Options{})
 	assert.True(t, errors.Is(err, callgraph.ErrNotCPU), "got %v", err)
 	assert.ErrorContains(t, err, "alloc_objects/count alloc_space/bytes")
@@ -131,6 +130,7 @@ func TestRejectsNonCPUAndEmpty(t *testing.T) {
 	g, err := callgraph.New(heap, callgraph.Options{AllowNonCPU: true})
 	require.NoError(t, err)
 	assert.Equal(t, "bytes", g.Unit)
+	assert.InDelta(t, 64, g.Total, tol, "weighted by the last sample type")
 
 	empty := proftest.Profile()
 	_, err = callgraph.New(empty, callgraph.Options{})

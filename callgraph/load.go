@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -16,8 +17,11 @@ import (
 // FileError is an error about one input file. Its message starts with the
 // file's path and ends, when one is known, with a hint on how to fix it.
 type FileError struct {
+	// Path is the file's path as given.
 	Path string
-	Err  error
+	// Err is what is wrong with it.
+	Err error
+	// Hint says how to fix it; "" when there is no advice.
 	Hint string
 }
 
@@ -30,33 +34,228 @@ func (e *FileError) Error() string {
 
 func (e *FileError) Unwrap() error { return e.Err }
 
-// ReadProfile reads and parses the pprof profile at path, gzipped or not.
-// Errors are [*FileError]s that name the file and suggest a fix.
-func ReadProfile(path string) (*profile.Profile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		hint := ""
-		if errors.Is(err, fs.ErrNotExist) {
-			hint = "check the path"
-		}
-		return nil, &FileError{Path: path, Err: fmt.Errorf("reading profile: %w", err), Hint: hint}
+// ErrNotRegular is wrapped by the error for a profile path that is not a
+// regular file: a directory, a named pipe (FIFO), a device or a socket. Such
+// paths are refused without being read (a FIFO would block forever).
+var ErrNotRegular = errors.New("not a regular file")
+
+// Limits bounds how much of a profile file is read, so that a huge file or
+// a small gzip file that expands enormously (a "gzip bomb") fails fast with
+// a [*LimitError] instead of exhausting memory. A zero or negative field
+// means the same field of [DefaultLimits].
+type Limits struct {
+	// MaxFileBytes is the size of the largest profile file read, in bytes
+	// as stored (gzip-compressed for the profiles Go writes). A larger file
+	// is refused from its size alone, before any of it is read.
+	MaxFileBytes int64
+	// MaxDecodedBytes is the size of the largest decompressed profile, in
+	// bytes. Decompression stops as soon as it is exceeded.
+	MaxDecodedBytes int64
+}
+
+// DefaultLimits are the limits used where a [Limits] field is zero:
+// 256 MiB per file and 1 GiB decompressed.
+//
+// CPU profiles of large applications, production captures and default.pgo
+// files included, are a few to a few tens of MB compressed and compress
+// about 3–10 to 1, so the defaults leave an order of magnitude of headroom.
+// Decoding a profile takes several times its decompressed size in memory,
+// so a 1 GiB profile already needs gigabytes; the limits keep a bad input
+// from costing more than that.
+var DefaultLimits = Limits{MaxFileBytes: 256 << 20, MaxDecodedBytes: 1 << 30}
+
+// orDefault returns l with every unset field taken from DefaultLimits.
+func (l Limits) orDefault() Limits {
+	if l.MaxFileBytes <= 0 {
+		l.MaxFileBytes = DefaultLimits.MaxFileBytes
 	}
-	return ParseProfile(path, data)
+	if l.MaxDecodedBytes <= 0 {
+		l.MaxDecodedBytes = DefaultLimits.MaxDecodedBytes
+	}
+	return l
+}
+
+// LimitError reports a profile that exceeds one of its [Limits].
+type LimitError struct {
+	// Limit names the exceeded field of [Limits]: "MaxFileBytes" or
+	// "MaxDecodedBytes".
+	Limit string
+	// Max is the limit in effect, in bytes.
+	Max int64
+	// Size is the size found, in bytes: the file's size for
+	// MaxFileBytes; for MaxDecodedBytes decompression stops at the limit,
+	// so Size is only known to exceed Max and is Max+1.
+	Size int64
+}
+
+func (e *LimitError) Error() string {
+	if e.Limit == "MaxDecodedBytes" {
+		return fmt.Sprintf("profile decompresses to more than %s, the limit set by Limits.MaxDecodedBytes", formatBytes(e.Max))
+	}
+	return fmt.Sprintf("file is %s, more than %s, the limit set by Limits.MaxFileBytes", formatBytes(e.Size), formatBytes(e.Max))
+}
+
+// formatBytes formats n bytes with a binary unit: "256 MiB", "1.5 GiB",
+// "600 B".
+func formatBytes(n int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	v, u := float64(n), 0
+	for v >= 1024 && u < len(units)-1 {
+		v /= 1024
+		u++
+	}
+	if u == 0 {
+		return fmt.Sprintf("%d B", n)
+	}
+	s := fmt.Sprintf("%.1f", v)
+	s = strings.TrimSuffix(s, ".0")
+	return s + " " + units[u]
+}
+
+// ReadProfile reads and parses the pprof profile at path, gzipped or not,
+// within [DefaultLimits]. It is [Limits.ReadProfile] of the zero Limits.
+func ReadProfile(path string) (*profile.Profile, error) {
+	return Limits{}.ReadProfile(path)
+}
+
+// ReadProfile reads and parses the pprof profile at path, gzipped or not.
+//
+// Only regular files (or symbolic links to them) are read: any other kind
+// of file is refused with an error wrapping [ErrNotRegular] before it is
+// opened, and the file is opened without blocking (O_NONBLOCK on Unix) and
+// checked again, so a named pipe never blocks the call. A file larger than
+// l.MaxFileBytes is refused before it is read, and one that decompresses to
+// more than l.MaxDecodedBytes as soon as decompression passes that size;
+// both errors wrap a [*LimitError].
+//
+// Errors are [*FileError]s that name the file and suggest a fix. The
+// profile is not validated beyond what parsing needs; [New] and [Merge] do
+// that.
+func (l Limits) ReadProfile(path string) (*profile.Profile, error) {
+	l = l.orDefault()
+	data, err := readRegular(path, l.MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	return l.ParseProfile(path, data)
+}
+
+// readRegular returns the contents of the regular file at path, at most
+// max bytes, or a *FileError.
+func readRegular(path string, max int64) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	if err := checkRegular(path, st); err != nil {
+		return nil, err
+	}
+	f, err := openNonblocking(path)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	defer f.Close()
+	// The path may have been replaced since the Stat: check what was
+	// opened.
+	st, err = f.Stat()
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	if err := checkRegular(path, st); err != nil {
+		return nil, err
+	}
+	if st.Size() > max {
+		return nil, &FileError{Path: path, Err: &LimitError{Limit: "MaxFileBytes", Max: max, Size: st.Size()},
+			Hint: "if it really is a profile, raise Limits.MaxFileBytes"}
+	}
+	// One more byte than the limit tells a file that grew past it since
+	// the Stat.
+	buf := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
+		return nil, openError(path, err)
+	}
+	if int64(buf.Len()) > max {
+		return nil, &FileError{Path: path, Err: &LimitError{Limit: "MaxFileBytes", Max: max, Size: int64(buf.Len())},
+			Hint: "if it really is a profile, raise Limits.MaxFileBytes"}
+	}
+	return buf.Bytes(), nil
+}
+
+// openError turns an error opening or reading path into a *FileError.
+func openError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	hint := ""
+	if errors.Is(err, fs.ErrNotExist) {
+		hint = "check the path"
+	}
+	return &FileError{Path: path, Err: fmt.Errorf("reading profile: %w", err), Hint: hint}
+}
+
+// checkRegular returns a *FileError wrapping ErrNotRegular unless st
+// describes a regular file.
+func checkRegular(path string, st fs.FileInfo) error {
+	mode := st.Mode()
+	if mode.IsRegular() {
+		return nil
+	}
+	hint := "only regular files are read as profiles; save the profile to a file and give that"
+	if mode.IsDir() {
+		hint = "give a profile file, not a directory"
+	}
+	return &FileError{Path: path, Err: fmt.Errorf("is %s, %w", FileKind(mode), ErrNotRegular), Hint: hint}
+}
+
+// FileKind describes the kind of file mode is, with an article: "a
+// regular file", "a directory", "a named pipe (FIFO)", "a socket", "a
+// character device", "a device", "a symbolic link" or "an irregular file".
+func FileKind(mode fs.FileMode) string {
+	switch {
+	case mode.IsRegular():
+		return "a regular file"
+	case mode.IsDir():
+		return "a directory"
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeCharDevice != 0:
+		return "a character device"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	case mode&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	default:
+		return "an irregular file"
+	}
 }
 
 // ParseProfile parses the pprof profile data read from path (used only in
-// messages).
+// messages) within [DefaultLimits]. It is [Limits.ParseProfile] of the zero
+// Limits.
 func ParseProfile(path string, data []byte) (*profile.Profile, error) {
+	return Limits{}.ParseProfile(path, data)
+}
+
+// ParseProfile parses the pprof profile data read from path (used only in
+// messages), gzipped or not. Data that is, or decompresses to, more than
+// l.MaxDecodedBytes is refused with an error wrapping a [*LimitError];
+// decompression stops as soon as it passes the limit. Errors are
+// [*FileError]s.
+func (l Limits) ParseProfile(path string, data []byte) (*profile.Profile, error) {
+	l = l.orDefault()
 	if len(data) == 0 {
 		return nil, &FileError{Path: path, Err: errors.New("empty file"),
 			Hint: "the program that should have written it probably failed or was killed; collect it again"}
 	}
-	p, err := parseData(data)
+	p, err := parseData(data, l.MaxDecodedBytes)
 	if err != nil {
+		var le *LimitError
+		if errors.As(err, &le) {
+			return nil, &FileError{Path: path, Err: err, Hint: "if it really is a profile, raise Limits.MaxDecodedBytes"}
+		}
 		hint := "is it a pprof profile written by 'go test -cpuprofile', runtime/pprof or /debug/pprof/profile?"
 		msg := err.Error()
 		if strings.Contains(msg, "decompressing") || strings.Contains(msg, "unexpected EOF") || (len(data) > 2 && data[0] == 0x1f && data[1] == 0x8b) {
@@ -67,47 +266,59 @@ func ParseProfile(path string, data []byte) (*profile.Profile, error) {
 	return p, nil
 }
 
-// parseData is profile.ParseData, except that it decompresses gzipped data
-// into a buffer sized from the gzip trailer instead of one io.ReadAll grows
-// by doubling: a third less garbage per profile, with the same results and
-// errors.
-func parseData(data []byte) (*profile.Profile, error) {
+// parseData is profile.ParseData with the decompressed size bounded by
+// max. It decompresses gzipped data itself, through an io.LimitReader, into
+// a buffer sized from the gzip trailer (bounded by max and by 64 times the
+// compressed size, since the trailer is only a hint) instead of one
+// io.ReadAll grows by doubling: a third less garbage per profile, with the
+// same results and errors.
+func parseData(data []byte, max int64) (*profile.Profile, error) {
 	if len(data) < 18 || data[0] != 0x1f || data[1] != 0x8b {
+		if int64(len(data)) > max {
+			return nil, &LimitError{Limit: "MaxDecodedBytes", Max: max, Size: int64(len(data))}
+		}
 		return profile.ParseData(data)
 	}
 	gz, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("decompressing profile: %v", err)
 	}
-	// ISIZE, the last member's uncompressed size mod 2^32: only a hint,
-	// bounded in case the trailer is corrupt.
-	size := int(binary.LittleEndian.Uint32(data[len(data)-4:]))
+	// ISIZE, the last member's uncompressed size mod 2^32: only a hint.
+	size := int64(binary.LittleEndian.Uint32(data[len(data)-4:]))
 	var buf bytes.Buffer
-	buf.Grow(min(size, 64*len(data)) + bytes.MinRead)
-	if _, err := buf.ReadFrom(gz); err != nil {
+	buf.Grow(int(min(size, 64*int64(len(data)), max+1)) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(gz, max+1)); err != nil {
 		return nil, fmt.Errorf("decompressing profile: %v", err)
 	}
 	raw := buf.Bytes()
+	if int64(len(raw)) > max {
+		return nil, &LimitError{Limit: "MaxDecodedBytes", Max: max, Size: int64(len(raw))}
+	}
 	if len(raw) >= 2 && raw[0] == 0x1f && raw[1] == 0x8b {
-		// ParseData would not decompress twice.
+		// ParseData would not decompress twice: given data, it
+		// decompresses the outer layer (known to be within max) and fails
+		// on the inner gzip, which must not be decompressed unbounded.
 		return profile.ParseData(data)
 	}
 	return profile.ParseData(raw)
 }
 
-// Load reads the profiles at paths and builds one graph from them (see
-// [Merge]). Every error is a [*FileError] naming the offending file.
+// Load reads the profiles at paths within opts.Limits and builds one graph
+// from them (see [Merge]). Every error about a file is a [*FileError]
+// naming it; with no path at all, Load fails like Merge with an error
+// wrapping [ErrNoProfile].
 func Load(paths []string, opts Options) (*Graph, error) {
 	if len(paths) == 0 {
-		return nil, errors.New("callgraph: no profile to load")
+		return nil, ErrNoProfile
 	}
 	b := newBuilder(opts)
 	for _, path := range paths {
-		p, err := ReadProfile(path)
+		p, err := opts.Limits.ReadProfile(path)
 		if err != nil {
 			return nil, err
 		}
-		if err := b.add(p); err != nil {
+		// ReadProfile's parser validated p already.
+		if err := b.add(p, true); err != nil {
 			return nil, &FileError{Path: path, Err: err}
 		}
 	}
