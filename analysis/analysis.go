@@ -15,6 +15,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -69,6 +71,11 @@ type Config struct {
 	// Certify bounds the minimal suite's distance from optimal with the
 	// LP relaxation (see optimize.Certify).
 	Certify bool
+	// Limits bounds the size of every profile file read (see
+	// callgraph.Limits); zero fields mean callgraph.DefaultLimits. A
+	// benchmark profile over a limit is skipped, an application profile
+	// over one is an error.
+	Limits callgraph.Limits
 }
 
 // Skip records a benchmark profile that was left out and why.
@@ -175,7 +182,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("project module %s taken from %s; use --module to choose another", mod, gomod))
 	}
 	rep.Modules = mods
-	opts := callgraph.Options{Modules: mods, AllowNonCPU: cfg.AllowNonCPU, AllowEmpty: cfg.AllowEmpty}
+	opts := callgraph.Options{Modules: mods, AllowNonCPU: cfg.AllowNonCPU, AllowEmpty: cfg.AllowEmpty, Limits: cfg.Limits}
 
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -184,6 +191,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	app, err := callgraph.Load(cfg.App, opts)
 	if err != nil {
 		return nil, asInput(fmt.Errorf("application profile %w", err))
+	}
+	if app.UnnamedFrames > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("application profile: %d frames without a function name were left out of the call graph; %.3g %s (%.1f%%) of its time is in no function",
+			app.UnnamedFrames, app.Unattributed, app.Unit, 100*app.Unattributed/max(app.Total, math.SmallestNonzeroFloat64)))
 	}
 	if app.ProjectLen() == 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no application function belongs to %s: project-only figures are empty; pass --module with the module path of the profiled program", strings.Join(mods, ", ")))
@@ -294,6 +305,10 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 			return nil, nil, nil, asInput(err)
 		}
 		if !st.IsDir() {
+			if !st.Mode().IsRegular() {
+				skips = append(skips, notRegular(arg, st.Mode()))
+				continue
+			}
 			id, ok := benchmarkID(filepath.Base(arg))
 			if !ok {
 				id = filepath.Base(arg)
@@ -301,7 +316,10 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 			out = append(out, benchFile{id: id, path: arg})
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(arg, manifest.FileName)); err == nil {
+		if mst, err := os.Stat(filepath.Join(arg, manifest.FileName)); err == nil {
+			if !mst.Mode().IsRegular() {
+				return nil, nil, nil, inputf("%s: is %s, not a regular file: a manifest must be a file written by 'mbopt profile'", filepath.Join(arg, manifest.FileName), callgraph.FileKind(mst.Mode()))
+			}
 			m, err := manifest.Load(arg)
 			if err != nil {
 				return nil, nil, nil, asInput(err)
@@ -336,10 +354,31 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 			if e.IsDir() {
 				continue
 			}
-			if id, ok := benchmarkID(e.Name()); ok {
-				out = append(out, benchFile{id: id, path: filepath.Join(arg, e.Name())})
-				n++
+			id, ok := benchmarkID(e.Name())
+			if !ok {
+				continue
 			}
+			n++
+			path := filepath.Join(arg, e.Name())
+			mode := e.Type()
+			if mode&fs.ModeSymlink != 0 {
+				// A link to a profile is a profile; stat (not open) what
+				// it points to. A dangling link is left to the loader,
+				// which reports it.
+				st, err := os.Stat(path)
+				if err != nil {
+					out = append(out, benchFile{id: id, path: path})
+					continue
+				}
+				mode = st.Mode().Type()
+			}
+			if !mode.IsRegular() {
+				// Opening a named pipe would block: skip every non-regular
+				// file without opening it.
+				skips = append(skips, notRegular(path, mode))
+				continue
+			}
+			out = append(out, benchFile{id: id, path: path})
 		}
 		if n == 0 {
 			return nil, nil, nil, inputf("%s: no benchmark profiles (*.pprof) in this directory; collect them with 'mbopt profile' or 'go test -cpuprofile'", arg)
@@ -355,6 +394,13 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 	}
 	slices.SortFunc(skips, func(a, b Skip) int { return strings.Compare(a.File, b.File) })
 	return out, manifests, skips, nil
+}
+
+// notRegular is the skip of a benchmark profile path that is not a regular
+// file (a named pipe, device, socket or dangling link), which is never
+// opened.
+func notRegular(path string, mode fs.FileMode) Skip {
+	return Skip{File: path, Reason: fmt.Sprintf("is %s, %v; only regular files are read as profiles", callgraph.FileKind(mode), callgraph.ErrNotRegular)}
 }
 
 type loaded struct {

@@ -88,11 +88,13 @@ type LimitError struct {
 	Size int64
 }
 
+// Error says which limit was exceeded and names the [Limits] field that
+// sets it: "file is 300 MiB, over the 256 MiB limit (Limits.MaxFileBytes)".
 func (e *LimitError) Error() string {
 	if e.Limit == "MaxDecodedBytes" {
-		return fmt.Sprintf("profile decompresses to more than %s, the limit set by Limits.MaxDecodedBytes", formatBytes(e.Max))
+		return fmt.Sprintf("profile decompresses to more than the %s limit (Limits.MaxDecodedBytes)", formatBytes(e.Max))
 	}
-	return fmt.Sprintf("file is %s, more than %s, the limit set by Limits.MaxFileBytes", formatBytes(e.Size), formatBytes(e.Max))
+	return fmt.Sprintf("file is %s, over the %s limit (Limits.MaxFileBytes)", formatBytes(e.Size), formatBytes(e.Max))
 }
 
 // formatBytes formats n bytes with a binary unit: "256 MiB", "1.5 GiB",
@@ -165,8 +167,7 @@ func readRegular(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	if st.Size() > max {
-		return nil, &FileError{Path: path, Err: &LimitError{Limit: "MaxFileBytes", Max: max, Size: st.Size()},
-			Hint: "if it really is a profile, raise Limits.MaxFileBytes"}
+		return nil, &FileError{Path: path, Err: &LimitError{Limit: "MaxFileBytes", Max: max, Size: st.Size()}}
 	}
 	// One more byte than the limit tells a file that grew past it since
 	// the Stat.
@@ -175,8 +176,7 @@ func readRegular(path string, max int64) ([]byte, error) {
 		return nil, openError(path, err)
 	}
 	if int64(buf.Len()) > max {
-		return nil, &FileError{Path: path, Err: &LimitError{Limit: "MaxFileBytes", Max: max, Size: int64(buf.Len())},
-			Hint: "if it really is a profile, raise Limits.MaxFileBytes"}
+		return nil, &FileError{Path: path, Err: &LimitError{Limit: "MaxFileBytes", Max: max, Size: int64(buf.Len())}}
 	}
 	return buf.Bytes(), nil
 }
@@ -254,7 +254,7 @@ func (l Limits) ParseProfile(path string, data []byte) (*profile.Profile, error)
 	if err != nil {
 		var le *LimitError
 		if errors.As(err, &le) {
-			return nil, &FileError{Path: path, Err: err, Hint: "if it really is a profile, raise Limits.MaxDecodedBytes"}
+			return nil, &FileError{Path: path, Err: err}
 		}
 		hint := "is it a pprof profile written by 'go test -cpuprofile', runtime/pprof or /debug/pprof/profile?"
 		msg := err.Error()

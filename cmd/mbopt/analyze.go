@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/report"
@@ -24,6 +26,8 @@ type analyzeOptions struct {
 	allowNonCPU         bool
 	output              string
 	sel                 selectOptions
+	// limits are the profile size limits; zero fields mean the defaults.
+	limits callgraph.Limits
 }
 
 // addAnalysisFlags registers the input flags shared by the commands that
@@ -37,6 +41,8 @@ func addAnalysisFlags(cmd *cobra.Command, o *analyzeOptions) {
 	f.IntVar(&o.recommend, "recommend", 10, "number of functions to recommend (0: none, -1: until full coverage)")
 	f.BoolVar(&o.strict, "strict", false, "fail on any unusable benchmark profile instead of skipping it")
 	f.BoolVar(&o.allowNonCPU, "allow-non-cpu", false, "accept non-CPU profiles (weights are then that profile's unit, not seconds)")
+	f.Var(sizeValue{&o.limits.MaxFileBytes}, "max-profile-bytes", "largest profile file read, e.g. 512MiB (default "+formatSize(callgraph.DefaultLimits.MaxFileBytes)+")")
+	f.Var(sizeValue{&o.limits.MaxDecodedBytes}, "max-decoded-bytes", "largest decompressed profile, e.g. 4GiB (default "+formatSize(callgraph.DefaultLimits.MaxDecodedBytes)+")")
 	addSelectFlags(f, &o.sel)
 }
 
@@ -57,6 +63,7 @@ func (o *analyzeOptions) config() (analysis.Config, error) {
 	cfg := analysis.Config{
 		App: o.app, Micro: o.micro, Modules: o.modules, Nodes: nodes,
 		Recommend: o.recommend, Strict: o.strict, AllowNonCPU: o.allowNonCPU,
+		Limits: o.limits,
 	}
 	if err := o.sel.apply(&cfg); err != nil {
 		return analysis.Config{}, err
@@ -131,22 +138,48 @@ func printAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
 	return writeOutput(s.Out, o.output, buf.Bytes())
 }
 
-// classify maps library errors to exit statuses: input errors exit 2.
+// classify maps library errors to exit statuses: input errors exit 2. A
+// profile over a size limit names the flag that raises it instead of the
+// library's field.
 func classify(err error) error {
+	var le *callgraph.LimitError
+	if errors.As(err, &le) {
+		err = reworded{flagWording(err.Error()), err}
+	}
 	if errors.Is(err, analysis.ErrInput) {
 		return badInput(err)
 	}
 	return err
 }
 
+// reworded is err with the message msg.
+type reworded struct {
+	msg string
+	err error
+}
+
+func (e reworded) Error() string { return e.msg }
+func (e reworded) Unwrap() error { return e.err }
+
+// limitFlags maps the callgraph.Limits fields that library messages name,
+// as "(Limits.Field)", to the flags that set them.
+var limitFlags = strings.NewReplacer(
+	"(Limits.MaxFileBytes)", "(raise it with --max-profile-bytes)",
+	"(Limits.MaxDecodedBytes)", "(raise it with --max-decoded-bytes)",
+)
+
+// flagWording replaces the library's names of settings in msg with the
+// flags that set them.
+func flagWording(msg string) string { return limitFlags.Replace(msg) }
+
 // printWarnings writes the analysis's caveats to w, skipped files first.
 func printWarnings(w io.Writer, rep *analysis.Report) {
 	for _, s := range rep.Skipped {
 		if s.ID != "" {
-			fmt.Fprintf(w, "mbopt: warning: skipping %s (%s): %s\n", s.ID, s.File, s.Reason)
+			fmt.Fprintf(w, "mbopt: warning: skipping %s (%s): %s\n", s.ID, s.File, flagWording(s.Reason))
 			continue
 		}
-		fmt.Fprintf(w, "mbopt: warning: skipping %s: %s\n", s.File, s.Reason)
+		fmt.Fprintf(w, "mbopt: warning: skipping %s: %s\n", s.File, flagWording(s.Reason))
 	}
 	for _, msg := range rep.Warnings {
 		fmt.Fprintf(w, "mbopt: warning: %s\n", msg)
