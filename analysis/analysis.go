@@ -193,7 +193,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, asInput(fmt.Errorf("application profile %w", err))
 	}
 	if app.UnnamedFrames > 0 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("application profile: %d frames without a function name were left out of the call graph; %.3g %s (%.1f%%) of its time is in no function",
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("application profile: %d frame(s) without a function name left out of the call graph; %.3g %s (%.1f%%) of its time is in no function",
 			app.UnnamedFrames, app.Unattributed, app.Unit, 100*app.Unattributed/max(app.Total, math.SmallestNonzeroFloat64)))
 	}
 	if app.ProjectLen() == 0 {

@@ -16,6 +16,9 @@
 // Nodes are sorted by name and a node's id is its index, so ids and every
 // bitset built over them are stable across runs and machines.
 //
+// [New], [Merge] and [Load] build graphs; a [Graph] may also be built by hand
+// (see its documentation): [Graph.Lookup] indexes the nodes on first use.
+//
 // # Project and external nodes
 //
 // A node is a project node when its package path equals one of
@@ -34,13 +37,69 @@
 // "[go.shape.int]", "[go.shape.*uint8,go.shape.string]" or "[...]", becomes
 // "[...]". All instantiations of a generic function therefore share one node;
 // the paper (section 6.4) notes that generic functions otherwise fragment
-// the graphs.
+// the graphs. Only a list that directly follows a name is a type-argument
+// list: other brackets, as in the compiler's "type:.eq.[2]string" or a
+// symbol such as "[vdso]", are kept, so distinct functions never merge.
+//
+// # Unnamed frames
+//
+// A frame without a function name — a location that is only a code address
+// (an unsymbolized profile, or code without symbols such as a stripped C
+// library), or a function whose Name and SystemName are empty — is left out
+// of the graph and counted in [Graph.UnnamedFrames]; it never becomes a
+// node. Such a frame could only be named by its address, and addresses do
+// not match between the application and a benchmark: they are different
+// binaries, and even one binary loads at different addresses from run to
+// run (ASLR). An address-keyed node would therefore never be covered, and
+// giving all unnamed frames one shared name would make every unnamed
+// function of every profile one node, covered whenever any benchmark has
+// any unnamed frame. Dropping them is the honest choice: coverage is
+// computed over functions that can be compared.
+//
+// Their time is kept where it can be: an unnamed frame in the middle of a
+// stack is skipped, so its named caller and callee become adjacent (an edge
+// caller→callee keeps reachability through it), and every named frame keeps
+// its cumulative value. The flat value of a sample whose leaf frame is
+// unnamed belongs to no node; it is added to [Graph.Unattributed] instead,
+// and [Graph.Total] still includes it, so the reference impact of covered
+// functions stays a share of all the CPU time. The invariant is
+//
+//	sum of Node.Flat + Graph.Unattributed = Graph.Total
+//
+// Samples without any location are counted the same way (in Total and
+// Unattributed). A profile in which no sampled frame has a name is an
+// error ([ErrUnsymbolized]); the profiles Go writes are always symbolized,
+// so for them UnnamedFrames and Unattributed are 0.
 //
 // # Inputs
 //
 // [ReadProfile] reads gzipped or plain pprof protobuf as written by
 // "go test -cpuprofile", runtime/pprof, net/http/pprof's /debug/pprof/profile
-// or a default.pgo. By default a profile without a CPU sample type
-// ("cpu"/"nanoseconds") or without any sample is rejected with an error that
-// names the file; [Options.AllowNonCPU] and [Options.AllowEmpty] opt in.
+// or a default.pgo. Only regular files are profiles: a directory, named pipe
+// (FIFO), device or socket is refused with an error wrapping [ErrNotRegular]
+// without being read, and never blocks the caller. Reads are bounded by
+// [Limits] ([DefaultLimits]: 256 MiB per file, 1 GiB decompressed): a larger
+// file is refused from its size before it is read, and decompression stops
+// as soon as it passes the limit, so a small gzip file that expands
+// enormously costs no more memory than the limit. Both fail with a
+// [*LimitError] naming the [Limits] field that raises the limit
+// ([Options.Limits] for [Load]).
+//
+// # Validation
+//
+// Every profile is checked before it becomes a graph, and a bad one is an
+// error, never a panic. In-memory profiles handed to [New] or [Merge] must be
+// consistent (pprof's [profile.Profile.CheckValid], and every sample's
+// locations in the profile's Location table), else [ErrInvalid]. A profile
+// that is consistent but cannot be analysed is rejected with an error that
+// says what is wrong and how to get a usable profile:
+//
+//   - no CPU sample type: [ErrNotCPU] ([Options.AllowNonCPU] accepts it);
+//   - no sample: [ErrEmpty] ([Options.AllowEmpty] accepts it);
+//   - samples without any stack: [ErrNoLocations];
+//   - stacks of addresses without any function name: [ErrUnsymbolized];
+//   - a negative sample value, as in a difference of two profiles:
+//     [ErrNegative];
+//   - sample values that are all zero: [ErrZero] ([Options.AllowEmpty]
+//     accepts it).
 package callgraph

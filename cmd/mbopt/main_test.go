@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -162,6 +163,12 @@ func badFiles(t *testing.T, dir string) map[string]string {
 		s.Value = []int64{1, 64}
 	}
 	files["heap"] = writeProfile(t, dir, "heap.pprof", heap)
+	unsym, _, _ := proftest.Figure62()
+	for _, l := range unsym.Location {
+		l.Line = nil
+	}
+	unsym.Function = nil
+	files["unsymbolized"] = writeProfile(t, dir, "unsymbolized.pprof", unsym)
 	return files
 }
 
@@ -178,26 +185,33 @@ func TestBadApplicationInput(t *testing.T) {
 		app   string
 		micro string
 		want  []string
+		extra []string
 	}{
-		{"missing file", filepath.Join(dir, "nope.pprof"), micro, []string{"nope.pprof", "no such file or directory", "check the path"}},
-		{"not a profile", bad["text"], micro, []string{"text.pprof", "unrecognized profile format", "written by 'go test -cpuprofile'"}},
-		{"truncated gzip", bad["truncated"], micro, []string{"truncated.pprof", "truncated or corrupt"}},
-		{"gzip of garbage", bad["gzip-garbage"], micro, []string{"gzip-garbage.pprof"}},
-		{"empty file", bad["empty-file"], micro, []string{"empty-file.pprof", "empty file"}},
-		{"no samples", bad["no-samples"], micro, []string{"no-samples.pprof", "profile has no samples"}},
-		{"heap profile", bad["heap"], micro, []string{"heap.pprof", "not a CPU profile", "alloc_objects/count", "-cpuprofile"}},
-		{"empty micro directory", bad["text"], emptyDir, []string{emptyDir, "no benchmark profiles"}},
-		{"missing micro directory", bad["text"], filepath.Join(dir, "nodir"), []string{"nodir", "no such file or directory"}},
+		{"missing file", filepath.Join(dir, "nope.pprof"), micro, []string{"nope.pprof", "no such file or directory", "check the path"}, nil},
+		{"not a profile", bad["text"], micro, []string{"text.pprof", "unrecognized profile format", "written by 'go test -cpuprofile'"}, nil},
+		{"truncated gzip", bad["truncated"], micro, []string{"truncated.pprof", "truncated or corrupt"}, nil},
+		{"gzip of garbage", bad["gzip-garbage"], micro, []string{"gzip-garbage.pprof"}, nil},
+		{"empty file", bad["empty-file"], micro, []string{"empty-file.pprof", "empty file"}, nil},
+		{"no samples", bad["no-samples"], micro, []string{"no-samples.pprof", "profile has no samples"}, nil},
+		{"heap profile", bad["heap"], micro, []string{"heap.pprof", "not a CPU profile", "alloc_objects/count", "-cpuprofile"}, nil},
+		{"empty micro directory", bad["text"], emptyDir, []string{emptyDir, "no benchmark profiles"}, nil},
+		{"missing micro directory", bad["text"], filepath.Join(dir, "nodir"), []string{"nodir", "no such file or directory"}, nil},
+		{"unsymbolized", bad["unsymbolized"], micro, []string{"unsymbolized.pprof", "profile is not symbolized", "go tool pprof -proto -symbolize=local"}, nil},
+		{"over --max-profile-bytes", bad["heap"], micro, []string{"heap.pprof: file is", "over the 100 B limit (raise it with --max-profile-bytes)"}, []string{"--max-profile-bytes", "100"}},
+		{"over --max-decoded-bytes", bad["heap"], micro, []string{"heap.pprof: profile decompresses to more than the 100 B limit (raise it with --max-decoded-bytes)"}, []string{"--max-decoded-bytes", "100B"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "result.json")
-			code, stdout, stderr := run(t, "analyze", "--app", tt.app, "--micro", tt.micro, "--module", "example.com/fig", "--format", "json", "-o", out)
+			args := append([]string{"analyze", "--app", tt.app, "--micro", tt.micro, "--module", "example.com/fig", "--format", "json", "-o", out}, tt.extra...)
+			code, stdout, stderr := run(t, args...)
 			assert.Equal(t, 2, code, "exit code; stderr: %s", stderr)
 			assert.Empty(t, stdout)
 			for _, w := range tt.want {
 				assert.Contains(t, stderr, w)
 			}
+			assert.NotContains(t, stderr, "--module", "no advice to change the module for a bad file")
+			assert.NotContains(t, stderr, "Limits.", "the CLI names flags, not library fields")
 			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one error line: %q", stderr)
 			_, err := os.Stat(out)
 			assert.True(t, os.IsNotExist(err), "no output file may be left behind")
@@ -245,6 +259,17 @@ func TestBadBenchmarkProfilesAreSkipped(t *testing.T) {
 	assert.Empty(t, stdout)
 	assert.Contains(t, stderr, "Benchmark_empty-file.pprof")
 	assert.Contains(t, stderr, "--strict")
+
+	// A benchmark profile over a size limit is skipped, and the warning
+	// names the flag that raises the limit.
+	st, err := os.Stat(appPath)
+	require.NoError(t, err)
+	big := filepath.Join(micro, "Benchmark_big.pprof")
+	require.NoError(t, os.WriteFile(big, make([]byte, 2*st.Size()), 0o644))
+	code, _, stderr = run(t, "analyze", "--app", appPath, "--micro", micro, "--module", "example.com/fig", "--max-profile-bytes", strconv.FormatInt(st.Size(), 10))
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "warning: skipping "+big+": file is")
+	assert.Contains(t, stderr, "limit (raise it with --max-profile-bytes)")
 }
 
 func TestFlagErrors(t *testing.T) {
@@ -260,6 +285,8 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"bogus"}, `unknown command "bogus"`},
 		{[]string{"analyze", "extra-arg"}, "unknown command"},
 		{[]string{"analyze", "--app", "x", "--micro", "y", "--recommend", "-5"}, "--recommend must be"},
+		{[]string{"analyze", "--app", "x", "--micro", "y", "--max-profile-bytes", "lots"}, `invalid argument "lots" for "--max-profile-bytes" flag: invalid size`},
+		{[]string{"analyze", "--app", "x", "--micro", "y", "--max-decoded-bytes", "0"}, "must be at least 1 byte"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
