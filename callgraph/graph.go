@@ -57,9 +57,11 @@ type Node struct {
 //
 // [New], [Merge] and [Load] build graphs, but a Graph may also be built by
 // hand (in tests, or from another source of call stacks): set Nodes, sorted
-// by name with unique names, and either leave Out and In nil (no edges) or
-// give both one list per node. [Graph.Lookup] indexes Nodes by name on its
-// first call, so Nodes must not change after that.
+// by name with unique names, and Out and In with one list per node (nil
+// lists for nodes without edges). Coverage needs only Nodes, so a graph
+// used only as a benchmark graph or with [Graph.Lookup] may leave Out and
+// In nil; the reachability methods need them. [Graph.Lookup] indexes Nodes
+// by name on its first call, so Nodes must not change after that.
 type Graph struct {
 	// Nodes are sorted by Name, and names are unique; a node's id is its
 	// index.
@@ -144,9 +146,9 @@ var (
 	// stack, so there is no function to put in a graph.
 	ErrNoLocations = errors.New("no sample has a stack")
 	// ErrUnsymbolized means the profile's stacks are code addresses
-	// without any function name, as in profiles written by perf or by
-	// tools that do not symbolize: no frame can be named, so the graph
-	// would have no node.
+	// without any function name, as in profiles written by tools that do
+	// not symbolize or of binaries without symbols: no frame can be named,
+	// so the graph would have no node.
 	ErrUnsymbolized = errors.New("profile is not symbolized")
 	// ErrNegative means a sample has a negative value, as in the
 	// difference of two profiles (pprof's -diff_base); a call graph's
