@@ -397,8 +397,7 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 }
 
 // notRegular is the skip of a benchmark profile path that is not a regular
-// file (a named pipe, device, socket or dangling link), which is never
-// opened.
+// file (a named pipe, device, socket or directory), which is never opened.
 func notRegular(path string, mode fs.FileMode) Skip {
 	return Skip{File: path, Reason: fmt.Sprintf("is %s, %v; only regular files are read as profiles", callgraph.FileKind(mode), callgraph.ErrNotRegular)}
 }
