@@ -71,6 +71,7 @@ func TestFileSizeLimit(t *testing.T) {
 			require.ErrorAs(t, err, &le)
 			assert.Equal(t, callgraph.LimitError{Limit: "MaxFileBytes", Max: tt.max, Size: 1 << 30}, *le)
 			assert.EqualError(t, err, path+": "+tt.msg)
+			t.Logf("refused after allocating %d bytes", alloc)
 			assert.Less(t, alloc, uint64(64<<10), "refused before reading: allocated %d bytes", alloc)
 		})
 	}
@@ -122,6 +123,7 @@ func TestDecodedSizeLimit(t *testing.T) {
 	assert.Equal(t, int64(max), le.Max)
 	assert.Greater(t, le.Size, le.Max)
 	assert.EqualError(t, err, path+": profile decompresses to more than the 1 MiB limit (Limits.MaxDecodedBytes)")
+	t.Logf("refused after allocating %d bytes", alloc)
 	// The file itself (1 MB) plus a buffer of about the limit.
 	assert.Less(t, alloc, uint64(len(bomb)+8*max), "allocated %d bytes", alloc)
 
