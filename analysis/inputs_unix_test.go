@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/analysis"
-	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/internal/proftest"
+	"github.com/mbopt/mbopt/manifest"
 )
 
 // run runs analysis.Run in a goroutine and fails t if it has not returned
@@ -72,7 +72,7 @@ func TestRunFIFOs(t *testing.T) {
 
 	withManifest := filepath.Join(dir, "collected")
 	require.NoError(t, os.Mkdir(withManifest, 0o755))
-	require.NoError(t, syscall.Mkfifo(filepath.Join(withManifest, collect.ManifestFile), 0o644))
+	require.NoError(t, syscall.Mkfifo(filepath.Join(withManifest, manifest.FileName), 0o644))
 	_, err = runGuarded(t, analysis.Config{App: []string{app}, Micro: []string{withManifest}, Modules: mods})
 	assert.ErrorIs(t, err, analysis.ErrInput)
 	assert.ErrorContains(t, err, "manifest.json: is a named pipe (FIFO), not a regular file")
