@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -61,9 +60,9 @@ type Config struct {
 	AllowNonCPU, AllowEmpty bool
 	// Workers bounds parallel decoding; 0 means GOMAXPROCS.
 	Workers int
-	// Scenarios names the application workloads (--app NAME=FILE[:WEIGHT],
-	// see [ParseApps]); App must then list all their files. With two or
-	// more, the report compares them and the suite covers their union.
+	// Scenarios names the application workloads; App must then list all
+	// their files. With two or more, the report compares them and the
+	// suite covers their union.
 	Scenarios []ScenarioSpec
 	// Select goes beyond Algorithm 2 (objective, budget, top, min-gain);
 	// the zero value keeps Algorithm 2.
@@ -78,13 +77,20 @@ type Config struct {
 	Limits callgraph.Limits
 }
 
-// Skip records a benchmark profile that was left out and why.
+// Skip records a benchmark profile that was left out and why. As an error
+// (with [Config.Strict], the first skip fails the analysis) it reads
+// "File: Reason".
 type Skip struct {
-	File   string
+	// File is the profile, or the manifest or log file that records why
+	// there is none.
+	File string
+	// Reason says why the profile was left out.
 	Reason string
 	// ID is the benchmark's id when known (from a manifest).
 	ID string
 }
+
+func (s *Skip) Error() string { return s.File + ": " + s.Reason }
 
 // Report is the outcome of [Run].
 type Report struct {
@@ -109,8 +115,10 @@ type Report struct {
 	// empty otherwise.
 	Entries map[string]manifest.Entry
 	// Warnings are caveats that did not stop the analysis, in the order
-	// found.
-	Warnings []string
+	// found: *ModuleFromGoModWarning, *NoProjectFunctionWarning,
+	// *NoSharedFunctionWarning, *CostSourceNote and *NoCertificateWarning
+	// (pick them out with errors.As).
+	Warnings []error
 	// Scenarios compares the application scenarios; nil with fewer than
 	// two.
 	Scenarios *coverage.ScenarioSet
@@ -122,18 +130,6 @@ type Report struct {
 	Certificate *optimize.Certificate
 }
 
-// Error kinds callers can test with errors.Is to choose an exit status.
-var (
-	// ErrInput marks errors caused by the inputs (files, flags).
-	ErrInput = errors.New("bad input")
-)
-
-type inputErr struct{ err error }
-
-func (e inputErr) Error() string      { return e.err.Error() }
-func (e inputErr) Unwrap() []error    { return []error{e.err, ErrInput} }
-func inputf(f string, a ...any) error { return inputErr{fmt.Errorf(f, a...)} }
-func asInput(err error) error         { return inputErr{err} }
 func (c *Config) workers() int {
 	if c.Workers > 0 {
 		return c.Workers
@@ -142,13 +138,17 @@ func (c *Config) workers() int {
 }
 
 // Run executes the analysis. Errors caused by the input match [ErrInput]
-// and name the offending file or setting.
+// and name the offending file or setting; those about a setting are
+// *[FieldError]s.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if len(cfg.App) == 0 {
-		return nil, inputf("no application profile: give at least one with --app")
+		return nil, fieldErrorf("no application profile: give at least one with %s", Field("App"))
 	}
 	if len(cfg.Micro) == 0 {
-		return nil, inputf("no benchmark profiles: give a directory or files with --micro")
+		return nil, fieldErrorf("no benchmark profiles: give a directory or files with %s", Field("Micro"))
+	}
+	if err := cfg.Select.validate(); err != nil {
+		return nil, err
 	}
 	rep := &Report{AppProfiles: cfg.App, Profiles: map[string]string{}}
 
@@ -179,7 +179,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, err
 		}
 		mods = []string{mod}
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("project module %s taken from %s; use --module to choose another", mod, gomod))
+		rep.Warnings = append(rep.Warnings, &ModuleFromGoModWarning{Module: mod, GoMod: gomod})
 	}
 	rep.Modules = mods
 	opts := callgraph.Options{Modules: mods, AllowNonCPU: cfg.AllowNonCPU, AllowEmpty: cfg.AllowEmpty, Limits: cfg.Limits}
@@ -193,11 +193,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, asInput(fmt.Errorf("application profile %w", err))
 	}
 	if app.UnnamedFrames > 0 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("application profile: %d frame(s) without a function name left out of the call graph; %.3g %s (%.1f%%) of its time is in no function",
-			app.UnnamedFrames, app.Unattributed, app.Unit, 100*app.Unattributed/max(app.Total, math.SmallestNonzeroFloat64)))
+		rep.Warnings = append(rep.Warnings, &UnnamedFramesWarning{Frames: app.UnnamedFrames, Seconds: app.Unattributed, Unit: app.Unit, Total: app.Total})
 	}
 	if app.ProjectLen() == 0 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no application function belongs to %s: project-only figures are empty; pass --module with the module path of the profiled program", strings.Join(mods, ", ")))
+		rep.Warnings = append(rep.Warnings, &NoProjectFunctionWarning{Modules: mods})
 	}
 
 	benches, skipped, err := loadBenchmarks(ctx, files, opts, cfg.workers())
@@ -206,7 +205,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	skipped = append(preSkipped, skipped...)
 	if len(skipped) > 0 && cfg.Strict {
-		return nil, inputf("%s: %s (--strict makes every unusable benchmark profile an error)", skipped[0].File, skipped[0].Reason)
+		return nil, fieldErrorf("%w (%s makes every unusable benchmark profile an error)", &skipped[0], Field("Strict"))
 	}
 	rep.Skipped = skipped
 	if len(benches) == 0 {
@@ -223,11 +222,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Coverage = coverage.Compute(app, cbs)
 	for _, s := range rep.Coverage.Sets {
 		if s.OverallNodes == 0 {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("benchmark %s shares no function with the application", s.ID))
+			rep.Warnings = append(rep.Warnings, &NoSharedFunctionWarning{ID: s.ID})
 		}
 	}
 	rep.Suite = optimize.Greedy(rep.Coverage, optimize.Options{Nodes: cfg.Nodes})
-	if err := extend(cfg, rep, opts, cbs, manifests); err != nil {
+	scenarios, weighted, err := compareScenarios(cfg.Scenarios, rep.Coverage.App, opts, cbs)
+	if err != nil {
+		return nil, err
+	}
+	rep.Scenarios = scenarios
+	if err := selectSuite(cfg, rep, manifests, weighted); err != nil {
 		return nil, err
 	}
 	if cfg.Recommend != 0 {
@@ -252,12 +256,12 @@ func findModule(dir string) (mod, gomod string, err error) {
 		if err == nil {
 			mod := modfile.ModulePath(data)
 			if mod == "" {
-				return "", "", inputf("%s: no module directive; pass --module", path)
+				return "", "", fieldErrorf("%s: no module directive; set %s", path, Field("Modules"))
 			}
 			return mod, path, nil
 		}
 		if filepath.Dir(d) == d {
-			return "", "", inputf("no go.mod in %s or above to name the project: pass --module with the profiled program's module path", abs)
+			return "", "", fieldErrorf("no go.mod in %s or above to name the project: pass %s with the profiled program's module path", abs, Field("Modules"))
 		}
 	}
 }
@@ -300,7 +304,7 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 		st, err := os.Stat(arg)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				return nil, nil, nil, inputf("%s: no such file or directory (check the --micro path)", arg)
+				return nil, nil, nil, fieldErrorf("%s: no such file or directory (check the %s path)", arg, Field("Micro"))
 			}
 			return nil, nil, nil, asInput(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/pprof/profile"
@@ -62,7 +63,15 @@ func TestRunReadsManifest(t *testing.T) {
 
 	_, err = analysis.Run(context.Background(), analysis.Config{App: []string{appPath}, Micro: []string{micro}, Strict: true})
 	assert.True(t, errors.Is(err, analysis.ErrInput))
-	assert.ErrorContains(t, err, "--strict")
+	var fe *analysis.FieldError
+	require.ErrorAs(t, err, &fe, "a setting can fix it")
+	assert.Equal(t, []analysis.Field{"Strict"}, fe.Fields())
+	assert.ErrorContains(t, err, "Config.Strict makes every unusable benchmark profile an error")
+	var skip *analysis.Skip
+	require.ErrorAs(t, err, &skip, "the first skip is the cause")
+	assert.Equal(t, "example.com/fig/app.BenchmarkPanics", skip.ID)
+	flag := func(f analysis.Field) string { return "--" + strings.ToLower(string(f)) }
+	assert.Equal(t, filepath.Join(micro, "logs/panics.log")+": failed: panic: boom (--strict makes every unusable benchmark profile an error)", fe.Text(flag))
 }
 
 func TestRunFindsModuleInGoMod(t *testing.T) {
@@ -79,7 +88,11 @@ func TestRunFindsModuleInGoMod(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{proftest.Figure62Module}, rep.Modules)
 	assert.Equal(t, 2, rep.Coverage.Project.Covered)
-	assert.Contains(t, rep.Warnings[0], "taken from "+filepath.Join(dir, "go.mod"))
+	require.Len(t, rep.Warnings, 1)
+	var w *analysis.ModuleFromGoModWarning
+	require.ErrorAs(t, rep.Warnings[0], &w)
+	assert.Equal(t, analysis.ModuleFromGoModWarning{Module: proftest.Figure62Module, GoMod: filepath.Join(dir, "go.mod")}, *w)
+	assert.EqualError(t, w, "project module "+proftest.Figure62Module+" taken from "+filepath.Join(dir, "go.mod")+"; use Config.Modules to choose another")
 }
 
 func TestRunRejectsDuplicateIDs(t *testing.T) {

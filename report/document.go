@@ -147,7 +147,7 @@ func Build(rep *analysis.Report) *Document {
 		MinimalSuite:    []Pick{},
 		Recommendations: []Recommendation{},
 		Skipped:         []Skipped{},
-		Warnings:        nonNil(rep.Warnings),
+		Warnings:        []string{},
 	}
 	selected := map[string]bool{}
 	for _, s := range rep.Suite.Steps {
@@ -193,6 +193,9 @@ func Build(rep *analysis.Report) *Document {
 				Functions: functions(r.AddedNodes),
 			})
 		}
+	}
+	for _, w := range rep.Warnings {
+		d.Warnings = append(d.Warnings, w.Error())
 	}
 	for _, s := range rep.Skipped {
 		d.Skipped = append(d.Skipped, Skipped{File: s.File, ID: s.ID, Reason: s.Reason})

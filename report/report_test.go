@@ -43,10 +43,16 @@ func golden(t *testing.T, name string, got []byte) {
 // exampleDoc analyses the example module's three recorded scenarios.
 func exampleDoc(t *testing.T) *report.Document {
 	t.Helper()
-	files, scs, err := analysis.ParseApps([]string{
-		"mixed=" + example + "/app.pprof", "ingest=" + example + "/app-ingest.pprof", "query=" + example + "/app-query.pprof",
-	})
-	require.NoError(t, err)
+	var files []string
+	var scs []analysis.ScenarioSpec
+	for _, name := range []string{"mixed", "ingest", "query"} {
+		file := example + "/app-" + name + ".pprof"
+		if name == "mixed" {
+			file = example + "/app.pprof"
+		}
+		files = append(files, file)
+		scs = append(scs, analysis.ScenarioSpec{Name: name, Files: []string{file}})
+	}
 	rep, err := analysis.Run(context.Background(), analysis.Config{
 		App: files, Scenarios: scs, Micro: []string{example + "/micro"},
 		Modules: []string{"example.com/tinytsdb"}, Recommend: 5, Certify: true,

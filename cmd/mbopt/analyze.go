@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,14 +19,15 @@ import (
 
 // analyzeOptions holds the analyze command's flag values.
 type analyzeOptions struct {
-	app, micro, modules []string
-	nodes               string
-	recommend           int
-	format              string
-	explain, strict     bool
-	allowNonCPU         bool
-	output              string
-	sel                 selectOptions
+	app, weights    []string
+	micro, modules  []string
+	nodes           string
+	recommend       int
+	format          string
+	explain, strict bool
+	allowNonCPU     bool
+	output          string
+	sel             selectOptions
 	// limits are the profile size limits; zero fields mean the defaults.
 	limits callgraph.Limits
 }
@@ -35,6 +37,7 @@ type analyzeOptions struct {
 func addAnalysisFlags(cmd *cobra.Command, o *analyzeOptions) {
 	f := cmd.Flags()
 	f.StringArrayVar(&o.app, "app", nil, "application (reference) CPU profile; repeat to merge several, or name scenarios: NAME=FILE[:WEIGHT]")
+	f.StringArrayVar(&o.weights, "weight", nil, "weight of scenario NAME in the union suite: NAME=WEIGHT (repeatable; its --app files are then taken as written, even one named FILE:2)")
 	f.StringArrayVar(&o.micro, "micro", nil, "benchmark profile or directory of them (*.pprof); repeatable")
 	f.StringArrayVar(&o.modules, "module", nil, "project module path prefix; repeatable (default: the module of ./go.mod)")
 	f.StringVar(&o.nodes, "nodes", "project", "nodes the minimal suite must keep covered: {project|all}")
@@ -60,8 +63,12 @@ func (o *analyzeOptions) config() (analysis.Config, error) {
 	if o.recommend < -1 {
 		return analysis.Config{}, badInputf("--recommend must be -1 (no limit), 0 (none) or a positive count, not %d", o.recommend)
 	}
+	apps, scenarios, err := parseApps(o.app, o.weights)
+	if err != nil {
+		return analysis.Config{}, err
+	}
 	cfg := analysis.Config{
-		App: o.app, Micro: o.micro, Modules: o.modules, Nodes: nodes,
+		App: apps, Scenarios: scenarios, Micro: o.micro, Modules: o.modules, Nodes: nodes,
 		Recommend: o.recommend, Strict: o.strict, AllowNonCPU: o.allowNonCPU,
 		Limits: o.limits,
 	}
@@ -103,9 +110,9 @@ Exit status: 0 success, 2 bad input (files, flags), 1 internal error.`,
 			if err != nil {
 				return err
 			}
-			rep, err := analysis.Run(cmd.Context(), cfg)
+			rep, err := analyze(cmd.Context(), cfg)
 			if err != nil {
-				return classify(err)
+				return err
 			}
 			return printAnalysis(s, o, rep)
 		},
@@ -138,10 +145,24 @@ func printAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
 	return writeOutput(s.Out, o.output, buf.Bytes())
 }
 
-// classify maps library errors to exit statuses: input errors exit 2. A
-// profile over a size limit names the flag that raises it instead of the
-// library's field.
+// analyze runs the analysis and words its errors and warnings with the
+// command's flags.
+func analyze(ctx context.Context, cfg analysis.Config) (*analysis.Report, error) {
+	rep, err := analysis.Run(ctx, cfg)
+	if err != nil {
+		return nil, classify(err)
+	}
+	for i, w := range rep.Warnings {
+		rep.Warnings[i] = inFlagWords(w)
+	}
+	return rep, nil
+}
+
+// classify maps library errors to exit statuses: input errors exit 2. It
+// words them with the command's flags; a profile over a size limit names
+// the flag that raises it instead of the library's field.
 func classify(err error) error {
+	err = inFlagWords(err)
 	var le *callgraph.LimitError
 	if errors.As(err, &le) {
 		err = reworded{flagWording(err.Error()), err}
@@ -181,8 +202,8 @@ func printWarnings(w io.Writer, rep *analysis.Report) {
 		}
 		fmt.Fprintf(w, "mbopt: warning: skipping %s: %s\n", s.File, flagWording(s.Reason))
 	}
-	for _, msg := range rep.Warnings {
-		fmt.Fprintf(w, "mbopt: warning: %s\n", msg)
+	for _, warning := range rep.Warnings {
+		fmt.Fprintf(w, "mbopt: warning: %v\n", warning)
 	}
 }
 

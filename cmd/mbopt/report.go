@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/report"
 )
 
@@ -53,9 +52,9 @@ no half-written report. Exit status: 0 success, 2 bad input, 1 internal error.`,
 				return err
 			}
 			cfg.Certify = true
-			rep, err := analysis.Run(cmd.Context(), cfg)
+			rep, err := analyze(cmd.Context(), cfg)
 			if err != nil {
-				return classify(err)
+				return err
 			}
 			printWarnings(s.Err, rep)
 			return writeReport(o.out, report.Build(rep))

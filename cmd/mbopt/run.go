@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/reference"
 )
 
@@ -158,9 +157,9 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string) error {
 		return err
 	}
 	cfg.Dir = dir
-	rep, err := analysis.Run(ctx, cfg)
+	rep, err := analyze(ctx, cfg)
 	if err != nil {
-		return classify(err)
+		return err
 	}
 	return printAnalysis(s, &o.analyzeOptions, rep)
 }

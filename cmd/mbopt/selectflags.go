@@ -55,10 +55,5 @@ func (o *selectOptions) apply(cfg *analysis.Config) error {
 		DefaultCost: o.defaultCost.Seconds(), Top: o.top, MinGain: o.minGain,
 	}
 	cfg.Certify = cfg.Certify || o.certify
-	apps, scenarios, err := analysis.ParseApps(cfg.App)
-	if err != nil {
-		return badInput(err)
-	}
-	cfg.App, cfg.Scenarios = apps, scenarios
 	return nil
 }

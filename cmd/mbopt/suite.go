@@ -61,9 +61,9 @@ Formats: shell (one command per line), json ({"invocations": [...]}), list
 				return err
 			}
 			cfg.Recommend = 0
-			rep, err := analysis.Run(cmd.Context(), cfg)
+			rep, err := analyze(cmd.Context(), cfg)
 			if err != nil {
-				return classify(err)
+				return err
 			}
 			printWarnings(s.Err, rep)
 			sel, err := analysis.SuiteBenchmarks(rep)

@@ -1,0 +1,98 @@
+package analysis
+
+import (
+	"math"
+
+	"github.com/mbopt/mbopt/optimize"
+)
+
+// SelectConfig configures the selection beyond Algorithm 2 (see
+// optimize.Select). The zero value selects nothing beyond it.
+type SelectConfig struct {
+	// Objective is what a pick gains: covered nodes or covered
+	// application time.
+	Objective optimize.Objective
+	// Budget bounds the suite's summed benchmark cost, in seconds; 0 means
+	// no budget.
+	Budget float64
+	// Costs maps benchmark ids to seconds. CostsFile, when set, is read
+	// with [ReadCosts] and overrides Costs. Without either, a budget takes
+	// costs from the manifest.json files (package manifest) among the
+	// Micro directories.
+	Costs map[string]float64
+	// CostsFile is a file of costs, see Costs.
+	CostsFile string
+	// DefaultCost is the cost of benchmarks without one; 0 makes them an
+	// error under a budget.
+	DefaultCost float64
+	// Top stops the selection after that many picks; 0 means no limit.
+	Top int
+	// MinGain stops the selection when a pick would add fewer nodes; 0
+	// means no threshold.
+	MinGain int
+}
+
+func (c SelectConfig) active() bool {
+	return c.Objective != optimize.NodeCount || c.Budget != 0 || c.Top != 0 || c.MinGain != 0 || c.CostsFile != "" || c.Costs != nil || c.DefaultCost != 0
+}
+
+// validate checks the numbers a Go caller may get wrong.
+func (c SelectConfig) validate() error {
+	switch {
+	case c.Budget < 0 || math.IsNaN(c.Budget) || math.IsInf(c.Budget, 0):
+		return fieldErrorf("%s must be a positive number of seconds (0: no budget), not %g", Field("Select.Budget"), c.Budget)
+	case c.DefaultCost < 0 || math.IsNaN(c.DefaultCost) || math.IsInf(c.DefaultCost, 0):
+		return fieldErrorf("%s must be a positive number of seconds (0: none), not %g", Field("Select.DefaultCost"), c.DefaultCost)
+	case c.Top < 0:
+		return fieldErrorf("%s must be a positive count (0: no limit), not %d", Field("Select.Top"), c.Top)
+	case c.MinGain < 0:
+		return fieldErrorf("%s must be a positive count (0: none), not %d", Field("Select.MinGain"), c.MinGain)
+	}
+	return nil
+}
+
+// selectSuite runs the selection Config.Select asks for (weighted by
+// scenario when weighted) and the certificate Config.Certify asks for,
+// setting them on rep.
+func selectSuite(cfg Config, rep *Report, manifests []dirManifest, weighted bool) error {
+	sc := cfg.Select
+	if sc.active() || weighted {
+		plan := optimize.Plan{
+			Nodes: cfg.Nodes, Objective: sc.Objective, Budget: sc.Budget,
+			Costs: sc.Costs, DefaultCost: sc.DefaultCost, Top: sc.Top, MinGain: sc.MinGain,
+		}
+		if weighted {
+			plan.Weights = rep.Scenarios.NodeWeights(sc.Objective == optimize.Impact)
+		}
+		if sc.CostsFile != "" {
+			costs, err := ReadCosts(sc.CostsFile)
+			if err != nil {
+				return asInput(err)
+			}
+			plan.Costs = costs
+		} else if plan.Costs == nil {
+			if costs, found := manifestCosts(manifests); found != nil {
+				plan.Costs = costs
+				rep.Warnings = append(rep.Warnings, &CostSourceNote{Files: found})
+			}
+		}
+		sel, err := optimize.Select(rep.Coverage, plan)
+		if err != nil {
+			if plan.Budget > 0 {
+				return fieldErrorf("selecting the suite: %w (set %s, collect the profiles with a manifest.json, or set %s)", err, Field("Select.CostsFile"), Field("Select.DefaultCost"))
+			}
+			return inputf("selecting the suite: %w", err)
+		}
+		rep.Selection = sel
+		rep.Suite = sel.Result()
+	}
+	if cfg.Certify {
+		c, err := optimize.Certify(rep.Coverage, optimize.CertifyOptions{Nodes: cfg.Nodes})
+		if err != nil {
+			rep.Warnings = append(rep.Warnings, &NoCertificateWarning{Err: err})
+		} else {
+			rep.Certificate = c
+		}
+	}
+	return nil
+}
