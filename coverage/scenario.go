@@ -149,3 +149,38 @@ func (ss *ScenarioSet) NodeWeights(impact bool) []float64 {
 	}
 	return w
 }
+
+// ProjectCurves returns each scenario's project-only coverage along a
+// sequence of picks (the minimal suite's steps, the dissertation's
+// Figure 6.6 with one line per scenario): curves[i][k] is the share of
+// scenario i's project nodes covered by the nodes of picks[0..k], where
+// picks[k] holds the union-graph node ids pick k adds. A scenario without
+// project nodes has a curve of zeros. Every curve has len(picks) points
+// (an empty, non-nil slice for no picks), and the scenarios are in
+// [ScenarioSet.Names] order. Cost: O(S × (V/64 + P)) for S scenarios and P
+// added ids in all.
+func (ss *ScenarioSet) ProjectCurves(picks [][]int) [][]float64 {
+	project := ss.Union.ProjectMask
+	var curves [][]float64
+	for _, m := range ss.Members {
+		size := m.IntersectionLen(project)
+		covered := bitset.New(ss.Union.App.Len())
+		n := 0 // project nodes of the scenario covered so far
+		curve := make([]float64, 0, len(picks))
+		for _, added := range picks {
+			for _, id := range added {
+				if !covered.Has(id) && m.Has(id) && project.Has(id) {
+					n++
+				}
+				covered.Add(id)
+			}
+			r := 0.0
+			if size > 0 {
+				r = float64(n) / float64(size)
+			}
+			curve = append(curve, r)
+		}
+		curves = append(curves, curve)
+	}
+	return curves
+}

@@ -80,6 +80,60 @@ func TestScenariosHandComputed(t *testing.T) {
 	assert.InDelta(t, 0.02, wi[id], tol, "f: weight 2 × 0.01s")
 }
 
+func TestProjectCurvesHandComputed(t *testing.T) {
+	// The scenarios of TestScenariosHandComputed: A = {a b c d x},
+	// B = {a b e x y}, C = {a f}; project sizes 4, 3 and 2.
+	opts := callgraph.Options{Modules: []string{"p"}}
+	profs := []*profile.Profile{
+		stacks("p.a", "p.b", "p.c", "p.d", "x.x"),
+		stacks("p.a", "p.b", "p.e", "x.x", "x.y"),
+		stacks("p.a", "p.f"),
+	}
+	union, err := callgraph.Merge(profs, opts)
+	require.NoError(t, err)
+	var scs []coverage.Scenario
+	for i, p := range profs {
+		g, err := callgraph.New(p, opts)
+		require.NoError(t, err)
+		scs = append(scs, coverage.Scenario{Name: string(rune('A' + i)), Graph: g})
+	}
+	ss := coverage.Scenarios(union, scs, nil)
+	ids := func(names ...string) []int {
+		var out []int
+		for _, n := range names {
+			id, ok := union.Lookup(n)
+			require.True(t, ok, n)
+			out = append(out, id)
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		picks [][]int
+		want  [][]float64
+	}{
+		{"no picks", nil, [][]float64{{}, {}, {}}},
+		{
+			// Pick 1 adds a and x (x is external: it counts nowhere);
+			// pick 2 adds b and e; pick 3 adds f and a again (already
+			// covered: no double count).
+			"three picks",
+			[][]int{ids("p.a", "x.x"), ids("p.b", "p.e"), ids("p.f", "p.a")},
+			[][]float64{{1.0 / 4, 2.0 / 4, 2.0 / 4}, {1.0 / 3, 3.0 / 3, 3.0 / 3}, {1.0 / 2, 1.0 / 2, 2.0 / 2}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ss.ProjectCurves(tt.picks)
+			require.Len(t, got, len(tt.want))
+			for i := range tt.want {
+				assert.NotNil(t, got[i], "scenario %d: an empty curve is an empty slice, not nil (JSON [])", i)
+				assert.InDeltaSlice(t, tt.want[i], got[i], tol, "scenario %s", ss.Names[i])
+			}
+		})
+	}
+}
+
 func TestScenariosDuplicateNamePanics(t *testing.T) {
 	g, err := callgraph.New(stacks("p.a"), callgraph.Options{})
 	require.NoError(t, err)

@@ -200,7 +200,9 @@ func Build(rep *analysis.Report) *Document {
 	for _, s := range rep.Skipped {
 		d.Skipped = append(d.Skipped, Skipped{File: s.File, ID: s.ID, Reason: s.Reason})
 	}
-	addExtras(d, rep)
+	d.Selection = selectionOf(rep)
+	d.Certificate = certificateOf(rep.Certificate)
+	d.Scenarios = scenariosOf(rep)
 	return d
 }
 

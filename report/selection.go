@@ -1,0 +1,59 @@
+package report
+
+import (
+	"github.com/mbopt/mbopt/analysis"
+)
+
+// Selection describes a suite chosen beyond Algorithm 2 (see
+// optimize.Select); the picks themselves are [Document.MinimalSuite].
+type Selection struct {
+	// Objective is "nodes" or "impact"; Weighted reports per-scenario
+	// node weights.
+	Objective string `json:"objective"`
+	Weighted  bool   `json:"weighted"`
+	// BudgetSeconds is the cost budget, 0 for none.
+	BudgetSeconds float64 `json:"budget_seconds"`
+	// Stop says why the selection ended: "complete", "top", "min-gain" or
+	// "budget".
+	Stop string `json:"stop"`
+	// Safeguard reports that the single best benchmark within the budget
+	// replaced the cost-effectiveness greedy's picks, whose gain was
+	// GreedyGain.
+	Safeguard  bool    `json:"safeguard"`
+	GreedyGain float64 `json:"greedy_gain"`
+	// TotalGain and TotalCostSeconds sum the picks' gains and costs.
+	TotalGain        float64 `json:"total_gain"`
+	TotalCostSeconds float64 `json:"total_cost_seconds"`
+	// Steps are the picks in order, with what the objective saw.
+	Steps []SelectionStep `json:"steps"`
+}
+
+// SelectionStep is one pick's gain and cost.
+type SelectionStep struct {
+	ID                       string  `json:"id"`
+	Gain                     float64 `json:"gain"`
+	CostSeconds              float64 `json:"cost_seconds"`
+	CumulativeCostSeconds    float64 `json:"cumulative_cost_seconds"`
+	CumulativeGain           float64 `json:"cumulative_gain"`
+	CumulativeImpactFraction float64 `json:"cumulative_impact_share"`
+}
+
+// selectionOf describes rep's selection; nil for plain Algorithm 2.
+func selectionOf(rep *analysis.Report) *Selection {
+	sel := rep.Selection
+	if sel == nil {
+		return nil
+	}
+	s := &Selection{
+		Objective: sel.Objective.String(), Weighted: sel.Weighted, BudgetSeconds: sel.Budget,
+		Stop: string(sel.Stop), Safeguard: sel.Safeguard, GreedyGain: sel.GreedyGain,
+		TotalGain: sel.TotalGain, TotalCostSeconds: sel.TotalCost, Steps: []SelectionStep{},
+	}
+	for _, st := range sel.Steps {
+		s.Steps = append(s.Steps, SelectionStep{
+			ID: st.ID, Gain: st.Gain, CostSeconds: st.Cost, CumulativeCostSeconds: st.CumulativeCost,
+			CumulativeGain: st.CumulativeGain, CumulativeImpactFraction: rep.Coverage.Share(st.CumulativeImpactSeconds),
+		})
+	}
+	return s
+}
