@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
-	"os"
-	"path/filepath"
+	"errors"
+	"io/fs"
 
 	"github.com/spf13/cobra"
 
@@ -37,8 +35,12 @@ With several --app NAME=FILE scenarios it adds each scenario's coverage, the
 pair-wise overlap (Table 6.4) and one coverage line per scenario. The LP
 optimality certificate is always computed (see --certify on analyze).
 
-Every file is written to a temporary name and renamed, so a failed run leaves
-no half-written report. Exit status: 0 success, 2 bad input, 1 internal error.`,
+The report is written as a set: into a new directory beside --out, which then
+takes the place of --out, so a failed or killed run leaves the earlier report
+whole and a rerun keeps no stale file (a report without recommendations has no
+recommendation plot). The directory's files are listed in .mbopt-report; a
+--out directory that holds any other file is refused, since replacing it would
+delete that file. Exit status: 0 success, 2 bad input, 1 internal error.`,
 		Example: `  $ mbopt report --app app.pprof --micro profiles/ --out report/
   $ mbopt report --app ingest=ingest.pprof --app query=query.pprof:2 --micro profiles/ --out report/
   $ mbopt report --app app.pprof --micro profiles/ --objective impact --budget 60s --out report/`,
@@ -65,48 +67,16 @@ no half-written report. Exit status: 0 success, 2 bad input, 1 internal error.`,
 	return cmd
 }
 
-// writeReport writes every report file into dir.
+// writeReport writes the report directory (see report.WriteDir).
 func writeReport(dir string, d *report.Document) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	err := report.WriteDir(dir, d, report.DirOptions{})
+	var foreign *report.ForeignFileError
+	var pathErr *fs.PathError
+	switch {
+	case errors.As(err, &foreign):
 		return badInputf("--out: %v", err)
+	case errors.As(err, &pathErr):
+		return badInputf("--out %s: %v", dir, err)
 	}
-	files := map[string][]byte{}
-	images := map[string]string{}
-	var inline []report.HTMLImage
-	for _, f := range report.Figures(d) {
-		png, err := f.PNG()
-		if err != nil {
-			return err
-		}
-		svg, err := f.SVG()
-		if err != nil {
-			return err
-		}
-		files[f.Name+".png"], files[f.Name+".svg"] = png, svg
-		images[f.Name] = f.Name + ".svg"
-		inline = append(inline, report.HTMLImage{Figure: f, PNG: png})
-	}
-	var md, html, js bytes.Buffer
-	if err := report.WriteMarkdown(&md, d, report.MarkdownOptions{Images: images}); err != nil {
-		return err
-	}
-	if err := report.WriteHTML(&html, d, inline); err != nil {
-		return err
-	}
-	if err := report.WriteJSON(&js, d); err != nil {
-		return err
-	}
-	files["report.md"], files["report.html"], files["report.json"] = md.Bytes(), html.Bytes(), js.Bytes()
-	// Images first, pages last: a page never links a missing image.
-	for _, name := range []string{"suite-coverage.png", "suite-coverage.svg", "recommend-coverage.png", "recommend-coverage.svg",
-		"suite-impact.png", "suite-impact.svg", "report.json", "report.md", "report.html"} {
-		data, ok := files[name]
-		if !ok {
-			continue
-		}
-		if err := writeFileAtomic(filepath.Join(dir, name), data); err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-	}
-	return nil
+	return err
 }

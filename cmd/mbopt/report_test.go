@@ -77,3 +77,55 @@ func TestGitHubFormatWithManifest(t *testing.T) {
 	assert.Equal(t, "go test -run '^$' -bench '^BenchmarkOne$' example.com/fig/app\n"+
 		"go test -run '^$' -bench '^BenchmarkTwo$/^n=1$' example.com/fig/other\n", stdout)
 }
+
+// A rerun replaces the report as a set: a --recommend 0 report keeps no old
+// recommendation plot, and a directory with a user's file is refused.
+func TestReportCommandReplacesTheSet(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "report")
+	args := []string{"report", "--app", exampleDir + "/app.pprof", "--micro", exampleDir + "/micro", "--module", "example.com/tinytsdb", "--out", out}
+	code, _, stderr := run(t, args...)
+	require.Equal(t, 0, code, stderr)
+	require.FileExists(t, filepath.Join(out, "recommend-coverage.png"))
+
+	code, _, stderr = run(t, append(args, "--recommend", "0")...)
+	require.Equal(t, 0, code, stderr)
+	assert.NoFileExists(t, filepath.Join(out, "recommend-coverage.png"), "stale plot of the earlier run")
+	assert.NoFileExists(t, filepath.Join(out, "recommend-coverage.svg"))
+	assert.FileExists(t, filepath.Join(out, "report.md"))
+
+	notes := filepath.Join(out, "notes.txt")
+	require.NoError(t, os.WriteFile(notes, []byte("mine"), 0o644))
+	code, _, stderr = run(t, args...)
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, stderr, "notes.txt, which is not a file of an mbopt report")
+	assert.FileExists(t, notes, "a file mbopt did not write is never deleted")
+	assert.NoFileExists(t, filepath.Join(out, "recommend-coverage.png"), "the directory is left as it was")
+
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	code, _, stderr = run(t, append(args[:len(args)-1], file)...)
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, stderr, "--out "+file+": ")
+}
+
+// -o is written before the step summary is appended, and a step summary
+// that cannot be written is an environment error (exit 2) that says so.
+func TestGitHubFormatOutputFirst(t *testing.T) {
+	dir := t.TempDir()
+	suiteFile := filepath.Join(dir, "suite.txt")
+	t.Setenv("GITHUB_STEP_SUMMARY", filepath.Join(dir, "missing", "summary.md"))
+	code, stdout, stderr := run(t, exampleArgs("--format", "github", "-o", suiteFile)...)
+	assert.Equal(t, exitBadInput, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, "mbopt: $GITHUB_STEP_SUMMARY: appending the step summary: open "+filepath.Join(dir, "missing", "summary.md")+": no such file or directory; point GITHUB_STEP_SUMMARY at a writable file")
+	suite, err := os.ReadFile(suiteFile)
+	require.NoError(t, err, "-o is written first")
+	assert.NotEmpty(t, suite)
+
+	// The other way round: -o cannot be written, so no summary is appended.
+	summary := filepath.Join(dir, "summary.md")
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	code, _, stderr = run(t, exampleArgs("--format", "github", "-o", filepath.Join(dir, "nodir", "suite.txt"))...)
+	assert.Equal(t, exitBadInput, code, stderr)
+	assert.NoFileExists(t, summary, "no summary announces a suite that was not written")
+}

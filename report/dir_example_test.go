@@ -1,0 +1,94 @@
+package report_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/report"
+)
+
+// exampleReport analyses the bundled example's committed profiles.
+func exampleReport() *analysis.Report {
+	rep, err := analysis.Run(context.Background(), analysis.Config{
+		App:       []string{"../testdata/profiles/example/app.pprof"},
+		Micro:     []string{"../testdata/profiles/example/micro"},
+		Modules:   []string{"example.com/tinytsdb"},
+		Recommend: 3,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return rep
+}
+
+// WriteDir writes every file of the report as one set; a second call
+// replaces the whole set.
+func ExampleWriteDir() {
+	tmp, err := os.MkdirTemp("", "report")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	dir := filepath.Join(tmp, "report")
+
+	if err := report.WriteDir(dir, report.Build(exampleReport()), report.DirOptions{}); err != nil {
+		log.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range entries {
+		fmt.Println(e.Name())
+	}
+	// Output:
+	// .mbopt-report
+	// recommend-coverage.png
+	// recommend-coverage.svg
+	// report.html
+	// report.json
+	// report.md
+	// suite-coverage.png
+	// suite-coverage.svg
+	// suite-impact.png
+	// suite-impact.svg
+}
+
+// GitHub gives what a CI step reports: the suite to run next and a
+// Markdown step summary, here appended to the file GitHub Actions names in
+// $GITHUB_STEP_SUMMARY. These profiles are named package__Benchmark, not by
+// import path, so the suite is a list of ids rather than go test commands.
+func ExampleGitHub() {
+	rep := exampleReport()
+	g, err := report.GitHub(rep, report.Build(rep))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(g.Suite)
+
+	tmp, err := os.MkdirTemp("", "summary")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	summary := filepath.Join(tmp, "step-summary.md")
+	if err := g.Append(summary); err != nil {
+		log.Fatal(err)
+	}
+	md, err := os.ReadFile(summary)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(strings.SplitN(string(md), "\n", 2)[0])
+	// Output:
+	// query__BenchmarkQuery
+	// httpapi__BenchmarkWrite
+	// httpapi__BenchmarkQueryHandler
+	// query__BenchmarkSelect
+	// # mbopt: microbenchmark suite relevance for `example.com/tinytsdb`
+}

@@ -1,0 +1,4 @@
+package report
+
+// WriteHook lets the external tests fail WriteDir part-way.
+var WriteHook = &writeHook
