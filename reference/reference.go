@@ -146,7 +146,7 @@ func FindPGO(dir string) ([]string, error) {
 		return nil, err
 	}
 	if len(found) == 0 {
-		return nil, fmt.Errorf("no default.pgo below %s: Go's PGO profiles sit next to a main package; give the application profile with --app, --app-url or --app-cmd instead", dir)
+		return nil, fmt.Errorf("no default.pgo below %s: Go's PGO profiles sit next to a main package", dir)
 	}
 	slices.Sort(found)
 	return found, nil

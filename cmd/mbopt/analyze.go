@@ -49,9 +49,10 @@ func addAnalysisFlags(cmd *cobra.Command, o *analyzeOptions) {
 	addSelectFlags(f, &o.sel)
 }
 
+// config maps the flags to the analysis's configuration, requiring --app
+// and --micro.
 func (o *analyzeOptions) config() (analysis.Config, error) {
-	nodes, err := optimize.ParseNodes(o.nodes)
-	if err != nil {
+	if _, err := optimize.ParseNodes(o.nodes); err != nil {
 		return analysis.Config{}, badInputf("--nodes: %v", err)
 	}
 	if len(o.app) == 0 {
@@ -59,6 +60,15 @@ func (o *analyzeOptions) config() (analysis.Config, error) {
 	}
 	if len(o.micro) == 0 {
 		return analysis.Config{}, badInputf("--micro is required: a directory or files of benchmark profiles")
+	}
+	return o.analysisConfig()
+}
+
+// analysisConfig maps the flags to the analysis's configuration.
+func (o *analyzeOptions) analysisConfig() (analysis.Config, error) {
+	nodes, err := optimize.ParseNodes(o.nodes)
+	if err != nil {
+		return analysis.Config{}, badInputf("--nodes: %v", err)
 	}
 	if o.recommend < -1 {
 		return analysis.Config{}, badInputf("--recommend must be -1 (no limit), 0 (none) or a positive count, not %d", o.recommend)
@@ -152,10 +162,15 @@ func analyze(ctx context.Context, cfg analysis.Config) (*analysis.Report, error)
 	if err != nil {
 		return nil, classify(err)
 	}
+	inFlagWordsReport(rep)
+	return rep, nil
+}
+
+// inFlagWordsReport words rep's warnings with the command's flags.
+func inFlagWordsReport(rep *analysis.Report) {
 	for i, w := range rep.Warnings {
 		rep.Warnings[i] = inFlagWords(w)
 	}
-	return rep, nil
 }
 
 // classify maps library errors to exit statuses: input errors exit 2. It

@@ -129,6 +129,7 @@ var flagOf = map[analysis.Field]string{
 	"AppPGO":             "--app-pgo",
 	"AppCommand":         "--app-cmd",
 	"Collect.Out":        "--out",
+	"Collect.Dir":        "DIR",
 }
 
 // flagName names a library setting by its flag, or as Go does when no flag

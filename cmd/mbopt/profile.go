@@ -173,15 +173,12 @@ func runProfile(ctx context.Context, s *streams, o *profileOptions) error {
 // collectProfiles runs the collection with progress on s.Err and prints its
 // summary; it fails only when the collection itself failed.
 func collectProfiles(ctx context.Context, s *streams, o *profileOptions) (*manifest.Manifest, error) {
-	if o.now == nil {
-		o.now = time.Now
-	}
-	if o.collectRun == nil {
-		o.collectRun = collect.Collect
-		o.terminal, o.width = isTerminal(s.Err)
-	}
-	p := &progressPrinter{w: s.Err, terminal: o.terminal, width: o.width, now: o.now, start: o.now()}
-	cfg := collect.Config{
+	return o.collect(ctx, s, o.collectConfig())
+}
+
+// collectConfig maps the flags to the collection's configuration.
+func (o *profileOptions) collectConfig() collect.Config {
+	return collect.Config{
 		Dir:          o.dir,
 		Patterns:     o.patterns,
 		Bench:        o.bench,
@@ -195,12 +192,25 @@ func collectProfiles(ctx context.Context, s *streams, o *profileOptions) (*manif
 		Out:          o.out,
 		Force:        o.force,
 		RetryFailed:  o.retry,
-		Progress:     p.event,
 	}
+}
+
+// collect runs the collection cfg with progress on s.Err and prints its
+// summary; it fails only when the collection itself failed.
+func (o *profileOptions) collect(ctx context.Context, s *streams, cfg collect.Config) (*manifest.Manifest, error) {
+	if o.now == nil {
+		o.now = time.Now
+	}
+	if o.collectRun == nil {
+		o.collectRun = collect.Collect
+		o.terminal, o.width = isTerminal(s.Err)
+	}
+	p := &progressPrinter{w: s.Err, terminal: o.terminal, width: o.width, now: o.now, start: o.now()}
+	cfg.Progress = p.event
 	m, err := o.collectRun(ctx, cfg)
 	p.clear()
 	if m != nil {
-		p.summary(m, o.out)
+		p.summary(m, cfg.Out)
 	}
 	var ie *collect.InputError
 	switch {

@@ -3,13 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/pipeline"
 	"github.com/spf13/cobra"
-
-	"github.com/mbopt/mbopt/reference"
 )
 
 // runOptions holds the run command's flag values.
@@ -67,10 +66,10 @@ profile), 1 when nothing could be profiled or another failure.`,
 	addCollectFlags(f, &o.collect)
 	f.StringVar(&o.collect.out, "out", "", "directory for the benchmark profiles and manifest (default DIR/.mbopt/profiles)")
 	f.StringVar(&o.appURL, "app-url", "", "capture the application profile from this running program's net/http/pprof `URL`")
-	f.IntVar(&o.appSeconds, "app-seconds", 30, "length of the --app-url capture, in seconds")
+	f.IntVar(&o.appSeconds, "app-seconds", pipeline.DefaultAppSeconds, "length of the --app-url capture, in seconds")
 	f.BoolVar(&o.appPGO, "app-pgo", false, "use the module's default.pgo files as the application profile")
 	f.StringVar(&o.appCmd, "app-cmd", "", "workload `command` that writes a CPU profile to {profile}")
-	f.DurationVar(&o.appTimeout, "app-timeout", 10*time.Minute, "kill the --app-cmd workload after this `duration`")
+	f.DurationVar(&o.appTimeout, "app-timeout", pipeline.DefaultAppTimeout, "kill the --app-cmd workload after this `duration`")
 	f.StringVar(&o.format, "format", "text", "output format: {text|json|github} (as for analyze)")
 	f.BoolVar(&o.explain, "explain", false, "list the functions each pick and recommendation adds, with their application time")
 	f.StringVarP(&o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout")
@@ -84,82 +83,49 @@ func must(err error) {
 }
 
 func runRun(ctx context.Context, s *streams, o *runOptions, dir string) error {
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return badInputf("%s: not a directory (run takes the module's directory)", dir)
-	}
 	if len(o.micro) > 0 {
 		return badInputf("--micro: run profiles the benchmarks itself; use 'mbopt analyze' for existing profiles")
 	}
 	if o.format != "text" && o.format != "json" && o.format != "github" {
 		return badInputf("--format: invalid value %q: valid values are {text|json|github}", o.format)
 	}
-	if len(o.app) == 0 && o.appURL == "" && !o.appPGO && o.appCmd == "" {
-		return badInputf("no application profile: give --app FILE, --app-url URL, --app-pgo or --app-cmd CMD")
-	}
 	if o.appSeconds <= 0 {
 		return badInputf("--app-seconds must be positive, not %d", o.appSeconds)
 	}
+	if o.appTimeout <= 0 {
+		return badInputf("--app-timeout must be positive, not %v", o.appTimeout)
+	}
 	c := &o.collect
-	c.dir = dir
-	if c.out == "" {
-		c.out = filepath.Join(dir, ".mbopt", "profiles")
-	}
-	if err := c.validate(); err != nil {
+	// The pipeline checks DIR and gives --out its default; the other
+	// collection flags are checked as for profile.
+	check := *c
+	check.dir, check.out = "", "."
+	if err := check.validate(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(c.out, 0o755); err != nil {
-		return badInputf("--out: %v", err)
-	}
-
-	// The application profile first: a broken source fails in seconds,
-	// not after the whole suite ran.
-	apps := append([]string(nil), o.app...)
-	if o.appPGO {
-		pgo, err := reference.FindPGO(dir)
-		if err != nil {
-			return badInput(err)
-		}
-		fmt.Fprintf(s.Err, "mbopt: application profile from %d default.pgo file(s)\n", len(pgo))
-		apps = append(apps, pgo...)
-	}
-	if o.appURL != "" {
-		out := filepath.Join(c.out, "app-url.pprof")
-		fmt.Fprintf(s.Err, "mbopt: capturing %ds of CPU profile from %s\n", o.appSeconds, o.appURL)
-		if err := reference.Capture(ctx, o.appURL, o.appSeconds, out); err != nil {
-			return badInput(err)
-		}
-		apps = append(apps, out)
-	}
-	if o.appCmd != "" {
-		out := filepath.Join(c.out, "app-cmd.pprof")
-		fmt.Fprintf(s.Err, "mbopt: running the workload: %s\n", o.appCmd)
-		start := time.Now()
-		if err := reference.Run(ctx, o.appCmd, dir, out, o.appTimeout, s.Err); err != nil {
-			return badInput(err)
-		}
-		fmt.Fprintf(s.Err, "mbopt: workload done in %s\n", time.Since(start).Round(100*time.Millisecond))
-		apps = append(apps, out)
-	}
-
-	m, err := collectProfiles(ctx, s, c)
+	acfg, err := o.analysisConfig()
 	if err != nil {
 		return err
 	}
-	c.strict = o.strict
-	if err := checkCollected(m, c); err != nil {
-		return err
-	}
-
-	o.analyzeOptions.app = apps
-	o.analyzeOptions.micro = []string{c.out}
-	cfg, err := o.config()
+	cc := c.collectConfig()
+	cc.Dir = dir
+	res, err := pipeline.Run(ctx, pipeline.Config{
+		Config:     acfg,
+		Collect:    cc,
+		AppURL:     o.appURL,
+		AppSeconds: o.appSeconds,
+		AppPGO:     o.appPGO,
+		AppCommand: o.appCmd,
+		AppTimeout: o.appTimeout,
+		Collector: func(ctx context.Context, cc collect.Config) (*manifest.Manifest, error) {
+			return c.collect(ctx, s, cc)
+		},
+		Logf:   func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) },
+		Stderr: s.Err,
+	})
 	if err != nil {
-		return err
+		return classify(err)
 	}
-	cfg.Dir = dir
-	rep, err := analyze(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	return printAnalysis(s, &o.analyzeOptions, rep)
+	inFlagWordsReport(res.Report)
+	return printAnalysis(s, &o.analyzeOptions, res.Report)
 }

@@ -13,7 +13,8 @@
 //     (Algorithm 3)
 //  4. the suite as go test invocations: suite
 //  5. the pipeline on files: analysis
-//  6. the renderings: report
+//  6. the renderings: report; and the whole pipeline on a module: pipeline
+//     (collect, reference and analysis in one call)
 //  7. the command: cmd/mbopt
 //
 // Test fixtures (internal/proftest, internal/synth) sit above the packages

@@ -31,6 +31,7 @@ var layer = map[string]int{
 	"suite":               4,
 	"analysis":            5,
 	"report":              6,
+	"pipeline":            6,
 	"cmd/mbopt":           7,
 }
 

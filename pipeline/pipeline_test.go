@@ -1,0 +1,191 @@
+package pipeline_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/internal/proftest"
+	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/pipeline"
+)
+
+func write(t *testing.T, path string, p *profile.Profile) {
+	t.Helper()
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	require.NoError(t, p.Write(f))
+	require.NoError(t, f.Close())
+}
+
+// fixture is a module directory with the Figure 6.2 application profile
+// (app.pprof and cmd/app/default.pgo) and a Collector that "profiles" the
+// fixture's two benchmarks (and a failing third) without running go test.
+type fixture struct {
+	dir, app string
+	got      collect.Config // what the Collector was given
+}
+
+func newFixture(t *testing.T) *fixture {
+	app, _, _ := proftest.Figure62()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+proftest.Figure62Module+"\n"), 0o644))
+	f := &fixture{dir: dir, app: filepath.Join(dir, "app.pprof")}
+	write(t, f.app, app)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "cmd", "app"), 0o755))
+	write(t, filepath.Join(dir, "cmd", "app", "default.pgo"), app)
+	return f
+}
+
+// collector returns the fake Collector; with ok false every benchmark
+// fails.
+func (f *fixture) collector(t *testing.T, ok bool) func(context.Context, collect.Config) (*manifest.Manifest, error) {
+	return func(ctx context.Context, cfg collect.Config) (*manifest.Manifest, error) {
+		f.got = cfg
+		_, b1, b2 := proftest.Figure62()
+		m := &manifest.Manifest{Module: proftest.Figure62Module}
+		for i, b := range []*profile.Profile{b1, b2} {
+			name := []string{"BenchmarkOne", "BenchmarkTwo"}[i]
+			e := manifest.Entry{ID: proftest.Figure62Module + "/app." + name, Package: proftest.Figure62Module + "/app", Dir: "app", Name: name, Status: manifest.StatusFailed, Error: "boom"}
+			if ok {
+				e.Status, e.Error, e.Profile = manifest.StatusOK, "", name+".pprof"
+				write(t, filepath.Join(cfg.Out, e.Profile), b)
+			}
+			m.Benchmarks = append(m.Benchmarks, e)
+		}
+		m.Benchmarks = append(m.Benchmarks, manifest.Entry{ID: proftest.Figure62Module + "/app.BenchmarkBad", Package: proftest.Figure62Module + "/app",
+			Dir: "app", Name: "BenchmarkBad", Status: manifest.StatusFailed, Error: "panic: boom"})
+		return m, m.Write(cfg.Out)
+	}
+}
+
+func TestRunSources(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  func(f *fixture) pipeline.Config
+		apps func(f *fixture, out string) []string
+	}{
+		{"file", func(f *fixture) pipeline.Config {
+			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}}
+		}, func(f *fixture, out string) []string { return []string{f.app} }},
+		{"default.pgo", func(f *fixture) pipeline.Config {
+			return pipeline.Config{AppPGO: true}
+		}, func(f *fixture, out string) []string {
+			return []string{filepath.Join(f.dir, "cmd", "app", "default.pgo")}
+		}},
+		{"workload command", func(f *fixture) pipeline.Config {
+			return pipeline.Config{AppCommand: "cp app.pprof {profile}"}
+		}, func(f *fixture, out string) []string { return []string{filepath.Join(out, "app-cmd.pprof")} }},
+		{"all merged, in field order", func(f *fixture) pipeline.Config {
+			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppPGO: true, AppCommand: "cp app.pprof {profile}"}
+		}, func(f *fixture, out string) []string {
+			return []string{f.app, filepath.Join(f.dir, "cmd", "app", "default.pgo"), filepath.Join(out, "app-cmd.pprof")}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			cfg := tt.cfg(f)
+			cfg.Collect.Dir = f.dir
+			cfg.Collector = f.collector(t, true)
+			var log []string
+			cfg.Logf = func(format string, args ...any) { log = append(log, format) }
+			res, err := pipeline.Run(context.Background(), cfg)
+			require.NoError(t, err)
+			out := filepath.Join(f.dir, ".mbopt", "profiles")
+			assert.Equal(t, out, f.got.Out, "Out defaults to DIR/.mbopt/profiles")
+			assert.Equal(t, f.dir, f.got.Dir)
+			assert.Equal(t, tt.apps(f, out), res.Report.AppProfiles)
+			assert.Equal(t, []string{proftest.Figure62Module}, res.Report.Modules, "the manifest's module")
+			assert.Len(t, res.Report.Coverage.Sets, 2)
+			assert.Equal(t, 3, len(res.Manifest.Benchmarks))
+			require.Len(t, res.Report.Skipped, 1, "the failed benchmark")
+			assert.Equal(t, proftest.Figure62Module+"/app.BenchmarkBad", res.Report.Skipped[0].ID)
+			if cfg.AppCommand != "" {
+				assert.Contains(t, log, "running the workload: %s")
+			}
+		})
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		cfg    func(f *fixture) pipeline.Config
+		fields []analysis.Field // of a FieldError; nil for another error
+		want   string
+	}{
+		{"no source", func(f *fixture) pipeline.Config { return pipeline.Config{} },
+			[]analysis.Field{"App", "AppURL", "AppPGO", "AppCommand"}, "no application profile: give Config.App, Config.AppURL, Config.AppPGO or Config.AppCommand"},
+		{"micro given", func(f *fixture) pipeline.Config {
+			return pipeline.Config{Config: analysis.Config{App: []string{f.app}, Micro: []string{"x"}}}
+		}, []analysis.Field{"Micro"}, "Config.Micro must be empty"},
+		{"not a directory", func(f *fixture) pipeline.Config {
+			c := pipeline.Config{Config: analysis.Config{App: []string{f.app}}}
+			c.Collect.Dir = f.app
+			return c
+		}, []analysis.Field{"Collect.Dir"}, "app.pprof: not a directory (Config.Collect.Dir is the module's directory)"},
+		{"negative seconds", func(f *fixture) pipeline.Config {
+			return pipeline.Config{AppURL: "http://localhost:1", AppSeconds: -1}
+		}, []analysis.Field{"AppSeconds"}, "Config.AppSeconds must be positive, not -1"},
+		{"no default.pgo", func(f *fixture) pipeline.Config {
+			require.NoError(t, os.RemoveAll(filepath.Join(f.dir, "cmd")))
+			return pipeline.Config{AppPGO: true}
+		}, []analysis.Field{"AppPGO", "App", "AppURL", "AppCommand"}, "no default.pgo below"},
+		{"workload fails", func(f *fixture) pipeline.Config {
+			return pipeline.Config{AppCommand: "exit 3 # {profile}"}
+		}, []analysis.Field{"AppCommand"}, "exit status 3"},
+		{"nothing profiled", func(f *fixture) pipeline.Config {
+			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, Collector: f.collector(t, false)}
+		}, nil, "no benchmark was profiled (logs in "},
+		{"strict", func(f *fixture) pipeline.Config {
+			return pipeline.Config{Config: analysis.Config{App: []string{f.app}, Strict: true}}
+		}, nil, "Config.Strict: 1 of 3 benchmarks did not succeed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			cfg := tt.cfg(f)
+			if cfg.Collect.Dir == "" {
+				cfg.Collect.Dir = f.dir
+			}
+			if cfg.Collector == nil {
+				cfg.Collector = f.collector(t, true)
+			}
+			_, err := pipeline.Run(context.Background(), cfg)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			var fe *analysis.FieldError
+			if tt.fields == nil {
+				var ce *pipeline.CollectionError
+				assert.ErrorAs(t, err, &ce)
+				assert.False(t, errors.Is(err, analysis.ErrInput), "the collection's failure is not bad input")
+				return
+			}
+			require.ErrorAs(t, err, &fe)
+			assert.Equal(t, tt.fields, fe.Fields())
+			assert.ErrorIs(t, err, analysis.ErrInput)
+			flags := fe.Text(func(f analysis.Field) string { return "--" + strings.ToLower(string(f)) })
+			assert.NotContains(t, flags, "Config.", "a front end names every field its way")
+		})
+	}
+}
+
+func TestRunCanceled(t *testing.T) {
+	f := newFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := pipeline.Run(ctx, pipeline.Config{AppCommand: "sleep 5; cp app.pprof {profile}", Collect: collect.Config{Dir: f.dir}})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.False(t, errors.Is(err, analysis.ErrInput), "an interrupted workload is not bad input")
+}
