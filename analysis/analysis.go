@@ -268,9 +268,10 @@ func findModule(dir string) (mod, gomod string, err error) {
 
 var profileExts = []string{".pprof", ".prof", ".pb.gz", ".pb"}
 
-// benchmarkID returns the id of a profile file name and whether it has a
-// profile extension.
-func benchmarkID(name string) (string, bool) {
+// ProfileID returns the benchmark id of a profile file name in a Micro
+// directory, the name without its extension, and whether it has one of
+// the extensions a directory contributes (see [Config.Micro]).
+func ProfileID(name string) (string, bool) {
 	for _, ext := range profileExts {
 		if strings.HasSuffix(name, ext) && len(name) > len(ext) {
 			return strings.TrimSuffix(name, ext), true
@@ -313,7 +314,7 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 				skips = append(skips, notRegular(arg, st.Mode()))
 				continue
 			}
-			id, ok := benchmarkID(filepath.Base(arg))
+			id, ok := ProfileID(filepath.Base(arg))
 			if !ok {
 				id = filepath.Base(arg)
 			}
@@ -358,7 +359,7 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 			if e.IsDir() {
 				continue
 			}
-			id, ok := benchmarkID(e.Name())
+			id, ok := ProfileID(e.Name())
 			if !ok {
 				continue
 			}

@@ -120,6 +120,9 @@ Exit status: 0 success, 2 bad input (files, flags), 1 internal error.`,
 			if err != nil {
 				return err
 			}
+			if err := checkOutput(o.output, cfg); err != nil {
+				return err
+			}
 			rep, err := analyze(cmd.Context(), cfg)
 			if err != nil {
 				return err

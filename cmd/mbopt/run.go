@@ -107,6 +107,9 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutput(o.output, acfg); err != nil {
+		return err
+	}
 	cc := c.collectConfig()
 	cc.Dir = dir
 	res, err := pipeline.Run(ctx, pipeline.Config{

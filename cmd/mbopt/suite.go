@@ -61,6 +61,9 @@ Formats: shell (one command per line), json ({"invocations": [...]}), list
 				return err
 			}
 			cfg.Recommend = 0
+			if err := checkOutput(o.output, cfg); err != nil {
+				return err
+			}
 			rep, err := analyze(cmd.Context(), cfg)
 			if err != nil {
 				return err

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/manifest"
+)
+
+// checkOutput refuses an -o that names one of cfg's inputs (after
+// following symbolic links): an application profile, a benchmark profile
+// or a manifest among --micro (given as a file or inside a directory), or
+// the --costs file. Writing the result there would silently destroy the
+// input. An -o that does not exist yet cannot be an input.
+func checkOutput(output string, cfg analysis.Config) error {
+	if output == "" {
+		return nil
+	}
+	out, err := os.Stat(output)
+	if err != nil || !out.Mode().IsRegular() {
+		return nil // new, or a device such as /dev/stdout: not an input
+	}
+	same := func(path string) bool {
+		fi, err := os.Stat(path)
+		return err == nil && os.SameFile(fi, out)
+	}
+	inputs := append([]string(nil), cfg.App...)
+	if cfg.Select.CostsFile != "" {
+		inputs = append(inputs, cfg.Select.CostsFile)
+	}
+	for _, m := range cfg.Micro {
+		inputs = append(inputs, m)
+		entries, err := os.ReadDir(m)
+		if err != nil {
+			continue // a file, or the analysis reports it
+		}
+		for _, e := range entries {
+			if _, ok := analysis.ProfileID(e.Name()); ok || e.Name() == manifest.FileName {
+				inputs = append(inputs, filepath.Join(m, e.Name()))
+			}
+		}
+	}
+	for _, in := range inputs {
+		if same(in) {
+			return badInputf("-o %s is the input %s: writing the result there would overwrite it; choose another file", output, in)
+		}
+	}
+	return nil
+}
