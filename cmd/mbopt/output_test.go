@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/pprof/profile"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -95,4 +96,26 @@ func TestOutputKeepsLinksAndModes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
 	assert.Positive(t, fi.Size())
+}
+
+// --cpuprofile is written only when the command succeeds (7.17): a failed
+// run leaves neither the profile nor a temporary file.
+func TestCPUProfileOnlyAfterSuccess(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "mbopt.pprof")
+	code, _, stderr := run(t, append([]string{"--cpuprofile", prof}, exampleArgs("--format", "json", "-o", os.DevNull)...)...)
+	require.Equal(t, 0, code, stderr)
+	f, err := os.Open(prof)
+	require.NoError(t, err)
+	_, err = profile.Parse(f)
+	f.Close()
+	require.NoError(t, err, "a complete CPU profile")
+
+	failed := filepath.Join(dir, "failed.pprof")
+	code, _, _ = run(t, "--cpuprofile", failed, "analyze", "--app", filepath.Join(dir, "missing.pprof"), "--micro", exampleDir+"/micro")
+	assert.Equal(t, exitBadInput, code)
+	assert.NoFileExists(t, failed)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "only the first run's profile, no temporary file")
 }

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/signal"
 	"runtime/pprof"
 	"strings"
 	"syscall"
 
+	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/spf13/cobra"
 )
 
@@ -46,8 +46,9 @@ func badInputf(format string, args ...any) error {
 type streams struct {
 	In       io.Reader
 	Out, Err io.Writer
-	// stopProfile ends --cpuprofile; nil when it is off.
-	stopProfile func() error
+	// stopProfile ends --cpuprofile, keeping the profile when keep is
+	// set; nil when it is off.
+	stopProfile func(keep bool) error
 }
 
 // newRootCmd builds the command tree.
@@ -73,22 +74,29 @@ coverage, and which uncovered functions deserve a benchmark next.`,
 		root.AddCommand(add(s))
 	}
 	var cpuprofile string
-	root.PersistentFlags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile of mbopt itself to `file` (for performance reports, or to use mbopt as its own application)")
+	root.PersistentFlags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile of mbopt itself to `file` (for performance reports, or to use mbopt as its own application); written when the command succeeds, never left by a failed one")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		if cpuprofile == "" {
 			return nil
 		}
-		f, err := os.Create(cpuprofile)
+		// The profile goes to a temporary file that replaces the target
+		// only when the command succeeded: a failed run leaves neither a
+		// partial profile nor a profile of the failure at that name.
+		f, err := atomicfile.Create(cpuprofile)
 		if err != nil {
 			return badInputf("--cpuprofile: %v", err)
 		}
 		if err := pprof.StartCPUProfile(f); err != nil {
-			f.Close()
+			f.Cleanup()
 			return fmt.Errorf("--cpuprofile: %w", err)
 		}
-		s.stopProfile = func() error {
+		s.stopProfile = func(keep bool) error {
 			pprof.StopCPUProfile()
-			return f.Close()
+			if !keep {
+				f.Cleanup()
+				return nil
+			}
+			return f.Commit()
 		}
 		return nil
 	}
@@ -114,7 +122,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if s.stopProfile != nil {
-		if perr := s.stopProfile(); perr != nil && err == nil {
+		if perr := s.stopProfile(err == nil); perr != nil && err == nil {
 			err = fmt.Errorf("--cpuprofile: %w", perr)
 		}
 	}
