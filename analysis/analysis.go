@@ -90,6 +90,7 @@ type Skip struct {
 	ID string
 }
 
+// Error returns "File: Reason".
 func (s *Skip) Error() string { return s.File + ": " + s.Reason }
 
 // Report is the outcome of [Run].

@@ -96,10 +96,13 @@ func asInput(err error) error         { return inputErr{err} }
 // ModuleFromGoModWarning says that the project's module was taken from a
 // go.mod because Config.Modules was empty and no manifest named one.
 type ModuleFromGoModWarning struct {
-	// Module is the module path read; GoMod the go.mod file it came from.
-	Module, GoMod string
+	// Module is the module path read.
+	Module string
+	// GoMod is the go.mod file it came from.
+	GoMod string
 }
 
+// Error returns the warning with the Modules field named as Go code names it.
 func (w *ModuleFromGoModWarning) Error() string { return w.Text(Field.String) }
 
 // Text returns the warning with the Modules field named by name.
@@ -114,6 +117,7 @@ type NoProjectFunctionWarning struct {
 	Modules []string
 }
 
+// Error returns the warning with the Modules field named as Go code names it.
 func (w *NoProjectFunctionWarning) Error() string { return w.Text(Field.String) }
 
 // Text returns the warning with the Modules field named by name.
@@ -128,6 +132,7 @@ type NoSharedFunctionWarning struct {
 	ID string
 }
 
+// Error returns the warning.
 func (w *NoSharedFunctionWarning) Error() string {
 	return fmt.Sprintf("benchmark %s shares no function with the application", w.ID)
 }
@@ -139,6 +144,7 @@ type CostSourceNote struct {
 	Files []string
 }
 
+// Error returns the note.
 func (w *CostSourceNote) Error() string {
 	return fmt.Sprintf("benchmark costs taken from %s", strings.Join(w.Files, ", "))
 }
@@ -150,6 +156,7 @@ type NoCertificateWarning struct {
 	Err error
 }
 
+// Error returns the warning.
 func (w *NoCertificateWarning) Error() string {
 	return fmt.Sprintf("no optimality certificate: %v", w.Err)
 }

@@ -49,16 +49,19 @@ type Config struct {
 	Collect collect.Config
 
 	// AppURL, when set, is a running program's net/http/pprof base URL or
-	// full profile URL, captured for AppSeconds (0: DefaultAppSeconds).
-	AppURL     string
+	// full profile URL, captured for AppSeconds.
+	AppURL string
+	// AppSeconds is the length of the AppURL capture; 0 means
+	// DefaultAppSeconds.
 	AppSeconds int
 	// AppPGO adds the module's default.pgo files.
 	AppPGO bool
 	// AppCommand, when set, is a workload command line run in the module's
 	// directory with sh -c; it must write a CPU profile where
-	// reference.Placeholder stands. AppTimeout bounds it (0:
-	// DefaultAppTimeout).
+	// reference.Placeholder stands.
 	AppCommand string
+	// AppTimeout bounds the AppCommand workload; 0 means
+	// DefaultAppTimeout.
 	AppTimeout time.Duration
 
 	// Collector runs the collection; nil means collect.Collect. A front
@@ -95,6 +98,7 @@ type CollectionError struct {
 	Strict bool
 }
 
+// Error returns the message with the Strict field named as Go code names it.
 func (e *CollectionError) Error() string { return e.Text(analysis.Field.String) }
 
 // Text returns the message with the Strict field named by name.

@@ -42,11 +42,13 @@ type DirOptions struct {
 // replace holds a file that no report wrote: replacing the directory would
 // delete it.
 type ForeignFileError struct {
-	// Dir is the report directory; File the first foreign entry in it,
-	// by name.
-	Dir, File string
+	// Dir is the report directory.
+	Dir string
+	// File is the first foreign entry in Dir, by name.
+	File string
 }
 
+// Error names the file and says how to proceed.
 func (e *ForeignFileError) Error() string {
 	return fmt.Sprintf("%s holds %s, which is not a file of an mbopt report: writing the report replaces the whole directory, so choose an empty or new directory, or remove the file", e.Dir, e.File)
 }
