@@ -44,12 +44,8 @@ func (o *selectOptions) apply(cfg *analysis.Config) error {
 	if o.defaultCost < 0 {
 		return badInputf("--default-cost must be a positive duration such as 2s, not %s", o.defaultCost)
 	}
-	if o.top < 0 {
-		return badInputf("--top must be a positive count (0: no limit), not %d", o.top)
-	}
-	if o.minGain < 0 {
-		return badInputf("--min-gain must be a positive count (0: none), not %d", o.minGain)
-	}
+	// --top and --min-gain are checked by the analysis (SelectConfig),
+	// whose errors name them as flags.
 	cfg.Select = analysis.SelectConfig{
 		Objective: obj, Budget: o.budget.Seconds(), CostsFile: o.costs,
 		DefaultCost: o.defaultCost.Seconds(), Top: o.top, MinGain: o.minGain,
