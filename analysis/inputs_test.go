@@ -133,5 +133,13 @@ func TestRunWarnsAboutUnnamedFrames(t *testing.T) {
 	write(t, app, a)
 	rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{app}, Micro: []string{micro}, Modules: []string{proftest.Figure62Module}})
 	require.NoError(t, err)
-	assert.Contains(t, rep.Warnings, "application profile: 1 frame(s) without a function name left out of the call graph; 0.03 seconds (33.3%) of its time is in no function")
+	var w *analysis.UnnamedFramesWarning
+	for _, e := range rep.Warnings {
+		if errors.As(e, &w) {
+			break
+		}
+	}
+	require.NotNil(t, w, "no UnnamedFramesWarning among %v", rep.Warnings)
+	assert.Equal(t, 1, w.Frames)
+	assert.Equal(t, "application profile: 1 frame(s) without a function name left out of the call graph; 0.03 seconds (33.3%) of its time is in no function", w.Error())
 }
