@@ -21,6 +21,8 @@ func TestPattern(t *testing.T) {
 		{"mixed depth", []string{"BenchmarkC", "BenchmarkA/p/q"}, "^BenchmarkA$/^p$/^q$|^BenchmarkC$"},
 		{"metacharacters", []string{"BenchmarkA/a+b", "BenchmarkA/(x|y)"}, `^BenchmarkA$/^(\(x\|y\)|a\+b)$`},
 		{"duplicates", []string{"BenchmarkA", "BenchmarkA"}, "^BenchmarkA$"},
+		{"descendant of a given name", []string{"BenchmarkA/!a", "BenchmarkA/!b", "BenchmarkA/!a/y"}, "^BenchmarkA$/^(!a|!b)$"},
+		{"empty elements", []string{"BenchmarkA/", "BenchmarkA/0", "BenchmarkA//"}, "^BenchmarkA$/^(|0)$"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
