@@ -106,7 +106,8 @@ benchmark profiles (empty, truncated, not CPU) are skipped with a warning and
 listed in the output; --strict makes them errors. A bad application profile is
 always an error.
 
-Exit status: 0 success, 2 bad input (files, flags), 1 internal error.`,
+Exit status: 0 success, 2 bad input (files, flags), 1 internal error,
+130/143/129 interrupted (see mbopt --help).`,
 		Example: `  $ mbopt analyze --app app.pprof --micro profiles/
   $ mbopt analyze --app a.pprof --app b.pprof --micro profiles/ --module github.com/me/db --recommend 5
   $ mbopt analyze --app app.pprof --micro profiles/ --format json -o analysis.json

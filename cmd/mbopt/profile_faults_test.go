@@ -21,15 +21,6 @@ import (
 	"github.com/mbopt/mbopt/manifest"
 )
 
-// buildMbopt builds this command into a temporary directory.
-func buildMbopt(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "mbopt")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-	return bin
-}
-
 // taggedProcesses returns the running processes (not zombies) whose
 // environment holds tag, after waiting up to wait for there to be none;
 // match, when not empty, must also be in the command line.

@@ -5,21 +5,37 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os/signal"
+	"os"
 	"runtime/pprof"
 	"strings"
-	"syscall"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/internal/atomicfile"
-	"github.com/spf13/cobra"
+	"github.com/mbopt/mbopt/internal/interrupt"
 )
 
-// Exit codes, documented in the README.
+// Exit codes, documented in the README and in mbopt --help. A run ended by
+// SIGINT, SIGTERM or SIGHUP exits with 128 plus the signal's number
+// (interrupt.ExitCode): 130, 143, 129.
 const (
 	exitOK       = 0
 	exitInternal = 1
 	exitBadInput = 2
 )
+
+// interruptedMessage is what an interrupted run prints last on stderr: every
+// output is written atomically and collection resumes, so rerunning is
+// always the remedy.
+const interruptedMessage = "mbopt: interrupted; run the same command again"
+
+// interruptGrace is how long after the first signal mbopt may take to stop
+// by itself (cancelled collection writes its manifest) before the watchdog
+// ends it (see package internal/interrupt): short enough that every signal
+// ends mbopt within a second.
+const interruptGrace = 800 * time.Millisecond
 
 // inputError marks an error caused by the user's input (flags, files); it
 // maps to exit code 2. Every other error maps to 1.
@@ -60,7 +76,18 @@ func newRootCmd(s *streams) *cobra.Command {
 benchmark, a production /debug/pprof/profile capture or a default.pgo) with the
 CPU profiles of a repository's microbenchmarks. It reports how much of the
 application's call graph the suite covers, the smallest sub-suite with the same
-coverage, and which uncovered functions deserve a benchmark next.`,
+coverage, and which uncovered functions deserve a benchmark next.
+
+Exit status:
+  0        success
+  1        an internal error, or nothing could be profiled
+  2        bad input or usage: a missing or bad file, a bad flag value, no
+           benchmarks, a --module that matches no application function, an
+           empty suite; the message names the file or flag and the fix
+  130      interrupted by SIGINT (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP
+           (128 + the signal's number). mbopt stops within a second whatever
+           it is doing, removes its temporary files and prints
+           "interrupted; run the same command again".`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -113,10 +140,32 @@ var subcommands = []func(*streams) *cobra.Command{
 }
 
 // Main runs mbopt with args and returns the process exit code. Errors are
-// printed once, on stderr.
+// printed once, on stderr. SIGINT, SIGTERM and SIGHUP cancel the command's
+// context; a command that has not returned interruptGrace after the signal
+// (or at a second signal) is ended by a watchdog that removes mbopt's temporary
+// files and exits with the interrupt status.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
+	var once sync.Once
+	interrupted := func() { once.Do(func() { fmt.Fprintln(stderr, interruptedMessage) }) }
+	w := interrupt.Watch(context.Background(), interruptGrace, func(sig os.Signal) {
+		atomicfile.RemoveTemps()
+		interrupted()
+		os.Exit(interrupt.ExitCode(sig))
+	})
+	defer w.Stop()
+	err := execute(w.Context(), args, stdin, stdout, stderr)
+	code := exitCode(err, w.Signal())
+	switch {
+	case code > exitBadInput:
+		interrupted()
+	case err != nil:
+		fmt.Fprintf(stderr, "mbopt: %v\n", err)
+	}
+	return code
+}
+
+// execute runs the command line args under ctx.
+func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	s := &streams{In: stdin, Out: stdout, Err: stderr}
 	root := newRootCmd(s)
 	root.SetArgs(args)
@@ -126,10 +175,22 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			err = fmt.Errorf("--cpuprofile: %w", perr)
 		}
 	}
+	return err
+}
+
+// exitCode maps a command's outcome to the process exit status; it is the
+// one place where that happens. Interruption is checked first: once a
+// signal arrived, or when the error is a context cancellation, whatever
+// failed did so because mbopt was stopping (a killed --app-cmd workload is
+// not bad input), so the status is the interrupt's. Then input and usage
+// errors give 2, everything else 1.
+func exitCode(err error, sig os.Signal) int {
+	if sig != nil || errors.Is(err, context.Canceled) {
+		return interrupt.ExitCode(sig)
+	}
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "mbopt: %v\n", err)
 	var ie *inputError
 	// cobra reports unknown commands and wrong argument counts as plain
 	// errors; they are usage errors all the same.

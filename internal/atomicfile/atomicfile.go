@@ -26,6 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // tempInfix separates a target's base name from the random suffix of its
@@ -37,6 +38,43 @@ const tempInfix = ".tmp-"
 // killed between creating and renaming it.
 func IsTemp(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, tempInfix)
+}
+
+// live holds this process's temporary files and directories that are not
+// yet renamed into place or removed, for [RemoveTemps].
+var live struct {
+	sync.Mutex
+	paths map[string]bool
+}
+
+func track(path string) {
+	live.Lock()
+	defer live.Unlock()
+	if live.paths == nil {
+		live.paths = map[string]bool{}
+	}
+	live.paths[path] = true
+}
+
+func untrack(path string) {
+	live.Lock()
+	delete(live.paths, path)
+	live.Unlock()
+}
+
+// RemoveTemps removes every temporary file and directory that this process
+// created and has not yet renamed into place or removed. A process that is
+// about to exit without unwinding (on a signal, see package
+// internal/interrupt) calls it so that it leaves no temporary file behind;
+// the targets are untouched. It is safe for concurrent use.
+func RemoveTemps() {
+	live.Lock()
+	paths := live.paths
+	live.paths = nil
+	live.Unlock()
+	for p := range paths {
+		os.RemoveAll(p)
+	}
 }
 
 // maxLinks bounds symbolic link resolution, as the kernel does (ELOOP).
@@ -110,6 +148,7 @@ func Create(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	track(f.Name())
 	return &File{File: f, target: target, mode: mode}, nil
 }
 
@@ -156,6 +195,7 @@ func (f *File) Commit() (err error) {
 		return err
 	}
 	f.done = true
+	untrack(f.Name())
 	syncDir(filepath.Dir(f.target))
 	return nil
 }
@@ -170,6 +210,7 @@ func (f *File) Cleanup() {
 	f.File.Close()
 	if !f.inPlace {
 		os.Remove(f.Name())
+		untrack(f.Name())
 	}
 }
 

@@ -224,3 +224,38 @@ func TestRenameSwap(t *testing.T) {
 	assert.Equal(t, []string{"old"}, entries(t, a))
 	assert.Equal(t, []string{"a", "b"}, entries(t, parent))
 }
+
+func TestRemoveTemps(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "out.json")
+	require.NoError(t, os.WriteFile(target, []byte("old"), 0o644))
+	pending, err := Create(target)
+	require.NoError(t, err)
+	_, err = pending.Write([]byte("new"))
+	require.NoError(t, err)
+	committed, err := Create(filepath.Join(dir, "done.json"))
+	require.NoError(t, err)
+	require.NoError(t, committed.Commit())
+	inDir := make(chan bool)
+	release := make(chan bool)
+	replaced := make(chan error)
+	go func() {
+		replaced <- ReplaceDir(filepath.Join(dir, "report"), func(tmp string) error {
+			inDir <- true
+			<-release
+			return nil
+		})
+	}()
+	<-inDir
+	assert.Len(t, entries(t, dir), 4, "out.json, done.json, report's temp directory and out.json's temp file")
+
+	RemoveTemps()
+	assert.Equal(t, []string{"done.json", "out.json"}, entries(t, dir), "every temporary file and directory is gone, the targets stay")
+	got, err := os.ReadFile(target)
+	require.NoError(t, err)
+	assert.Equal(t, "old", string(got))
+	pending.Cleanup() // the process would exit instead; Cleanup copes with the missing temp
+	close(release)
+	assert.Error(t, <-replaced, "the directory to swap in was removed")
+	assert.Equal(t, []string{"done.json", "out.json"}, entries(t, dir))
+}

@@ -35,9 +35,11 @@ func ReplaceDir(dir string, fill func(tmp string) error) (err error) {
 	if err != nil {
 		return err
 	}
+	track(tmp)
 	defer func() {
 		// After a successful swap tmp holds the old directory.
 		os.RemoveAll(tmp)
+		untrack(tmp)
 	}()
 	mode := os.FileMode(0o755)
 	if fi != nil {

@@ -4,7 +4,7 @@
 // layer. The layers, lowest first:
 //
 //  0. helpers with no mbopt imports: bitset, benchname, and internal
-//     atomicfile, textutil, par, proc, lazy
+//     atomicfile, interrupt, textutil, par, proc, lazy
 //  1. the data each stage exchanges: manifest (the collection record),
 //     callgraph (profiles become graphs)
 //  2. the first stage and the graph comparison: collect (profiles
