@@ -42,10 +42,15 @@ type Config struct {
 	// directory contributes its files named *.pprof, *.prof, *.pb.gz or
 	// *.pb; a benchmark's id is its file name without that extension.
 	Micro []string
-	// Modules are the project's module path prefixes. When empty, the
-	// module path of the go.mod in Dir (or the nearest parent directory)
-	// is used.
+	// Modules are the project's module path prefixes, each an import
+	// path (see [CheckModules]). When empty, the modules of the
+	// benchmark profiles' manifests are used, else the module path of the
+	// go.mod in Dir (or the nearest parent directory).
 	Modules []string
+	// AllowNoProject accepts an application none of whose functions lies
+	// in Modules (every project-only figure is then 0/0), with a warning;
+	// by default that is a [*NoProjectFunctionsError].
+	AllowNoProject bool
 	// Dir is where to look for go.mod; "" means the current directory.
 	Dir string
 	// Nodes is the minimal suite's criterion.
@@ -151,6 +156,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.Select.validate(); err != nil {
 		return nil, err
 	}
+	if err := CheckModules(cfg.Modules); err != nil {
+		return nil, err
+	}
 	rep := &Report{AppProfiles: cfg.App, Profiles: map[string]string{}}
 
 	files, manifests, preSkipped, err := benchmarkFiles(cfg.Micro)
@@ -164,22 +172,24 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 
-	mods := cfg.Modules
-	if len(mods) == 0 {
-		// Every manifest's module is project code: several manifests may
-		// come from several modules of one repository.
-		for _, m := range manifests {
-			if m.Module != "" && !slices.Contains(mods, m.Module) {
-				mods = append(mods, m.Module)
-			}
+	// Every manifest's module is project code: several manifests may
+	// come from several modules of one repository.
+	var manifestMods []string
+	for _, m := range manifests {
+		if m.Module != "" && !slices.Contains(manifestMods, m.Module) {
+			manifestMods = append(manifestMods, m.Module)
 		}
+	}
+	mods, from := cfg.Modules, "Config.Modules"
+	if len(mods) == 0 && len(manifestMods) > 0 {
+		mods, from = manifestMods, "the manifest"
 	}
 	if len(mods) == 0 {
 		mod, gomod, err := findModule(cfg.Dir)
 		if err != nil {
 			return nil, err
 		}
-		mods = []string{mod}
+		mods, from = []string{mod}, gomod
 		rep.Warnings = append(rep.Warnings, &ModuleFromGoModWarning{Module: mod, GoMod: gomod})
 	}
 	rep.Modules = mods
@@ -197,6 +207,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.Warnings = append(rep.Warnings, &UnnamedFramesWarning{Frames: app.UnnamedFrames, Seconds: app.Unattributed, Unit: app.Unit, Total: app.Total})
 	}
 	if app.ProjectLen() == 0 {
+		nope := &NoProjectFunctionsError{Modules: mods, From: from, AppProfiles: cfg.App,
+			Candidates: ModuleCandidates(app, 5), ManifestModules: manifestMods}
+		if !cfg.AllowNoProject {
+			return nil, nope
+		}
 		rep.Warnings = append(rep.Warnings, &NoProjectFunctionWarning{Modules: mods})
 	}
 

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/suite"
 )
 
@@ -15,6 +16,7 @@ import (
 type suiteOptions struct {
 	analyzeOptions
 	suiteFormat string
+	allowEmpty  bool
 }
 
 func suiteFormats() string {
@@ -46,7 +48,11 @@ the form <import path>.<BenchmarkName>; other profile names cannot be mapped to
 a package and are an error.
 
 Formats: shell (one command per line), json ({"invocations": [...]}), list
-(one "package Benchmark" line per benchmark).`,
+(one "package Benchmark" line per benchmark).
+
+An empty suite is an error (exit 2) that says why it is empty, so that
+'mbopt suite | sh' in CI cannot pass without running a benchmark;
+--allow-empty accepts it and prints nothing.`,
 		Example: `  $ mbopt suite --app app.pprof --micro profiles/
   $ mbopt suite --app app.pprof --micro profiles/ --top 8 --format list
   $ mbopt suite --app app.pprof --micro profiles/ --format json -o suite.json
@@ -68,6 +74,9 @@ Formats: shell (one command per line), json ({"invocations": [...]}), list
 			if err != nil {
 				return err
 			}
+			if len(rep.Suite.Steps) == 0 && !o.allowEmpty {
+				return emptySuiteError(o, rep)
+			}
 			printWarnings(s.Err, rep)
 			sel, err := analysis.SuiteBenchmarks(rep)
 			if err != nil {
@@ -88,7 +97,26 @@ Formats: shell (one command per line), json ({"invocations": [...]}), list
 	addAnalysisFlags(cmd, &o.analyzeOptions)
 	cmd.Flags().StringVar(&o.suiteFormat, "format", "shell", "output format: {"+suiteFormats()+"}")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the suite to this file (atomically) instead of stdout")
+	cmd.Flags().BoolVar(&o.allowEmpty, "allow-empty", false, "accept an empty suite (print nothing, exit 0) instead of failing")
 	return cmd
+}
+
+// emptySuiteError says why the suite of rep is empty: no benchmark covers a
+// node the suite must keep covered, or the selection flags stopped before
+// the first pick.
+func emptySuiteError(o *suiteOptions, rep *analysis.Report) error {
+	files := strings.Join(o.micro, ", ")
+	cov := rep.Coverage.Project
+	kind := "project functions (--module " + strings.Join(rep.Modules, ", ") + ")"
+	if rep.Suite.Nodes == optimize.AllNodes {
+		cov, kind = rep.Coverage.Overall, "functions"
+	}
+	if cov.Covered == 0 {
+		return badInputf("%s: the suite is empty: none of the %d benchmarks covers any of the %d %s of the application profile %s, so nothing would run; check --module and that the benchmarks exercise the application's code, or pass --allow-empty",
+			files, len(rep.Coverage.Sets), cov.Total, kind, strings.Join(rep.AppProfiles, ", "))
+	}
+	return badInputf("%s: the suite is empty: the selection flags (--budget %s, --min-gain %d, --top %d) left no benchmark although %d of %d %s are covered; loosen them, or pass --allow-empty",
+		files, o.sel.budget, o.sel.minGain, o.sel.top, cov.Covered, cov.Total, kind)
 }
 
 func validSuiteFormat(f string) bool {
