@@ -410,7 +410,7 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 	})
 	for i := 1; i < len(out); i++ {
 		if out[i].id == out[i-1].id {
-			return nil, nil, nil, inputf("benchmark id %q is given twice: %s and %s", out[i].id, out[i-1].path, out[i].path)
+			return nil, nil, nil, inputf("%s: benchmark id %q is given twice, also by %s; a benchmark's id is its profile's file name, so give each --micro file a unique name", out[i].path, out[i].id, out[i-1].path)
 		}
 	}
 	slices.SortFunc(skips, func(a, b Skip) int { return strings.Compare(a.File, b.File) })

@@ -211,7 +211,7 @@ func Load(dir string) (*Manifest, error) {
 func Read(r io.Reader, name string) (*Manifest, error) {
 	var m Manifest
 	if err := json.NewDecoder(r).Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s: parsing manifest: %w", name, err)
+		return nil, fmt.Errorf("%s: parsing manifest: %w (the file is truncated or not a manifest; collect again with 'mbopt profile')", name, err)
 	}
 	if m.Version != SchemaVersion {
 		return nil, fmt.Errorf("%s: manifest version %d, want %d (written by another mbopt version?)", name, m.Version, SchemaVersion)

@@ -268,11 +268,14 @@ func printWarnings(w io.Writer, rep *analysis.Report) {
 	}
 }
 
-// writeOutput writes data to stdout, or to path through a temporary file
-// renamed into place, so a failure never leaves a half-written file.
+// writeOutput writes data to stdout, or to path (-o) through a temporary
+// file renamed into place, so a failure never leaves a half-written file.
 func writeOutput(stdout io.Writer, path string, data []byte) error {
 	if path == "" {
 		_, err := stdout.Write(data)
+		return err
+	}
+	if err := checkOutputPath(path); err != nil {
 		return err
 	}
 	return writeFileAtomic(path, data)

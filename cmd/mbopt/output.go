@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/manifest"
 )
 
@@ -45,6 +46,22 @@ func checkOutput(output string, cfg analysis.Config) error {
 		if same(in) {
 			return badInputf("-o %s is the input %s: writing the result there would overwrite it; choose another file", output, in)
 		}
+	}
+	return nil
+}
+
+// checkOutputPath words the usual reasons why -o cannot be written: its
+// directory is missing, or it is a directory.
+func checkOutputPath(path string) error {
+	target, fi, err := atomicfile.Resolve(path)
+	if err != nil {
+		return badInputf("-o %s: %v; choose another output file", path, err)
+	}
+	if fi != nil && fi.IsDir() {
+		return badInputf("-o %s: is a directory; -o names the file to write", path)
+	}
+	if _, err := os.Stat(filepath.Dir(target)); err != nil {
+		return badInputf("-o %s: the directory %s does not exist; create it or choose another output file", path, filepath.Dir(target))
 	}
 	return nil
 }

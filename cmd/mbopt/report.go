@@ -76,7 +76,7 @@ func writeReport(dir string, d *report.Document) error {
 	case errors.As(err, &foreign):
 		return badInputf("--out: %v", err)
 	case errors.As(err, &pathErr):
-		return badInputf("--out %s: %v", dir, err)
+		return badInputf("--out %s: %v; --out names the directory to write the report into", dir, err)
 	}
 	return err
 }

@@ -95,7 +95,7 @@ Exit status:
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return badInput(fmt.Errorf("%w\nRun '%s --help' for usage.", err, cmd.CommandPath()))
+		return badInput(fmt.Errorf("%w; run '%s --help' for usage", err, cmd.CommandPath()))
 	})
 	for _, add := range subcommands {
 		root.AddCommand(add(s))
@@ -111,7 +111,7 @@ Exit status:
 		// partial profile nor a profile of the failure at that name.
 		f, err := atomicfile.Create(cpuprofile)
 		if err != nil {
-			return badInputf("--cpuprofile: %v", err)
+			return badInputf("--cpuprofile %s: %v; choose a file in an existing directory", cpuprofile, err)
 		}
 		if err := pprof.StartCPUProfile(f); err != nil {
 			f.Cleanup()
@@ -158,10 +158,23 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch {
 	case code > exitBadInput:
 		interrupted()
+	case err != nil && isCobraUsage(err):
+		// cobra's usage errors carry no advice; add it to the first line.
+		first, rest, _ := strings.Cut(err.Error(), "\n")
+		fmt.Fprintf(stderr, "mbopt: %s; run 'mbopt --help' for usage\n", first)
+		if rest = strings.TrimSpace(rest); rest != "" {
+			fmt.Fprintln(stderr, rest)
+		}
 	case err != nil:
 		fmt.Fprintf(stderr, "mbopt: %v\n", err)
 	}
 	return code
+}
+
+// isCobraUsage reports whether err is one of cobra's own usage errors
+// (unknown command, wrong argument count), which are plain errors.
+func isCobraUsage(err error) bool {
+	return strings.HasPrefix(err.Error(), "unknown command") || strings.Contains(err.Error(), "arg(s), received")
 }
 
 // execute runs the command line args under ctx.
@@ -192,10 +205,7 @@ func exitCode(err error, sig os.Signal) int {
 		return exitOK
 	}
 	var ie *inputError
-	// cobra reports unknown commands and wrong argument counts as plain
-	// errors; they are usage errors all the same.
-	if errors.As(err, &ie) || strings.HasPrefix(err.Error(), "unknown command") ||
-		strings.Contains(err.Error(), "arg(s), received") {
+	if errors.As(err, &ie) || isCobraUsage(err) {
 		return exitBadInput
 	}
 	return exitInternal
