@@ -88,5 +88,7 @@ func TestRunNoProjectFunctions(t *testing.T) {
 	rep, err := analysis.Run(context.Background(), cfg)
 	require.NoError(t, err)
 	assert.Equal(t, 0, rep.Coverage.Project.Total)
-	assert.Contains(t, rep.Warnings[len(rep.Warnings)-1], "project-only figures are empty")
+	var w *analysis.NoProjectFunctionWarning
+	require.ErrorAs(t, rep.Warnings[len(rep.Warnings)-1], &w)
+	assert.Contains(t, w.Error(), "project-only figures are empty")
 }

@@ -78,7 +78,7 @@
 // or a default.pgo. Only regular files are profiles: a directory, named pipe
 // (FIFO), device or socket is refused with an error wrapping [ErrNotRegular]
 // without being read, and never blocks the caller. Reads are bounded by
-// [Limits] ([DefaultLimits]: 256 MiB per file, 1 GiB decompressed): a larger
+// [Limits] ([DefaultLimits]: 256 MiB per file, 256 MiB decompressed): a larger
 // file is refused from its size before it is read, and decompression stops
 // as soon as it passes the limit, so a small gzip file that expands
 // enormously costs no more memory than the limit. Both fail with a

@@ -54,15 +54,18 @@ type Limits struct {
 }
 
 // DefaultLimits are the limits used where a [Limits] field is zero:
-// 256 MiB per file and 1 GiB decompressed.
+// 256 MiB per file and 256 MiB decompressed.
 //
 // CPU profiles of large applications, production captures and default.pgo
 // files included, are a few to a few tens of MB compressed and compress
 // about 3–10 to 1, so the defaults leave an order of magnitude of headroom.
 // Decoding a profile takes several times its decompressed size in memory,
-// so a 1 GiB profile already needs gigabytes; the limits keep a bad input
-// from costing more than that.
-var DefaultLimits = Limits{MaxFileBytes: 256 << 20, MaxDecodedBytes: 1 << 30}
+// so a 256 MiB profile already needs a gigabyte or more; the limits keep a
+// bad input from costing more than that. Refusing a profile over the
+// decompressed limit costs time in proportion to the limit (decompressing
+// up to it, about a second for the default) but memory only up to a fixed
+// 32 MiB.
+var DefaultLimits = Limits{MaxFileBytes: 256 << 20, MaxDecodedBytes: 256 << 20}
 
 // orDefault returns l with every unset field taken from DefaultLimits.
 func (l Limits) orDefault() Limits {
@@ -266,12 +269,19 @@ func (l Limits) ParseProfile(path string, data []byte) (*profile.Profile, error)
 	return p, nil
 }
 
+// eagerDecoded is how much of a gzipped profile parseData decompresses into
+// memory before it checks the rest's size without keeping it: profiles up to
+// this size are decompressed once, larger ones twice, and a "gzip bomb"
+// never costs more memory than this, whatever the limit.
+const eagerDecoded = 32 << 20
+
 // parseData is profile.ParseData with the decompressed size bounded by
 // max. It decompresses gzipped data itself, through an io.LimitReader, into
-// a buffer sized from the gzip trailer (bounded by max and by 64 times the
-// compressed size, since the trailer is only a hint) instead of one
-// io.ReadAll grows by doubling: a third less garbage per profile, with the
-// same results and errors.
+// a buffer sized from the gzip trailer (bounded by max, by eagerDecoded and
+// by 64 times the compressed size, since the trailer is only a hint)
+// instead of one io.ReadAll grows by doubling. Past eagerDecoded it only
+// counts the remaining bytes, so memory stays bounded; a profile that fits
+// max is then decompressed again into a buffer of its exact size.
 func parseData(data []byte, max int64) (*profile.Profile, error) {
 	if len(data) < 18 || data[0] != 0x1f || data[1] != 0x8b {
 		if int64(len(data)) > max {
@@ -279,20 +289,9 @@ func parseData(data []byte, max int64) (*profile.Profile, error) {
 		}
 		return profile.ParseData(data)
 	}
-	gz, err := gzip.NewReader(bytes.NewReader(data))
+	raw, err := gunzip(data, max, eagerDecoded)
 	if err != nil {
-		return nil, fmt.Errorf("decompressing profile: %v", err)
-	}
-	// ISIZE, the last member's uncompressed size mod 2^32: only a hint.
-	size := int64(binary.LittleEndian.Uint32(data[len(data)-4:]))
-	var buf bytes.Buffer
-	buf.Grow(int(min(size, 64*int64(len(data)), max+1)) + bytes.MinRead)
-	if _, err := buf.ReadFrom(io.LimitReader(gz, max+1)); err != nil {
-		return nil, fmt.Errorf("decompressing profile: %v", err)
-	}
-	raw := buf.Bytes()
-	if int64(len(raw)) > max {
-		return nil, &LimitError{Limit: "MaxDecodedBytes", Max: max, Size: int64(len(raw))}
+		return nil, err
 	}
 	if len(raw) >= 2 && raw[0] == 0x1f && raw[1] == 0x8b {
 		// ParseData would not decompress twice: given data, it
@@ -301,6 +300,45 @@ func parseData(data []byte, max int64) (*profile.Profile, error) {
 		return profile.ParseData(data)
 	}
 	return profile.ParseData(raw)
+}
+
+// gunzip decompresses data, failing with a [*LimitError] when the result
+// exceeds max bytes. It keeps at most eager bytes in memory until it knows
+// the size fits; see parseData.
+func gunzip(data []byte, max, eager int64) ([]byte, error) {
+	gz, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("decompressing profile: %v", err)
+	}
+	eager = min(max, eager)
+	// ISIZE, the last member's uncompressed size mod 2^32: only a hint.
+	size := int64(binary.LittleEndian.Uint32(data[len(data)-4:]))
+	var buf bytes.Buffer
+	buf.Grow(int(min(size, 64*int64(len(data)), eager+1)) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(gz, eager+1)); err != nil {
+		return nil, fmt.Errorf("decompressing profile: %v", err)
+	}
+	if int64(buf.Len()) <= eager {
+		return buf.Bytes(), nil
+	}
+	// Larger than eager: count the rest without keeping it.
+	rest, err := io.Copy(io.Discard, io.LimitReader(gz, max+1-int64(buf.Len())))
+	if err != nil {
+		return nil, fmt.Errorf("decompressing profile: %v", err)
+	}
+	total := int64(buf.Len()) + rest
+	if total > max {
+		return nil, &LimitError{Limit: "MaxDecodedBytes", Max: max, Size: total}
+	}
+	buf = bytes.Buffer{} // let the first part go before the second pass
+	if err := gz.Reset(bytes.NewReader(data)); err != nil {
+		return nil, fmt.Errorf("decompressing profile: %v", err)
+	}
+	out := make([]byte, total)
+	if _, err := io.ReadFull(gz, out); err != nil {
+		return nil, fmt.Errorf("decompressing profile: %v", err)
+	}
+	return out, nil
 }
 
 // Load reads the profiles at paths within opts.Limits and builds one graph

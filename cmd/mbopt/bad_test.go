@@ -28,28 +28,6 @@ import (
 // lists every case.
 const badDir = "../../testdata/bad"
 
-// pending lists the corpus cases whose fix is on another branch: each
-// states its final expected outcome but is skipped until that branch is
-// merged. The lead removes this set after merging harden-callgraph.
-var pending = map[string]string{
-	"app-directory":        "harden-callgraph",
-	"app-fifo":             "harden-callgraph",
-	"app-gzip-bomb":        "harden-callgraph",
-	"app-sparse-1gib":      "harden-callgraph",
-	"app-unsymbolized":     "harden-callgraph",
-	"app-unsymbolized-map": "harden-callgraph",
-	"app-no-locations":     "harden-callgraph",
-	"app-negative":         "harden-callgraph",
-	"app-zero":             "harden-callgraph",
-	"app-unnamed-frames":   "harden-callgraph",
-	"micro-fifo-file":      "harden-callgraph",
-	"skip-fifo":            "harden-callgraph",
-	"skip-gzip-bomb":       "harden-callgraph",
-	"skip-unsymbolized":    "harden-callgraph",
-	"skip-negative":        "harden-callgraph",
-	"skip-no-locations":    "harden-callgraph",
-}
-
 // Limits every case must stay within: a bad input fails fast and cheaply.
 const (
 	caseMaxWall = 2 * time.Second
@@ -222,9 +200,6 @@ func TestBadInputCorpus(t *testing.T) {
 		require.NoError(t, err)
 		cases = append(cases, c)
 	}
-	for name := range pending {
-		require.FileExists(t, filepath.Join(badDir, "cases", name+".txt"), "a pending case that does not exist")
-	}
 	bin := buildMbopt(t)
 	abs := func(p string) string {
 		a, err := filepath.Abs(p)
@@ -236,9 +211,6 @@ func TestBadInputCorpus(t *testing.T) {
 
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if branch, ok := pending[c.name]; ok {
-				t.Skip("pending: fixed on branch " + branch)
-			}
 			tmp, out := t.TempDir(), t.TempDir()
 			expand := func(s string) string {
 				return os.Expand(s, func(v string) string {
