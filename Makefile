@@ -38,9 +38,10 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-## golden: rewrite golden files after an intended output change
+## golden: rewrite every golden file after an intended output change: the
+## Golden tests of each package whose tests use internal/golden, with -update
 golden:
-	$(GO) test ./cmd/mbopt/ ./coverage/ ./report/ -run Golden -update
+	$(GO) test -count=1 $$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/ github.com\/mbopt\/mbopt\/internal\/golden( |$$)/ {print $$1}') -run Golden -update
 
 ## profiles: re-collect the example's profiles (about two minutes)
 profiles:

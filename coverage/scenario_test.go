@@ -2,7 +2,6 @@ package coverage_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,10 +14,9 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/golden"
 	"github.com/mbopt/mbopt/internal/proftest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func stacks(names ...string) *profile.Profile {
 	var ss []proftest.Stack
@@ -210,14 +208,7 @@ func TestScenarioOverlapGolden(t *testing.T) {
 	u := ss.Union
 	fmt.Fprintf(&b, "%-8s project %d/%d (%.2f%%), overall %d/%d (%.2f%%)\n", "union", u.Project.Covered, u.Project.Total, 100*u.Project.Ratio, u.Overall.Covered, u.Overall.Total, 100*u.Overall.Ratio)
 
-	golden := filepath.Join("..", "testdata", "golden", "scenario-overlap.golden")
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(golden), 0o755))
-		require.NoError(t, os.WriteFile(golden, b.Bytes(), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err, "run go test ./coverage -run Golden -update")
-	assert.Equal(t, string(want), b.String(), "scenario overlap differs from %s (rerun with -update if intended)", golden)
+	golden.Check(t, filepath.Join("..", "testdata", "golden", "scenario-overlap.golden"), b.Bytes())
 
 	// Invariants that hold whatever the profiles: the matrix is
 	// symmetric in counts and the union graph holds every scenario.

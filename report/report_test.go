@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"image/png"
 	"math"
 	"os"
@@ -19,26 +18,13 @@ import (
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/golden"
 	"github.com/mbopt/mbopt/internal/proftest"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/report"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 const example = "../testdata/profiles/example"
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("..", "testdata", "golden", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./report -update")
-	assert.Equal(t, string(want), string(got), "%s differs (rerun with -update if intended)", path)
-}
 
 // exampleDoc analyses the example module's three recorded scenarios.
 func exampleDoc(t *testing.T) *report.Document {
@@ -67,14 +53,14 @@ func TestExampleReportGolden(t *testing.T) {
 	require.NoError(t, report.WriteMarkdown(&md, d, report.MarkdownOptions{Images: map[string]string{
 		"suite-coverage": "suite-coverage.svg", "recommend-coverage": "recommend-coverage.svg", "suite-impact": "suite-impact.svg",
 	}}))
-	golden(t, "report-example.md", md.Bytes())
+	golden.Check(t, filepath.Join("..", "testdata", "golden", "report-example.md"), md.Bytes())
 
 	// The data behind the plots, exactly; the drawings only loosely
 	// (fonts differ between machines).
 	figs := report.Figures(d)
 	data, err := json.MarshalIndent(figs, "", "  ")
 	require.NoError(t, err)
-	golden(t, "report-example-figures.json", append(data, '\n'))
+	golden.Check(t, filepath.Join("..", "testdata", "golden", "report-example-figures.json"), append(data, '\n'))
 	require.Len(t, figs, 3)
 	for _, f := range figs {
 		t.Run(f.Name, func(t *testing.T) {

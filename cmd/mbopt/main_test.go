@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,10 +15,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/internal/golden"
 	"github.com/mbopt/mbopt/internal/proftest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // exampleDir holds the bundled example's real profiles.
 const exampleDir = "../../testdata/profiles/example"
@@ -30,20 +28,6 @@ func run(t *testing.T, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := Main(args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
-}
-
-// golden compares got with testdata/golden/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run 'go test ./cmd/mbopt -run Golden -update' to create it")
-	assert.Equal(t, string(want), got, "output differs from %s (rerun with -update if the change is intended)", path)
 }
 
 func exampleArgs(extra ...string) []string {
@@ -71,8 +55,8 @@ func TestGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := run(t, tt.args...)
 			require.Equal(t, 0, code, "stderr: %s", errOut)
-			golden(t, tt.name, out)
-			golden(t, tt.name+".stderr", errOut)
+			golden.Check(t, filepath.Join("testdata", "golden", tt.name), []byte(out))
+			golden.Check(t, filepath.Join("testdata", "golden", tt.name+".stderr"), []byte(errOut))
 		})
 	}
 }

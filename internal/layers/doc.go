@@ -4,7 +4,8 @@
 // layer. The layers, lowest first:
 //
 //  0. helpers with no mbopt imports: bitset, benchname, and internal
-//     atomicfile, interrupt, textutil, par, proc, lazy
+//     atomicfile, interrupt, textutil, par, proc, lazy, the test helper
+//     internal/golden and the documentation check internal/doccheck
 //  1. the data each stage exchanges: manifest (the collection record),
 //     callgraph (profiles become graphs)
 //  2. the first stage and the graph comparison: collect (profiles
@@ -18,6 +19,7 @@
 //  7. the command: cmd/mbopt
 //
 // Test fixtures (internal/proftest, internal/synth) sit above the packages
-// they build for, and the command imports none of them nor any internal
-// algorithm code (internal/lazy): it maps flags to the library.
+// they build for, and the command imports none of them, nor the golden-file
+// helper (internal/golden) outside its tests, nor any internal algorithm
+// code (internal/lazy): it maps flags to the library.
 package layers

@@ -20,6 +20,8 @@ var layer = map[string]int{
 	"internal/proc":       0,
 	"internal/lazy":       0,
 	"internal/layers":     0,
+	"internal/golden":     0,
+	"internal/doccheck":   0,
 	"manifest":            1,
 	"callgraph":           1,
 	"collect":             2,
@@ -38,7 +40,7 @@ var layer = map[string]int{
 
 // notForTheCommand are internal packages cmd/mbopt must not import: test
 // fixtures and algorithm internals.
-var notForTheCommand = []string{"internal/lazy", "internal/proftest", "internal/synth"}
+var notForTheCommand = []string{"internal/lazy", "internal/proftest", "internal/synth", "internal/golden"}
 
 // imports returns each module package's direct non-test imports of other
 // module packages, both without the module prefix.
