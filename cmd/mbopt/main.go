@@ -1,6 +1,3 @@
-// Command mbopt measures how relevant a Go microbenchmark suite is to an
-// application workload, picks the smallest sub-suite with the same coverage
-// and recommends what to benchmark next. See the README for a manual.
 package main
 
 import (

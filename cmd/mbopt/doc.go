@@ -1,0 +1,116 @@
+// Command mbopt measures how relevant a Go microbenchmark suite is to an
+// application workload, picks the smallest sub-suite with the same coverage
+// and recommends what to benchmark next. It compares the CPU profile of the
+// application (an application benchmark, a production /debug/pprof/profile
+// capture or a default.pgo) with one CPU profile per benchmark.
+//
+// Usage:
+//
+//	mbopt run [DIR] [flags]                          profile the application and every benchmark, then analyse
+//	mbopt profile [PATTERN...] [flags]               profile every benchmark of a module
+//	mbopt analyze --app FILE... --micro DIR|FILE...  coverage, minimal suite, recommendations
+//	mbopt suite --app FILE... --micro DIR|FILE...    the minimal suite as go test invocations
+//	mbopt report --app ... --micro ... --out DIR     Markdown, HTML, JSON and plots
+//
+// Every command prints its results on standard output and progress,
+// warnings and errors on standard error, and takes --cpuprofile FILE to
+// profile mbopt itself. "mbopt COMMAND --help" lists each command's flags
+// with examples; the README is the full manual.
+//
+// Exit status: 0 success; 2 bad input or usage (missing or bad files, bad
+// flags, no benchmarks); 1 anything else (nothing could be profiled,
+// internal errors).
+//
+// # Examples
+//
+// The examples below analyse the profiles committed under
+// testdata/profiles/example (app.pprof, an application workload, and one
+// profile per benchmark of the example module example.com/tinytsdb) from
+// the root of mbopt's repository. A test runs each example that starts with
+// "$ mbopt" and compares the output with the text ("..." on a line of its
+// own stands for lines left out), so they show what mbopt prints today.
+//
+// The analysis: the whole suite's coverage of the application's call
+// graph, the minimal suite with the same coverage (Algorithm 2, in pick
+// order), every benchmark's reference impact (the application CPU time spent
+// in the functions it covers) and the two uncovered functions whose benchmark
+// would add most (Algorithm 3):
+//
+//	$ mbopt analyze --app testdata/profiles/example/app.pprof \
+//	    --micro testdata/profiles/example/micro --module example.com/tinytsdb \
+//	    --recommend 2
+//	mbopt: microbenchmark suite relevance for example.com/tinytsdb
+//
+//	Application  1 profile(s), 605 functions (51 project), 11.66s CPU
+//	Benchmarks   19 analysed
+//
+//	Coverage of the application by the whole suite
+//	  project-only    47/51  92.2%
+//	  overall       359/605  59.3%
+//
+//	Minimal suite (Algorithm 2, project nodes): 4 of 19 benchmarks keep the same coverage
+//	  # benchmark                       added  project  overall  impact  share
+//	  1 query__BenchmarkQuery             +32    62.7%    32.2%   8.92s  76.5%
+//	  2 httpapi__BenchmarkWrite            +9    80.4%    42.5%   4.97s  42.6%
+//	  3 httpapi__BenchmarkQueryHandler     +5    90.2%    47.6%   8.73s  74.9%
+//	  4 query__BenchmarkSelect             +1    92.2%    48.9%   9.00s  77.2%
+//	  (project and overall: cumulative coverage after each pick; impact: the benchmark's reference impact)
+//
+//	Benchmarks by reference impact
+//	  benchmark                         project  overall  impact  share  in suite
+//	  query__BenchmarkSelect                 25      166   9.00s  77.2%       yes
+//	  query__BenchmarkQuery                  32      195   8.92s  76.5%       yes
+//	  httpapi__BenchmarkQueryHandler         29      185   8.73s  74.9%       yes
+//	  storage__BenchmarkReadRange            17      106   7.74s  66.4%
+//	...
+//
+//	Recommended benchmark targets (Algorithm 3)
+//	  # function                                             +project  +external  impact  share  project after
+//	  1 example.com/tinytsdb/httpapi.(*Server).handleHealth        +2         +0   0.07s   0.6%          96.1%
+//	  2 example.com/tinytsdb/httpapi.intParam                      +1         +0   0.01s   0.1%          98.0%
+//
+// With --nodes all, the minimal suite keeps every covered function
+// covered, not only the project's, and needs more benchmarks; --recommend 0
+// leaves out the recommendations:
+//
+//	$ mbopt analyze --app testdata/profiles/example/app.pprof \
+//	    --micro testdata/profiles/example/micro --module example.com/tinytsdb \
+//	    --nodes all --recommend 0
+//	...
+//	Minimal suite (Algorithm 2, all nodes): 10 of 19 benchmarks keep the same coverage
+//	   # benchmark                       added  project  overall  impact  share
+//	   1 query__BenchmarkQuery            +195    62.7%    32.2%   8.92s  76.5%
+//	   2 httpapi__BenchmarkWrite           +62    80.4%    42.5%   4.97s  42.6%
+//	   3 httpapi__BenchmarkQueryHandler    +31    90.2%    47.6%   8.73s  74.9%
+//	   4 backup__BenchmarkSnapshot         +22    90.2%    51.2%   6.35s  54.5%
+//	   5 backup__BenchmarkRestore          +17    90.2%    54.0%   7.16s  61.4%
+//	   6 storage__BenchmarkRetention       +11    90.2%    55.9%   2.04s  17.5%
+//	   7 query__BenchmarkSelect             +8    92.2%    57.2%   9.00s  77.2%
+//	   8 query__BenchmarkParse              +8    92.2%    58.5%   2.62s  22.5%
+//	   9 storage__BenchmarkAddRows          +3    92.2%    59.0%   2.48s  21.3%
+//	  10 encoding__BenchmarkParseLine       +2    92.2%    59.3%   2.58s  22.1%
+//	...
+//
+// --objective impact picks by the application CPU time a benchmark newly
+// covers instead of the functions, and --top 2 stops after two picks, for a
+// suite that must stay short:
+//
+//	$ mbopt analyze --app testdata/profiles/example/app.pprof \
+//	    --micro testdata/profiles/example/micro --module example.com/tinytsdb \
+//	    --objective impact --top 2 --recommend 0
+//	...
+//	Selected suite (objective impact, project nodes): 2 of 19 benchmarks, stopped: top
+//	  # benchmark                added  project  overall  impact  share
+//	  1 query__BenchmarkQuery      +32    62.7%    32.2%   8.92s  76.5%
+//	  2 httpapi__BenchmarkWrite     +9    80.4%    42.5%   4.97s  42.6%
+//	  (project and overall: cumulative coverage after each pick; impact: the benchmark's reference impact)
+//	...
+//
+// Commands that profile take a while and are not run by the test. On a
+// module of your own, from its root:
+//
+//	mbopt run --app-cmd 'go run ./cmd/loadtest -duration 60s -cpuprofile {profile}'
+//	mbopt profile --out profiles
+//	mbopt analyze --app app.pprof --micro profiles
+//	mbopt suite --app app.pprof --micro profiles
+package main
