@@ -25,6 +25,7 @@ type FileError struct {
 	Hint string
 }
 
+// Error returns "path: err", followed by " (hint)" when there is a hint.
 func (e *FileError) Error() string {
 	if e.Hint == "" {
 		return fmt.Sprintf("%s: %v", e.Path, e.Err)
@@ -32,6 +33,7 @@ func (e *FileError) Error() string {
 	return fmt.Sprintf("%s: %v (%s)", e.Path, e.Err, e.Hint)
 }
 
+// Unwrap returns Err, so errors.Is sees e.g. fs.ErrNotExist.
 func (e *FileError) Unwrap() error { return e.Err }
 
 // ErrNotRegular is wrapped by the error for a profile path that is not a

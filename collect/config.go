@@ -178,6 +178,7 @@ const (
 // while other packages still build. Total is what is known when the event
 // is sent, so it grows until the last package is built and discovered.
 type Event struct {
+	// Kind says what happened; it decides which other fields are set.
 	Kind EventKind
 	// Package is the import path of the package concerned.
 	Package string

@@ -28,14 +28,18 @@ import (
 type Benchmark struct {
 	// ID names the benchmark, e.g. "storage__BenchmarkAddRows" or
 	// "example.com/m/storage.BenchmarkAddRows/n=10". IDs must be unique.
-	ID    string
+	ID string
+	// Graph is the benchmark's call graph, as callgraph.Load builds it
+	// from its profile.
 	Graph *callgraph.Graph
 }
 
 // Ratio is a coverage figure.
 type Ratio struct {
+	// Covered counts the covered nodes, at most Total.
 	Covered int
-	Total   int
+	// Total counts the nodes that can be covered.
+	Total int
 	// Ratio is Covered/Total, 0 when Total is 0.
 	Ratio float64
 }

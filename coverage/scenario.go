@@ -41,9 +41,10 @@ type Overlap struct {
 // ScenarioSet compares several application scenarios with one benchmark
 // suite.
 type ScenarioSet struct {
-	// Names and Weights are the scenarios' names and weights (0 replaced
-	// by 1), in input order; every per-scenario slice uses that order.
-	Names   []string
+	// Names are the scenarios' names in input order; every per-scenario
+	// slice uses that order.
+	Names []string
+	// Weights are the scenarios' weights, 0 replaced by 1.
 	Weights []float64
 	// Each[i] is scenario i's coverage by the benchmarks.
 	Each []*Result

@@ -54,8 +54,9 @@ type Manifest struct {
 	Module string `json:"module"`
 	// GoVersion is the go toolchain version, as in "go1.26.8".
 	GoVersion string `json:"go_version"`
-	// GOOS and GOARCH are the target the test binaries were built for.
-	GOOS   string `json:"goos"`
+	// GOOS is the operating system the test binaries were built for.
+	GOOS string `json:"goos"`
+	// GOARCH is the architecture they were built for.
 	GOARCH string `json:"goarch"`
 	// VCSRevision is the commit checked out in the module, when known.
 	VCSRevision string `json:"vcs_revision,omitempty"`
@@ -93,11 +94,13 @@ type Entry struct {
 	Samples int `json:"samples,omitempty"`
 	// WallSeconds is the wall time of the process that produced the entry.
 	WallSeconds float64 `json:"wall_seconds"`
-	// NsPerOp and Iterations are the result go test reported for this
-	// benchmark; zero (omitted) when it reported none, as for a top-level
-	// benchmark with sub-benchmarks profiled as one unit.
-	NsPerOp    float64 `json:"ns_per_op,omitempty"`
-	Iterations int64   `json:"iterations,omitempty"`
+	// NsPerOp is the ns/op go test reported for this benchmark; zero
+	// (omitted) when it reported none, as for a top-level benchmark with
+	// sub-benchmarks profiled as one unit.
+	NsPerOp float64 `json:"ns_per_op,omitempty"`
+	// Iterations is the b.N go test reported with NsPerOp; zero (omitted)
+	// likewise.
+	Iterations int64 `json:"iterations,omitempty"`
 	// Error explains a status other than ok: the panic, failure message or
 	// build error, shortened to a few lines.
 	Error string `json:"error,omitempty"`

@@ -47,8 +47,9 @@ type Options struct {
 
 // Step is one pick of the greedy.
 type Step struct {
-	// ID is the picked benchmark; Index its position in coverage.Result.Sets.
-	ID    string
+	// ID is the picked benchmark's id.
+	ID string
+	// Index is its position in coverage.Result.Sets.
 	Index int
 	// Added is the number of counted nodes (see Options.Nodes) it newly
 	// covers: the gain that made it the pick.
@@ -76,7 +77,9 @@ type Step struct {
 // best suite of k benchmarks, so the cumulative figures trace the coverage
 // curve (the dissertation's Figure 6.6).
 type Result struct {
+	// Nodes is the counted nodes the suite keeps covered (Options.Nodes).
 	Nodes Nodes
+	// Steps are the picks in order.
 	Steps []Step
 	// Covered holds the application nodes covered by all picks.
 	Covered bitset.Set

@@ -35,6 +35,7 @@ type CertifyOptions struct {
 // smallest suite with the same coverage (minimum set cover over the
 // counted nodes the suite covers).
 type Certificate struct {
+	// Nodes is the counted nodes (CertifyOptions.Nodes).
 	Nodes Nodes
 	// Greedy is the size of [Greedy]'s suite.
 	Greedy int
@@ -46,9 +47,10 @@ type Certificate struct {
 	// dominated nodes (rows) and benchmarks (columns); Elements and Sets
 	// the size before.
 	Rows, Cols, Elements, Sets int
-	// Solved reports whether the LP was solved; when false, Skipped says
-	// why and LP and LowerBound fall back to Essential.
-	Solved  bool
+	// Solved reports whether the LP was solved; when false, LP and
+	// LowerBound fall back to Essential.
+	Solved bool
+	// Skipped says why the LP was not solved; empty when Solved.
 	Skipped string
 	// LP is the optimum of the LP relaxation: minimise Σ x_b subject to
 	// Σ_{b ∋ v} x_b ≥ 1 for every counted coverable node v, x ≥ 0.

@@ -99,6 +99,7 @@ const (
 // SelectedStep is one pick of [Select]: the [Step] fields plus what the
 // objective and the budget saw.
 type SelectedStep struct {
+	// Step is the pick as [Greedy] records it.
 	Step
 	// Gain is the objective's gain of the pick (counted nodes, their flat
 	// time, or their summed Weights).
@@ -113,13 +114,16 @@ type SelectedStep struct {
 // Selection is the outcome of [Select]: the picks in order, so Steps[:k]
 // trace the objective's coverage curve.
 type Selection struct {
+	// Objective is Plan.Objective, what a pick gains.
 	Objective Objective
-	Nodes     Nodes
+	// Nodes is the counted nodes (Plan's Options.Nodes).
+	Nodes Nodes
 	// Weighted reports whether Plan.Weights was given.
 	Weighted bool
 	// Budget is Plan.Budget (0: none).
 	Budget float64
-	Steps  []SelectedStep
+	// Steps are the picks in order.
+	Steps []SelectedStep
 	// Covered holds the application nodes covered by all picks.
 	Covered bitset.Set
 	// TotalCost and TotalGain sum the picks' costs and gains.
@@ -128,8 +132,10 @@ type Selection struct {
 	Stop Stop
 	// Safeguard reports that, under a Budget, the best single benchmark
 	// gained more than the cost-effectiveness greedy and was returned
-	// instead; GreedyGain is what the greedy had reached.
-	Safeguard  bool
+	// instead.
+	Safeguard bool
+	// GreedyGain is what the greedy had reached when Safeguard replaced
+	// its picks; 0 otherwise.
 	GreedyGain float64
 }
 

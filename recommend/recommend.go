@@ -55,10 +55,10 @@ type Options struct {
 // Recommendation is one recommended function and what a benchmark of it
 // would add.
 type Recommendation struct {
-	// Function is the node's name, Package its package, Node its id in
-	// the application graph.
+	// Function is the node's name, Package its package.
 	Function, Package string
-	Node              int
+	// Node is the function's node id in the application graph.
+	Node int
 	// Distance is the shortest call distance from a root, -1 if none.
 	Distance int
 	// AddedProject and AddedExternal count the newly covered project and
@@ -77,6 +77,7 @@ type Recommendation struct {
 // Result lists the recommendations in pick order (the dissertation's
 // Figure 6.7 curve is their cumulative coverage).
 type Result struct {
+	// Recommendations are the picks in order.
 	Recommendations []Recommendation
 	// Covered holds the starting coverage plus all recommended additions.
 	Covered bitset.Set

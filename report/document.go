@@ -24,13 +24,17 @@ const Version = 1
 
 // Document is the JSON form of an analysis.
 type Document struct {
+	// Version is the schema version, [Version].
 	Version int `json:"version"`
 	// Modules are the project module prefixes.
 	Modules []string `json:"modules"`
 	// Criterion is the minimal suite's node criterion: "project" or "all".
-	Criterion   string      `json:"criterion"`
+	Criterion string `json:"criterion"`
+	// Application describes the application (reference) graph, the
+	// merge of every application profile.
 	Application Application `json:"application"`
-	Coverage    Coverage    `json:"coverage"`
+	// Coverage is the whole suite's coverage of the application graph.
+	Coverage Coverage `json:"coverage"`
 	// Benchmarks holds every analysed benchmark, by impact then id.
 	Benchmarks []Benchmark `json:"benchmarks"`
 	// MinimalSuite holds Algorithm 2's picks in order.
@@ -38,8 +42,10 @@ type Document struct {
 	// Recommendations holds Algorithm 3's picks in order.
 	Recommendations []Recommendation `json:"recommendations"`
 	// Skipped lists unusable benchmark profiles, by file.
-	Skipped  []Skipped `json:"skipped"`
-	Warnings []string  `json:"warnings"`
+	Skipped []Skipped `json:"skipped"`
+	// Warnings are caveats that did not stop the analysis (what the CLI
+	// prints on stderr), in the order they arose; empty, never null.
+	Warnings []string `json:"warnings"`
 	// Selection describes a suite chosen beyond Algorithm 2 (objective,
 	// budget, top, min-gain); absent for plain Algorithm 2.
 	Selection *Selection `json:"selection,omitempty"`
@@ -52,84 +58,154 @@ type Document struct {
 
 // Application describes the reference graph.
 type Application struct {
-	Profiles     []string `json:"profiles"`
-	Nodes        int      `json:"nodes"`
-	ProjectNodes int      `json:"project_nodes"`
-	TotalSeconds float64  `json:"total_seconds"`
+	// Profiles are the application profiles' paths, as given.
+	Profiles []string `json:"profiles"`
+	// Nodes counts the application graph's functions.
+	Nodes int `json:"nodes"`
+	// ProjectNodes counts those in a project module (at most Nodes).
+	ProjectNodes int `json:"project_nodes"`
+	// TotalSeconds is the application's CPU time in seconds (the sum of
+	// every node's flat time; the profile's unit for non-CPU profiles).
+	TotalSeconds float64 `json:"total_seconds"`
 }
 
 // Coverage is the suite's coverage of the application.
 type Coverage struct {
+	// Project is the project-only coverage: covered project nodes over
+	// the application's project nodes.
 	Project Ratio `json:"project"`
+	// Overall is the coverage of all application nodes.
 	Overall Ratio `json:"overall"`
 }
 
 // Ratio is covered/total.
 type Ratio struct {
-	Covered int     `json:"covered"`
-	Total   int     `json:"total"`
-	Ratio   float64 `json:"ratio"`
+	// Covered counts the covered nodes, at most Total.
+	Covered int `json:"covered"`
+	// Total counts the nodes that can be covered.
+	Total int `json:"total"`
+	// Ratio is Covered/Total in [0, 1], 0 when Total is 0.
+	Ratio float64 `json:"ratio"`
 }
 
 func ratioOf(r coverage.Ratio) Ratio { return Ratio{r.Covered, r.Total, r.Ratio} }
 
 // Benchmark is one benchmark's coverage and reference impact.
 type Benchmark struct {
-	ID            string  `json:"id"`
-	Profile       string  `json:"profile"`
-	ProjectNodes  int     `json:"project_nodes"`
-	OverallNodes  int     `json:"overall_nodes"`
+	// ID is the benchmark's id: from the collection manifest, else its
+	// profile's file name without the extension. Unique in a Document.
+	ID string `json:"id"`
+	// Profile is the path of the benchmark's profile.
+	Profile string `json:"profile"`
+	// ProjectNodes counts the application's project nodes the benchmark
+	// covers (its coverage set's project part).
+	ProjectNodes int `json:"project_nodes"`
+	// OverallNodes counts all application nodes it covers.
+	OverallNodes int `json:"overall_nodes"`
+	// ImpactSeconds is the benchmark's reference impact: the
+	// application's flat time summed over its coverage set, in seconds.
 	ImpactSeconds float64 `json:"impact_seconds"`
-	ImpactShare   float64 `json:"impact_share"`
-	GraphNodes    int     `json:"graph_nodes"`
+	// ImpactShare is ImpactSeconds over the application's TotalSeconds,
+	// in [0, 1].
+	ImpactShare float64 `json:"impact_share"`
+	// GraphNodes counts the functions of the benchmark's own call graph,
+	// covered or not.
+	GraphNodes int `json:"graph_nodes"`
 	// Selected reports whether the benchmark is in the minimal suite.
 	Selected bool `json:"selected"`
 }
 
 // Function is an application function a pick adds.
 type Function struct {
-	Function    string  `json:"function"`
-	Package     string  `json:"package"`
-	Project     bool    `json:"project"`
+	// Function is the normalised function name, e.g.
+	// "example.com/m/storage.(*Table).AddRows".
+	Function string `json:"function"`
+	// Package is the function's package path; empty for a symbol with
+	// none (assembly, C).
+	Package string `json:"package"`
+	// Project reports whether Package is in a project module.
+	Project bool `json:"project"`
+	// FlatSeconds is the function's flat time in the application, in
+	// seconds.
 	FlatSeconds float64 `json:"flat_seconds"`
 }
 
 // Pick is one step of the minimal suite.
 type Pick struct {
+	// ID is the picked benchmark's id (see [Benchmark]).
 	ID string `json:"id"`
 	// Added counts the criterion's nodes the pick newly covers.
-	Added                  int     `json:"added"`
-	AddedProject           int     `json:"added_project"`
-	AddedOverall           int     `json:"added_overall"`
-	ImpactSeconds          float64 `json:"impact_seconds"`
-	ImpactShare            float64 `json:"impact_share"`
-	AddedImpactSeconds     float64 `json:"added_impact_seconds"`
+	Added int `json:"added"`
+	// AddedProject counts the project nodes the pick newly covers.
+	AddedProject int `json:"added_project"`
+	// AddedOverall counts all nodes the pick newly covers.
+	AddedOverall int `json:"added_overall"`
+	// ImpactSeconds is the benchmark's own reference impact in seconds,
+	// as in [Benchmark].
+	ImpactSeconds float64 `json:"impact_seconds"`
+	// ImpactShare is ImpactSeconds over the application's total, in
+	// [0, 1].
+	ImpactShare float64 `json:"impact_share"`
+	// AddedImpactSeconds is the application flat time of the nodes the
+	// pick newly covers, in seconds.
+	AddedImpactSeconds float64 `json:"added_impact_seconds"`
+	// CumulativeProjectRatio is the project-only coverage of this and all
+	// earlier picks, in [0, 1]; it never decreases along the suite.
 	CumulativeProjectRatio float64 `json:"cumulative_project_ratio"`
+	// CumulativeOverallRatio is the overall coverage of this and all
+	// earlier picks, in [0, 1].
 	CumulativeOverallRatio float64 `json:"cumulative_overall_ratio"`
-	CumulativeImpact       float64 `json:"cumulative_impact_seconds"`
-	// Functions are the application functions the pick newly covers.
+	// CumulativeImpact is the application flat time covered by this and
+	// all earlier picks, in seconds (the sum of AddedImpactSeconds so
+	// far).
+	CumulativeImpact float64 `json:"cumulative_impact_seconds"`
+	// Functions are the application functions the pick newly covers,
+	// by FlatSeconds descending, then name.
 	Functions []Function `json:"functions"`
 }
 
 // Recommendation is one recommended function.
 type Recommendation struct {
-	Function               string     `json:"function"`
-	Package                string     `json:"package"`
-	Distance               int        `json:"root_distance"`
-	AddedProject           int        `json:"added_project"`
-	AddedExternal          int        `json:"added_external"`
-	ImpactSeconds          float64    `json:"impact_seconds"`
-	ImpactShare            float64    `json:"impact_share"`
-	CumulativeProjectRatio float64    `json:"cumulative_project_ratio"`
-	CumulativeOverallRatio float64    `json:"cumulative_overall_ratio"`
-	Functions              []Function `json:"functions"`
+	// Function is the recommended (uncovered, project) function's
+	// normalised name.
+	Function string `json:"function"`
+	// Package is its package path.
+	Package string `json:"package"`
+	// Distance is the shortest call distance from a root of the
+	// application graph (a function without callers), -1 if none
+	// reaches it.
+	Distance int `json:"root_distance"`
+	// AddedProject counts the uncovered project nodes a benchmark of
+	// Function would cover (those it reaches, itself included).
+	AddedProject int `json:"added_project"`
+	// AddedExternal counts the uncovered external nodes it would cover.
+	AddedExternal int `json:"added_external"`
+	// ImpactSeconds is the application flat time of those nodes, in
+	// seconds.
+	ImpactSeconds float64 `json:"impact_seconds"`
+	// ImpactShare is ImpactSeconds over the application's total, in
+	// [0, 1].
+	ImpactShare float64 `json:"impact_share"`
+	// CumulativeProjectRatio is the project-only coverage of the whole
+	// suite plus this and all earlier recommendations, in [0, 1].
+	CumulativeProjectRatio float64 `json:"cumulative_project_ratio"`
+	// CumulativeOverallRatio is the same for all nodes.
+	CumulativeOverallRatio float64 `json:"cumulative_overall_ratio"`
+	// Functions are the application functions the recommendation newly
+	// covers, by FlatSeconds descending, then name.
+	Functions []Function `json:"functions"`
 }
 
 // Skipped is a benchmark profile left out of the analysis.
 type Skipped struct {
+	// File is the path of the unusable profile (or the manifest entry's
+	// profile path).
 	File string `json:"file"`
-	// ID is the benchmark's id when a collection manifest names it.
-	ID     string `json:"id,omitempty"`
+	// ID is the benchmark's id when a collection manifest names it;
+	// omitted otherwise.
+	ID string `json:"id,omitempty"`
+	// Reason says why it was skipped, e.g. "empty file (...)" or the
+	// manifest's status and error.
 	Reason string `json:"reason"`
 }
 

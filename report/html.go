@@ -10,6 +10,7 @@ import (
 
 // HTMLImage is a drawn figure for [WriteHTML].
 type HTMLImage struct {
+	// Figure is the figure's data: title, caption and name.
 	Figure Figure
 	// PNG is the figure drawn as PNG; it is inlined as a data: URI.
 	PNG []byte

@@ -17,28 +17,35 @@ import (
 type Figure struct {
 	// Name is the file stem, e.g. "suite-coverage".
 	Name string `json:"name"`
-	// Title and Caption describe the figure; Caption says what to read
-	// from it.
-	Title   string `json:"title"`
+	// Title names the figure.
+	Title string `json:"title"`
+	// Caption says what to read from it.
 	Caption string `json:"caption"`
-	XLabel  string `json:"x_label"`
-	YLabel  string `json:"y_label"`
-	// Lines are the series of a line plot; Bars is set instead for a bar
-	// chart.
+	// XLabel is the x axis' label.
+	XLabel string `json:"x_label"`
+	// YLabel is the y axis' label.
+	YLabel string `json:"y_label"`
+	// Lines are the series of a line plot; nil (omitted) for a bar chart.
 	Lines []Series `json:"lines,omitempty"`
-	Bars  *Bars    `json:"bars,omitempty"`
+	// Bars is the data of a bar chart; nil (omitted) for a line plot.
+	Bars *Bars `json:"bars,omitempty"`
 }
 
 // Series is one line: points (X[i], Y[i]).
 type Series struct {
-	Label string    `json:"label"`
-	X     []float64 `json:"x"`
-	Y     []float64 `json:"y"`
+	// Label names the line in the legend.
+	Label string `json:"label"`
+	// X are the points' x values, as many as Y.
+	X []float64 `json:"x"`
+	// Y are the points' y values.
+	Y []float64 `json:"y"`
 }
 
 // Bars is a horizontal bar chart: one bar per label, first label on top.
 type Bars struct {
-	Labels []string  `json:"labels"`
+	// Labels name the bars, top first.
+	Labels []string `json:"labels"`
+	// Values are the bars' lengths, as many as Labels.
 	Values []float64 `json:"values"`
 }
 

@@ -115,6 +115,8 @@ func Resolve(path string) (target string, info fs.FileInfo, err error) {
 // For a target written in place (a device or pipe, see the package
 // documentation) the File is the target itself, and Cleanup only closes it.
 type File struct {
+	// File is the open temporary file (or the target itself, when written
+	// in place); write to it, then call Commit.
 	*os.File
 	target  string
 	mode    fs.FileMode

@@ -9,8 +9,10 @@ import (
 // Stack is one sample: Frames from the root (outermost caller) to the leaf,
 // and its CPU time in nanoseconds.
 type Stack struct {
+	// Frames are function names, root first, leaf last.
 	Frames []string
-	Nanos  int64
+	// Nanos is the sample's CPU time in nanoseconds.
+	Nanos int64
 }
 
 // Profile returns a CPU profile in the shape Go writes one (sample types
