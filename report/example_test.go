@@ -1,0 +1,75 @@
+package report_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/report"
+)
+
+// analyse runs the analysis of the example application and its benchmarks.
+func analyse() *analysis.Report {
+	rep, err := analysis.Run(context.Background(), analysis.Config{
+		App:       []string{"../testdata/profiles/example/app.pprof"},
+		Micro:     []string{"../testdata/profiles/example/micro"},
+		Modules:   []string{"example.com/tinytsdb"},
+		Recommend: 1,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return rep
+}
+
+// Build turns an analysis into the JSON document that mbopt analyze
+// --format json writes; its fields are the documented schema.
+func ExampleBuild() {
+	d := report.Build(analyse())
+	fmt.Printf("schema %d, criterion %s, application %d nodes (%d project), %.2fs\n",
+		d.Version, d.Criterion, d.Application.Nodes, d.Application.ProjectNodes, d.Application.TotalSeconds)
+	b := d.Benchmarks[0] // the largest reference impact
+	fmt.Printf("top benchmark %s: impact %.2fs (%.1f%%), selected %v\n", b.ID, b.ImpactSeconds, 100*b.ImpactShare, b.Selected)
+	for _, p := range d.MinimalSuite {
+		fmt.Printf("pick %s: +%d, cumulative %.3f\n", p.ID, p.Added, p.CumulativeProjectRatio)
+	}
+
+	var buf bytes.Buffer
+	if err := report.WriteJSON(&buf, d); err != nil {
+		log.Fatal(err)
+	}
+	var back report.Document
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("round trip:", back.Coverage == d.Coverage, len(back.MinimalSuite) == len(d.MinimalSuite))
+	// Output:
+	// schema 1, criterion project, application 605 nodes (51 project), 11.66s
+	// top benchmark query__BenchmarkSelect: impact 9.00s (77.2%), selected true
+	// pick query__BenchmarkQuery: +32, cumulative 0.627
+	// pick httpapi__BenchmarkWrite: +9, cumulative 0.804
+	// pick httpapi__BenchmarkQueryHandler: +5, cumulative 0.902
+	// pick query__BenchmarkSelect: +1, cumulative 0.922
+	// round trip: true true
+}
+
+// Figures returns the data of the report's plots; PNG and SVG draw them.
+func ExampleFigures() {
+	for _, f := range report.Figures(report.Build(analyse())) {
+		points := 0
+		for _, s := range f.Lines {
+			points += len(s.X)
+		}
+		if f.Bars != nil {
+			points = len(f.Bars.Values)
+		}
+		fmt.Printf("%s: %q, %d points\n", f.Name, f.Title, points)
+	}
+	// Output:
+	// suite-coverage: "Coverage of the application by the minimal suite", 15 points
+	// recommend-coverage: "Coverage if the recommended functions were benchmarked", 4 points
+	// suite-impact: "Reference impact of the selected benchmarks", 4 points
+}
