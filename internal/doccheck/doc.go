@@ -19,4 +19,9 @@
 //
 // Test files, testdata directories, hidden directories and nested modules
 // (the example module under testdata) are not checked.
+//
+// A second test requires every library package (neither internal nor a
+// command) to have at least one runnable Example, a func Example… in a
+// _test.go file with an "Output:" comment, so that go test checks what the
+// documentation shows.
 package doccheck

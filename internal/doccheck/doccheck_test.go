@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -293,5 +294,64 @@ type (
 				t.Errorf("checkFile reported\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
+	}
+}
+
+// TestEveryLibraryPackageHasAnExample fails for each library package (not
+// internal, not a command) without a runnable Example: a func Example…
+// in a _test.go file with an "Output:" comment, which go test checks.
+func TestEveryLibraryPackageHasAnExample(t *testing.T) {
+	has := map[string]bool{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != root && (d.Name() == "testdata" || d.Name() == "internal" || d.Name() == "cmd" || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		dir, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		if dir == "." {
+			return nil // the module root holds no package
+		}
+		if _, ok := has[dir]; !ok {
+			has[dir] = false
+		}
+		if !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Example") {
+				continue
+			}
+			for _, c := range f.Comments {
+				if c.Pos() > fn.Body.Lbrace && c.End() < fn.Body.Rbrace && strings.HasPrefix(c.Text(), "Output:") {
+					has[dir] = true
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range slices.Sorted(maps.Keys(has)) {
+		if !has[dir] {
+			t.Errorf("package %s has no Example with checked output: add one to %s/example_test.go", filepath.ToSlash(dir), filepath.ToSlash(dir))
+		}
 	}
 }
