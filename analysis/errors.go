@@ -177,6 +177,7 @@ type UnnamedFramesWarning struct {
 	Unit string
 }
 
+// Error returns the warning: the frames and the share of time in no function.
 func (w *UnnamedFramesWarning) Error() string {
 	return fmt.Sprintf("application profile: %d frame(s) without a function name left out of the call graph; %.3g %s (%.1f%%) of its time is in no function",
 		w.Frames, w.Seconds, w.Unit, 100*w.Seconds/max(w.Total, math.SmallestNonzeroFloat64))

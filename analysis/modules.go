@@ -23,6 +23,7 @@ type ModuleError struct {
 	Reason string
 }
 
+// Error returns the message, naming the entry as Config.Modules[i].
 func (e *ModuleError) Error() string {
 	return fmt.Sprintf("Config.Modules[%d] %q: %s", e.Index, e.Value, e.Reason)
 }
@@ -89,6 +90,8 @@ type NoProjectFunctionsError struct {
 	ManifestModules []string
 }
 
+// Error returns the message: the profiles, the modules that matched
+// nothing and where they came from, and the candidate modules.
 func (e *NoProjectFunctionsError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: no function belongs to %s (from %s)", strings.Join(e.AppProfiles, ", "), strings.Join(e.Modules, ", "), e.From)

@@ -33,6 +33,7 @@ type InputError struct {
 	Err error
 }
 
+// Error returns Err's message, which names the Config field.
 func (e *InputError) Error() string { return e.Err.Error() }
 
 // Unwrap returns Err.

@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
+	"strings"
 
+	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/pipeline"
 	"github.com/mbopt/mbopt/report"
 )
@@ -30,4 +34,50 @@ func ExampleRun() {
 	if err := report.WriteText(os.Stdout, report.Build(res.Report), report.TextOptions{}); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// A front end can replace the collection: here the Collector restores
+// profiles collected earlier (the committed example's, as a CI job would
+// restore them from a cache) into the output directory and records them in
+// a manifest, and Run analyses them against the application profile.
+func ExampleRun_collector() {
+	out, err := os.MkdirTemp("", "mbopt-example-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(out)
+	const cached = "../testdata/profiles/example/micro"
+	restore := func(ctx context.Context, cfg collect.Config) (*manifest.Manifest, error) {
+		files, err := filepath.Glob(filepath.Join(cached, "*.pprof"))
+		if err != nil {
+			return nil, err
+		}
+		m := &manifest.Manifest{Module: "example.com/tinytsdb", BenchTime: "1s"}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return nil, err
+			}
+			name := filepath.Base(f)
+			if err := os.WriteFile(filepath.Join(cfg.Out, name), data, 0o644); err != nil {
+				return nil, err
+			}
+			id := strings.TrimSuffix(name, ".pprof")
+			m.Benchmarks = append(m.Benchmarks, manifest.Entry{ID: id, Name: id, Status: manifest.StatusOK, Profile: name})
+		}
+		return m, m.Write(cfg.Out)
+	}
+	res, err := pipeline.Run(context.Background(), pipeline.Config{
+		Config:    analysis.Config{App: []string{"../testdata/profiles/example/app.pprof"}},
+		Collect:   collect.Config{Dir: "../testdata/example", Out: out},
+		Collector: restore,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	cov := res.Report.Coverage
+	fmt.Printf("%d benchmarks, project-only coverage %d/%d, minimal suite %d\n",
+		len(res.Manifest.Benchmarks), cov.Project.Covered, cov.Project.Total, len(res.Report.Suite.Steps))
+	// Output:
+	// 19 benchmarks, project-only coverage 47/51, minimal suite 4
 }

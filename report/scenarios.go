@@ -9,14 +9,18 @@ import (
 // Tables 6.3 and 6.4). Every list is in the order the scenarios were
 // given.
 type Scenarios struct {
-	Names   []string           `json:"names"`
-	Weights []float64          `json:"weights"`
-	Each    []ScenarioCoverage `json:"coverage"`
+	// Names are the scenario names, as given (unique).
+	Names []string `json:"names"`
+	// Weights are the scenario weights, 1 where none was given.
+	Weights []float64 `json:"weights"`
+	// Each is the whole suite's coverage of each scenario.
+	Each []ScenarioCoverage `json:"coverage"`
 	// Union is the suite's coverage of the union of all scenarios.
 	Union Coverage `json:"union"`
 	// Overall and Project are the pairwise overlaps over all nodes and
 	// over project nodes.
 	Overall Overlap `json:"overall_overlap"`
+	// Project is the pairwise overlap over project nodes.
 	Project Overlap `json:"project_overlap"`
 	// SuiteProject[i][k] is scenario i's project-only coverage after the
 	// first k+1 picks of the minimal suite (Figure 6.6, one line per
@@ -26,24 +30,38 @@ type Scenarios struct {
 
 // ScenarioCoverage is the whole suite's coverage of one scenario.
 type ScenarioCoverage struct {
-	Name         string  `json:"name"`
-	Nodes        int     `json:"nodes"`
-	ProjectNodes int     `json:"project_nodes"`
+	// Name is the scenario's name.
+	Name string `json:"name"`
+	// Nodes counts the functions of the scenario's graph.
+	Nodes int `json:"nodes"`
+	// ProjectNodes counts those in a project module.
+	ProjectNodes int `json:"project_nodes"`
+	// TotalSeconds is the scenario's CPU time in seconds.
 	TotalSeconds float64 `json:"total_seconds"`
-	Project      Ratio   `json:"project"`
-	Overall      Ratio   `json:"overall"`
+	// Project is the suite's project-only coverage of the scenario.
+	Project Ratio `json:"project"`
+	// Overall is the suite's coverage of all the scenario's nodes.
+	Overall Ratio `json:"overall"`
 }
 
 // Overlap is a pairwise overlap matrix: Counts[i][j] nodes shared by
 // scenarios i and j, Shares[i][j] = Counts[i][j] / Sizes[i] (the share of
 // the row scenario's nodes).
 type Overlap struct {
-	Sizes  []int       `json:"sizes"`
-	Counts [][]int     `json:"counts"`
+	// Sizes[i] counts scenario i's nodes.
+	Sizes []int `json:"sizes"`
+	// Counts[i][j] counts the nodes scenarios i and j share; symmetric,
+	// with Counts[i][i] = Sizes[i].
+	Counts [][]int `json:"counts"`
+	// Shares[i][j] is Counts[i][j] / Sizes[i] in [0, 1], 0 when Sizes[i]
+	// is 0; not symmetric.
 	Shares [][]float64 `json:"shares"`
-	Unique []int       `json:"unique"`
-	Union  int         `json:"union"`
-	Common int         `json:"common"`
+	// Unique[i] counts the nodes only scenario i calls.
+	Unique []int `json:"unique"`
+	// Union counts the nodes of any scenario.
+	Union int `json:"union"`
+	// Common counts the nodes every scenario calls.
+	Common int `json:"common"`
 }
 
 func overlapOf(o coverage.Overlap) Overlap {

@@ -10,7 +10,9 @@ type Selection struct {
 	// Objective is "nodes" or "impact"; Weighted reports per-scenario
 	// node weights.
 	Objective string `json:"objective"`
-	Weighted  bool   `json:"weighted"`
+	// Weighted reports whether nodes were weighted by the weights of
+	// scenarios given with one (NAME=FILE:WEIGHT).
+	Weighted bool `json:"weighted"`
 	// BudgetSeconds is the cost budget, 0 for none.
 	BudgetSeconds float64 `json:"budget_seconds"`
 	// Stop says why the selection ended: "complete", "top", "min-gain" or
@@ -19,10 +21,13 @@ type Selection struct {
 	// Safeguard reports that the single best benchmark within the budget
 	// replaced the cost-effectiveness greedy's picks, whose gain was
 	// GreedyGain.
-	Safeguard  bool    `json:"safeguard"`
+	Safeguard bool `json:"safeguard"`
+	// GreedyGain is the greedy's total gain when Safeguard replaced its
+	// picks, 0 otherwise.
 	GreedyGain float64 `json:"greedy_gain"`
 	// TotalGain and TotalCostSeconds sum the picks' gains and costs.
-	TotalGain        float64 `json:"total_gain"`
+	TotalGain float64 `json:"total_gain"`
+	// TotalCostSeconds sums the picks' costs, in seconds.
 	TotalCostSeconds float64 `json:"total_cost_seconds"`
 	// Steps are the picks in order, with what the objective saw.
 	Steps []SelectionStep `json:"steps"`
@@ -30,11 +35,20 @@ type Selection struct {
 
 // SelectionStep is one pick's gain and cost.
 type SelectionStep struct {
-	ID                       string  `json:"id"`
-	Gain                     float64 `json:"gain"`
-	CostSeconds              float64 `json:"cost_seconds"`
-	CumulativeCostSeconds    float64 `json:"cumulative_cost_seconds"`
-	CumulativeGain           float64 `json:"cumulative_gain"`
+	// ID is the picked benchmark's id.
+	ID string `json:"id"`
+	// Gain is what the pick adds in the objective's unit: counted nodes,
+	// their flat time in seconds, or their summed weights.
+	Gain float64 `json:"gain"`
+	// CostSeconds is the benchmark's cost in seconds (0 without costs).
+	CostSeconds float64 `json:"cost_seconds"`
+	// CumulativeCostSeconds sums CostSeconds over this and all earlier
+	// picks; it stays within Selection.BudgetSeconds when there is one.
+	CumulativeCostSeconds float64 `json:"cumulative_cost_seconds"`
+	// CumulativeGain sums Gain over this and all earlier picks.
+	CumulativeGain float64 `json:"cumulative_gain"`
+	// CumulativeImpactFraction is the application flat time covered by
+	// this and all earlier picks over the application's total, in [0, 1].
 	CumulativeImpactFraction float64 `json:"cumulative_impact_share"`
 }
 

@@ -48,8 +48,8 @@ type badCase struct {
 }
 
 // readBadCase parses a case file: "key: value" lines, "#" comments (the
-// first is the case's description); args splits at spaces except inside
-// Go-quoted strings.
+// first is the case's description); args, setup and outputs are split into
+// words with splitWords.
 func readBadCase(path string) (*badCase, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -72,9 +72,11 @@ func readBadCase(path string) (*badCase, error) {
 			return nil, fmt.Errorf("%s:%d: want key: value", path, i+1)
 		}
 		val = strings.TrimSpace(val)
-		fields, err := splitArgs(val)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
+		var fields []string
+		if key == "args" || key == "setup" || key == "outputs" {
+			if fields, err = splitWords(val, true); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
+			}
 		}
 		switch key {
 		case "args":
@@ -107,28 +109,6 @@ func readBadCase(path string) (*badCase, error) {
 		return nil, fmt.Errorf("%s: a failing case needs names and hint", path)
 	}
 	return c, nil
-}
-
-// splitArgs splits s at spaces; a field starting with a double quote is a
-// Go string literal and may hold spaces.
-func splitArgs(s string) ([]string, error) {
-	var out []string
-	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
-		if s[0] == '"' {
-			q, err := strconv.QuotedPrefix(s)
-			if err != nil {
-				return nil, fmt.Errorf("bad quoted field in %q", s)
-			}
-			u, _ := strconv.Unquote(q)
-			out = append(out, u)
-			s = s[len(q):]
-			continue
-		}
-		f, rest, _ := strings.Cut(s, " ")
-		out = append(out, f)
-		s = rest
-	}
-	return out, nil
 }
 
 // setupStep performs one setup line of a case; paths are expanded.

@@ -149,7 +149,7 @@ func examples(blocks []docBlock, markdown bool) ([]docExample, error) {
 				cmd = strings.TrimSuffix(cmd, "\\") + " " + strings.TrimSpace(b.lines[j])
 			}
 			j++
-			args, err := splitArgs(cmd)
+			args, err := splitWords(cmd, false)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", pos, err)
 			}
@@ -164,65 +164,6 @@ func examples(blocks []docBlock, markdown bool) ([]docExample, error) {
 		}
 	}
 	return exs, nil
-}
-
-// splitArgs splits a command line into words as a POSIX shell would for
-// words made of plain characters, 'single-quoted' and "double-quoted"
-// strings and backslash escapes. Shell operators and expansions are errors:
-// the examples run without a shell.
-func splitArgs(line string) ([]string, error) {
-	var args []string
-	var w strings.Builder
-	inWord := false
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case c == ' ' || c == '\t':
-			if inWord {
-				args = append(args, w.String())
-				w.Reset()
-				inWord = false
-			}
-		case c == '\'':
-			end := strings.IndexByte(line[i+1:], '\'')
-			if end < 0 {
-				return nil, fmt.Errorf("%q: unterminated single quote", line)
-			}
-			w.WriteString(line[i+1 : i+1+end])
-			i += end + 1
-			inWord = true
-		case c == '"':
-			i++
-			for ; i < len(line) && line[i] != '"'; i++ {
-				if line[i] == '\\' && i+1 < len(line) && strings.IndexByte("\\\"$`", line[i+1]) >= 0 {
-					i++
-				} else if line[i] == '$' || line[i] == '`' {
-					return nil, fmt.Errorf("%q: expansions need a shell; tested examples run without one", line)
-				}
-				w.WriteByte(line[i])
-			}
-			if i == len(line) {
-				return nil, fmt.Errorf("%q: unterminated double quote", line)
-			}
-			inWord = true
-		case c == '\\':
-			if i+1 == len(line) {
-				return nil, fmt.Errorf("%q: trailing backslash", line)
-			}
-			i++
-			w.WriteByte(line[i])
-			inWord = true
-		case strings.IndexByte("|&;<>()$`*?[", c) >= 0 || !inWord && (c == '#' || c == '~'):
-			return nil, fmt.Errorf("%q: %q needs a shell; tested examples run without one", line, c)
-		default:
-			w.WriteByte(c)
-			inWord = true
-		}
-	}
-	if inWord {
-		args = append(args, w.String())
-	}
-	return args, nil
 }
 
 // matchOutput reports whether got, a command's output, matches the
@@ -409,15 +350,15 @@ func TestSplitArgs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
-			got, err := splitArgs(tt.line)
+			got, err := splitWords(tt.line, false)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("splitArgs(%q) = %q, %v; want an error containing %q", tt.line, got, err, tt.wantErr)
+					t.Fatalf("splitWords(%q) = %q, %v; want an error containing %q", tt.line, got, err, tt.wantErr)
 				}
 				return
 			}
 			if err != nil || strings.Join(got, "\x00") != strings.Join(tt.want, "\x00") || len(got) != len(tt.want) {
-				t.Fatalf("splitArgs(%q) = %q, %v; want %q", tt.line, got, err, tt.want)
+				t.Fatalf("splitWords(%q) = %q, %v; want %q", tt.line, got, err, tt.want)
 			}
 		})
 	}
