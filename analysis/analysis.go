@@ -28,6 +28,7 @@ import (
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/internal/par"
+	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/recommend"
@@ -337,10 +338,7 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 			out = append(out, benchFile{id: id, path: arg})
 			continue
 		}
-		if mst, err := os.Stat(filepath.Join(arg, manifest.FileName)); err == nil {
-			if !mst.Mode().IsRegular() {
-				return nil, nil, nil, inputf("%s: is %s, not a regular file: a manifest must be a file written by 'mbopt profile'", filepath.Join(arg, manifest.FileName), callgraph.FileKind(mst.Mode()))
-			}
+		if _, err := os.Lstat(filepath.Join(arg, manifest.FileName)); err == nil {
 			m, err := manifest.Load(arg)
 			if err != nil {
 				return nil, nil, nil, asInput(err)
@@ -410,7 +408,7 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 	})
 	for i := 1; i < len(out); i++ {
 		if out[i].id == out[i-1].id {
-			return nil, nil, nil, inputf("%s: benchmark id %q is given twice, also by %s; a benchmark's id is its profile's file name, so give each --micro file a unique name", out[i].path, out[i].id, out[i-1].path)
+			return nil, nil, nil, fieldErrorf("%s: benchmark id %q is given twice, also by %s; a benchmark's id is its profile's file name, so give each file of %s a unique name", out[i].path, out[i].id, out[i-1].path, Field("Micro"))
 		}
 	}
 	slices.SortFunc(skips, func(a, b Skip) int { return strings.Compare(a.File, b.File) })
@@ -420,7 +418,7 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 // notRegular is the skip of a benchmark profile path that is not a regular
 // file (a named pipe, device, socket or directory), which is never opened.
 func notRegular(path string, mode fs.FileMode) Skip {
-	return Skip{File: path, Reason: fmt.Sprintf("is %s, %v; only regular files are read as profiles", callgraph.FileKind(mode), callgraph.ErrNotRegular)}
+	return Skip{File: path, Reason: fmt.Sprintf("is %s, %v; only regular files are read as profiles", regfile.Kind(mode), callgraph.ErrNotRegular)}
 }
 
 type loaded struct {

@@ -7,11 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"strconv"
 
+	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/manifest"
 )
 
@@ -31,15 +32,23 @@ func manifestCosts(ms []dirManifest) (map[string]float64, []string) {
 	return costs, files
 }
 
+// maxCostsBytes bounds a costs file: a few hundred bytes per benchmark.
+const maxCostsBytes = 64 << 20
+
 // ReadCosts reads benchmark costs in seconds from path: a JSON object
 // mapping benchmark ids to seconds, a collection manifest (a JSON object
 // with a "benchmarks" list, see [manifest.Manifest.Costs]), or CSV lines
 // "id,seconds" (a first line whose second field is not a number is a
-// header). Errors name the file and line.
+// header). Only a regular file of at most 64 MiB is read (a named pipe is
+// refused, never waited on). Errors name the file and line.
 func ReadCosts(path string) (map[string]float64, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path, maxCostsBytes)
 	if err != nil {
-		return nil, fmt.Errorf("reading costs: %w", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: reading costs: %w", path, err)
 	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) > 0 && trimmed[0] == '{' {

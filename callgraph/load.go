@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/google/pprof/profile"
+	"github.com/mbopt/mbopt/internal/regfile"
 )
 
 // FileError is an error about one input file. Its message starts with the
@@ -39,7 +39,7 @@ func (e *FileError) Unwrap() error { return e.Err }
 // ErrNotRegular is wrapped by the error for a profile path that is not a
 // regular file: a directory, a named pipe (FIFO), a device or a socket. Such
 // paths are refused without being read (a FIFO would block forever).
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = regfile.ErrNotRegular
 
 // Limits bounds how much of a profile file is read, so that a huge file or
 // a small gzip file that expands enormously (a "gzip bomb") fails fast with
@@ -148,46 +148,23 @@ func (l Limits) ReadProfile(path string) (*profile.Profile, error) {
 }
 
 // readRegular returns the contents of the regular file at path, at most
-// max bytes, or a *FileError.
+// max bytes (see package internal/regfile), or a *FileError.
 func readRegular(path string, max int64) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, openError(path, err)
+	data, err := regfile.ReadFile(path, max)
+	var nr *regfile.NotRegularError
+	var tl *regfile.TooLargeError
+	switch {
+	case err == nil:
+		return data, nil
+	case errors.As(err, &nr):
+		hint := "only regular files are read as profiles; save the profile to a file and give that"
+		if nr.Mode.IsDir() {
+			hint = "give a profile file, not a directory"
+		}
+		return nil, &FileError{Path: path, Err: err, Hint: hint}
+	case errors.As(err, &tl):
+		return nil, &FileError{Path: path, Err: &LimitError{Limit: "MaxFileBytes", Max: tl.Max, Size: tl.Size}}
 	}
-	if err := checkRegular(path, st); err != nil {
-		return nil, err
-	}
-	f, err := openNonblocking(path)
-	if err != nil {
-		return nil, openError(path, err)
-	}
-	defer f.Close()
-	// The path may have been replaced since the Stat: check what was
-	// opened.
-	st, err = f.Stat()
-	if err != nil {
-		return nil, openError(path, err)
-	}
-	if err := checkRegular(path, st); err != nil {
-		return nil, err
-	}
-	if st.Size() > max {
-		return nil, &FileError{Path: path, Err: &LimitError{Limit: "MaxFileBytes", Max: max, Size: st.Size()}}
-	}
-	// One more byte than the limit tells a file that grew past it since
-	// the Stat.
-	buf := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead))
-	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
-		return nil, openError(path, err)
-	}
-	if int64(buf.Len()) > max {
-		return nil, &FileError{Path: path, Err: &LimitError{Limit: "MaxFileBytes", Max: max, Size: int64(buf.Len())}}
-	}
-	return buf.Bytes(), nil
-}
-
-// openError turns an error opening or reading path into a *FileError.
-func openError(path string, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
@@ -196,45 +173,7 @@ func openError(path string, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
 		hint = "check the path"
 	}
-	return &FileError{Path: path, Err: fmt.Errorf("reading profile: %w", err), Hint: hint}
-}
-
-// checkRegular returns a *FileError wrapping ErrNotRegular unless st
-// describes a regular file.
-func checkRegular(path string, st fs.FileInfo) error {
-	mode := st.Mode()
-	if mode.IsRegular() {
-		return nil
-	}
-	hint := "only regular files are read as profiles; save the profile to a file and give that"
-	if mode.IsDir() {
-		hint = "give a profile file, not a directory"
-	}
-	return &FileError{Path: path, Err: fmt.Errorf("is %s, %w", FileKind(mode), ErrNotRegular), Hint: hint}
-}
-
-// FileKind describes the kind of file mode is, with an article: "a
-// regular file", "a directory", "a named pipe (FIFO)", "a socket", "a
-// character device", "a device", "a symbolic link" or "an irregular file".
-func FileKind(mode fs.FileMode) string {
-	switch {
-	case mode.IsRegular():
-		return "a regular file"
-	case mode.IsDir():
-		return "a directory"
-	case mode&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case mode&fs.ModeSocket != 0:
-		return "a socket"
-	case mode&fs.ModeCharDevice != 0:
-		return "a character device"
-	case mode&fs.ModeDevice != 0:
-		return "a device"
-	case mode&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	default:
-		return "an irregular file"
-	}
+	return nil, &FileError{Path: path, Err: fmt.Errorf("reading profile: %w", err), Hint: hint}
 }
 
 // ParseProfile parses the pprof profile data read from path (used only in

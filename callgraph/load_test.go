@@ -195,27 +195,6 @@ func TestLoadNamesTheFile(t *testing.T) {
 	assert.ErrorIs(t, err, callgraph.ErrNegative)
 }
 
-func TestFileKind(t *testing.T) {
-	tests := []struct {
-		mode fs.FileMode
-		want string
-	}{
-		{0o644, "a regular file"},
-		{fs.ModeDir | 0o755, "a directory"},
-		{fs.ModeNamedPipe | 0o644, "a named pipe (FIFO)"},
-		{fs.ModeSocket, "a socket"},
-		{fs.ModeDevice | fs.ModeCharDevice, "a character device"},
-		{fs.ModeDevice, "a device"},
-		{fs.ModeSymlink, "a symbolic link"},
-		{fs.ModeIrregular, "an irregular file"},
-	}
-	for _, tt := range tests {
-		if got := callgraph.FileKind(tt.mode); got != tt.want {
-			t.Errorf("FileKind(%v) = %q, want %q", tt.mode, got, tt.want)
-		}
-	}
-}
-
 func TestLimitErrorIsNotSilent(t *testing.T) {
 	err := &callgraph.LimitError{Limit: "MaxFileBytes", Max: 256 << 20, Size: 300<<20 + 512<<10}
 	assert.EqualError(t, err, "file is 300.5 MiB, over the 256 MiB limit (Limits.MaxFileBytes)")

@@ -5,9 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -16,6 +16,7 @@ import (
 	"github.com/mbopt/mbopt/benchname"
 
 	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/regfile"
 )
 
 // FileName is the name of the manifest inside an output directory.
@@ -194,11 +195,14 @@ func (m *Manifest) Lookup(id string) (Entry, bool) {
 }
 
 // Load reads dir/manifest.json with [Read]. It fails when the file is
-// missing (the error then matches fs.ErrNotExist) or [Read] fails; errors
-// name the file.
+// missing (the error then matches fs.ErrNotExist), is not a regular file
+// (never blocking on a named pipe), or [Read] fails; errors name the file.
 func Load(dir string) (*Manifest, error) {
 	file := filepath.Join(dir, FileName)
-	f, err := os.Open(file)
+	f, _, err := regfile.Open(file)
+	if errors.Is(err, regfile.ErrNotRegular) {
+		return nil, fmt.Errorf("%s: %w; a manifest is a file written by 'mbopt profile'", file, err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,7 @@
 // layer. The layers, lowest first:
 //
 //  0. helpers with no mbopt imports: bitset, benchname, and internal
-//     atomicfile, interrupt, textutil, par, proc, lazy, the test helper
+//     atomicfile, interrupt, regfile, textutil, par, proc, lazy, the test helper
 //     internal/golden and the documentation check internal/doccheck
 //  1. the data each stage exchanges: manifest (the collection record),
 //     callgraph (profiles become graphs)

@@ -16,6 +16,7 @@ var layer = map[string]int{
 	"internal/atomicfile": 0,
 	"internal/interrupt":  0,
 	"internal/textutil":   0,
+	"internal/regfile":    0,
 	"internal/par":        0,
 	"internal/proc":       0,
 	"internal/lazy":       0,

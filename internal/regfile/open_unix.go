@@ -1,6 +1,6 @@
 //go:build unix
 
-package callgraph
+package regfile
 
 import (
 	"os"
