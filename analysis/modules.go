@@ -90,13 +90,28 @@ type NoProjectFunctionsError struct {
 	ManifestModules []string
 }
 
-// Error returns the message: the profiles, the modules that matched
-// nothing and where they came from, and the candidate modules.
-func (e *NoProjectFunctionsError) Error() string {
+// Error returns the message with the Modules field named as Go code
+// names it.
+func (e *NoProjectFunctionsError) Error() string { return e.Text(Field.String) }
+
+// Text returns the message with the Modules field named by name: the
+// profiles, the modules that matched nothing and where they came from, the
+// modules the profile does contain, and the Modules value to set.
+func (e *NoProjectFunctionsError) Text(name func(Field) string) string {
+	var from string
+	switch e.From {
+	case "Config.Modules":
+		from = name("Modules")
+	case "the manifest":
+		from = "the manifest's module"
+	default:
+		from = "the module of " + e.From
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: no function belongs to %s (from %s)", strings.Join(e.AppProfiles, ", "), strings.Join(e.Modules, ", "), e.From)
+	fmt.Fprintf(&b, "%s: no function of the application profile belongs to %s (%s)",
+		strings.Join(e.AppProfiles, ", "), strings.Join(e.Modules, ", "), from)
 	if len(e.Candidates) == 0 {
-		b.WriteString("; the profile names no module-like package (is it unsymbolized, or of another program?)")
+		fmt.Fprintf(&b, "; it names no module-like package (is it unsymbolized, or of another program?): pass %s with the profiled program's module path", name("Modules"))
 	} else {
 		b.WriteString("; its functions are in ")
 		for i, c := range e.Candidates {
@@ -105,9 +120,10 @@ func (e *NoProjectFunctionsError) Error() string {
 			}
 			fmt.Fprintf(&b, "%s (%.0f%% of CPU time)", c.Path, 100*c.Share)
 		}
+		fmt.Fprintf(&b, ": pass %s %s, or the module of the code you benchmark", name("Modules"), e.Candidates[0].Path)
 	}
 	if len(e.ManifestModules) > 0 && e.From != "the manifest" {
-		fmt.Fprintf(&b, "; the manifest's module is %s", strings.Join(e.ManifestModules, ", "))
+		fmt.Fprintf(&b, " (the manifest's module is %s)", strings.Join(e.ManifestModules, ", "))
 	}
 	return b.String()
 }

@@ -82,7 +82,7 @@ func TestRunNoProjectFunctions(t *testing.T) {
 	assert.Equal(t, "Config.Modules", np.From)
 	require.NotEmpty(t, np.Candidates)
 	assert.Equal(t, proftest.Figure62Module, np.Candidates[0].Path)
-	assert.ErrorContains(t, err, appPath+": no function belongs to example.com/wrong")
+	assert.ErrorContains(t, err, appPath+": no function of the application profile belongs to example.com/wrong (Config.Modules)")
 
 	cfg.AllowNoProject = true
 	rep, err := analysis.Run(context.Background(), cfg)

@@ -185,10 +185,6 @@ func classify(err error) error {
 	if errors.As(err, &me) {
 		return badInputf("--module %q: %s", me.Value, me.Reason)
 	}
-	var np *analysis.NoProjectFunctionsError
-	if errors.As(err, &np) {
-		return badInput(noProjectError(np))
-	}
 	err = inFlagWords(err)
 	var le *callgraph.LimitError
 	if errors.As(err, &le) {
@@ -219,40 +215,6 @@ var limitFlags = strings.NewReplacer(
 // flagWording replaces the library's names of settings in msg with the
 // flags that set them.
 func flagWording(msg string) string { return limitFlags.Replace(msg) }
-
-// noProjectError words np for the command line: the profile, the modules
-// that matched nothing and where they came from, the modules the profile
-// does contain, and the --module to pass.
-func noProjectError(np *analysis.NoProjectFunctionsError) error {
-	from := np.From
-	switch from {
-	case "Config.Modules":
-		from = "--module"
-	case "the manifest":
-		from = "the manifest's module"
-	default:
-		from = "the module of " + from
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: no function of the application profile belongs to %s (%s)",
-		strings.Join(np.AppProfiles, ", "), strings.Join(np.Modules, ", "), from)
-	if len(np.Candidates) == 0 {
-		b.WriteString("; it names no module-like package (is it unsymbolized, or of another program?): pass --module with the profiled program's module path")
-	} else {
-		b.WriteString("; its functions are in ")
-		for i, c := range np.Candidates {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%s (%.0f%% of CPU time)", c.Path, 100*c.Share)
-		}
-		fmt.Fprintf(&b, ": pass --module %s, or the module of the code you benchmark", np.Candidates[0].Path)
-	}
-	if len(np.ManifestModules) > 0 && np.From != "the manifest" {
-		fmt.Fprintf(&b, " (the manifest's module is %s)", strings.Join(np.ManifestModules, ", "))
-	}
-	return errors.New(b.String())
-}
 
 // printWarnings writes the analysis's caveats to w, skipped files first.
 func printWarnings(w io.Writer, rep *analysis.Report) {
