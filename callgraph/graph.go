@@ -60,7 +60,7 @@ type Node struct {
 // by name with unique names, and Out and In with one list per node (nil
 // lists for nodes without edges). Coverage needs only Nodes, so a graph
 // used only as a benchmark graph or with [Graph.Lookup] may leave Out and
-// In nil; the reachability methods need them. [Graph.Lookup] indexes Nodes
+// In nil; the reachability methods then see a graph without edges. [Graph.Lookup] indexes Nodes
 // by name on its first call, so Nodes must not change after that.
 type Graph struct {
 	// Nodes are sorted by Name, and names are unique; a node's id is its

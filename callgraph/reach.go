@@ -7,12 +7,32 @@ import (
 	"github.com/mbopt/mbopt/bitset"
 )
 
+// out returns the callees of node i, nil when g has no Out lists (a graph
+// built by hand or with [Options.NoEdges]).
+func (g *Graph) out(i int) []int32 {
+	if i < len(g.Out) {
+		return g.Out[i]
+	}
+	return nil
+}
+
+// in returns the callers of node i, nil when g has no In lists.
+func (g *Graph) in(i int) []int32 {
+	if i < len(g.In) {
+		return g.In[i]
+	}
+	return nil
+}
+
 // Roots returns the ids of the nodes without callers (entry points such as
-// runtime.goexit or a thread's start function), in increasing order.
+// runtime.goexit or a thread's start function), in increasing order. Like
+// every reachability method, it reads a nil In or Out (or a list missing
+// at the end) as "no edges": in a graph without edges every node is a
+// root.
 func (g *Graph) Roots() []int {
 	var roots []int
 	for i := range g.Nodes {
-		if len(g.In[i]) == 0 {
+		if len(g.in(i)) == 0 {
 			roots = append(roots, i)
 		}
 	}
@@ -34,7 +54,7 @@ func (g *Graph) RootDistance() []int {
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
-		for _, m := range g.Out[n] {
+		for _, m := range g.out(n) {
 			if dist[m] < 0 {
 				dist[m] = dist[n] + 1
 				queue = append(queue, int(m))
@@ -53,7 +73,7 @@ func (g *Graph) Reachable(id int) []int {
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, m := range g.Out[n] {
+		for _, m := range g.out(n) {
 			if !seen.Has(int(m)) {
 				seen.Add(int(m))
 				stack = append(stack, int(m))
@@ -112,8 +132,8 @@ func (g *Graph) Condense() *Condensation {
 		for len(call) > 0 {
 			f := &call[len(call)-1]
 			v := f.v
-			if f.edge < len(g.Out[v]) {
-				w := g.Out[v][f.edge]
+			if out := g.out(int(v)); f.edge < len(out) {
+				w := out[f.edge]
 				f.edge++
 				if index[w] < 0 {
 					index[w], low[w] = next, next
@@ -159,7 +179,7 @@ func (g *Graph) Condense() *Condensation {
 	}
 	for ci := int32(0); ci < ncomp; ci++ {
 		for _, v := range members[ci] {
-			for _, w := range g.Out[v] {
+			for _, w := range g.out(int(v)) {
 				cw := comp[w]
 				if cw != ci && last[cw] != ci {
 					last[cw] = ci

@@ -78,3 +78,38 @@ func TestReachCountsEmptyUniverse(t *testing.T) {
 		require.Zero(t, n, "component %d", ci)
 	}
 }
+
+// A hand-built graph may leave In and Out nil (or shorter than Nodes): the
+// reachability methods read the missing lists as "no edges" instead of
+// panicking.
+func TestReachabilityWithoutEdgeLists(t *testing.T) {
+	nodes := []callgraph.Node{{Name: "p.a"}, {Name: "p.b"}, {Name: "p.c"}}
+	tests := []struct {
+		name    string
+		out, in [][]int32
+		// The only edge is a→b, present in the lists given: b has a
+		// caller only when In is set, a callee only when Out is.
+		roots  []int
+		dist   []int
+		reachA []int
+		comps  int
+	}{
+		{name: "nil In and Out", roots: []int{0, 1, 2}, dist: []int{0, 0, 0}, reachA: []int{0}, comps: 3},
+		{name: "Out only", out: [][]int32{{1}, nil, nil}, roots: []int{0, 1, 2}, dist: []int{0, 0, 0}, reachA: []int{0, 1}, comps: 3},
+		{name: "In only", in: [][]int32{nil, {0}, nil}, roots: []int{0, 2}, dist: []int{0, -1, 0}, reachA: []int{0}, comps: 3},
+		{name: "short lists", out: [][]int32{{1}}, in: [][]int32{nil, {0}}, roots: []int{0, 2}, dist: []int{0, 1, 0}, reachA: []int{0, 1}, comps: 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := &callgraph.Graph{Nodes: nodes, Out: tt.out, In: tt.in}
+			require.Equal(t, tt.roots, g.Roots(), "Roots")
+			require.Equal(t, tt.dist, g.RootDistance(), "RootDistance")
+			require.Equal(t, tt.reachA, g.Reachable(0), "Reachable(a)")
+			c := g.Condense()
+			require.Len(t, c.Members, tt.comps, "Condense: components")
+			require.Len(t, c.Comp, len(nodes), "Condense: Comp")
+			counts := c.ReachCounts([]int{0, 1, 2})
+			require.Equal(t, len(tt.reachA), counts[c.Comp[0]], "ReachCounts of a")
+		})
+	}
+}
