@@ -29,6 +29,14 @@
 // in profiles, without their import path, so they are external unless
 // "main" itself is listed as a module.
 //
+// [Options.Exclude] takes packages of the modules out of the project with
+// import path patterns ("example.com/m/cmd/..."; see [MatchPattern]),
+// typically the workload driver that produced the application profile when
+// it lives in a non-main package of the module. Excluded functions stay in
+// the graph as external nodes, so overall coverage (over every node) is the
+// same with or without the exclusion, while project-only coverage, the
+// minimal suite's project criterion and recommendations leave them out.
+//
 // # Names
 //
 // Function names are normalised so the same function compares equal across

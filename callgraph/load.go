@@ -290,7 +290,10 @@ func Load(paths []string, opts Options) (*Graph, error) {
 	if len(paths) == 0 {
 		return nil, ErrNoProfile
 	}
-	b := newBuilder(opts)
+	b, err := newBuilder(opts)
+	if err != nil {
+		return nil, err
+	}
 	for _, path := range paths {
 		p, err := opts.Limits.ReadProfile(path)
 		if err != nil {
