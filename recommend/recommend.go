@@ -1,43 +1,9 @@
-// Package recommend suggests which uncovered functions deserve a
-// microbenchmark next.
-//
-// [Additional] implements Algorithm 3 of Grambow's dissertation (2024,
-// section 6.2.3), an adaptation of Rothermel's "additional" greedy for test
-// prioritisation: start from the application's project nodes that no
-// benchmark covers; for each, the uncovered project nodes reachable from it
-// in the application call graph (itself included) are what a benchmark of
-// that function would add, assuming it calls what the application calls;
-// recommend the function whose set is largest, remove that set from the
-// uncovered nodes, and repeat until n functions are recommended or nothing
-// is left to add.
-//
-// # Ties
-//
-// As the paper says, among functions that add equally many project nodes
-// the one closer to a root (a node without callers: the shortest call
-// distance from any root) wins — a function nearer the entry points is an
-// easier benchmark target — then the one that adds more external nodes
-// (reachable external nodes covered neither by the suite nor by an earlier
-// recommendation), and last the smaller function name. Functions no root
-// reaches (only possible inside a cycle without entry) count as infinitely
-// far.
-//
-// # Cost
-//
-// Memory is linear in the application graph: no reach set is ever held.
-// Strongly connected components are condensed once; the first gains come
-// from [callgraph.Condensation.ReachCounts], which counts every
-// component's reachable uncovered project nodes block by block in
-// O((C+E) × P/64) time (C components, E edges, P uncovered project nodes).
-// The greedy is lazy as in package optimize, since gains only shrink: a
-// candidate is re-evaluated only when its stale key reaches the top, by a
-// search of the condensed graph that skips components whose reach has
-// nothing left to add (every component a recommendation reaches becomes
-// one), so later searches get cheaper as recommendations cover the graph.
 package recommend
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/callgraph"
@@ -45,20 +11,40 @@ import (
 	"github.com/mbopt/mbopt/internal/lazy"
 )
 
-// Options configures [Additional].
+// Options configures [Additional]. The zero value is the paper's
+// Algorithm 3 without a limit.
 type Options struct {
 	// N is the largest number of recommendations; 0 or less means no
 	// limit (recommend until every project node is covered).
 	N int
+	// Targets chooses the candidates: [AnyFunction] (the paper's) or
+	// [Callable].
+	Targets Targets
+	// Details fills each recommendation's Exported, Callers and Hottest
+	// fields (see "What a developer needs" in the package documentation).
+	Details bool
 }
+
+// Details bounds: a recommendation lists at most this many callers and
+// hottest functions.
+const (
+	MaxCallers = 3
+	MaxHottest = 3
+)
 
 // Recommendation is one recommended function and what a benchmark of it
 // would add.
 type Recommendation struct {
-	// Function is the node's name, Package its package.
+	// Function is the recommended function's name, Package its package.
 	Function, Package string
-	// Node is the function's node id in the application graph.
+	// Node is the function's id in the application graph, -1 when only
+	// its closures were sampled (with [Callable] targets).
 	Node int
+	// Closures lists the ids of the closures folded into the function, in
+	// increasing order (with [Callable] targets; always nil with
+	// [AnyFunction]). A benchmark reaches them by calling what the
+	// function returns or starts.
+	Closures []int
 	// Distance is the shortest call distance from a root, -1 if none.
 	Distance int
 	// AddedProject and AddedExternal count the newly covered project and
@@ -72,6 +58,30 @@ type Recommendation struct {
 	// CumulativeProject and CumulativeOverall are the coverage of the
 	// starting set plus this and all earlier recommendations.
 	CumulativeProject, CumulativeOverall coverage.Ratio
+
+	// The fields below are set only with [Options.Details].
+
+	// File and Line locate the function's declaration as the profile
+	// records it (callgraph.Node.File and Line); when the function itself
+	// was not sampled, its first closure's (whose line lies inside the
+	// function). "" and 0 when unknown.
+	File string
+	Line int
+	// Exported reports that a benchmark in an external test package
+	// (package x_test) can call the function: its name and, for a method,
+	// its receiver type are exported. Otherwise the benchmark belongs in
+	// an internal test (package x).
+	Exported bool
+	// Callers holds the ids of the application's direct callers of the
+	// function and its closures (the closures themselves left out), at
+	// most [MaxCallers], by cumulative time (largest first), then name:
+	// how the application uses the function, a hint for realistic inputs.
+	Callers []int
+	// Hottest holds the ids of the project nodes among AddedNodes other
+	// than the function and its closures, at most [MaxHottest], by flat
+	// time (largest first), then name: the hottest code beneath the
+	// function that its benchmark would newly cover.
+	Hottest []int
 }
 
 // Result lists the recommendations in pick order (the dissertation's
@@ -83,9 +93,89 @@ type Result struct {
 	Covered bitset.Set
 }
 
+// group is a candidate: a target function and the nodes that count for it.
+type group struct {
+	name string
+	// node is the target's id, -1 if it was not sampled.
+	node int
+	// members are the target's node (if any) and its closures' nodes,
+	// increasing; roots their components, without repeats.
+	members []int
+	roots   []int32
+	// first is the node File and Line are taken from.
+	first int
+	fn    funcName
+}
+
+// groups returns the candidates for targets: for [AnyFunction] every
+// uncovered project node alone, in id order; for [Callable] the callable
+// functions with their closures, in name order, keeping only groups with an
+// uncovered project node.
+func groups(g *callgraph.Graph, cond *callgraph.Condensation, covered bitset.Set, targets Targets) []group {
+	var out []group
+	addRoots := func(gr *group) {
+		for _, v := range gr.members {
+			c := cond.Comp[v]
+			if !slices.Contains(gr.roots, c) {
+				gr.roots = append(gr.roots, c)
+			}
+		}
+	}
+	if targets != Callable {
+		for v, n := range g.Nodes {
+			if n.Project && !covered.Has(v) {
+				gr := group{name: n.Name, node: v, members: []int{v}, first: v}
+				addRoots(&gr)
+				out = append(out, gr)
+			}
+		}
+		return out
+	}
+	byName := map[string]int{}
+	for v, n := range g.Nodes {
+		if !n.Project {
+			continue
+		}
+		fn, ok := parseFunc(n.Name)
+		if !ok || !fn.callable() || !fn.closure && n.File == "<autogenerated>" {
+			continue
+		}
+		i, seen := byName[fn.named]
+		if !seen {
+			i = len(out)
+			byName[fn.named] = i
+			out = append(out, group{name: fn.named, node: -1, first: -1, fn: fn})
+		}
+		gr := &out[i]
+		gr.members = append(gr.members, v) // ids increase
+		if !fn.closure {
+			gr.node = v
+		}
+	}
+	kept := out[:0]
+	for _, gr := range out {
+		open := false
+		for _, v := range gr.members {
+			open = open || !covered.Has(v)
+		}
+		if !open {
+			continue
+		}
+		gr.first = gr.members[0]
+		if gr.node >= 0 {
+			gr.first = gr.node
+		}
+		addRoots(&gr)
+		kept = append(kept, gr)
+	}
+	slices.SortFunc(kept, func(a, b group) int { return strings.Compare(a.name, b.name) })
+	return kept
+}
+
 // Additional runs Algorithm 3 on the application graph of cov, starting
 // from the nodes in covered (usually cov.Covered, the whole suite's
-// coverage, or an optimize.Result's Covered). covered is not modified.
+// coverage, or an optimize.Result's Covered), with the candidates
+// opts.Targets chooses. covered is not modified.
 func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result {
 	g := cov.App
 	done := covered.Clone()
@@ -113,49 +203,114 @@ func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result 
 	gains := cond.ReachCounts(universe[:nproj])
 	dist := g.RootDistance()
 	r := newReach(g, cond, universe)
+	cands := groups(g, cond, covered, opts.Targets)
 
-	// The first keys: exact gains, and as external nodes every uncovered
-	// one, an upper bound. So they start stale, and a candidate's exact
-	// key is computed when it first reaches the top: only candidates that
-	// tie on gain and distance with the first pick need a search.
-	keys := make([]candidate, 0, nproj)
-	for _, v := range universe[:nproj] {
-		keys = append(keys, candidate{node: v, dist: dist[v], name: g.Nodes[v].Name, gain: gains[cond.Comp[v]], ext: len(universe) - nproj})
+	// The first keys: as gains the exact gain of a group of one node and
+	// the sum of its components' gains for a larger group, and as
+	// external nodes every uncovered one: upper bounds. So they start
+	// stale, and a candidate's exact key is computed when it first reaches
+	// the top: only candidates that tie on gain and distance with the
+	// first pick need a search.
+	keys := make([]candidate, 0, len(cands))
+	for i, gr := range cands {
+		k := candidate{group: i, dist: -1, name: gr.name, ext: len(universe) - nproj}
+		for _, ci := range gr.roots {
+			k.gain += gains[ci]
+		}
+		k.gain = min(k.gain, nproj)
+		for _, v := range gr.members {
+			if d := dist[v]; d >= 0 && (k.dist < 0 || d < k.dist) {
+				k.dist = d
+			}
+		}
+		keys = append(keys, k)
 	}
 	q := lazy.New(keys, better)
 	q.MarkStale()
 	for opts.N <= 0 || len(res.Recommendations) < opts.N {
 		_, ok := q.Top(func(c *candidate) bool {
-			c.gain, c.ext = r.count(cond.Comp[c.node])
+			c.gain, c.ext = r.count(cands[c.group].roots)
 			return c.gain > 0
 		})
 		if !ok {
 			break
 		}
 		c := q.Take()
-		nodes := r.take(cond.Comp[c.node])
+		gr := &cands[c.group]
+		nodes := r.take(gr.roots)
 		slices.Sort(nodes)
 		for _, v := range nodes {
 			done.Add(v)
 		}
-		node := g.Nodes[c.node]
 		rec := Recommendation{
-			Function:      node.Name,
-			Package:       node.Package,
-			Node:          c.node,
+			Function:      gr.name,
+			Package:       g.Nodes[gr.members[0]].Package,
+			Node:          gr.node,
 			Distance:      c.dist,
 			AddedProject:  c.gain,
 			AddedExternal: c.ext,
 			AddedNodes:    nodes,
+		}
+		if opts.Targets == Callable {
+			for _, v := range gr.members {
+				if v != gr.node {
+					rec.Closures = append(rec.Closures, v)
+				}
+			}
 		}
 		for _, v := range nodes {
 			rec.ImpactSeconds += g.Nodes[v].Flat
 		}
 		rec.ImpactShare = cov.Share(rec.ImpactSeconds)
 		rec.CumulativeProject, rec.CumulativeOverall = cov.Ratios(done)
+		if opts.Details {
+			describe(g, gr, &rec)
+		}
 		res.Recommendations = append(res.Recommendations, rec)
 	}
 	return res
+}
+
+// describe fills rec's detail fields for the candidate gr.
+func describe(g *callgraph.Graph, gr *group, rec *Recommendation) {
+	first := g.Nodes[gr.first]
+	rec.File, rec.Line = first.File, first.Line
+	fn := gr.fn
+	if fn.named == "" {
+		fn, _ = parseFunc(gr.name)
+	}
+	rec.Exported = fn.exported()
+	member := func(v int) bool { _, ok := slices.BinarySearch(gr.members, v); return ok }
+	var callers []int
+	for _, v := range gr.members {
+		if v >= len(g.In) {
+			continue // a hand-built graph without In lists
+		}
+		for _, u := range g.In[v] {
+			if !member(int(u)) && !slices.Contains(callers, int(u)) {
+				callers = append(callers, int(u))
+			}
+		}
+	}
+	rec.Callers = topBy(g, callers, func(n *callgraph.Node) float64 { return n.Cum }, MaxCallers)
+	var hot []int
+	for _, v := range rec.AddedNodes {
+		if g.Nodes[v].Project && !member(v) {
+			hot = append(hot, v)
+		}
+	}
+	rec.Hottest = topBy(g, hot, func(n *callgraph.Node) float64 { return n.Flat }, MaxHottest)
+}
+
+// topBy returns at most n of ids, by value (largest first), then name.
+func topBy(g *callgraph.Graph, ids []int, value func(*callgraph.Node) float64, n int) []int {
+	slices.SortFunc(ids, func(a, b int) int {
+		return cmp.Or(cmp.Compare(value(&g.Nodes[b]), value(&g.Nodes[a])), strings.Compare(g.Nodes[a].Name, g.Nodes[b].Name))
+	})
+	if len(ids) > n {
+		ids = ids[:n]
+	}
+	return ids
 }
 
 // reach answers, for a component of the condensed application graph, how
@@ -208,61 +363,63 @@ func newReach(g *callgraph.Graph, cond *callgraph.Condensation, universe []int) 
 	return r
 }
 
-// walk visits every component reachable from root that is not dead, each
+// walk visits every component reachable from roots that is not dead, each
 // once, calling visit(ci) on entry; components found to reach no open node
 // are marked dead on the way out.
-func (r *reach) walk(root int32, visit func(ci int32)) {
-	if r.dead[root] {
-		return
-	}
+func (r *reach) walk(roots []int32, visit func(ci int32)) {
 	r.round++
-	r.seen[root] = r.round
-	visit(root)
-	r.stack = append(r.stack[:0], frame{comp: root, alive: r.openProject[root]+r.openExternal[root] > 0})
-	for len(r.stack) > 0 {
-		f := &r.stack[len(r.stack)-1]
-		if out := r.cond.Out[f.comp]; f.edge < len(out) {
-			cw := out[f.edge]
-			f.edge++
-			switch {
-			case r.dead[cw]:
-			case r.seen[cw] == r.round:
-				// Finished already (the condensation is acyclic) and
-				// not dead: it reaches an open node.
-				f.alive = true
-			default:
-				r.seen[cw] = r.round
-				visit(cw)
-				r.stack = append(r.stack, frame{comp: cw, alive: r.openProject[cw]+r.openExternal[cw] > 0})
-			}
+	for _, root := range roots {
+		if r.dead[root] || r.seen[root] == r.round {
 			continue
 		}
-		done := *f
-		r.stack = r.stack[:len(r.stack)-1]
-		if !done.alive {
-			r.dead[done.comp] = true
-		} else if len(r.stack) > 0 {
-			r.stack[len(r.stack)-1].alive = true
+		r.seen[root] = r.round
+		visit(root)
+		r.stack = append(r.stack[:0], frame{comp: root, alive: r.openProject[root]+r.openExternal[root] > 0})
+		for len(r.stack) > 0 {
+			f := &r.stack[len(r.stack)-1]
+			if out := r.cond.Out[f.comp]; f.edge < len(out) {
+				cw := out[f.edge]
+				f.edge++
+				switch {
+				case r.dead[cw]:
+				case r.seen[cw] == r.round:
+					// Finished already (the condensation is acyclic)
+					// and not dead: it reaches an open node.
+					f.alive = true
+				default:
+					r.seen[cw] = r.round
+					visit(cw)
+					r.stack = append(r.stack, frame{comp: cw, alive: r.openProject[cw]+r.openExternal[cw] > 0})
+				}
+				continue
+			}
+			done := *f
+			r.stack = r.stack[:len(r.stack)-1]
+			if !done.alive {
+				r.dead[done.comp] = true
+			} else if len(r.stack) > 0 {
+				r.stack[len(r.stack)-1].alive = true
+			}
 		}
 	}
 }
 
 // count returns the open project and external nodes reachable from
-// component root.
-func (r *reach) count(root int32) (project, external int) {
-	r.walk(root, func(ci int32) {
+// the components roots.
+func (r *reach) count(roots []int32) (project, external int) {
+	r.walk(roots, func(ci int32) {
 		project += int(r.openProject[ci])
 		external += int(r.openExternal[ci])
 	})
 	return project, external
 }
 
-// take closes the open nodes reachable from component root and returns
-// them (in no particular order). Every component it reaches is dead
+// take closes the open nodes reachable from the components roots and
+// returns them (in no particular order). Every component it reaches is dead
 // afterwards.
-func (r *reach) take(root int32) []int {
+func (r *reach) take(roots []int32) []int {
 	var nodes []int
-	r.walk(root, func(ci int32) {
+	r.walk(roots, func(ci int32) {
 		if r.openProject[ci]+r.openExternal[ci] > 0 {
 			for _, v := range r.cond.Members[ci] {
 				if r.open[v] {
@@ -278,11 +435,11 @@ func (r *reach) take(root int32) []int {
 }
 
 type candidate struct {
-	node int
-	gain int
-	dist int
-	ext  int
-	name string
+	group int // index into the groups
+	gain  int
+	dist  int
+	ext   int
+	name  string
 }
 
 // better orders by more project nodes added, shorter root distance (-1
