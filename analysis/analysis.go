@@ -54,6 +54,22 @@ type Config struct {
 	AllowNoProject bool
 	// Dir is where to look for go.mod; "" means the current directory.
 	Dir string
+	// Exclude lists Go package patterns ("go help packages": "..." is a
+	// wildcard, "x/..." matches x and below) of packages that are not
+	// project code although they lie in Modules: typically the workload
+	// driver that produced the application profile. A pattern starting
+	// with "./" or "../", or ".", is relative to every project module:
+	// "./cmd/..." with module example.com/m means "example.com/m/cmd/...".
+	// Excluded functions stay in the graphs as external nodes (see
+	// callgraph.Options.Exclude), so overall coverage is unchanged while
+	// project-only coverage, the minimal suite's project criterion and
+	// the recommendations leave them out.
+	Exclude []string
+	// Targets chooses the functions Algorithm 3 may recommend; the zero
+	// value is the paper's recommend.AnyFunction. With recommend.Callable
+	// each recommendation also carries the details a developer needs to
+	// write the benchmark (recommend.Options.Details).
+	Targets recommend.Targets
 	// Nodes is the minimal suite's criterion.
 	Nodes optimize.Nodes
 	// Recommend is the number of recommendations; 0 disables them,
@@ -103,6 +119,12 @@ func (s *Skip) Error() string { return s.File + ": " + s.Reason }
 type Report struct {
 	// Modules are the project module prefixes used.
 	Modules []string
+	// Exclude are the import path patterns of the packages taken out of
+	// the project, Config.Exclude with relative patterns resolved, one
+	// per module, in order.
+	Exclude []string
+	// Targets is the candidate set the recommendations were chosen from.
+	Targets recommend.Targets
 	// AppProfiles are the application profiles, in the order given.
 	AppProfiles []string
 	// Coverage holds the application graph and every coverage set.
@@ -123,7 +145,8 @@ type Report struct {
 	Entries map[string]manifest.Entry
 	// Warnings are caveats that did not stop the analysis, in the order
 	// found: *ModuleFromGoModWarning, *NoProjectFunctionWarning,
-	// *NoSharedFunctionWarning, *CostSourceNote and *NoCertificateWarning
+	// *NoSharedFunctionWarning, *ExcludeUnmatchedWarning, *CostSourceNote and
+	// *NoCertificateWarning
 	// (pick them out with errors.As).
 	Warnings []error
 	// Scenarios compares the application scenarios; nil with fewer than
@@ -194,7 +217,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.Warnings = append(rep.Warnings, &ModuleFromGoModWarning{Module: mod, GoMod: gomod})
 	}
 	rep.Modules = mods
-	opts := callgraph.Options{Modules: mods, AllowNonCPU: cfg.AllowNonCPU, AllowEmpty: cfg.AllowEmpty, Limits: cfg.Limits}
+	exclude, err := resolveExclude(cfg.Exclude, mods)
+	if err != nil {
+		return nil, err
+	}
+	rep.Exclude = exclude
+	opts := callgraph.Options{Modules: mods, Exclude: exclude, AllowNonCPU: cfg.AllowNonCPU, AllowEmpty: cfg.AllowEmpty, Limits: cfg.Limits}
 
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -215,6 +243,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		rep.Warnings = append(rep.Warnings, &NoProjectFunctionWarning{Modules: mods})
 	}
+	rep.Warnings = append(rep.Warnings, unmatchedExcludes(cfg.Exclude, exclude, mods, app)...)
 
 	benches, skipped, err := loadBenchmarks(ctx, files, opts, cfg.workers())
 	if err != nil {
@@ -252,7 +281,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	if cfg.Recommend != 0 {
-		rep.Recommendations = recommend.Additional(rep.Coverage, rep.Coverage.Covered, recommend.Options{N: max(cfg.Recommend, 0)})
+		rep.Recommendations = recommend.Additional(rep.Coverage, rep.Coverage.Covered, recommend.Options{
+			N: max(cfg.Recommend, 0), Targets: cfg.Targets, Details: cfg.Targets == recommend.Callable,
+		})
+		rep.Targets = cfg.Targets
 	}
 	return rep, nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/recommend"
 )
 
 // Version is the JSON schema version; it changes only when a field changes
@@ -41,6 +42,10 @@ type Document struct {
 	MinimalSuite []Pick `json:"minimal_suite"`
 	// Recommendations holds Algorithm 3's picks in order.
 	Recommendations []Recommendation `json:"recommendations"`
+	// RecommendationTargets is "callable" when the recommendations are
+	// functions a benchmark can call, closures folded in (the default of
+	// the command line); absent for the paper's targets, any function.
+	RecommendationTargets string `json:"recommendation_targets,omitempty"`
 	// Skipped lists unusable benchmark profiles, by file.
 	Skipped []Skipped `json:"skipped"`
 	// Warnings are caveats that did not stop the analysis (what the CLI
@@ -194,6 +199,48 @@ type Recommendation struct {
 	// Functions are the application functions the recommendation newly
 	// covers, by FlatSeconds descending, then name.
 	Functions []Function `json:"functions"`
+
+	// The fields below are present only with callable targets (see
+	// Document.RecommendationTargets); the paper's targets keep the
+	// earlier fields alone.
+
+	// Closures are the closures folded into the function, by name: a
+	// benchmark reaches them by calling what the function returns or
+	// starts.
+	Closures []string `json:"closures,omitempty"`
+	// Dir is the package's directory relative to the module root ("." for
+	// the root), from a collection manifest or else from the module path;
+	// absent when the package lies in no project module.
+	Dir string `json:"dir,omitempty"`
+	// File is the file of the function's declaration as the application
+	// profile records it (the build machine's path); absent when the
+	// profile does not say.
+	File string `json:"file,omitempty"`
+	// Line is the declaration's line in File; absent when unknown.
+	Line int `json:"line,omitempty"`
+	// Exported reports that a benchmark in an external test package
+	// (package x_test) can call the function; false means an internal
+	// test (package x).
+	Exported *bool `json:"exported,omitempty"`
+	// Callers are the application's direct callers of the function (and
+	// of its closures), at most three, by cumulative time: how the
+	// application uses it, a hint for realistic inputs.
+	Callers []Caller `json:"callers,omitempty"`
+	// Hottest are the project functions beneath the function that its
+	// benchmark would newly cover, at most three, by flat time.
+	Hottest []Function `json:"hottest,omitempty"`
+}
+
+// Caller is an application function that calls a recommended one.
+type Caller struct {
+	// Function is the caller's normalised name.
+	Function string `json:"function"`
+	// Package is its package path.
+	Package string `json:"package"`
+	// Project reports whether it is a project function.
+	Project bool `json:"project"`
+	// CumSeconds is the caller's cumulative application time.
+	CumSeconds float64 `json:"cum_seconds"`
 }
 
 // Skipped is a benchmark profile left out of the analysis.
@@ -268,6 +315,12 @@ func Build(rep *analysis.Report) *Document {
 				CumulativeProjectRatio: r.CumulativeProject.Ratio, CumulativeOverallRatio: r.CumulativeOverall.Ratio,
 				Functions: functions(r.AddedNodes),
 			})
+			if rep.Targets == recommend.Callable {
+				describe(&d.Recommendations[len(d.Recommendations)-1], &r, rep)
+			}
+		}
+		if rep.Targets == recommend.Callable {
+			d.RecommendationTargets = rep.Targets.String()
 		}
 	}
 	for _, w := range rep.Warnings {

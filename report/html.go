@@ -98,11 +98,12 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 {{$d := .D}}{{$cost := .Cost}}{{range $i, $s := .D.MinimalSuite}}<tr><td class="n">{{inc $i}}</td><td><code>{{$s.ID}}</code></td><td class="n">+{{$s.Added}}</td><td class="n">{{pct $s.CumulativeProjectRatio}}</td><td class="n">{{pct $s.CumulativeOverallRatio}}</td><td class="n">{{secs $s.ImpactSeconds}}</td><td class="n">{{pct $s.ImpactShare}}</td>{{if $cost}}{{with step $d $i}}<td class="n">{{secs .CostSeconds}}</td><td class="n">{{secs .CumulativeCostSeconds}}</td>{{end}}{{end}}</tr>
 {{end}}</table>
 {{end}}
-{{if .D.Recommendations}}<h2>Recommended benchmark targets (Algorithm 3)</h2>
-<table><tr><th>#</th><th>function</th><th>+project</th><th>+external</th><th>impact</th><th>share</th><th>project after</th></tr>
-{{range $i, $r := .D.Recommendations}}<tr><td class="n">{{inc $i}}</td><td><code>{{$r.Function}}</code></td><td class="n">+{{$r.AddedProject}}</td><td class="n">+{{$r.AddedExternal}}</td><td class="n">{{secs $r.ImpactSeconds}}</td><td class="n">{{pct $r.ImpactShare}}</td><td class="n">{{pct $r.CumulativeProjectRatio}}</td></tr>
+{{if .D.Recommendations}}{{$details := .D.RecommendationTargets}}<h2>Recommended benchmark targets (Algorithm 3)</h2>
+<table><tr><th>#</th><th>function</th><th>+project</th><th>+external</th><th>impact</th><th>share</th><th>project after</th>{{if $details}}<th>where</th><th>test</th><th>called by</th><th>hottest beneath</th>{{end}}</tr>
+{{range $i, $r := .D.Recommendations}}<tr><td class="n">{{inc $i}}</td><td><code>{{$r.Function}}</code></td><td class="n">+{{$r.AddedProject}}</td><td class="n">+{{$r.AddedExternal}}</td><td class="n">{{secs $r.ImpactSeconds}}</td><td class="n">{{pct $r.ImpactShare}}</td><td class="n">{{pct $r.CumulativeProjectRatio}}</td>{{if $details}}<td><code>{{$r.Source}}</code></td><td>{{if $r.IsExported}}external{{else}}internal{{end}}</td><td>{{range $j, $c := $r.Callers}}{{if $j}}<br>{{end}}<code>{{$c.Function}}</code>{{end}}</td><td>{{range $j, $h := $r.Hottest}}{{if $j}}<br>{{end}}<code>{{$h.Function}}</code> {{secs $h.FlatSeconds}}{{end}}</td>{{end}}</tr>
 {{end}}</table>
-{{end}}
+{{if $details}}<p>Functions a benchmark can call, closures folded into the function that returns or starts them. <i>test</i>: an external test package (<code>x_test</code>) can call it, else an internal test; <i>called by</i>: the application's direct callers; <i>hottest beneath</i>: the project functions its benchmark would newly cover.</p>
+{{end}}{{end}}
 {{with .D.Scenarios}}{{$sc := .}}<h2>Scenarios</h2>
 <table><tr><th>scenario</th><th>weight</th><th>functions</th><th>project</th><th>project coverage</th><th>overall coverage</th></tr>
 {{range $i, $e := .Each}}<tr><td>{{$e.Name}}</td><td class="n">{{index $sc.Weights $i}}</td><td class="n">{{$e.Nodes}}</td><td class="n">{{$e.ProjectNodes}}</td><td class="n">{{$e.Project.Covered}}/{{$e.Project.Total}} ({{pct $e.Project.Ratio}})</td><td class="n">{{$e.Overall.Covered}}/{{$e.Overall.Total}} ({{pct $e.Overall.Ratio}})</td></tr>

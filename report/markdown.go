@@ -27,6 +27,18 @@ func mdEscape(s string) string {
 
 func mdCode(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
 
+// mdCodes formats each non-empty s as code, joined by "<br>" (one per line
+// in a table cell).
+func mdCodes(ss []string) string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, mdCode(s))
+		}
+	}
+	return strings.Join(out, "<br>")
+}
+
 // WriteMarkdown writes d as GitHub-flavoured Markdown: a summary, the
 // figures, the minimal suite, the optimality certificate, the
 // recommendations, the scenarios (Table 6.4) and every benchmark.
@@ -91,11 +103,31 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 	if len(d.Recommendations) > 0 {
 		p("## Recommended benchmark targets (Algorithm 3)\n\n")
 		end := fold(fmt.Sprintf("%d functions that would add the most coverage", len(d.Recommendations)))
-		p("| # | function | +project | +external | impact | share | project after |\n|--:|---|--:|--:|--:|--:|--:|\n")
-		for i, r := range d.Recommendations {
-			p("| %d | %s | +%d | +%d | %s | %s | %s |\n", i+1, mdCode(r.Function), r.AddedProject, r.AddedExternal, secs(r.ImpactSeconds), pct(r.ImpactShare), pct(r.CumulativeProjectRatio))
+		details := d.RecommendationTargets != ""
+		p("| # | function | +project | +external | impact | share | project after |")
+		if details {
+			p(" where | test | called by | hottest beneath |")
+		}
+		p("\n|--:|---|--:|--:|--:|--:|--:|")
+		if details {
+			p("---|---|---|---|")
 		}
 		p("\n")
+		for i, r := range d.Recommendations {
+			p("| %d | %s | +%d | +%d | %s | %s | %s |", i+1, mdCode(r.Function), r.AddedProject, r.AddedExternal, secs(r.ImpactSeconds), pct(r.ImpactShare), pct(r.CumulativeProjectRatio))
+			if details {
+				test := "internal"
+				if r.Exported != nil && *r.Exported {
+					test = "external"
+				}
+				p(" %s | %s | %s | %s |", mdCodes([]string{r.source()}), test, mdCodes(r.callerNames()), mdCodes(r.hottestNames()))
+			}
+			p("\n")
+		}
+		p("\n")
+		if details {
+			p("Functions a benchmark can call (closures folded into the function that returns or starts them). *where*: the declaration; *test*: an external test package (`x_test`) can call it, else an internal test (`package x`); *called by*: the application's direct callers, by cumulative time; *hottest beneath*: the project functions its benchmark would newly cover, by flat time.\n\n")
+		}
 		end()
 	}
 

@@ -96,11 +96,18 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	t.write(ew)
 
 	if len(d.Recommendations) > 0 {
-		p("\nRecommended benchmark targets (Algorithm 3)\n")
+		if d.RecommendationTargets == "" {
+			p("\nRecommended benchmark targets (Algorithm 3)\n")
+		} else {
+			p("\nRecommended benchmark targets (Algorithm 3, %s functions)\n", d.RecommendationTargets)
+		}
 		t := &table{}
 		t.row("#", "function", "+project", "+external", "impact", "share", "project after")
 		for i, r := range d.Recommendations {
 			t.row(fmt.Sprint(i+1), r.Function, fmt.Sprintf("+%d", r.AddedProject), fmt.Sprintf("+%d", r.AddedExternal), secs(r.ImpactSeconds), pct(r.ImpactShare), pct(r.CumulativeProjectRatio))
+			if d.RecommendationTargets != "" {
+				t.note(r.detailLines()...)
+			}
 			if opts.Explain {
 				t.note(explain(r.Functions)...)
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/optimize"
+	"github.com/mbopt/mbopt/recommend"
 	"github.com/mbopt/mbopt/report"
 )
 
@@ -21,6 +22,8 @@ import (
 type analyzeOptions struct {
 	app, weights    []string
 	micro, modules  []string
+	exclude         []string
+	targets         string
 	nodes           string
 	recommend       int
 	format          string
@@ -40,6 +43,8 @@ func addAnalysisFlags(cmd *cobra.Command, o *analyzeOptions) {
 	f.StringArrayVar(&o.weights, "weight", nil, "weight of scenario NAME in the union suite: NAME=WEIGHT (repeatable; its --app files are then taken as written, even one named FILE:2)")
 	f.StringArrayVar(&o.micro, "micro", nil, "benchmark profile or directory of them (*.pprof); repeatable")
 	f.StringArrayVar(&o.modules, "module", nil, "project module path prefix; repeatable (default: the module of ./go.mod)")
+	f.StringArrayVar(&o.exclude, "exclude", nil, "package pattern that is not project code, e.g. the workload driver: ./cmd/... or example.com/m/internal/bench (go package pattern syntax; relative to the module; repeatable)")
+	f.StringVar(&o.targets, "targets", "callable", "functions to recommend: {callable|any} (callable: functions a benchmark can call, closures folded in; any: every function, the paper's Algorithm 3)")
 	f.StringVar(&o.nodes, "nodes", "project", "nodes the minimal suite must keep covered: {project|all}")
 	f.IntVar(&o.recommend, "recommend", 10, "number of functions to recommend (0: none, -1: until full coverage)")
 	f.BoolVar(&o.strict, "strict", false, "fail on any unusable benchmark profile instead of skipping it")
@@ -73,12 +78,17 @@ func (o *analyzeOptions) analysisConfig() (analysis.Config, error) {
 	if o.recommend < -1 {
 		return analysis.Config{}, badInputf("--recommend must be -1 (no limit), 0 (none) or a positive count, not %d", o.recommend)
 	}
+	targets, err := recommend.ParseTargets(o.targets)
+	if err != nil {
+		return analysis.Config{}, badInputf("--targets: %v", strings.TrimPrefix(err.Error(), "invalid targets "))
+	}
 	apps, scenarios, err := parseApps(o.app, o.weights)
 	if err != nil {
 		return analysis.Config{}, err
 	}
 	cfg := analysis.Config{
 		App: apps, Scenarios: scenarios, Micro: o.micro, Modules: o.modules, Nodes: nodes,
+		Exclude: o.exclude, Targets: targets,
 		Recommend: o.recommend, Strict: o.strict, AllowNonCPU: o.allowNonCPU,
 		Limits: o.limits,
 	}

@@ -117,6 +117,8 @@ var flagOf = map[analysis.Field]string{
 	"App":                "--app",
 	"Micro":              "--micro",
 	"Modules":            "--module",
+	"Exclude":            "--exclude",
+	"Targets":            "--targets",
 	"Strict":             "--strict",
 	"Recommend":          "--recommend",
 	"Select.Budget":      "--budget",

@@ -46,10 +46,16 @@ func TestGolden(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"analyze.txt", exampleArgs("--recommend", "5")},
-		{"analyze-explain.txt", exampleArgs("--recommend", "3", "--explain")},
-		{"analyze-all-nodes.txt", exampleArgs("--nodes", "all", "--recommend", "0")},
-		{"analyze.json", exampleArgs("--recommend", "5", "--format", "json")},
+		// --targets any is the paper's Algorithm 3, as before the
+		// callable default.
+		{"analyze.txt", exampleArgs("--recommend", "5", "--targets", "any")},
+		{"analyze-explain.txt", exampleArgs("--recommend", "3", "--explain", "--targets", "any")},
+		{"analyze-all-nodes.txt", exampleArgs("--nodes", "all", "--recommend", "0", "--targets", "any")},
+		{"analyze.json", exampleArgs("--recommend", "5", "--format", "json", "--targets", "any")},
+		// The default: callable targets, with the details a developer
+		// needs.
+		{"analyze-callable.txt", exampleArgs("--recommend", "5")},
+		{"analyze-callable.json", exampleArgs("--recommend", "5", "--format", "json")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,141 @@
+package report
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/recommend"
+)
+
+// describe fills d's developer details from the recommendation r of rep.
+func describe(d *Recommendation, r *recommend.Recommendation, rep *analysis.Report) {
+	app := rep.Coverage.App
+	for _, v := range r.Closures {
+		d.Closures = append(d.Closures, app.Nodes[v].Name)
+	}
+	d.Dir = packageDir(r.Package, rep)
+	d.File, d.Line = r.File, r.Line
+	exported := r.Exported
+	d.Exported = &exported
+	for _, v := range r.Callers {
+		n := app.Nodes[v]
+		d.Callers = append(d.Callers, Caller{Function: n.Name, Package: n.Package, Project: n.Project, CumSeconds: ns(n.Cum)})
+	}
+	for _, v := range r.Hottest {
+		n := app.Nodes[v]
+		d.Hottest = append(d.Hottest, Function{Function: n.Name, Package: n.Package, Project: n.Project, FlatSeconds: ns(n.Flat)})
+	}
+}
+
+// packageDir returns pkg's directory relative to its module's root: the
+// Dir a collection manifest records for it, else pkg's path below the
+// longest project module it lies in; "" when it lies in none.
+func packageDir(pkg string, rep *analysis.Report) string {
+	for _, e := range rep.Entries {
+		if e.Package == pkg && e.Dir != "" {
+			return e.Dir
+		}
+	}
+	best := ""
+	for _, m := range rep.Modules {
+		m = strings.TrimSuffix(m, "/")
+		if callgraph.IsBelow(pkg, m) && len(m) > len(best) {
+			best = m
+		}
+	}
+	switch {
+	case best == "":
+		return ""
+	case pkg == best:
+		return "."
+	}
+	return pkg[len(best)+1:]
+}
+
+// source returns where r's function is declared, for people: the file's
+// name in the package directory ("httpapi/server.go:42") when the
+// directory is known, else the file as the profile records it; "" when
+// the profile records no file.
+func (r Recommendation) source() string {
+	if r.File == "" {
+		return ""
+	}
+	f := r.File
+	if r.Dir != "" {
+		// Profiles record the build machine's path, with '/' or '\'.
+		base := f[strings.LastIndexAny(f, `/\`)+1:]
+		f = path.Join(r.Dir, base)
+	}
+	if r.Line > 0 {
+		f += fmt.Sprintf(":%d", r.Line)
+	}
+	return f
+}
+
+// testKind says which test package can hold r's benchmark.
+func (r Recommendation) testKind() string {
+	if r.Exported == nil {
+		return ""
+	}
+	pkg := path.Base(r.Package)
+	if *r.Exported {
+		return "external test (package " + pkg + "_test)"
+	}
+	return "internal test (package " + pkg + ")"
+}
+
+// detailLines returns the lines the text report prints under a callable
+// recommendation.
+func (r Recommendation) detailLines() []string {
+	var lines []string
+	where := r.source()
+	if where == "" {
+		where = "source unknown"
+	}
+	lines = append(lines, fmt.Sprintf("      at %s; benchmark it in an %s", where, r.testKind()))
+	if len(r.Closures) > 0 {
+		lines = append(lines, fmt.Sprintf("      calls what it returns or starts: %s", strings.Join(r.Closures, ", ")))
+	}
+	if len(r.Callers) > 0 {
+		var cs []string
+		for _, c := range r.Callers {
+			cs = append(cs, fmt.Sprintf("%s (%s cum)", c.Function, secs(c.CumSeconds)))
+		}
+		lines = append(lines, "      called by "+strings.Join(cs, ", "))
+	}
+	if len(r.Hottest) > 0 {
+		var hs []string
+		for _, h := range r.Hottest {
+			hs = append(hs, fmt.Sprintf("%s (%s)", h.Function, secs(h.FlatSeconds)))
+		}
+		lines = append(lines, "      hottest beneath: "+strings.Join(hs, ", "))
+	}
+	return lines
+}
+
+// callerNames and hottestNames list the callers and the hottest functions
+// beneath, for tables.
+func (r Recommendation) callerNames() []string {
+	var s []string
+	for _, c := range r.Callers {
+		s = append(s, c.Function)
+	}
+	return s
+}
+
+func (r Recommendation) hottestNames() []string {
+	var s []string
+	for _, h := range r.Hottest {
+		s = append(s, fmt.Sprintf("%s %s", h.Function, secs(h.FlatSeconds)))
+	}
+	return s
+}
+
+// Source is [Recommendation.source] for the HTML template.
+func (r Recommendation) Source() string { return r.source() }
+
+// IsExported reports Exported, false when unknown, for the HTML template.
+func (r Recommendation) IsExported() bool { return r.Exported != nil && *r.Exported }
