@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/mbopt/mbopt/internal/golden"
 	"github.com/mbopt/mbopt/internal/proftest"
+	"github.com/mbopt/mbopt/report"
 )
 
 // exampleDir holds the bundled example's real profiles.
@@ -28,6 +30,20 @@ func run(t *testing.T, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := Main(args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// driverProfile is the application profile of testdata/example's
+// cmd/tsdbload, a driver whose code lies in a non-main package of the
+// module.
+const driverProfile = "../../testdata/profiles/driver/app.pprof"
+
+func driverArgs(extra ...string) []string {
+	return append([]string{"analyze",
+		"--app", driverProfile,
+		"--micro", exampleDir + "/micro",
+		"--module", "example.com/tinytsdb",
+		"--recommend", "5",
+	}, extra...)
 }
 
 func exampleArgs(extra ...string) []string {
@@ -56,6 +72,12 @@ func TestGolden(t *testing.T) {
 		// needs.
 		{"analyze-callable.txt", exampleArgs("--recommend", "5")},
 		{"analyze-callable.json", exampleArgs("--recommend", "5", "--format", "json")},
+		// A workload driver inside the module (testdata/example's
+		// cmd/tsdbload/load), with the example's benchmarks.
+		{"driver-any.txt", driverArgs("--targets", "any")},
+		{"driver-callable.txt", driverArgs()},
+		{"driver-exclude.txt", driverArgs("--exclude", "./cmd/...")},
+		{"driver-exclude.json", driverArgs("--exclude", "./cmd/...", "--format", "json")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -300,4 +322,45 @@ func TestOutputToSpecialFiles(t *testing.T) {
 	code, _, stderr = run(t, exampleArgs("-o", dir)...)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "is a directory")
+}
+
+// The issue 9 scenario: a driver inside the module. The paper's targets
+// pick the driver's entry closure; callable targets never pick a closure,
+// package main or an initialiser, and fold the closure into the driver
+// function that starts it; --exclude leaves only library functions.
+func TestDriverRecommendations(t *testing.T) {
+	recs := func(args ...string) []report.Recommendation {
+		t.Helper()
+		code, out, stderr := run(t, driverArgs(append(args, "--recommend", "-1", "--format", "json")...)...)
+		require.Equal(t, 0, code, stderr)
+		var d report.Document
+		require.NoError(t, json.Unmarshal([]byte(out), &d))
+		require.NotEmpty(t, d.Recommendations)
+		return d.Recommendations
+	}
+	const driver = "example.com/tinytsdb/cmd/tsdbload/load"
+	closure := regexp.MustCompile(`\.(func|gowrap|deferwrap)\d+|-range\d+|-fm$`)
+
+	any := recs("--targets", "any")
+	assert.Equal(t, driver+".Command.func1.1", any[0].Function, "the paper's Algorithm 3 picks the driver's entry closure")
+
+	callable := recs()
+	for _, r := range callable {
+		assert.NotRegexp(t, closure, r.Function, "callable targets: no closure")
+		assert.NotEqual(t, "main", r.Package)
+		assert.NotContains(t, r.Function, ".init")
+		assert.NotNil(t, r.Exported, "%s: details", r.Function)
+	}
+	assert.Equal(t, driver+".Command", callable[0].Function, "the entry closure folds into the function that returns it")
+	assert.Equal(t, []string{driver + ".Command.func1.1"}, callable[0].Closures)
+	assert.Equal(t, any[0].AddedProject, callable[0].AddedProject)
+
+	lib := recs("--exclude", "./cmd/...")
+	for _, r := range lib {
+		assert.NotRegexp(t, closure, r.Function)
+		assert.False(t, strings.HasPrefix(r.Package, "example.com/tinytsdb/cmd"), "%s: excluded package recommended", r.Function)
+		assert.True(t, strings.HasPrefix(r.Package, "example.com/tinytsdb/"), r.Function)
+		assert.NotEmpty(t, r.File, r.Function)
+		assert.NotEmpty(t, r.Dir, r.Function)
+	}
 }

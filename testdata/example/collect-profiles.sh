@@ -5,6 +5,7 @@
 #   testdata/profiles/example/app-ingest.pprof   appbench -scenario ingest
 #   testdata/profiles/example/app-query.pprof    appbench -scenario query
 #   testdata/profiles/example/micro/<id>.pprof   one per top-level Benchmark
+#   testdata/profiles/driver/app.pprof           tsdbload (a driver in package load), 5s
 #   testdata/profiles/bad/{truncated,heap,no-samples}.pprof
 #
 # <id> is the package path relative to the module root with '/' replaced
@@ -43,6 +44,8 @@ go build -o "$appbench" ./cmd/appbench
 for s in ingest query; do
 	"$appbench" -scenario "$s" -duration "$duration" -cpuprofile "$ex/app-$s.pprof"
 done
+mkdir -p "$out/driver"
+go run ./cmd/tsdbload -duration 5s -cpuprofile "$out/driver/app.pprof"
 
 echo "== microbenchmarks (-benchtime $benchtime each)" >&2
 rm -f "$ex"/micro/*.pprof
