@@ -91,9 +91,10 @@ func below(pkg string, mods []string) bool {
 // ExcludeUnmatchedWarning says that a Config.Exclude pattern matches no
 // project function of the application profile, so it excludes nothing.
 type ExcludeUnmatchedWarning struct {
-	// Pattern is the pattern as given; Resolved the import path patterns
-	// it stands for.
-	Pattern  string
+	// Pattern is the pattern as given.
+	Pattern string
+	// Resolved are the import path patterns it stands for (one per
+	// module for a relative pattern).
 	Resolved []string
 }
 

@@ -61,11 +61,12 @@ type Recommendation struct {
 
 	// The fields below are set only with [Options.Details].
 
-	// File and Line locate the function's declaration as the profile
-	// records it (callgraph.Node.File and Line); when the function itself
-	// was not sampled, its first closure's (whose line lies inside the
-	// function). "" and 0 when unknown.
+	// File is the file of the function's declaration as the profile
+	// records it (callgraph.Node.File); when the function itself was not
+	// sampled, its first closure's. "" when unknown.
 	File string
+	// Line is the declaration's line (callgraph.Node.Line), or the first
+	// closure's, which lies inside the function; 0 when unknown.
 	Line int
 	// Exported reports that a benchmark in an external test package
 	// (package x_test) can call the function: its name and, for a method,

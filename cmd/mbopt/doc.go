@@ -64,10 +64,15 @@
 //	  storage__BenchmarkReadRange            17      106   7.74s  66.4%
 //	...
 //
-//	Recommended benchmark targets (Algorithm 3)
+//	Recommended benchmark targets (Algorithm 3, callable functions)
 //	  # function                                             +project  +external  impact  share  project after
 //	  1 example.com/tinytsdb/httpapi.(*Server).handleHealth        +2         +0   0.07s   0.6%          96.1%
+//	      at httpapi/server.go:175; benchmark it in an internal test (package httpapi)
+//	      called by net/http.HandlerFunc.ServeHTTP (8.72s cum)
+//	      hottest beneath: example.com/tinytsdb/storage.(*Table).Stats (0.07s)
 //	  2 example.com/tinytsdb/httpapi.intParam                      +1         +0   0.01s   0.1%          98.0%
+//	      at httpapi/server.go:160; benchmark it in an internal test (package httpapi)
+//	      called by example.com/tinytsdb/httpapi.(*Server).queryParams (0.04s cum)
 //
 // With --nodes all, the minimal suite keeps every covered function
 // covered, not only the project's, and needs more benchmarks; --recommend 0
