@@ -212,9 +212,10 @@ type Recommendation struct {
 	// the root), from a collection manifest or else from the module path;
 	// absent when the package lies in no project module.
 	Dir string `json:"dir,omitempty"`
-	// File is the file of the function's declaration as the application
-	// profile records it (the build machine's path); absent when the
-	// profile does not say.
+	// File is the file of the function's declaration: relative to the
+	// module root ("httpapi/server.go") when Dir is known, else as the
+	// application profile records it (the build machine's path); absent
+	// when the profile does not say.
 	File string `json:"file,omitempty"`
 	// Line is the declaration's line in File; absent when unknown.
 	Line int `json:"line,omitempty"`

@@ -18,6 +18,11 @@ func describe(d *Recommendation, r *recommend.Recommendation, rep *analysis.Repo
 	}
 	d.Dir = packageDir(r.Package, rep)
 	d.File, d.Line = r.File, r.Line
+	if d.Dir != "" && d.File != "" {
+		// Profiles record the build machine's path, with '/' or '':
+		// relative to the module root it means the same on every machine.
+		d.File = path.Join(d.Dir, d.File[strings.LastIndexAny(d.File, `/\`)+1:])
+	}
 	exported := r.Exported
 	d.Exported = &exported
 	for _, v := range r.Callers {
@@ -55,20 +60,13 @@ func packageDir(pkg string, rep *analysis.Report) string {
 	return pkg[len(best)+1:]
 }
 
-// source returns where r's function is declared, for people: the file's
-// name in the package directory ("httpapi/server.go:42") when the
-// directory is known, else the file as the profile records it; "" when
-// the profile records no file.
+// source returns where r's function is declared, for people: File and
+// Line ("httpapi/server.go:42"); "" when the profile records no file.
 func (r Recommendation) source() string {
 	if r.File == "" {
 		return ""
 	}
 	f := r.File
-	if r.Dir != "" {
-		// Profiles record the build machine's path, with '/' or '\'.
-		base := f[strings.LastIndexAny(f, `/\`)+1:]
-		f = path.Join(r.Dir, base)
-	}
 	if r.Line > 0 {
 		f += fmt.Sprintf(":%d", r.Line)
 	}
