@@ -16,10 +16,13 @@
 // Beyond the paper, [Select] weights nodes by application CPU time
 // (objective impact), bounds the suite's summed benchmark cost (budgeted
 // maximum coverage with the single-best-set safeguard, which keeps a
-// (1 − 1/e)/2 guarantee), and stops after a number of picks or below a
-// minimum gain; with an empty [Plan] it returns exactly Greedy's picks.
-// [Certify] bounds how far Greedy's suite can be from the smallest one with
-// the LP relaxation of set cover.
+// (1 − 1/e)/2 guarantee), finds a cheap suite with Algorithm 2's coverage
+// (objective cost: cost-weighted set cover with a reverse-delete pass,
+// never costlier than Algorithm 2's suite), and stops after a number of
+// picks or below a minimum gain; with an empty [Plan] it returns exactly
+// Greedy's picks. [Certify] bounds how far Greedy's suite can be from the
+// smallest one, and [CertifyCost] how far the cost objective's suite can
+// be from the cheapest one, with the LP relaxation of set cover.
 //
 // # Ties
 //
@@ -27,22 +30,28 @@
 // every [Select] plan share one engine and one order of the candidates;
 // each step picks the first benchmark by:
 //
-//  1. the larger gain per cost (only under a [Plan.Budget]);
-//  2. the larger gain: counted nodes newly covered (Algorithm 2), or
-//     their application flat time ([Impact]), or their summed
+//  1. the larger gain per cost (only under a [Plan.Budget] and for
+//     [Cost]);
+//  2. the larger gain: counted nodes newly covered (Algorithm 2 and
+//     Cost), or their application flat time ([Impact]), or their summed
 //     [Plan.Weights];
-//  3. for node counts without a budget, the larger added reference impact
-//     (the flat time of all application nodes the pick newly covers,
-//     project and external: the benchmark that covers more application
-//     CPU time); for Impact and Weights, more counted nodes newly covered;
-//     nothing for node counts under a budget, where ties on gain per cost
-//     are rare, to keep evaluations cheap;
+//  3. for node counts without a budget and for Cost, the larger added
+//     reference impact (the flat time of all application nodes the pick
+//     newly covers, project and external: the benchmark that covers more
+//     application CPU time); for Impact and Weights, more counted nodes
+//     newly covered; nothing for node counts under a budget, where ties
+//     on gain per cost are rare, to keep evaluations cheap;
 //  4. the smaller benchmark graph (a more focused benchmark);
 //  5. the smallest id.
 //
 // Ids are unique, so the order is total and the result deterministic.
+// With equal costs for every benchmark, rules 1–3 of Cost order exactly as
+// Algorithm 2's, so its greedy picks the same suite.
 //
-// # Cost
+// The Cost objective's reverse-delete pass visits its picks from the most
+// expensive to the cheapest; equal costs: the later pick first.
+//
+// # Running time
 //
 // Gains only shrink as coverage grows, and so do added impacts, so the
 // greedy is evaluated lazily: a max-heap holds each benchmark's last

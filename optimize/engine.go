@@ -22,6 +22,9 @@ type engine struct {
 	words [][]int32
 	// initial[i] is set i's key with nothing covered (for the safeguard).
 	initial []key
+	// only, when not nil, restricts the candidates to the sets it holds
+	// (by index): the Cost objective's final ordering pass.
+	only bitset.Set
 }
 
 // newEngine prepares the greedy of plan on cov. plan and costs must be
@@ -48,16 +51,17 @@ func newEngine(cov *coverage.Result, plan Plan, costs []float64) *engine {
 // [Select] checks), so the lexicographic key does too and lazy evaluation
 // is exact.
 type key struct {
-	// ratio is gain/cost under a budget, else gain.
+	// ratio is gain/cost under a budget and for Cost, else gain.
 	ratio float64
 	// gain is the objective's gain.
 	gain float64
 	// second is the tie-breaker after gain: the added impact over all
-	// nodes for NodeCount without a budget (0 with one), the counted-node
-	// gain for Impact and weights.
+	// nodes for NodeCount without a budget (0 with one) and for Cost, the
+	// counted-node gain for Impact and weights.
 	second float64
 	// count is the number of newly covered counted nodes. It is not part
-	// of the order: it equals gain (NodeCount) or second (Impact, Weights).
+	// of the order: it equals gain (NodeCount, Cost) or second (Impact,
+	// Weights).
 	count int
 }
 
@@ -88,7 +92,7 @@ func (e *engine) eval(i int, covered bitset.Set) key {
 				m &= m - 1
 			}
 		}
-		if e.weights == nil && e.plan.Objective == NodeCount && e.plan.Budget == 0 {
+		if e.addedImpactTie() {
 			for w != 0 {
 				flatAll += nodes[wi<<6+bits.TrailingZeros64(w)].Flat
 				w &= w - 1
@@ -107,10 +111,17 @@ func (e *engine) eval(i int, covered bitset.Set) key {
 		}
 	}
 	k.ratio = k.gain
-	if e.plan.Budget > 0 {
+	if (e.plan.Budget > 0 || e.plan.Objective == Cost) && k.count > 0 {
 		k.ratio = k.gain / e.costs[i]
 	}
 	return k
+}
+
+// addedImpactTie reports whether key.second is the added impact over all
+// nodes: for node counts without a budget (Algorithm 2) and for Cost, so
+// that with equal costs Cost's greedy is Algorithm 2's.
+func (e *engine) addedImpactTie() bool {
+	return e.weights == nil && (e.plan.Objective == NodeCount && e.plan.Budget == 0 || e.plan.Objective == Cost)
 }
 
 func (e *engine) cost(i int) float64 {
@@ -129,6 +140,9 @@ func (e *engine) run() *Selection {
 	var keys []keyedItem
 	e.initial = make([]key, len(cov.Sets))
 	for i := range cov.Sets {
+		if e.only != nil && !e.only.Has(i) {
+			continue
+		}
 		k := e.eval(i, covered)
 		e.initial[i] = k
 		if k.count > 0 {
@@ -211,11 +225,12 @@ func (e *engine) take(sel *Selection, i int, gain float64) {
 // states it for users. It reports whether candidate a (key ka, set index
 // ia) is picked before b:
 //
-//  1. larger key.ratio: gain per cost under a budget, else the gain;
+//  1. larger key.ratio: gain per cost under a budget and for Cost, else
+//     the gain;
 //  2. larger key.gain: counted nodes, their flat time or their weights;
 //  3. larger key.second: the added impact over all nodes for NodeCount
-//     without a budget (0 with one), the counted nodes added for Impact
-//     and Weights;
+//     without a budget (0 with one) and for Cost, the counted nodes added
+//     for Impact and Weights;
 //  4. the smaller benchmark graph ([coverage.Set.GraphNodes]);
 //  5. the smaller benchmark id.
 //

@@ -92,3 +92,45 @@ func Example() {
 	// benchmark example.com/db/api.Query next: +2 project, +0 external nodes
 	// benchmark example.com/db/api.Write next: +1 project, +1 external nodes
 }
+
+// The cheapest suite with Algorithm 2's coverage: a slow end-to-end
+// benchmark covers everything, two fast unit benchmarks cover the same.
+func ExampleSelect_cost() {
+	opts := callgraph.Options{Modules: []string{"example.com/db"}}
+	app, err := callgraph.New(cpuProfile(
+		[]string{"example.com/db/api.Write", "example.com/db/store.Append"},
+		[]string{"example.com/db/api.Query", "example.com/db/store.Scan"},
+	), opts)
+	if err != nil {
+		log.Fatal(err)
+	}
+	bench := func(id string, stacks ...[]string) coverage.Benchmark {
+		g, err := callgraph.New(cpuProfile(stacks...), opts)
+		if err != nil {
+			log.Fatalf("benchmark %s: %v", id, err)
+		}
+		return coverage.Benchmark{ID: id, Graph: g}
+	}
+	cov := coverage.Compute(app, []coverage.Benchmark{
+		bench("BenchmarkEndToEnd",
+			[]string{"example.com/db/api.Write", "example.com/db/store.Append"},
+			[]string{"example.com/db/api.Query", "example.com/db/store.Scan"}),
+		bench("BenchmarkWrite", []string{"example.com/db/api.Write", "example.com/db/store.Append"}),
+		bench("BenchmarkQuery", []string{"example.com/db/api.Query", "example.com/db/store.Scan"}),
+	})
+	costs := map[string]float64{"BenchmarkEndToEnd": 40, "BenchmarkWrite": 1.5, "BenchmarkQuery": 2}
+
+	alg2, err := optimize.Select(cov, optimize.Plan{Costs: costs})
+	if err != nil {
+		log.Fatal(err)
+	}
+	cheap, err := optimize.Select(cov, optimize.Plan{Objective: optimize.Cost, Costs: costs})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("Algorithm 2: %v, %g s, %d project nodes\n", alg2.IDs(), alg2.TotalCost, alg2.Covered.IntersectionLen(cov.ProjectMask))
+	fmt.Printf("cost:        %v, %g s, %d project nodes\n", cheap.IDs(), cheap.TotalCost, cheap.Covered.IntersectionLen(cov.ProjectMask))
+	// Output:
+	// Algorithm 2: [BenchmarkEndToEnd], 40 s, 4 project nodes
+	// cost:        [BenchmarkWrite BenchmarkQuery], 3.5 s, 4 project nodes
+}

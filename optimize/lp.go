@@ -29,6 +29,10 @@ type CertifyOptions struct {
 	// it the LP is skipped and only the combinatorial bound is given.
 	// 0 means DefaultMaxLPCells; negative means no limit.
 	MaxCells int
+	// Costs and DefaultCost give the benchmarks' costs to [CertifyCost],
+	// as in [Plan]; [Certify] ignores them.
+	Costs       map[string]float64
+	DefaultCost float64
 }
 
 // Certificate says how far Algorithm 2's minimal suite can be from the
@@ -84,38 +88,179 @@ func (c *Certificate) Gap() int { return c.Greedy - c.LowerBound }
 // MaxCells. An error is returned only if the simplex fails numerically.
 func Certify(cov *coverage.Result, opts CertifyOptions) (*Certificate, error) {
 	g := Greedy(cov, Options{Nodes: opts.Nodes})
+	c := &Certificate{Nodes: opts.Nodes, Greedy: len(g.Steps)}
+	in := newCover(cov, opts.Nodes, nil)
+	c.Elements, c.Sets, c.Essential = in.elements, in.sets, in.essential
+	c.LowerBound = c.Essential
+	c.LP = float64(c.Essential)
+	if in.elements == 0 {
+		c.Solved = true
+		return c, nil
+	}
+	in.reduce()
+	c.Rows, c.Cols = len(in.rows), in.ncols
+	if c.Skipped = in.skip(opts.MaxCells); c.Skipped != "" {
+		return c, nil
+	}
+	value, err := in.solve()
+	if err != nil {
+		return c, err
+	}
+	c.Solved = true
+	c.LP = value
+	c.LowerBound = max(c.Essential, int(math.Ceil(value-1e-7)))
+	return c, nil
+}
+
+// CostCertificate says how far the [Cost] objective's suite can be from
+// the cheapest suite with the same coverage (minimum-cost set cover over
+// the counted nodes the suite covers).
+type CostCertificate struct {
+	Nodes Nodes
+	// Cost is the summed cost of [Select]'s suite under the Cost
+	// objective; Greedy that of Algorithm 2's suite ([Greedy]), for
+	// comparison.
+	Cost, Greedy float64
+	// Essential sums the costs of the benchmarks that are the only one to
+	// cover some counted node (of the cheapest among identical ones):
+	// every full cover pays at least that, so it is a lower bound that
+	// needs no LP.
+	Essential float64
+	// Rows, Cols, Elements and Sets are as in [Certificate]; a column is
+	// dropped only for one that covers as much at a cost no higher.
+	Rows, Cols, Elements, Sets int
+	// Solved reports whether the LP was solved; when false, Skipped says
+	// why and LP and LowerBound fall back to Essential.
+	Solved  bool
+	Skipped string
+	// LP is the optimum of the LP relaxation: minimise Σ c_b x_b subject
+	// to Σ_{b ∋ v} x_b ≥ 1 for every counted coverable node v, x ≥ 0.
+	LP float64
+	// LowerBound is the best lower bound on the cheapest cover's cost:
+	// max(LP, Essential). Costs are not integers, so there is no
+	// rounding up.
+	LowerBound float64
+}
+
+// Ratio returns Cost / LowerBound: the Cost objective's suite costs at most
+// that many times the cheapest one. It is 1 when there is nothing to
+// cover, and +Inf when the bound is 0 but the cost is not.
+func (c *CostCertificate) Ratio() float64 {
+	if c.Cost == c.LowerBound {
+		return 1
+	}
+	return c.Cost / c.LowerBound
+}
+
+// CertifyCost runs [Select] with the [Cost] objective and bounds the cost of
+// the cheapest suite with the same coverage from below, like [Certify]
+// bounds the size of the smallest: by the weighted LP relaxation of set
+// cover, min Σ c_b x_b subject to every counted coverable node being
+// covered at least once, and by the summed cost of the essential
+// benchmarks always. The reductions are Certify's with costs: of identical
+// benchmarks the cheapest stands for all, and a benchmark is dominated
+// only by one that covers a superset of its nodes at a cost no higher. The
+// cell limit is Certify's (opts.MaxCells) and so is the running time.
+//
+// The errors are Select's for Plan{Nodes, Objective: Cost, Costs,
+// DefaultCost} taken from opts (a benchmark covering a counted node without
+// a cost, a cost that is not positive and finite); an error is also
+// returned if the simplex fails numerically.
+func CertifyCost(cov *coverage.Result, opts CertifyOptions) (*CostCertificate, error) {
+	plan := Plan{Nodes: opts.Nodes, Objective: Cost, Costs: opts.Costs, DefaultCost: opts.DefaultCost}
+	sel, err := Select(cov, plan)
+	if err != nil {
+		return nil, err
+	}
+	// Select validated the costs; benchmarkCosts only fails where it did.
+	costs, err := benchmarkCosts(cov, plan)
+	if err != nil {
+		return nil, err
+	}
+	c := &CostCertificate{Nodes: plan.Nodes, Cost: sel.TotalCost}
+	for _, st := range Greedy(cov, Options{Nodes: plan.Nodes}).Steps {
+		c.Greedy += costs[st.Index]
+	}
+	in := newCover(cov, plan.Nodes, costs)
+	c.Elements, c.Sets, c.Essential = in.elements, in.sets, in.essentialCost
+	c.LowerBound, c.LP = c.Essential, c.Essential
+	if in.elements == 0 {
+		c.Solved = true
+		return c, nil
+	}
+	in.reduce()
+	c.Rows, c.Cols = len(in.rows), in.ncols
+	if c.Skipped = in.skip(opts.MaxCells); c.Skipped != "" {
+		return c, nil
+	}
+	value, err := in.solve()
+	if err != nil {
+		return c, err
+	}
+	c.Solved = true
+	c.LP = value
+	c.LowerBound = max(c.Essential, value)
+	return c, nil
+}
+
+// cover is a set cover instance for the LP: rows are the counted nodes the
+// suite covers, each a bitset of the columns (benchmarks) that cover it.
+type cover struct {
+	rows  []bitset.Set
+	ncols int
+	// costs[j] is column j's cost; nil means 1 each.
+	costs []float64
+	// elements and sets count the rows and the benchmarks covering one
+	// before any merging; essential counts the columns that alone cover
+	// some row, essentialCost sums their costs.
+	elements, sets int
+	essential      int
+	essentialCost  float64
+	seed           maphash.Seed
+}
+
+// newCover builds the instance of cov's counted nodes. costs (by set
+// index, nil for unit costs) must be positive for every set that covers a
+// counted node. Identical columns are merged, keeping the smallest cost,
+// and identical rows too.
+func newCover(cov *coverage.Result, nodes Nodes, costs []float64) *cover {
 	mask := cov.ProjectMask
-	if opts.Nodes == AllNodes {
+	if nodes == AllNodes {
 		mask = cov.AllMask
 	}
 	universe := cov.Covered.Clone()
 	universe.And(mask)
-	c := &Certificate{Nodes: opts.Nodes, Greedy: len(g.Steps)}
+	in := &cover{seed: maphash.MakeSeed()}
 	elems := universe.Elems()
-	c.Elements = len(elems)
+	in.elements = len(elems)
 	if len(elems) == 0 {
-		c.Solved = true
-		return c, nil
+		return in
 	}
-
 	// Columns: the benchmarks' sets restricted to the universe, deduped.
 	var cols []bitset.Set
 	seen := map[uint64][]int{}
-	var seed = maphash.MakeSeed()
-	for _, s := range cov.Sets {
+	for i, s := range cov.Sets {
 		col := s.Nodes.Clone()
 		col.And(universe)
 		if col.Len() == 0 {
 			continue
 		}
-		c.Sets++
-		h := hashWords(seed, col)
-		if slices.ContainsFunc(seen[h], func(j int) bool { return slices.Equal(cols[j], col) }) {
+		in.sets++
+		h := hashWords(in.seed, col)
+		if j := slices.IndexFunc(seen[h], func(j int) bool { return slices.Equal(cols[j], col) }); j >= 0 {
+			if costs != nil {
+				j = seen[h][j]
+				in.costs[j] = min(in.costs[j], costs[i])
+			}
 			continue
 		}
 		seen[h] = append(seen[h], len(cols))
 		cols = append(cols, col)
+		if costs != nil {
+			in.costs = append(in.costs, costs[i])
+		}
 	}
+	in.ncols = len(cols)
 	// Rows: for each element, the columns covering it.
 	rows := make([]bitset.Set, len(elems))
 	for r, v := range elems {
@@ -126,38 +271,52 @@ func Certify(cov *coverage.Result, opts CertifyOptions) (*Certificate, error) {
 			}
 		}
 	}
-	essential := map[int]bool{}
+	essential := bitset.New(len(cols))
 	for _, row := range rows {
 		if row.Len() == 1 {
-			essential[row.Elems()[0]] = true
+			essential.Add(row.Elems()[0])
 		}
 	}
-	c.Essential = len(essential)
-	c.LowerBound = c.Essential
-	c.LP = float64(c.Essential)
+	in.essential = essential.Len()
+	essential.Each(func(j int) { in.essentialCost += in.cost(j) })
+	in.rows = dedupe(in.seed, rows)
+	return in
+}
 
-	rows = dedupe(seed, rows)
-	ncols := len(cols)
-	if float64(len(rows))*float64(ncols)*float64(len(rows)+ncols) <= 1e11 {
-		rows, ncols = reduce(rows, ncols)
+func (in *cover) cost(j int) float64 {
+	if in.costs == nil {
+		return 1
 	}
-	c.Rows, c.Cols = len(rows), ncols
-	limit := opts.MaxCells
+	return in.costs[j]
+}
+
+// reduce removes dominated rows and columns (see [reduce]) unless the
+// instance is too large for the quadratic scan: R·C·(R+C) over 10¹¹.
+func (in *cover) reduce() {
+	if float64(len(in.rows))*float64(in.ncols)*float64(len(in.rows)+in.ncols) <= 1e11 {
+		in.rows, in.ncols, in.costs = reduce(in.rows, in.ncols, in.costs)
+	}
+}
+
+// skip returns why the LP is not solved under the cell limit maxCells (0:
+// [DefaultMaxLPCells], negative: none), or "".
+func (in *cover) skip(maxCells int) string {
+	limit := maxCells
 	if limit == 0 {
 		limit = DefaultMaxLPCells
 	}
-	if cells := len(rows) * (c.Cols + len(rows)); limit > 0 && cells > limit {
-		c.Skipped = fmt.Sprintf("LP of %d rows × %d columns (%d cells with surplus variables) is over the limit of %d cells", len(rows), c.Cols, cells, limit)
-		return c, nil
+	if cells := len(in.rows) * (in.ncols + len(in.rows)); limit > 0 && cells > limit {
+		return fmt.Sprintf("LP of %d rows × %d columns (%d cells with surplus variables) is over the limit of %d cells", len(in.rows), in.ncols, cells, limit)
 	}
-	value, err := solveCover(rows, c.Cols)
+	return ""
+}
+
+func (in *cover) solve() (float64, error) {
+	value, err := solveCover(in.rows, in.ncols, in.costs)
 	if err != nil {
-		return c, fmt.Errorf("optimize: LP relaxation of %d × %d: %w", len(rows), c.Cols, err)
+		return 0, fmt.Errorf("optimize: LP relaxation of %d × %d: %w", len(in.rows), in.ncols, err)
 	}
-	c.Solved = true
-	c.LP = value
-	c.LowerBound = max(c.Essential, int(math.Ceil(value-1e-7)))
-	return c, nil
+	return value, nil
 }
 
 func hashWords(seed maphash.Seed, s bitset.Set) uint64 {
@@ -190,10 +349,21 @@ func dedupe(seed maphash.Seed, sets []bitset.Set) []bitset.Set {
 
 // reduce removes dominated rows (a row whose columns include another
 // row's: covering the smaller row covers it) and dominated columns (a
-// column whose rows are a subset of another column's), until neither
-// changes, and renumbers the columns. Rows are bitsets over ncols columns;
-// it returns the reduced rows and the number of columns left.
-func reduce(rows []bitset.Set, ncols int) ([]bitset.Set, int) {
+// column whose rows are a subset of another column's at a cost no
+// higher), until neither changes, and renumbers the columns. Rows are
+// bitsets over ncols columns; costs (nil: 1 each) are the columns' costs.
+// It returns the reduced rows, the number of columns left and their costs.
+//
+// Column a is dropped for b when rows(a) ⊆ rows(b), cost(b) ≤ cost(a) and
+// b is strictly better by (more rows, lower cost, smaller index): that
+// order is strict, so no two columns drop each other.
+func reduce(rows []bitset.Set, ncols int, costs []float64) ([]bitset.Set, int, []float64) {
+	cost := func(j int) float64 {
+		if costs == nil {
+			return 1
+		}
+		return costs[j]
+	}
 	for {
 		changed := false
 		// Rows: drop row i if some other row j ⊆ row i (rows are distinct).
@@ -214,7 +384,7 @@ func reduce(rows []bitset.Set, ncols int) ([]bitset.Set, int) {
 		}
 		rows = keep
 		// Columns: transpose, drop column a if a ⊆ b for another b
-		// (equal columns: keep the first).
+		// no costlier (equal columns of equal cost: keep the first).
 		colRows := make([]bitset.Set, ncols)
 		for j := range colRows {
 			colRows[j] = bitset.New(len(rows))
@@ -229,7 +399,10 @@ func reduce(rows []bitset.Set, ncols int) ([]bitset.Set, int) {
 			}
 			dominated := false
 			for b, cb := range colRows {
-				if a != b && ca.AndNotLen(ca, cb) == 0 && (ca.Len() < cb.Len() || b < a) {
+				if a == b || ca.AndNotLen(ca, cb) != 0 || cost(b) > cost(a) {
+					continue
+				}
+				if ca.Len() < cb.Len() || cost(b) < cost(a) || b < a {
 					dominated = true
 					break
 				}
@@ -241,6 +414,14 @@ func reduce(rows []bitset.Set, ncols int) ([]bitset.Set, int) {
 		if len(kept) != ncols {
 			changed = true
 		}
+		var newCosts []float64
+		if costs != nil {
+			newCosts = make([]float64, len(kept))
+			for nj, j := range kept {
+				newCosts[nj] = costs[j]
+			}
+		}
+		costs = newCosts
 		newRows := make([]bitset.Set, len(rows))
 		for r := range rows {
 			newRows[r] = bitset.New(len(kept))
@@ -252,13 +433,14 @@ func reduce(rows []bitset.Set, ncols int) ([]bitset.Set, int) {
 		}
 		rows, ncols = newRows, len(kept)
 		if !changed {
-			return rows, ncols
+			return rows, ncols, costs
 		}
 	}
 }
 
-// solveCover solves min Σx s.t. rows·x ≥ 1, x ≥ 0 in standard form.
-func solveCover(rows []bitset.Set, ncols int) (float64, error) {
+// solveCover solves min Σ c_j x_j s.t. rows·x ≥ 1, x ≥ 0 in standard form;
+// costs nil means c_j = 1.
+func solveCover(rows []bitset.Set, ncols int, costs []float64) (float64, error) {
 	m := len(rows)
 	n := ncols + m
 	a := mat.NewDense(m, n, nil)
@@ -266,6 +448,9 @@ func solveCover(rows []bitset.Set, ncols int) (float64, error) {
 	c := make([]float64, n)
 	for j := 0; j < ncols; j++ {
 		c[j] = 1
+		if costs != nil {
+			c[j] = costs[j]
+		}
 	}
 	for r, row := range rows {
 		row.Each(func(j int) { a.Set(r, j, 1) })

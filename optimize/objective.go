@@ -19,28 +19,38 @@ const (
 	// Impact gains the application flat time of the newly covered counted
 	// nodes, so the greedy maximises covered application CPU time.
 	Impact
+	// Cost keeps Algorithm 2's coverage (the same counted nodes) at the
+	// smallest summed benchmark cost [Select] can find: a cost-weighted
+	// greedy set cover, a reverse-delete pass and a safeguard; see
+	// [Select]'s "Cost objective". A pick gains its newly covered counted
+	// nodes, as in Algorithm 2.
+	Cost
 )
 
-// String returns "nodes" or "impact".
+// String returns "nodes", "impact" or "cost".
 func (o Objective) String() string {
 	switch o {
 	case NodeCount:
 		return "nodes"
 	case Impact:
 		return "impact"
+	case Cost:
+		return "cost"
 	}
 	return fmt.Sprintf("Objective(%d)", int(o))
 }
 
-// ParseObjective parses "nodes" or "impact".
+// ParseObjective parses "nodes", "impact" or "cost".
 func ParseObjective(s string) (Objective, error) {
 	switch s {
 	case "nodes":
 		return NodeCount, nil
 	case "impact":
 		return Impact, nil
+	case "cost":
+		return Cost, nil
 	}
-	return 0, fmt.Errorf("invalid objective %q: valid values are {nodes|impact}", s)
+	return 0, fmt.Errorf("invalid objective %q: valid values are {nodes|impact|cost}", s)
 }
 
 // Plan configures [Select]. The zero value is Algorithm 2 on project nodes:
@@ -64,12 +74,14 @@ type Plan struct {
 	// single-best-set safeguard; see [Select].
 	Budget float64
 	// Costs maps benchmark ids to their cost (seconds of running time).
-	// Costs must be positive and finite. Only needed with a Budget;
-	// without one they are recorded in the steps.
+	// Costs must be positive and finite. Only needed with a Budget or
+	// the [Cost] objective; otherwise they are recorded in the steps.
 	Costs map[string]float64
 	// DefaultCost is the cost of a benchmark missing from Costs, positive
 	// and finite, or 0 for none: then a Budget with a benchmark missing
-	// from Costs is an error that names the benchmark.
+	// from Costs, or the Cost objective with a benchmark missing from
+	// Costs that covers a counted node, is an error that names the
+	// benchmark.
 	DefaultCost float64
 	// Top, when positive, stops after that many picks.
 	Top int
@@ -130,13 +142,25 @@ type Selection struct {
 	TotalCost, TotalGain float64
 	// Stop says why the selection ended.
 	Stop Stop
-	// Safeguard reports that, under a Budget, the best single benchmark
-	// gained more than the cost-effectiveness greedy and was returned
+	// Safeguard reports that the fallback of the plan won. Under a
+	// Budget: the best single benchmark gained more than the
+	// cost-effectiveness greedy and was returned instead. Under the Cost
+	// objective: Algorithm 2's suite, after the reverse-delete pass, was
+	// strictly cheaper than the cost-weighted greedy's and was returned
 	// instead.
 	Safeguard bool
-	// GreedyGain is what the greedy had reached when Safeguard replaced
-	// its picks; 0 otherwise.
+	// GreedyGain is what the budgeted greedy had reached when Safeguard
+	// replaced its picks; 0 otherwise.
 	GreedyGain float64
+	// GreedyCost is, under the Cost objective, what the cost-weighted
+	// greedy's suite (after its own reverse-delete pass) cost, whether or
+	// not Safeguard replaced it; 0 otherwise.
+	GreedyCost float64
+	// Dropped lists, under the Cost objective, the picks of the returned
+	// suite's greedy that the reverse-delete pass removed because the
+	// other picks cover their counted nodes, in the order they were
+	// removed; nil otherwise.
+	Dropped []string
 }
 
 // IDs returns the picked benchmark ids in pick order.
@@ -193,6 +217,35 @@ func (s *Selection) Result() *Result {
 // once (noisy). The 1 − 1/e algorithm that enumerates all triples first
 // costs O(B³) and is not used.
 //
+// # Cost objective
+//
+// With [Cost], Select returns a suite with exactly Algorithm 2's coverage
+// of the counted nodes (every counted node some benchmark covers) whose
+// summed cost is as small as it can find; minimum-cost set cover is
+// NP-hard, so it is not always the cheapest possible. It takes three
+// steps:
+//
+//  1. The cost-weighted greedy for set cover (Chvátal, "A greedy
+//     heuristic for the set-covering problem", Math. Oper. Res. 4(3),
+//     1979): repeatedly take the benchmark with the most newly covered
+//     counted nodes per cost, until no benchmark adds one. Its cost is
+//     within H(k) ≤ 1 + ln k of the cheapest cover, k being the largest
+//     coverage set.
+//  2. Reverse delete: visit the picks from the most expensive to the
+//     cheapest (equal costs: the later pick first, as the greedy valued
+//     it less) and drop each one whose counted nodes the picks still kept
+//     all cover. The result is irredundant and never costlier.
+//  3. The safeguard: Algorithm 2's own suite goes through the same
+//     reverse-delete pass, and when it is strictly cheaper it is returned
+//     instead ([Selection.Safeguard]). So the suite is never costlier
+//     than Algorithm 2's, whatever the costs.
+//
+// The returned steps are the kept benchmarks in the order the
+// cost-weighted greedy takes them when only they are candidates, so
+// Steps[:k] trace coverage against cost. With equal costs for every
+// benchmark, step 1 picks exactly Algorithm 2's suite. [CertifyCost]
+// bounds the cheapest cover's cost from below.
+//
 // # Top and MinGain
 //
 // Top stops after Top picks: Steps[:Top] is exactly the prefix the
@@ -204,9 +257,9 @@ func (s *Selection) Result() *Result {
 // # Ties
 //
 // Every plan orders the candidates by one rule, the package
-// documentation's "Ties": gain per cost (under a budget), gain, a second
-// criterion that depends on the objective, then the smaller benchmark
-// graph and the smaller id.
+// documentation's "Ties": gain per cost (under a budget and for Cost),
+// gain, a second criterion that depends on the objective, then the smaller
+// benchmark graph and the smaller id.
 //
 // # Errors
 //
@@ -215,8 +268,11 @@ func (s *Selection) Result() *Result {
 // or holds a negative, NaN or infinite weight (or weights whose sum
 // overflows); when Budget, DefaultCost or a cost in Costs is negative,
 // NaN or infinite, or a cost is 0; when a Budget is set and a benchmark
-// has no cost and there is no DefaultCost; and when Top or MinGain is
-// negative.
+// has no cost and there is no DefaultCost; when Top or MinGain is
+// negative; and under the [Cost] objective, when a benchmark that covers a
+// counted node has no cost and there is no DefaultCost, or when Budget,
+// Top, MinGain or Weights is set (the Cost objective keeps the full
+// coverage, so none of them applies).
 //
 // Cost: like [Greedy], a lazy greedy — a few set scans per pick.
 func Select(cov *coverage.Result, plan Plan) (*Selection, error) {
@@ -232,11 +288,19 @@ func Select(cov *coverage.Result, plan Plan) (*Selection, error) {
 	if err := checkWeights(cov, plan.Weights); err != nil {
 		return nil, err
 	}
+	if plan.Objective == Cost {
+		if err := checkCostPlan(plan); err != nil {
+			return nil, err
+		}
+	}
 	costs, err := benchmarkCosts(cov, plan)
 	if err != nil {
 		return nil, err
 	}
 	e := newEngine(cov, plan, costs)
+	if plan.Objective == Cost {
+		return e.cheapest(), nil
+	}
 	sel := e.run()
 	if plan.Budget > 0 {
 		e.safeguard(sel)
@@ -276,8 +340,12 @@ func checkWeights(cov *coverage.Result, w []float64) error {
 // benchmarkCosts returns the cost of every set of cov (by index); nil when
 // there are neither costs nor a budget.
 func benchmarkCosts(cov *coverage.Result, plan Plan) ([]float64, error) {
-	if plan.Costs == nil && plan.DefaultCost == 0 && plan.Budget == 0 {
+	if plan.Costs == nil && plan.DefaultCost == 0 && plan.Budget == 0 && plan.Objective != Cost {
 		return nil, nil
+	}
+	mask := cov.ProjectMask
+	if plan.Nodes == AllNodes {
+		mask = cov.AllMask
 	}
 	if plan.DefaultCost < 0 || math.IsNaN(plan.DefaultCost) || math.IsInf(plan.DefaultCost, 0) {
 		return nil, fmt.Errorf("Plan.DefaultCost must be positive and finite (or 0 for none), not %g", plan.DefaultCost)
@@ -289,7 +357,7 @@ func benchmarkCosts(cov *coverage.Result, plan Plan) ([]float64, error) {
 		switch {
 		case !ok:
 			c = plan.DefaultCost
-			if c == 0 && plan.Budget > 0 {
+			if c == 0 && (plan.Budget > 0 || plan.Objective == Cost && s.Nodes.IntersectionLen(mask) > 0) {
 				missing = append(missing, s.ID)
 			}
 		case !(c > 0) || math.IsInf(c, 0):
@@ -301,7 +369,11 @@ func benchmarkCosts(cov *coverage.Result, plan Plan) ([]float64, error) {
 		return nil, fmt.Errorf("Plan.Costs: %d benchmark cost(s) are not positive finite seconds: %s", len(bad), list(bad))
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("Plan.Costs: %d benchmark(s) have no cost, which a budget needs: %s; give their cost in Costs or set DefaultCost", len(missing), list(missing))
+		need := "a budget"
+		if plan.Budget == 0 {
+			need = "the cost objective"
+		}
+		return nil, fmt.Errorf("Plan.Costs: %d benchmark(s) have no cost, which %s needs: %s; give their cost in Costs or set DefaultCost", len(missing), need, list(missing))
 	}
 	return costs, nil
 }
@@ -312,4 +384,27 @@ func list(items []string) string {
 		return strings.Join(items, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:5], ", "), len(items)-5)
+}
+
+// checkCostPlan reports the Plan fields that the [Cost] objective cannot
+// honour: it keeps Algorithm 2's full coverage, so a budget, a pick limit,
+// a minimum gain or node weights would contradict it.
+func checkCostPlan(plan Plan) error {
+	var set []string
+	if plan.Budget != 0 {
+		set = append(set, "Budget")
+	}
+	if plan.Top != 0 {
+		set = append(set, "Top")
+	}
+	if plan.MinGain != 0 {
+		set = append(set, "MinGain")
+	}
+	if plan.Weights != nil {
+		set = append(set, "Weights")
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	return fmt.Errorf("Plan.%s cannot be combined with Objective cost, which keeps Algorithm 2's full coverage at the smallest cost; leave %s unset", strings.Join(set, ", Plan."), strings.Join(set, ", "))
 }

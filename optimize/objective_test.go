@@ -256,13 +256,13 @@ func TestSelectValidEdgePlans(t *testing.T) {
 }
 
 func TestParseObjective(t *testing.T) {
-	for _, o := range []optimize.Objective{optimize.NodeCount, optimize.Impact} {
+	for _, o := range []optimize.Objective{optimize.NodeCount, optimize.Impact, optimize.Cost} {
 		got, err := optimize.ParseObjective(o.String())
 		require.NoError(t, err)
 		assert.Equal(t, o, got)
 	}
 	_, err := optimize.ParseObjective("time")
-	assert.EqualError(t, err, `invalid objective "time": valid values are {nodes|impact}`)
+	assert.EqualError(t, err, `invalid objective "time": valid values are {nodes|impact|cost}`)
 }
 
 // randomInstance is a small random instance with many ties: flat times
