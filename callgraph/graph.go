@@ -112,6 +112,16 @@ type Graph struct {
 	// Samples is the number of samples read, including those without a
 	// stack or without a named leaf frame.
 	Samples int
+	// SamplesTaken is the number of times the profiler sampled: the sum
+	// of the samples/count values where the profile has that sample type
+	// (Go's CPU profiles do, one sample per distinct stack), else Samples.
+	// At Go's 100 Hz it is the sampled CPU time in hundredths of a second.
+	SamplesTaken int64
+	// Duration is the summed wall-clock time the profiles cover
+	// (profile.Profile.DurationNanos), in seconds; 0 when they do not
+	// record it. For a benchmark profiled alone it is what the
+	// benchmark's run cost.
+	Duration float64
 
 	indexOnce sync.Once
 	index     map[string]int32
@@ -269,6 +279,8 @@ type builder struct {
 	unnamed      int
 	unit         string
 	count        int
+	taken        int64
+	duration     float64
 	// per-sample scratch for counting Cum once per sample
 	seen  []int32
 	stamp int32
@@ -325,6 +337,15 @@ func (b *builder) add(p *profile.Profile, validated bool) error {
 		return fmt.Errorf("profiles of different units cannot be merged (%s and %s)", b.unit, unit)
 	}
 	b.unit = unit
+	if p.DurationNanos > 0 {
+		b.duration += float64(p.DurationNanos) * 1e-9
+	}
+	countIdx := -1
+	for i, st := range p.SampleType {
+		if st.Type == "samples" && st.Unit == "count" {
+			countIdx = i
+		}
+	}
 	if len(p.Sample) == 0 {
 		if !b.opts.AllowEmpty {
 			return fmt.Errorf("%w; was the benchmark or workload too short to be sampled, or did it fail?", ErrEmpty)
@@ -435,6 +456,11 @@ func (b *builder) add(p *profile.Profile, validated bool) error {
 				ErrNegative, si+1, raw, st.Type, st.Unit)
 		}
 		nonZero = nonZero || raw != 0
+		if countIdx >= 0 && countIdx < len(s.Value) && s.Value[countIdx] > 0 {
+			b.taken += s.Value[countIdx]
+		} else if countIdx < 0 {
+			b.taken++
+		}
 		v := float64(raw) * scale
 		stack = stack[:0]
 		leaf := false
@@ -521,6 +547,8 @@ func (b *builder) finish() *Graph {
 		UnnamedFrames: b.unnamed,
 		Unit:          b.unit,
 		Samples:       b.count,
+		SamplesTaken:  b.taken,
+		Duration:      b.duration,
 	}
 	if g.Unit == "" {
 		g.Unit = "seconds"

@@ -180,3 +180,43 @@ func TestNoEdges(t *testing.T) {
 		assert.Empty(t, nodesOnly.In[i])
 	}
 }
+
+// SamplesTaken sums the samples/count values (a Go CPU profile keeps one
+// sample per distinct stack), and Duration the profiles' DurationNanos.
+func TestSamplesTakenAndDuration(t *testing.T) {
+	// 30 ms and 50 ms at the 10 ms period: 3 + 5 samples in 2 records.
+	p := func(dur int64) *profile.Profile {
+		p := proftest.Profile(
+			proftest.Stack{Frames: []string{"main.main", "main.a"}, Nanos: 30e6},
+			proftest.Stack{Frames: []string{"main.main", "main.b"}, Nanos: 50e6},
+		)
+		p.DurationNanos = dur
+		return p
+	}
+	noCount := p(0)
+	noCount.SampleType = noCount.SampleType[1:]
+	for i := range noCount.Sample {
+		noCount.Sample[i].Value = noCount.Sample[i].Value[1:]
+	}
+	tests := []struct {
+		name     string
+		profiles []*profile.Profile
+		records  int
+		taken    int64
+		duration float64
+	}{
+		{"one profile", []*profile.Profile{p(2_500_000_000)}, 2, 8, 2.5},
+		{"merged profiles add up", []*profile.Profile{p(2_500_000_000), p(1_000_000_000)}, 4, 16, 3.5},
+		{"no duration recorded", []*profile.Profile{p(0)}, 2, 8, 0},
+		{"no samples/count type: one per record", []*profile.Profile{noCount}, 2, 2, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := callgraph.Merge(tt.profiles, callgraph.Options{})
+			require.NoError(t, err)
+			assert.Equal(t, tt.records, g.Samples, "Samples")
+			assert.Equal(t, tt.taken, g.SamplesTaken, "SamplesTaken")
+			assert.InDelta(t, tt.duration, g.Duration, tol, "Duration")
+		})
+	}
+}
