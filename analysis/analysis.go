@@ -145,9 +145,11 @@ type Report struct {
 	Entries map[string]manifest.Entry
 	// Warnings are caveats that did not stop the analysis, in the order
 	// found: *ModuleFromGoModWarning, *NoProjectFunctionWarning,
-	// *NoSharedFunctionWarning, *ExcludeUnmatchedWarning, *CostSourceNote and
-	// *NoCertificateWarning
-	// (pick them out with errors.As).
+	// *NoSharedFunctionWarning, *ExcludeUnmatchedWarning,
+	// *ThinProfileWarning, *UnnamedFramesWarning, *CostSourceNote and
+	// *NoCertificateWarning (pick them out with errors.As). The
+	// *CostSourceNote is information, not a caveat: see [Note] and
+	// [IsNote].
 	Warnings []error
 	// Scenarios compares the application scenarios; nil with fewer than
 	// two.
@@ -158,6 +160,13 @@ type Report struct {
 	// Certificate bounds Algorithm 2's suite from below; nil unless
 	// Config.Certify.
 	Certificate *optimize.Certificate
+	// SuiteCost compares Algorithm 2's suite's running cost with the
+	// cheapest suite of the same coverage; nil when the costs are not
+	// known for every benchmark that covers a counted node.
+	SuiteCost *SuiteCost
+	// CostCertificate bounds the cheapest suite's cost from below; nil
+	// unless Config.Certify with the cost objective.
+	CostCertificate *optimize.CostCertificate
 }
 
 func (c *Config) workers() int {
@@ -271,13 +280,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			rep.Warnings = append(rep.Warnings, &NoSharedFunctionWarning{ID: s.ID})
 		}
 	}
+	rep.Warnings = append(rep.Warnings, thinProfiles(cfg.App, app.SamplesTaken, app.Unit == "seconds", benches)...)
 	rep.Suite = optimize.Greedy(rep.Coverage, optimize.Options{Nodes: cfg.Nodes})
 	scenarios, weighted, err := compareScenarios(cfg.Scenarios, rep.Coverage.App, opts, cbs)
 	if err != nil {
 		return nil, err
 	}
 	rep.Scenarios = scenarios
-	if err := selectSuite(cfg, rep, manifests, weighted); err != nil {
+	if err := selectSuite(cfg, rep, manifests, cbs, weighted); err != nil {
 		return nil, err
 	}
 	if cfg.Recommend != 0 {

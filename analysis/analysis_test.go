@@ -88,7 +88,7 @@ func TestRunFindsModuleInGoMod(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{proftest.Figure62Module}, rep.Modules)
 	assert.Equal(t, 2, rep.Coverage.Project.Covered)
-	require.Len(t, rep.Warnings, 1)
+	require.Len(t, rep.Warnings, 3, "the module, then the Figure 6.2 fixture's thin application (9 samples) and benchmark (1) profiles")
 	var w *analysis.ModuleFromGoModWarning
 	require.ErrorAs(t, rep.Warnings[0], &w)
 	assert.Equal(t, analysis.ModuleFromGoModWarning{Module: proftest.Figure62Module, GoMod: filepath.Join(dir, "go.mod")}, *w)

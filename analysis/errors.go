@@ -137,17 +137,38 @@ func (w *NoSharedFunctionWarning) Error() string {
 	return fmt.Sprintf("benchmark %s shares no function with the application", w.ID)
 }
 
-// CostSourceNote says where the benchmark costs of a budgeted selection
-// came from when Config.Select named none: the collection manifests.
+// A Note is an entry of [Report.Warnings] that informs rather than warns:
+// nothing is wrong, but the reader should know (where the costs came
+// from). Front ends print notes as information; pick them out with
+// [IsNote].
+type Note interface {
+	error
+	// Note marks the type as information.
+	Note()
+}
+
+// IsNote reports whether err is or wraps a [Note].
+func IsNote(err error) bool {
+	var n Note
+	return errors.As(err, &n)
+}
+
+// CostSourceNote says where the benchmark costs of a budgeted selection or
+// of the cost objective came from when Config.Select named none: the
+// collection manifests or the profiles' durations. It is a [Note].
 type CostSourceNote struct {
-	// Files are the manifest files read, in the order of Config.Micro.
-	Files []string
+	// Source is the manifests (with their files, in the order of
+	// Config.Micro) or the profiles.
+	Source CostSource
 }
 
 // Error returns the note.
 func (w *CostSourceNote) Error() string {
-	return fmt.Sprintf("benchmark costs taken from %s", strings.Join(w.Files, ", "))
+	return "benchmark costs taken from " + w.Source.String()
 }
+
+// Note marks CostSourceNote as information.
+func (w *CostSourceNote) Note() {}
 
 // NoCertificateWarning says that Config.Certify asked for an optimality
 // certificate that could not be computed.

@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 
+	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/optimize"
 )
 
@@ -10,20 +11,23 @@ import (
 // optimize.Select). The zero value selects nothing beyond it.
 type SelectConfig struct {
 	// Objective is what a pick gains: covered nodes or covered
-	// application time.
+	// application time; or optimize.Cost, the cheapest suite with
+	// Algorithm 2's coverage, which Budget, Top and MinGain cannot
+	// accompany.
 	Objective optimize.Objective
 	// Budget bounds the suite's summed benchmark cost, in seconds; 0 means
 	// no budget.
 	Budget float64
 	// Costs maps benchmark ids to seconds. CostsFile, when set, is read
-	// with [ReadCosts] and overrides Costs. Without either, a budget takes
-	// costs from the manifest.json files (package manifest) among the
-	// Micro directories.
+	// with [ReadCosts] and overrides Costs. Without either, costs come
+	// from the manifest.json files (package manifest) among the Micro
+	// directories, else from each benchmark profile's duration; see
+	// [CostKind] and [Report.SuiteCost].
 	Costs map[string]float64
 	// CostsFile is a file of costs, see Costs.
 	CostsFile string
 	// DefaultCost is the cost of benchmarks without one; 0 makes them an
-	// error under a budget.
+	// error under a budget and the cost objective.
 	DefaultCost float64
 	// Top stops the selection after that many picks; 0 means no limit.
 	Top int
@@ -48,43 +52,60 @@ func (c SelectConfig) validate() error {
 	case c.MinGain < 0:
 		return fieldErrorf("%s must be a positive count (0: none), not %d", Field("Select.MinGain"), c.MinGain)
 	}
+	if c.Objective == optimize.Cost {
+		for _, f := range []struct {
+			set   bool
+			field Field
+		}{{c.Budget != 0, "Select.Budget"}, {c.Top != 0, "Select.Top"}, {c.MinGain != 0, "Select.MinGain"}} {
+			if f.set {
+				return fieldErrorf("%s cost keeps Algorithm 2's full coverage at the smallest cost: leave %s unset", Field("Select.Objective"), f.field)
+			}
+		}
+	}
 	return nil
 }
 
 // selectSuite runs the selection Config.Select asks for (weighted by
-// scenario when weighted) and the certificate Config.Certify asks for,
-// setting them on rep.
-func selectSuite(cfg Config, rep *Report, manifests []dirManifest, weighted bool) error {
+// scenario when weighted), compares the suites' costs, and computes the
+// certificates Config.Certify asks for, setting them on rep.
+func selectSuite(cfg Config, rep *Report, manifests []dirManifest, benches []coverage.Benchmark, weighted bool) error {
 	sc := cfg.Select
+	alg2 := rep.Suite
+	costs, source, err := resolveCosts(cfg, manifests, benches)
+	if err != nil {
+		return err
+	}
 	if sc.active() || weighted {
 		plan := optimize.Plan{
 			Nodes: cfg.Nodes, Objective: sc.Objective, Budget: sc.Budget,
-			Costs: sc.Costs, DefaultCost: sc.DefaultCost, Top: sc.Top, MinGain: sc.MinGain,
+			Costs: costs, DefaultCost: sc.DefaultCost, Top: sc.Top, MinGain: sc.MinGain,
 		}
-		if weighted {
+		// The cost objective keeps the union's full coverage: weights
+		// would not change it.
+		if weighted && sc.Objective != optimize.Cost {
 			plan.Weights = rep.Scenarios.NodeWeights(sc.Objective == optimize.Impact)
 		}
-		if sc.CostsFile != "" {
-			costs, err := ReadCosts(sc.CostsFile)
-			if err != nil {
-				return asInput(err)
-			}
-			plan.Costs = costs
-		} else if plan.Costs == nil {
-			if costs, found := manifestCosts(manifests); found != nil {
-				plan.Costs = costs
-				rep.Warnings = append(rep.Warnings, &CostSourceNote{Files: found})
-			}
+		if (plan.Budget > 0 || plan.Objective == optimize.Cost) && (source.Kind == CostsFromManifest || source.Kind == CostsFromProfiles) {
+			rep.Warnings = append(rep.Warnings, &CostSourceNote{Source: source})
 		}
 		sel, err := optimize.Select(rep.Coverage, plan)
 		if err != nil {
-			if plan.Budget > 0 {
-				return fieldErrorf("selecting the suite: %w (set %s, collect the profiles with a manifest.json, or set %s)", err, Field("Select.CostsFile"), Field("Select.DefaultCost"))
+			if plan.Budget > 0 || plan.Objective == optimize.Cost {
+				return fieldErrorf("selecting the suite: %w (set %s, collect the profiles with a manifest.json or with profiles that record their duration, or set %s)", err, Field("Select.CostsFile"), Field("Select.DefaultCost"))
 			}
 			return inputf("selecting the suite: %w", err)
 		}
 		rep.Selection = sel
 		rep.Suite = sel.Result()
+	}
+	rep.SuiteCost = suiteCost(cfg, rep.Coverage, alg2, rep.Selection, costs, source)
+	if cfg.Certify && sc.Objective == optimize.Cost {
+		c, err := optimize.CertifyCost(rep.Coverage, optimize.CertifyOptions{Nodes: cfg.Nodes, Costs: costs, DefaultCost: sc.DefaultCost})
+		if err != nil {
+			rep.Warnings = append(rep.Warnings, &NoCertificateWarning{Err: err})
+		} else {
+			rep.CostCertificate = c
+		}
 	}
 	if cfg.Certify {
 		c, err := optimize.Certify(rep.Coverage, optimize.CertifyOptions{Nodes: cfg.Nodes})

@@ -59,6 +59,12 @@ type Document struct {
 	Certificate *Certificate `json:"certificate,omitempty"`
 	// Scenarios compares several application scenarios; absent with one.
 	Scenarios *Scenarios `json:"scenarios,omitempty"`
+	// SuiteCost compares Algorithm 2's suite cost with the cheapest
+	// suite of the same coverage; absent when the costs are not known.
+	SuiteCost *SuiteCost `json:"suite_cost,omitempty"`
+	// CostCertificate bounds the cheapest suite's cost from below;
+	// absent unless asked for with the cost objective.
+	CostCertificate *CostCertificate `json:"cost_certificate,omitempty"`
 }
 
 // Application describes the reference graph.
@@ -325,7 +331,11 @@ func Build(rep *analysis.Report) *Document {
 		}
 	}
 	for _, w := range rep.Warnings {
-		d.Warnings = append(d.Warnings, w.Error())
+		// Notes are information (where costs came from), which the
+		// Document carries as data (SuiteCost.Source).
+		if !analysis.IsNote(w) {
+			d.Warnings = append(d.Warnings, w.Error())
+		}
 	}
 	for _, s := range rep.Skipped {
 		d.Skipped = append(d.Skipped, Skipped{File: s.File, ID: s.ID, Reason: s.Reason})
@@ -333,6 +343,7 @@ func Build(rep *analysis.Report) *Document {
 	d.Selection = selectionOf(rep)
 	d.Certificate = certificateOf(rep.Certificate)
 	d.Scenarios = scenariosOf(rep)
+	addCosts(d, rep)
 	return d
 }
 

@@ -28,6 +28,8 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 		D           *Document
 		Images      []img
 		Certificate string
+		CostCert    string
+		SuiteCost   string
 		Suite       string
 		Stop        string
 		Cost        bool
@@ -40,6 +42,12 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 	}
 	if d.Certificate != nil {
 		data.Certificate = CertificateText(d.Certificate)
+	}
+	if d.CostCertificate != nil {
+		data.CostCert = CostCertificateText(d.CostCertificate)
+	}
+	if d.SuiteCost != nil {
+		data.SuiteCost = SuiteCostText(d.SuiteCost)
 	}
 	var sb strings.Builder
 	writeSuiteHeading(func(f string, a ...any) { fmt.Fprintf(&sb, f, a...) }, d)
@@ -89,6 +97,8 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 </div>
 {{range lines .Suite}}<p>{{.}}</p>
 {{end}}{{with .Certificate}}<p class="note"><b>Optimality.</b> {{.}}</p>
+{{end}}{{with .CostCert}}<p class="note"><b>Cost optimality.</b> {{.}}</p>
+{{end}}{{with .SuiteCost}}<p><b>Suite cost.</b> {{.}}.</p>
 {{end}}
 <h2>Figures</h2>
 {{range .Images}}<figure id="{{.Name}}"><img src="{{.Src}}" alt="{{.Title}}"><figcaption>{{.Caption}}</figcaption></figure>

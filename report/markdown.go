@@ -173,11 +173,17 @@ func writeSuiteHeading(p func(string, ...any), d *Document) {
 		if sel.Weighted {
 			p(" (weighted by scenario)")
 		}
-		if sel.BudgetSeconds > 0 {
+		switch {
+		case sel.BudgetSeconds > 0:
 			p(", budget %s: the picks cost %s", secs(sel.BudgetSeconds), secs(sel.TotalCostSeconds))
+		case sel.Objective == "cost":
+			p(": the cheapest suite found with Algorithm 2's coverage, %s", secs(sel.TotalCostSeconds))
 		}
 		p("; stopped: %s.", stopText(sel.Stop))
-		if sel.Safeguard {
+		switch {
+		case sel.Safeguard && sel.Objective == "cost":
+			p(" Algorithm 2's suite, with its redundant picks removed, costs less (%s) than the cost-weighted greedy's (%s), so it is returned; this safeguard keeps the suite never costlier than Algorithm 2's.", secs(sel.TotalCostSeconds), secs(sel.GreedyCostSeconds))
+		case sel.Safeguard:
 			p(" The single best benchmark within the budget gains more (%.4g) than the cost-effectiveness greedy did (%.4g), so it is returned alone; this safeguard keeps the (1 − 1/e)/2 guarantee.", sel.TotalGain, sel.GreedyGain)
 		}
 		p("\n\n")
@@ -230,6 +236,12 @@ func CertificateText(c *Certificate) string {
 func writeCertificate(p func(string, ...any), d *Document) {
 	if c := d.Certificate; c != nil {
 		p("**Optimality.** %s\n\n", CertificateText(c))
+	}
+	if c := d.CostCertificate; c != nil {
+		p("**Cost optimality.** %s\n\n", CostCertificateText(c))
+	}
+	if c := d.SuiteCost; c != nil {
+		p("**Suite cost.** %s.\n\n", mdEscape(SuiteCostText(c)))
 	}
 }
 

@@ -49,11 +49,17 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 
 	if sel := d.Selection; sel != nil {
 		p("\nSelected suite (objective %s, %s nodes", sel.Objective, d.Criterion)
-		if sel.BudgetSeconds > 0 {
+		switch {
+		case sel.BudgetSeconds > 0:
 			p(", budget %s, cost %s", secs(sel.BudgetSeconds), secs(sel.TotalCostSeconds))
+		case sel.Objective == "cost":
+			p(", cost %s", secs(sel.TotalCostSeconds))
 		}
 		p("): %d of %d benchmarks, stopped: %s", len(d.MinimalSuite), len(d.Benchmarks), sel.Stop)
-		if sel.Safeguard {
+		switch {
+		case sel.Safeguard && sel.Objective == "cost":
+			p(" (Algorithm 2's suite, redundant picks removed, was cheaper than the cost-weighted greedy's)")
+		case sel.Safeguard:
 			p(" (the single best benchmark within the budget beat the greedy's picks)")
 		}
 		p("\n")
@@ -77,6 +83,12 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 
 	if d.Certificate != nil {
 		p("  %s\n", CertificateText(d.Certificate))
+	}
+	if d.CostCertificate != nil {
+		p("  %s\n", CostCertificateText(d.CostCertificate))
+	}
+	if d.SuiteCost != nil {
+		p("  suite cost: %s\n", SuiteCostText(d.SuiteCost))
 	}
 
 	p("\nBenchmarks by reference impact\n")

@@ -141,3 +141,43 @@ func TestHTMLInBrowser(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "3 images, broken: []")
 }
+
+func TestSuiteCostText(t *testing.T) {
+	tests := []struct {
+		name string
+		c    report.SuiteCost
+		want string
+	}{
+		{"cheaper from profiles", report.SuiteCost{Source: "profiles", Algorithm2Seconds: 47.4, Algorithm2Benchmarks: 5, CheapestSeconds: 6.95, CheapestBenchmarks: 1},
+			"Algorithm 2 47.40s (5 benchmarks); cheapest with the same coverage 6.95s (1 benchmark, --objective cost); costs from each profile's recorded duration"},
+		{"already cheapest, from a manifest", report.SuiteCost{Source: "manifest", SourceFiles: []string{"p/manifest.json"}, Algorithm2Seconds: 3, Algorithm2Benchmarks: 1, CheapestSeconds: 3, CheapestBenchmarks: 1},
+			"Algorithm 2 3.00s (1 benchmark); no cheaper suite with the same coverage found (--objective cost); costs from the collection manifest p/manifest.json"},
+		{"costs file", report.SuiteCost{Source: "file", SourceFiles: []string{"costs.csv"}, Algorithm2Seconds: 2, Algorithm2Benchmarks: 2, CheapestSeconds: 1, CheapestBenchmarks: 1},
+			"Algorithm 2 2.00s (2 benchmarks); cheapest with the same coverage 1.00s (1 benchmark, --objective cost); costs from costs.csv"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, report.SuiteCostText(&tt.c))
+		})
+	}
+}
+
+func TestCostCertificateText(t *testing.T) {
+	tests := []struct {
+		name string
+		c    report.CostCertificate
+		want string
+	}{
+		{"optimal", report.CostCertificate{Criterion: "project", CostSeconds: 2, LowerBoundSeconds: 2, LP: 2, Solved: true, Rows: 2, Cols: 3},
+			"The --objective cost suite costs 2.00s; any suite with the same project coverage costs at least 2.00s (weighted LP relaxation optimum 2.000 s over 2 nodes × 3 benchmarks after reduction), so it is the cheapest."},
+		{"a gap", report.CostCertificate{Criterion: "all", CostSeconds: 4, LowerBoundSeconds: 3, LP: 3, Solved: true, Rows: 3, Cols: 3},
+			"The --objective cost suite costs 4.00s; any suite with the same all coverage costs at least 3.00s (weighted LP relaxation optimum 3.000 s over 3 nodes × 3 benchmarks after reduction), so it costs at most 1.33× the cheapest."},
+		{"LP skipped, no essential benchmark", report.CostCertificate{Criterion: "project", CostSeconds: 4, Skipped: "too big"},
+			"The --objective cost suite costs 4.00s; any suite with the same project coverage costs at least 0.00s (benchmarks that alone cover some node; LP skipped: too big)."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, report.CostCertificateText(&tt.c))
+		})
+	}
+}

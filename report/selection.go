@@ -7,8 +7,8 @@ import (
 // Selection describes a suite chosen beyond Algorithm 2 (see
 // optimize.Select); the picks themselves are [Document.MinimalSuite].
 type Selection struct {
-	// Objective is "nodes" or "impact"; Weighted reports per-scenario
-	// node weights.
+	// Objective is "nodes", "impact" or "cost"; Weighted reports
+	// per-scenario node weights.
 	Objective string `json:"objective"`
 	// Weighted reports whether nodes were weighted by the weights of
 	// scenarios given with one (NAME=FILE:WEIGHT).
@@ -18,13 +18,22 @@ type Selection struct {
 	// Stop says why the selection ended: "complete", "top", "min-gain" or
 	// "budget".
 	Stop string `json:"stop"`
-	// Safeguard reports that the single best benchmark within the budget
-	// replaced the cost-effectiveness greedy's picks, whose gain was
-	// GreedyGain.
+	// Safeguard reports that the plan's fallback won: under a budget, the
+	// single best benchmark within the budget replaced the
+	// cost-effectiveness greedy's picks; under the cost objective,
+	// Algorithm 2's suite (redundant picks removed) was cheaper than the
+	// cost-weighted greedy's.
 	Safeguard bool `json:"safeguard"`
-	// GreedyGain is the greedy's total gain when Safeguard replaced its
-	// picks, 0 otherwise.
+	// GreedyGain is the budgeted greedy's total gain when Safeguard
+	// replaced its picks, 0 otherwise.
 	GreedyGain float64 `json:"greedy_gain"`
+	// GreedyCostSeconds is, under the cost objective, the cost of the
+	// cost-weighted greedy's suite after its reverse-delete pass; absent
+	// otherwise.
+	GreedyCostSeconds float64 `json:"greedy_cost_seconds,omitempty"`
+	// Dropped lists, under the cost objective, the picks its
+	// reverse-delete pass removed, in removal order.
+	Dropped []string `json:"dropped,omitempty"`
 	// TotalGain and TotalCostSeconds sum the picks' gains and costs.
 	TotalGain float64 `json:"total_gain"`
 	// TotalCostSeconds sums the picks' costs, in seconds.
@@ -61,6 +70,7 @@ func selectionOf(rep *analysis.Report) *Selection {
 	s := &Selection{
 		Objective: sel.Objective.String(), Weighted: sel.Weighted, BudgetSeconds: sel.Budget,
 		Stop: string(sel.Stop), Safeguard: sel.Safeguard, GreedyGain: sel.GreedyGain,
+		GreedyCostSeconds: ns(sel.GreedyCost), Dropped: sel.Dropped,
 		TotalGain: sel.TotalGain, TotalCostSeconds: sel.TotalCost, Steps: []SelectionStep{},
 	}
 	for _, st := range sel.Steps {

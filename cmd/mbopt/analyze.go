@@ -236,6 +236,10 @@ func printWarnings(w io.Writer, rep *analysis.Report) {
 		fmt.Fprintf(w, "mbopt: warning: skipping %s: %s\n", s.File, flagWording(s.Reason))
 	}
 	for _, warning := range rep.Warnings {
+		if analysis.IsNote(warning) {
+			fmt.Fprintf(w, "mbopt: note: %v\n", warning)
+			continue
+		}
 		fmt.Fprintf(w, "mbopt: warning: %v\n", warning)
 	}
 }

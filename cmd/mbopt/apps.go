@@ -121,6 +121,7 @@ var flagOf = map[analysis.Field]string{
 	"Targets":            "--targets",
 	"Strict":             "--strict",
 	"Recommend":          "--recommend",
+	"Select.Objective":   "--objective",
 	"Select.Budget":      "--budget",
 	"Select.CostsFile":   "--costs",
 	"Select.DefaultCost": "--default-cost",

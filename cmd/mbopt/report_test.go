@@ -31,6 +31,8 @@ func TestReportCommandWritesEveryFile(t *testing.T) {
 }
 
 func TestReportCommandErrors(t *testing.T) {
+	partial := filepath.Join(t.TempDir(), "costs.csv")
+	require.NoError(t, os.WriteFile(partial, []byte("id,seconds\nstorage__BenchmarkAddRows,1\n"), 0o644))
 	tests := []struct {
 		name string
 		args []string
@@ -39,10 +41,12 @@ func TestReportCommandErrors(t *testing.T) {
 		{"no out", []string{"report", "--app", "a.pprof", "--micro", "m"}, "--out is required"},
 		{"mixed apps", []string{"report", "--app", "a=x.pprof", "--app", "y.pprof", "--micro", "m", "--out", "o"}, "give every application profile a scenario name (NAME=FILE) or none; 1 of 2 have none"},
 		{"bad weight", []string{"report", "--app", "a=x.pprof:-1", "--micro", "m", "--out", "o"}, "the weight must be a positive number, not -1"},
-		{"bad objective", []string{"analyze", "--app", "a.pprof", "--micro", "m", "--objective", "time"}, `--objective: invalid objective "time": valid values are {nodes|impact}`},
+		{"bad objective", []string{"analyze", "--app", "a.pprof", "--micro", "m", "--objective", "time"}, `--objective: invalid objective "time": valid values are {nodes|impact|cost}`},
 		{"negative top", []string{"analyze", "--app", exampleDir + "/app.pprof", "--micro", exampleDir + "/micro", "--top", "-1"}, "--top must be a positive count (0: no limit), not -1"},
 		{"negative min-gain", []string{"suite", "--app", exampleDir + "/app.pprof", "--micro", exampleDir + "/micro", "--min-gain", "-2"}, "--min-gain must be a positive count (0: none), not -2"},
-		{"budget without costs", []string{"analyze", "--app", exampleDir + "/app.pprof", "--micro", exampleDir + "/micro", "--module", "example.com/tinytsdb", "--budget", "10s"}, "have no cost, which a budget needs"},
+		{"budget with a partial costs file", []string{"analyze", "--app", exampleDir + "/app.pprof", "--micro", exampleDir + "/micro", "--module", "example.com/tinytsdb", "--budget", "10s", "--costs", partial}, "have no cost, which a budget needs"},
+		{"cost objective with a partial costs file", []string{"analyze", "--app", exampleDir + "/app.pprof", "--micro", exampleDir + "/micro", "--module", "example.com/tinytsdb", "--objective", "cost", "--costs", partial}, "have no cost, which the cost objective needs"},
+		{"cost objective with top", []string{"analyze", "--app", "a.pprof", "--micro", "m", "--objective", "cost", "--top", "2"}, "mbopt: --objective cost keeps Algorithm 2's full coverage at the smallest cost: leave --top unset"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,4 +134,36 @@ func TestGitHubFormatOutputFirst(t *testing.T) {
 	code, _, stderr = run(t, exampleArgs("--format", "github", "-o", filepath.Join(dir, "nodir", "suite.txt"))...)
 	assert.Equal(t, exitBadInput, code, stderr)
 	assert.NoFileExists(t, summary, "no summary announces a suite that was not written")
+}
+
+// The committed example has no manifest: costs come from each profile's
+// recorded duration, so --budget and --objective cost work, and every text
+// report compares Algorithm 2's suite cost with the cheapest one.
+func TestCostsFromBareProfiles(t *testing.T) {
+	const line = "  suite cost: Algorithm 2 24.09s (4 benchmarks); cheapest with the same coverage 20.78s (5 benchmarks, --objective cost); costs from each profile's recorded duration\n"
+	const note = "mbopt: note: benchmark costs taken from each profile's recorded duration\n"
+	tests := []struct {
+		name   string
+		args   []string
+		want   []string
+		stderr string
+	}{
+		{"default", nil, []string{"Minimal suite (Algorithm 2, project nodes): 4 of 19 benchmarks", line}, ""},
+		{"budget", []string{"--budget", "10s"}, []string{"Selected suite (objective nodes, project nodes, budget 10.00s, cost 8.89s): 3 of 19 benchmarks, stopped: budget", line}, note},
+		{"cost objective", []string{"--objective", "cost", "--certify"}, []string{
+			"Selected suite (objective cost, project nodes, cost 20.78s): 5 of 19 benchmarks, stopped: complete",
+			"  The --objective cost suite costs 20.78s; any suite with the same project coverage costs at least 20.52s (weighted LP relaxation optimum 20.523 s over 6 nodes × 7 benchmarks after reduction), so it costs at most 1.01× the cheapest.\n",
+			line,
+		}, note},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, exampleArgs(tt.args...)...)
+			require.Equal(t, 0, code, stderr)
+			assert.Equal(t, tt.stderr, stderr, "the cost source is a note, not a warning")
+			for _, w := range tt.want {
+				assert.Contains(t, stdout, w)
+			}
+		})
+	}
 }

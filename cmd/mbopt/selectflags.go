@@ -23,13 +23,13 @@ type selectOptions struct {
 
 // addSelectFlags registers the selection flags on f.
 func addSelectFlags(f *pflag.FlagSet, o *selectOptions) {
-	f.StringVar(&o.objective, "objective", "nodes", "what a pick gains: {nodes|impact} (nodes: covered functions, the paper; impact: covered application CPU time)")
+	f.StringVar(&o.objective, "objective", "nodes", "what a pick gains: {nodes|impact|cost} (nodes: covered functions, the paper; impact: covered application CPU time; cost: the cheapest suite with the same coverage as nodes)")
 	f.DurationVar(&o.budget, "budget", 0, "bound the suite's summed benchmark running time, e.g. 90s (budgeted greedy with the single-best-set safeguard)")
-	f.StringVar(&o.costs, "costs", "", "benchmark costs: JSON {\"id\": seconds}, CSV id,seconds, or a collection manifest.json (default: manifest.json in a --micro directory)")
-	f.DurationVar(&o.defaultCost, "default-cost", 0, "cost of a benchmark without a measured cost (default: such a benchmark is an error under --budget)")
+	f.StringVar(&o.costs, "costs", "", "benchmark costs: JSON {\"id\": seconds}, CSV id,seconds, or a collection manifest.json (default: manifest.json in a --micro directory, else each profile's recorded duration)")
+	f.DurationVar(&o.defaultCost, "default-cost", 0, "cost of a benchmark without a measured cost (default: such a benchmark is an error under --budget and --objective cost)")
 	f.IntVar(&o.top, "top", 0, "stop after N picks (0: no limit)")
 	f.IntVar(&o.minGain, "min-gain", 0, "stop when a pick would add fewer than K nodes (the TCC study: 4)")
-	f.BoolVar(&o.certify, "certify", false, "bound the minimal suite's distance from the smallest possible with the LP relaxation")
+	f.BoolVar(&o.certify, "certify", false, "bound the minimal suite's distance from the smallest possible with the LP relaxation (with --objective cost, also the cheapest suite's cost)")
 }
 
 // apply validates the flags and sets them on cfg.

@@ -1,0 +1,195 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/optimize"
+)
+
+// CostKind names where benchmark costs came from.
+type CostKind string
+
+// The sources of benchmark costs, in the order [Run] tries them: the first
+// that gives at least one cost is used for every benchmark.
+const (
+	// CostsFromFile: SelectConfig.CostsFile (see [ReadCosts]).
+	CostsFromFile CostKind = "file"
+	// CostsFromConfig: SelectConfig.Costs.
+	CostsFromConfig CostKind = "config"
+	// CostsFromManifest: the manifest.json files of the Micro
+	// directories (see manifest.Manifest.Costs: each benchmark's wall
+	// time).
+	CostsFromManifest CostKind = "manifest"
+	// CostsFromProfiles: each benchmark profile's own duration
+	// (DurationNanos, see callgraph.Graph.Duration), the time the
+	// profiled run took; profiles that record none have no cost.
+	CostsFromProfiles CostKind = "profiles"
+)
+
+// CostSource says where the benchmark costs of a [Report] came from.
+type CostSource struct {
+	Kind CostKind
+	// Files are the costs file or the manifest files; empty for the
+	// other kinds.
+	Files []string
+}
+
+// String describes the source for people: "each profile's recorded
+// duration", "manifest DIR/manifest.json", "costs file FILE" or
+// "SelectConfig.Costs".
+func (s CostSource) String() string {
+	switch s.Kind {
+	case CostsFromFile:
+		return "costs file " + strings.Join(s.Files, ", ")
+	case CostsFromConfig:
+		return "SelectConfig.Costs"
+	case CostsFromManifest:
+		return "manifest " + strings.Join(s.Files, ", ")
+	case CostsFromProfiles:
+		return "each profile's recorded duration"
+	}
+	return string(s.Kind)
+}
+
+// SuiteCost compares the running cost of Algorithm 2's suite with the
+// cheapest suite of the same coverage that [optimize.Select] finds with
+// the [optimize.Cost] objective. Costs are in seconds.
+type SuiteCost struct {
+	// Source is where the costs came from.
+	Source CostSource
+	// Algorithm2 is the summed cost of Algorithm 2's suite
+	// ([optimize.Greedy] with Config.Nodes) and Algorithm2Size its
+	// number of benchmarks.
+	Algorithm2     float64
+	Algorithm2Size int
+	// Cheapest is the summed cost of the Cost objective's suite, which
+	// covers the same counted nodes, and CheapestSize its number of
+	// benchmarks. Cheapest ≤ Algorithm2 always.
+	Cheapest     float64
+	CheapestSize int
+}
+
+// resolveCosts returns the benchmark costs by id and their source, trying
+// the sources in the order of [CostKind]'s constants; nil costs and a zero
+// source when none gives a cost.
+func resolveCosts(cfg Config, manifests []dirManifest, benches []coverage.Benchmark) (map[string]float64, CostSource, error) {
+	sc := cfg.Select
+	if sc.CostsFile != "" {
+		costs, err := ReadCosts(sc.CostsFile)
+		if err != nil {
+			return nil, CostSource{}, asInput(err)
+		}
+		return costs, CostSource{Kind: CostsFromFile, Files: []string{sc.CostsFile}}, nil
+	}
+	if sc.Costs != nil {
+		return sc.Costs, CostSource{Kind: CostsFromConfig}, nil
+	}
+	if costs, files := manifestCosts(manifests); len(costs) > 0 {
+		return costs, CostSource{Kind: CostsFromManifest, Files: files}, nil
+	}
+	costs := map[string]float64{}
+	for _, b := range benches {
+		if b.Graph.Duration > 0 {
+			costs[b.ID] = b.Graph.Duration
+		}
+	}
+	if len(costs) > 0 {
+		return costs, CostSource{Kind: CostsFromProfiles}, nil
+	}
+	return nil, CostSource{}, nil
+}
+
+// suiteCost compares Algorithm 2's suite alg2 with the Cost objective's
+// suite (cheap when the selection already is one, else computed here).
+// It returns nil when some benchmark that covers a counted node has no
+// cost (and there is no DefaultCost): then the costs are not known.
+func suiteCost(cfg Config, cov *coverage.Result, alg2 *optimize.Result, cheap *optimize.Selection, costs map[string]float64, src CostSource) *SuiteCost {
+	if costs == nil && cfg.Select.DefaultCost == 0 {
+		return nil
+	}
+	if cheap == nil || cheap.Objective != optimize.Cost {
+		var err error
+		cheap, err = optimize.Select(cov, optimize.Plan{Nodes: cfg.Nodes, Objective: optimize.Cost, Costs: costs, DefaultCost: cfg.Select.DefaultCost})
+		if err != nil {
+			return nil
+		}
+	}
+	sc := &SuiteCost{Source: src, Algorithm2Size: len(alg2.Steps), Cheapest: cheap.TotalCost, CheapestSize: len(cheap.Steps)}
+	for _, st := range alg2.Steps {
+		c, ok := costs[st.ID]
+		if !ok {
+			c = cfg.Select.DefaultCost
+		}
+		sc.Algorithm2 += c
+	}
+	return sc
+}
+
+// Thresholds of the thin-profile warnings ([ThinProfileWarning]), in
+// samples the profiler took (callgraph.Graph.SamplesTaken).
+//
+// A function that takes a share s of a profile's CPU time appears in a
+// profile of N samples with probability 1 − e^(−N·s), and a coverage set
+// holds only the functions that appear.
+const (
+	// MinBenchmarkSamples: 100 samples are 1 s of CPU at Go's 100 Hz,
+	// the time a benchmark gets at go test's default -benchtime of 1s.
+	// Below it, a function taking 3% of the benchmark's time is missed
+	// more than 5% of the time (1 − e^(−3) = 95% seen at 100 samples),
+	// and 1% ones a third of the time, so the benchmark's coverage set
+	// depends on chance.
+	MinBenchmarkSamples = 100
+	// MinAppSamples: 500 samples are 5 s of CPU at 100 Hz. The
+	// application profile defines what coverage means, so it needs more:
+	// at 500 samples a function taking 0.6% of the workload's time is
+	// seen 95% of the time; with fewer, the project coverage of two runs
+	// of the same workload differs by several points.
+	MinAppSamples = 500
+)
+
+// ThinProfileWarning is a warning: a profile took fewer samples than the
+// analysis needs to see the functions it runs (see [MinBenchmarkSamples]
+// and [MinAppSamples]).
+type ThinProfileWarning struct {
+	// ID is the benchmark's id; "" for the application profile.
+	ID string
+	// Files are the profile files (several for a merged application).
+	Files []string
+	// Scenario names the application scenario, when there are several.
+	Scenario string
+	// Samples is the number of samples the profiler took, Min the
+	// threshold.
+	Samples, Min int64
+}
+
+// Error returns the warning with its fix.
+func (t *ThinProfileWarning) Error() string {
+	if t.ID != "" {
+		return fmt.Sprintf("benchmark %s has only %d CPU samples (%s), under the %d (1 s of CPU at 100 Hz) it needs: functions taking a few percent of its time may be missing from its coverage; profile it longer (raise -benchtime, e.g. mbopt profile --benchtime 10s)",
+			t.ID, t.Samples, strings.Join(t.Files, ", "), t.Min)
+	}
+	what := "application profile"
+	if t.Scenario != "" {
+		what = "scenario " + t.Scenario
+	}
+	return fmt.Sprintf("%s %s has only %d CPU samples, under the %d (5 s of CPU at 100 Hz) it needs: functions taking under 1%% of its time may be missing, so coverage can change from run to run; profile the workload longer or merge the profiles of several runs",
+		what, strings.Join(t.Files, ", "), t.Samples, t.Min)
+}
+
+// thinProfiles returns the thin-profile warnings for the application and
+// the benchmarks, in that order (benchmarks by id). Non-CPU profiles
+// (Config.AllowNonCPU) are not checked.
+func thinProfiles(app []string, appSamples int64, cpu bool, benches []loaded) []error {
+	var out []error
+	if cpu && appSamples < MinAppSamples {
+		out = append(out, &ThinProfileWarning{Files: app, Samples: appSamples, Min: MinAppSamples})
+	}
+	for _, b := range benches {
+		if b.graph.Unit == "seconds" && b.graph.SamplesTaken < MinBenchmarkSamples {
+			out = append(out, &ThinProfileWarning{ID: b.id, Files: []string{b.file}, Samples: b.graph.SamplesTaken, Min: MinBenchmarkSamples})
+		}
+	}
+	return out
+}

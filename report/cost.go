@@ -1,0 +1,121 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mbopt/mbopt/analysis"
+)
+
+// SuiteCost compares the running cost of Algorithm 2's suite with the
+// cheapest suite of the same coverage (see analysis.SuiteCost). Seconds.
+type SuiteCost struct {
+	// Source is where the costs came from: "file", "config", "manifest"
+	// or "profiles" (each profile's recorded duration); SourceFiles are
+	// the costs file or manifest files.
+	Source      string   `json:"source"`
+	SourceFiles []string `json:"source_files"`
+	// Algorithm2Seconds and Algorithm2Benchmarks describe Algorithm 2's
+	// suite; CheapestSeconds and CheapestBenchmarks the --objective cost
+	// one, which covers the same counted functions.
+	Algorithm2Seconds    float64 `json:"algorithm2_seconds"`
+	Algorithm2Benchmarks int     `json:"algorithm2_benchmarks"`
+	CheapestSeconds      float64 `json:"cheapest_seconds"`
+	CheapestBenchmarks   int     `json:"cheapest_benchmarks"`
+}
+
+// CostCertificate bounds the cost of the cheapest suite with Algorithm 2's
+// coverage (see optimize.CertifyCost). Seconds.
+type CostCertificate struct {
+	Criterion string `json:"criterion"`
+	// CostSeconds is the --objective cost suite's cost, Algorithm2Seconds
+	// Algorithm 2's, LowerBoundSeconds a lower bound on the cheapest.
+	CostSeconds       float64 `json:"cost_seconds"`
+	Algorithm2Seconds float64 `json:"algorithm2_seconds"`
+	LowerBoundSeconds float64 `json:"lower_bound_seconds"`
+	// LP is the weighted LP relaxation's optimum, when Solved; Skipped
+	// says why not. EssentialSeconds sums the costs of the benchmarks
+	// that alone cover some node.
+	LP               float64 `json:"lp"`
+	Solved           bool    `json:"solved"`
+	Skipped          string  `json:"skipped,omitempty"`
+	EssentialSeconds float64 `json:"essential_seconds"`
+	Rows             int     `json:"lp_rows"`
+	Cols             int     `json:"lp_cols"`
+}
+
+// addCosts fills the Document's cost sections.
+func addCosts(d *Document, rep *analysis.Report) {
+	if c := rep.SuiteCost; c != nil {
+		d.SuiteCost = &SuiteCost{
+			Source: string(c.Source.Kind), SourceFiles: nonNil(c.Source.Files),
+			Algorithm2Seconds: ns(c.Algorithm2), Algorithm2Benchmarks: c.Algorithm2Size,
+			CheapestSeconds: ns(c.Cheapest), CheapestBenchmarks: c.CheapestSize,
+		}
+	}
+	if c := rep.CostCertificate; c != nil {
+		d.CostCertificate = &CostCertificate{
+			Criterion: c.Nodes.String(), CostSeconds: ns(c.Cost), Algorithm2Seconds: ns(c.Greedy),
+			LowerBoundSeconds: ns(c.LowerBound), LP: c.LP, Solved: c.Solved, Skipped: c.Skipped,
+			EssentialSeconds: ns(c.Essential), Rows: c.Rows, Cols: c.Cols,
+		}
+	}
+}
+
+// costSource describes where costs came from, for people.
+func costSource(source string, files []string) string {
+	switch source {
+	case "profiles":
+		return "each profile's recorded duration"
+	case "manifest":
+		return "the collection manifest " + strings.Join(files, ", ")
+	case "file":
+		return strings.Join(files, ", ")
+	case "config":
+		return "the costs given to the analysis"
+	}
+	return source
+}
+
+// SuiteCostText is the one-line comparison of Algorithm 2's suite cost with
+// the cheapest equal-coverage suite's, shown in every report after "suite
+// cost:" or a heading.
+func SuiteCostText(c *SuiteCost) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Algorithm 2 %s (%s); ", secs(c.Algorithm2Seconds), benchmarks(c.Algorithm2Benchmarks))
+	if c.CheapestSeconds < c.Algorithm2Seconds {
+		fmt.Fprintf(&b, "cheapest with the same coverage %s (%s, --objective cost)", secs(c.CheapestSeconds), benchmarks(c.CheapestBenchmarks))
+	} else {
+		b.WriteString("no cheaper suite with the same coverage found (--objective cost)")
+	}
+	fmt.Fprintf(&b, "; costs from %s", costSource(c.Source, c.SourceFiles))
+	return b.String()
+}
+
+// CostCertificateText is the one-line reading of c shown in every report.
+func CostCertificateText(c *CostCertificate) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The --objective cost suite costs %s; any suite with the same %s coverage costs at least %s", secs(c.CostSeconds), c.Criterion, secs(c.LowerBoundSeconds))
+	if c.Solved {
+		fmt.Fprintf(&b, " (weighted LP relaxation optimum %.3f s over %d nodes × %d benchmarks after reduction)", c.LP, c.Rows, c.Cols)
+	} else {
+		fmt.Fprintf(&b, " (benchmarks that alone cover some node; LP skipped: %s)", c.Skipped)
+	}
+	switch {
+	case c.CostSeconds <= c.LowerBoundSeconds*(1+1e-9):
+		b.WriteString(", so it is the cheapest.")
+	case c.LowerBoundSeconds > 0:
+		fmt.Fprintf(&b, ", so it costs at most %.2f× the cheapest.", c.CostSeconds/c.LowerBoundSeconds)
+	default:
+		b.WriteString(".")
+	}
+	return b.String()
+}
+
+// benchmarks returns "1 benchmark" or "N benchmarks".
+func benchmarks(n int) string {
+	if n == 1 {
+		return "1 benchmark"
+	}
+	return fmt.Sprintf("%d benchmarks", n)
+}
