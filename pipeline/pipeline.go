@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/reference"
@@ -63,6 +64,13 @@ type Config struct {
 	// AppTimeout bounds the AppCommand workload; 0 means
 	// DefaultAppTimeout.
 	AppTimeout time.Duration
+	// AppRuns runs the AppCommand workload that many times, one after
+	// the other, and merges the profiles (app-cmd-1.pprof, ...); 0 means
+	// once. Each run gets its number, from 1, in the environment variable
+	// MBOPT_APP_RUN. Result.AppRuns then says how many functions every
+	// run saw and how many only some did: a measure of how stable the
+	// workload's profile is.
+	AppRuns int
 
 	// Collector runs the collection; nil means collect.Collect. A front
 	// end sets it to show progress and a summary around collect.Collect.
@@ -80,8 +88,73 @@ type Result struct {
 	Manifest *manifest.Manifest
 	// Report is the analysis of the application profiles (in
 	// Report.AppProfiles: App, then the default.pgo files, the capture and
-	// the workload's profile) against the collected benchmark profiles.
+	// the workload's profiles) against the collected benchmark profiles.
 	Report *analysis.Report
+	// AppRuns compares the workload's runs; nil unless Config.AppRuns
+	// is 2 or more.
+	AppRuns *RunStability
+}
+
+// RunStability compares the application profiles of repeated runs of one
+// workload (Config.AppRuns): a function seen in only some runs is one whose
+// coverage depends on chance. Function names are normalised as in package
+// callgraph, and project functions are those of Report.Modules.
+type RunStability struct {
+	// Files are the runs' profiles, in run order.
+	Files []string
+	// Seen counts the functions seen in any run; Every those seen in
+	// every run, so Seen − Every were seen in only some.
+	Seen, Every int
+	// ProjectSeen and ProjectEvery count the project functions among them.
+	ProjectSeen, ProjectEvery int
+	// PerRun[i] counts the functions run i+1 saw, ProjectPerRun[i] the
+	// project functions.
+	PerRun, ProjectPerRun []int
+}
+
+// Some returns Seen − Every: the functions seen in only some runs.
+func (s *RunStability) Some() int { return s.Seen - s.Every }
+
+// ProjectSome returns ProjectSeen − ProjectEvery.
+func (s *RunStability) ProjectSome() int { return s.ProjectSeen - s.ProjectEvery }
+
+// CompareRuns loads each profile in files as one run of a workload and
+// counts the functions seen in every run and in only some, project
+// functions (of modules) apart. Errors are callgraph.Load's.
+func CompareRuns(files []string, modules []string, limits callgraph.Limits) (*RunStability, error) {
+	s := &RunStability{Files: files}
+	times := map[string]int{}
+	project := map[string]bool{}
+	for _, f := range files {
+		g, err := callgraph.Load([]string{f}, callgraph.Options{Modules: modules, NoEdges: true, Limits: limits})
+		if err != nil {
+			return nil, err
+		}
+		n, p := 0, 0
+		for _, node := range g.Nodes {
+			times[node.Name]++
+			project[node.Name] = node.Project
+			n++
+			if node.Project {
+				p++
+			}
+		}
+		s.PerRun = append(s.PerRun, n)
+		s.ProjectPerRun = append(s.ProjectPerRun, p)
+	}
+	for name, k := range times {
+		s.Seen++
+		if project[name] {
+			s.ProjectSeen++
+		}
+		if k == len(files) {
+			s.Every++
+			if project[name] {
+				s.ProjectEvery++
+			}
+		}
+	}
+	return s, nil
 }
 
 // A CollectionError says that the collection did not give what the
@@ -136,6 +209,12 @@ func (cfg *Config) validate() (dir, out string, err error) {
 	if cfg.AppTimeout < 0 {
 		return "", "", fieldErrorf("%s must be positive, not %v", analysis.Field("AppTimeout"), cfg.AppTimeout)
 	}
+	if cfg.AppRuns < 0 {
+		return "", "", fieldErrorf("%s must be positive, not %d", analysis.Field("AppRuns"), cfg.AppRuns)
+	}
+	if cfg.AppRuns > 1 && cfg.AppCommand == "" {
+		return "", "", fieldErrorf("%s repeats the workload of %s, which is not set", analysis.Field("AppRuns"), analysis.Field("AppCommand"))
+	}
 	out = cfg.Collect.Out
 	if out == "" {
 		out = filepath.Join(dir, ".mbopt", "profiles")
@@ -162,7 +241,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		logf = func(string, ...any) {}
 	}
 
-	apps, err := cfg.appProfiles(ctx, dir, out, logf)
+	apps, runs, err := cfg.appProfiles(ctx, dir, out, logf)
 	if err != nil {
 		return nil, err
 	}
@@ -194,17 +273,25 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Manifest: m, Report: rep}, nil
+	res := &Result{Manifest: m, Report: rep}
+	if len(runs) > 1 {
+		// The analysis read these files already, so they are valid.
+		if res.AppRuns, err = CompareRuns(runs, rep.Modules, cfg.Limits); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 // appProfiles returns the application profile files: App, then those it
-// takes from the other sources, in the order of the Config fields.
-func (cfg *Config) appProfiles(ctx context.Context, dir, out string, logf func(string, ...any)) ([]string, error) {
-	apps := append([]string(nil), cfg.App...)
+// takes from the other sources, in the order of the Config fields; and the
+// workload's profiles, one per run.
+func (cfg *Config) appProfiles(ctx context.Context, dir, out string, logf func(string, ...any)) (apps, runs []string, err error) {
+	apps = append([]string(nil), cfg.App...)
 	if cfg.AppPGO {
 		pgo, err := reference.FindPGO(dir)
 		if err != nil {
-			return nil, fieldErrorf("%s: %w; give the application profile with %s, %s or %s instead",
+			return nil, nil, fieldErrorf("%s: %w; give the application profile with %s, %s or %s instead",
 				analysis.Field("AppPGO"), err, analysis.Field("App"), analysis.Field("AppURL"), analysis.Field("AppCommand"))
 		}
 		logf("application profile from %d default.pgo file(s)", len(pgo))
@@ -218,7 +305,7 @@ func (cfg *Config) appProfiles(ctx context.Context, dir, out string, logf func(s
 		path := filepath.Join(out, "app-url.pprof")
 		logf("capturing %ds of CPU profile from %s", seconds, cfg.AppURL)
 		if err := reference.Capture(ctx, cfg.AppURL, seconds, path); err != nil {
-			return nil, sourceError(ctx, "AppURL", err)
+			return nil, nil, sourceError(ctx, "AppURL", err)
 		}
 		apps = append(apps, path)
 	}
@@ -231,16 +318,25 @@ func (cfg *Config) appProfiles(ctx context.Context, dir, out string, logf func(s
 		if stderr == nil {
 			stderr = io.Discard
 		}
-		path := filepath.Join(out, "app-cmd.pprof")
-		logf("running the workload: %s", cfg.AppCommand)
-		start := time.Now()
-		if err := reference.Run(ctx, cfg.AppCommand, dir, path, timeout, stderr); err != nil {
-			return nil, sourceError(ctx, "AppCommand", err)
+		n := max(cfg.AppRuns, 1)
+		for run := 1; run <= n; run++ {
+			path := filepath.Join(out, "app-cmd.pprof")
+			if n > 1 {
+				path = filepath.Join(out, fmt.Sprintf("app-cmd-%d.pprof", run))
+				logf("running the workload, run %d of %d: %s", run, n, cfg.AppCommand)
+			} else {
+				logf("running the workload: %s", cfg.AppCommand)
+			}
+			start := time.Now()
+			if err := reference.Run(ctx, cfg.AppCommand, dir, path, timeout, stderr, fmt.Sprintf("MBOPT_APP_RUN=%d", run)); err != nil {
+				return nil, nil, sourceError(ctx, "AppCommand", err)
+			}
+			logf("workload done in %s", time.Since(start).Round(100*time.Millisecond))
+			apps = append(apps, path)
+			runs = append(runs, path)
 		}
-		logf("workload done in %s", time.Since(start).Round(100*time.Millisecond))
-		apps = append(apps, path)
 	}
-	return apps, nil
+	return apps, runs, nil
 }
 
 // sourceError classifies the failure of an application source: the end of

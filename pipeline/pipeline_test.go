@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/internal/proftest"
 	"github.com/mbopt/mbopt/manifest"
@@ -141,6 +143,12 @@ func TestRunErrors(t *testing.T) {
 			require.NoError(t, os.RemoveAll(filepath.Join(f.dir, "cmd")))
 			return pipeline.Config{AppPGO: true}
 		}, []analysis.Field{"AppPGO", "App", "AppURL", "AppCommand"}, "no default.pgo below"},
+		{"negative runs", func(f *fixture) pipeline.Config {
+			return pipeline.Config{AppCommand: "cp app.pprof {profile}", AppRuns: -1}
+		}, []analysis.Field{"AppRuns"}, "Config.AppRuns must be positive, not -1"},
+		{"runs without a workload", func(f *fixture) pipeline.Config {
+			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppRuns: 2}
+		}, []analysis.Field{"AppRuns", "AppCommand"}, "Config.AppRuns repeats the workload of Config.AppCommand, which is not set"},
 		{"workload fails", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppCommand: "exit 3 # {profile}"}
 		}, []analysis.Field{"AppCommand"}, "exit status 3"},
@@ -188,4 +196,100 @@ func TestRunCanceled(t *testing.T) {
 	require.Error(t, err)
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.False(t, errors.Is(err, analysis.ErrInput), "an interrupted workload is not bad input")
+}
+
+// The committed example has three application profiles of one workload
+// (app-ingest, app-query and the mixed app); a fake workload copies one by
+// its run number, so three runs see different functions.
+func TestRunAppRuns(t *testing.T) {
+	f := newFixture(t)
+	example, err := filepath.Abs("../testdata/profiles/example")
+	require.NoError(t, err)
+	names := []string{"app-ingest", "app-query", "app"}
+	workload := `case "$MBOPT_APP_RUN" in 1) f=app-ingest;; 2) f=app-query;; *) f=app;; esac; cp "` + example + `/$f.pprof" {profile}`
+	var log []string
+	res, err := pipeline.Run(context.Background(), pipeline.Config{
+		Config:     analysis.Config{Modules: []string{"example.com/tinytsdb"}},
+		Collect:    collect.Config{Dir: f.dir},
+		Collector:  f.collector(t, true),
+		AppCommand: workload, AppRuns: 3,
+		Logf: func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) },
+	})
+	require.NoError(t, err)
+	out := filepath.Join(f.dir, ".mbopt", "profiles")
+	runs := []string{filepath.Join(out, "app-cmd-1.pprof"), filepath.Join(out, "app-cmd-2.pprof"), filepath.Join(out, "app-cmd-3.pprof")}
+	assert.Equal(t, runs, res.Report.AppProfiles, "the runs are merged")
+	assert.Contains(t, log, "running the workload, run 2 of 3: "+workload)
+	for i, run := range runs {
+		got, err := os.ReadFile(run)
+		require.NoError(t, err)
+		want, err := os.ReadFile(filepath.Join(example, names[i]+".pprof"))
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "run %d got its profile", i+1)
+	}
+
+	// The figures, counted here from the three committed profiles.
+	seen := map[string]int{}
+	project := map[string]bool{}
+	var perRun []int
+	for _, n := range names {
+		g, err := callgraph.Load([]string{filepath.Join(example, n+".pprof")}, callgraph.Options{Modules: []string{"example.com/tinytsdb"}})
+		require.NoError(t, err)
+		perRun = append(perRun, g.Len())
+		for _, node := range g.Nodes {
+			seen[node.Name]++
+			project[node.Name] = node.Project
+		}
+	}
+	every, projectSeen, projectEvery := 0, 0, 0
+	for name, k := range seen {
+		if k == 3 {
+			every++
+		}
+		if project[name] {
+			projectSeen++
+			if k == 3 {
+				projectEvery++
+			}
+		}
+	}
+	s := res.AppRuns
+	require.NotNil(t, s)
+	assert.Equal(t, runs, s.Files)
+	assert.Equal(t, perRun, s.PerRun)
+	assert.Equal(t, len(seen), s.Seen)
+	assert.Equal(t, every, s.Every)
+	assert.Equal(t, projectSeen, s.ProjectSeen)
+	assert.Equal(t, projectEvery, s.ProjectEvery)
+	assert.Positive(t, s.Some(), "ingest and query see different functions")
+	assert.Equal(t, res.Report.Coverage.App.Len(), s.Seen, "the merged application has every function any run saw")
+	t.Logf("3 runs: %d functions seen, %d in every run, %d in only some; project %d, %d, %d",
+		s.Seen, s.Every, s.Some(), s.ProjectSeen, s.ProjectEvery, s.ProjectSome())
+}
+
+// Hand-checked: main.main and a in every run, b and c in one each.
+func TestCompareRuns(t *testing.T) {
+	dir := t.TempDir()
+	const m = "example.com/m"
+	var files []string
+	for i, leaves := range [][]string{{"a", "b"}, {"a"}, {"a", "c"}} {
+		var stacks []proftest.Stack
+		for _, l := range leaves {
+			stacks = append(stacks, proftest.Stack{Frames: []string{"main.main", m + "." + l}, Nanos: 1e7})
+		}
+		path := filepath.Join(dir, fmt.Sprintf("run%d.pprof", i+1))
+		write(t, path, proftest.Profile(stacks...))
+		files = append(files, path)
+	}
+	s, err := pipeline.CompareRuns(files, []string{m}, callgraph.Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, &pipeline.RunStability{
+		Files: files, Seen: 4, Every: 2, ProjectSeen: 3, ProjectEvery: 1,
+		PerRun: []int{3, 2, 3}, ProjectPerRun: []int{2, 1, 2},
+	}, s)
+	assert.Equal(t, 2, s.Some())
+	assert.Equal(t, 2, s.ProjectSome())
+
+	_, err = pipeline.CompareRuns([]string{filepath.Join(dir, "missing.pprof")}, nil, callgraph.Limits{})
+	assert.ErrorContains(t, err, "missing.pprof")
 }

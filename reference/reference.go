@@ -163,8 +163,9 @@ const Placeholder = "{profile}"
 // canceled, and when the command ends, the command and every process it
 // started are killed (see package internal/proc). The profile is written
 // to a temporary file next to out and renamed to out only once checked, so
-// out is never partial and a failed run leaves no file behind.
-func Run(ctx context.Context, command, dir, out string, timeout time.Duration, stderr io.Writer) error {
+// out is never partial and a failed run leaves no file behind. env adds
+// environment variables ("NAME=value") to the command's.
+func Run(ctx context.Context, command, dir, out string, timeout time.Duration, stderr io.Writer, env ...string) error {
 	if !strings.Contains(command, Placeholder) {
 		return fmt.Errorf("workload command %q: it must contain %s where the CPU profile path goes, e.g. 'go run ./cmd/loadtest -cpuprofile %s'", command, Placeholder, Placeholder)
 	}
@@ -189,7 +190,7 @@ func Run(ctx context.Context, command, dir, out string, timeout time.Duration, s
 	line := strings.ReplaceAll(command, Placeholder, textutil.ShellQuote(tmp))
 	cmd := exec.CommandContext(ctx, "sh", "-c", line)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "MBOPT_CPUPROFILE="+tmp)
+	cmd.Env = append(append(os.Environ(), env...), "MBOPT_CPUPROFILE="+tmp)
 	cmd.Stdout = stderr
 	cmd.Stderr = stderr
 	cmd.WaitDelay = 5 * time.Second

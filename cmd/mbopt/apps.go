@@ -131,6 +131,7 @@ var flagOf = map[analysis.Field]string{
 	"AppSeconds":         "--app-seconds",
 	"AppPGO":             "--app-pgo",
 	"AppCommand":         "--app-cmd",
+	"AppRuns":            "--app-runs",
 	"Collect.Out":        "--out",
 	"Collect.Dir":        "DIR",
 }

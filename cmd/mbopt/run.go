@@ -20,6 +20,7 @@ type runOptions struct {
 	appPGO     bool
 	appCmd     string
 	appTimeout time.Duration
+	appRuns    int
 }
 
 func newCmdRun(s *streams) *cobra.Command {
@@ -36,7 +37,10 @@ func newCmdRun(s *streams) *cobra.Command {
       --app-pgo        the module's default.pgo files (Go's PGO profiles)
       --app-cmd CMD    a workload command run in DIR with sh -c; it must write a
                        CPU profile where {profile} stands (also in $MBOPT_CPUPROFILE)
-    Several sources are merged into one application graph.
+    Several sources are merged into one application graph. --app-runs N runs
+    the --app-cmd workload N times ($MBOPT_APP_RUN is the run's number),
+    merges the profiles and says how many functions every run saw and how
+    many only some did: functions seen by chance make coverage unstable.
  2. profiles every benchmark of the module as 'mbopt profile' does, into --out
     (default DIR/.mbopt/profiles); a rerun resumes and reuses complete profiles;
  3. prints the analysis as 'mbopt analyze' does.
@@ -48,6 +52,7 @@ Exit status: 0 success, 2 bad input (flags, no benchmarks, a bad application
 profile), 1 when nothing could be profiled or another failure.`,
 		Example: `  $ mbopt run --app-cmd 'go run ./cmd/loadtest -duration 30s -cpuprofile {profile}'
   $ mbopt run ~/src/myservice --app-url http://127.0.0.1:6060 --app-seconds 60
+  $ mbopt run --app-cmd 'go run ./cmd/loadtest -cpuprofile {profile}' --app-runs 3
   $ mbopt run --app-pgo --benchtime 10s --recommend 5
   $ mbopt run --app prod.pprof --format json -o analysis.json`,
 		Args: cobra.MaximumNArgs(1),
@@ -70,6 +75,7 @@ profile), 1 when nothing could be profiled or another failure.`,
 	f.BoolVar(&o.appPGO, "app-pgo", false, "use the module's default.pgo files as the application profile")
 	f.StringVar(&o.appCmd, "app-cmd", "", "workload `command` that writes a CPU profile to {profile}")
 	f.DurationVar(&o.appTimeout, "app-timeout", pipeline.DefaultAppTimeout, "kill the --app-cmd workload after this `duration`")
+	f.IntVar(&o.appRuns, "app-runs", 1, "run the --app-cmd workload `N` times and merge the profiles; reports the functions seen in every run vs only some")
 	f.StringVar(&o.format, "format", "text", "output format: {text|json|github} (as for analyze)")
 	f.BoolVar(&o.explain, "explain", false, "list the functions each pick and recommendation adds, with their application time")
 	f.StringVarP(&o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout")
@@ -94,6 +100,9 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string) error {
 	}
 	if o.appTimeout <= 0 {
 		return badInputf("--app-timeout must be positive, not %v", o.appTimeout)
+	}
+	if o.appRuns <= 0 {
+		return badInputf("--app-runs must be positive, not %d", o.appRuns)
 	}
 	c := &o.collect
 	// The pipeline checks DIR and gives --out its default; the other
@@ -120,6 +129,7 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string) error {
 		AppPGO:     o.appPGO,
 		AppCommand: o.appCmd,
 		AppTimeout: o.appTimeout,
+		AppRuns:    o.appRuns,
 		Collector: func(ctx context.Context, cc collect.Config) (*manifest.Manifest, error) {
 			return c.collect(ctx, s, cc)
 		},
@@ -130,5 +140,9 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string) error {
 		return classify(err)
 	}
 	inFlagWordsReport(res.Report)
+	if r := res.AppRuns; r != nil {
+		fmt.Fprintf(s.Err, "mbopt: workload: %d runs: %d functions seen, %d in every run, %d in only some (project: %d seen, %d in every run, %d in only some)\n",
+			len(r.Files), r.Seen, r.Every, r.Some(), r.ProjectSeen, r.ProjectEvery, r.ProjectSome())
+	}
 	return printAnalysis(s, &o.analyzeOptions, res.Report)
 }

@@ -19,10 +19,11 @@ func TestRunExample(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "profiles")
 	t.Setenv("CI", "true")
 	code, stdout, stderr := run(t, "run", "../../testdata/example",
-		"--app-cmd", "go run ./cmd/appbench -duration 2s -cpuprofile {profile}",
+		"--app-cmd", "go run ./cmd/appbench -duration 2s -cpuprofile {profile}", "--app-runs", "2",
 		"--benchtime", "100ms", "--out", out, "--format", "json", "--recommend", "3")
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stderr, "running the workload")
+	assert.Contains(t, stderr, "running the workload, run 2 of 2")
+	assert.Regexp(t, `mbopt: workload: 2 runs: \d+ functions seen, \d+ in every run, \d+ in only some \(project: \d+ seen, \d+ in every run, \d+ in only some\)\n`, stderr)
 	assert.Contains(t, stderr, "example.com/tinytsdb/storage.BenchmarkAddRows", "plain per-benchmark lines under CI")
 
 	var doc struct {
@@ -56,6 +57,8 @@ func TestRunBadInput(t *testing.T) {
 		{"no default.pgo", []string{"run", "../../testdata/example", "--app-pgo", "--out", dir}, "no default.pgo"},
 		{"workload fails", []string{"run", "../../testdata/example", "--app-cmd", "exit 4 # {profile}", "--out", dir}, "exit status 4"},
 		{"workload without placeholder", []string{"run", "../../testdata/example", "--app-cmd", "true", "--out", dir}, "must contain {profile}"},
+		{"runs without a workload", []string{"run", "../../testdata/example", "--app-pgo", "--app-runs", "2", "--out", dir}, "--app-runs repeats the workload of --app-cmd, which is not set"},
+		{"zero runs", []string{"run", "../../testdata/example", "--app-cmd", "true", "--app-runs", "0"}, "--app-runs must be positive, not 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
