@@ -30,6 +30,7 @@ const (
 
 // CostSource says where the benchmark costs of a [Report] came from.
 type CostSource struct {
+	// Kind is the source.
 	Kind CostKind
 	// Files are the costs file or the manifest files; empty for the
 	// other kinds.
@@ -60,14 +61,15 @@ type SuiteCost struct {
 	// Source is where the costs came from.
 	Source CostSource
 	// Algorithm2 is the summed cost of Algorithm 2's suite
-	// ([optimize.Greedy] with Config.Nodes) and Algorithm2Size its
-	// number of benchmarks.
-	Algorithm2     float64
+	// ([optimize.Greedy] with Config.Nodes).
+	Algorithm2 float64
+	// Algorithm2Size is the number of benchmarks in Algorithm 2's suite.
 	Algorithm2Size int
 	// Cheapest is the summed cost of the Cost objective's suite, which
-	// covers the same counted nodes, and CheapestSize its number of
-	// benchmarks. Cheapest ≤ Algorithm2 always.
-	Cheapest     float64
+	// covers the same counted nodes. Cheapest ≤ Algorithm2 always.
+	Cheapest float64
+	// CheapestSize is the number of benchmarks in the Cost objective's
+	// suite.
 	CheapestSize int
 }
 

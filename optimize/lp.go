@@ -29,9 +29,11 @@ type CertifyOptions struct {
 	// it the LP is skipped and only the combinatorial bound is given.
 	// 0 means DefaultMaxLPCells; negative means no limit.
 	MaxCells int
-	// Costs and DefaultCost give the benchmarks' costs to [CertifyCost],
-	// as in [Plan]; [Certify] ignores them.
-	Costs       map[string]float64
+	// Costs gives the benchmarks' costs to [CertifyCost], as
+	// Plan.Costs; [Certify] ignores it.
+	Costs map[string]float64
+	// DefaultCost is the cost of a benchmark missing from Costs, as
+	// Plan.DefaultCost; [Certify] ignores it.
 	DefaultCost float64
 }
 
@@ -116,6 +118,7 @@ func Certify(cov *coverage.Result, opts CertifyOptions) (*Certificate, error) {
 // the cheapest suite with the same coverage (minimum-cost set cover over
 // the counted nodes the suite covers).
 type CostCertificate struct {
+	// Nodes is the criterion of the counted nodes.
 	Nodes Nodes
 	// Cost is the summed cost of [Select]'s suite under the Cost
 	// objective; Greedy that of Algorithm 2's suite ([Greedy]), for
@@ -129,9 +132,10 @@ type CostCertificate struct {
 	// Rows, Cols, Elements and Sets are as in [Certificate]; a column is
 	// dropped only for one that covers as much at a cost no higher.
 	Rows, Cols, Elements, Sets int
-	// Solved reports whether the LP was solved; when false, Skipped says
-	// why and LP and LowerBound fall back to Essential.
-	Solved  bool
+	// Solved reports whether the LP was solved; when false, LP and
+	// LowerBound fall back to Essential.
+	Solved bool
+	// Skipped says why the LP was not solved; "" when it was.
 	Skipped string
 	// LP is the optimum of the LP relaxation: minimise Σ c_b x_b subject
 	// to Σ_{b ∋ v} x_b ≥ 1 for every counted coverable node v, x ≥ 0.

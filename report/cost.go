@@ -11,37 +11,47 @@ import (
 // cheapest suite of the same coverage (see analysis.SuiteCost). Seconds.
 type SuiteCost struct {
 	// Source is where the costs came from: "file", "config", "manifest"
-	// or "profiles" (each profile's recorded duration); SourceFiles are
-	// the costs file or manifest files.
-	Source      string   `json:"source"`
+	// or "profiles" (each profile's recorded duration).
+	Source string `json:"source"`
+	// SourceFiles are the costs file or the manifest files; empty for
+	// the other sources.
 	SourceFiles []string `json:"source_files"`
-	// Algorithm2Seconds and Algorithm2Benchmarks describe Algorithm 2's
-	// suite; CheapestSeconds and CheapestBenchmarks the --objective cost
-	// one, which covers the same counted functions.
-	Algorithm2Seconds    float64 `json:"algorithm2_seconds"`
-	Algorithm2Benchmarks int     `json:"algorithm2_benchmarks"`
-	CheapestSeconds      float64 `json:"cheapest_seconds"`
-	CheapestBenchmarks   int     `json:"cheapest_benchmarks"`
+	// Algorithm2Seconds is the cost of Algorithm 2's suite.
+	Algorithm2Seconds float64 `json:"algorithm2_seconds"`
+	// Algorithm2Benchmarks is the number of benchmarks in it.
+	Algorithm2Benchmarks int `json:"algorithm2_benchmarks"`
+	// CheapestSeconds is the cost of the --objective cost suite, which
+	// covers the same counted functions.
+	CheapestSeconds float64 `json:"cheapest_seconds"`
+	// CheapestBenchmarks is the number of benchmarks in it.
+	CheapestBenchmarks int `json:"cheapest_benchmarks"`
 }
 
 // CostCertificate bounds the cost of the cheapest suite with Algorithm 2's
 // coverage (see optimize.CertifyCost). Seconds.
 type CostCertificate struct {
+	// Criterion is the counted nodes: "project" or "all".
 	Criterion string `json:"criterion"`
-	// CostSeconds is the --objective cost suite's cost, Algorithm2Seconds
-	// Algorithm 2's, LowerBoundSeconds a lower bound on the cheapest.
-	CostSeconds       float64 `json:"cost_seconds"`
+	// CostSeconds is the --objective cost suite's cost.
+	CostSeconds float64 `json:"cost_seconds"`
+	// Algorithm2Seconds is Algorithm 2's suite's cost.
 	Algorithm2Seconds float64 `json:"algorithm2_seconds"`
+	// LowerBoundSeconds is a lower bound on the cheapest suite's cost.
 	LowerBoundSeconds float64 `json:"lower_bound_seconds"`
-	// LP is the weighted LP relaxation's optimum, when Solved; Skipped
-	// says why not. EssentialSeconds sums the costs of the benchmarks
-	// that alone cover some node.
-	LP               float64 `json:"lp"`
-	Solved           bool    `json:"solved"`
-	Skipped          string  `json:"skipped,omitempty"`
+	// LP is the weighted LP relaxation's optimum, when Solved.
+	LP float64 `json:"lp"`
+	// Solved reports whether the LP was solved.
+	Solved bool `json:"solved"`
+	// Skipped says why the LP was not solved; absent when it was.
+	Skipped string `json:"skipped,omitempty"`
+	// EssentialSeconds sums the costs of the benchmarks that alone cover
+	// some node.
 	EssentialSeconds float64 `json:"essential_seconds"`
-	Rows             int     `json:"lp_rows"`
-	Cols             int     `json:"lp_cols"`
+	// Rows is the LP's number of rows (nodes) after the reductions.
+	Rows int `json:"lp_rows"`
+	// Cols is the LP's number of columns (benchmarks) after the
+	// reductions.
+	Cols int `json:"lp_cols"`
 }
 
 // addCosts fills the Document's cost sections.

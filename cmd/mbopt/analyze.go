@@ -148,10 +148,20 @@ Exit status: 0 success, 2 bad input (files, flags), 1 internal error,
 	return cmd
 }
 
-// printAnalysis prints rep's warnings on stderr and the result in o's
-// format (text, json or github) on stdout or into o.output.
+// printAnalysis prints the skipped benchmark profiles on stderr, the result
+// in o's format (text, json or github) on stdout or into o.output, then
+// rep's warnings and notes on stderr: after the result, so that when the
+// result cannot be written its error follows at most the skipped files.
 func printAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
+	printSkipped(s.Err, rep)
+	if err := writeAnalysis(s, o, rep); err != nil {
+		return err
+	}
 	printWarnings(s.Err, rep)
+	return nil
+}
+
+func writeAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
 	doc := report.Build(rep)
 	if o.format == "github" {
 		return writeGitHub(s, o, rep, doc)
@@ -226,8 +236,8 @@ var limitFlags = strings.NewReplacer(
 // flags that set them.
 func flagWording(msg string) string { return limitFlags.Replace(msg) }
 
-// printWarnings writes the analysis's caveats to w, skipped files first.
-func printWarnings(w io.Writer, rep *analysis.Report) {
+// printSkipped writes the benchmark profiles the analysis skipped to w.
+func printSkipped(w io.Writer, rep *analysis.Report) {
 	for _, s := range rep.Skipped {
 		if s.ID != "" {
 			fmt.Fprintf(w, "mbopt: warning: skipping %s (%s): %s\n", s.ID, s.File, flagWording(s.Reason))
@@ -235,6 +245,10 @@ func printWarnings(w io.Writer, rep *analysis.Report) {
 		}
 		fmt.Fprintf(w, "mbopt: warning: skipping %s: %s\n", s.File, flagWording(s.Reason))
 	}
+}
+
+// printWarnings writes the analysis's warnings and notes to w.
+func printWarnings(w io.Writer, rep *analysis.Report) {
 	for _, warning := range rep.Warnings {
 		if analysis.IsNote(warning) {
 			fmt.Fprintf(w, "mbopt: note: %v\n", warning)

@@ -55,6 +55,7 @@
 //	  3 httpapi__BenchmarkQueryHandler     +5    90.2%    47.6%   8.73s  74.9%
 //	  4 query__BenchmarkSelect             +1    92.2%    48.9%   9.00s  77.2%
 //	  (project and overall: cumulative coverage after each pick; impact: the benchmark's reference impact)
+//	  suite cost: Algorithm 2 24.09s (4 benchmarks); cheapest with the same coverage 20.78s (5 benchmarks, --objective cost); costs from each profile's recorded duration
 //
 //	Benchmarks by reference impact
 //	  benchmark                         project  overall  impact  share  in suite

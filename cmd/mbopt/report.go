@@ -58,8 +58,12 @@ delete that file. Exit status: 0 success, 2 bad input, 1 internal error.`,
 			if err != nil {
 				return err
 			}
-			printWarnings(s.Err, rep)
-			return writeReport(o.out, report.Build(rep))
+			printSkipped(s.Err, rep)
+			if err := writeReport(o.out, report.Build(rep)); err != nil {
+				return err
+			}
+			printWarnings(s.Err, rep) // after the report, so a write error comes first
+			return nil
 		},
 	}
 	addAnalysisFlags(cmd, &o.analyzeOptions)

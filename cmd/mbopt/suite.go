@@ -77,7 +77,7 @@ An empty suite is an error (exit 2) that says why it is empty, so that
 			if len(rep.Suite.Steps) == 0 && !o.allowEmpty {
 				return emptySuiteError(o, rep)
 			}
-			printWarnings(s.Err, rep)
+			printSkipped(s.Err, rep)
 			sel, err := analysis.SuiteBenchmarks(rep)
 			if err != nil {
 				return classify(err)
@@ -90,8 +90,13 @@ An empty suite is an error (exit 2) that says why it is empty, so that
 			if err := suite.Write(&buf, invs, suite.Format(o.suiteFormat)); err != nil {
 				return err
 			}
+			if err := writeOutput(s.Out, o.output, buf.Bytes()); err != nil {
+				return err
+			}
+			// After the suite, so an error writing it is stderr's first line.
+			printWarnings(s.Err, rep)
 			fmt.Fprintf(s.Err, "mbopt: %d of %d benchmarks in %d package(s)\n", len(sel), len(rep.Coverage.Sets), len(invs))
-			return writeOutput(s.Out, o.output, buf.Bytes())
+			return nil
 		},
 	}
 	addAnalysisFlags(cmd, &o.analyzeOptions)
