@@ -145,7 +145,7 @@ type Report struct {
 	Entries map[string]manifest.Entry
 	// Warnings are caveats that did not stop the analysis, in the order
 	// found: *ModuleFromGoModWarning, *NoProjectFunctionWarning,
-	// *NoSharedFunctionWarning, *ExcludeUnmatchedWarning,
+	// *NoSharedFunctionWarning, *ExcludeUnmatchedWarning, *DriverTargetWarning,
 	// *ThinProfileWarning, *UnnamedFramesWarning, *CostSourceNote and
 	// *NoCertificateWarning (pick them out with errors.As). The
 	// *CostSourceNote is information, not a caveat: see [Note] and
@@ -295,6 +295,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			N: max(cfg.Recommend, 0), Targets: cfg.Targets, Details: cfg.Targets == recommend.Callable,
 		})
 		rep.Targets = cfg.Targets
+		if w := driverTargets(rep); w != nil && cfg.Targets == recommend.Callable {
+			rep.Warnings = append(rep.Warnings, w)
+		}
 	}
 	return rep, nil
 }

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/mbopt/mbopt/callgraph"
@@ -108,4 +109,59 @@ func (w *ExcludeUnmatchedWarning) Text(name func(Field) string) string {
 		s += fmt.Sprintf(" (%s)", strings.Join(w.Resolved, ", "))
 	}
 	return s + "; check the pattern against the package paths in the profile"
+}
+
+// DriverTargetWarning says that recommendations point into a cmd/
+// directory of the project, where a module usually keeps its commands and
+// workload drivers: code a microbenchmark should not target. Callable
+// targets already leave out package main; a driver in a library package
+// under cmd/ is callable Go code, so only Config.Exclude can tell it apart.
+type DriverTargetWarning struct {
+	// Functions are the recommended functions under cmd/, in
+	// recommendation order.
+	Functions []string
+	// Pattern is the Exclude pattern that leaves out the first one's cmd/
+	// directory, relative to its module ("./cmd/...").
+	Pattern string
+}
+
+// Error returns the warning with the Exclude field named as Go code names it.
+func (w *DriverTargetWarning) Error() string { return w.Text(Field.String) }
+
+// Text returns the warning with the Exclude field named by name.
+func (w *DriverTargetWarning) Text(name func(Field) string) string {
+	return fmt.Sprintf("%d recommendation(s) lie under a cmd/ directory (%s): if that is a command or workload driver rather than library code, leave it out with %s %s",
+		len(w.Functions), strings.Join(w.Functions, ", "), name("Exclude"), w.Pattern)
+}
+
+// driverTargets returns a *DriverTargetWarning for the recommendations
+// whose package lies under a "cmd" path element below its project module,
+// or nil when there is none.
+func driverTargets(rep *Report) error {
+	if rep.Recommendations == nil {
+		return nil
+	}
+	var w *DriverTargetWarning
+	for _, r := range rep.Recommendations.Recommendations {
+		for _, mod := range rep.Modules {
+			rel, ok := strings.CutPrefix(r.Package, strings.TrimSuffix(mod, "/")+"/")
+			if !ok {
+				continue
+			}
+			elems := strings.Split(rel, "/")
+			i := slices.Index(elems, "cmd")
+			if i < 0 {
+				continue
+			}
+			if w == nil {
+				w = &DriverTargetWarning{Pattern: "./" + strings.Join(elems[:i+1], "/") + "/..."}
+			}
+			w.Functions = append(w.Functions, r.Function)
+			break
+		}
+	}
+	if w == nil {
+		return nil
+	}
+	return w
 }
