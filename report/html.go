@@ -33,7 +33,14 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 		Suite       string
 		Stop        string
 		Cost        bool
+		// SuiteProject and SuiteOverall are the minimal (or selected)
+		// suite's own coverage: its last pick's cumulative ratios.
+		SuiteProject, SuiteOverall float64
 	}{D: d}
+	if n := len(d.MinimalSuite); n > 0 {
+		data.SuiteProject = d.MinimalSuite[n-1].CumulativeProjectRatio
+		data.SuiteOverall = d.MinimalSuite[n-1].CumulativeOverallRatio
+	}
 	for _, im := range images {
 		data.Images = append(data.Images, img{
 			Title: im.Figure.Title, Caption: im.Figure.Caption, Name: im.Figure.Name,
@@ -90,9 +97,10 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 <body>
 <h1>mbopt: microbenchmark suite relevance for <code>{{join .D.Modules ", "}}</code></h1>
 <div class="kpi">
-<div><b>{{pct .D.Coverage.Project.Ratio}}</b>project-only coverage ({{.D.Coverage.Project.Covered}}/{{.D.Coverage.Project.Total}})</div>
-<div><b>{{pct .D.Coverage.Overall.Ratio}}</b>overall coverage ({{.D.Coverage.Overall.Covered}}/{{.D.Coverage.Overall.Total}})</div>
+<div><b>{{pct .D.Coverage.Project.Ratio}}</b>project-only coverage by all {{len .D.Benchmarks}} benchmarks ({{.D.Coverage.Project.Covered}}/{{.D.Coverage.Project.Total}})</div>
+<div><b>{{pct .D.Coverage.Overall.Ratio}}</b>overall coverage by all {{len .D.Benchmarks}} benchmarks ({{.D.Coverage.Overall.Covered}}/{{.D.Coverage.Overall.Total}})</div>
 <div><b>{{len .D.MinimalSuite}} / {{len .D.Benchmarks}}</b>benchmarks in the suite</div>
+<div><b>{{pct .SuiteOverall}}</b>overall coverage by the suite (project-only {{pct .SuiteProject}})</div>
 <div><b>{{secs .D.Application.TotalSeconds}}</b>application CPU ({{.D.Application.Nodes}} functions, {{.D.Application.ProjectNodes}} project)</div>
 </div>
 {{range lines .Suite}}<p>{{.}}</p>
