@@ -156,7 +156,7 @@ func Figures(d *Document) []Figure {
 		}
 		if prefix != "" {
 			f.Note = "benchmark ids relative to " + middleEllipsis(prefix, noteRunes)
-			f.Caption += " Benchmark ids are shown relative to " + prefix + "; long ones are shortened with …."
+			f.Caption += " Benchmark ids are shown relative to " + prefix + "; in long ones, … marks what is left out (the tables give them whole)."
 		}
 		figs = append(figs, f)
 	}
@@ -422,6 +422,7 @@ func (f Figure) newFrame() (*frame, error) {
 		grid.Horizontal.Color = nil // no line through the bars
 		p.Add(bars)
 		p.NominalY(labels...)
+		p.X.Padding = 0 // the slots already space the bars from the axis
 		// One slot per bar, the bar in its middle.
 		p.Y.Min, p.Y.Max = -0.5, float64(k)-0.5
 		p.X.Min, p.X.Max = 0, math.Max(100, p.X.Max)
@@ -580,8 +581,20 @@ func (f Figure) draw(format string) ([]byte, error) {
 	if _, err := cw.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("report: figure %s: %w", f.Name, err)
 	}
+	if format == "svg" {
+		return bytes.ReplaceAll(buf.Bytes(), []byte(svgFont), []byte(svgFontFallback)), nil
+	}
 	return buf.Bytes(), nil
 }
+
+// An SVG names its font without embedding it (that would add hundreds of
+// kilobytes per figure). Where Liberation Sans is not installed, Arial and
+// Helvetica have the same metrics, so the labels measured with it still
+// fit; sans-serif is the last resort.
+const (
+	svgFont         = "font-family:Liberation Sans;"
+	svgFontFallback = "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"
+)
 
 // percentTicks marks a percentage axis every 5%, labelled every 10%.
 type percentTicks struct{}

@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -232,6 +233,21 @@ func TestFigureRejectsBadBars(t *testing.T) {
 	for _, b := range []*Bars{{}, {Labels: []string{"a", "b"}, Values: []float64{1}}} {
 		_, err := Figure{Name: "x", Bars: b}.PNG()
 		assert.ErrorContains(t, err, fmt.Sprintf("report: figure x: Bars has %d labels and %d values", len(b.Labels), len(b.Values)))
+	}
+}
+
+// TestOneSansFont: every text of every figure is Liberation Sans, with
+// metric-compatible fallbacks in SVG.
+func TestOneSansFont(t *testing.T) {
+	for _, f := range Figures(longIDDoc(3, realPkgs, "")) {
+		svg, err := f.SVG()
+		require.NoError(t, err)
+		families := map[string]int{}
+		for _, m := range regexp.MustCompile(`font-family:[^;"]*`).FindAllString(string(svg), -1) {
+			families[m]++
+		}
+		assert.Len(t, families, 1, "%s: %v", f.Name, families)
+		assert.Positive(t, families["font-family:'Liberation Sans',Arial,Helvetica,sans-serif"], "%s: %v", f.Name, families)
 	}
 }
 
