@@ -37,6 +37,39 @@
 // same with or without the exclusion, while project-only coverage, the
 // minimal suite's project criterion and recommendations leave them out.
 //
+// # Attributed time
+//
+// Flat time charges a sample to its leaf frame, which in Go is very often
+// runtime or standard-library code (memclr, mallocgc, Syscall6, …) that
+// every benchmark touches. [Node.Attributed] charges each sample instead to
+// the innermost project frame on its stack: the project function
+// responsible for the sample, with the external time below it included.
+// Inlined frames are frames like any other (an inlined project function
+// can be the innermost project frame), and a sample is charged once even
+// when a recursive function appears on it several times. A sample with no
+// project frame on its stack is charged to no node and counted in
+// [Graph.OutsideProject]. Example, with project functions p.A, p.B and p.C:
+//
+//	stack (root → leaf)               time  charged to
+//	p.A → p.B → runtime.mallocgc      10ms  p.B (innermost project frame)
+//	p.A → p.C+p.B → bytes.Equal       20ms  p.B (inlined into p.C, still innermost)
+//	p.A → p.C → p.C → runtime.memmove  30ms  p.C (once, though it recurses)
+//	runtime.gcBgMarkWorker            40ms  no node: OutsideProject
+//
+// gives Attributed p.A = 0, p.B = 30ms, p.C = 30ms and OutsideProject =
+// 40ms, while Flat charges 10ms to runtime.mallocgc, 20ms to bytes.Equal,
+// 30ms to runtime.memmove and 40ms to runtime.gcBgMarkWorker: no project
+// function has any flat time. Both sides account for every sample:
+//
+//	sum of Node.Flat       + Graph.Unattributed   = Graph.Total
+//	sum of Node.Attributed + Graph.OutsideProject = Graph.Total
+//
+// Which nodes are project nodes is fixed when the graph is built (from
+// [Options.Modules] and [Options.Exclude]), so Attributed describes that
+// classification: an excluded function is not a project frame, so a
+// sample in it is charged to the innermost project frame above it, or,
+// as for a workload driver calling no project code, to OutsideProject.
+//
 // # Names
 //
 // Function names are normalised so the same function compares equal across

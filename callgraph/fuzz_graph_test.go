@@ -22,14 +22,18 @@ var sentinels = []error{
 // bytes, nothing panics, a parse error is a *FileError, a New error wraps
 // one of the documented sentinel errors, and a graph satisfies its
 // invariants: names sorted and unique, Lookup agrees with the ids, flat
-// values plus Unattributed add up to Total, 0 ≤ Flat ≤ Cum ≤ Total, and
-// Out and In are sorted, in range and mirror each other.
+// values plus Unattributed add up to Total, so do attributed values plus
+// OutsideProject, 0 ≤ Flat ≤ Cum ≤ Total, 0 ≤ Attributed ≤ Cum, external
+// nodes have no Attributed time, and Out and In are sorted, in range and
+// mirror each other.
 //
 // The seed corpus in testdata/fuzz/FuzzGraph holds small committed profiles
 // (gzipped as Go writes them, and uncompressed so mutations reach the
 // protobuf), the bad-input fixtures of testdata/profiles/bad and profiles
 // built by hand with unnamed frames, inlining and recursion. flags selects
-// the options: 1 AllowNonCPU, 2 AllowEmpty, 4 NoEdges.
+// the options: 1 AllowNonCPU, 2 AllowEmpty, 4 NoEdges, 8 no project
+// modules (else packages runtime and main are the project, which every Go
+// profile has, so attributed time is exercised).
 func FuzzGraph(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, flags uint8) {
 		p, err := fuzzLimits.ParseProfile("fuzz.pprof", data)
@@ -41,6 +45,9 @@ func FuzzGraph(f *testing.F) {
 			return
 		}
 		opts := callgraph.Options{AllowNonCPU: flags&1 != 0, AllowEmpty: flags&2 != 0, NoEdges: flags&4 != 0}
+		if flags&8 == 0 {
+			opts.Modules = []string{"runtime", "main"}
+		}
 		g, err := callgraph.New(p, opts)
 		if err != nil {
 			for _, s := range sentinels {
@@ -58,14 +65,14 @@ func FuzzGraph(f *testing.F) {
 func checkGraph(t *testing.T, g *callgraph.Graph) {
 	t.Helper()
 	tol := 1e-9 * max(1, math.Abs(g.Total))
-	if g.Total < 0 || g.Unattributed < -tol || g.Unattributed > g.Total+tol || g.Samples < 0 || g.UnnamedFrames < 0 {
-		t.Fatalf("Total %g, Unattributed %g, Samples %d, UnnamedFrames %d: want 0 ≤ Unattributed ≤ Total, counts ≥ 0",
-			g.Total, g.Unattributed, g.Samples, g.UnnamedFrames)
+	if g.Total < 0 || g.Unattributed < -tol || g.Unattributed > g.Total+tol || g.OutsideProject < -tol || g.OutsideProject > g.Total+tol || g.Samples < 0 || g.UnnamedFrames < 0 {
+		t.Fatalf("Total %g, Unattributed %g, OutsideProject %g, Samples %d, UnnamedFrames %d: want 0 ≤ Unattributed, OutsideProject ≤ Total, counts ≥ 0",
+			g.Total, g.Unattributed, g.OutsideProject, g.Samples, g.UnnamedFrames)
 	}
 	if len(g.Out) != len(g.Nodes) || len(g.In) != len(g.Nodes) {
 		t.Fatalf("%d nodes but %d Out and %d In lists", len(g.Nodes), len(g.Out), len(g.In))
 	}
-	flat := g.Unattributed
+	flat, attributed := g.Unattributed, g.OutsideProject
 	edges := 0
 	for i, n := range g.Nodes {
 		if i > 0 && g.Nodes[i-1].Name >= n.Name {
@@ -77,7 +84,11 @@ func checkGraph(t *testing.T, g *callgraph.Graph) {
 		if n.Flat < 0 || n.Flat > n.Cum+tol || n.Cum > g.Total+tol {
 			t.Fatalf("node %q: Flat %g, Cum %g, Total %g: want 0 ≤ Flat ≤ Cum ≤ Total", n.Name, n.Flat, n.Cum, g.Total)
 		}
+		if n.Attributed < 0 || n.Attributed > n.Cum+tol || (!n.Project && n.Attributed != 0) {
+			t.Fatalf("node %q (project %v): Attributed %g, Cum %g: want 0 ≤ Attributed ≤ Cum, and 0 for an external node", n.Name, n.Project, n.Attributed, n.Cum)
+		}
 		flat += n.Flat
+		attributed += n.Attributed
 		for j, to := range g.Out[i] {
 			if to < 0 || int(to) >= len(g.Nodes) || (j > 0 && g.Out[i][j-1] >= to) {
 				t.Fatalf("Out[%d] = %v: not sorted, unique and in range", i, g.Out[i])
@@ -94,6 +105,9 @@ func checkGraph(t *testing.T, g *callgraph.Graph) {
 	}
 	if math.Abs(flat-g.Total) > tol {
 		t.Fatalf("flat values + Unattributed = %g, Total = %g", flat, g.Total)
+	}
+	if math.Abs(attributed-g.Total) > tol {
+		t.Fatalf("attributed values + OutsideProject = %g, Total = %g", attributed, g.Total)
 	}
 }
 

@@ -73,14 +73,26 @@ type Node struct {
 	// Cum is the value of the samples with this function anywhere on the
 	// stack, each sample counted once.
 	Cum float64
+	// Attributed is the value of the samples whose innermost project frame
+	// is this function: the application time the function is responsible
+	// for, its own time and the time of the external (runtime, standard
+	// library, dependency) code it calls below it, up to the next project
+	// frame. Every sample counts for at most one node, so a recursive
+	// function is charged once per sample; an inlined frame is a frame
+	// like any other and can be the innermost project frame. It is 0 for
+	// external nodes, and the Attributed values of all nodes plus
+	// [Graph.OutsideProject] add up to [Graph.Total] (see "Attributed
+	// time" in the package documentation).
+	Attributed float64
 }
 
 // Graph is a call graph built from one or more profiles.
 //
 // [New], [Merge] and [Load] build graphs, but a Graph may also be built by
 // hand (in tests, or from another source of call stacks): set Nodes, sorted
-// by name with unique names, and Out and In with one list per node (nil
-// lists for nodes without edges). Coverage needs only Nodes, so a graph
+// by name with unique names (Attributed, like Flat, is whatever the caller
+// sets: attributed impact reads it), and Out and In with one list per node
+// (nil lists for nodes without edges). Coverage needs only Nodes, so a graph
 // used only as a benchmark graph or with [Graph.Lookup] may leave Out and
 // In nil; the reachability methods then see a graph without edges. [Graph.Lookup] indexes Nodes
 // by name on its first call, so Nodes must not change after that.
@@ -94,13 +106,21 @@ type Graph struct {
 	In [][]int32
 	// Total is the value of all samples, in Unit: the profile's total CPU
 	// time for CPU profiles. It equals the sum of every node's Flat plus
-	// Unattributed.
+	// Unattributed, and the sum of every node's Attributed plus
+	// OutsideProject.
 	Total float64
 	// Unattributed is the part of Total in no node's Flat: the value of
 	// the samples whose leaf frame has no function name (see "Unnamed
 	// frames" in the package documentation) or that have no stack at all.
-	// It is 0 for the profiles Go writes.
+	// It is 0 for the profiles Go writes. It belongs to the flat side of
+	// the graph; for the attributed side see OutsideProject.
 	Unattributed float64
+	// OutsideProject is the part of Total in no node's Attributed: the
+	// value of the samples without any project frame on their stack
+	// (runtime work such as garbage collection or the scheduler, library
+	// goroutines, samples without a named frame). It equals Total when no
+	// node is a project node.
+	OutsideProject float64
 	// UnnamedFrames counts the frames left out of the graph because they
 	// have no function name: each line (physical or inlined frame) of a
 	// location whose function has no name, and each location that is only
@@ -276,6 +296,7 @@ type builder struct {
 	edges        map[uint64]struct{}
 	total        float64
 	unattributed float64
+	outside      float64
 	unnamed      int
 	unit         string
 	count        int
@@ -486,6 +507,20 @@ func (b *builder) add(p *profile.Profile, validated bool) error {
 		if !leaf {
 			b.unattributed += v
 		}
+		// The innermost project frame is charged with the whole sample;
+		// stack is leaf first, so it is the first project frame found.
+		owner := int32(-1)
+		for _, id := range stack {
+			if b.nodes[id].Project {
+				owner = id
+				break
+			}
+		}
+		if owner >= 0 {
+			b.nodes[owner].Attributed += v
+		} else {
+			b.outside += v
+		}
 		if len(stack) == 0 {
 			continue
 		}
@@ -539,16 +574,17 @@ func (b *builder) finish() *Graph {
 	slices.SortFunc(byName, func(x, y named) int { return strings.Compare(x.name, y.name) })
 	newID := make([]int32, n)
 	g := &Graph{
-		Nodes:         make([]Node, n),
-		Out:           make([][]int32, n),
-		In:            make([][]int32, n),
-		Total:         b.total,
-		Unattributed:  b.unattributed,
-		UnnamedFrames: b.unnamed,
-		Unit:          b.unit,
-		Samples:       b.count,
-		SamplesTaken:  b.taken,
-		Duration:      b.duration,
+		Nodes:          make([]Node, n),
+		Out:            make([][]int32, n),
+		In:             make([][]int32, n),
+		Total:          b.total,
+		Unattributed:   b.unattributed,
+		OutsideProject: b.outside,
+		UnnamedFrames:  b.unnamed,
+		Unit:           b.unit,
+		Samples:        b.count,
+		SamplesTaken:   b.taken,
+		Duration:       b.duration,
 	}
 	if g.Unit == "" {
 		g.Unit = "seconds"

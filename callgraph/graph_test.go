@@ -220,3 +220,92 @@ func TestSamplesTakenAndDuration(t *testing.T) {
 		})
 	}
 }
+
+// TestAttributed is the worked example of "Attributed time" in the package
+// documentation, plus a sample whose leaf frame has no name, computed by
+// hand: each sample is charged to its innermost project frame.
+func TestAttributed(t *testing.T) {
+	p := proftest.Profile(
+		// 10ms to p.B: the runtime leaf below it is its time.
+		proftest.Stack{Frames: []string{"p.A", "p.B", "runtime.mallocgc"}, Nanos: 10e6},
+		// 20ms to p.B, inlined into p.C and still the innermost project frame.
+		proftest.Stack{Frames: []string{"p.A", "p.C+p.B", "bytes.Equal"}, Nanos: 20e6},
+		// 30ms to p.C, once although it recurses.
+		proftest.Stack{Frames: []string{"p.A", "p.C", "p.C", "runtime.memmove"}, Nanos: 30e6},
+		// 40ms to no node: no project frame.
+		proftest.Stack{Frames: []string{"runtime.gcBgMarkWorker"}, Nanos: 40e6},
+		// 50ms to p.A, whose callee has no name (Flat: Unattributed).
+		proftest.Stack{Frames: []string{"p.A", "?"}, Nanos: 50e6},
+		// 60ms to p.C: the leaf location is p.C with runtime.growslice
+		// inlined into it, so the innermost project frame is the physical
+		// one, not p.D above it.
+		proftest.Stack{Frames: []string{"p.D", "p.C+runtime.growslice"}, Nanos: 60e6},
+	)
+	for _, f := range p.Function {
+		if f.Name == "?" {
+			f.Name, f.SystemName = "", ""
+		}
+	}
+	g, err := callgraph.New(p, callgraph.Options{Modules: []string{"p"}})
+	require.NoError(t, err)
+	want := map[string]struct{ attributed, flat float64 }{
+		"p.A":                    {0.050, 0},
+		"p.B":                    {0.030, 0},
+		"p.C":                    {0.090, 0},
+		"p.D":                    {0, 0},
+		"runtime.mallocgc":       {0, 0.010},
+		"bytes.Equal":            {0, 0.020},
+		"runtime.memmove":        {0, 0.030},
+		"runtime.gcBgMarkWorker": {0, 0.040},
+		"runtime.growslice":      {0, 0.060},
+	}
+	require.Equal(t, len(want), g.Len())
+	var attributed, flat float64
+	for _, n := range g.Nodes {
+		w, ok := want[n.Name]
+		require.True(t, ok, "unexpected node %s", n.Name)
+		assert.InDelta(t, w.attributed, n.Attributed, tol, "%s.Attributed", n.Name)
+		assert.InDelta(t, w.flat, n.Flat, tol, "%s.Flat", n.Name)
+		attributed += n.Attributed
+		flat += n.Flat
+	}
+	assert.InDelta(t, 0.210, g.Total, tol)
+	assert.InDelta(t, 0.040, g.OutsideProject, tol, "the GC worker's sample")
+	assert.InDelta(t, 0.050, g.Unattributed, tol, "the sample with an unnamed leaf")
+	assert.InDelta(t, g.Total, attributed+g.OutsideProject, tol, "Σ Attributed + OutsideProject = Total")
+	assert.InDelta(t, g.Total, flat+g.Unattributed, tol, "Σ Flat + Unattributed = Total")
+
+	// Merging adds up on both sides; without modules nothing is attributed.
+	m, err := callgraph.Merge([]*profile.Profile{p, p}, callgraph.Options{Modules: []string{"p"}})
+	require.NoError(t, err)
+	id, _ := m.Lookup("p.B")
+	assert.InDelta(t, 0.060, m.Nodes[id].Attributed, tol)
+	assert.InDelta(t, 0.080, m.OutsideProject, tol)
+	none, err := callgraph.New(p, callgraph.Options{})
+	require.NoError(t, err)
+	assert.InDelta(t, none.Total, none.OutsideProject, tol, "no project node: all time is outside the project")
+}
+
+// TestAttributedExcluded: an excluded package (a workload driver in the
+// module) is no project frame, so a sample goes to the innermost project
+// frame on its stack, or outside the project when it has none.
+func TestAttributedExcluded(t *testing.T) {
+	p := proftest.Profile(
+		// 10ms: the driver calls p.A, which owns the runtime leaf.
+		proftest.Stack{Frames: []string{"p/cmd/load.Run", "p.A", "runtime.memclr"}, Nanos: 10e6},
+		// 20ms in the driver itself: p.A above it owns it.
+		proftest.Stack{Frames: []string{"p.A", "p/cmd/load.step"}, Nanos: 20e6},
+		// 30ms in the driver with no project frame: outside the project.
+		proftest.Stack{Frames: []string{"p/cmd/load.Run", "fmt.Sprintf"}, Nanos: 30e6},
+	)
+	g, err := callgraph.New(p, callgraph.Options{Modules: []string{"p"}, Exclude: []string{"p/cmd/..."}})
+	require.NoError(t, err)
+	a, _ := g.Lookup("p.A")
+	assert.InDelta(t, 0.030, g.Nodes[a].Attributed, tol)
+	for _, name := range []string{"p/cmd/load.Run", "p/cmd/load.step"} {
+		id, _ := g.Lookup(name)
+		assert.False(t, g.Nodes[id].Project, name)
+		assert.Zero(t, g.Nodes[id].Attributed, name)
+	}
+	assert.InDelta(t, 0.030, g.OutsideProject, tol)
+}
