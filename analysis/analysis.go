@@ -72,6 +72,12 @@ type Config struct {
 	Targets recommend.Targets
 	// Nodes is the minimal suite's criterion.
 	Nodes optimize.Nodes
+	// Impact selects the application time that ranks benchmarks, breaks
+	// Algorithm 2's ties and is the gain of the impact objective: the
+	// attributed impact (the zero value) or the paper's flat reference
+	// impact (see coverage.ImpactKind). Both are always computed and
+	// reported.
+	Impact coverage.ImpactKind
 	// Recommend is the number of recommendations; 0 disables them,
 	// negative means no limit.
 	Recommend int

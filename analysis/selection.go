@@ -83,7 +83,7 @@ func selectSuite(cfg Config, rep *Report, manifests []dirManifest, benches []cov
 		// The cost objective keeps the union's full coverage: weights
 		// would not change it.
 		if weighted && sc.Objective != optimize.Cost {
-			plan.Weights = rep.Scenarios.NodeWeights(sc.Objective == optimize.Impact)
+			plan.Weights = rep.Scenarios.NodeWeights(sc.Objective == optimize.Impact, cfg.Impact)
 		}
 		if (plan.Budget > 0 || plan.Objective == optimize.Cost) && (source.Kind == CostsFromManifest || source.Kind == CostsFromProfiles) {
 			rep.Warnings = append(rep.Warnings, &CostSourceNote{Source: source})

@@ -1,19 +1,3 @@
-// Package coverage compares one application call graph with the call graphs
-// of many microbenchmarks, as defined in section 6.2.1 of Grambow's
-// dissertation (2024) and, for reference impact, in "Using Microbenchmark
-// Suites to Detect Application Performance Changes" (IEEE TCC 2022).
-//
-// A benchmark's coverage set is the set of application nodes whose function
-// also appears in the benchmark's graph. The suite's project-only coverage
-// is the number of application project nodes in the union of all coverage
-// sets divided by the number of application project nodes; its overall
-// coverage is the same over all application nodes. A benchmark's reference
-// impact is the application's flat (self) time summed over its coverage
-// set: how much of the application's CPU time is spent in the functions the
-// benchmark exercises.
-//
-// Sets are bitsets over application node ids ([callgraph.Graph] ids are in
-// name order, so every set is deterministic).
 package coverage
 
 import (
@@ -62,11 +46,19 @@ type Set struct {
 	// ProjectNodes and OverallNodes count the project and all nodes of
 	// the coverage set.
 	ProjectNodes, OverallNodes int
-	// ImpactSeconds is the reference impact: the application's flat time
-	// summed over Nodes (in the application graph's unit).
+	// ImpactSeconds is the reference impact of the TCC paper: the
+	// application's flat time summed over Nodes (in the application
+	// graph's unit); see [FlatImpact].
 	ImpactSeconds float64
 	// ImpactShare is ImpactSeconds over the application's total time.
 	ImpactShare float64
+	// AttributedImpactSeconds is the attributed impact: the application's
+	// attributed time summed over the project nodes of Nodes; see
+	// [AttributedImpact].
+	AttributedImpactSeconds float64
+	// AttributedImpactShare is AttributedImpactSeconds over the
+	// application's total time.
+	AttributedImpactShare float64
 	// GraphNodes is the size of the benchmark's own graph.
 	GraphNodes int
 }
@@ -134,13 +126,22 @@ func (r *Result) fill(s *Set) {
 	s.ProjectNodes = s.Nodes.IntersectionLen(r.ProjectMask)
 	s.ImpactSeconds = r.Impact(s.Nodes)
 	s.ImpactShare = r.Share(s.ImpactSeconds)
+	s.AttributedImpactSeconds = r.ImpactOf(AttributedImpact, s.Nodes)
+	s.AttributedImpactShare = r.Share(s.AttributedImpactSeconds)
 }
 
-// Impact returns the application's flat time summed over the nodes of set,
-// adding in increasing id order so the float result is reproducible.
+// Impact returns the application's flat time summed over the nodes of set:
+// the paper's reference impact, ImpactOf(FlatImpact, set).
 func (r *Result) Impact(set bitset.Set) float64 {
+	return r.ImpactOf(FlatImpact, set)
+}
+
+// ImpactOf returns the impact of kind of the nodes of set: the sum of
+// [ImpactKind.NodeSeconds] over them, added in increasing id order so the
+// float result is reproducible.
+func (r *Result) ImpactOf(kind ImpactKind, set bitset.Set) float64 {
 	var sum float64
-	set.Each(func(i int) { sum += r.App.Nodes[i].Flat })
+	set.Each(func(i int) { sum += kind.NodeSeconds(&r.App.Nodes[i]) })
 	return sum
 }
 

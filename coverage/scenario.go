@@ -133,9 +133,9 @@ func overlap(members []bitset.Set, mask bitset.Set) Overlap {
 // NodeWeights returns, for every node of the union graph, its weight in a
 // weighted union suite (for optimize.Plan.Weights): with impact false, the
 // summed weights of the scenarios that call it; with impact true, the
-// weighted sum of its flat time in each scenario, Σ weight × flat (in
-// seconds).
-func (ss *ScenarioSet) NodeWeights(impact bool) []float64 {
+// weighted sum of its time under kind in each scenario, Σ weight ×
+// kind.NodeSeconds (in seconds). kind matters only with impact.
+func (ss *ScenarioSet) NodeWeights(impact bool, kind ImpactKind) []float64 {
 	w := make([]float64, ss.Union.App.Len())
 	for i, m := range ss.Members {
 		g := ss.Each[i].App
@@ -145,7 +145,7 @@ func (ss *ScenarioSet) NodeWeights(impact bool) []float64 {
 				return
 			}
 			sid, _ := g.Lookup(ss.Union.App.Nodes[id].Name)
-			w[id] += ss.Weights[i] * g.Nodes[sid].Flat
+			w[id] += ss.Weights[i] * kind.NodeSeconds(&g.Nodes[sid])
 		})
 	}
 	return w

@@ -69,13 +69,18 @@ func TestScenariosHandComputed(t *testing.T) {
 	assert.Equal(t, 3, ss.Union.Overall.Covered)
 	assert.Equal(t, []float64{1, 1, 2}, ss.Weights, "weight 0 means 1")
 
-	w := ss.NodeWeights(false)
+	w := ss.NodeWeights(false, coverage.AttributedImpact)
 	id, _ := union.Lookup("p.a")
 	assert.Equal(t, 4.0, w[id], "a is in all three scenarios: 1 + 1 + 2")
 	id, _ = union.Lookup("p.f")
 	assert.Equal(t, 2.0, w[id])
-	wi := ss.NodeWeights(true)
+	wi := ss.NodeWeights(true, coverage.FlatImpact)
 	assert.InDelta(t, 0.02, wi[id], tol, "f: weight 2 × 0.01s")
+	wa := ss.NodeWeights(true, coverage.AttributedImpact)
+	assert.InDelta(t, 0.02, wa[id], tol, "f is a project leaf: attributed = flat")
+	y, _ := union.Lookup("x.y")
+	assert.InDelta(t, 0.01, wi[y], tol, "x.y: weight 1 × 0.01s flat")
+	assert.InDelta(t, 0, wa[y], tol, "x.y is external: no attributed time")
 }
 
 func TestProjectCurvesHandComputed(t *testing.T) {
