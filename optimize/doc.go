@@ -14,8 +14,9 @@
 // paper's practical relevance) or [AllNodes].
 //
 // Beyond the paper, [Select] weights nodes by application CPU time
-// (objective impact), bounds the suite's summed benchmark cost (budgeted
-// maximum coverage with the single-best-set safeguard, which keeps a
+// (objective impact: the attributed impact by default, or the paper's flat
+// reference impact, [Plan.Impact]), bounds the suite's summed benchmark
+// cost (budgeted maximum coverage with the single-best-set safeguard, which keeps a
 // (1 − 1/e)/2 guarantee), finds a cheap suite with Algorithm 2's coverage
 // (objective cost: cost-weighted set cover with a reverse-delete pass,
 // never costlier than Algorithm 2's suite), and stops after a number of
@@ -33,14 +34,16 @@
 //  1. the larger gain per cost (only under a [Plan.Budget] and for
 //     [Cost]);
 //  2. the larger gain: counted nodes newly covered (Algorithm 2 and
-//     Cost), or their application flat time ([Impact]), or their summed
+//     Cost), or their application time ([Impact]), or their summed
 //     [Plan.Weights];
 //  3. for node counts without a budget and for Cost, the larger added
-//     reference impact (the flat time of all application nodes the pick
-//     newly covers, project and external: the benchmark that covers more
-//     application CPU time); for Impact and Weights, more counted nodes
-//     newly covered; nothing for node counts under a budget, where ties
-//     on gain per cost are rare, to keep evaluations cheap;
+//     impact of all application nodes the pick newly covers (the
+//     benchmark that covers more application CPU time): their attributed
+//     time by default, the paper's flat time with [Options.Impact] or
+//     [Plan.Impact] set to coverage.FlatImpact; for Impact and Weights,
+//     more counted nodes newly covered; nothing for node counts under a
+//     budget, where ties on gain per cost are rare, to keep evaluations
+//     cheap;
 //  4. the smaller benchmark graph (a more focused benchmark);
 //  5. the smallest id.
 //

@@ -16,7 +16,11 @@ type engine struct {
 	plan    Plan
 	mask    bitset.Set
 	costs   []float64
-	weights []float64 // nil: count (NodeCount) or flat (Impact)
+	weights []float64 // nil: count (NodeCount) or the plan's impact (Impact)
+	// impact[i] is what application node i is worth under Plan.Impact
+	// (coverage.ImpactKind.NodeSeconds), for the Impact objective and the
+	// NodeCount tie-break.
+	impact []float64
 	// words[i] lists the indices of the non-zero words of set i, so an
 	// evaluation skips the (many) empty words of a small set.
 	words [][]int32
@@ -34,6 +38,10 @@ func newEngine(cov *coverage.Result, plan Plan, costs []float64) *engine {
 	e := &engine{cov: cov, plan: plan, mask: cov.ProjectMask, costs: costs, weights: plan.Weights}
 	if plan.Nodes == AllNodes {
 		e.mask = cov.AllMask
+	}
+	e.impact = make([]float64, cov.App.Len())
+	for i := range cov.App.Nodes {
+		e.impact[i] = plan.Impact.NodeSeconds(&cov.App.Nodes[i])
 	}
 	e.words = make([][]int32, len(cov.Sets))
 	for i := range cov.Sets {
@@ -55,9 +63,9 @@ type key struct {
 	ratio float64
 	// gain is the objective's gain.
 	gain float64
-	// second is the tie-breaker after gain: the added impact over all
-	// nodes for NodeCount without a budget (0 with one) and for Cost, the
-	// counted-node gain for Impact and weights.
+	// second is the tie-breaker after gain: the added impact (of
+	// Plan.Impact) over all nodes for NodeCount without a budget (0 with
+	// one) and for Cost, the counted-node gain for Impact and weights.
 	second float64
 	// count is the number of newly covered counted nodes. It is not part
 	// of the order: it equals gain (NodeCount, Cost) or second (Impact,
@@ -65,13 +73,13 @@ type key struct {
 	count int
 }
 
-// eval returns the key of set i given covered. Flat times and weights are
+// eval returns the key of set i given covered. Times and weights are
 // summed in increasing node id order, so equal sets give equal floats.
 func (e *engine) eval(i int, covered bitset.Set) key {
 	s := e.cov.Sets[i].Nodes
-	nodes := e.cov.App.Nodes
+	impact := e.impact
 	var k key
-	var flatCounted, flatAll, weighted float64
+	var impactCounted, impactAll, weighted float64
 	for _, w32 := range e.words[i] {
 		wi := int(w32)
 		w := s[wi] &^ covered[wi]
@@ -88,13 +96,13 @@ func (e *engine) eval(i int, covered bitset.Set) key {
 			}
 		case e.plan.Objective == Impact:
 			for m != 0 {
-				flatCounted += nodes[wi<<6+bits.TrailingZeros64(m)].Flat
+				impactCounted += impact[wi<<6+bits.TrailingZeros64(m)]
 				m &= m - 1
 			}
 		}
 		if e.addedImpactTie() {
 			for w != 0 {
-				flatAll += nodes[wi<<6+bits.TrailingZeros64(w)].Flat
+				impactAll += impact[wi<<6+bits.TrailingZeros64(w)]
 				w &= w - 1
 			}
 		}
@@ -103,11 +111,11 @@ func (e *engine) eval(i int, covered bitset.Set) key {
 	case e.weights != nil:
 		k.gain, k.second = weighted, float64(k.count)
 	case e.plan.Objective == Impact:
-		k.gain, k.second = flatCounted, float64(k.count)
+		k.gain, k.second = impactCounted, float64(k.count)
 	default:
 		k.gain, k.second = float64(k.count), 0
 		if k.count > 0 {
-			k.second = flatAll
+			k.second = impactAll
 		}
 	}
 	k.ratio = k.gain
@@ -136,7 +144,7 @@ func (e *engine) cost(i int) float64 {
 func (e *engine) run() *Selection {
 	cov := e.cov
 	covered := bitset.New(cov.App.Len())
-	sel := &Selection{Objective: e.plan.Objective, Nodes: e.plan.Nodes, Weighted: e.weights != nil, Budget: e.plan.Budget, Covered: covered, Stop: StopComplete}
+	sel := &Selection{Objective: e.plan.Objective, Nodes: e.plan.Nodes, Impact: e.plan.Impact, Weighted: e.weights != nil, Budget: e.plan.Budget, Covered: covered, Stop: StopComplete}
 	var keys []keyedItem
 	e.initial = make([]key, len(cov.Sets))
 	for i := range cov.Sets {
@@ -202,6 +210,10 @@ func (e *engine) take(sel *Selection, i int, gain float64) {
 			AddedImpactSeconds: cov.Impact(added),
 			ImpactSeconds:      s.ImpactSeconds,
 			ImpactShare:        s.ImpactShare,
+
+			AddedAttributedImpactSeconds: cov.ImpactOf(coverage.AttributedImpact, added),
+			AttributedImpactSeconds:      s.AttributedImpactSeconds,
+			AttributedImpactShare:        s.AttributedImpactShare,
 		},
 		Gain: gain,
 		Cost: e.cost(i),
@@ -210,10 +222,12 @@ func (e *engine) take(sel *Selection, i int, gain float64) {
 	if n := len(sel.Steps); n > 0 {
 		prev := sel.Steps[n-1]
 		st.CumulativeImpactSeconds = prev.CumulativeImpactSeconds
+		st.CumulativeAttributedImpactSeconds = prev.CumulativeAttributedImpactSeconds
 		st.CumulativeCost = prev.CumulativeCost
 		st.CumulativeGain = prev.CumulativeGain
 	}
 	st.CumulativeImpactSeconds += st.AddedImpactSeconds
+	st.CumulativeAttributedImpactSeconds += st.AddedAttributedImpactSeconds
 	st.CumulativeCost += st.Cost
 	st.CumulativeGain += gain
 	sel.Steps = append(sel.Steps, st)
@@ -227,10 +241,11 @@ func (e *engine) take(sel *Selection, i int, gain float64) {
 //
 //  1. larger key.ratio: gain per cost under a budget and for Cost, else
 //     the gain;
-//  2. larger key.gain: counted nodes, their flat time or their weights;
-//  3. larger key.second: the added impact over all nodes for NodeCount
-//     without a budget (0 with one) and for Cost, the counted nodes added
-//     for Impact and Weights;
+//  2. larger key.gain: counted nodes, their impact (Plan.Impact) or
+//     their weights;
+//  3. larger key.second: the added impact (Plan.Impact) over all nodes
+//     for NodeCount without a budget (0 with one) and for Cost, the
+//     counted nodes added for Impact and Weights;
 //  4. the smaller benchmark graph ([coverage.Set.GraphNodes]);
 //  5. the smaller benchmark id.
 //

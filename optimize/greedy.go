@@ -39,10 +39,15 @@ func ParseNodes(s string) (Nodes, error) {
 	return 0, fmt.Errorf("invalid node criterion %q: valid values are {project|all}", s)
 }
 
-// Options configures [Greedy]. The zero value counts project nodes.
+// Options configures [Greedy]. The zero value counts project nodes and
+// breaks ties by attributed impact.
 type Options struct {
 	// Nodes selects the nodes whose coverage the greedy maximises.
 	Nodes Nodes
+	// Impact selects the application time of the tie-break "larger added
+	// impact" (see "Ties" in the package documentation): the attributed
+	// impact (the zero value) or the paper's flat reference impact.
+	Impact coverage.ImpactKind
 }
 
 // Step is one pick of the greedy.
@@ -60,17 +65,27 @@ type Step struct {
 	// AddedNodes lists the application node ids it newly covers (project
 	// and external), in increasing order.
 	AddedNodes []int
-	// AddedImpactSeconds is the application flat time of AddedNodes.
+	// AddedImpactSeconds is the application flat time of AddedNodes (the
+	// paper's reference impact of the nodes the pick adds).
 	AddedImpactSeconds float64
 	// ImpactSeconds and ImpactShare are the benchmark's own reference
 	// impact (over its whole coverage set).
 	ImpactSeconds, ImpactShare float64
+	// AddedAttributedImpactSeconds is the attributed impact of AddedNodes
+	// (see coverage.AttributedImpact).
+	AddedAttributedImpactSeconds float64
+	// AttributedImpactSeconds and AttributedImpactShare are the
+	// benchmark's own attributed impact (over its whole coverage set).
+	AttributedImpactSeconds, AttributedImpactShare float64
 	// CumulativeProject and CumulativeOverall are the coverage of the
 	// picks so far, this one included.
 	CumulativeProject, CumulativeOverall coverage.Ratio
 	// CumulativeImpactSeconds is the application flat time of all nodes
 	// covered by the picks so far.
 	CumulativeImpactSeconds float64
+	// CumulativeAttributedImpactSeconds is the attributed impact of all
+	// nodes covered by the picks so far.
+	CumulativeAttributedImpactSeconds float64
 }
 
 // Result is a minimal suite: the picks in order. Steps[:k] is the greedy's
@@ -96,7 +111,7 @@ func (r *Result) IDs() []string {
 
 // Greedy runs Algorithm 2 on cov and returns the picks in order; see the
 // package documentation for the tie-break rule and the cost. It is
-// [Select] with a Plan that sets only Nodes, which cannot fail.
+// [Select] with a Plan that sets only Nodes and Impact, which cannot fail.
 func Greedy(cov *coverage.Result, opts Options) *Result {
-	return newEngine(cov, Plan{Nodes: opts.Nodes}, nil).run().Result()
+	return newEngine(cov, Plan{Nodes: opts.Nodes, Impact: opts.Impact}, nil).run().Result()
 }

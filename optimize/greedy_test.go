@@ -140,7 +140,7 @@ func TestGreedyHandChecked(t *testing.T) {
 
 // eager is the textbook greedy with the same tie-break, evaluated in full
 // each round: the reference the lazy version must match exactly.
-func eager(cov *coverage.Result, nodes optimize.Nodes) []string {
+func eager(cov *coverage.Result, nodes optimize.Nodes, kind coverage.ImpactKind) []string {
 	mask := cov.ProjectMask
 	if nodes == optimize.AllNodes {
 		mask = cov.AllMask
@@ -163,7 +163,7 @@ func eager(cov *coverage.Result, nodes optimize.Nodes) []string {
 			}
 			added := s.Nodes.Clone()
 			added.AndNot(covered)
-			imp := cov.Impact(added)
+			imp := cov.ImpactOf(kind, added)
 			better := best < 0 || g > bestGain ||
 				(g == bestGain && imp > bestImp) ||
 				(g == bestGain && imp == bestImp && s.GraphNodes < cov.Sets[best].GraphNodes) ||
@@ -186,11 +186,13 @@ func TestLazyMatchesEager(t *testing.T) {
 	for trial := 0; trial < 200; trial++ {
 		cov := randomInstance(t, rng)
 		for _, nodes := range []optimize.Nodes{optimize.ProjectNodes, optimize.AllNodes} {
-			got := optimize.Greedy(cov, optimize.Options{Nodes: nodes}).IDs()
-			if len(got) == 0 {
-				got = nil
+			for _, kind := range []coverage.ImpactKind{coverage.AttributedImpact, coverage.FlatImpact} {
+				got := optimize.Greedy(cov, optimize.Options{Nodes: nodes, Impact: kind}).IDs()
+				if len(got) == 0 {
+					got = nil
+				}
+				require.Equal(t, eager(cov, nodes, kind), got, "trial %d, %s, %s impact", trial, nodes, kind)
 			}
-			require.Equal(t, eager(cov, nodes), got, "trial %d, %s", trial, nodes)
 		}
 	}
 }

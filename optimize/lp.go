@@ -25,6 +25,9 @@ const DefaultMaxLPCells = 40_000
 type CertifyOptions struct {
 	// Nodes selects the counted nodes, as in [Options].
 	Nodes Nodes
+	// Impact is Algorithm 2's tie-break impact, as in [Options], so the
+	// suite certified is the one [Greedy] returns with the same options.
+	Impact coverage.ImpactKind
 	// MaxCells bounds the reduced LP's rows × (columns + rows); above
 	// it the LP is skipped and only the combinatorial bound is given.
 	// 0 means DefaultMaxLPCells; negative means no limit.
@@ -89,7 +92,7 @@ func (c *Certificate) Gap() int { return c.Greedy - c.LowerBound }
 // 10¹¹; the simplex is dense, so it only runs while rows × (cols + rows) ≤
 // MaxCells. An error is returned only if the simplex fails numerically.
 func Certify(cov *coverage.Result, opts CertifyOptions) (*Certificate, error) {
-	g := Greedy(cov, Options{Nodes: opts.Nodes})
+	g := Greedy(cov, Options{Nodes: opts.Nodes, Impact: opts.Impact})
 	c := &Certificate{Nodes: opts.Nodes, Greedy: len(g.Steps)}
 	in := newCover(cov, opts.Nodes, nil)
 	c.Elements, c.Sets, c.Essential = in.elements, in.sets, in.essential
@@ -166,12 +169,12 @@ func (c *CostCertificate) Ratio() float64 {
 // only by one that covers a superset of its nodes at a cost no higher. The
 // cell limit is Certify's (opts.MaxCells) and so is the running time.
 //
-// The errors are Select's for Plan{Nodes, Objective: Cost, Costs,
+// The errors are Select's for Plan{Nodes, Impact, Objective: Cost, Costs,
 // DefaultCost} taken from opts (a benchmark covering a counted node without
 // a cost, a cost that is not positive and finite); an error is also
 // returned if the simplex fails numerically.
 func CertifyCost(cov *coverage.Result, opts CertifyOptions) (*CostCertificate, error) {
-	plan := Plan{Nodes: opts.Nodes, Objective: Cost, Costs: opts.Costs, DefaultCost: opts.DefaultCost}
+	plan := Plan{Nodes: opts.Nodes, Impact: opts.Impact, Objective: Cost, Costs: opts.Costs, DefaultCost: opts.DefaultCost}
 	sel, err := Select(cov, plan)
 	if err != nil {
 		return nil, err
@@ -182,7 +185,7 @@ func CertifyCost(cov *coverage.Result, opts CertifyOptions) (*CostCertificate, e
 		return nil, err
 	}
 	c := &CostCertificate{Nodes: plan.Nodes, Cost: sel.TotalCost}
-	for _, st := range Greedy(cov, Options{Nodes: plan.Nodes}).Steps {
+	for _, st := range Greedy(cov, Options{Nodes: plan.Nodes, Impact: plan.Impact}).Steps {
 		c.Greedy += costs[st.Index]
 	}
 	in := newCover(cov, plan.Nodes, costs)

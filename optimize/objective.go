@@ -16,8 +16,9 @@ const (
 	// NodeCount gains one per newly covered counted node: the paper's
 	// Algorithm 2.
 	NodeCount Objective = iota
-	// Impact gains the application flat time of the newly covered counted
-	// nodes, so the greedy maximises covered application CPU time.
+	// Impact gains the application time of the newly covered counted
+	// nodes (attributed or flat, [Plan.Impact]), so the greedy maximises
+	// covered application CPU time.
 	Impact
 	// Cost keeps Algorithm 2's coverage (the same counted nodes) at the
 	// smallest summed benchmark cost [Select] can find: a cost-weighted
@@ -60,6 +61,12 @@ type Plan struct {
 	Nodes Nodes
 	// Objective selects the gain of a pick.
 	Objective Objective
+	// Impact selects the application time a node is worth for the
+	// [Impact] objective, for per-node Weights derived from it by the
+	// caller, and for the tie-break "larger added impact" of
+	// [NodeCount]: the attributed impact (the zero value) or the paper's
+	// flat reference impact (see coverage.ImpactKind).
+	Impact coverage.ImpactKind
 	// Weights, when not nil, replaces the objective's per-node gain:
 	// Weights[i] is what covering application node i is worth (for
 	// example the summed weights of the scenarios that contain it). Only
@@ -113,8 +120,8 @@ const (
 type SelectedStep struct {
 	// Step is the pick as [Greedy] records it.
 	Step
-	// Gain is the objective's gain of the pick (counted nodes, their flat
-	// time, or their summed Weights).
+	// Gain is the objective's gain of the pick (counted nodes, their
+	// impact of Plan.Impact, or their summed Weights).
 	Gain float64
 	// Cost is the benchmark's cost (0 without Costs and DefaultCost);
 	// CumulativeCost sums it over the picks so far.
@@ -130,6 +137,9 @@ type Selection struct {
 	Objective Objective
 	// Nodes is the counted nodes (Plan's Options.Nodes).
 	Nodes Nodes
+	// Impact is Plan.Impact, the application time the Impact objective
+	// and the tie-break weighed.
+	Impact coverage.ImpactKind
 	// Weighted reports whether Plan.Weights was given.
 	Weighted bool
 	// Budget is Plan.Budget (0: none).
@@ -189,8 +199,9 @@ func (s *Selection) Result() *Result {
 // # Objectives
 //
 // With [NodeCount] a pick gains the number of counted nodes it newly
-// covers (the paper). With [Impact] it gains their application flat time,
-// so the picks maximise covered application CPU time: a benchmark that
+// covers (the paper). With [Impact] it gains their application time —
+// attributed (the default) or flat, as Plan.Impact says — so the picks
+// maximise covered application CPU time: a benchmark that
 // covers one hot function beats one that covers three cold ones. With
 // Plan.Weights it gains the summed weights of those nodes (package
 // coverage derives per-scenario weights). Every variant keeps going, after

@@ -9,7 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/proftest"
 	"github.com/mbopt/mbopt/optimize"
 )
 
@@ -361,4 +363,65 @@ func bruteForce(cov *coverage.Result, obj optimize.Objective, costs map[string]f
 		best = max(best, g)
 	}
 	return best
+}
+
+// TestImpactKind checks by hand how Plan.Impact and Options.Impact change
+// the picks. The application spends 50ms in runtime.memclr under p.A and
+// 20ms in p.B itself: attributed time p.A 50ms, p.B 20ms; flat time
+// runtime.memclr 50ms, p.B 20ms, p.A 0.
+func TestImpactKind(t *testing.T) {
+	opts := callgraph.Options{Modules: []string{"p"}}
+	app, err := callgraph.New(proftest.Profile(
+		proftest.Stack{Frames: []string{"p.A", "runtime.memclr"}, Nanos: 50e6},
+		proftest.Stack{Frames: []string{"p.B"}, Nanos: 20e6},
+	), opts)
+	require.NoError(t, err)
+	bench := func(id string, frames ...string) coverage.Benchmark {
+		g, err := callgraph.New(proftest.Profile(proftest.Stack{Frames: frames, Nanos: 1e7}), opts)
+		require.NoError(t, err)
+		return coverage.Benchmark{ID: id, Graph: g}
+	}
+	// "a" covers p.A; "b" covers p.B and the runtime leaf. Each adds one
+	// project node.
+	cov := coverage.Compute(app, []coverage.Benchmark{bench("a", "p.A"), bench("b", "p.B", "runtime.memclr")})
+
+	tests := []struct {
+		name      string
+		objective optimize.Objective
+		impact    coverage.ImpactKind
+		want      []string
+		gains     []float64
+	}{
+		// Tie on one node each; added impact over all nodes: a 50ms
+		// attributed vs b 20ms; flat a 0 vs b 70ms.
+		{"nodes, attributed tie-break", optimize.NodeCount, coverage.AttributedImpact, []string{"a", "b"}, []float64{1, 1}},
+		{"nodes, flat tie-break", optimize.NodeCount, coverage.FlatImpact, []string{"b", "a"}, []float64{1, 1}},
+		// Gain: the counted (project) nodes' time: a 50ms, b 20ms
+		// attributed; a 0, b 20ms flat (a is still taken: it adds a node).
+		{"impact, attributed", optimize.Impact, coverage.AttributedImpact, []string{"a", "b"}, []float64{0.05, 0.02}},
+		{"impact, flat", optimize.Impact, coverage.FlatImpact, []string{"b", "a"}, []float64{0.02, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sel, err := optimize.Select(cov, optimize.Plan{Objective: tt.objective, Impact: tt.impact})
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, sel.IDs())
+			assert.Equal(t, tt.impact, sel.Impact)
+			for i, st := range sel.Steps {
+				assert.InDelta(t, tt.gains[i], st.Gain, 1e-12, "gain of %s", st.ID)
+			}
+			if tt.objective == optimize.NodeCount {
+				assert.Equal(t, tt.want, optimize.Greedy(cov, optimize.Options{Impact: tt.impact}).IDs(), "Greedy agrees with Select")
+			}
+			// Both impacts are recorded whatever the kind.
+			last := sel.Steps[len(sel.Steps)-1]
+			assert.InDelta(t, 0.070, last.CumulativeImpactSeconds, 1e-12, "flat: memclr and p.B")
+			assert.InDelta(t, 0.070, last.CumulativeAttributedImpactSeconds, 1e-12, "attributed: p.A and p.B")
+			for _, st := range sel.Steps {
+				want := map[string][2]float64{"a": {0, 0.05}, "b": {0.07, 0.02}}[st.ID]
+				assert.InDelta(t, want[0], st.ImpactSeconds, 1e-12, "%s flat impact", st.ID)
+				assert.InDelta(t, want[1], st.AttributedImpactSeconds, 1e-12, "%s attributed impact", st.ID)
+			}
+		})
+	}
 }
