@@ -131,6 +131,9 @@ type Report struct {
 	Exclude []string
 	// Targets is the candidate set the recommendations were chosen from.
 	Targets recommend.Targets
+	// Impact is Config.Impact: the impact that ranks benchmarks and that
+	// the suite's tie-break and impact objective used.
+	Impact coverage.ImpactKind
 	// AppProfiles are the application profiles, in the order given.
 	AppProfiles []string
 	// Coverage holds the application graph and every coverage set.
@@ -198,7 +201,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := CheckModules(cfg.Modules); err != nil {
 		return nil, err
 	}
-	rep := &Report{AppProfiles: cfg.App, Profiles: map[string]string{}}
+	rep := &Report{AppProfiles: cfg.App, Profiles: map[string]string{}, Impact: cfg.Impact}
 
 	files, manifests, preSkipped, err := benchmarkFiles(cfg.Micro)
 	if err != nil {
@@ -287,7 +290,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	rep.Warnings = append(rep.Warnings, thinProfiles(cfg.App, app.SamplesTaken, app.Unit == "seconds", benches)...)
-	rep.Suite = optimize.Greedy(rep.Coverage, optimize.Options{Nodes: cfg.Nodes})
+	rep.Suite = optimize.Greedy(rep.Coverage, optimize.Options{Nodes: cfg.Nodes, Impact: cfg.Impact})
 	scenarios, weighted, err := compareScenarios(cfg.Scenarios, rep.Coverage.App, opts, cbs)
 	if err != nil {
 		return nil, err

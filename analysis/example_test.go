@@ -33,9 +33,9 @@ func ExampleRun() {
 	// Output:
 	// 19 benchmarks, 0 skipped; project-only coverage 47/51
 	// pick query__BenchmarkQuery            +32  project coverage 62.7%
-	// pick httpapi__BenchmarkWrite           +9  project coverage 80.4%
-	// pick httpapi__BenchmarkQueryHandler    +5  project coverage 90.2%
-	// pick query__BenchmarkSelect            +1  project coverage 92.2%
+	// pick httpapi__BenchmarkQueryHandler    +9  project coverage 80.4%
+	// pick httpapi__BenchmarkWrite           +5  project coverage 90.2%
+	// pick storage__BenchmarkSearch          +1  project coverage 92.2%
 	// benchmark next: example.com/tinytsdb/httpapi.(*Server).handleHealth (+2)
 	// benchmark next: example.com/tinytsdb/httpapi.intParam (+1)
 }

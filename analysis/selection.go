@@ -77,7 +77,7 @@ func selectSuite(cfg Config, rep *Report, manifests []dirManifest, benches []cov
 	}
 	if sc.active() || weighted {
 		plan := optimize.Plan{
-			Nodes: cfg.Nodes, Objective: sc.Objective, Budget: sc.Budget,
+			Nodes: cfg.Nodes, Objective: sc.Objective, Impact: cfg.Impact, Budget: sc.Budget,
 			Costs: costs, DefaultCost: sc.DefaultCost, Top: sc.Top, MinGain: sc.MinGain,
 		}
 		// The cost objective keeps the union's full coverage: weights
@@ -100,7 +100,7 @@ func selectSuite(cfg Config, rep *Report, manifests []dirManifest, benches []cov
 	}
 	rep.SuiteCost = suiteCost(cfg, rep.Coverage, alg2, rep.Selection, costs, source)
 	if cfg.Certify && sc.Objective == optimize.Cost {
-		c, err := optimize.CertifyCost(rep.Coverage, optimize.CertifyOptions{Nodes: cfg.Nodes, Costs: costs, DefaultCost: sc.DefaultCost})
+		c, err := optimize.CertifyCost(rep.Coverage, optimize.CertifyOptions{Nodes: cfg.Nodes, Impact: cfg.Impact, Costs: costs, DefaultCost: sc.DefaultCost})
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, &NoCertificateWarning{Err: err})
 		} else {
@@ -108,7 +108,7 @@ func selectSuite(cfg Config, rep *Report, manifests []dirManifest, benches []cov
 		}
 	}
 	if cfg.Certify {
-		c, err := optimize.Certify(rep.Coverage, optimize.CertifyOptions{Nodes: cfg.Nodes})
+		c, err := optimize.Certify(rep.Coverage, optimize.CertifyOptions{Nodes: cfg.Nodes, Impact: cfg.Impact})
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, &NoCertificateWarning{Err: err})
 		} else {

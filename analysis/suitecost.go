@@ -113,7 +113,7 @@ func suiteCost(cfg Config, cov *coverage.Result, alg2 *optimize.Result, cheap *o
 	}
 	if cheap == nil || cheap.Objective != optimize.Cost {
 		var err error
-		cheap, err = optimize.Select(cov, optimize.Plan{Nodes: cfg.Nodes, Objective: optimize.Cost, Costs: costs, DefaultCost: cfg.Select.DefaultCost})
+		cheap, err = optimize.Select(cov, optimize.Plan{Nodes: cfg.Nodes, Impact: cfg.Impact, Objective: optimize.Cost, Costs: costs, DefaultCost: cfg.Select.DefaultCost})
 		if err != nil {
 			return nil
 		}

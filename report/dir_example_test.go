@@ -87,8 +87,8 @@ func ExampleGitHub() {
 	fmt.Println(strings.SplitN(string(md), "\n", 2)[0])
 	// Output:
 	// query__BenchmarkQuery
-	// httpapi__BenchmarkWrite
 	// httpapi__BenchmarkQueryHandler
-	// query__BenchmarkSelect
+	// httpapi__BenchmarkWrite
+	// storage__BenchmarkSearch
 	// # mbopt: microbenchmark suite relevance for `example.com/tinytsdb`
 }

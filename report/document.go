@@ -3,9 +3,10 @@
 // documented in the README.
 //
 // Every list has a defined order, the same in every format: benchmarks by
-// reference impact (largest first, then id), the minimal suite and the
-// recommendations in pick order, the functions a pick adds by application
-// flat time (largest first, then name), skipped files by path.
+// the impact [Document.Impact] names (largest first, then id), the minimal
+// suite and the recommendations in pick order, the functions a pick adds
+// by application flat time (largest first, then name), skipped files by
+// path.
 package report
 
 import (
@@ -31,12 +32,18 @@ type Document struct {
 	Modules []string `json:"modules"`
 	// Criterion is the minimal suite's node criterion: "project" or "all".
 	Criterion string `json:"criterion"`
+	// Impact is "attributed" or "flat": the impact (see
+	// coverage.ImpactKind) that orders Benchmarks, that the suite's
+	// tie-break and impact objective used, and that the text, Markdown,
+	// HTML and figures show first. Both are always in the JSON.
+	Impact string `json:"impact"`
 	// Application describes the application (reference) graph, the
 	// merge of every application profile.
 	Application Application `json:"application"`
 	// Coverage is the whole suite's coverage of the application graph.
 	Coverage Coverage `json:"coverage"`
-	// Benchmarks holds every analysed benchmark, by impact then id.
+	// Benchmarks holds every analysed benchmark, by the impact Impact
+	// names (largest first), then id.
 	Benchmarks []Benchmark `json:"benchmarks"`
 	// MinimalSuite holds Algorithm 2's picks in order.
 	MinimalSuite []Pick `json:"minimal_suite"`
@@ -78,6 +85,13 @@ type Application struct {
 	// TotalSeconds is the application's CPU time in seconds (the sum of
 	// every node's flat time; the profile's unit for non-CPU profiles).
 	TotalSeconds float64 `json:"total_seconds"`
+	// OutsideProjectSeconds is the application time with no project
+	// frame on its stack (callgraph.Graph.OutsideProject), which no
+	// attributed impact includes, in seconds.
+	OutsideProjectSeconds float64 `json:"outside_project_seconds"`
+	// OutsideProjectShare is OutsideProjectSeconds over TotalSeconds, in
+	// [0, 1].
+	OutsideProjectShare float64 `json:"outside_project_share"`
 }
 
 // Coverage is the suite's coverage of the application.
@@ -101,7 +115,8 @@ type Ratio struct {
 
 func ratioOf(r coverage.Ratio) Ratio { return Ratio{r.Covered, r.Total, r.Ratio} }
 
-// Benchmark is one benchmark's coverage and reference impact.
+// Benchmark is one benchmark's coverage, reference impact and attributed
+// impact.
 type Benchmark struct {
 	// ID is the benchmark's id: from the collection manifest, else its
 	// profile's file name without the extension. Unique in a Document.
@@ -119,6 +134,13 @@ type Benchmark struct {
 	// ImpactShare is ImpactSeconds over the application's TotalSeconds,
 	// in [0, 1].
 	ImpactShare float64 `json:"impact_share"`
+	// AttributedImpactSeconds is the benchmark's attributed impact: the
+	// application time charged to the project functions it covers (each
+	// sample to its innermost project frame), in seconds.
+	AttributedImpactSeconds float64 `json:"attributed_impact_seconds"`
+	// AttributedImpactShare is AttributedImpactSeconds over the
+	// application's TotalSeconds, in [0, 1].
+	AttributedImpactShare float64 `json:"attributed_impact_share"`
 	// GraphNodes counts the functions of the benchmark's own call graph,
 	// covered or not.
 	GraphNodes int `json:"graph_nodes"`
@@ -139,6 +161,9 @@ type Function struct {
 	// FlatSeconds is the function's flat time in the application, in
 	// seconds.
 	FlatSeconds float64 `json:"flat_seconds"`
+	// AttributedSeconds is the function's attributed time in the
+	// application, in seconds (0 for an external function).
+	AttributedSeconds float64 `json:"attributed_seconds"`
 }
 
 // Pick is one step of the minimal suite.
@@ -170,6 +195,19 @@ type Pick struct {
 	// all earlier picks, in seconds (the sum of AddedImpactSeconds so
 	// far).
 	CumulativeImpact float64 `json:"cumulative_impact_seconds"`
+	// AttributedImpactSeconds is the benchmark's own attributed impact in
+	// seconds, as in [Benchmark].
+	AttributedImpactSeconds float64 `json:"attributed_impact_seconds"`
+	// AttributedImpactShare is AttributedImpactSeconds over the
+	// application's total, in [0, 1].
+	AttributedImpactShare float64 `json:"attributed_impact_share"`
+	// AddedAttributedImpactSeconds is the attributed time of the project
+	// nodes the pick newly covers, in seconds.
+	AddedAttributedImpactSeconds float64 `json:"added_attributed_impact_seconds"`
+	// CumulativeAttributedImpact is the attributed time covered by this
+	// and all earlier picks, in seconds (the sum of
+	// AddedAttributedImpactSeconds so far).
+	CumulativeAttributedImpact float64 `json:"cumulative_attributed_impact_seconds"`
 	// Functions are the application functions the pick newly covers,
 	// by FlatSeconds descending, then name.
 	Functions []Function `json:"functions"`
@@ -205,6 +243,12 @@ type Recommendation struct {
 	// Functions are the application functions the recommendation newly
 	// covers, by FlatSeconds descending, then name.
 	Functions []Function `json:"functions"`
+	// AttributedImpactSeconds is the attributed time of the project
+	// nodes the recommendation would cover, in seconds.
+	AttributedImpactSeconds float64 `json:"attributed_impact_seconds"`
+	// AttributedImpactShare is AttributedImpactSeconds over the
+	// application's total, in [0, 1].
+	AttributedImpactShare float64 `json:"attributed_impact_share"`
 
 	// The fields below are present only with callable targets (see
 	// Document.RecommendationTargets); the paper's targets keep the
@@ -268,10 +312,14 @@ func Build(rep *analysis.Report) *Document {
 	cov := rep.Coverage
 	app := cov.App
 	d := &Document{
-		Version:         Version,
-		Modules:         nonNil(rep.Modules),
-		Criterion:       rep.Suite.Nodes.String(),
-		Application:     Application{Profiles: nonNil(rep.AppProfiles), Nodes: app.Len(), ProjectNodes: app.ProjectLen(), TotalSeconds: ns(app.Total)},
+		Version:   Version,
+		Modules:   nonNil(rep.Modules),
+		Criterion: rep.Suite.Nodes.String(),
+		Impact:    rep.Impact.String(),
+		Application: Application{
+			Profiles: nonNil(rep.AppProfiles), Nodes: app.Len(), ProjectNodes: app.ProjectLen(), TotalSeconds: ns(app.Total),
+			OutsideProjectSeconds: ns(app.OutsideProject), OutsideProjectShare: cov.Share(app.OutsideProject),
+		},
 		Coverage:        Coverage{Project: ratioOf(cov.Project), Overall: ratioOf(cov.Overall)},
 		Benchmarks:      []Benchmark{},
 		MinimalSuite:    []Pick{},
@@ -288,17 +336,24 @@ func Build(rep *analysis.Report) *Document {
 			ID: s.ID, Profile: rep.Profiles[s.ID],
 			ProjectNodes: s.ProjectNodes, OverallNodes: s.OverallNodes,
 			ImpactSeconds: ns(s.ImpactSeconds), ImpactShare: s.ImpactShare,
+			AttributedImpactSeconds: ns(s.AttributedImpactSeconds), AttributedImpactShare: s.AttributedImpactShare,
 			GraphNodes: s.GraphNodes, Selected: selected[s.ID],
 		})
 	}
 	slices.SortStableFunc(d.Benchmarks, func(a, b Benchmark) int {
+		if rep.Impact == coverage.AttributedImpact {
+			return cmp.Or(cmp.Compare(b.AttributedImpactSeconds, a.AttributedImpactSeconds), strings.Compare(a.ID, b.ID))
+		}
 		return cmp.Or(cmp.Compare(b.ImpactSeconds, a.ImpactSeconds), strings.Compare(a.ID, b.ID))
 	})
 	functions := func(ids []int) []Function {
 		fs := make([]Function, 0, len(ids))
 		for _, id := range ids {
 			n := app.Nodes[id]
-			fs = append(fs, Function{Function: n.Name, Package: n.Package, Project: n.Project, FlatSeconds: ns(n.Flat)})
+			fs = append(fs, Function{
+				Function: n.Name, Package: n.Package, Project: n.Project, FlatSeconds: ns(n.Flat),
+				AttributedSeconds: ns(coverage.AttributedImpact.NodeSeconds(&n)),
+			})
 		}
 		slices.SortStableFunc(fs, func(a, b Function) int {
 			return cmp.Or(cmp.Compare(b.FlatSeconds, a.FlatSeconds), strings.Compare(a.Function, b.Function))
@@ -311,16 +366,24 @@ func Build(rep *analysis.Report) *Document {
 			ImpactSeconds: ns(s.ImpactSeconds), ImpactShare: s.ImpactShare, AddedImpactSeconds: ns(s.AddedImpactSeconds),
 			CumulativeProjectRatio: s.CumulativeProject.Ratio, CumulativeOverallRatio: s.CumulativeOverall.Ratio,
 			CumulativeImpact: ns(s.CumulativeImpactSeconds), Functions: functions(s.AddedNodes),
+			AttributedImpactSeconds: ns(s.AttributedImpactSeconds), AttributedImpactShare: s.AttributedImpactShare,
+			AddedAttributedImpactSeconds: ns(s.AddedAttributedImpactSeconds),
+			CumulativeAttributedImpact:   ns(s.CumulativeAttributedImpactSeconds),
 		})
 	}
 	if rep.Recommendations != nil {
 		for _, r := range rep.Recommendations.Recommendations {
+			attributed := 0.0
+			for _, id := range r.AddedNodes { // increasing ids: a reproducible sum
+				attributed += coverage.AttributedImpact.NodeSeconds(&app.Nodes[id])
+			}
 			d.Recommendations = append(d.Recommendations, Recommendation{
 				Function: r.Function, Package: r.Package, Distance: r.Distance,
 				AddedProject: r.AddedProject, AddedExternal: r.AddedExternal,
 				ImpactSeconds: ns(r.ImpactSeconds), ImpactShare: r.ImpactShare,
 				CumulativeProjectRatio: r.CumulativeProject.Ratio, CumulativeOverallRatio: r.CumulativeOverall.Ratio,
-				Functions: functions(r.AddedNodes),
+				Functions:               functions(r.AddedNodes),
+				AttributedImpactSeconds: ns(attributed), AttributedImpactShare: cov.Share(attributed),
 			})
 			if rep.Targets == recommend.Callable {
 				describe(&d.Recommendations[len(d.Recommendations)-1], &r, rep)

@@ -29,10 +29,11 @@ func analyse() *analysis.Report {
 // --format json writes; its fields are the documented schema.
 func ExampleBuild() {
 	d := report.Build(analyse())
-	fmt.Printf("schema %d, criterion %s, application %d nodes (%d project), %.2fs\n",
-		d.Version, d.Criterion, d.Application.Nodes, d.Application.ProjectNodes, d.Application.TotalSeconds)
-	b := d.Benchmarks[0] // the largest reference impact
-	fmt.Printf("top benchmark %s: impact %.2fs (%.1f%%), selected %v\n", b.ID, b.ImpactSeconds, 100*b.ImpactShare, b.Selected)
+	fmt.Printf("schema %d, criterion %s, impact %s, application %d nodes (%d project), %.2fs\n",
+		d.Version, d.Criterion, d.Impact, d.Application.Nodes, d.Application.ProjectNodes, d.Application.TotalSeconds)
+	b := d.Benchmarks[0] // the largest attributed impact (the default)
+	fmt.Printf("top benchmark %s: attributed impact %.2fs (%.1f%%), reference impact %.2fs (%.1f%%), selected %v\n",
+		b.ID, b.AttributedImpactSeconds, 100*b.AttributedImpactShare, b.ImpactSeconds, 100*b.ImpactShare, b.Selected)
 	for _, p := range d.MinimalSuite {
 		fmt.Printf("pick %s: +%d, cumulative %.3f\n", p.ID, p.Added, p.CumulativeProjectRatio)
 	}
@@ -47,12 +48,12 @@ func ExampleBuild() {
 	}
 	fmt.Println("round trip:", back.Coverage == d.Coverage, len(back.MinimalSuite) == len(d.MinimalSuite))
 	// Output:
-	// schema 1, criterion project, application 605 nodes (51 project), 11.66s
-	// top benchmark query__BenchmarkSelect: impact 9.00s (77.2%), selected true
+	// schema 1, criterion project, impact attributed, application 605 nodes (51 project), 11.66s
+	// top benchmark httpapi__BenchmarkQueryHandler: attributed impact 8.06s (69.1%), reference impact 8.73s (74.9%), selected true
 	// pick query__BenchmarkQuery: +32, cumulative 0.627
-	// pick httpapi__BenchmarkWrite: +9, cumulative 0.804
-	// pick httpapi__BenchmarkQueryHandler: +5, cumulative 0.902
-	// pick query__BenchmarkSelect: +1, cumulative 0.922
+	// pick httpapi__BenchmarkQueryHandler: +9, cumulative 0.804
+	// pick httpapi__BenchmarkWrite: +5, cumulative 0.902
+	// pick storage__BenchmarkSearch: +1, cumulative 0.922
 	// round trip: true true
 }
 
@@ -71,5 +72,5 @@ func ExampleFigures() {
 	// Output:
 	// suite-coverage: "Coverage of the application by the minimal suite", 15 points
 	// recommend-coverage: "Coverage if the recommended functions were benchmarked", 4 points
-	// suite-impact: "Reference impact of the selected benchmarks", 4 points
+	// suite-impact: "Attributed impact of the selected benchmarks", 4 points
 }

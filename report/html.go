@@ -67,7 +67,14 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"pct":  pct,
 	"secs": secs,
 	"inc":  func(i int) int { return i + 1 },
-	"join": strings.Join,
+	// heads and cells are the impact columns (see Document.impactHeads).
+	"heads": func(d *Document) []string { return d.impactHeads() },
+	"cells": func(d *Document, attributed, attributedShare, flat, flatShare float64) []string {
+		return d.impactCells(attributed, attributedShare, flat, flatShare)
+	},
+	"attributed": func(d *Document) bool { return d.attributed() },
+	"impactName": func(d *Document) string { return d.impactName() },
+	"join":       strings.Join,
 	"cell": func(o Overlap, i, j int) string {
 		if i == j {
 			return "same"
@@ -101,7 +108,7 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 <div><b>{{pct .D.Coverage.Overall.Ratio}}</b>overall coverage by all {{len .D.Benchmarks}} benchmarks ({{.D.Coverage.Overall.Covered}}/{{.D.Coverage.Overall.Total}})</div>
 <div><b>{{len .D.MinimalSuite}} / {{len .D.Benchmarks}}</b>benchmarks in the suite</div>
 <div><b>{{pct .SuiteOverall}}</b>overall coverage by the suite (project-only {{pct .SuiteProject}})</div>
-<div><b>{{secs .D.Application.TotalSeconds}}</b>application CPU ({{.D.Application.Nodes}} functions, {{.D.Application.ProjectNodes}} project)</div>
+<div><b>{{secs .D.Application.TotalSeconds}}</b>application CPU ({{.D.Application.Nodes}} functions, {{.D.Application.ProjectNodes}} project{{if attributed .D}}; {{secs .D.Application.OutsideProjectSeconds}} outside project code{{end}})</div>
 </div>
 {{range lines .Suite}}<p>{{.}}</p>
 {{end}}{{with .Certificate}}<p class="note"><b>Optimality.</b> {{.}}</p>
@@ -112,13 +119,13 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 {{range .Images}}<figure id="{{.Name}}"><img src="{{.Src}}" alt="{{.Title}}"><figcaption>{{.Caption}}</figcaption></figure>
 {{end}}
 {{if .D.MinimalSuite}}<h2>Suite, pick by pick</h2>
-<table><tr><th>#</th><th>benchmark</th><th>added</th><th>project</th><th>overall</th><th>impact</th><th>share</th>{{if .Cost}}<th>cost</th><th>cumulative cost</th>{{end}}</tr>
-{{$d := .D}}{{$cost := .Cost}}{{range $i, $s := .D.MinimalSuite}}<tr><td class="n">{{inc $i}}</td><td><code>{{$s.ID}}</code></td><td class="n">+{{$s.Added}}</td><td class="n">{{pct $s.CumulativeProjectRatio}}</td><td class="n">{{pct $s.CumulativeOverallRatio}}</td><td class="n">{{secs $s.ImpactSeconds}}</td><td class="n">{{pct $s.ImpactShare}}</td>{{if $cost}}{{with step $d $i}}<td class="n">{{secs .CostSeconds}}</td><td class="n">{{secs .CumulativeCostSeconds}}</td>{{end}}{{end}}</tr>
+<table><tr><th>#</th><th>benchmark</th><th>added</th><th>project</th><th>overall</th>{{range heads .D}}<th>{{.}}</th>{{end}}{{if .Cost}}<th>cost</th><th>cumulative cost</th>{{end}}</tr>
+{{$d := .D}}{{$cost := .Cost}}{{range $i, $s := .D.MinimalSuite}}<tr><td class="n">{{inc $i}}</td><td><code>{{$s.ID}}</code></td><td class="n">+{{$s.Added}}</td><td class="n">{{pct $s.CumulativeProjectRatio}}</td><td class="n">{{pct $s.CumulativeOverallRatio}}</td>{{range cells $d $s.AttributedImpactSeconds $s.AttributedImpactShare $s.ImpactSeconds $s.ImpactShare}}<td class="n">{{.}}</td>{{end}}{{if $cost}}{{with step $d $i}}<td class="n">{{secs .CostSeconds}}</td><td class="n">{{secs .CumulativeCostSeconds}}</td>{{end}}{{end}}</tr>
 {{end}}</table>
 {{end}}
 {{if .D.Recommendations}}{{$details := .D.RecommendationTargets}}<h2>Recommended benchmark targets (Algorithm 3)</h2>
-<table><tr><th>#</th><th>function</th><th>+project</th><th>+external</th><th>impact</th><th>share</th><th>project after</th>{{if $details}}<th>where</th><th>test</th><th>called by</th><th>hottest beneath</th>{{end}}</tr>
-{{range $i, $r := .D.Recommendations}}<tr><td class="n">{{inc $i}}</td><td><code>{{$r.Function}}</code></td><td class="n">+{{$r.AddedProject}}</td><td class="n">+{{$r.AddedExternal}}</td><td class="n">{{secs $r.ImpactSeconds}}</td><td class="n">{{pct $r.ImpactShare}}</td><td class="n">{{pct $r.CumulativeProjectRatio}}</td>{{if $details}}<td><code>{{$r.Source}}</code></td><td>{{if $r.IsExported}}external{{else}}internal{{end}}</td><td>{{range $j, $c := $r.Callers}}{{if $j}}<br>{{end}}<code>{{$c.Function}}</code>{{end}}</td><td>{{range $j, $h := $r.Hottest}}{{if $j}}<br>{{end}}<code>{{$h.Function}}</code> {{secs $h.FlatSeconds}}{{end}}</td>{{end}}</tr>
+<table><tr><th>#</th><th>function</th><th>+project</th><th>+external</th>{{range heads .D}}<th>{{.}}</th>{{end}}<th>project after</th>{{if $details}}<th>where</th><th>test</th><th>called by</th><th>hottest beneath</th>{{end}}</tr>
+{{$d := .D}}{{range $i, $r := .D.Recommendations}}<tr><td class="n">{{inc $i}}</td><td><code>{{$r.Function}}</code></td><td class="n">+{{$r.AddedProject}}</td><td class="n">+{{$r.AddedExternal}}</td>{{range cells $d $r.AttributedImpactSeconds $r.AttributedImpactShare $r.ImpactSeconds $r.ImpactShare}}<td class="n">{{.}}</td>{{end}}<td class="n">{{pct $r.CumulativeProjectRatio}}</td>{{if $details}}<td><code>{{$r.Source}}</code></td><td>{{if $r.IsExported}}external{{else}}internal{{end}}</td><td>{{range $j, $c := $r.Callers}}{{if $j}}<br>{{end}}<code>{{$c.Function}}</code>{{end}}</td><td>{{range $j, $h := $r.Hottest}}{{if $j}}<br>{{end}}<code>{{$h.Function}}</code> {{secs $h.FlatSeconds}}{{end}}</td>{{end}}</tr>
 {{end}}</table>
 {{if $details}}<p>Functions a benchmark can call, closures folded into the function that returns or starts them. <i>test</i>: an external test package (<code>x_test</code>) can call it, else an internal test; <i>called by</i>: the application's direct callers; <i>hottest beneath</i>: the project functions its benchmark would newly cover.</p>
 {{end}}{{end}}
@@ -135,9 +142,9 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 {{end}}</table>
 <p>Common to all scenarios: {{.Overall.Common}} of {{.Overall.Union}} functions, {{.Project.Common}} of {{.Project.Union}} project functions.</p>
 {{end}}
-<h2>Benchmarks by reference impact</h2>
-<table><tr><th>benchmark</th><th>project</th><th>overall</th><th>impact</th><th>share</th><th>in suite</th></tr>
-{{range .D.Benchmarks}}<tr><td><code>{{.ID}}</code></td><td class="n">{{.ProjectNodes}}</td><td class="n">{{.OverallNodes}}</td><td class="n">{{secs .ImpactSeconds}}</td><td class="n">{{pct .ImpactShare}}</td><td>{{if .Selected}}✓{{end}}</td></tr>
+<h2>Benchmarks by {{impactName .D}}</h2>
+<table><tr><th>benchmark</th><th>project</th><th>overall</th>{{range heads .D}}<th>{{.}}</th>{{end}}<th>in suite</th></tr>
+{{$d := .D}}{{range .D.Benchmarks}}<tr><td><code>{{.ID}}</code></td><td class="n">{{.ProjectNodes}}</td><td class="n">{{.OverallNodes}}</td>{{range cells $d .AttributedImpactSeconds .AttributedImpactShare .ImpactSeconds .ImpactShare}}<td class="n">{{.}}</td>{{end}}<td>{{if .Selected}}✓{{end}}</td></tr>
 {{end}}</table>
 {{if .D.Skipped}}<h2>Skipped benchmark profiles</h2><ul>
 {{range .D.Skipped}}<li><code>{{.File}}</code>: {{.Reason}}</li>

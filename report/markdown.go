@@ -54,7 +54,11 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 	}
 
 	p("# mbopt: microbenchmark suite relevance for %s\n\n", mdCode(strings.Join(d.Modules, ", ")))
-	p("The application (%d profile(s)) calls **%d functions, %d in the project**, using %s of CPU. ", len(d.Application.Profiles), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
+	p("The application (%d profile(s)) calls **%d functions, %d in the project**, using %s of CPU", len(d.Application.Profiles), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
+	if d.attributed() {
+		p(" (%s, %s, with no project function on the stack)", secs(d.Application.OutsideProjectSeconds), pct(d.Application.OutsideProjectShare))
+	}
+	p(". ")
 	p("The %d analysed benchmarks", len(d.Benchmarks))
 	if len(d.Skipped) > 0 {
 		p(" (%d more skipped)", len(d.Skipped))
@@ -79,24 +83,29 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 	if len(d.MinimalSuite) > 0 {
 		end := fold("Suite, pick by pick")
 		cost := d.Selection != nil && d.Selection.TotalCostSeconds > 0
-		p("| # | benchmark | added | project | overall | impact | share |")
+		p("| # | benchmark | added | project | overall | %s |", strings.Join(d.impactHeads(), " | "))
 		if cost {
 			p(" cost | cumulative cost |")
 		}
-		p("\n|--:|---|--:|--:|--:|--:|--:|")
+		p("\n|--:|---|--:|--:|--:|%s", strings.Repeat("--:|", len(d.impactHeads())))
 		if cost {
 			p("--:|--:|")
 		}
 		p("\n")
 		for i, s := range d.MinimalSuite {
-			p("| %d | %s | +%d | %s | %s | %s | %s |", i+1, mdCode(s.ID), s.Added, pct(s.CumulativeProjectRatio), pct(s.CumulativeOverallRatio), secs(s.ImpactSeconds), pct(s.ImpactShare))
+			p("| %d | %s | +%d | %s | %s | %s |", i+1, mdCode(s.ID), s.Added, pct(s.CumulativeProjectRatio), pct(s.CumulativeOverallRatio),
+				strings.Join(d.impactCells(s.AttributedImpactSeconds, s.AttributedImpactShare, s.ImpactSeconds, s.ImpactShare), " | "))
 			if cost {
 				st := d.Selection.Steps[i]
 				p(" %s | %s |", secs(st.CostSeconds), secs(st.CumulativeCostSeconds))
 			}
 			p("\n")
 		}
-		p("\n*added*: %s nodes the pick newly covers; *project*, *overall*: cumulative coverage after the pick; *impact*: the benchmark's reference impact (application CPU time in the functions it covers).\n\n", d.Criterion)
+		if d.attributed() {
+			p("\n*added*: %s nodes the pick newly covers; *project*, *overall*: cumulative coverage after the pick; *attributed*: the benchmark's attributed impact (application CPU time charged to the project functions it covers, each sample to the innermost project function on its stack); *flat*: the paper's reference impact (application flat time in all the functions it covers).\n\n", d.Criterion)
+		} else {
+			p("\n*added*: %s nodes the pick newly covers; *project*, *overall*: cumulative coverage after the pick; *impact*: the benchmark's reference impact (application CPU time in the functions it covers).\n\n", d.Criterion)
+		}
 		end()
 	}
 
@@ -104,17 +113,18 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 		p("## Recommended benchmark targets (Algorithm 3)\n\n")
 		end := fold(fmt.Sprintf("%d functions that would add the most coverage", len(d.Recommendations)))
 		details := d.RecommendationTargets != ""
-		p("| # | function | +project | +external | impact | share | project after |")
+		p("| # | function | +project | +external | %s | project after |", strings.Join(d.impactHeads(), " | "))
 		if details {
 			p(" where | test | called by | hottest beneath |")
 		}
-		p("\n|--:|---|--:|--:|--:|--:|--:|")
+		p("\n|--:|---|--:|--:|%s--:|", strings.Repeat("--:|", len(d.impactHeads())))
 		if details {
 			p("---|---|---|---|")
 		}
 		p("\n")
 		for i, r := range d.Recommendations {
-			p("| %d | %s | +%d | +%d | %s | %s | %s |", i+1, mdCode(r.Function), r.AddedProject, r.AddedExternal, secs(r.ImpactSeconds), pct(r.ImpactShare), pct(r.CumulativeProjectRatio))
+			p("| %d | %s | +%d | +%d | %s | %s |", i+1, mdCode(r.Function), r.AddedProject, r.AddedExternal,
+				strings.Join(d.impactCells(r.AttributedImpactSeconds, r.AttributedImpactShare, r.ImpactSeconds, r.ImpactShare), " | "), pct(r.CumulativeProjectRatio))
 			if details {
 				test := "internal"
 				if r.Exported != nil && *r.Exported {
@@ -135,15 +145,16 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 		writeScenarios(p, sc)
 	}
 
-	p("## Benchmarks by reference impact\n\n")
+	p("## Benchmarks by %s\n\n", d.impactName())
 	end := fold(fmt.Sprintf("All %d benchmarks", len(d.Benchmarks)))
-	p("| benchmark | project | overall | impact | share | in suite |\n|---|--:|--:|--:|--:|:-:|\n")
+	p("| benchmark | project | overall | %s | in suite |\n|---|--:|--:|%s:-:|\n", strings.Join(d.impactHeads(), " | "), strings.Repeat("--:|", len(d.impactHeads())))
 	for _, b := range d.Benchmarks {
 		sel := ""
 		if b.Selected {
 			sel = "✓"
 		}
-		p("| %s | %d | %d | %s | %s | %s |\n", mdCode(b.ID), b.ProjectNodes, b.OverallNodes, secs(b.ImpactSeconds), pct(b.ImpactShare), sel)
+		p("| %s | %d | %d | %s | %s |\n", mdCode(b.ID), b.ProjectNodes, b.OverallNodes,
+			strings.Join(d.impactCells(b.AttributedImpactSeconds, b.AttributedImpactShare, b.ImpactSeconds, b.ImpactShare), " | "), sel)
 	}
 	p("\n")
 	end()

@@ -69,14 +69,16 @@ type Bars struct {
 // Figures returns the report's figures for d, in display order:
 //
 //   - "suite-coverage": cumulative project-only and overall coverage (and
-//     covered application CPU time) after each pick of the minimal suite,
+//     covered application CPU time, of [Document.Impact]) after each pick
+//     of the minimal suite,
 //     the dissertation's Figure 6.6; with scenarios, one project-only line
 //     per scenario as well;
 //   - "recommend-coverage": cumulative coverage after each recommended
 //     function, starting from the whole suite's coverage (Figure 6.7),
 //     when there are recommendations;
-//   - "suite-impact": each selected benchmark's reference impact, as a
-//     share of the application's CPU time, in pick order.
+//   - "suite-impact": each selected benchmark's impact (attributed or
+//     reference impact, as [Document.Impact] says), as a share of the
+//     application's CPU time, in pick order.
 //
 // Percentages are 0–100. Benchmark ids are labelled by the rules of
 // [IDLabels], so real import paths leave room for the data.
@@ -93,7 +95,7 @@ func Figures(d *Document) []Figure {
 		over = append(over, 100*p.CumulativeOverallRatio)
 		share := 0.0
 		if d.Application.TotalSeconds > 0 {
-			share = 100 * p.CumulativeImpact / d.Application.TotalSeconds
+			share = 100 * d.cumulativeImpact(p) / d.Application.TotalSeconds
 		}
 		imp = append(imp, share)
 	}
@@ -106,7 +108,7 @@ func Figures(d *Document) []Figure {
 		Lines: []Series{
 			{Label: "project-only", X: x, Y: proj},
 			{Label: "overall", X: x, Y: over},
-			{Label: "application CPU time", X: x, Y: imp},
+			{Label: d.impactLabel("application CPU time"), X: x, Y: imp},
 		},
 	}
 	if sc := d.Scenarios; sc != nil {
@@ -143,15 +145,19 @@ func Figures(d *Document) []Figure {
 		b := &Bars{}
 		for _, p := range d.MinimalSuite {
 			b.IDs = append(b.IDs, p.ID)
-			b.Values = append(b.Values, 100*p.ImpactShare)
+			b.Values = append(b.Values, 100*d.impactShare(p))
+		}
+		title, caption := "Reference impact of the selected benchmarks", "Share of the application's CPU time spent in the functions each selected benchmark covers (its reference impact), in pick order; bars are numbered as in the suite table. Shares overlap, so they need not sum to 100%."
+		if d.attributed() {
+			title, caption = "Attributed impact of the selected benchmarks", "Share of the application's CPU time charged to the project functions each selected benchmark covers (its attributed impact: each sample goes to the innermost project function on its stack), in pick order; bars are numbered as in the suite table. Benchmarks that cover the same project functions share their time, so the shares may overlap; benchmarks with disjoint coverage never add up past 100%."
 		}
 		var prefix string
 		b.Labels, prefix = IDLabels(b.IDs)
 		f := Figure{
 			Name:    "suite-impact",
-			Title:   "Reference impact of the selected benchmarks",
-			Caption: "Share of the application's CPU time spent in the functions each selected benchmark covers (its reference impact), in pick order; bars are numbered as in the suite table. Shares overlap, so they need not sum to 100%.",
-			XLabel:  "application CPU time covered (%)",
+			Title:   title,
+			Caption: caption,
+			XLabel:  d.impactLabel("application CPU time covered") + " (%)",
 			Bars:    b,
 		}
 		if prefix != "" {

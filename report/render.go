@@ -29,6 +29,11 @@ func pct(r float64) string { return fmt.Sprintf("%.1f%%", 100*r) }
 
 func secs(s float64) string { return fmt.Sprintf("%.2fs", s) }
 
+// attributed reports whether d ranks by attributed impact; then the
+// renderers show it first and the paper's flat impact next to it. With
+// "flat" they print exactly the paper's columns.
+func (d *Document) attributed() bool { return d.Impact == "attributed" }
+
 // WriteText writes a report for people: coverage, the minimal suite in
 // pick order, the benchmarks by reference impact, and the recommendations.
 func WriteText(w io.Writer, d *Document, opts TextOptions) error {
@@ -36,7 +41,11 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
 
 	p("mbopt: microbenchmark suite relevance for %s\n\n", strings.Join(d.Modules, ", "))
-	p("Application  %d profile(s), %d functions (%d project), %s CPU\n", len(d.Application.Profiles), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
+	p("Application  %d profile(s), %d functions (%d project), %s CPU", len(d.Application.Profiles), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
+	if d.attributed() {
+		p(", %s (%s) outside project code", secs(d.Application.OutsideProjectSeconds), pct(d.Application.OutsideProjectShare))
+	}
+	p("\n")
 	p("Benchmarks   %d analysed", len(d.Benchmarks))
 	if len(d.Skipped) > 0 {
 		p(", %d skipped", len(d.Skipped))
@@ -70,15 +79,21 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 		p("  no benchmark covers any %s node of the application\n", d.Criterion)
 	} else {
 		t := &table{}
-		t.row("#", "benchmark", "added", "project", "overall", "impact", "share")
+		t.row(append([]string{"#", "benchmark", "added", "project", "overall"}, d.impactHeads()...)...)
 		for i, s := range d.MinimalSuite {
-			t.row(fmt.Sprint(i+1), s.ID, fmt.Sprintf("+%d", s.Added), pct(s.CumulativeProjectRatio), pct(s.CumulativeOverallRatio), secs(s.ImpactSeconds), pct(s.ImpactShare))
+			t.row(append([]string{fmt.Sprint(i + 1), s.ID, fmt.Sprintf("+%d", s.Added), pct(s.CumulativeProjectRatio), pct(s.CumulativeOverallRatio)},
+				d.impactCells(s.AttributedImpactSeconds, s.AttributedImpactShare, s.ImpactSeconds, s.ImpactShare)...)...)
 			if opts.Explain {
-				t.note(explain(s.Functions)...)
+				t.note(d.explain(s.Functions)...)
 			}
 		}
 		t.write(ew)
-		p("  (project and overall: cumulative coverage after each pick; impact: the benchmark's reference impact)\n")
+		if d.attributed() {
+			p("  (project and overall: cumulative coverage after each pick; attributed: the benchmark's attributed impact,\n")
+			p("   the application time charged to the project functions it covers; flat: the paper's reference impact)\n")
+		} else {
+			p("  (project and overall: cumulative coverage after each pick; impact: the benchmark's reference impact)\n")
+		}
 	}
 
 	if d.Certificate != nil {
@@ -91,9 +106,9 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 		p("  suite cost: %s\n", SuiteCostText(d.SuiteCost))
 	}
 
-	p("\nBenchmarks by reference impact\n")
+	p("\nBenchmarks by %s\n", d.impactName())
 	t = &table{}
-	t.row("benchmark", "project", "overall", "impact", "share", "in suite")
+	t.row(append(append([]string{"benchmark", "project", "overall"}, d.impactHeads()...), "in suite")...)
 	for i, b := range d.Benchmarks {
 		if opts.MaxBenchmarks > 0 && i == opts.MaxBenchmarks {
 			t.note(fmt.Sprintf("... and %d more", len(d.Benchmarks)-i))
@@ -103,7 +118,8 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 		if b.Selected {
 			sel = "yes"
 		}
-		t.row(b.ID, fmt.Sprint(b.ProjectNodes), fmt.Sprint(b.OverallNodes), secs(b.ImpactSeconds), pct(b.ImpactShare), sel)
+		t.row(append(append([]string{b.ID, fmt.Sprint(b.ProjectNodes), fmt.Sprint(b.OverallNodes)},
+			d.impactCells(b.AttributedImpactSeconds, b.AttributedImpactShare, b.ImpactSeconds, b.ImpactShare)...), sel)...)
 	}
 	t.write(ew)
 
@@ -114,14 +130,15 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 			p("\nRecommended benchmark targets (Algorithm 3, %s functions)\n", d.RecommendationTargets)
 		}
 		t := &table{}
-		t.row("#", "function", "+project", "+external", "impact", "share", "project after")
+		t.row(append(append([]string{"#", "function", "+project", "+external"}, d.impactHeads()...), "project after")...)
 		for i, r := range d.Recommendations {
-			t.row(fmt.Sprint(i+1), r.Function, fmt.Sprintf("+%d", r.AddedProject), fmt.Sprintf("+%d", r.AddedExternal), secs(r.ImpactSeconds), pct(r.ImpactShare), pct(r.CumulativeProjectRatio))
+			t.row(append(append([]string{fmt.Sprint(i + 1), r.Function, fmt.Sprintf("+%d", r.AddedProject), fmt.Sprintf("+%d", r.AddedExternal)},
+				d.impactCells(r.AttributedImpactSeconds, r.AttributedImpactShare, r.ImpactSeconds, r.ImpactShare)...), pct(r.CumulativeProjectRatio))...)
 			if d.RecommendationTargets != "" {
 				t.note(r.detailLines()...)
 			}
 			if opts.Explain {
-				t.note(explain(r.Functions)...)
+				t.note(d.explain(r.Functions)...)
 			}
 		}
 		t.write(ew)
@@ -141,14 +158,73 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	return ew.err
 }
 
-func explain(fs []Function) []string {
+// impactShare returns the share of the pick's own impact that d shows
+// first.
+func (d *Document) impactShare(p Pick) float64 {
+	if d.attributed() {
+		return p.AttributedImpactShare
+	}
+	return p.ImpactShare
+}
+
+// cumulativeImpact returns the impact of every pick up to p, of the kind d
+// shows first.
+func (d *Document) cumulativeImpact(p Pick) float64 {
+	if d.attributed() {
+		return p.CumulativeAttributedImpact
+	}
+	return p.CumulativeImpact
+}
+
+// impactLabel returns label, marked "(attributed)" when d shows the
+// attributed impact.
+func (d *Document) impactLabel(label string) string {
+	if d.attributed() {
+		return label + " (attributed)"
+	}
+	return label
+}
+
+// impactName names the impact that orders the benchmarks.
+func (d *Document) impactName() string {
+	if d.attributed() {
+		return "attributed impact"
+	}
+	return "reference impact"
+}
+
+// impactHeads returns the impact column heads of the text tables: the
+// attributed impact then the paper's flat one, or only the paper's.
+func (d *Document) impactHeads() []string {
+	if d.attributed() {
+		return []string{"attributed", "share", "flat", "share"}
+	}
+	return []string{"impact", "share"}
+}
+
+// impactCells returns the cells under [Document.impactHeads].
+func (d *Document) impactCells(attributed, attributedShare, flat, flatShare float64) []string {
+	if d.attributed() {
+		return []string{secs(attributed), pct(attributedShare), secs(flat), pct(flatShare)}
+	}
+	return []string{secs(flat), pct(flatShare)}
+}
+
+// explain returns the --explain lines of fs: each function's flat time,
+// kind and name, and with the attributed impact a project function's
+// attributed time after its name.
+func (d *Document) explain(fs []Function) []string {
 	var lines []string
 	for _, f := range fs {
 		kind := "external"
 		if f.Project {
 			kind = "project "
 		}
-		lines = append(lines, fmt.Sprintf("      %s  %s  %s", secs(f.FlatSeconds), kind, f.Function))
+		line := fmt.Sprintf("      %s  %s  %s", secs(f.FlatSeconds), kind, f.Function)
+		if f.Project && d.attributed() {
+			line += fmt.Sprintf("  (attributed %s)", secs(f.AttributedSeconds))
+		}
+		lines = append(lines, line)
 	}
 	return lines
 }

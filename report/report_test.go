@@ -26,8 +26,12 @@ import (
 
 const example = "../testdata/profiles/example"
 
-// exampleDoc analyses the example module's three recorded scenarios.
-func exampleDoc(t *testing.T) *report.Document {
+// exampleDoc analyses the example module's three recorded scenarios with
+// the default (attributed) impact.
+func exampleDoc(t *testing.T) *report.Document { return exampleDocImpact(t, coverage.AttributedImpact) }
+
+// exampleDocImpact is exampleDoc with the given impact.
+func exampleDocImpact(t *testing.T, impact coverage.ImpactKind) *report.Document {
 	t.Helper()
 	var files []string
 	var scs []analysis.ScenarioSpec
@@ -41,18 +45,21 @@ func exampleDoc(t *testing.T) *report.Document {
 	}
 	rep, err := analysis.Run(context.Background(), analysis.Config{
 		App: files, Scenarios: scs, Micro: []string{example + "/micro"},
-		Modules: []string{"example.com/tinytsdb"}, Recommend: 5, Certify: true,
+		Modules: []string{"example.com/tinytsdb"}, Recommend: 5, Certify: true, Impact: impact,
 	})
 	require.NoError(t, err)
 	return report.Build(rep)
 }
 
+// exampleImages names the example report's figure files.
+var exampleImages = map[string]string{
+	"suite-coverage": "suite-coverage.svg", "recommend-coverage": "recommend-coverage.svg", "suite-impact": "suite-impact.svg",
+}
+
 func TestExampleReportGolden(t *testing.T) {
 	d := exampleDoc(t)
 	var md bytes.Buffer
-	require.NoError(t, report.WriteMarkdown(&md, d, report.MarkdownOptions{Images: map[string]string{
-		"suite-coverage": "suite-coverage.svg", "recommend-coverage": "recommend-coverage.svg", "suite-impact": "suite-impact.svg",
-	}}))
+	require.NoError(t, report.WriteMarkdown(&md, d, report.MarkdownOptions{Images: exampleImages}))
 	golden.Check(t, filepath.Join("..", "testdata", "golden", "report-example.md"), md.Bytes())
 
 	// The data behind the plots, exactly; the drawings only loosely
@@ -76,6 +83,19 @@ func TestExampleReportGolden(t *testing.T) {
 			assert.True(t, bytes.HasPrefix(bytes.TrimSpace(svg), []byte("<?xml")), "SVG document")
 		})
 	}
+}
+
+// TestExampleReportGoldenFlat: with the paper's flat reference impact the
+// Markdown and the figures are exactly what they were before the
+// attributed impact existed.
+func TestExampleReportGoldenFlat(t *testing.T) {
+	d := exampleDocImpact(t, coverage.FlatImpact)
+	var md bytes.Buffer
+	require.NoError(t, report.WriteMarkdown(&md, d, report.MarkdownOptions{Images: exampleImages}))
+	golden.Check(t, filepath.Join("..", "testdata", "golden", "report-example-flat.md"), md.Bytes())
+	data, err := json.MarshalIndent(report.Figures(d), "", "  ")
+	require.NoError(t, err)
+	golden.Check(t, filepath.Join("..", "testdata", "golden", "report-example-flat-figures.json"), append(data, '\n'))
 }
 
 // TestCertificateGapPrinted: two rows of seven nodes, columns of 8, 4 and

@@ -59,6 +59,9 @@ type SelectionStep struct {
 	// CumulativeImpactFraction is the application flat time covered by
 	// this and all earlier picks over the application's total, in [0, 1].
 	CumulativeImpactFraction float64 `json:"cumulative_impact_share"`
+	// CumulativeAttributedImpactShare is the attributed counterpart of
+	// CumulativeImpactFraction.
+	CumulativeAttributedImpactShare float64 `json:"cumulative_attributed_impact_share"`
 }
 
 // selectionOf describes rep's selection; nil for plain Algorithm 2.
@@ -77,6 +80,7 @@ func selectionOf(rep *analysis.Report) *Selection {
 		s.Steps = append(s.Steps, SelectionStep{
 			ID: st.ID, Gain: st.Gain, CostSeconds: st.Cost, CumulativeCostSeconds: st.CumulativeCost,
 			CumulativeGain: st.CumulativeGain, CumulativeImpactFraction: rep.Coverage.Share(st.CumulativeImpactSeconds),
+			CumulativeAttributedImpactShare: rep.Coverage.Share(st.CumulativeAttributedImpactSeconds),
 		})
 	}
 	return s

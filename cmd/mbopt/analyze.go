@@ -12,6 +12,7 @@ import (
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/recommend"
@@ -25,6 +26,7 @@ type analyzeOptions struct {
 	exclude         []string
 	targets         string
 	nodes           string
+	impact          string
 	recommend       int
 	format          string
 	explain, strict bool
@@ -46,6 +48,7 @@ func addAnalysisFlags(cmd *cobra.Command, o *analyzeOptions) {
 	f.StringArrayVar(&o.exclude, "exclude", nil, "package pattern that is not project code, e.g. the workload driver: ./cmd/... or example.com/m/internal/bench (go package pattern syntax; relative to the module; repeatable)")
 	f.StringVar(&o.targets, "targets", "callable", "functions to recommend: {callable|any} (callable: functions a benchmark can call, closures folded in; any: every function, the paper's Algorithm 3)")
 	f.StringVar(&o.nodes, "nodes", "project", "nodes the minimal suite must keep covered: {project|all}")
+	f.StringVar(&o.impact, "impact", "attributed", "application time that ranks benchmarks, breaks ties and is the impact objective: {attributed|flat} (attributed: charged to the innermost project function; flat: the paper's reference impact)")
 	f.IntVar(&o.recommend, "recommend", 10, "number of functions to recommend (0: none, -1: until full coverage)")
 	f.BoolVar(&o.strict, "strict", false, "fail on any unusable benchmark profile instead of skipping it")
 	f.BoolVar(&o.allowNonCPU, "allow-non-cpu", false, "accept non-CPU profiles (weights are then that profile's unit, not seconds)")
@@ -59,6 +62,9 @@ func addAnalysisFlags(cmd *cobra.Command, o *analyzeOptions) {
 func (o *analyzeOptions) config() (analysis.Config, error) {
 	if _, err := optimize.ParseNodes(o.nodes); err != nil {
 		return analysis.Config{}, badInputf("--nodes: %v", err)
+	}
+	if _, err := coverage.ParseImpactKind(o.impact); err != nil {
+		return analysis.Config{}, badInputf("--impact: %v", err)
 	}
 	if len(o.app) == 0 {
 		return analysis.Config{}, badInputf("--app is required: the application profile to compare against")
@@ -75,6 +81,10 @@ func (o *analyzeOptions) analysisConfig() (analysis.Config, error) {
 	if err != nil {
 		return analysis.Config{}, badInputf("--nodes: %v", err)
 	}
+	impact, err := coverage.ParseImpactKind(o.impact)
+	if err != nil {
+		return analysis.Config{}, badInputf("--impact: %v", err)
+	}
 	if o.recommend < -1 {
 		return analysis.Config{}, badInputf("--recommend must be -1 (no limit), 0 (none) or a positive count, not %d", o.recommend)
 	}
@@ -87,7 +97,7 @@ func (o *analyzeOptions) analysisConfig() (analysis.Config, error) {
 		return analysis.Config{}, err
 	}
 	cfg := analysis.Config{
-		App: apps, Scenarios: scenarios, Micro: o.micro, Modules: o.modules, Nodes: nodes,
+		App: apps, Scenarios: scenarios, Micro: o.micro, Modules: o.modules, Nodes: nodes, Impact: impact,
 		Exclude: o.exclude, Targets: targets,
 		Recommend: o.recommend, Strict: o.strict, AllowNonCPU: o.allowNonCPU,
 		Limits: o.limits,
@@ -106,10 +116,13 @@ func newCmdAnalyze(s *streams) *cobra.Command {
 		Long: `Analyze compares the application profile(s) with every benchmark profile.
 
 It prints the suite's project-only and overall coverage of the application's
-call graph, every benchmark's reference impact (the application CPU time spent
-in the functions it covers), the minimal suite that keeps the coverage
+call graph, every benchmark's attributed impact (the application CPU time
+charged to the project functions it covers: each sample goes to the innermost
+project function on its stack) next to the paper's reference impact (the flat
+time of all the functions it covers), the minimal suite that keeps the coverage
 (Algorithm 2, in pick order) and the uncovered functions whose benchmark would
-add the most (Algorithm 3).
+add the most (Algorithm 3). --impact flat ranks by the paper's reference impact
+and prints only it, as the paper does.
 
 A benchmark's id is its profile's file name without the extension. Unusable
 benchmark profiles (empty, truncated, not CPU) are skipped with a warning and

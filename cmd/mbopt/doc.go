@@ -32,16 +32,18 @@
 //
 // The analysis: the whole suite's coverage of the application's call
 // graph, the minimal suite with the same coverage (Algorithm 2, in pick
-// order), every benchmark's reference impact (the application CPU time spent
-// in the functions it covers) and the two uncovered functions whose benchmark
-// would add most (Algorithm 3):
+// order), every benchmark's attributed impact (the application CPU time
+// charged to the project functions it covers, each sample to the innermost
+// project function on its stack) next to the paper's reference impact (the
+// flat time of all the functions it covers), and the two uncovered
+// functions whose benchmark would add most (Algorithm 3):
 //
 //	$ mbopt analyze --app testdata/profiles/example/app.pprof \
 //	    --micro testdata/profiles/example/micro --module example.com/tinytsdb \
 //	    --recommend 2
 //	mbopt: microbenchmark suite relevance for example.com/tinytsdb
 //
-//	Application  1 profile(s), 605 functions (51 project), 11.66s CPU
+//	Application  1 profile(s), 605 functions (51 project), 11.66s CPU, 2.93s (25.1%) outside project code
 //	Benchmarks   19 analysed
 //
 //	Coverage of the application by the whole suite
@@ -49,29 +51,30 @@
 //	  overall       359/605  59.3%
 //
 //	Minimal suite (Algorithm 2, project nodes): 4 of 19 benchmarks keep the same coverage
-//	  # benchmark                       added  project  overall  impact  share
-//	  1 query__BenchmarkQuery             +32    62.7%    32.2%   8.92s  76.5%
-//	  2 httpapi__BenchmarkWrite            +9    80.4%    42.5%   4.97s  42.6%
-//	  3 httpapi__BenchmarkQueryHandler     +5    90.2%    47.6%   8.73s  74.9%
-//	  4 query__BenchmarkSelect             +1    92.2%    48.9%   9.00s  77.2%
-//	  (project and overall: cumulative coverage after each pick; impact: the benchmark's reference impact)
-//	  suite cost: Algorithm 2 24.09s (4 benchmarks); cheapest with the same coverage 20.78s (5 benchmarks, --objective cost); costs from each profile's recorded duration
+//	  # benchmark                       added  project  overall  attributed  share   flat  share
+//	  1 query__BenchmarkQuery             +32    62.7%    32.2%       7.43s  63.7%  8.92s  76.5%
+//	  2 httpapi__BenchmarkQueryHandler     +9    80.4%    39.7%       8.06s  69.1%  8.73s  74.9%
+//	  3 httpapi__BenchmarkWrite            +5    90.2%    47.6%       3.70s  31.7%  4.97s  42.6%
+//	  4 storage__BenchmarkSearch           +1    92.2%    48.4%       0.29s   2.5%  1.74s  14.9%
+//	  (project and overall: cumulative coverage after each pick; attributed: the benchmark's attributed impact,
+//	   the application time charged to the project functions it covers; flat: the paper's reference impact)
+//	  suite cost: Algorithm 2 20.52s (4 benchmarks); no cheaper suite with the same coverage found (--objective cost); costs from each profile's recorded duration
 //
-//	Benchmarks by reference impact
-//	  benchmark                         project  overall  impact  share  in suite
-//	  query__BenchmarkSelect                 25      166   9.00s  77.2%       yes
-//	  query__BenchmarkQuery                  32      195   8.92s  76.5%       yes
-//	  httpapi__BenchmarkQueryHandler         29      185   8.73s  74.9%       yes
-//	  storage__BenchmarkReadRange            17      106   7.74s  66.4%
+//	Benchmarks by attributed impact
+//	  benchmark                         project  overall  attributed  share   flat  share  in suite
+//	  httpapi__BenchmarkQueryHandler         29      185       8.06s  69.1%  8.73s  74.9%       yes
+//	  query__BenchmarkQuery                  32      195       7.43s  63.7%  8.92s  76.5%       yes
+//	  query__BenchmarkSelect                 25      166       7.21s  61.8%  9.00s  77.2%
+//	  storage__BenchmarkReadRange            17      106       6.95s  59.6%  7.74s  66.4%
 //	...
 //
 //	Recommended benchmark targets (Algorithm 3, callable functions)
-//	  # function                                             +project  +external  impact  share  project after
-//	  1 example.com/tinytsdb/httpapi.(*Server).handleHealth        +2         +0   0.07s   0.6%          96.1%
+//	  # function                                             +project  +external  attributed  share   flat  share  project after
+//	  1 example.com/tinytsdb/httpapi.(*Server).handleHealth        +2         +0       0.08s   0.7%  0.07s   0.6%          96.1%
 //	      at httpapi/server.go:175; benchmark it in an internal test (package httpapi)
 //	      called by net/http.HandlerFunc.ServeHTTP (8.72s cum)
 //	      hottest beneath: example.com/tinytsdb/storage.(*Table).Stats (0.07s)
-//	  2 example.com/tinytsdb/httpapi.intParam                      +1         +0   0.01s   0.1%          98.0%
+//	  2 example.com/tinytsdb/httpapi.intParam                      +1         +0       0.01s   0.1%  0.01s   0.1%          98.0%
 //	      at httpapi/server.go:160; benchmark it in an internal test (package httpapi)
 //	      called by example.com/tinytsdb/httpapi.(*Server).queryParams (0.04s cum)
 //
@@ -84,26 +87,43 @@
 //	    --nodes all --recommend 0
 //	...
 //	Minimal suite (Algorithm 2, all nodes): 10 of 19 benchmarks keep the same coverage
-//	   # benchmark                       added  project  overall  impact  share
-//	   1 query__BenchmarkQuery            +195    62.7%    32.2%   8.92s  76.5%
-//	   2 httpapi__BenchmarkWrite           +62    80.4%    42.5%   4.97s  42.6%
-//	   3 httpapi__BenchmarkQueryHandler    +31    90.2%    47.6%   8.73s  74.9%
-//	   4 backup__BenchmarkSnapshot         +22    90.2%    51.2%   6.35s  54.5%
-//	   5 backup__BenchmarkRestore          +17    90.2%    54.0%   7.16s  61.4%
-//	   6 storage__BenchmarkRetention       +11    90.2%    55.9%   2.04s  17.5%
-//	   7 query__BenchmarkSelect             +8    92.2%    57.2%   9.00s  77.2%
-//	   8 query__BenchmarkParse              +8    92.2%    58.5%   2.62s  22.5%
-//	   9 storage__BenchmarkAddRows          +3    92.2%    59.0%   2.48s  21.3%
-//	  10 encoding__BenchmarkParseLine       +2    92.2%    59.3%   2.58s  22.1%
+//	   # benchmark                       added  project  overall  attributed  share   flat  share
+//	   1 query__BenchmarkQuery            +195    62.7%    32.2%       7.43s  63.7%  8.92s  76.5%
+//	   2 httpapi__BenchmarkWrite           +62    80.4%    42.5%       3.70s  31.7%  4.97s  42.6%
+//	   3 httpapi__BenchmarkQueryHandler    +31    90.2%    47.6%       8.06s  69.1%  8.73s  74.9%
+//	   4 backup__BenchmarkSnapshot         +22    90.2%    51.2%       5.56s  47.7%  6.35s  54.5%
+//	   5 backup__BenchmarkRestore          +17    90.2%    54.0%       5.56s  47.7%  7.16s  61.4%
+//	   6 storage__BenchmarkRetention       +11    90.2%    55.9%       0.00s   0.0%  2.04s  17.5%
+//	   7 query__BenchmarkSelect             +8    92.2%    57.2%       7.21s  61.8%  9.00s  77.2%
+//	   8 query__BenchmarkParse              +8    92.2%    58.5%       0.09s   0.8%  2.62s  22.5%
+//	   9 storage__BenchmarkAddRows          +3    92.2%    59.0%       0.41s   3.5%  2.48s  21.3%
+//	  10 encoding__BenchmarkParseLine       +2    92.2%    59.3%       0.50s   4.3%  2.58s  22.1%
 //	...
 //
 // --objective impact picks by the application CPU time a benchmark newly
-// covers instead of the functions, and --top 2 stops after two picks, for a
+// covers (its attributed time, by default) instead of the functions, and --top 2 stops after two picks, for a
 // suite that must stay short:
 //
 //	$ mbopt analyze --app testdata/profiles/example/app.pprof \
 //	    --micro testdata/profiles/example/micro --module example.com/tinytsdb \
 //	    --objective impact --top 2 --recommend 0
+//	...
+//	Selected suite (objective impact, project nodes): 2 of 19 benchmarks, stopped: top
+//	  # benchmark                       added  project  overall  attributed  share   flat  share
+//	  1 httpapi__BenchmarkQueryHandler    +29    56.9%    30.6%       8.06s  69.1%  8.73s  74.9%
+//	  2 query__BenchmarkSelect            +11    78.4%    37.5%       7.21s  61.8%  9.00s  77.2%
+//	  (project and overall: cumulative coverage after each pick; attributed: the benchmark's attributed impact,
+//	   the application time charged to the project functions it covers; flat: the paper's reference impact)
+//	...
+//
+// --impact flat weighs by the paper's reference impact instead and prints
+// only it, exactly as before the attributed impact existed. Every
+// benchmark that runs runtime.memclrNoHeapPointers or a syscall is then
+// credited with all of the application's time there:
+//
+//	$ mbopt analyze --app testdata/profiles/example/app.pprof \
+//	    --micro testdata/profiles/example/micro --module example.com/tinytsdb \
+//	    --objective impact --impact flat --top 2 --recommend 0
 //	...
 //	Selected suite (objective impact, project nodes): 2 of 19 benchmarks, stopped: top
 //	  # benchmark                added  project  overall  impact  share

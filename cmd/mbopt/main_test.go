@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,14 +55,17 @@ func exampleArgs(extra ...string) []string {
 	}, extra...)
 }
 
-func TestGolden(t *testing.T) {
-	if _, err := os.Stat(exampleDir + "/micro"); err != nil {
-		t.Fatalf("example profiles missing: %v (make profiles)", err)
-	}
-	tests := []struct {
-		name string
-		args []string
-	}{
+// goldenCase is one TestGolden case: a golden file name and the
+// arguments whose stdout it holds (stderr in name+".stderr").
+type goldenCase struct {
+	name string
+	args []string
+}
+
+// goldenCases are TestGolden's cases; TestGoldenImpactFlat runs them again
+// with --impact flat.
+func goldenCases() []goldenCase {
+	return []goldenCase{
 		// --targets any is the paper's Algorithm 3, as before the
 		// callable default.
 		{"analyze.txt", exampleArgs("--recommend", "5", "--targets", "any")},
@@ -79,6 +83,13 @@ func TestGolden(t *testing.T) {
 		{"driver-exclude.txt", driverArgs("--exclude", "./cmd/...")},
 		{"driver-exclude.json", driverArgs("--exclude", "./cmd/...", "--format", "json")},
 	}
+}
+
+func TestGolden(t *testing.T) {
+	if _, err := os.Stat(exampleDir + "/micro"); err != nil {
+		t.Fatalf("example profiles missing: %v (make profiles)", err)
+	}
+	tests := goldenCases()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := run(t, tt.args...)
@@ -87,6 +98,44 @@ func TestGolden(t *testing.T) {
 			golden.Check(t, filepath.Join("testdata", "golden", tt.name+".stderr"), []byte(errOut))
 		})
 	}
+}
+
+// TestGoldenImpactFlat runs the golden cases with --impact flat, the
+// paper's reference impact, whose output must stay exactly what it was
+// before the attributed impact existed (testdata/golden/flat holds those
+// bytes): text identical, and JSON identical once the fields the
+// attributed impact added (paperOnly) are taken out.
+func TestGoldenImpactFlat(t *testing.T) {
+	var tests []goldenCase
+	for _, c := range goldenCases() {
+		tests = append(tests, goldenCase{"flat/" + c.name, append(slices.Clone(c.args), "--impact", "flat")})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := run(t, tt.args...)
+			require.Equal(t, 0, code, "stderr: %s", errOut)
+			if strings.HasSuffix(tt.name, ".json") {
+				var doc map[string]any
+				require.NoError(t, json.Unmarshal([]byte(out), &doc))
+				assert.Equal(t, "flat", doc["impact"])
+				out = paperOnly(out)
+			}
+			golden.Check(t, filepath.Join("testdata", "golden", tt.name), []byte(out))
+			golden.Check(t, filepath.Join("testdata", "golden", tt.name+".stderr"), []byte(errOut))
+		})
+	}
+}
+
+// attributedFields are the JSON keys the attributed impact added, each on
+// a line of its own in indented output.
+var attributedFields = regexp.MustCompile(`(?m)^\s*"(impact|outside_project_seconds|outside_project_share|attributed_seconds|attributed_impact_seconds|attributed_impact_share|added_attributed_impact_seconds|cumulative_attributed_impact_seconds|cumulative_attributed_impact_share)": .*\n`)
+
+// trailingComma matches a comma left before a closing bracket.
+var trailingComma = regexp.MustCompile(`,(\n\s*[}\]])`)
+
+// paperOnly removes the attributed impact's fields from indented JSON.
+func paperOnly(js string) string {
+	return trailingComma.ReplaceAllString(attributedFields.ReplaceAllString(js, ""), "$1")
 }
 
 // The output must not depend on scheduling: same bytes across repeated runs
@@ -119,9 +168,9 @@ func TestJSONSchemaNames(t *testing.T) {
 		}
 	}
 	fields := map[string][]string{
-		"benchmarks":      {"id", "project_nodes", "overall_nodes", "impact_seconds", "impact_share"},
-		"minimal_suite":   {"id", "added", "cumulative_project_ratio", "cumulative_overall_ratio", "impact_seconds", "functions"},
-		"recommendations": {"function", "package", "added_project", "added_external", "impact_seconds", "cumulative_project_ratio", "functions"},
+		"benchmarks":      {"id", "project_nodes", "overall_nodes", "impact_seconds", "impact_share", "attributed_impact_seconds", "attributed_impact_share"},
+		"minimal_suite":   {"id", "added", "cumulative_project_ratio", "cumulative_overall_ratio", "impact_seconds", "functions", "attributed_impact_seconds", "attributed_impact_share", "added_attributed_impact_seconds", "cumulative_attributed_impact_seconds"},
+		"recommendations": {"function", "package", "added_project", "added_external", "impact_seconds", "cumulative_project_ratio", "functions", "attributed_impact_seconds", "attributed_impact_share"},
 	}
 	for list, names := range fields {
 		items := doc[list].([]any)
@@ -131,6 +180,10 @@ func TestJSONSchemaNames(t *testing.T) {
 		}
 	}
 	assert.Contains(t, doc, "skipped")
+	assert.Equal(t, "attributed", doc["impact"], "the default impact")
+	app := doc["application"].(map[string]any)
+	assert.Contains(t, app, "outside_project_seconds")
+	assert.Contains(t, app, "outside_project_share")
 }
 
 // writeProfile writes p gzipped to dir/name and returns the path.

@@ -47,6 +47,7 @@ func TestReportCommandErrors(t *testing.T) {
 		{"budget with a partial costs file", []string{"analyze", "--app", exampleDir + "/app.pprof", "--micro", exampleDir + "/micro", "--module", "example.com/tinytsdb", "--budget", "10s", "--costs", partial}, "have no cost, which a budget needs"},
 		{"cost objective with a partial costs file", []string{"analyze", "--app", exampleDir + "/app.pprof", "--micro", exampleDir + "/micro", "--module", "example.com/tinytsdb", "--objective", "cost", "--costs", partial}, "have no cost, which the cost objective needs"},
 		{"cost objective with top", []string{"analyze", "--app", "a.pprof", "--micro", "m", "--objective", "cost", "--top", "2"}, "mbopt: --objective cost keeps Algorithm 2's full coverage at the smallest cost: leave --top unset"},
+		{"bad impact", []string{"analyze", "--app", "a.pprof", "--micro", "m", "--impact", "self"}, `--impact: invalid impact "self": valid values are {attributed|flat}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -148,12 +149,21 @@ func TestCostsFromBareProfiles(t *testing.T) {
 		want   []string
 		stderr string
 	}{
-		{"default", nil, []string{"Minimal suite (Algorithm 2, project nodes): 4 of 19 benchmarks", line}, ""},
-		{"budget", []string{"--budget", "10s"}, []string{"Selected suite (objective nodes, project nodes, budget 10.00s, cost 8.89s): 3 of 19 benchmarks, stopped: budget", line}, note},
-		{"cost objective", []string{"--objective", "cost", "--certify"}, []string{
+		// With the paper's flat impact breaking Algorithm 2's ties, its
+		// suite costs 24.09s and a cheaper one exists.
+		{"default", []string{"--impact", "flat"}, []string{"Minimal suite (Algorithm 2, project nodes): 4 of 19 benchmarks", line}, ""},
+		{"budget", []string{"--impact", "flat", "--budget", "10s"}, []string{"Selected suite (objective nodes, project nodes, budget 10.00s, cost 8.89s): 3 of 19 benchmarks, stopped: budget", line}, note},
+		{"cost objective", []string{"--impact", "flat", "--objective", "cost", "--certify"}, []string{
 			"Selected suite (objective cost, project nodes, cost 20.78s): 5 of 19 benchmarks, stopped: complete",
 			"  The --objective cost suite costs 20.78s; any suite with the same project coverage costs at least 20.52s (weighted LP relaxation optimum 20.523 s over 6 nodes × 7 benchmarks after reduction), so it costs at most 1.01× the cheapest.\n",
 			line,
+		}, note},
+		// The attributed tie-break (the default) picks a suite that costs
+		// 20.52s, which the cost LP certifies as the cheapest.
+		{"attributed tie-break", []string{"--objective", "cost", "--certify"}, []string{
+			"Selected suite (objective cost, project nodes, cost 20.52s): 4 of 19 benchmarks, stopped: complete",
+			"  The --objective cost suite costs 20.52s; any suite with the same project coverage costs at least 20.52s (weighted LP relaxation optimum 20.523 s over 6 nodes × 7 benchmarks after reduction), so it is the cheapest.\n",
+			"  suite cost: Algorithm 2 20.52s (4 benchmarks); no cheaper suite with the same coverage found (--objective cost); costs from each profile's recorded duration\n",
 		}, note},
 	}
 	for _, tt := range tests {
