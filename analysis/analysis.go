@@ -198,6 +198,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.Select.validate(); err != nil {
 		return nil, err
 	}
+	if cfg.Impact != coverage.AttributedImpact && cfg.Impact != coverage.FlatImpact {
+		return nil, fieldErrorf("%s must be coverage.AttributedImpact or coverage.FlatImpact, not %d", Field("Impact"), int(cfg.Impact))
+	}
 	if err := CheckModules(cfg.Modules); err != nil {
 		return nil, err
 	}

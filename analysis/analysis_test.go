@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/internal/proftest"
 	"github.com/mbopt/mbopt/manifest"
 )
@@ -108,4 +109,30 @@ func TestRunRejectsDuplicateIDs(t *testing.T) {
 	})
 	assert.True(t, errors.Is(err, analysis.ErrInput))
 	assert.ErrorContains(t, err, `benchmark id "x" is given twice`)
+}
+
+// TestRunImpact: Config.Impact reaches the report, and an unknown kind is
+// a FieldError naming Impact.
+func TestRunImpact(t *testing.T) {
+	app, b1, b2 := proftest.Figure62()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "app.pprof"), app)
+	write(t, filepath.Join(dir, "b1.pprof"), b1)
+	write(t, filepath.Join(dir, "b2.pprof"), b2)
+	cfg := analysis.Config{
+		App: []string{filepath.Join(dir, "app.pprof")}, Micro: []string{filepath.Join(dir, "b1.pprof"), filepath.Join(dir, "b2.pprof")},
+		Modules: []string{proftest.Figure62Module},
+	}
+	for _, kind := range []coverage.ImpactKind{coverage.AttributedImpact, coverage.FlatImpact} {
+		cfg.Impact = kind
+		rep, err := analysis.Run(context.Background(), cfg)
+		require.NoError(t, err)
+		assert.Equal(t, kind, rep.Impact)
+	}
+	cfg.Impact = 3
+	_, err := analysis.Run(context.Background(), cfg)
+	var fe *analysis.FieldError
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, []analysis.Field{"Impact"}, fe.Fields())
+	assert.ErrorContains(t, err, "Config.Impact must be coverage.AttributedImpact or coverage.FlatImpact, not 3")
 }

@@ -47,6 +47,7 @@ type Options struct {
 	// Impact selects the application time of the tie-break "larger added
 	// impact" (see "Ties" in the package documentation): the attributed
 	// impact (the zero value) or the paper's flat reference impact.
+	// Another value panics (programmer misuse).
 	Impact coverage.ImpactKind
 }
 

@@ -277,18 +277,21 @@ func (s *Selection) Result() *Result {
 // Select checks the plan before it starts and fails, naming the Plan field
 // and the offending benchmark or node, when Weights has the wrong length
 // or holds a negative, NaN or infinite weight (or weights whose sum
-// overflows); when Budget, DefaultCost or a cost in Costs is negative,
-// NaN or infinite, or a cost is 0; when a Budget is set and a benchmark
-// has no cost and there is no DefaultCost; when Top or MinGain is
-// negative; and under the [Cost] objective, when a benchmark that covers a
-// counted node has no cost and there is no DefaultCost, or when Budget,
-// Top, MinGain or Weights is set (the Cost objective keeps the full
-// coverage, so none of them applies).
+// overflows); when Impact is not a known coverage.ImpactKind; when
+// Budget, DefaultCost or a cost in Costs is negative, NaN or infinite, or a
+// cost is 0; when a Budget is set and a benchmark has no cost and there is
+// no DefaultCost; when Top or MinGain is negative; and under the [Cost]
+// objective, when a benchmark that covers a counted node has no cost and
+// there is no DefaultCost, or when Budget, Top, MinGain or Weights is set
+// (the Cost objective keeps the full coverage, so none of them applies).
 //
 // Cost: like [Greedy], a lazy greedy — a few set scans per pick.
 func Select(cov *coverage.Result, plan Plan) (*Selection, error) {
 	if plan.Budget < 0 || math.IsNaN(plan.Budget) || math.IsInf(plan.Budget, 0) {
 		return nil, fmt.Errorf("Plan.Budget must be positive and finite (or 0 for none), not %g", plan.Budget)
+	}
+	if plan.Impact != coverage.AttributedImpact && plan.Impact != coverage.FlatImpact {
+		return nil, fmt.Errorf("Plan.Impact must be coverage.AttributedImpact or coverage.FlatImpact, not %d", int(plan.Impact))
 	}
 	if plan.Top < 0 {
 		return nil, fmt.Errorf("Plan.Top must be positive (or 0 for no limit), not %d", plan.Top)

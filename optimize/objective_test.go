@@ -224,6 +224,7 @@ func TestSelectErrors(t *testing.T) {
 		{"NaN budget", optimize.Plan{Budget: math.NaN()}, "Plan.Budget must be positive and finite (or 0 for none), not NaN"},
 		{"infinite budget", optimize.Plan{Budget: math.Inf(1)}, "Plan.Budget must be positive and finite (or 0 for none), not +Inf"},
 		{"negative top", optimize.Plan{Top: -1}, "Plan.Top must be positive (or 0 for no limit), not -1"},
+		{"unknown impact", optimize.Plan{Impact: 7}, "Plan.Impact must be coverage.AttributedImpact or coverage.FlatImpact, not 7"},
 		{"negative min-gain", optimize.Plan{MinGain: -2}, "Plan.MinGain must be positive (or 0 for none), not -2"},
 		{"weights: wrong length", optimize.Plan{Weights: []float64{1}},
 			"Plan.Weights has 1 entries for 2 application nodes; give one weight per node of the application graph"},

@@ -120,6 +120,7 @@ var flagOf = map[analysis.Field]string{
 	"Exclude":            "--exclude",
 	"Targets":            "--targets",
 	"Strict":             "--strict",
+	"Impact":             "--impact",
 	"Recommend":          "--recommend",
 	"Select.Objective":   "--objective",
 	"Select.Budget":      "--budget",
