@@ -279,6 +279,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if len(skipped) == 0 {
 			return nil, inputf("%s: the manifest lists no benchmark", strings.Join(cfg.Micro, ", "))
 		}
+		if len(skipped) == 1 {
+			return nil, inputf("the one benchmark is not usable: %s: %s", skipped[0].File, skipped[0].Reason)
+		}
 		return nil, inputf("none of the %d benchmarks is usable (first: %s: %s)", len(skipped), skipped[0].File, skipped[0].Reason)
 	}
 	cbs := make([]coverage.Benchmark, len(benches))

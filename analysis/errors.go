@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // ErrInput marks errors caused by the inputs (files, settings); callers
@@ -200,6 +202,6 @@ type UnnamedFramesWarning struct {
 
 // Error returns the warning: the frames and the share of time in no function.
 func (w *UnnamedFramesWarning) Error() string {
-	return fmt.Sprintf("application profile: %d frame(s) without a function name left out of the call graph; %.3g %s (%.1f%%) of its time is in no function",
-		w.Frames, w.Seconds, w.Unit, 100*w.Seconds/max(w.Total, math.SmallestNonzeroFloat64))
+	return fmt.Sprintf("application profile: %s without a function name left out of the call graph; %.3g %s (%.1f%%) of its time is in no function",
+		textutil.Plural(w.Frames, "frame"), w.Seconds, w.Unit, 100*w.Seconds/max(w.Total, math.SmallestNonzeroFloat64))
 }

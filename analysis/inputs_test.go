@@ -141,5 +141,5 @@ func TestRunWarnsAboutUnnamedFrames(t *testing.T) {
 	}
 	require.NotNil(t, w, "no UnnamedFramesWarning among %v", rep.Warnings)
 	assert.Equal(t, 1, w.Frames)
-	assert.Equal(t, "application profile: 1 frame(s) without a function name left out of the call graph; 0.03 seconds (33.3%) of its time is in no function", w.Error())
+	assert.Equal(t, "application profile: 1 frame without a function name left out of the call graph; 0.03 seconds (33.3%) of its time is in no function", w.Error())
 }

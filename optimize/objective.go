@@ -7,6 +7,8 @@ import (
 
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
+
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // Objective says what a pick of [Select] gains.
@@ -343,7 +345,7 @@ func checkWeights(cov *coverage.Result, w []float64) error {
 		sum += x
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("Plan.Weights: %d weight(s) are not finite and non-negative: %s", len(bad), list(bad))
+		return fmt.Errorf("Plan.Weights: %s %s not finite and non-negative: %s", textutil.Plural(len(bad), "weight"), isAre(len(bad)), list(bad))
 	}
 	if math.IsInf(sum, 0) {
 		return fmt.Errorf("Plan.Weights sum to %g; scale them down", sum)
@@ -380,16 +382,28 @@ func benchmarkCosts(cov *coverage.Result, plan Plan) ([]float64, error) {
 		costs[i] = c
 	}
 	if len(bad) > 0 {
-		return nil, fmt.Errorf("Plan.Costs: %d benchmark cost(s) are not positive finite seconds: %s", len(bad), list(bad))
+		return nil, fmt.Errorf("Plan.Costs: %s %s not positive finite seconds: %s", textutil.Plural(len(bad), "benchmark cost"), isAre(len(bad)), list(bad))
 	}
 	if len(missing) > 0 {
 		need := "a budget"
 		if plan.Budget == 0 {
 			need = "the cost objective"
 		}
-		return nil, fmt.Errorf("Plan.Costs: %d benchmark(s) have no cost, which %s needs: %s; give their cost in Costs or set DefaultCost", len(missing), need, list(missing))
+		have := "have"
+		if len(missing) == 1 {
+			have = "has"
+		}
+		return nil, fmt.Errorf("Plan.Costs: %s %s no cost, which %s needs: %s; give their cost in Costs or set DefaultCost", textutil.Plural(len(missing), "benchmark"), have, need, list(missing))
 	}
 	return costs, nil
+}
+
+// isAre is the verb "to be" agreeing with a count of n.
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }
 
 // list joins up to five items and says how many more there are.

@@ -24,6 +24,8 @@ import (
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/reference"
+
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // Defaults of the Config fields whose zero value means a default.
@@ -177,7 +179,7 @@ func (e *CollectionError) Error() string { return e.Text(analysis.Field.String) 
 // Text returns the message with the Strict field named by name.
 func (e *CollectionError) Text(name func(analysis.Field) string) string {
 	if e.Strict {
-		return fmt.Sprintf("%s: %d of %d benchmarks did not succeed", name("Strict"), e.Failed, e.Total)
+		return fmt.Sprintf("%s: %d of %s did not succeed", name("Strict"), e.Failed, textutil.Plural(e.Total, "benchmark"))
 	}
 	return fmt.Sprintf("no benchmark was profiled (logs in %s)", filepath.Join(e.Out, "logs"))
 }
@@ -294,7 +296,7 @@ func (cfg *Config) appProfiles(ctx context.Context, dir, out string, logf func(s
 			return nil, nil, fieldErrorf("%s: %w; give the application profile with %s, %s or %s instead",
 				analysis.Field("AppPGO"), err, analysis.Field("App"), analysis.Field("AppURL"), analysis.Field("AppCommand"))
 		}
-		logf("application profile from %d default.pgo file(s)", len(pgo))
+		logf("application profile from %s", textutil.Plural(len(pgo), "default.pgo file"))
 		apps = append(apps, pgo...)
 	}
 	if cfg.AppURL != "" {

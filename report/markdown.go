@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // MarkdownOptions configures [WriteMarkdown].
@@ -54,16 +56,20 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 	}
 
 	p("# mbopt: microbenchmark suite relevance for %s\n\n", mdCode(strings.Join(d.Modules, ", ")))
-	p("The application (%d profile(s)) calls **%d functions, %d in the project**, using %s of CPU", len(d.Application.Profiles), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
+	p("The application (%s) calls **%d functions, %d in the project**, using %s of CPU", textutil.Plural(len(d.Application.Profiles), "profile"), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
 	if d.attributed() {
 		p(" (%s, %s, with no project function on the stack)", secs(d.Application.OutsideProjectSeconds), pct(d.Application.OutsideProjectShare))
 	}
 	p(". ")
-	p("The %d analysed benchmarks", len(d.Benchmarks))
+	p("The %d analysed %s", len(d.Benchmarks), textutil.Noun(len(d.Benchmarks), "benchmark"))
 	if len(d.Skipped) > 0 {
 		p(" (%d more skipped)", len(d.Skipped))
 	}
-	p(" cover **%s of the project functions** and %s of all functions.\n\n", pct(d.Coverage.Project.Ratio), pct(d.Coverage.Overall.Ratio))
+	cover := "cover"
+	if len(d.Benchmarks) == 1 {
+		cover = "covers"
+	}
+	p(" %s **%s of the project functions** and %s of all functions.\n\n", cover, pct(d.Coverage.Project.Ratio), pct(d.Coverage.Overall.Ratio))
 	p("| coverage | covered | total | share |\n|---|--:|--:|--:|\n")
 	p("| project-only | %d | %d | %s |\n", d.Coverage.Project.Covered, d.Coverage.Project.Total, pct(d.Coverage.Project.Ratio))
 	p("| overall | %d | %d | %s |\n\n", d.Coverage.Overall.Covered, d.Coverage.Overall.Total, pct(d.Coverage.Overall.Ratio))
@@ -111,7 +117,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 
 	if len(d.Recommendations) > 0 {
 		p("## Recommended benchmark targets (Algorithm 3)\n\n")
-		end := fold(fmt.Sprintf("%d functions that would add the most coverage", len(d.Recommendations)))
+		end := fold(textutil.Plural(len(d.Recommendations), "function") + " that would add the most coverage")
 		details := d.RecommendationTargets != ""
 		p("| # | function | +project | +external | %s | project after |", strings.Join(d.impactHeads(), " | "))
 		if details {
@@ -146,7 +152,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 	}
 
 	p("## Benchmarks by %s\n\n", d.impactName())
-	end := fold(fmt.Sprintf("All %d benchmarks", len(d.Benchmarks)))
+	end := fold(fmt.Sprintf("All %s", textutil.Plural(len(d.Benchmarks), "benchmark")))
 	p("| benchmark | project | overall | %s | in suite |\n|---|--:|--:|%s:-:|\n", strings.Join(d.impactHeads(), " | "), strings.Repeat("--:|", len(d.impactHeads())))
 	for _, b := range d.Benchmarks {
 		sel := ""
@@ -179,7 +185,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 func writeSuiteHeading(p func(string, ...any), d *Document) {
 	n := len(d.MinimalSuite)
 	if sel := d.Selection; sel != nil {
-		p("## Selected suite: %d of %d benchmarks\n\n", n, len(d.Benchmarks))
+		p("## Selected suite: %d of %s\n\n", n, textutil.Plural(len(d.Benchmarks), "benchmark"))
 		p("Objective **%s**", sel.Objective)
 		if sel.Weighted {
 			p(" (weighted by scenario)")
@@ -204,9 +210,13 @@ func writeSuiteHeading(p func(string, ...any), d *Document) {
 		}
 		return
 	}
-	p("## Minimal suite (Algorithm 2): %d of %d benchmarks\n\n", n, len(d.Benchmarks))
+	p("## Minimal suite (Algorithm 2): %d of %s\n\n", n, textutil.Plural(len(d.Benchmarks), "benchmark"))
 	if n == 0 {
 		p("No benchmark covers any %s node of the application.\n\n", d.Criterion)
+		return
+	}
+	if n == 1 {
+		p("This benchmark keeps the whole suite's coverage of the %s functions.\n\n", d.Criterion)
 		return
 	}
 	p("These %d benchmarks keep the whole suite's coverage of the %s functions.\n\n", n, d.Criterion)
@@ -229,9 +239,9 @@ func stopText(s string) string {
 // CertificateText is the one-line reading of c shown in every report.
 func CertificateText(c *Certificate) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Algorithm 2's suite has %d benchmarks; any suite with the same %s coverage needs at least %d", c.Greedy, c.Criterion, c.LowerBound)
+	fmt.Fprintf(&b, "Algorithm 2's suite has %s; any suite with the same %s coverage needs at least %d", textutil.Plural(c.Greedy, "benchmark"), c.Criterion, c.LowerBound)
 	if c.Solved {
-		fmt.Fprintf(&b, " (LP relaxation optimum %.3f over %d nodes × %d benchmarks after reduction)", c.LP, c.Rows, c.Cols)
+		fmt.Fprintf(&b, " (LP relaxation optimum %.3f over %s × %s after reduction)", c.LP, textutil.Plural(c.Rows, "node"), textutil.Plural(c.Cols, "benchmark"))
 	} else {
 		fmt.Fprintf(&b, " (benchmarks that alone cover some node; LP skipped: %s)", c.Skipped)
 	}
@@ -239,7 +249,7 @@ func CertificateText(c *Certificate) string {
 	case 0:
 		b.WriteString(", so it is optimal.")
 	default:
-		fmt.Fprintf(&b, ", so it is at most %d benchmark(s) larger than the optimum (gap %d, ratio ≤ %.2f).", c.Gap, c.Gap, float64(c.Greedy)/float64(max(c.LowerBound, 1)))
+		fmt.Fprintf(&b, ", so it is at most %s larger than the optimum (gap %d, ratio ≤ %.2f).", textutil.Plural(c.Gap, "benchmark"), c.Gap, float64(c.Greedy)/float64(max(c.LowerBound, 1)))
 	}
 	return b.String()
 }

@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/plot/vg/recorder"
 
 	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // Figure is the data behind one plot of the report, independent of how
@@ -102,7 +103,7 @@ func Figures(d *Document) []Figure {
 	suite := Figure{
 		Name:    "suite-coverage",
 		Title:   "Coverage of the application by the minimal suite",
-		Caption: fmt.Sprintf("Cumulative coverage after each of the %d picks (%s criterion), as in the dissertation's Figure 6.6: the first picks matter most; the last point is the whole suite's coverage.", n, d.Criterion),
+		Caption: fmt.Sprintf("Cumulative coverage after each of the %s (%s criterion), as in the dissertation's Figure 6.6: the first picks matter most; the last point is the whole suite's coverage.", textutil.Plural(n, "pick"), d.Criterion),
 		XLabel:  "benchmarks in the suite",
 		YLabel:  "coverage (%)",
 		Lines: []Series{
@@ -134,7 +135,7 @@ func Figures(d *Document) []Figure {
 		figs = append(figs, Figure{
 			Name:    "recommend-coverage",
 			Title:   "Coverage if the recommended functions were benchmarked",
-			Caption: fmt.Sprintf("Cumulative coverage after adding a benchmark for each of the %d recommended functions (Algorithm 3), starting from the whole suite's coverage at 0, as in the dissertation's Figure 6.7.", m),
+			Caption: fmt.Sprintf("Cumulative coverage after adding a benchmark for each of the %d recommended %s (Algorithm 3), starting from the whole suite's coverage at 0, as in the dissertation's Figure 6.7.", m, textutil.Noun(m, "function")),
 			XLabel:  "recommended functions",
 			YLabel:  "coverage (%)",
 			Lines:   []Series{{Label: "project-only", X: rx, Y: rp}, {Label: "overall", X: rx, Y: ro}},

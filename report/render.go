@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // WriteJSON writes d as indented JSON followed by a newline.
@@ -41,7 +43,7 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
 
 	p("mbopt: microbenchmark suite relevance for %s\n\n", strings.Join(d.Modules, ", "))
-	p("Application  %d profile(s), %d functions (%d project), %s CPU", len(d.Application.Profiles), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
+	p("Application  %s, %d functions (%d project), %s CPU", textutil.Plural(len(d.Application.Profiles), "profile"), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
 	if d.attributed() {
 		p(", %s (%s) outside project code", secs(d.Application.OutsideProjectSeconds), pct(d.Application.OutsideProjectShare))
 	}
@@ -64,7 +66,7 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 		case sel.Objective == "cost":
 			p(", cost %s", secs(sel.TotalCostSeconds))
 		}
-		p("): %d of %d benchmarks, stopped: %s", len(d.MinimalSuite), len(d.Benchmarks), sel.Stop)
+		p("): %d of %s, stopped: %s", len(d.MinimalSuite), textutil.Plural(len(d.Benchmarks), "benchmark"), sel.Stop)
 		switch {
 		case sel.Safeguard && sel.Objective == "cost":
 			p(" (Algorithm 2's suite, redundant picks removed, was cheaper than the cost-weighted greedy's)")
@@ -73,7 +75,11 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 		}
 		p("\n")
 	} else {
-		p("\nMinimal suite (Algorithm 2, %s nodes): %d of %d benchmarks keep the same coverage\n", d.Criterion, len(d.MinimalSuite), len(d.Benchmarks))
+		keep := "keep"
+		if len(d.MinimalSuite) == 1 {
+			keep = "keeps"
+		}
+		p("\nMinimal suite (Algorithm 2, %s nodes): %d of %s %s the same coverage\n", d.Criterion, len(d.MinimalSuite), textutil.Plural(len(d.Benchmarks), "benchmark"), keep)
 	}
 	if len(d.MinimalSuite) == 0 {
 		p("  no benchmark covers any %s node of the application\n", d.Criterion)

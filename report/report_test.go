@@ -127,7 +127,7 @@ func TestCertificateGapPrinted(t *testing.T) {
 	require.NoError(t, err)
 	d := report.Build(&analysis.Report{Modules: []string{"p"}, Coverage: cov,
 		Suite: optimize.Greedy(cov, optimize.Options{}), Certificate: cert})
-	want := "Algorithm 2's suite has 3 benchmarks; any suite with the same project coverage needs at least 2 (LP relaxation optimum 2.000 over 6 nodes × 5 benchmarks after reduction), so it is at most 1 benchmark(s) larger than the optimum (gap 1, ratio ≤ 1.50)."
+	want := "Algorithm 2's suite has 3 benchmarks; any suite with the same project coverage needs at least 2 (LP relaxation optimum 2.000 over 6 nodes × 5 benchmarks after reduction), so it is at most 1 benchmark larger than the optimum (gap 1, ratio ≤ 1.50)."
 	assert.Equal(t, want, report.CertificateText(d.Certificate))
 	var md bytes.Buffer
 	require.NoError(t, report.WriteMarkdown(&md, d, report.MarkdownOptions{}))
@@ -199,5 +199,39 @@ func TestCostCertificateText(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, report.CostCertificateText(&tt.c))
 		})
+	}
+}
+
+// TestOneBenchmarkGrammar: counts of one read in the singular in the text
+// and Markdown reports ("1 benchmark", not "1 benchmarks" or
+// "benchmark(s)").
+func TestOneBenchmarkGrammar(t *testing.T) {
+	opts := callgraph.Options{Modules: []string{"p"}}
+	app, err := callgraph.New(proftest.Profile(proftest.Stack{Frames: []string{"p.f", "p.main"}, Nanos: 1e7}), opts)
+	require.NoError(t, err)
+	b, err := callgraph.New(proftest.Profile(proftest.Stack{Frames: []string{"p.f"}, Nanos: 1e7}), opts)
+	require.NoError(t, err)
+	cov := coverage.Compute(app, []coverage.Benchmark{{ID: "B", Graph: b}})
+	d := report.Build(&analysis.Report{Modules: []string{"p"}, AppProfiles: []string{"app.pprof"}, Coverage: cov,
+		Suite: optimize.Greedy(cov, optimize.Options{})})
+	var text, md, summary bytes.Buffer
+	require.NoError(t, report.WriteText(&text, d, report.TextOptions{}))
+	require.NoError(t, report.WriteMarkdown(&md, d, report.MarkdownOptions{}))
+	require.NoError(t, report.WriteMarkdown(&summary, d, report.MarkdownOptions{Summary: true}))
+	for _, tt := range []struct {
+		name, out string
+		want      []string
+	}{
+		{"text", text.String(), []string{"Application  1 profile, ", "1 of 1 benchmark keeps the same coverage"}},
+		{"markdown", md.String(), []string{"The application (1 profile) calls", "The 1 analysed benchmark covers", "## Minimal suite (Algorithm 2): 1 of 1 benchmark\n",
+			"This benchmark keeps"}},
+		{"summary", summary.String(), []string{"<summary>All 1 benchmark</summary>"}},
+	} {
+		for _, w := range tt.want {
+			assert.Contains(t, tt.out, w, tt.name)
+		}
+		for _, bad := range []string{"(s)", "1 benchmarks", "1 profiles"} {
+			assert.NotContains(t, tt.out, bad, tt.name)
+		}
 	}
 }

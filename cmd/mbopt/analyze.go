@@ -113,7 +113,7 @@ func newCmdAnalyze(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "analyze --app FILE --micro DIR|FILE... [flags]",
 		Short: "Coverage, minimal suite and recommendations from existing profiles",
-		Long: `Analyze compares the application profile(s) with every benchmark profile.
+		Long: `Analyze compares the application profiles with every benchmark profile.
 
 It prints the suite's project-only and overall coverage of the application's
 call graph, every benchmark's attributed impact (the application CPU time

@@ -43,7 +43,7 @@
 //	    --recommend 2
 //	mbopt: microbenchmark suite relevance for example.com/tinytsdb
 //
-//	Application  1 profile(s), 605 functions (51 project), 11.66s CPU, 2.93s (25.1%) outside project code
+//	Application  1 profile, 605 functions (51 project), 11.66s CPU, 2.93s (25.1%) outside project code
 //	Benchmarks   19 analysed
 //
 //	Coverage of the application by the whole suite

@@ -246,7 +246,7 @@ func checkCollected(m *manifest.Manifest, o *profileOptions) error {
 		return fmt.Errorf("no benchmark was profiled (logs in %s)", o.out+string(os.PathSeparator)+"logs")
 	}
 	if n := len(m.Problems()); o.strict && n > 0 {
-		return fmt.Errorf("--strict: %d of %d benchmarks did not succeed", n, len(m.Benchmarks))
+		return fmt.Errorf("--strict: %d of %s did not succeed", n, textutil.Plural(len(m.Benchmarks), "benchmark"))
 	}
 	return nil
 }
@@ -388,7 +388,7 @@ func (p *progressPrinter) summary(m *manifest.Manifest, out string) {
 	if p.reused > 0 {
 		reused = fmt.Sprintf(", %d reused from an earlier run", p.reused)
 	}
-	fmt.Fprintf(p.w, "profiled %d benchmarks in %v%s: %s\n", len(m.Benchmarks), elapsed, reused, strings.Join(parts, ", "))
+	fmt.Fprintf(p.w, "profiled %s in %v%s: %s\n", textutil.Plural(len(m.Benchmarks), "benchmark"), elapsed, reused, strings.Join(parts, ", "))
 	problems := m.Problems()
 	if len(problems) == 0 {
 		return
@@ -418,7 +418,7 @@ func (p *progressPrinter) summary(m *manifest.Manifest, out string) {
 	for _, g := range groups {
 		what := g.what
 		if g.status == manifest.StatusBuildFailed {
-			what = fmt.Sprintf("%s (%d benchmark%s)", g.what, g.members, plural(g.members))
+			what = fmt.Sprintf("%s (%s)", g.what, textutil.Plural(g.members, "benchmark"))
 		}
 		fmt.Fprintf(p.w, "  %-12s  %s: %s\n", g.status, what, textutil.FirstLine(g.err))
 	}
@@ -427,10 +427,3 @@ func (p *progressPrinter) summary(m *manifest.Manifest, out string) {
 
 // statusOrder lists the statuses in summary order.
 var statusOrder = []manifest.Status{manifest.StatusOK, manifest.StatusSkipped, manifest.StatusFailed, manifest.StatusTimeout, manifest.StatusBuildFailed}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}

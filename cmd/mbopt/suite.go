@@ -10,6 +10,8 @@ import (
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/suite"
+
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // suiteOptions holds the suite command's flag values.
@@ -95,7 +97,7 @@ An empty suite is an error (exit 2) that says why it is empty, so that
 			}
 			// After the suite, so an error writing it is stderr's first line.
 			printWarnings(s.Err, rep)
-			fmt.Fprintf(s.Err, "mbopt: %d of %d benchmarks in %d package(s)\n", len(sel), len(rep.Coverage.Sets), len(invs))
+			fmt.Fprintf(s.Err, "mbopt: %d of %s in %s\n", len(sel), textutil.Plural(len(rep.Coverage.Sets), "benchmark"), textutil.Plural(len(invs), "package"))
 			return nil
 		},
 	}
@@ -117,8 +119,8 @@ func emptySuiteError(o *suiteOptions, rep *analysis.Report) error {
 		cov, kind = rep.Coverage.Overall, "functions"
 	}
 	if cov.Covered == 0 {
-		return badInputf("%s: the suite is empty: none of the %d benchmarks covers any of the %d %s of the application profile %s, so nothing would run; check --module and that the benchmarks exercise the application's code, or pass --allow-empty",
-			files, len(rep.Coverage.Sets), cov.Total, kind, strings.Join(rep.AppProfiles, ", "))
+		return badInputf("%s: the suite is empty: none of the %s covers any of the %d %s of the application profile %s, so nothing would run; check --module and that the benchmarks exercise the application's code, or pass --allow-empty",
+			files, textutil.Plural(len(rep.Coverage.Sets), "benchmark"), cov.Total, kind, strings.Join(rep.AppProfiles, ", "))
 	}
 	return badInputf("%s: the suite is empty: the selection flags (--budget %s, --min-gain %d, --top %d) left no benchmark although %d of %d %s are covered; loosen them, or pass --allow-empty",
 		files, o.sel.budget, o.sel.minGain, o.sel.top, cov.Covered, cov.Total, kind)

@@ -1,6 +1,7 @@
 package textutil
 
 import (
+	"fmt"
 	"os/exec"
 	"testing"
 )
@@ -11,6 +12,27 @@ func TestFirstLine(t *testing.T) {
 	} {
 		if got := FirstLine(tt.in); got != tt.want {
 			t.Errorf("FirstLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPlural(t *testing.T) {
+	for _, tt := range []struct {
+		n          int
+		noun, want string
+	}{
+		{0, "benchmark", "0 benchmarks"},
+		{1, "benchmark", "1 benchmark"},
+		{2, "benchmark", "2 benchmarks"},
+		{19, "profile", "19 profiles"},
+		{1, "package", "1 package"},
+		{-1, "pick", "-1 picks"},
+	} {
+		if got := Plural(tt.n, tt.noun); got != tt.want {
+			t.Errorf("Plural(%d, %q) = %q, want %q", tt.n, tt.noun, got, tt.want)
+		}
+		if got, want := Noun(tt.n, tt.noun), tt.want[len(fmt.Sprint(tt.n))+1:]; got != want {
+			t.Errorf("Noun(%d, %q) = %q, want %q", tt.n, tt.noun, got, want)
 		}
 	}
 }
