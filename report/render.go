@@ -36,8 +36,10 @@ func secs(s float64) string { return fmt.Sprintf("%.2fs", s) }
 // "flat" they print exactly the paper's columns.
 func (d *Document) attributed() bool { return d.Impact == "attributed" }
 
-// WriteText writes a report for people: coverage, the minimal suite in
-// pick order, the benchmarks by reference impact, and the recommendations.
+// WriteText writes a report for people: coverage (with two or more
+// scenarios, each scenario's and their pairwise overlap), the minimal suite
+// in pick order, the benchmarks by reference impact, and the
+// recommendations.
 func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	ew := &errWriter{w: w}
 	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
@@ -57,6 +59,9 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	t.row("project-only", fmt.Sprintf("%d/%d", d.Coverage.Project.Covered, d.Coverage.Project.Total), pct(d.Coverage.Project.Ratio))
 	t.row("overall", fmt.Sprintf("%d/%d", d.Coverage.Overall.Covered, d.Coverage.Overall.Total), pct(d.Coverage.Overall.Ratio))
 	t.write(ew)
+	if d.Scenarios != nil {
+		writeScenariosText(ew, d.Scenarios)
+	}
 
 	if sel := d.Selection; sel != nil {
 		p("\nSelected suite (objective %s, %s nodes", sel.Objective, d.Criterion)
@@ -162,6 +167,50 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 		}
 	}
 	return ew.err
+}
+
+// writeScenariosText writes the scenario table and the pairwise overlaps,
+// the figures of the Markdown report's Scenarios section (see
+// writeScenarios) as aligned tables.
+func writeScenariosText(w io.Writer, sc *Scenarios) {
+	fmt.Fprintf(w, "\nCoverage of each scenario by the whole suite\n")
+	t := &table{}
+	t.row("scenario", "weight", "functions", "project", "project coverage", "overall coverage")
+	for i, e := range sc.Each {
+		t.row(e.Name, fmt.Sprintf("%g", sc.Weights[i]), fmt.Sprint(e.Nodes), fmt.Sprint(e.ProjectNodes),
+			ratioText(e.Project), ratioText(e.Overall))
+	}
+	t.row("union", "", fmt.Sprint(sc.Overall.Union), fmt.Sprint(sc.Project.Union), ratioText(sc.Union.Project), ratioText(sc.Union.Overall))
+	t.write(w)
+	fmt.Fprintf(w, "\nPair-wise overlap between scenarios (functions both call; in brackets, their share of the row scenario's)\n")
+	for i, k := range []struct {
+		name string
+		o    Overlap
+	}{{"overall", sc.Overall}, {"project-only", sc.Project}} {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		t := &table{}
+		t.row(append(append([]string{k.name}, sc.Names...), "unique")...)
+		for i, n := range sc.Names {
+			cells := []string{n}
+			for j := range sc.Names {
+				if i == j {
+					cells = append(cells, "same")
+					continue
+				}
+				cells = append(cells, fmt.Sprintf("%d (%.2f%%)", k.o.Counts[i][j], 100*k.o.Shares[i][j]))
+			}
+			t.row(append(cells, fmt.Sprint(k.o.Unique[i]))...)
+		}
+		t.note(fmt.Sprintf("  common to all: %d of %d", k.o.Common, k.o.Union))
+		t.write(w)
+	}
+}
+
+// ratioText is a ratio as "covered/total share".
+func ratioText(r Ratio) string {
+	return fmt.Sprintf("%d/%d %s", r.Covered, r.Total, pct(r.Ratio))
 }
 
 // impactShare returns the share of the pick's own impact that d shows

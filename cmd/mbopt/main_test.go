@@ -82,6 +82,12 @@ func goldenCases() []goldenCase {
 		{"driver-callable.txt", driverArgs()},
 		{"driver-exclude.txt", driverArgs("--exclude", "./cmd/...")},
 		{"driver-exclude.json", driverArgs("--exclude", "./cmd/...", "--format", "json")},
+		// The three recorded scenarios: the text output has the scenario
+		// table and overlaps that JSON and the report have.
+		{"analyze-scenarios.txt", []string{"analyze",
+			"--app", "mixed=" + exampleDir + "/app.pprof", "--app", "ingest=" + exampleDir + "/app-ingest.pprof",
+			"--app", "query=" + exampleDir + "/app-query.pprof",
+			"--micro", exampleDir + "/micro", "--module", "example.com/tinytsdb", "--recommend", "0"}},
 	}
 }
 
