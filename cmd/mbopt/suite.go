@@ -68,7 +68,7 @@ An empty suite is an error (exit 2) that says why it is empty, so that
 			if err != nil {
 				return err
 			}
-			cfg.Recommend = 0
+			cfg.Recommend, cfg.Certify = 0, false
 			if err := checkOutput(o.output, cfg); err != nil {
 				return err
 			}
@@ -102,11 +102,21 @@ An empty suite is an error (exit 2) that says why it is empty, so that
 		},
 	}
 	addAnalysisFlags(cmd, &o.analyzeOptions)
+	// The analysis flags that do not change the suite stay accepted, so
+	// one set of flags serves analyze, report and suite, but --help does
+	// not list them.
+	for _, name := range suiteIgnores {
+		must(cmd.Flags().MarkHidden(name))
+	}
 	cmd.Flags().StringVar(&o.suiteFormat, "format", "shell", "output format: {"+suiteFormats()+"}")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the suite to this file (atomically) instead of stdout")
 	cmd.Flags().BoolVar(&o.allowEmpty, "allow-empty", false, "accept an empty suite (print nothing, exit 0) instead of failing")
 	return cmd
 }
+
+// suiteIgnores are the analysis flags that do not change the suite:
+// recommendations and the optimality certificate are not part of it.
+var suiteIgnores = []string{"recommend", "certify"}
 
 // emptySuiteError says why the suite of rep is empty: no benchmark covers a
 // node the suite must keep covered, or the selection flags stopped before

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -52,4 +53,33 @@ func TestSuiteCommand(t *testing.T) {
 	code, _, errOut := run(t, "suite", "--app", app, "--micro", micro, "--format", "yaml")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "valid values are {shell|json|list}")
+}
+
+// TestSuiteHelpFlags: suite --help lists exactly the flags that change the
+// suite or its output; the analysis flags it ignores are accepted but not
+// listed.
+func TestSuiteHelpFlags(t *testing.T) {
+	code, out, errOut := run(t, "suite", "--help")
+	require.Equal(t, 0, code, errOut)
+	var listed []string
+	for _, line := range strings.Split(out[strings.Index(out, "\nFlags:\n"):strings.Index(out, "\nGlobal Flags:")], "\n") {
+		if i := strings.Index(line, "--"); i >= 0 && strings.HasPrefix(strings.TrimSpace(line), "-") {
+			listed = append(listed, strings.Fields(line[i+2:])[0])
+		}
+	}
+	assert.ElementsMatch(t, []string{
+		"allow-empty", "allow-non-cpu", "app", "budget", "costs", "default-cost", "format", "help",
+		"max-decoded-bytes", "max-profile-bytes", "micro", "min-gain", "module", "nodes", "objective",
+		"output", "strict", "top", "weight",
+	}, listed)
+	for _, name := range suiteIgnores {
+		assert.NotContains(t, listed, name)
+	}
+	// A hidden flag is still accepted, so one flag set serves every
+	// command, and changes nothing.
+	app, micro := figure62Collection(t)
+	_, plain, _ := run(t, "suite", "--app", app, "--micro", micro)
+	code, out, errOut = run(t, "suite", "--app", app, "--micro", micro, "--recommend", "3", "--certify")
+	assert.Equal(t, 0, code, errOut)
+	assert.Equal(t, plain, out)
 }
