@@ -17,6 +17,7 @@ var layer = map[string]int{
 	"internal/interrupt":  0,
 	"internal/textutil":   0,
 	"internal/regfile":    0,
+	"internal/dirlock":    0,
 	"internal/par":        0,
 	"internal/proc":       0,
 	"internal/lazy":       0,

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package collect
+package dirlock
 
 import "os"
 
