@@ -204,6 +204,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := CheckModules(cfg.Modules); err != nil {
 		return nil, err
 	}
+	if err := checkScenarios(cfg.Scenarios); err != nil {
+		return nil, err
+	}
 	rep := &Report{AppProfiles: cfg.App, Profiles: map[string]string{}, Impact: cfg.Impact}
 
 	files, manifests, preSkipped, err := benchmarkFiles(cfg.Micro)

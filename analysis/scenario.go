@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"regexp"
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
@@ -19,6 +20,32 @@ type ScenarioSpec struct {
 	Weight float64
 	// Weighted reports that Weight was set by the user, see Weight.
 	Weighted bool
+}
+
+// scenarioName is the syntax of a scenario name; see ValidScenarioName.
+var scenarioName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+// ValidScenarioName reports whether name can name a scenario: a letter or
+// digit followed by letters, digits, '_', '.' and '-'. Such a name needs no
+// quoting in a shell word, a file name or NAME=VALUE syntax.
+func ValidScenarioName(name string) bool { return scenarioName.MatchString(name) }
+
+// checkScenarios checks that every scenario has a valid, unique name and
+// at least one file.
+func checkScenarios(specs []ScenarioSpec) error {
+	seen := map[string]bool{}
+	for i, sc := range specs {
+		switch {
+		case !ValidScenarioName(sc.Name):
+			return fieldErrorf("%s[%d].Name %q: a scenario name is a letter or digit followed by letters, digits, '_', '.' and '-'", Field("Scenarios"), i, sc.Name)
+		case seen[sc.Name]:
+			return fieldErrorf("%s: two scenarios are named %q; give each its own name, or list both files in one", Field("Scenarios"), sc.Name)
+		case len(sc.Files) == 0:
+			return fieldErrorf("%s[%d] (%s) has no Files", Field("Scenarios"), i, sc.Name)
+		}
+		seen[sc.Name] = true
+	}
+	return nil
 }
 
 // compareScenarios loads every scenario's graph and compares the scenarios

@@ -2,15 +2,11 @@ package main
 
 import (
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/mbopt/mbopt/analysis"
 )
-
-// scenarioName is the syntax of a scenario name in --app NAME=FILE.
-var scenarioName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
 // parseApps reads the --app and --weight values: the --app values are
 // either all plain files (merged into one application) or all
@@ -28,7 +24,7 @@ func parseApps(apps, weights []string) (files []string, scenarios []analysis.Sce
 	var order []string
 	for _, w := range weights {
 		name, value, ok := strings.Cut(w, "=")
-		if !ok || !scenarioName.MatchString(name) {
+		if !ok || !analysis.ValidScenarioName(name) {
 			return nil, nil, badInputf("--weight %s: want NAME=WEIGHT, where NAME is a scenario of --app NAME=FILE", w)
 		}
 		v, err := parseWeight(value)
@@ -47,7 +43,7 @@ func parseApps(apps, weights []string) (files []string, scenarios []analysis.Sce
 	plain := 0
 	for _, a := range apps {
 		name, rest, ok := strings.Cut(a, "=")
-		if _, statErr := os.Stat(a); statErr == nil || !ok || !scenarioName.MatchString(name) {
+		if _, statErr := os.Stat(a); statErr == nil || !ok || !analysis.ValidScenarioName(name) {
 			plain++
 			files = append(files, a)
 			continue
