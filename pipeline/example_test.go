@@ -25,7 +25,6 @@ func ExampleRun() {
 		Collect:    collect.Config{Dir: "../testdata/example", BenchTime: "100ms"},
 		AppCommand: "go run ./cmd/appbench -duration 2s -cpuprofile {profile}",
 		Logf:       func(format string, args ...any) { log.Printf(format, args...) },
-		Stderr:     os.Stderr,
 	})
 	if err != nil {
 		log.Fatal(err)

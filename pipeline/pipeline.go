@@ -12,27 +12,36 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/dirlock"
+	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/reference"
-
-	"github.com/mbopt/mbopt/internal/textutil"
 )
+
+// StateDir is the directory, in the module's directory, that holds what
+// Run collects by default (see the package documentation).
+const StateDir = ".mbopt"
 
 // Defaults of the Config fields whose zero value means a default.
 const (
 	// DefaultAppSeconds is the length of an AppURL capture.
 	DefaultAppSeconds = 30
-	// DefaultAppTimeout bounds an AppCommand workload.
+	// DefaultAppTimeout bounds each workload command.
 	DefaultAppTimeout = 10 * time.Minute
 )
 
@@ -47,9 +56,13 @@ type Config struct {
 
 	// Collect configures the collection. Collect.Dir is the module's
 	// directory ("" is the current directory); Collect.Out, when empty,
-	// is Collect.Dir/.mbopt/profiles. The application profiles taken from
-	// AppURL and AppCommand are written into Collect.Out as well.
+	// is Collect.Dir/.mbopt/profiles.
 	Collect collect.Config
+	// AppOut is the directory for the application profiles Run takes
+	// (from AppURL, AppCommand and AppWorkloads) and the workloads' logs;
+	// empty means Collect.Dir/.mbopt/app. It may not be Collect.Out, nor
+	// lie inside it or around it.
+	AppOut string
 
 	// AppURL, when set, is a running program's net/http/pprof base URL or
 	// full profile URL, captured for AppSeconds.
@@ -63,11 +76,18 @@ type Config struct {
 	// directory with sh -c; it must write a CPU profile where
 	// reference.Placeholder stands.
 	AppCommand string
-	// AppTimeout bounds the AppCommand workload; 0 means
-	// DefaultAppTimeout.
+	// AppWorkloads are workload commands, run like AppCommand, each of
+	// whose profile is a named scenario (see analysis.ScenarioSpec): a
+	// Name that Config.Scenarios already has adds the profile to that
+	// scenario. With AppWorkloads or Config.Scenarios every application
+	// profile must belong to a scenario, so AppURL, AppPGO, AppCommand
+	// and unnamed App files cannot be added.
+	AppWorkloads []Workload
+	// AppTimeout bounds each workload (AppCommand and AppWorkloads); 0
+	// means DefaultAppTimeout.
 	AppTimeout time.Duration
 	// AppRuns runs the AppCommand workload that many times, one after
-	// the other, and merges the profiles (app-cmd-1.pprof, ...); 0 means
+	// the other, and merges the profiles (cmd-1.pprof, ...); 0 means
 	// once. Each run gets its number, from 1, in the environment variable
 	// MBOPT_APP_RUN. Result.AppRuns then says how many functions every
 	// run saw and how many only some did: a measure of how stable the
@@ -80,14 +100,52 @@ type Config struct {
 	// Logf, when not nil, receives one line (without newline) per step
 	// taken for the application profile.
 	Logf func(format string, args ...any)
-	// Stderr receives the workload command's output; nil discards it.
-	Stderr io.Writer
+}
+
+// Workload is a named workload command; see Config.AppWorkloads.
+type Workload struct {
+	// Name is the scenario's name (see analysis.ValidScenarioName),
+	// unique among Config.AppWorkloads.
+	Name string
+	// Command is the command line, run with sh -c in the module's
+	// directory; it must write a CPU profile where reference.Placeholder
+	// stands.
+	Command string
+	// Weight is the scenario's weight, used when Config.Scenarios does not
+	// have the scenario already; see analysis.ScenarioSpec.
+	Weight float64
+	// Weighted reports that Weight was set by the user.
+	Weighted bool
+}
+
+// AppProfile is an application profile that Run took and wrote.
+type AppProfile struct {
+	// Source is the Config field it came from: "AppURL", "AppCommand" or
+	// "AppWorkloads".
+	Source analysis.Field
+	// Scenario is its scenario's name; empty unless Source is
+	// AppWorkloads.
+	Scenario string
+	// File is the profile, in Config.AppOut.
+	File string
+	// Log is the workload's output (stdout and stderr), in Config.AppOut;
+	// empty for AppURL.
+	Log string
 }
 
 // Result is the outcome of [Run].
 type Result struct {
 	// Manifest records the collection (also in Collect.Out).
 	Manifest *manifest.Manifest
+	// Analysis is the analysis's Config as run: App and Scenarios list
+	// every application profile, those Run took included, Micro the
+	// collection's directory and Modules the project modules of Report.
+	// Package analysis, run with it, repeats the analysis from the saved
+	// files without profiling anything.
+	Analysis analysis.Config
+	// Taken lists the application profiles Run took and wrote, in the
+	// order of Report.AppProfiles.
+	Taken []AppProfile
 	// Report is the analysis of the application profiles (in
 	// Report.AppProfiles: App, then the default.pgo files, the capture and
 	// the workload's profiles) against the collected benchmark profiles.
@@ -188,62 +246,146 @@ func fieldErrorf(format string, args ...any) error {
 	return &analysis.FieldError{Format: format, Args: args}
 }
 
-// validate checks cfg and returns the module directory and the output
-// directory.
-func (cfg *Config) validate() (dir, out string, err error) {
+// validate checks cfg and returns the module directory, the output
+// directory and the application profiles' directory. It creates nothing.
+func (cfg *Config) validate() (dir, out, appOut string, err error) {
 	dir = cfg.Collect.Dir
 	if dir == "" {
 		dir = "."
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return "", "", fieldErrorf("%s: not a directory (%s is the module's directory)", dir, analysis.Field("Collect.Dir"))
+		return "", "", "", fieldErrorf("%s: not a directory (%s is the module's directory)", dir, analysis.Field("Collect.Dir"))
 	}
 	if len(cfg.Micro) > 0 {
-		return "", "", fieldErrorf("%s must be empty: the pipeline profiles the benchmarks itself (run package analysis on existing profiles)", analysis.Field("Micro"))
+		return "", "", "", fieldErrorf("%s must be empty: the pipeline profiles the benchmarks itself (run package analysis on existing profiles)", analysis.Field("Micro"))
 	}
-	if len(cfg.App) == 0 && cfg.AppURL == "" && !cfg.AppPGO && cfg.AppCommand == "" {
-		return "", "", fieldErrorf("no application profile: give %s, %s, %s or %s",
-			analysis.Field("App"), analysis.Field("AppURL"), analysis.Field("AppPGO"), analysis.Field("AppCommand"))
+	if len(cfg.App) == 0 && cfg.AppURL == "" && !cfg.AppPGO && cfg.AppCommand == "" && len(cfg.AppWorkloads) == 0 {
+		return "", "", "", fieldErrorf("no application profile: give %s, %s, %s, %s or %s",
+			analysis.Field("App"), analysis.Field("AppURL"), analysis.Field("AppPGO"), analysis.Field("AppCommand"), analysis.Field("AppWorkloads"))
 	}
 	if cfg.AppSeconds < 0 {
-		return "", "", fieldErrorf("%s must be positive, not %d", analysis.Field("AppSeconds"), cfg.AppSeconds)
+		return "", "", "", fieldErrorf("%s must be positive, not %d", analysis.Field("AppSeconds"), cfg.AppSeconds)
 	}
 	if cfg.AppTimeout < 0 {
-		return "", "", fieldErrorf("%s must be positive, not %v", analysis.Field("AppTimeout"), cfg.AppTimeout)
+		return "", "", "", fieldErrorf("%s must be positive, not %v", analysis.Field("AppTimeout"), cfg.AppTimeout)
+	}
+	if cfg.AppCommand != "" && !strings.Contains(cfg.AppCommand, reference.Placeholder) {
+		return "", "", "", fieldErrorf("%s %q: it must contain %s where the CPU profile path goes", analysis.Field("AppCommand"), cfg.AppCommand, reference.Placeholder)
+	}
+	names := map[string]bool{}
+	for i, w := range cfg.AppWorkloads {
+		switch {
+		case !analysis.ValidScenarioName(w.Name):
+			return "", "", "", fieldErrorf("%s[%d].Name %q: a scenario name is a letter or digit followed by letters, digits, '_', '.' and '-'", analysis.Field("AppWorkloads"), i, w.Name)
+		case names[w.Name]:
+			return "", "", "", fieldErrorf("%s: two workloads are named %q; give each its own scenario name", analysis.Field("AppWorkloads"), w.Name)
+		case !strings.Contains(w.Command, reference.Placeholder):
+			return "", "", "", fieldErrorf("%s[%d] (%s) %q: it must contain %s where the CPU profile path goes", analysis.Field("AppWorkloads"), i, w.Name, w.Command, reference.Placeholder)
+		}
+		names[w.Name] = true
+	}
+	if len(cfg.AppWorkloads) > 0 || len(cfg.Scenarios) > 0 {
+		var unnamed []any
+		if len(cfg.App) > 0 && len(cfg.Scenarios) == 0 {
+			unnamed = append(unnamed, analysis.Field("App"))
+		}
+		if cfg.AppURL != "" {
+			unnamed = append(unnamed, analysis.Field("AppURL"))
+		}
+		if cfg.AppPGO {
+			unnamed = append(unnamed, analysis.Field("AppPGO"))
+		}
+		if cfg.AppCommand != "" {
+			unnamed = append(unnamed, analysis.Field("AppCommand"))
+		}
+		if len(unnamed) > 0 {
+			return "", "", "", fieldErrorf("the application profiles are named scenarios, but "+strings.TrimSuffix(strings.Repeat("%s, ", len(unnamed)), ", ")+
+				" would add unnamed ones: give every application profile a scenario name or none", unnamed...)
+		}
 	}
 	if cfg.AppRuns < 0 {
-		return "", "", fieldErrorf("%s must be positive, not %d", analysis.Field("AppRuns"), cfg.AppRuns)
+		return "", "", "", fieldErrorf("%s must be positive, not %d", analysis.Field("AppRuns"), cfg.AppRuns)
 	}
 	if cfg.AppRuns > 1 && cfg.AppCommand == "" {
-		return "", "", fieldErrorf("%s repeats the workload of %s, which is not set", analysis.Field("AppRuns"), analysis.Field("AppCommand"))
+		return "", "", "", fieldErrorf("%s repeats the workload of %s, which is not set", analysis.Field("AppRuns"), analysis.Field("AppCommand"))
 	}
 	out = cfg.Collect.Out
 	if out == "" {
-		out = filepath.Join(dir, ".mbopt", "profiles")
+		out = filepath.Join(dir, StateDir, "profiles")
 	}
-	return dir, out, nil
+	appOut = cfg.AppOut
+	if appOut == "" {
+		appOut = filepath.Join(dir, StateDir, "app")
+	}
+	if within(out, appOut) || within(appOut, out) {
+		return "", "", "", fieldErrorf("%s %s and %s %s overlap: the application profiles go beside the benchmark profiles, not inside",
+			analysis.Field("AppOut"), appOut, analysis.Field("Collect.Out"), out)
+	}
+	for _, app := range cfg.App {
+		if filepath.Dir(abs(app)) == abs(appOut) {
+			return "", "", "", fieldErrorf("%s %s is in %s %s, where Run writes the profiles it takes: copy it elsewhere first",
+				analysis.Field("App"), app, analysis.Field("AppOut"), appOut)
+		}
+	}
+	return dir, out, appOut, nil
+}
+
+// abs returns the absolute form of path, or path when there is none.
+func abs(path string) string {
+	if a, err := filepath.Abs(path); err == nil {
+		return a
+	}
+	return path
+}
+
+// within reports whether path is dir or lies below it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(abs(dir), abs(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// writesApp reports whether Run writes application profiles.
+func (cfg *Config) writesApp() bool {
+	return cfg.AppURL != "" || cfg.AppCommand != "" || len(cfg.AppWorkloads) > 0
 }
 
 // Run gets the application profiles, collects the benchmark profiles into
 // Collect.Out and analyses them. A bad setting or application source is an
-// error matching analysis.ErrInput; a collection without the profiles the
-// analysis needs is a *[CollectionError]; errors of the collection itself
-// are returned as Collector returned them; when ctx ends, Run returns an
-// error matching ctx.Err().
+// error matching analysis.ErrInput (so is AppOut locked by another Run); a
+// collection without the profiles the analysis needs is a
+// *[CollectionError]; errors of the collection itself are returned as
+// Collector returned them; when ctx ends, Run returns an error matching
+// ctx.Err().
 func Run(ctx context.Context, cfg Config) (*Result, error) {
-	dir, out, err := cfg.validate()
+	dir, out, appOut, err := cfg.validate()
 	if err != nil {
 		return nil, err
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, fieldErrorf("%s: %w", analysis.Field("Collect.Out"), err)
 	}
 	logf := cfg.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
+	state := newStateDir(dir)
+	defer state.ignore()
 
-	apps, runs, err := cfg.appProfiles(ctx, dir, out, logf)
+	res := &Result{}
+	ac := cfg.Config
+	if cfg.writesApp() {
+		if err := os.MkdirAll(appOut, 0o755); err != nil {
+			return nil, fieldErrorf("%s: %w", analysis.Field("AppOut"), err)
+		}
+		state.ignore()
+		unlock, err := dirlock.Lock(appOut)
+		var le *dirlock.LockedError
+		switch {
+		case errors.As(err, &le):
+			return nil, fieldErrorf("%s: %w: another mbopt run is taking its application profiles there; wait for it to finish", analysis.Field("AppOut"), err)
+		case err != nil:
+			return nil, fieldErrorf("%s: %w", analysis.Field("AppOut"), err)
+		}
+		defer unlock()
+	}
+	runs, err := cfg.appProfiles(ctx, dir, appOut, logf, &ac, res)
 	if err != nil {
 		return nil, err
 	}
@@ -254,10 +396,21 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	cc := cfg.Collect
 	cc.Dir, cc.Out = dir, out
+	// The collection creates Out once its own checks pass; its first
+	// event comes after that.
+	progress := cc.Progress
+	cc.Progress = func(ev collect.Event) {
+		state.ignore()
+		if progress != nil {
+			progress(ev)
+		}
+	}
 	m, err := collector(ctx, cc)
+	state.ignore()
 	if err != nil {
 		return nil, err
 	}
+	res.Manifest = m
 	if m.Count(manifest.StatusOK) == 0 {
 		return nil, &CollectionError{Out: out, Failed: len(m.Problems()), Total: len(m.Benchmarks)}
 	}
@@ -265,8 +418,6 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, &CollectionError{Out: out, Failed: n, Total: len(m.Benchmarks), Strict: true}
 	}
 
-	ac := cfg.Config
-	ac.App = apps
 	ac.Micro = []string{out}
 	if ac.Dir == "" {
 		ac.Dir = dir
@@ -275,7 +426,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Manifest: m, Report: rep}
+	res.Report = rep
+	res.Analysis = ac
+	res.Analysis.Modules = rep.Modules
 	if len(runs) > 1 {
 		// The analysis read these files already, so they are valid.
 		if res.AppRuns, err = CompareRuns(runs, rep.Modules, cfg.Limits); err != nil {
@@ -285,60 +438,172 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-// appProfiles returns the application profile files: App, then those it
-// takes from the other sources, in the order of the Config fields; and the
-// workload's profiles, one per run.
-func (cfg *Config) appProfiles(ctx context.Context, dir, out string, logf func(string, ...any)) (apps, runs []string, err error) {
-	apps = append([]string(nil), cfg.App...)
+// stateDir writes StateDir/.gitignore when this run created StateDir.
+type stateDir struct {
+	path    string
+	existed bool
+	mu      sync.Mutex
+	done    bool
+}
+
+func newStateDir(dir string) *stateDir {
+	path := filepath.Join(dir, StateDir)
+	_, err := os.Lstat(path)
+	return &stateDir{path: path, existed: err == nil}
+}
+
+// ignore writes path/.gitignore ("*": ignore everything, this file too)
+// once, when path exists now but did not when Run began. A failure to
+// write it costs nothing but a dirty git status, so it is not an error.
+func (s *stateDir) ignore() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.existed || s.done {
+		return
+	}
+	if fi, err := os.Stat(s.path); err != nil || !fi.IsDir() {
+		return
+	}
+	s.done = true
+	gi := filepath.Join(s.path, ".gitignore")
+	if _, err := os.Lstat(gi); errors.Is(err, fs.ErrNotExist) {
+		_ = atomicfile.WriteFile(gi, []byte("*\n"))
+	}
+}
+
+// appProfiles takes the application profiles: App, then those from the
+// other sources, in the order of the Config fields. It sets ac.App and
+// ac.Scenarios, records what it wrote in res.Taken and returns the
+// AppCommand workload's profiles, one per run.
+func (cfg *Config) appProfiles(ctx context.Context, dir, appOut string, logf func(string, ...any), ac *analysis.Config, res *Result) (runs []string, err error) {
+	ac.App = append([]string(nil), cfg.App...)
+	ac.Scenarios = append([]analysis.ScenarioSpec(nil), cfg.Scenarios...)
+	for i := range ac.Scenarios {
+		ac.Scenarios[i].Files = append([]string(nil), ac.Scenarios[i].Files...)
+	}
 	if cfg.AppPGO {
 		pgo, err := reference.FindPGO(dir)
 		if err != nil {
-			return nil, nil, fieldErrorf("%s: %w; give the application profile with %s, %s or %s instead",
+			return nil, fieldErrorf("%s: %w; give the application profile with %s, %s or %s instead",
 				analysis.Field("AppPGO"), err, analysis.Field("App"), analysis.Field("AppURL"), analysis.Field("AppCommand"))
 		}
 		logf("application profile from %s", textutil.Plural(len(pgo), "default.pgo file"))
-		apps = append(apps, pgo...)
+		ac.App = append(ac.App, pgo...)
 	}
 	if cfg.AppURL != "" {
 		seconds := cfg.AppSeconds
 		if seconds == 0 {
 			seconds = DefaultAppSeconds
 		}
-		path := filepath.Join(out, "app-url.pprof")
+		path := filepath.Join(appOut, "url.pprof")
 		logf("capturing %ds of CPU profile from %s", seconds, cfg.AppURL)
 		if err := reference.Capture(ctx, cfg.AppURL, seconds, path); err != nil {
-			return nil, nil, sourceError(ctx, "AppURL", err)
+			return nil, sourceError(ctx, "AppURL", err)
 		}
-		apps = append(apps, path)
+		ac.App = append(ac.App, path)
+		res.Taken = append(res.Taken, AppProfile{Source: "AppURL", File: path})
 	}
 	if cfg.AppCommand != "" {
-		timeout := cfg.AppTimeout
-		if timeout == 0 {
-			timeout = DefaultAppTimeout
-		}
-		stderr := cfg.Stderr
-		if stderr == nil {
-			stderr = io.Discard
-		}
 		n := max(cfg.AppRuns, 1)
 		for run := 1; run <= n; run++ {
-			path := filepath.Join(out, "app-cmd.pprof")
+			name, what := "cmd", "the workload"
 			if n > 1 {
-				path = filepath.Join(out, fmt.Sprintf("app-cmd-%d.pprof", run))
-				logf("running the workload, run %d of %d: %s", run, n, cfg.AppCommand)
-			} else {
-				logf("running the workload: %s", cfg.AppCommand)
+				name, what = fmt.Sprintf("cmd-%d", run), fmt.Sprintf("the workload, run %d of %d", run, n)
 			}
-			start := time.Now()
-			if err := reference.Run(ctx, cfg.AppCommand, dir, path, timeout, stderr, fmt.Sprintf("MBOPT_APP_RUN=%d", run)); err != nil {
-				return nil, nil, sourceError(ctx, "AppCommand", err)
+			p, err := cfg.workload(ctx, dir, appOut, name, what, cfg.AppCommand, logf, fmt.Sprintf("MBOPT_APP_RUN=%d", run))
+			if err != nil {
+				return nil, sourceError(ctx, "AppCommand", err)
 			}
-			logf("workload done in %s", time.Since(start).Round(100*time.Millisecond))
-			apps = append(apps, path)
-			runs = append(runs, path)
+			p.Source = "AppCommand"
+			ac.App = append(ac.App, p.File)
+			res.Taken = append(res.Taken, p)
+			runs = append(runs, p.File)
 		}
 	}
-	return apps, runs, nil
+	for _, w := range cfg.AppWorkloads {
+		p, err := cfg.workload(ctx, dir, appOut, w.Name, "workload "+w.Name, w.Command, logf)
+		if err != nil {
+			return nil, sourceError(ctx, "AppWorkloads", fmt.Errorf("scenario %s: %w", w.Name, err))
+		}
+		p.Source, p.Scenario = "AppWorkloads", w.Name
+		ac.App = append(ac.App, p.File)
+		res.Taken = append(res.Taken, p)
+		added := false
+		for i := range ac.Scenarios {
+			if ac.Scenarios[i].Name == w.Name {
+				ac.Scenarios[i].Files = append(ac.Scenarios[i].Files, p.File)
+				added = true
+			}
+		}
+		if !added {
+			ac.Scenarios = append(ac.Scenarios, analysis.ScenarioSpec{Name: w.Name, Files: []string{p.File}, Weight: w.Weight, Weighted: w.Weighted})
+		}
+	}
+	return runs, nil
+}
+
+// maxLogLines bounds the workload output quoted in an error.
+const maxLogLines = 10
+
+// workload runs command with the extra environment env, writing its
+// profile to appOut/name.pprof and its output to appOut/name.log (kept
+// whatever happens); what names it in the log lines. A failure quotes the
+// last lines of the output and names the log.
+func (cfg *Config) workload(ctx context.Context, dir, appOut, name, what, command string, logf func(string, ...any), env ...string) (AppProfile, error) {
+	timeout := cfg.AppTimeout
+	if timeout == 0 {
+		timeout = DefaultAppTimeout
+	}
+	p := AppProfile{File: filepath.Join(appOut, name+".pprof"), Log: filepath.Join(appOut, name+".log")}
+	log, err := atomicfile.Create(p.Log)
+	if err != nil {
+		return p, err
+	}
+	defer log.Cleanup()
+	var output bytes.Buffer
+	fmt.Fprintf(&output, "$ %s\n", command)
+	logf("running %s: %s (output in %s)", what, command, p.Log)
+	start := time.Now()
+	runErr := reference.Run(ctx, command, dir, p.File, timeout, &output, env...)
+	_, werr := log.Write(output.Bytes())
+	if cerr := log.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = log.Commit()
+	}
+	if runErr != nil {
+		if werr != nil {
+			return p, runErr
+		}
+		return p, fmt.Errorf("%w; its output is in %s%s", runErr, p.Log, lastLines(output.Bytes(), maxLogLines))
+	}
+	if werr != nil {
+		return p, werr
+	}
+	logf("workload done in %s", time.Since(start).Round(100*time.Millisecond))
+	return p, nil
+}
+
+// lastLines returns up to n last lines of output (after its "$ command"
+// line), each on a new line and indented, or "" when there are none.
+func lastLines(output []byte, n int) string {
+	_, body, _ := bytes.Cut(output, []byte("\n"))
+	lines := strings.Split(strings.TrimRight(string(body), "\n"), "\n")
+	if len(lines) == 1 && lines[0] == "" {
+		return ""
+	}
+	var b strings.Builder
+	if len(lines) > n {
+		fmt.Fprintf(&b, ", ending:\n    ...")
+		lines = lines[len(lines)-n:]
+	} else {
+		b.WriteString(":")
+	}
+	for _, l := range lines {
+		b.WriteString("\n    " + l)
+	}
+	return b.String()
 }
 
 // sourceError classifies the failure of an application source: the end of

@@ -53,6 +53,9 @@ func newFixture(t *testing.T) *fixture {
 func (f *fixture) collector(t *testing.T, ok bool) func(context.Context, collect.Config) (*manifest.Manifest, error) {
 	return func(ctx context.Context, cfg collect.Config) (*manifest.Manifest, error) {
 		f.got = cfg
+		if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+			return nil, err
+		}
 		_, b1, b2 := proftest.Figure62()
 		m := &manifest.Manifest{Module: proftest.Figure62Module}
 		for i, b := range []*profile.Profile{b1, b2} {
@@ -86,11 +89,13 @@ func TestRunSources(t *testing.T) {
 		}},
 		{"workload command", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppCommand: "cp app.pprof {profile}"}
-		}, func(f *fixture, out string) []string { return []string{filepath.Join(out, "app-cmd.pprof")} }},
+		}, func(f *fixture, out string) []string {
+			return []string{filepath.Join(f.dir, ".mbopt", "app", "cmd.pprof")}
+		}},
 		{"all merged, in field order", func(f *fixture) pipeline.Config {
 			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppPGO: true, AppCommand: "cp app.pprof {profile}"}
 		}, func(f *fixture, out string) []string {
-			return []string{f.app, filepath.Join(f.dir, "cmd", "app", "default.pgo"), filepath.Join(out, "app-cmd.pprof")}
+			return []string{f.app, filepath.Join(f.dir, "cmd", "app", "default.pgo"), filepath.Join(f.dir, ".mbopt", "app", "cmd.pprof")}
 		}},
 	}
 	for _, tt := range tests {
@@ -113,7 +118,7 @@ func TestRunSources(t *testing.T) {
 			require.Len(t, res.Report.Skipped, 1, "the failed benchmark")
 			assert.Equal(t, proftest.Figure62Module+"/app.BenchmarkBad", res.Report.Skipped[0].ID)
 			if cfg.AppCommand != "" {
-				assert.Contains(t, log, "running the workload: %s")
+				assert.Contains(t, log, "running %s: %s (output in %s)")
 			}
 		})
 	}
@@ -127,7 +132,7 @@ func TestRunErrors(t *testing.T) {
 		want   string
 	}{
 		{"no source", func(f *fixture) pipeline.Config { return pipeline.Config{} },
-			[]analysis.Field{"App", "AppURL", "AppPGO", "AppCommand"}, "no application profile: give Config.App, Config.AppURL, Config.AppPGO or Config.AppCommand"},
+			[]analysis.Field{"App", "AppURL", "AppPGO", "AppCommand", "AppWorkloads"}, "no application profile: give Config.App, Config.AppURL, Config.AppPGO, Config.AppCommand or Config.AppWorkloads"},
 		{"micro given", func(f *fixture) pipeline.Config {
 			return pipeline.Config{Config: analysis.Config{App: []string{f.app}, Micro: []string{"x"}}}
 		}, []analysis.Field{"Micro"}, "Config.Micro must be empty"},
@@ -216,10 +221,10 @@ func TestRunAppRuns(t *testing.T) {
 		Logf: func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) },
 	})
 	require.NoError(t, err)
-	out := filepath.Join(f.dir, ".mbopt", "profiles")
-	runs := []string{filepath.Join(out, "app-cmd-1.pprof"), filepath.Join(out, "app-cmd-2.pprof"), filepath.Join(out, "app-cmd-3.pprof")}
+	appDir := filepath.Join(f.dir, ".mbopt", "app")
+	runs := []string{filepath.Join(appDir, "cmd-1.pprof"), filepath.Join(appDir, "cmd-2.pprof"), filepath.Join(appDir, "cmd-3.pprof")}
 	assert.Equal(t, runs, res.Report.AppProfiles, "the runs are merged")
-	assert.Contains(t, log, "running the workload, run 2 of 3: "+workload)
+	assert.Contains(t, log, "running the workload, run 2 of 3: "+workload+" (output in "+filepath.Join(appDir, "cmd-2.log")+")")
 	for i, run := range runs {
 		got, err := os.ReadFile(run)
 		require.NoError(t, err)
@@ -292,4 +297,191 @@ func TestCompareRuns(t *testing.T) {
 
 	_, err = pipeline.CompareRuns([]string{filepath.Join(dir, "missing.pprof")}, nil, callgraph.Limits{})
 	assert.ErrorContains(t, err, "missing.pprof")
+}
+
+// TestRunFiles: the profiles Run takes go to DIR/.mbopt/app, beside (not
+// inside) the benchmark profiles, with the workload's output in a log;
+// .mbopt/.gitignore is written because Run created .mbopt; and
+// Result.Analysis repeats the analysis from the saved files.
+func TestRunFiles(t *testing.T) {
+	f := newFixture(t)
+	res, err := pipeline.Run(context.Background(), pipeline.Config{
+		Collect:    collect.Config{Dir: f.dir},
+		AppCommand: "echo workload-says-hello; echo to-stderr >&2; cp app.pprof {profile}",
+		Collector:  f.collector(t, true),
+	})
+	require.NoError(t, err)
+	appDir := filepath.Join(f.dir, ".mbopt", "app")
+	want := pipeline.AppProfile{Source: "AppCommand", File: filepath.Join(appDir, "cmd.pprof"), Log: filepath.Join(appDir, "cmd.log")}
+	assert.Equal(t, []pipeline.AppProfile{want}, res.Taken)
+	assert.FileExists(t, want.File)
+	log, err := os.ReadFile(want.Log)
+	require.NoError(t, err)
+	assert.Equal(t, "$ echo workload-says-hello; echo to-stderr >&2; cp app.pprof {profile}\nworkload-says-hello\nto-stderr\n", string(log))
+
+	out := filepath.Join(f.dir, ".mbopt", "profiles")
+	entries, err := os.ReadDir(out)
+	require.NoError(t, err)
+	for _, e := range entries {
+		assert.NotContains(t, e.Name(), "cmd", "no application profile among the benchmark profiles")
+	}
+	gi, err := os.ReadFile(filepath.Join(f.dir, ".mbopt", ".gitignore"))
+	require.NoError(t, err)
+	assert.Equal(t, "*\n", string(gi))
+
+	assert.Equal(t, []string{want.File}, res.Analysis.App)
+	assert.Equal(t, []string{out}, res.Analysis.Micro)
+	assert.Equal(t, res.Report.Modules, res.Analysis.Modules)
+	again, err := analysis.Run(context.Background(), res.Analysis)
+	require.NoError(t, err)
+	assert.Equal(t, res.Report.Suite, again.Suite, "the saved files give the same suite")
+	assert.Equal(t, res.Report.Coverage.Project, again.Coverage.Project)
+
+	// A second run into the existing .mbopt keeps whatever .gitignore the
+	// user left there (here: none).
+	require.NoError(t, os.Remove(filepath.Join(f.dir, ".mbopt", ".gitignore")))
+	_, err = pipeline.Run(context.Background(), pipeline.Config{
+		Collect: collect.Config{Dir: f.dir}, AppCommand: "cp app.pprof {profile}", Collector: f.collector(t, true),
+	})
+	require.NoError(t, err)
+	assert.NoFileExists(t, filepath.Join(f.dir, ".mbopt", ".gitignore"), "Run did not create .mbopt this time")
+}
+
+// TestRunWorkloads: each named workload's profile is a scenario, merged
+// with an App scenario of the same name.
+func TestRunWorkloads(t *testing.T) {
+	f := newFixture(t)
+	_, b1, _ := proftest.Figure62()
+	other := filepath.Join(f.dir, "other.pprof")
+	write(t, other, b1)
+	res, err := pipeline.Run(context.Background(), pipeline.Config{
+		Config: analysis.Config{App: []string{f.app}, Scenarios: []analysis.ScenarioSpec{{Name: "read", Files: []string{f.app}}}},
+		AppWorkloads: []pipeline.Workload{
+			{Name: "write", Command: "cp other.pprof {profile}", Weight: 2, Weighted: true},
+			{Name: "read", Command: "cp app.pprof {profile}"},
+		},
+		Collect:   collect.Config{Dir: f.dir},
+		Collector: f.collector(t, true),
+	})
+	require.NoError(t, err)
+	appDir := filepath.Join(f.dir, ".mbopt", "app")
+	write1, read1 := filepath.Join(appDir, "write.pprof"), filepath.Join(appDir, "read.pprof")
+	assert.Equal(t, []string{f.app, write1, read1}, res.Report.AppProfiles)
+	assert.Equal(t, []analysis.ScenarioSpec{
+		{Name: "read", Files: []string{f.app, read1}},
+		{Name: "write", Files: []string{write1}, Weight: 2, Weighted: true},
+	}, res.Analysis.Scenarios)
+	require.NotNil(t, res.Report.Scenarios)
+	assert.Equal(t, []string{"read", "write"}, res.Report.Scenarios.Names)
+	assert.Equal(t, []float64{1, 2}, res.Report.Scenarios.Weights)
+	require.Len(t, res.Taken, 2)
+	assert.Equal(t, pipeline.AppProfile{Source: "AppWorkloads", Scenario: "write", File: write1, Log: filepath.Join(appDir, "write.log")}, res.Taken[0])
+}
+
+// TestRunValidates: a bad Config is refused before anything is created or
+// run.
+func TestRunValidates(t *testing.T) {
+	const marker = "touch ran; cp app.pprof {profile}"
+	tests := []struct {
+		name   string
+		cfg    func(f *fixture) pipeline.Config
+		fields []analysis.Field
+		want   string
+	}{
+		{"workload and unnamed sources", func(f *fixture) pipeline.Config {
+			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppPGO: true, AppCommand: marker,
+				AppWorkloads: []pipeline.Workload{{Name: "a", Command: marker}}}
+		}, []analysis.Field{"App", "AppPGO", "AppCommand"}, "the application profiles are named scenarios, but Config.App, Config.AppPGO, Config.AppCommand would add unnamed ones"},
+		{"scenarios and a capture", func(f *fixture) pipeline.Config {
+			return pipeline.Config{Config: analysis.Config{App: []string{f.app}, Scenarios: []analysis.ScenarioSpec{{Name: "a", Files: []string{f.app}}}}, AppURL: "http://127.0.0.1:1"}
+		}, []analysis.Field{"AppURL"}, "would add unnamed ones"},
+		{"bad name", func(f *fixture) pipeline.Config {
+			return pipeline.Config{AppWorkloads: []pipeline.Workload{{Name: "a b", Command: marker}}}
+		}, []analysis.Field{"AppWorkloads"}, `Config.AppWorkloads[0].Name "a b": a scenario name is`},
+		{"duplicate name", func(f *fixture) pipeline.Config {
+			return pipeline.Config{AppWorkloads: []pipeline.Workload{{Name: "a", Command: marker}, {Name: "a", Command: marker}}}
+		}, []analysis.Field{"AppWorkloads"}, `two workloads are named "a"`},
+		{"no placeholder", func(f *fixture) pipeline.Config {
+			return pipeline.Config{AppWorkloads: []pipeline.Workload{{Name: "a", Command: marker}, {Name: "b", Command: "touch ran"}}}
+		}, []analysis.Field{"AppWorkloads"}, `Config.AppWorkloads[1] (b) "touch ran": it must contain {profile}`},
+		{"no placeholder, plain", func(f *fixture) pipeline.Config {
+			return pipeline.Config{AppCommand: "touch ran"}
+		}, []analysis.Field{"AppCommand"}, `Config.AppCommand "touch ran": it must contain {profile}`},
+		{"app inside out", func(f *fixture) pipeline.Config {
+			return pipeline.Config{AppCommand: marker, AppOut: filepath.Join(f.dir, "p", "app"), Collect: collect.Config{Out: filepath.Join(f.dir, "p")}}
+		}, []analysis.Field{"AppOut", "Collect.Out"}, "overlap: the application profiles go beside the benchmark profiles, not inside"},
+		{"same directory", func(f *fixture) pipeline.Config {
+			return pipeline.Config{AppCommand: marker, AppOut: filepath.Join(f.dir, "p"), Collect: collect.Config{Out: filepath.Join(f.dir, "p") + "/"}}
+		}, []analysis.Field{"AppOut", "Collect.Out"}, "overlap"},
+		{"App file in AppOut", func(f *fixture) pipeline.Config {
+			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppCommand: marker, AppOut: f.dir, Collect: collect.Config{Out: filepath.Join(f.dir, "..", "elsewhere")}}
+		}, []analysis.Field{"App", "AppOut"}, "where Run writes the profiles it takes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			cfg := tt.cfg(f)
+			cfg.Collect.Dir = f.dir
+			cfg.Collector = f.collector(t, true)
+			_, err := pipeline.Run(context.Background(), cfg)
+			require.Error(t, err)
+			assert.ErrorContains(t, err, tt.want)
+			var fe *analysis.FieldError
+			require.ErrorAs(t, err, &fe)
+			assert.Equal(t, tt.fields, fe.Fields())
+			assert.NoDirExists(t, filepath.Join(f.dir, ".mbopt"), "nothing created")
+			assert.NoDirExists(t, filepath.Join(f.dir, "p"), "nothing created")
+			assert.NoFileExists(t, filepath.Join(f.dir, "ran"), "no workload ran")
+		})
+	}
+}
+
+// TestRunLocked: a second Run on a module whose application profiles
+// directory is in use fails at once, before its workload runs.
+func TestRunLocked(t *testing.T) {
+	f := newFixture(t)
+	appDir := filepath.Join(f.dir, ".mbopt", "app")
+	require.NoError(t, os.MkdirAll(appDir, 0o755))
+	// Another Run holds the lock while its workload runs.
+	started, release := make(chan struct{}), make(chan struct{})
+	first := make(chan error, 1)
+	go func() {
+		_, err := pipeline.Run(context.Background(), pipeline.Config{
+			Collect: collect.Config{Dir: f.dir}, AppCommand: "cp app.pprof {profile}",
+			Collector: func(ctx context.Context, cfg collect.Config) (*manifest.Manifest, error) {
+				close(started)
+				<-release
+				return f.collector(t, true)(ctx, cfg)
+			},
+		})
+		first <- err
+	}()
+	<-started
+	_, err := pipeline.Run(context.Background(), pipeline.Config{
+		Collect: collect.Config{Dir: f.dir}, AppCommand: "touch ran; cp app.pprof {profile}", Collector: f.collector(t, true),
+	})
+	close(release)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, analysis.ErrInput)
+	assert.ErrorContains(t, err, filepath.Join(appDir, ".mbopt.lock")+" is locked by another mbopt (pid ")
+	assert.ErrorContains(t, err, "wait for it to finish")
+	assert.NoFileExists(t, filepath.Join(f.dir, "ran"), "the second workload did not run")
+	require.NoError(t, <-first)
+}
+
+// TestRunWorkloadFails: the error of a failing workload names its log and
+// quotes the end of its output.
+func TestRunWorkloadFails(t *testing.T) {
+	f := newFixture(t)
+	_, err := pipeline.Run(context.Background(), pipeline.Config{
+		Collect: collect.Config{Dir: f.dir}, Collector: f.collector(t, true),
+		AppCommand: "for i in $(seq 1 12); do echo line$i; done; echo 'bad flag -x' >&2; exit 2 # {profile}",
+	})
+	require.Error(t, err)
+	log := filepath.Join(f.dir, ".mbopt", "app", "cmd.log")
+	assert.ErrorContains(t, err, "exit status 2; its output is in "+log+", ending:\n    ...\n    line4\n")
+	assert.True(t, strings.HasSuffix(err.Error(), "\n    line12\n    bad flag -x"), "%q", err)
+	data, rerr := os.ReadFile(log)
+	require.NoError(t, rerr)
+	assert.Contains(t, string(data), "line1\n")
 }

@@ -129,6 +129,8 @@ var flagOf = map[analysis.Field]string{
 	"AppPGO":             "--app-pgo",
 	"AppCommand":         "--app-cmd",
 	"AppRuns":            "--app-runs",
+	"AppWorkloads":       "--app-cmd NAME=CMD",
+	"AppOut":             "--app-out",
 	"Collect.Out":        "--out",
 	"Collect.Dir":        "DIR",
 }

@@ -3,12 +3,20 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/pipeline"
-	"github.com/spf13/cobra"
 )
 
 // runOptions holds the run command's flag values.
@@ -18,7 +26,8 @@ type runOptions struct {
 	appURL     string
 	appSeconds int
 	appPGO     bool
-	appCmd     string
+	appCmd     []string
+	appOut     string
 	appTimeout time.Duration
 	appRuns    int
 }
@@ -26,7 +35,7 @@ type runOptions struct {
 func newCmdRun(s *streams) *cobra.Command {
 	o := &runOptions{}
 	cmd := &cobra.Command{
-		Use:   "run [DIR] (--app FILE | --app-url URL | --app-pgo | --app-cmd CMD) [flags]",
+		Use:   "run [DIR] (--app FILE | --app-url URL | --app-pgo | --app-cmd [NAME=]CMD) [flags]",
 		Short: "Profile a module's benchmarks and its application, then analyse: one command",
 		Long: `Run does everything on the Go module in DIR (default: the current directory):
 
@@ -36,7 +45,11 @@ func newCmdRun(s *streams) *cobra.Command {
                        --app-seconds (give the base URL or the full profile URL)
       --app-pgo        the module's default.pgo files (Go's PGO profiles)
       --app-cmd CMD    a workload command run in DIR with sh -c; it must write a
-                       CPU profile where {profile} stands (also in $MBOPT_CPUPROFILE)
+                       CPU profile where {profile} stands (also in $MBOPT_CPUPROFILE);
+                       its output goes to a log, not the terminal
+      --app-cmd NAME=CMD  the same, as scenario NAME (repeatable, like --app
+                       NAME=FILE; a command that starts with a variable
+                       assignment is written 'env VAR=value CMD')
     Several sources are merged into one application graph. --app-runs N runs
     the --app-cmd workload N times ($MBOPT_APP_RUN is the run's number),
     merges the profiles and says how many functions every run saw and how
@@ -45,12 +58,20 @@ func newCmdRun(s *streams) *cobra.Command {
     (default DIR/.mbopt/profiles); a rerun resumes and reuses complete profiles;
  3. prints the analysis as 'mbopt analyze' does.
 
+The profiles it takes (--app-url, --app-cmd) go to DIR/.mbopt/app, beside the
+benchmark profiles, with each workload's output in NAME.log; a run that
+creates DIR/.mbopt writes DIR/.mbopt/.gitignore so none of it is committed.
+At the end it prints on stderr where the profiles are and the 'mbopt suite'
+and 'mbopt report' commands that analyse them again without profiling.
+
 Progress goes to stderr: a bar with counts and an ETA on a terminal, one line
 per benchmark otherwise or when CI is set. The report goes to stdout.
 
 Exit status: 0 success, 2 bad input (flags, no benchmarks, a bad application
 profile), 1 when nothing could be profiled or another failure.`,
 		Example: `  $ mbopt run --app-cmd 'go run ./cmd/loadtest -duration 30s -cpuprofile {profile}'
+  $ mbopt run --app-cmd 'read=go run ./cmd/loadtest -mix read -cpuprofile {profile}' \
+      --app-cmd 'write=go run ./cmd/loadtest -mix write -cpuprofile {profile}'
   $ mbopt run ~/src/myservice --app-url http://127.0.0.1:6060 --app-seconds 60
   $ mbopt run --app-cmd 'go run ./cmd/loadtest -cpuprofile {profile}' --app-runs 3
   $ mbopt run --app-pgo --benchtime 10s --recommend 5
@@ -61,7 +82,7 @@ profile), 1 when nothing could be profiled or another failure.`,
 			if len(args) == 1 {
 				dir = args[0]
 			}
-			return runRun(cmd.Context(), s, o, dir)
+			return runRun(cmd.Context(), s, o, dir, cmd.Flags())
 		},
 	}
 	f := cmd.Flags()
@@ -73,7 +94,8 @@ profile), 1 when nothing could be profiled or another failure.`,
 	f.StringVar(&o.appURL, "app-url", "", "capture the application profile from this running program's net/http/pprof `URL`")
 	f.IntVar(&o.appSeconds, "app-seconds", pipeline.DefaultAppSeconds, "length of the --app-url capture, in seconds")
 	f.BoolVar(&o.appPGO, "app-pgo", false, "use the module's default.pgo files as the application profile")
-	f.StringVar(&o.appCmd, "app-cmd", "", "workload `command` that writes a CPU profile to {profile}")
+	f.StringArrayVar(&o.appCmd, "app-cmd", nil, "workload `command` that writes a CPU profile to {profile}; NAME=CMD for scenarios (repeatable)")
+	f.StringVar(&o.appOut, "app-out", "", "`directory` for the profiles run takes (--app-url, --app-cmd) and the workloads' logs (default DIR/.mbopt/app)")
 	f.DurationVar(&o.appTimeout, "app-timeout", pipeline.DefaultAppTimeout, "kill the --app-cmd workload after this `duration`")
 	f.IntVar(&o.appRuns, "app-runs", 1, "run the --app-cmd workload `N` times and merge the profiles; reports the functions seen in every run vs only some")
 	f.StringVar(&o.format, "format", "text", "output format: {text|json|github} (as for analyze)")
@@ -88,7 +110,7 @@ func must(err error) {
 	}
 }
 
-func runRun(ctx context.Context, s *streams, o *runOptions, dir string) error {
+func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *pflag.FlagSet) error {
 	if len(o.micro) > 0 {
 		return badInputf("--micro: run profiles the benchmarks itself; use 'mbopt analyze' for existing profiles")
 	}
@@ -112,7 +134,15 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string) error {
 	if err := check.validate(); err != nil {
 		return err
 	}
-	acfg, err := o.analysisConfig()
+	appCmd, workloads, err := parseAppCmds(o.appCmd)
+	if err != nil {
+		return err
+	}
+	ao := o.analyzeOptions
+	if ao.weights, err = workloadWeights(o.app, o.weights, workloads); err != nil {
+		return err
+	}
+	acfg, err := ao.analysisConfig()
 	if err != nil {
 		return err
 	}
@@ -122,19 +152,20 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string) error {
 	cc := c.collectConfig()
 	cc.Dir = dir
 	res, err := pipeline.Run(ctx, pipeline.Config{
-		Config:     acfg,
-		Collect:    cc,
-		AppURL:     o.appURL,
-		AppSeconds: o.appSeconds,
-		AppPGO:     o.appPGO,
-		AppCommand: o.appCmd,
-		AppTimeout: o.appTimeout,
-		AppRuns:    o.appRuns,
+		Config:       acfg,
+		Collect:      cc,
+		AppURL:       o.appURL,
+		AppSeconds:   o.appSeconds,
+		AppPGO:       o.appPGO,
+		AppCommand:   appCmd,
+		AppWorkloads: workloads,
+		AppOut:       o.appOut,
+		AppTimeout:   o.appTimeout,
+		AppRuns:      o.appRuns,
 		Collector: func(ctx context.Context, cc collect.Config) (*manifest.Manifest, error) {
 			return c.collect(ctx, s, cc)
 		},
-		Logf:   func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) },
-		Stderr: s.Err,
+		Logf: func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) },
 	})
 	if err != nil {
 		return classify(err)
@@ -144,5 +175,156 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string) error {
 		fmt.Fprintf(s.Err, "mbopt: workload: %d runs: %d functions seen, %d in every run, %d in only some (project: %d seen, %d in every run, %d in only some)\n",
 			len(r.Files), r.Seen, r.Every, r.Some(), r.ProjectSeen, r.ProjectEvery, r.ProjectSome())
 	}
-	return printAnalysis(s, &o.analyzeOptions, res.Report)
+	if err := printAnalysis(s, &o.analyzeOptions, res.Report); err != nil {
+		return err
+	}
+	printNextSteps(s.Err, res, followUpFlags(flags), dir)
+	return nil
+}
+
+// parseAppCmds reads the --app-cmd values: at most one plain command, or
+// NAME=CMD scenarios (NAME as for --app NAME=FILE). A value is NAME=CMD
+// when what comes before its first "=" is a valid scenario name; a name
+// that looks like an environment variable (upper case, digits and '_',
+// such as GOGC) is refused as ambiguous.
+func parseAppCmds(values []string) (plain string, workloads []pipeline.Workload, err error) {
+	for _, v := range values {
+		name, cmd, ok := strings.Cut(v, "=")
+		if !ok || !analysis.ValidScenarioName(name) {
+			if plain != "" {
+				return "", nil, badInputf("--app-cmd: two unnamed workload commands; give one, or name each as a scenario: --app-cmd NAME=CMD")
+			}
+			plain = v
+			continue
+		}
+		if strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == "" {
+			return "", nil, badInputf("--app-cmd %s: %s= could be a scenario name or an environment variable; write 'env %s=...' for a variable, or name the scenario in lower case", v, name, name)
+		}
+		if strings.TrimSpace(cmd) == "" {
+			return "", nil, badInputf("--app-cmd %s: no command after %q", v, name+"=")
+		}
+		workloads = append(workloads, pipeline.Workload{Name: name, Command: cmd})
+	}
+	return plain, workloads, nil
+}
+
+// workloadWeights sets the --weight values that name a workload scenario
+// (and no --app scenario) on workloads and returns the other values, for
+// parseApps.
+func workloadWeights(apps, weights []string, workloads []pipeline.Workload) ([]string, error) {
+	_, specs, err := parseApps(apps, nil)
+	if err != nil {
+		return nil, err
+	}
+	fromApp := map[string]bool{}
+	for _, sc := range specs {
+		fromApp[sc.Name] = true
+	}
+	var rest []string
+	for _, w := range weights {
+		name, value, _ := strings.Cut(w, "=")
+		i := slices.IndexFunc(workloads, func(wl pipeline.Workload) bool { return wl.Name == name })
+		if i < 0 || fromApp[name] {
+			rest = append(rest, w)
+			continue
+		}
+		v, err := parseWeight(value)
+		if err != nil {
+			return nil, badInputf("--weight %s: %v", w, err)
+		}
+		if wl := &workloads[i]; wl.Weighted && wl.Weight != v {
+			return nil, badInputf("--weight: scenario %s has two weights, %g and %g", name, wl.Weight, v)
+		}
+		workloads[i].Weight, workloads[i].Weighted = v, true
+	}
+	return rest, nil
+}
+
+// followUpFlags returns the flags given to run that change what suite or
+// report compute, as "--name=value" words, sorted by name; --app,
+// --weight, --micro and --module are printed from the pipeline's result,
+// and the output and collection flags do not apply.
+func followUpFlags(flags *pflag.FlagSet) map[string][]string {
+	skip := map[string]bool{"app": true, "weight": true, "micro": true, "module": true, "format": true, "output": true, "out": true, "app-out": true}
+	targets := map[string]*pflag.FlagSet{"suite": newCmdSuite(&streams{}).Flags(), "report": newCmdReport(&streams{}).Flags()}
+	words := map[string][]string{}
+	flags.Visit(func(f *pflag.Flag) {
+		if skip[f.Name] {
+			return
+		}
+		values := []string{f.Value.String()}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			values = sv.GetSlice()
+		}
+		for cmd, fs := range targets {
+			if tf := fs.Lookup(f.Name); tf == nil || tf.Hidden {
+				continue
+			}
+			for _, v := range values {
+				if f.Value.Type() == "bool" && v == "true" {
+					words[cmd] = append(words[cmd], "--"+f.Name)
+				} else {
+					words[cmd] = append(words[cmd], "--"+f.Name+"="+v)
+				}
+			}
+		}
+	})
+	return words
+}
+
+// printNextSteps says where run put the profiles and prints the suite and
+// report commands that analyse them again without profiling: --app (with
+// scenarios and weights), --micro and --module reproduce the analysis,
+// extra holds each command's other flags.
+func printNextSteps(w io.Writer, res *pipeline.Result, extra map[string][]string, dir string) {
+	ac := res.Analysis
+	for _, t := range res.Taken {
+		what := "application profile"
+		if t.Scenario != "" {
+			what += " (scenario " + t.Scenario + ")"
+		}
+		fmt.Fprintf(w, "mbopt: %s: %s", what, t.File)
+		if t.Log != "" {
+			fmt.Fprintf(w, " (workload output: %s)", t.Log)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "mbopt: benchmark profiles: %s (%s)\n", strings.Join(ac.Micro, ", "), textutil.Plural(len(res.Manifest.Benchmarks), "benchmark"))
+	var args []string
+	if len(ac.Scenarios) > 0 {
+		for _, sc := range ac.Scenarios {
+			for _, f := range sc.Files {
+				args = append(args, "--app", sc.Name+"="+f)
+			}
+		}
+		for _, sc := range ac.Scenarios {
+			if sc.Weighted {
+				args = append(args, "--weight", fmt.Sprintf("%s=%g", sc.Name, sc.Weight))
+			}
+		}
+	} else {
+		for _, f := range ac.App {
+			args = append(args, "--app", f)
+		}
+	}
+	for _, m := range ac.Micro {
+		args = append(args, "--micro", m)
+	}
+	for _, m := range ac.Modules {
+		args = append(args, "--module", m)
+	}
+	fmt.Fprintf(w, "mbopt: to analyse these profiles again without profiling (from this directory):\n")
+	fmt.Fprintf(w, "  %s\n", shellLine(append(append([]string{"mbopt", "suite"}, args...), extra["suite"]...)))
+	report := append(append(append([]string{"mbopt", "report"}, args...), extra["report"]...), "--out", filepath.Join(dir, pipeline.StateDir, "report"))
+	fmt.Fprintf(w, "  %s\n", shellLine(report))
+}
+
+// shellLine joins words into a command line a POSIX shell reads back as
+// those words.
+func shellLine(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = textutil.ShellQuote(w)
+	}
+	return strings.Join(quoted, " ")
 }

@@ -115,8 +115,9 @@ An empty suite is an error (exit 2) that says why it is empty, so that
 }
 
 // suiteIgnores are the analysis flags that do not change the suite:
-// recommendations and the optimality certificate are not part of it.
-var suiteIgnores = []string{"recommend", "certify"}
+// recommendations (and their targets) and the optimality certificate are
+// not part of it.
+var suiteIgnores = []string{"recommend", "targets", "certify"}
 
 // emptySuiteError says why the suite of rep is empty: no benchmark covers a
 // node the suite must keep covered, or the selection flags stopped before
