@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/pipeline"
 )
 
 // TestRunExample runs the whole pipeline on a copy of the bundled example
@@ -158,6 +160,64 @@ func TestRunBadInput(t *testing.T) {
 			assert.Equal(t, 2, code, stderr)
 			assert.Empty(t, stdout)
 			assert.Contains(t, stderr, tt.want)
+		})
+	}
+}
+
+func TestParseAppCmds(t *testing.T) {
+	tests := []struct {
+		values    []string
+		plain     string
+		workloads []pipeline.Workload
+		err       string
+	}{
+		{[]string{"go run ./cmd/load -cpuprofile {profile}"}, "go run ./cmd/load -cpuprofile {profile}", nil, ""},
+		{[]string{"go run ./x -o={profile}"}, "go run ./x -o={profile}", nil, ""},
+		{[]string{"read=go run ./x -mix=r {profile}", "write.v2=cp w {profile}"}, "",
+			[]pipeline.Workload{{Name: "read", Command: "go run ./x -mix=r {profile}"}, {Name: "write.v2", Command: "cp w {profile}"}}, ""},
+		{[]string{"env GOGC=off go run ./x {profile}"}, "env GOGC=off go run ./x {profile}", nil, ""},
+		{[]string{"GOGC=off go run ./x {profile}"}, "", nil, "--app-cmd GOGC=off go run ./x {profile}: GOGC= could be a scenario name or an environment variable; write 'env GOGC=...' for a variable"},
+		{[]string{"a {profile}", "b {profile}"}, "", nil, "two unnamed workload commands"},
+		{[]string{"q="}, "", nil, `--app-cmd q=: no command after "q="`},
+	}
+	for _, tt := range tests {
+		plain, ws, err := parseAppCmds(tt.values)
+		if tt.err != "" {
+			assert.ErrorContains(t, err, tt.err, "%q", tt.values)
+			assert.Equal(t, 2, exitCode(err, nil), "%q: exit 2", tt.values)
+			continue
+		}
+		require.NoError(t, err, "%q", tt.values)
+		assert.Equal(t, tt.plain, plain, "%q", tt.values)
+		assert.Equal(t, tt.workloads, ws, "%q", tt.values)
+	}
+}
+
+// TestRunAppCmdScenarioErrors: the --app-cmd scenario mistakes are bad
+// input, worded with flags, before anything runs.
+func TestRunAppCmdScenarioErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"named and unnamed", []string{"--app-cmd", "a=cp x {profile}", "--app-cmd", "cp y {profile}"},
+			"the application profiles are named scenarios, but --app-cmd would add unnamed ones"},
+		{"named and a plain --app", []string{"--app-cmd", "a=cp x {profile}", "--app", exampleDir + "/app.pprof"},
+			"but --app would add unnamed ones"},
+		{"duplicate", []string{"--app-cmd", "a=cp x {profile}", "--app-cmd", "a=cp y {profile}"}, `--app-cmd NAME=CMD: two workloads are named "a"`},
+		{"no placeholder", []string{"--app-cmd", "a=true"}, `--app-cmd NAME=CMD[0] (a) "true": it must contain {profile}`},
+		{"two weights", []string{"--app-cmd", "a=cp x {profile}", "--weight", "a=2", "--weight", "a=3"}, "scenario a has two weights, 2 and 3"},
+		{"weight of no scenario", []string{"--app-cmd", "a=cp x {profile}", "--weight", "b=2"}, "--weight b=2: no --app b=FILE names that scenario"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, append([]string{"run", dir}, tt.args...)...)
+			assert.Equal(t, 2, code, stderr)
+			assert.Empty(t, stdout)
+			assert.Contains(t, stderr, tt.want)
+			assert.NoDirExists(t, filepath.Join(dir, ".mbopt"))
 		})
 	}
 }
