@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/callgraph"
+
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // resolveExclude turns Config.Exclude into import path patterns: a relative
@@ -130,8 +132,12 @@ func (w *DriverTargetWarning) Error() string { return w.Text(Field.String) }
 
 // Text returns the warning with the Exclude field named by name.
 func (w *DriverTargetWarning) Text(name func(Field) string) string {
-	return fmt.Sprintf("%d recommendation(s) lie under a cmd/ directory (%s): if that is a command or workload driver rather than library code, leave it out with %s %s",
-		len(w.Functions), strings.Join(w.Functions, ", "), name("Exclude"), w.Pattern)
+	lie := "lie"
+	if len(w.Functions) == 1 {
+		lie = "lies"
+	}
+	return fmt.Sprintf("%s %s under a cmd/ directory (%s): if that is a command or workload driver rather than library code, leave it out with %s %s",
+		textutil.Plural(len(w.Functions), "recommendation"), lie, strings.Join(w.Functions, ", "), name("Exclude"), w.Pattern)
 }
 
 // driverTargets returns a *DriverTargetWarning for the recommendations

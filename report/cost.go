@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/analysis"
+
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // SuiteCost compares the running cost of Algorithm 2's suite with the
@@ -92,9 +94,9 @@ func costSource(source string, files []string) string {
 // cost:" or a heading.
 func SuiteCostText(c *SuiteCost) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Algorithm 2 %s (%s); ", secs(c.Algorithm2Seconds), benchmarks(c.Algorithm2Benchmarks))
+	fmt.Fprintf(&b, "Algorithm 2 %s (%s); ", secs(c.Algorithm2Seconds), textutil.Plural(c.Algorithm2Benchmarks, "benchmark"))
 	if c.CheapestSeconds < c.Algorithm2Seconds {
-		fmt.Fprintf(&b, "cheapest with the same coverage %s (%s, --objective cost)", secs(c.CheapestSeconds), benchmarks(c.CheapestBenchmarks))
+		fmt.Fprintf(&b, "cheapest with the same coverage %s (%s, --objective cost)", secs(c.CheapestSeconds), textutil.Plural(c.CheapestBenchmarks, "benchmark"))
 	} else {
 		b.WriteString("no cheaper suite with the same coverage found (--objective cost)")
 	}
@@ -107,7 +109,7 @@ func CostCertificateText(c *CostCertificate) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "The --objective cost suite costs %s; any suite with the same %s coverage costs at least %s", secs(c.CostSeconds), c.Criterion, secs(c.LowerBoundSeconds))
 	if c.Solved {
-		fmt.Fprintf(&b, " (weighted LP relaxation optimum %.3f s over %d nodes × %d benchmarks after reduction)", c.LP, c.Rows, c.Cols)
+		fmt.Fprintf(&b, " (weighted LP relaxation optimum %.3f s over %s × %s after reduction)", c.LP, textutil.Plural(c.Rows, "node"), textutil.Plural(c.Cols, "benchmark"))
 	} else {
 		fmt.Fprintf(&b, " (benchmarks that alone cover some node; LP skipped: %s)", c.Skipped)
 	}
@@ -120,12 +122,4 @@ func CostCertificateText(c *CostCertificate) string {
 		b.WriteString(".")
 	}
 	return b.String()
-}
-
-// benchmarks returns "1 benchmark" or "N benchmarks".
-func benchmarks(n int) string {
-	if n == 1 {
-		return "1 benchmark"
-	}
-	return fmt.Sprintf("%d benchmarks", n)
 }
