@@ -158,7 +158,7 @@ func TestRunWithoutCosts(t *testing.T) {
 	cfg.Select.Objective = optimize.Cost
 	_, err = analysis.Run(context.Background(), cfg)
 	assert.True(t, errors.Is(err, analysis.ErrInput))
-	assert.ErrorContains(t, err, "Plan.Costs: 3 benchmark(s) have no cost, which the cost objective needs: A, B, Slow")
+	assert.ErrorContains(t, err, "Plan.Costs: 3 benchmarks have no cost, which the cost objective needs: A, B, Slow")
 
 	cfg.Select.DefaultCost = 1
 	rep, err = analysis.Run(context.Background(), cfg)

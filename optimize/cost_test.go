@@ -293,13 +293,13 @@ func TestSelectCostErrors(t *testing.T) {
 		want string
 	}{
 		{"no costs", optimize.Plan{Objective: optimize.Cost},
-			"Plan.Costs: 2 benchmark(s) have no cost, which the cost objective needs: A, B; give their cost in Costs or set DefaultCost"},
+			"Plan.Costs: 2 benchmarks have no cost, which the cost objective needs: A, B; give their cost in Costs or set DefaultCost"},
 		{"only benchmarks with gain need one", optimize.Plan{Objective: optimize.Cost, Costs: map[string]float64{"A": 1}},
-			"Plan.Costs: 1 benchmark(s) have no cost, which the cost objective needs: B; give their cost in Costs or set DefaultCost"},
+			"Plan.Costs: 1 benchmark has no cost, which the cost objective needs: B; give their cost in Costs or set DefaultCost"},
 		{"all nodes: the external one needs a cost too", optimize.Plan{Nodes: optimize.AllNodes, Objective: optimize.Cost, Costs: map[string]float64{"A": 1, "B": 1}},
-			"Plan.Costs: 1 benchmark(s) have no cost, which the cost objective needs: Ext; give their cost in Costs or set DefaultCost"},
+			"Plan.Costs: 1 benchmark has no cost, which the cost objective needs: Ext; give their cost in Costs or set DefaultCost"},
 		{"zero cost", optimize.Plan{Objective: optimize.Cost, Costs: map[string]float64{"A": 0, "B": 1}},
-			"Plan.Costs: 1 benchmark cost(s) are not positive finite seconds: A (0)"},
+			"Plan.Costs: 1 benchmark cost is not positive finite seconds: A (0)"},
 		{"budget", optimize.Plan{Objective: optimize.Cost, Budget: 3, DefaultCost: 1},
 			"Plan.Budget cannot be combined with Objective cost, which keeps Algorithm 2's full coverage at the smallest cost; leave Budget unset"},
 		{"top, min-gain and weights", optimize.Plan{Objective: optimize.Cost, Top: 1, MinGain: 2, Weights: make([]float64, cov.App.Len()), DefaultCost: 1},
