@@ -68,7 +68,7 @@ func TestSuiteHelpFlags(t *testing.T) {
 		}
 	}
 	assert.ElementsMatch(t, []string{
-		"allow-empty", "allow-non-cpu", "app", "budget", "costs", "default-cost", "exclude", "format", "help",
+		"allow-empty", "allow-non-cpu", "app", "budget", "costs", "default-cost", "exclude", "format", "help", "impact",
 		"max-decoded-bytes", "max-profile-bytes", "micro", "min-gain", "module", "nodes", "objective",
 		"output", "strict", "top", "weight",
 	}, listed)
