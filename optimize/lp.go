@@ -102,13 +102,10 @@ func Certify(cov *coverage.Result, opts CertifyOptions) (*Certificate, error) {
 		c.Solved = true
 		return c, nil
 	}
-	in.reduce()
-	c.Rows, c.Cols = len(in.rows), in.ncols
-	if c.Skipped = in.skip(opts.MaxCells); c.Skipped != "" {
-		return c, nil
-	}
-	value, err := in.solve()
-	if err != nil {
+	var value float64
+	var err error
+	c.Rows, c.Cols, c.Skipped, value, err = in.bound(opts.MaxCells)
+	if c.Skipped != "" || err != nil {
 		return c, err
 	}
 	c.Solved = true
@@ -195,19 +192,28 @@ func CertifyCost(cov *coverage.Result, opts CertifyOptions) (*CostCertificate, e
 		c.Solved = true
 		return c, nil
 	}
-	in.reduce()
-	c.Rows, c.Cols = len(in.rows), in.ncols
-	if c.Skipped = in.skip(opts.MaxCells); c.Skipped != "" {
-		return c, nil
-	}
-	value, err := in.solve()
-	if err != nil {
+	var value float64
+	c.Rows, c.Cols, c.Skipped, value, err = in.bound(opts.MaxCells)
+	if c.Skipped != "" || err != nil {
 		return c, err
 	}
 	c.Solved = true
 	c.LP = value
 	c.LowerBound = max(c.Essential, value)
 	return c, nil
+}
+
+// bound reduces the instance and solves its LP relaxation unless the
+// reduced instance is over maxCells: the reduced rows and columns, why the
+// LP was skipped ("" when it was solved), and its optimum.
+func (in *cover) bound(maxCells int) (rows, cols int, skipped string, value float64, err error) {
+	in.reduce()
+	rows, cols = len(in.rows), in.ncols
+	if skipped = in.skip(maxCells); skipped != "" {
+		return rows, cols, skipped, 0, nil
+	}
+	value, err = in.solve()
+	return rows, cols, "", value, err
 }
 
 // cover is a set cover instance for the LP: rows are the counted nodes the
