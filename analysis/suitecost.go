@@ -1,10 +1,13 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/optimize"
 )
 
@@ -151,12 +154,10 @@ const (
 	MinAppSamples = 500
 )
 
-// ThinProfileWarning is a warning: a profile took fewer samples than the
-// analysis needs to see the functions it runs (see [MinBenchmarkSamples]
-// and [MinAppSamples]).
+// ThinProfileWarning is a warning: the application profile took fewer
+// samples than [MinAppSamples], so functions taking a small share of its
+// time may be missing from its graph.
 type ThinProfileWarning struct {
-	// ID is the benchmark's id; "" for the application profile.
-	ID string
 	// Files are the profile files (several for a merged application).
 	Files []string
 	// Scenario names the application scenario, when there are several.
@@ -168,10 +169,6 @@ type ThinProfileWarning struct {
 
 // Error returns the warning with its fix.
 func (t *ThinProfileWarning) Error() string {
-	if t.ID != "" {
-		return fmt.Sprintf("benchmark %s has only %d CPU samples (%s), under the %d (1 s of CPU at 100 Hz) it needs: functions taking a few percent of its time may be missing from its coverage; profile it longer (raise -benchtime, e.g. mbopt profile --benchtime 10s)",
-			t.ID, t.Samples, strings.Join(t.Files, ", "), t.Min)
-	}
 	what := "application profile"
 	if t.Scenario != "" {
 		what = "scenario " + t.Scenario
@@ -180,18 +177,63 @@ func (t *ThinProfileWarning) Error() string {
 		what, strings.Join(t.Files, ", "), t.Samples, t.Min)
 }
 
-// thinProfiles returns the thin-profile warnings for the application and
-// the benchmarks, in that order (benchmarks by id). Non-CPU profiles
+// ThinBenchmark is one benchmark profile of a [ThinBenchmarksWarning].
+type ThinBenchmark struct {
+	// ID is the benchmark's id and File its profile.
+	ID, File string
+	// Samples is the number of samples the profiler took.
+	Samples int64
+}
+
+// ThinBenchmarksWarning is one warning for every benchmark profile that
+// took fewer samples than [MinBenchmarkSamples]: functions taking a few
+// percent of such a benchmark's time may be missing from its coverage set.
+// One warning for all of them, since they share the cause and the fix (a
+// longer benchtime).
+type ThinBenchmarksWarning struct {
+	// Benchmarks are the thin profiles, sorted by id.
+	Benchmarks []ThinBenchmark
+	// Min is the threshold.
+	Min int64
+}
+
+// Error names the thinnest profiles (up to three, fewest samples first,
+// then by id) and the fix.
+func (t *ThinBenchmarksWarning) Error() string {
+	bs := slices.Clone(t.Benchmarks)
+	slices.SortStableFunc(bs, func(a, b ThinBenchmark) int { return cmp.Compare(a.Samples, b.Samples) })
+	var names []string
+	for _, b := range bs[:min(3, len(bs))] {
+		names = append(names, fmt.Sprintf("%s: %d (%s)", b.ID, b.Samples, b.File))
+	}
+	list := strings.Join(names, "; ")
+	if more := len(bs) - len(names); more > 0 {
+		list += fmt.Sprintf("; and %d more", more)
+	}
+	verb := "have"
+	if len(bs) == 1 {
+		verb = "has"
+	}
+	return fmt.Sprintf("%s %s under %d CPU samples (1 s of CPU at 100 Hz), fewest first: %s; functions taking a few percent of a benchmark's time may be missing from its coverage: profile longer (raise the benchtime, e.g. mbopt profile --benchtime 10s)",
+		textutil.Plural(len(bs), "benchmark profile"), verb, t.Min, list)
+}
+
+// thinProfiles returns the thin-profile warnings: the application's, then
+// one for all thin benchmarks (sorted by id). Non-CPU profiles
 // (Config.AllowNonCPU) are not checked.
 func thinProfiles(app []string, appSamples int64, cpu bool, benches []loaded) []error {
 	var out []error
 	if cpu && appSamples < MinAppSamples {
 		out = append(out, &ThinProfileWarning{Files: app, Samples: appSamples, Min: MinAppSamples})
 	}
+	thin := &ThinBenchmarksWarning{Min: MinBenchmarkSamples}
 	for _, b := range benches {
 		if b.graph.Unit == "seconds" && b.graph.SamplesTaken < MinBenchmarkSamples {
-			out = append(out, &ThinProfileWarning{ID: b.id, Files: []string{b.file}, Samples: b.graph.SamplesTaken, Min: MinBenchmarkSamples})
+			thin.Benchmarks = append(thin.Benchmarks, ThinBenchmark{ID: b.id, File: b.file, Samples: b.graph.SamplesTaken})
 		}
+	}
+	if len(thin.Benchmarks) > 0 {
+		out = append(out, thin)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/mbopt/mbopt/analysis"
@@ -78,7 +79,7 @@ func (r Recommendation) testKind() string {
 	if r.Exported == nil {
 		return ""
 	}
-	pkg := path.Base(r.Package)
+	pkg := packageName(r.Package)
 	if *r.Exported {
 		return "external test (package " + pkg + "_test)"
 	}
@@ -137,3 +138,23 @@ func (r Recommendation) Source() string { return r.source() }
 
 // IsExported reports Exported, false when unknown, for the HTML template.
 func (r Recommendation) IsExported() bool { return r.Exported != nil && *r.Exported }
+
+// majorVersion matches the /vN element of a major-version import path.
+var majorVersion = regexp.MustCompile(`^v[0-9]+$`)
+
+// packageName guesses the name a package with import path pkg declares:
+// its last element, skipping a major-version suffix ("example.com/m/v2" is
+// package m) and dropping a gopkg.in-style ".vN" ("gopkg.in/yaml.v3" is
+// package yaml). Profiles record import paths only, so a package whose
+// name differs from its directory in other ways is named by its directory.
+func packageName(pkg string) string {
+	elems := strings.Split(pkg, "/")
+	name := elems[len(elems)-1]
+	if majorVersion.MatchString(name) && len(elems) > 1 {
+		name = elems[len(elems)-2]
+	}
+	if i := strings.LastIndex(name, ".v"); i > 0 && majorVersion.MatchString(name[i+1:]) {
+		name = name[:i]
+	}
+	return name
+}
