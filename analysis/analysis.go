@@ -154,7 +154,7 @@ type Report struct {
 	Entries map[string]manifest.Entry
 	// Warnings are caveats that did not stop the analysis, in the order
 	// found: *ModuleFromGoModWarning, *NoProjectFunctionWarning,
-	// *NoSharedFunctionWarning, *ExcludeUnmatchedWarning, *DriverTargetWarning,
+	// *NoSharedFunctionWarning, *ExcludeUnmatchedWarning, *CmdTargetsNote,
 	// *ThinProfileWarning, *UnnamedFramesWarning, *CostSourceNote and
 	// *NoCertificateWarning (pick them out with errors.As). The
 	// *CostSourceNote is information, not a caveat: see [Note] and
@@ -309,13 +309,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	if cfg.Recommend != 0 {
-		rep.Recommendations = recommend.Additional(rep.Coverage, rep.Coverage.Covered, recommend.Options{
-			N: max(cfg.Recommend, 0), Targets: cfg.Targets, Details: cfg.Targets == recommend.Callable,
-		})
-		rep.Targets = cfg.Targets
-		if w := driverTargets(rep); w != nil && cfg.Targets == recommend.Callable {
-			rep.Warnings = append(rep.Warnings, w)
+		opts := recommend.Options{N: max(cfg.Recommend, 0), Targets: cfg.Targets, Details: cfg.Targets == recommend.Callable}
+		if cfg.Targets == recommend.Callable {
+			var note error
+			opts.NotTarget, note = cmdTargets(rep.Coverage.App, rep.Coverage.Covered, rep.Modules)
+			if note != nil {
+				rep.Warnings = append(rep.Warnings, note)
+			}
 		}
+		rep.Recommendations = recommend.Additional(rep.Coverage, rep.Coverage.Covered, opts)
+		rep.Targets = cfg.Targets
 	}
 	return rep, nil
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/callgraph"
 
 	"github.com/mbopt/mbopt/internal/textutil"
@@ -113,61 +114,78 @@ func (w *ExcludeUnmatchedWarning) Text(name func(Field) string) string {
 	return s + "; check the pattern against the package paths in the profile"
 }
 
-// DriverTargetWarning says that recommendations point into a cmd/
-// directory of the project, where a module usually keeps its commands and
-// workload drivers: code a microbenchmark should not target. Callable
-// targets already leave out package main; a driver in a library package
-// under cmd/ is callable Go code, so only Config.Exclude can tell it apart.
-type DriverTargetWarning struct {
-	// Functions are the recommended functions under cmd/, in
-	// recommendation order.
-	Functions []string
-	// Pattern is the Exclude pattern that leaves out the first one's cmd/
+// CmdTargetsNote says that, with callable targets, the project functions
+// under a cmd/ directory of a module were no recommendation targets: Go
+// keeps a module's commands there, and with them the code that drives a
+// workload, which a microbenchmark should not target. They still count in
+// coverage (Config.Exclude leaves them out of the project too), and
+// --targets any (the paper's Algorithm 3) recommends them.
+type CmdTargetsNote struct {
+	// Packages are the packages left out as targets that have an uncovered
+	// project function, sorted.
+	Packages []string
+	// Pattern is the Exclude pattern for the first package's cmd/
 	// directory, relative to its module ("./cmd/...").
 	Pattern string
 }
 
-// Error returns the warning with the Exclude field named as Go code names it.
-func (w *DriverTargetWarning) Error() string { return w.Text(Field.String) }
+// Note marks the note as information.
+func (*CmdTargetsNote) Note() {}
 
-// Text returns the warning with the Exclude field named by name.
-func (w *DriverTargetWarning) Text(name func(Field) string) string {
-	lie := "lie"
-	if len(w.Functions) == 1 {
-		lie = "lies"
-	}
-	return fmt.Sprintf("%s %s under a cmd/ directory (%s): if that is a command or workload driver rather than library code, leave it out with %s %s",
-		textutil.Plural(len(w.Functions), "recommendation"), lie, strings.Join(w.Functions, ", "), name("Exclude"), w.Pattern)
+// Error returns the note with the Exclude and Targets fields named as Go
+// code names them.
+func (n *CmdTargetsNote) Error() string { return n.Text(Field.String) }
+
+// Text returns the note with the fields named by name.
+func (n *CmdTargetsNote) Text(name func(Field) string) string {
+	return fmt.Sprintf("the uncovered functions of %s under cmd/ (%s) are no recommendation targets: cmd/ holds commands and workload drivers, not library code; %s %s also leaves them out of the project coverage, and %s any recommends them",
+		textutil.Plural(len(n.Packages), "package"), strings.Join(n.Packages, ", "), name("Exclude"), n.Pattern, name("Targets"))
 }
 
-// driverTargets returns a *DriverTargetWarning for the recommendations
-// whose package lies under a "cmd" path element below its project module,
-// or nil when there is none.
-func driverTargets(rep *Report) error {
-	if rep.Recommendations == nil {
-		return nil
-	}
-	var w *DriverTargetWarning
-	for _, r := range rep.Recommendations.Recommendations {
-		for _, mod := range rep.Modules {
-			rel, ok := strings.CutPrefix(r.Package, strings.TrimSuffix(mod, "/")+"/")
-			if !ok {
-				continue
-			}
-			elems := strings.Split(rel, "/")
-			i := slices.Index(elems, "cmd")
-			if i < 0 {
-				continue
-			}
-			if w == nil {
-				w = &DriverTargetWarning{Pattern: "./" + strings.Join(elems[:i+1], "/") + "/..."}
-			}
-			w.Functions = append(w.Functions, r.Function)
-			break
+// cmdDir returns the directory, relative to the project module pkg lies in,
+// of the cmd/ directory pkg lies under ("cmd", "tools/cmd"), and whether it
+// lies under one.
+func cmdDir(pkg string, modules []string) (string, bool) {
+	for _, mod := range modules {
+		rel, ok := strings.CutPrefix(pkg, strings.TrimSuffix(mod, "/")+"/")
+		if !ok {
+			continue
+		}
+		elems := strings.Split(rel, "/")
+		if i := slices.Index(elems, "cmd"); i >= 0 {
+			return strings.Join(elems[:i+1], "/"), true
 		}
 	}
-	if w == nil {
-		return nil
+	return "", false
+}
+
+// cmdTargets returns the recommendation hook that leaves out the packages
+// under a cmd/ directory of modules, and the note naming those of g's
+// packages with an uncovered project function (nil when there is none).
+func cmdTargets(g *callgraph.Graph, covered bitset.Set, modules []string) (func(string) bool, error) {
+	notTarget := func(pkg string) bool {
+		_, ok := cmdDir(pkg, modules)
+		return ok
 	}
-	return w
+	var note *CmdTargetsNote
+	for v, n := range g.Nodes {
+		if !n.Project || covered.Has(v) {
+			continue
+		}
+		dir, ok := cmdDir(n.Package, modules)
+		if !ok {
+			continue
+		}
+		if note == nil {
+			note = &CmdTargetsNote{Pattern: "./" + dir + "/..."}
+		}
+		if !slices.Contains(note.Packages, n.Package) {
+			note.Packages = append(note.Packages, n.Package)
+		}
+	}
+	if note == nil {
+		return notTarget, nil
+	}
+	slices.Sort(note.Packages)
+	return notTarget, note
 }

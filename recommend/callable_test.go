@@ -290,3 +290,19 @@ func TestCallableLazyMatchesEager(t *testing.T) {
 		require.Equal(t, covered.Len()+added, res.Covered.Len(), "trial %d", trial)
 	}
 }
+
+// NotTarget leaves a package's functions out of the callable candidates,
+// while what they reach still counts for the candidates that reach it.
+func TestNotTarget(t *testing.T) {
+	cov, covered := graph(t, [][]string{
+		{"x.root", "p/cmd/load.Command", "p/cmd/load.Command.func1", "p.Get", "p.decode"},
+		{"x.root", "p.Put"},
+	})
+	notCmd := func(pkg string) bool { return pkg == "p/cmd/load" }
+	got := names(recommend.Additional(cov, covered, recommend.Options{Targets: recommend.Callable, NotTarget: notCmd}))
+	assert.Equal(t, []string{"p.Get +2", "p.Put +1"}, got)
+	got = names(recommend.Additional(cov, covered, recommend.Options{Targets: recommend.Callable}))
+	assert.Equal(t, []string{"p/cmd/load.Command +4", "p.Put +1"}, got, "without the hook the driver is a target")
+	got = names(recommend.Additional(cov, covered, recommend.Options{NotTarget: notCmd}))
+	assert.Equal(t, []string{"p/cmd/load.Command +4", "p.Put +1"}, got, "AnyFunction ignores the hook")
+}

@@ -50,6 +50,11 @@
 // wrappers) still count when a candidate reaches them. With every name a
 // plain function, both target sets give the same recommendations.
 //
+// [Options.NotTarget] leaves further packages out of the callable
+// candidates; package analysis uses it for the packages under a cmd/
+// directory of the project (Go's place for commands and the code that
+// drives them, such as a workload driver).
+//
 // Which packages are project code is decided when the graph is built
 // (callgraph.Options.Modules and Exclude): excluded packages, such as a
 // workload driver inside the module, give no candidate with either target
