@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/pprof/profile"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -18,14 +17,6 @@ import (
 	"github.com/mbopt/mbopt/manifest"
 )
 
-func write(t *testing.T, path string, p *profile.Profile) {
-	t.Helper()
-	f, err := os.Create(path)
-	require.NoError(t, err)
-	require.NoError(t, p.Write(f))
-	require.NoError(t, f.Close())
-}
-
 // A directory with a collection manifest contributes its benchmarks under
 // their manifest ids; entries that did not succeed become skips carrying
 // their status, and the module comes from the manifest.
@@ -33,12 +24,12 @@ func TestRunReadsManifest(t *testing.T) {
 	app, b1, b2 := proftest.Figure62()
 	dir := t.TempDir()
 	appPath := filepath.Join(dir, "app.pprof")
-	write(t, appPath, app)
+	proftest.WriteFile(t, appPath, app)
 	micro := filepath.Join(dir, "micro")
 	require.NoError(t, os.Mkdir(micro, 0o755))
-	write(t, filepath.Join(micro, "one.pprof"), b1)
-	write(t, filepath.Join(micro, "two.pprof"), b2)
-	write(t, filepath.Join(micro, "stray.pprof"), b2) // not in the manifest: ignored
+	proftest.WriteFile(t, filepath.Join(micro, "one.pprof"), b1)
+	proftest.WriteFile(t, filepath.Join(micro, "two.pprof"), b2)
+	proftest.WriteFile(t, filepath.Join(micro, "stray.pprof"), b2) // not in the manifest: ignored
 	m := &manifest.Manifest{
 		Version: manifest.SchemaVersion, Module: proftest.Figure62Module, BenchTime: "1s",
 		Benchmarks: []manifest.Entry{
@@ -81,8 +72,8 @@ func TestRunFindsModuleInGoMod(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+proftest.Figure62Module+"\n\ngo 1.24\n"), 0o644))
 	sub := filepath.Join(dir, "sub")
 	require.NoError(t, os.Mkdir(sub, 0o755))
-	write(t, filepath.Join(dir, "app.pprof"), app)
-	write(t, filepath.Join(dir, "b1.pprof"), b1)
+	proftest.WriteFile(t, filepath.Join(dir, "app.pprof"), app)
+	proftest.WriteFile(t, filepath.Join(dir, "b1.pprof"), b1)
 	rep, err := analysis.Run(context.Background(), analysis.Config{
 		App: []string{filepath.Join(dir, "app.pprof")}, Micro: []string{filepath.Join(dir, "b1.pprof")}, Dir: sub,
 	})
@@ -99,11 +90,11 @@ func TestRunFindsModuleInGoMod(t *testing.T) {
 func TestRunRejectsDuplicateIDs(t *testing.T) {
 	app, b1, _ := proftest.Figure62()
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "app.pprof"), app)
+	proftest.WriteFile(t, filepath.Join(dir, "app.pprof"), app)
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "a"), 0o755))
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "b"), 0o755))
-	write(t, filepath.Join(dir, "a", "x.pprof"), b1)
-	write(t, filepath.Join(dir, "b", "x.pprof"), b1)
+	proftest.WriteFile(t, filepath.Join(dir, "a", "x.pprof"), b1)
+	proftest.WriteFile(t, filepath.Join(dir, "b", "x.pprof"), b1)
 	_, err := analysis.Run(context.Background(), analysis.Config{
 		App: []string{filepath.Join(dir, "app.pprof")}, Micro: []string{filepath.Join(dir, "a"), filepath.Join(dir, "b")}, Modules: []string{"m"},
 	})
@@ -116,9 +107,9 @@ func TestRunRejectsDuplicateIDs(t *testing.T) {
 func TestRunImpact(t *testing.T) {
 	app, b1, b2 := proftest.Figure62()
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "app.pprof"), app)
-	write(t, filepath.Join(dir, "b1.pprof"), b1)
-	write(t, filepath.Join(dir, "b2.pprof"), b2)
+	proftest.WriteFile(t, filepath.Join(dir, "app.pprof"), app)
+	proftest.WriteFile(t, filepath.Join(dir, "b1.pprof"), b1)
+	proftest.WriteFile(t, filepath.Join(dir, "b2.pprof"), b2)
 	cfg := analysis.Config{
 		App: []string{filepath.Join(dir, "app.pprof")}, Micro: []string{filepath.Join(dir, "b1.pprof"), filepath.Join(dir, "b2.pprof")},
 		Modules: []string{proftest.Figure62Module},

@@ -34,11 +34,11 @@ func figureDir(t *testing.T) (dir, app, micro string) {
 	a, b1, b2 := proftest.Figure62()
 	dir = t.TempDir()
 	app = filepath.Join(dir, "app.pprof")
-	write(t, app, a)
+	proftest.WriteFile(t, app, a)
 	micro = filepath.Join(dir, "micro")
 	require.NoError(t, os.Mkdir(micro, 0o755))
-	write(t, filepath.Join(micro, "one.pprof"), b1)
-	write(t, filepath.Join(micro, "two.pprof"), b2)
+	proftest.WriteFile(t, filepath.Join(micro, "one.pprof"), b1)
+	proftest.WriteFile(t, filepath.Join(micro, "two.pprof"), b2)
 	return dir, app, micro
 }
 
@@ -78,7 +78,7 @@ func TestRunUnusableProfiles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir, app, micro := figureDir(t)
 			bad := filepath.Join(dir, "bad.pprof")
-			write(t, bad, tt.make())
+			proftest.WriteFile(t, bad, tt.make())
 
 			_, err := analysis.Run(context.Background(), analysis.Config{App: []string{bad}, Micro: []string{micro}, Modules: []string{proftest.Figure62Module}})
 			assert.ErrorIs(t, err, analysis.ErrInput)
@@ -130,7 +130,7 @@ func TestRunWarnsAboutUnnamedFrames(t *testing.T) {
 	_, app, micro := figureDir(t)
 	a, _, _ := proftest.Figure62()
 	a.Location[0].Line = nil // the leaf of the first stack becomes an address
-	write(t, app, a)
+	proftest.WriteFile(t, app, a)
 	rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{app}, Micro: []string{micro}, Modules: []string{proftest.Figure62Module}})
 	require.NoError(t, err)
 	var w *analysis.UnnamedFramesWarning

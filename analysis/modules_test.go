@@ -73,8 +73,8 @@ func TestRunNoProjectFunctions(t *testing.T) {
 	app, b1, _ := proftest.Figure62()
 	dir := t.TempDir()
 	appPath := filepath.Join(dir, "app.pprof")
-	write(t, appPath, app)
-	write(t, filepath.Join(dir, "b1.pprof"), b1)
+	proftest.WriteFile(t, appPath, app)
+	proftest.WriteFile(t, filepath.Join(dir, "b1.pprof"), b1)
 	cfg := analysis.Config{App: []string{appPath}, Micro: []string{filepath.Join(dir, "b1.pprof")}, Modules: []string{"example.com/wrong"}}
 	_, err := analysis.Run(context.Background(), cfg)
 	var np *analysis.NoProjectFunctionsError

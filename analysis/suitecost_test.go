@@ -39,12 +39,12 @@ func costDir(t *testing.T) (app, micro string) {
 	t.Helper()
 	dir := t.TempDir()
 	app = filepath.Join(dir, "app.pprof")
-	write(t, app, costProfile(10, 200, "a", "b", "c", "d"))
+	proftest.WriteFile(t, app, costProfile(10, 200, "a", "b", "c", "d"))
 	micro = filepath.Join(dir, "micro")
 	require.NoError(t, os.Mkdir(micro, 0o755))
-	write(t, filepath.Join(micro, "Slow.pprof"), costProfile(42, 100, "a", "b", "c", "d"))
-	write(t, filepath.Join(micro, "A.pprof"), costProfile(1, 100, "a", "b"))
-	write(t, filepath.Join(micro, "B.pprof"), costProfile(1, 100, "c", "d"))
+	proftest.WriteFile(t, filepath.Join(micro, "Slow.pprof"), costProfile(42, 100, "a", "b", "c", "d"))
+	proftest.WriteFile(t, filepath.Join(micro, "A.pprof"), costProfile(1, 100, "a", "b"))
+	proftest.WriteFile(t, filepath.Join(micro, "B.pprof"), costProfile(1, 100, "c", "d"))
 	return app, micro
 }
 
@@ -148,7 +148,7 @@ func TestRunWithoutCosts(t *testing.T) {
 	app, micro := costDir(t)
 	for _, id := range []string{"Slow", "A", "B"} {
 		p := costProfile(0, 100, map[string][]string{"Slow": {"a", "b", "c", "d"}, "A": {"a", "b"}, "B": {"c", "d"}}[id]...)
-		write(t, filepath.Join(micro, id+".pprof"), p)
+		proftest.WriteFile(t, filepath.Join(micro, id+".pprof"), p)
 	}
 	cfg := analysis.Config{App: []string{app}, Micro: []string{micro}, Modules: []string{costModule}}
 	rep, err := analysis.Run(context.Background(), cfg)
@@ -187,11 +187,11 @@ func TestRunWarnsAboutThinProfiles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			app := filepath.Join(dir, "app.pprof")
-			write(t, app, costProfile(10, tt.appSamples, "a", "b", "c", "d"))
+			proftest.WriteFile(t, app, costProfile(10, tt.appSamples, "a", "b", "c", "d"))
 			micro := filepath.Join(dir, "micro")
 			require.NoError(t, os.Mkdir(micro, 0o755))
-			write(t, filepath.Join(micro, "A.pprof"), costProfile(1, tt.micro["A"], "a", "b"))
-			write(t, filepath.Join(micro, "B.pprof"), costProfile(1, tt.micro["B"], "c", "d"))
+			proftest.WriteFile(t, filepath.Join(micro, "A.pprof"), costProfile(1, tt.micro["A"], "a", "b"))
+			proftest.WriteFile(t, filepath.Join(micro, "B.pprof"), costProfile(1, tt.micro["B"], "c", "d"))
 			rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{app}, Micro: []string{micro}, Modules: []string{costModule}})
 			require.NoError(t, err)
 			var want, got []string

@@ -184,11 +184,8 @@ func TestLoadNamesTheFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "neg.pprof")
 	p := proftest.Profile(proftest.Stack{Frames: []string{"m.Main"}, Nanos: 1e7})
 	p.Sample[0].Value[1] = -1
-	f, err := os.Create(path)
-	require.NoError(t, err)
-	require.NoError(t, p.Write(f))
-	require.NoError(t, f.Close())
-	_, err = callgraph.Load([]string{exampleApp, path}, callgraph.Options{})
+	proftest.WriteFile(t, path, p)
+	_, err := callgraph.Load([]string{exampleApp, path}, callgraph.Options{})
 	var fe *callgraph.FileError
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, path, fe.Path)

@@ -21,14 +21,6 @@ import (
 	"github.com/mbopt/mbopt/pipeline"
 )
 
-func write(t *testing.T, path string, p *profile.Profile) {
-	t.Helper()
-	f, err := os.Create(path)
-	require.NoError(t, err)
-	require.NoError(t, p.Write(f))
-	require.NoError(t, f.Close())
-}
-
 // fixture is a module directory with the Figure 6.2 application profile
 // (app.pprof and cmd/app/default.pgo) and a Collector that "profiles" the
 // fixture's two benchmarks (and a failing third) without running go test.
@@ -42,9 +34,9 @@ func newFixture(t *testing.T) *fixture {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+proftest.Figure62Module+"\n"), 0o644))
 	f := &fixture{dir: dir, app: filepath.Join(dir, "app.pprof")}
-	write(t, f.app, app)
+	proftest.WriteFile(t, f.app, app)
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "cmd", "app"), 0o755))
-	write(t, filepath.Join(dir, "cmd", "app", "default.pgo"), app)
+	proftest.WriteFile(t, filepath.Join(dir, "cmd", "app", "default.pgo"), app)
 	return f
 }
 
@@ -63,7 +55,7 @@ func (f *fixture) collector(t *testing.T, ok bool) func(context.Context, collect
 			e := manifest.Entry{ID: proftest.Figure62Module + "/app." + name, Package: proftest.Figure62Module + "/app", Dir: "app", Name: name, Status: manifest.StatusFailed, Error: "boom"}
 			if ok {
 				e.Status, e.Error, e.Profile = manifest.StatusOK, "", name+".pprof"
-				write(t, filepath.Join(cfg.Out, e.Profile), b)
+				proftest.WriteFile(t, filepath.Join(cfg.Out, e.Profile), b)
 			}
 			m.Benchmarks = append(m.Benchmarks, e)
 		}
@@ -283,7 +275,7 @@ func TestCompareRuns(t *testing.T) {
 			stacks = append(stacks, proftest.Stack{Frames: []string{"main.main", m + "." + l}, Nanos: 1e7})
 		}
 		path := filepath.Join(dir, fmt.Sprintf("run%d.pprof", i+1))
-		write(t, path, proftest.Profile(stacks...))
+		proftest.WriteFile(t, path, proftest.Profile(stacks...))
 		files = append(files, path)
 	}
 	s, err := pipeline.CompareRuns(files, []string{m}, callgraph.Limits{})
@@ -353,7 +345,7 @@ func TestRunWorkloads(t *testing.T) {
 	f := newFixture(t)
 	_, b1, _ := proftest.Figure62()
 	other := filepath.Join(f.dir, "other.pprof")
-	write(t, other, b1)
+	proftest.WriteFile(t, other, b1)
 	res, err := pipeline.Run(context.Background(), pipeline.Config{
 		Config: analysis.Config{App: []string{f.app}, Scenarios: []analysis.ScenarioSpec{{Name: "read", Files: []string{f.app}}}},
 		AppWorkloads: []pipeline.Workload{

@@ -196,10 +196,7 @@ func TestJSONSchemaNames(t *testing.T) {
 func writeProfile(t *testing.T, dir, name string, p *profile.Profile) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
-	f, err := os.Create(path)
-	require.NoError(t, err)
-	require.NoError(t, p.Write(f))
-	require.NoError(t, f.Close())
+	proftest.WriteFile(t, path, p)
 	return path
 }
 

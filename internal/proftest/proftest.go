@@ -3,6 +3,9 @@
 package proftest
 
 import (
+	"os"
+	"testing"
+
 	"github.com/google/pprof/profile"
 )
 
@@ -74,4 +77,21 @@ func splitInline(frame string) []string {
 		}
 	}
 	return append(parts, frame[start:])
+}
+
+// WriteFile writes p to path, gzipped as Go writes profiles, failing tb on
+// any error.
+func WriteFile(tb testing.TB, path string, p *profile.Profile) {
+	tb.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := p.Write(f); err != nil {
+		f.Close()
+		tb.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		tb.Fatal(err)
+	}
 }
