@@ -4,10 +4,12 @@
 // layer. The layers, lowest first:
 //
 //  0. helpers with no mbopt imports: bitset, benchname, and internal
-//     atomicfile, interrupt, regfile, textutil, par, proc, lazy, the test helper
-//     internal/golden and the documentation check internal/doccheck
+//     atomicfile, interrupt, regfile, textutil, par, proc, lazy, the test
+//     helpers internal/golden and internal/gittest and the documentation
+//     check internal/doccheck
 //  1. the data each stage exchanges: manifest (the collection record),
-//     callgraph (profiles become graphs)
+//     callgraph (profiles become graphs); internal/gitrev (revisions and
+//     the default base, run through internal/proc)
 //  2. the first stage and the graph comparison: collect (profiles
 //     benchmarks), reference (application profiles), coverage
 //  3. the choices: optimize (Algorithm 2 and variants), recommend
@@ -20,6 +22,6 @@
 //
 // Test fixtures (internal/proftest, internal/synth) sit above the packages
 // they build for, and the command imports none of them, nor the golden-file
-// helper (internal/golden) outside its tests, nor any internal algorithm
+// and git fixture helpers (internal/golden, internal/gittest) outside its tests, nor any internal algorithm
 // code (internal/lazy): it maps flags to the library.
 package layers

@@ -24,8 +24,10 @@ var layer = map[string]int{
 	"internal/layers":     0,
 	"internal/golden":     0,
 	"internal/doccheck":   0,
+	"internal/gittest":    0,
 	"manifest":            1,
 	"callgraph":           1,
+	"internal/gitrev":     1,
 	"collect":             2,
 	"reference":           2,
 	"coverage":            2,
@@ -42,7 +44,7 @@ var layer = map[string]int{
 
 // notForTheCommand are internal packages cmd/mbopt must not import: test
 // fixtures and algorithm internals.
-var notForTheCommand = []string{"internal/lazy", "internal/proftest", "internal/synth", "internal/golden"}
+var notForTheCommand = []string{"internal/lazy", "internal/proftest", "internal/synth", "internal/golden", "internal/gittest"}
 
 // imports returns each module package's direct non-test imports of other
 // module packages, both without the module prefix.
