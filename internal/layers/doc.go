@@ -13,7 +13,8 @@
 //  2. the first stage and the graph comparison: collect (profiles
 //     benchmarks), reference (application profiles), coverage
 //  3. the choices: optimize (Algorithm 2 and variants), recommend
-//     (Algorithm 3)
+//     (Algorithm 3); changes (a diff mapped to changed functions and to the
+//     benchmarks that cover them)
 //  4. the suite as go test invocations: suite
 //  5. the pipeline on files: analysis
 //  6. the renderings: report; and the whole pipeline on a module: pipeline

@@ -35,6 +35,7 @@ var layer = map[string]int{
 	"internal/synth":      3,
 	"optimize":            3,
 	"recommend":           3,
+	"changes":             3,
 	"suite":               4,
 	"analysis":            5,
 	"report":              6,
