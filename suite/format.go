@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -12,12 +13,15 @@ type Format string
 
 // The formats [Write] supports.
 const (
-	// FormatShell writes one shell command line per invocation.
+	// FormatShell writes one shell command line per invocation; one with
+	// affected benchmarks ends in a comment naming them:
+	// "  # affected: BenchmarkA BenchmarkB".
 	FormatShell Format = "shell"
 	// FormatJSON writes {"invocations": [...]} with the fields of
 	// [Invocation], indented.
 	FormatJSON Format = "json"
-	// FormatList writes one "package Benchmark" line per benchmark.
+	// FormatList writes one "package Benchmark" line per benchmark, with a
+	// third field "affected" for an affected benchmark.
 	FormatList Format = "list"
 )
 
@@ -33,11 +37,18 @@ func Write(w io.Writer, invs []Invocation, f Format) error {
 	case FormatShell:
 		for _, inv := range invs {
 			b.WriteString(inv.Command())
+			if len(inv.Affected) > 0 {
+				b.WriteString("  # affected: " + strings.Join(inv.Affected, " "))
+			}
 			b.WriteByte('\n')
 		}
 	case FormatList:
 		for _, inv := range invs {
 			for _, name := range inv.Benchmarks {
+				if slices.Contains(inv.Affected, name) {
+					fmt.Fprintf(&b, "%s %s affected\n", inv.Package, name)
+					continue
+				}
 				fmt.Fprintf(&b, "%s %s\n", inv.Package, name)
 			}
 		}

@@ -21,6 +21,9 @@ type Benchmark struct {
 	// Plan applies [benchname.Rewrite] to it, so either the printed or the b.Run
 	// spelling works, except for "#01"-style suffixes, which must be given.
 	Name string `json:"name"`
+	// Affected marks a benchmark whose covered functions a change touched
+	// (see package changes); Plan lists it in [Invocation.Affected].
+	Affected bool `json:"affected,omitempty"`
 }
 
 // Options configures [Plan]. The zero value keeps every benchmark and adds no
@@ -33,6 +36,9 @@ type Options struct {
 	// Flags are extra go test flags placed before the package argument,
 	// such as "-benchtime", "1x" or "-count", "10".
 	Flags []string
+	// OnlyAffected keeps only the benchmarks marked Affected (before
+	// Top counts), so that CI runs just the benchmarks a change touched.
+	OnlyAffected bool
 }
 
 // An Invocation is one `go test` command that runs exactly the selected
@@ -45,6 +51,9 @@ type Invocation struct {
 	Dir string `json:"dir,omitempty"`
 	// Benchmarks are the full names the invocation runs, sorted.
 	Benchmarks []string `json:"benchmarks"`
+	// Affected are the Benchmarks marked Affected in the selection,
+	// sorted; empty when none is.
+	Affected []string `json:"affected,omitempty"`
 	// Bench is the -bench pattern; see the package documentation.
 	Bench string `json:"bench"`
 	// Args is the complete command line, starting with "go", to be run
@@ -64,18 +73,27 @@ func (inv Invocation) Command() string {
 
 // Plan groups the selection by package and returns one invocation per
 // package, sorted by package path. Duplicate benchmarks (same package and
-// name after [benchname.Rewrite]) are kept once. It fails, naming the entry, when a
+// name after [benchname.Rewrite]) are kept once, affected when any copy is.
+// With opts.OnlyAffected only the benchmarks marked Affected are planned,
+// and an empty plan is no error. It fails, naming the entry, when a
 // benchmark has no package or its name does not start with "Benchmark".
 func Plan(sel []Benchmark, opts Options) ([]Invocation, error) {
 	type key struct{ pkg, name string }
 	seen := make(map[key]bool)
+	affected := make(map[key]bool)
 	byPkg := make(map[string]*Invocation)
 	kept := 0
 	for i, b := range sel {
-		if opts.Top > 0 && kept == opts.Top {
-			break
+		if opts.OnlyAffected && !b.Affected {
+			continue
 		}
 		name := benchname.Rewrite(b.Name)
+		if b.Affected {
+			affected[key{b.Package, name}] = true
+		}
+		if opts.Top > 0 && kept == opts.Top {
+			continue
+		}
 		if b.Package == "" {
 			return nil, fmt.Errorf("suite: benchmark %d (%q) has no package", i, b.Name)
 		}
@@ -101,6 +119,11 @@ func Plan(sel []Benchmark, opts Options) ([]Invocation, error) {
 	invs := make([]Invocation, 0, len(byPkg))
 	for _, inv := range byPkg {
 		slices.Sort(inv.Benchmarks)
+		for _, name := range inv.Benchmarks {
+			if affected[key{inv.Package, name}] {
+				inv.Affected = append(inv.Affected, name)
+			}
+		}
 		inv.Bench = benchname.Pattern(inv.Benchmarks)
 		inv.Args = append([]string{"go", "test", "-run", "^$", "-bench", inv.Bench}, opts.Flags...)
 		inv.Args = append(inv.Args, inv.Package)

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/changes"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/suite"
 
@@ -17,9 +19,15 @@ import (
 // suiteOptions holds the suite command's flag values.
 type suiteOptions struct {
 	analyzeOptions
-	suiteFormat string
-	allowEmpty  bool
+	suiteFormat  string
+	allowEmpty   bool
+	changedSince string
+	onlyAffected bool
 }
+
+// mergeBase is the --changed-since value that means the default base: the
+// merge-base of HEAD with the default branch.
+const mergeBase = "merge-base"
 
 func suiteFormats() string {
 	var names []string
@@ -54,15 +62,29 @@ Formats: shell (one command per line), json ({"invocations": [...]}), list
 
 An empty suite is an error (exit 2) that says why it is empty, so that
 'mbopt suite | sh' in CI cannot pass without running a benchmark;
---allow-empty accepts it and prints nothing.`,
+--allow-empty accepts it and prints nothing.
+
+--changed-since REV maps the changes from REV to the work tree (commits and
+uncommitted edits) to the functions they change, and tags each benchmark of
+the suite whose covered application functions, or whose own benchmark
+function, changed: shell lines end in "# affected: NAMES", list lines get a
+third field "affected", JSON invocations an "affected" list. REV
+"merge-base" is the merge-base of HEAD with the default branch (origin/HEAD,
+else main, else master). Run it inside the repository. --only-affected
+prints only the affected benchmarks; when none is affected it prints nothing
+and succeeds, since nothing the suite measures changed.`,
 		Example: `  $ mbopt suite --app app.pprof --micro profiles/
   $ mbopt suite --app app.pprof --micro profiles/ --top 8 --format list
   $ mbopt suite --app app.pprof --micro profiles/ --format json -o suite.json
-  $ mbopt suite --app app.pprof --micro profiles/ | sh   # run the optimized suite`,
+  $ mbopt suite --app app.pprof --micro profiles/ | sh   # run the optimized suite
+  $ mbopt suite --app app.pprof --micro profiles/ --changed-since merge-base --only-affected | sh`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !validSuiteFormat(o.suiteFormat) {
 				return badInputf("--format: invalid value %q: valid values are {%s}", o.suiteFormat, suiteFormats())
+			}
+			if o.onlyAffected && o.changedSince == "" {
+				return badInputf("--only-affected needs --changed-since REV (or --changed-since %s) to know what changed", mergeBase)
 			}
 			cfg, err := o.config()
 			if err != nil {
@@ -84,7 +106,13 @@ An empty suite is an error (exit 2) that says why it is empty, so that
 			if err != nil {
 				return classify(err)
 			}
-			invs, err := suite.Plan(sel, suite.Options{})
+			var tagged func()
+			if o.changedSince != "" {
+				if sel, tagged, err = tagAffected(cmd.Context(), s, o, rep); err != nil {
+					return err
+				}
+			}
+			invs, err := suite.Plan(sel, suite.Options{OnlyAffected: o.onlyAffected})
 			if err != nil {
 				return err
 			}
@@ -97,7 +125,17 @@ An empty suite is an error (exit 2) that says why it is empty, so that
 			}
 			// After the suite, so an error writing it is stderr's first line.
 			printWarnings(s.Err, rep)
-			fmt.Fprintf(s.Err, "mbopt: %d of %s in %s\n", len(sel), textutil.Plural(len(rep.Coverage.Sets), "benchmark"), textutil.Plural(len(invs), "package"))
+			if tagged != nil {
+				tagged()
+			}
+			planned := len(sel)
+			if o.onlyAffected {
+				planned = 0
+				for _, inv := range invs {
+					planned += len(inv.Benchmarks)
+				}
+			}
+			fmt.Fprintf(s.Err, "mbopt: %d of %s in %s\n", planned, textutil.Plural(len(rep.Coverage.Sets), "benchmark"), textutil.Plural(len(invs), "package"))
 			return nil
 		},
 	}
@@ -111,7 +149,44 @@ An empty suite is an error (exit 2) that says why it is empty, so that
 	cmd.Flags().StringVar(&o.suiteFormat, "format", "shell", "output format: {"+suiteFormats()+"}")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the suite to this file (atomically) instead of stdout")
 	cmd.Flags().BoolVar(&o.allowEmpty, "allow-empty", false, "accept an empty suite (print nothing, exit 0) instead of failing")
+	cmd.Flags().StringVar(&o.changedSince, "changed-since", "", "tag the benchmarks whose covered functions changed since `REV` (a revision, or "+mergeBase+": the merge-base of HEAD with the default branch); run inside the git repository")
+	cmd.Flags().BoolVar(&o.onlyAffected, "only-affected", false, "print only the benchmarks --changed-since tags (nothing, successfully, when none is)")
 	return cmd
+}
+
+// tagAffected maps the changes since o.changedSince to changed functions
+// and marks the suite's benchmarks they affect. It returns the marked
+// selection and a function that prints what changed on stderr, called
+// after the suite so that stdout's consumer sees the suite first.
+func tagAffected(ctx context.Context, s *streams, o *suiteOptions, rep *analysis.Report) ([]suite.Benchmark, func(), error) {
+	base := o.changedSince
+	if base == mergeBase {
+		base = ""
+	}
+	ch, err := changes.Diff(ctx, changes.Options{Base: base})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, err
+		}
+		return nil, nil, badInputf("--changed-since %s: %v", o.changedSince, err)
+	}
+	sel, hits, err := analysis.AffectedSuite(rep, ch)
+	if err != nil {
+		return nil, nil, classify(err)
+	}
+	printed := func() {
+		fmt.Fprintf(s.Err, "mbopt: changes since %s: %s changed; %d of the suite's %s affected\n",
+			ch.Base, textutil.Plural(len(ch.Functions), "function"), len(hits), textutil.Plural(len(sel), "benchmark"))
+		if n := len(ch.Outside); n > 0 {
+			first := ch.Outside[0]
+			more := ""
+			if n > 1 {
+				more = fmt.Sprintf(" and %d more", n-1)
+			}
+			fmt.Fprintf(s.Err, "mbopt: note: changed code outside any function (%s:%d%s) is not traced to benchmarks: a changed constant, variable or type may affect benchmarks that are not tagged\n", first.File, first.From, more)
+		}
+	}
+	return sel, printed, nil
 }
 
 // suiteIgnores are the analysis flags that do not change the suite:
