@@ -69,3 +69,32 @@ example.com/m/q BenchmarkQuery affected
 	require.NoError(t, err)
 	assert.Empty(t, invs, "no affected benchmark plans nothing, without an error")
 }
+
+func TestReadJSON(t *testing.T) {
+	invs, err := suite.Plan([]suite.Benchmark{
+		{Package: "example.com/m/q", Dir: "q", Name: "BenchmarkQuery", Affected: true},
+		{Package: "example.com/m/s", Name: "BenchmarkScan/n=1"},
+	}, suite.Options{})
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, suite.Write(&buf, invs, suite.FormatJSON))
+	got, err := suite.ReadJSON(&buf)
+	require.NoError(t, err)
+	assert.Equal(t, invs, got)
+	assert.Equal(t, []suite.Benchmark{
+		{Package: "example.com/m/q", Dir: "q", Name: "BenchmarkQuery"},
+		{Package: "example.com/m/s", Name: "BenchmarkScan/n=1"},
+	}, suite.Benchmarks(got))
+
+	for _, bad := range []struct{ in, want string }{
+		{`[]`, "not a suite written by mbopt suite --format json"},
+		{`{}`, `no "invocations" list`},
+		{`{"invocations": [{"benchmarks": ["BenchmarkX"]}]}`, "invocation 0 has no package"},
+		{`{"invocations": [{"package": "p"}]}`, "invocation 0 (p) lists no benchmarks"},
+	} {
+		_, err := suite.ReadJSON(bytes.NewReader([]byte(bad.in)))
+		if assert.Error(t, err, bad.in) {
+			assert.Contains(t, err.Error(), bad.want)
+		}
+	}
+}

@@ -11,6 +11,7 @@
 //	mbopt analyze --app FILE... --micro DIR|FILE...  coverage, minimal suite, recommendations
 //	mbopt suite --app FILE... --micro DIR|FILE...    the minimal suite as go test invocations
 //	mbopt report --app ... --micro ... --out DIR     Markdown, HTML, JSON and plots
+//	mbopt check --suite FILE [DIR] [flags]           does a saved suite still fit the repository (drift)
 //
 // Every command prints its results on standard output and progress,
 // warnings and errors on standard error, and takes --cpuprofile FILE to
@@ -18,7 +19,8 @@
 // with examples; the README is the full manual.
 //
 // Exit status: 0 success; 2 bad input or usage (missing or bad files, bad
-// flags, no benchmarks); 1 anything else (nothing could be profiled,
+// flags, no benchmarks); 4 drift found by mbopt check (the saved suite no
+// longer fits the repository); 1 anything else (nothing could be profiled,
 // internal errors).
 //
 // # Examples
@@ -139,4 +141,11 @@
 //	mbopt profile --out profiles
 //	mbopt analyze --app app.pprof --micro profiles
 //	mbopt suite --app app.pprof --micro profiles
+//
+// In CI, on a pull request, run only the suite's benchmarks whose covered
+// functions the change touched, and fail when the saved suite has drifted
+// from the repository (exit 4):
+//
+//	mbopt suite --app app.pprof --micro profiles --changed-since merge-base --only-affected | sh
+//	mbopt check --suite suite.json --app app.pprof --micro profiles --min-coverage 90
 package main

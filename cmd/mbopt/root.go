@@ -84,6 +84,8 @@ Exit status:
   2        bad input or usage: a missing or bad file, a bad flag value, no
            benchmarks, a --module that matches no application function, an
            empty suite; the message names the file or flag and the fix
+  4        mbopt check found drift: the saved suite no longer fits the
+           repository (the findings are on standard output)
   130      interrupted by SIGINT (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP
            (128 + the signal's number). mbopt stops within a second whatever
            it is doing, removes its temporary files and prints
@@ -137,6 +139,7 @@ var subcommands = []func(*streams) *cobra.Command{
 	newCmdAnalyze,
 	newCmdSuite,
 	newCmdReport,
+	newCmdCheck,
 }
 
 // Main runs mbopt with args and returns the process exit code. Errors are
@@ -156,7 +159,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err := execute(w.Context(), args, stdin, stdout, stderr)
 	code := exitCode(err, w.Signal())
 	switch {
-	case code > exitBadInput:
+	case code > 128: // interrupt.ExitCode
 		interrupted()
 	case err != nil && isCobraUsage(err):
 		// cobra's usage errors carry no advice; add it to the first line.
@@ -196,7 +199,7 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 // signal arrived, or when the error is a context cancellation, whatever
 // failed did so because mbopt was stopping (a killed --app-cmd workload is
 // not bad input), so the status is the interrupt's. Then input and usage
-// errors give 2, everything else 1.
+// errors give 2, drift found by check 4, everything else 1.
 func exitCode(err error, sig os.Signal) int {
 	if sig != nil || errors.Is(err, context.Canceled) {
 		return interrupt.ExitCode(sig)
@@ -207,6 +210,10 @@ func exitCode(err error, sig os.Signal) int {
 	var ie *inputError
 	if errors.As(err, &ie) || isCobraUsage(err) {
 		return exitBadInput
+	}
+	var df *driftFound
+	if errors.As(err, &df) {
+		return exitDrift
 	}
 	return exitInternal
 }

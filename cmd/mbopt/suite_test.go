@@ -68,9 +68,9 @@ func TestSuiteHelpFlags(t *testing.T) {
 		}
 	}
 	assert.ElementsMatch(t, []string{
-		"allow-empty", "allow-non-cpu", "app", "budget", "costs", "default-cost", "exclude", "format", "help", "impact",
+		"allow-empty", "allow-non-cpu", "app", "budget", "changed-since", "costs", "default-cost", "exclude", "format", "help", "impact",
 		"max-decoded-bytes", "max-profile-bytes", "micro", "min-gain", "module", "nodes", "objective",
-		"output", "strict", "top", "weight",
+		"only-affected", "output", "strict", "top", "weight",
 	}, listed)
 	for _, name := range suiteIgnores {
 		assert.NotContains(t, listed, name)

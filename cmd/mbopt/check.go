@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/internal/regfile"
+	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/suite"
+)
+
+// exitDrift is the exit status of a check that found drift. 3 is left to
+// compare's gate.
+const exitDrift = 4
+
+// driftFound is the error of a check that found drift: the findings are
+// already printed, so it says only how many.
+type driftFound struct{ n int }
+
+func (e *driftFound) Error() string {
+	return fmt.Sprintf("drift found: %s; the saved suite no longer fits the repository (exit %d)", textutil.Plural(e.n, "finding"), exitDrift)
+}
+
+// checkOptions holds the check command's flag values.
+type checkOptions struct {
+	suiteFile   string
+	app, micro  []string
+	modules     []string
+	exclude     []string
+	minCoverage float64
+	format      string
+}
+
+func newCmdCheck(s *streams) *cobra.Command {
+	o := &checkOptions{}
+	cmd := &cobra.Command{
+		Use:   "check --suite FILE [DIR] [flags]",
+		Short: "Check that a saved suite still fits the repository (drift check for CI)",
+		Long: `Check compares a saved optimized suite (the JSON 'mbopt suite --format json'
+writes) with the module in DIR (default: the current directory) as it is now,
+and reports each way the suite has drifted:
+
+  missing      a suite benchmark's function is no longer declared: removed or
+               renamed (new benchmarks of the same package are named as
+               possible new names)
+  unprofiled   a benchmark declared in the module but not in the profiles
+               (--micro): new since the profiles were collected
+  no_profile   a suite benchmark without a profile in --micro
+  no_coverage  a suite benchmark that covers no application function (--app)
+  low_coverage the suite's project-only coverage of the application is below
+               --min-coverage
+
+Benchmarks are found in the module's _test.go files as 'mbopt profile' finds
+them; top-level names are compared, so BenchmarkX/n=1 in the suite is
+declared when BenchmarkX is. The checks after 'missing' need the benchmark
+profiles and the application profile: --micro and --app.
+
+Exit status: 0 no drift; 4 drift found (the findings are on stdout); 2 bad
+input; 1 internal error (see mbopt --help).`,
+		Example: `  $ mbopt check --suite suite.json
+  $ mbopt check --suite suite.json --app app.pprof --micro .mbopt/profiles --min-coverage 90
+  $ mbopt check --suite suite.json --format json`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.format != "text" && o.format != "json" {
+				return badInputf("--format: invalid value %q: valid values are {text|json}", o.format)
+			}
+			if o.suiteFile == "" {
+				return badInputf("--suite is required: the JSON file 'mbopt suite --format json -o FILE' wrote")
+			}
+			if !(o.minCoverage >= 0 && o.minCoverage <= 100) {
+				return badInputf("--min-coverage must be a percentage in [0, 100], not %g", o.minCoverage)
+			}
+			if (len(o.app) == 0) != (len(o.micro) == 0) {
+				return badInputf("--app and --micro go together: the profile checks compare the benchmark profiles with the application")
+			}
+			if o.minCoverage > 0 && len(o.app) == 0 {
+				return badInputf("--min-coverage needs --app and --micro: coverage is measured from the profiles")
+			}
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			return runCheck(cmd.Context(), s, o, dir)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.suiteFile, "suite", "", "the saved suite: JSON written by 'mbopt suite --format json'")
+	f.StringArrayVar(&o.app, "app", nil, "application (reference) CPU profile, for the coverage checks; repeatable, or NAME=FILE")
+	f.StringArrayVar(&o.micro, "micro", nil, "benchmark profile directory (with its manifest.json) or files, for the profile and coverage checks; repeatable")
+	f.StringArrayVar(&o.modules, "module", nil, "project module path prefix; repeatable (default: the profiles' manifest, else the module of DIR)")
+	f.StringArrayVar(&o.exclude, "exclude", nil, "package pattern that is not project code (as for analyze)")
+	f.Float64Var(&o.minCoverage, "min-coverage", 0, "lowest acceptable project-only coverage of the application by the suite, in percent (0: no check)")
+	f.StringVar(&o.format, "format", "text", "output format: {text|json}")
+	return cmd
+}
+
+// runCheck runs the drift check and prints its findings.
+func runCheck(ctx context.Context, s *streams, o *checkOptions, dir string) error {
+	data, err := regfile.ReadFile(o.suiteFile, 64<<20)
+	if err != nil {
+		return badInputf("--suite %s: %v", o.suiteFile, err)
+	}
+	invs, err := suite.ReadJSON(bytes.NewReader(data))
+	if err != nil {
+		return badInputf("--suite %s: %v; write it with 'mbopt suite --format json -o %s'", o.suiteFile, err, o.suiteFile)
+	}
+	pkgs, err := collect.Discover(ctx, collect.Config{Dir: dir})
+	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		return badInputf("%s: finding the module's benchmarks: %v", dir, err)
+	}
+	declared := map[string][]string{}
+	for _, p := range pkgs {
+		declared[p.Path] = p.Benchmarks
+	}
+	cfg := analysis.DriftConfig{Suite: suite.Benchmarks(invs), Declared: declared, MinCoverage: o.minCoverage / 100}
+	if len(o.micro) > 0 {
+		rep, err := checkReport(ctx, o, dir)
+		if err != nil {
+			return err
+		}
+		printSkipped(s.Err, rep)
+		cfg.Report = rep
+	}
+	d, err := analysis.CheckDrift(cfg)
+	if err != nil {
+		return classify(err)
+	}
+	var buf bytes.Buffer
+	if o.format == "json" {
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			Suite string `json:"suite"`
+			Dir   string `json:"dir"`
+			*analysis.Drift
+		}{o.suiteFile, dir, d}); err != nil {
+			return err
+		}
+	} else {
+		writeDriftText(&buf, o, dir, d)
+	}
+	if _, err := s.Out.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	if len(d.Findings) > 0 {
+		return &driftFound{len(d.Findings)}
+	}
+	return nil
+}
+
+// checkReport analyses the application and the benchmark profiles for the
+// checks that need them.
+func checkReport(ctx context.Context, o *checkOptions, dir string) (*analysis.Report, error) {
+	apps, scenarios, err := parseApps(o.app, nil)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := analyze(ctx, analysis.Config{App: apps, Scenarios: scenarios, Micro: o.micro, Modules: o.modules, Exclude: o.exclude, Dir: dir, AllowNoProject: true})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// writeDriftText writes the findings as text.
+func writeDriftText(w io.Writer, o *checkOptions, dir string, d *analysis.Drift) {
+	fmt.Fprintf(w, "mbopt: drift check of %s (%s) against %s\n", o.suiteFile, textutil.Plural(d.Benchmarks, "benchmark"), dir)
+	if d.Coverage != nil {
+		fmt.Fprintf(w, "suite coverage  %d/%d project functions  %.1f%% (all profiled benchmarks: %.1f%%)\n",
+			d.Coverage.Covered, d.Coverage.Total, 100*d.Coverage.Ratio, 100*d.FullCoverage.Ratio)
+	}
+	if len(d.Findings) == 0 {
+		fmt.Fprintln(w, "no drift")
+		return
+	}
+	width := 0
+	for _, f := range d.Findings {
+		width = max(width, len(f.Kind))
+	}
+	for _, f := range d.Findings {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, f.Kind, f.Message)
+	}
+}
