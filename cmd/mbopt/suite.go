@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/suite"
 
+	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
@@ -167,6 +169,9 @@ func tagAffected(ctx context.Context, s *streams, o *suiteOptions, rep *analysis
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, err
+		}
+		if errors.Is(err, gitrev.ErrNotRepository) {
+			return nil, nil, badInputf("--changed-since %s: %v; run mbopt inside the git repository", o.changedSince, err)
 		}
 		return nil, nil, badInputf("--changed-since %s: %v", o.changedSince, err)
 	}
