@@ -8,8 +8,9 @@
 //     helpers internal/golden and internal/gittest and the documentation
 //     check internal/doccheck
 //  1. the data each stage exchanges: manifest (the collection record),
-//     callgraph (profiles become graphs); internal/gitrev (revisions and
-//     the default base, run through internal/proc)
+//     callgraph (profiles become graphs), shard (the partition of a suite
+//     over N machines); internal/gitrev (revisions and the default base,
+//     run through internal/proc)
 //  2. the first stage and the graph comparison: collect (profiles
 //     benchmarks), reference (application profiles), coverage
 //  3. the choices: optimize (Algorithm 2 and variants), recommend

@@ -26,6 +26,7 @@ var layer = map[string]int{
 	"internal/doccheck":   0,
 	"internal/gittest":    0,
 	"manifest":            1,
+	"shard":               1,
 	"callgraph":           1,
 	"internal/gitrev":     1,
 	"collect":             2,
