@@ -17,6 +17,14 @@
 //	  "vcs_revision": "3f2a…",                 // git HEAD, omitted when unknown
 //	  "vcs_modified": true,                    // uncommitted changes to tracked files; omitted when false
 //	  "benchtime": "1s",                       // -test.benchtime of this run
+//	  "build_flags": ["-tags=integration"],    // go test -c flags; omitted when none
+//	  "shard": {                               // only in one shard's share of a sharded collection
+//	    "index": 0, "count": 3,                // shard 0 of 3
+//	    "inputs": "sha256:…",                  // digest of the partitioned IDs and costs, equal in every shard
+//	    "total": 23, "benchmarks": 8,          // benchmarks partitioned over all shards, and in this share
+//	    "by_count": true,                      // no costs were known: counts balanced; omitted when false
+//	    "complete": true                       // the shard's run finished
+//	  },
 //	  "benchmarks": [                          // sorted by package, then name
 //	    {
 //	      "id": "example.com/tinytsdb/storage.BenchmarkEncode/n=100",

@@ -65,9 +65,43 @@ type Manifest struct {
 	VCSModified bool `json:"vcs_modified,omitempty"`
 	// BenchTime is the -test.benchtime of the run that wrote the manifest.
 	BenchTime string `json:"benchtime"`
+	// BuildFlags are the go build flags the test binaries were built with
+	// (such as "-tags=integration", "-mod=vendor"), in the order go test
+	// got them; nil (omitted) when there were none.
+	BuildFlags []string `json:"build_flags,omitempty"`
+	// Shard is set when the manifest holds one shard's share of a sharded
+	// collection, and nil for a whole collection, including one merged
+	// from shards.
+	Shard *Shard `json:"shard,omitempty"`
 	// Benchmarks holds one entry per benchmark, sorted by package, then
 	// name; IDs are unique.
 	Benchmarks []Entry `json:"benchmarks"`
+}
+
+// A Shard records which share of a sharded collection a manifest holds
+// and what the partition was computed from, so that a merge can check that
+// its inputs are the shards of one partition, all of them, once each.
+type Shard struct {
+	// Index is the shard's number, from 0 to Count-1.
+	Index int `json:"index"`
+	// Count is the number of shards.
+	Count int `json:"count"`
+	// Inputs identifies the partitioned benchmarks and the costs the
+	// partition balanced: "sha256:" and the hex SHA-256 of the sorted
+	// "ID<TAB>cost" lines (see package shard's Digest). Every shard of one
+	// partition has the same Inputs.
+	Inputs string `json:"inputs"`
+	// Total is the number of benchmarks partitioned over all shards.
+	Total int `json:"total"`
+	// Benchmarks is the number of them in this shard's share; a complete
+	// shard manifest has exactly that many entries.
+	Benchmarks int `json:"benchmarks"`
+	// ByCount reports that no costs were known, so the partition balanced
+	// the number of benchmarks per shard instead of their cost.
+	ByCount bool `json:"by_count,omitempty"`
+	// Complete reports that the shard's run finished; a run that was
+	// interrupted leaves it false.
+	Complete bool `json:"complete"`
 }
 
 // An Entry records one benchmark of a [Manifest].
@@ -214,7 +248,9 @@ func Load(dir string) (*Manifest, error) {
 // error. It fails when the data is not valid JSON, has another schema
 // version, has duplicate or empty ids, or an entry whose profile or log path
 // is not local to the manifest's directory (absolute, or escaping it with
-// ".."): a manifest only ever names files it sits next to.
+// ".."): a manifest only ever names files it sits next to. It also fails
+// when Shard is set but names no valid shard (an index outside 0 to
+// Count-1, or more benchmarks in the share than in the partition).
 func Read(r io.Reader, name string) (*Manifest, error) {
 	var m Manifest
 	if err := json.NewDecoder(r).Decode(&m); err != nil {
@@ -222,6 +258,9 @@ func Read(r io.Reader, name string) (*Manifest, error) {
 	}
 	if m.Version != SchemaVersion {
 		return nil, fmt.Errorf("%s: manifest version %d, want %d (written by another mbopt version?)", name, m.Version, SchemaVersion)
+	}
+	if sh := m.Shard; sh != nil && (sh.Count < 1 || sh.Index < 0 || sh.Index >= sh.Count || sh.Benchmarks < 0 || sh.Benchmarks > sh.Total) {
+		return nil, fmt.Errorf("%s: shard %d of %d (%d of %d benchmarks) is not a shard; collect the shard again", name, sh.Index, sh.Count, sh.Benchmarks, sh.Total)
 	}
 	seen := make(map[string]bool, len(m.Benchmarks))
 	for i, e := range m.Benchmarks {

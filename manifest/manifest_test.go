@@ -110,6 +110,8 @@ func TestLoadErrors(t *testing.T) {
 		{"other version", `{"version": 2}`, "manifest version 2, want 1"},
 		{"duplicate id", `{"version": 1, "benchmarks": [{"id": "m.BenchmarkA"}, {"id": "m.BenchmarkA"}]}`, `duplicate benchmark id "m.BenchmarkA"`},
 		{"no id", `{"version": 1, "benchmarks": [{"name": "BenchmarkA"}]}`, `benchmark 0 ("BenchmarkA") has no id`},
+		{"shard index past count", `{"version": 1, "shard": {"index": 3, "count": 3, "total": 1, "benchmarks": 1}}`, "shard 3 of 3 (1 of 1 benchmarks) is not a shard"},
+		{"shard share larger than the partition", `{"version": 1, "shard": {"index": 0, "count": 2, "total": 1, "benchmarks": 2}}`, "shard 0 of 2 (2 of 1 benchmarks) is not a shard"},
 		{"profile escapes", `{"version": 1, "benchmarks": [{"id": "m.BenchmarkA", "status": "ok", "profile": "../../x.pprof"}]}`, `benchmark m.BenchmarkA: profile "../../x.pprof" is outside the manifest's directory`},
 		{"absolute profile", `{"version": 1, "benchmarks": [{"id": "m.BenchmarkA", "status": "ok", "profile": "/etc/passwd"}]}`, `profile "/etc/passwd" is outside`},
 		{"log escapes", `{"version": 1, "benchmarks": [{"id": "m.BenchmarkA", "status": "failed", "log": "logs/../../x.log"}]}`, `log "logs/../../x.log" is outside`},
