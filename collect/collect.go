@@ -82,10 +82,15 @@ func Collect(ctx context.Context, cfg Config) (*manifest.Manifest, error) {
 	c.loadPrevious()
 
 	c.run(ctx, pkgs)
+	if c.shard != nil && ctx.Err() == nil {
+		if err := c.runShare(ctx); err != nil {
+			return c.m, err
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return c.m, err
 	}
-	if len(c.seen) == 0 {
+	if len(c.seen) == 0 && !c.shardPartitioned() {
 		if created {
 			unlock()
 			os.RemoveAll(c.out)
@@ -93,6 +98,7 @@ func Collect(ctx context.Context, cfg Config) (*manifest.Manifest, error) {
 		return nil, fmt.Errorf("%w matching %q in %s", ErrNoBenchmarks, cfg.Bench, strings.Join(cfg.patterns(), " "))
 	}
 	c.dropVanished()
+	c.dropOtherShards()
 	if err := c.writeManifest(); err != nil {
 		return c.m, fmt.Errorf("writing manifest: %w", err)
 	}
@@ -116,6 +122,7 @@ type collector struct {
 	prev   map[string]manifest.Entry
 	cache  *discoveryCache // from the previous run; empty with Force
 	modDir string          // main module root
+	shard  *sharding       // nil unless cfg.Shard is enabled
 
 	mu         sync.Mutex // guards everything below, and manifest writes
 	m          *manifest.Manifest
@@ -148,6 +155,9 @@ func newCollector(cfg Config) (*collector, error) {
 		if c.skip, err = benchname.CompileFilter(cfg.Skip); err != nil {
 			return nil, &InputError{Field: "Skip", Err: err}
 		}
+	}
+	if c.shard, err = checkShard(cfg); err != nil {
+		return nil, err
 	}
 	if c.out, err = filepath.Abs(cfg.Out); err != nil {
 		return nil, &InputError{Field: "Out", Err: err}
@@ -226,7 +236,7 @@ func (c *collector) emit(ev Event) {
 
 // describe returns an empty manifest describing the module and toolchain.
 func (c *collector) describe(ctx context.Context, pkgs []Package) (*manifest.Manifest, error) {
-	m := &manifest.Manifest{Version: manifest.SchemaVersion, BenchTime: c.cfg.benchTime()}
+	m := &manifest.Manifest{Version: manifest.SchemaVersion, BenchTime: c.cfg.benchTime(), BuildFlags: c.cfg.buildFlags()}
 	env, err := c.output(ctx, c.cfg.Dir, c.cfg.goCmd(), "env", "GOVERSION", "GOOS", "GOARCH")
 	if err != nil {
 		return nil, fmt.Errorf("go env: %w", err)
@@ -393,7 +403,8 @@ func (c *collector) selects(name string, partialOK bool) bool {
 	return c.skip == nil || !c.skip.Selects(name)
 }
 
-// addUnit schedules the profile run of u, or reuses its previous entry.
+// addUnit schedules the profile run of u, or reuses its previous entry;
+// in the first phase of a sharded run it queues u for the partition.
 func (c *collector) addUnit(ctx context.Context, s *scheduler, u unit) {
 	if !c.selects(u.name, c.cfg.TopLevelOnly) {
 		return
@@ -401,6 +412,14 @@ func (c *collector) addUnit(ctx context.Context, s *scheduler, u unit) {
 	c.mu.Lock()
 	c.total++
 	c.mu.Unlock()
+	if c.deferUnit(u) {
+		return
+	}
+	c.schedule(ctx, s, u)
+}
+
+// schedule queues the profile run of u, or reuses its previous entry.
+func (c *collector) schedule(ctx context.Context, s *scheduler, u unit) {
 	if e, ok := c.reusable(u); ok {
 		c.finish(e, true)
 		return
@@ -417,8 +436,12 @@ func (c *collector) addUnit(ctx context.Context, s *scheduler, u unit) {
 }
 
 // finish records entry e, replacing any earlier entry with its ID, and
-// rewrites the manifest when e changed it.
+// rewrites the manifest when e changed it; in the first phase of a sharded
+// run it queues e for the partition instead.
 func (c *collector) finish(e manifest.Entry, reused bool) {
+	if c.deferEntry(e, reused) {
+		return
+	}
 	if e.Status != manifest.StatusOK {
 		// A profile left by an earlier run must not pass for this one's.
 		os.Remove(filepath.Join(c.out, manifest.ProfileName(c.m.Module, e.Package, e.Name)))

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/shard"
 )
 
 // DefaultBenchTime is the -test.benchtime used when [Config.BenchTime] is
@@ -90,6 +91,21 @@ type Config struct {
 	// binary fails the same way, and a hung benchmark would cost the
 	// whole Timeout again.
 	RetryFailed bool
+	// Shard, when enabled (Count > 0), collects one shard's share of the
+	// selected benchmarks: every shard builds and discovers everything,
+	// then all benchmarks found are partitioned over Shard.Count shards by
+	// package shard's rule, balancing ShardCosts, and only the share of
+	// shard Shard.Index is profiled and kept in the manifest, which
+	// records the shard (see "Sharding" in the package documentation).
+	// The zero value collects everything.
+	Shard shard.Spec
+	// ShardCosts are the costs, in seconds by benchmark ID (as
+	// manifest.Manifest.Costs returns them), that the partition balances.
+	// Nil means the costs recorded by the manifest in Out, when it is a
+	// whole collection (not a shard) of the same module; with neither,
+	// the partition balances counts. Every shard of a partition must see
+	// the same costs. Set only with Shard.
+	ShardCosts map[string]float64
 	// Env holds extra environment variables ("KEY=value") for the go
 	// command and the test binaries, added to the current environment.
 	Env []string

@@ -111,6 +111,27 @@
 // relink. [Config.Force] ignores the previous manifest and the cache;
 // [Config.RetryFailed] ignores cached discoveries that recorded a failure.
 //
+// # Sharding
+//
+// With [Config.Shard] set to K/N, N machines (the jobs of a CI matrix, the
+// pods of a Kubernetes Indexed Job) each collect a share of the suite and
+// [Merge] combines their output directories. Each shard builds every
+// package and runs every discovery run, as an unsharded run does, so that
+// every shard knows every benchmark; then it partitions them by package
+// shard's rule (longest-processing-time-first over [Config.ShardCosts], or
+// the costs of a whole collection already in Out; by count when no cost is
+// known; ties by benchmark ID) and profiles only its share. Its manifest
+// holds exactly the share and records the shard, the number of benchmarks
+// partitioned and a digest of the partition's inputs (IDs and costs);
+// [manifest.Shard.Complete] is set when the run finishes. Shards that found
+// different benchmarks, or balanced different costs, have different
+// digests, and Merge refuses them rather than lose or double a benchmark:
+// give every shard the same previous collection (or the same ShardCosts).
+//
+// A shard's fixed cost, paid by every shard whatever N, is the builds and
+// the discovery runs (one -test.benchtime 1x run per top-level benchmark,
+// none for a test binary the discovery cache in Out knows).
+//
 // # Merging
 //
 // The manifest is merged, never truncated. The previous manifest's entries

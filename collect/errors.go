@@ -27,7 +27,7 @@ var ErrLocked = errors.New("output directory in use")
 // the field: a CLI maps Field to its flag.
 type InputError struct {
 	// Field is the Config field at fault: "Dir", "Patterns", "Out",
-	// "Bench" or "Skip".
+	// "Bench", "Skip", "Shard" or "ShardCosts".
 	Field string
 	// Err is the problem.
 	Err error

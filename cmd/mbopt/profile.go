@@ -16,8 +16,10 @@ import (
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/shard"
 )
 
 // profileOptions holds the profile command's flag values and its
@@ -36,9 +38,13 @@ type profileOptions struct {
 	retry      bool
 	strict     bool
 	dir        string
-	terminal   bool             // draw a progress bar instead of logging lines
-	width      int              // terminal width for the bar
-	now        func() time.Time // clock for elapsed time and ETA
+	shard      string             // --shard as given
+	shardCosts string             // --shard-costs as given
+	shardSpec  shard.Spec         // --shard resolved (with the environment)
+	costs      map[string]float64 // read from --shard-costs
+	terminal   bool               // draw a progress bar instead of logging lines
+	width      int                // terminal width for the bar
+	now        func() time.Time   // clock for elapsed time and ETA
 	collectRun func(context.Context, collect.Config) (*manifest.Manifest, error)
 }
 
@@ -77,6 +83,15 @@ and drops only the selected ones that no longer exist. One mbopt at a time
 may use an --out: a second one exits at once with status 2 (the lock file is
 DIR/.mbopt.lock).
 
+--shard K/N collects one deterministic share of the benchmarks, one of N
+machines (a CI matrix job, a Kubernetes Indexed Job pod with --shard /N and
+JOB_COMPLETION_INDEX); 'mbopt merge' combines the N output directories. Every
+shard builds and discovers all benchmarks, then partitions them: by the costs
+a whole collection in --out (or --shard-costs) recorded, longest first onto
+the least-loaded shard, or by count when none is known; ties go by benchmark
+id. Every shard must see the same costs: restore the same previous
+collection in each, or none.
+
 Coverage needs every function to be sampled at least once, not a quiet
 machine, so benchmarks run -j at a time. A longer --benchtime finds more
 rarely-called functions: the papers this tool follows used 10s.
@@ -90,12 +105,16 @@ of them, skipped ones aside), 1 otherwise, 2 for bad flags or no benchmarks.`,
 		Example: `  $ mbopt profile --out profiles
   $ mbopt profile ./storage/... --bench 'Encode|Decode' --benchtime 10s -j 1 --out profiles
   $ mbopt profile -C ~/src/prometheus ./tsdb/... --out /tmp/prom --timeout 2m
-  $ mbopt profile --out profiles --strict    # in CI: fail if any benchmark fails`,
+  $ mbopt profile --out profiles --strict    # in CI: fail if any benchmark fails
+  $ mbopt profile --shard 1/3 --out shard-1  # one of 3 CI jobs; then: mbopt merge shard-* -o profiles`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				o.patterns = args
 			}
 			if err := o.validate(); err != nil {
+				return err
+			}
+			if err := o.resolveShard(os.Getenv); err != nil {
 				return err
 			}
 			return runF(cmd.Context(), s, o)
@@ -106,7 +125,50 @@ of them, skipped ones aside), 1 otherwise, 2 for bad flags or no benchmarks.`,
 	addCollectFlags(f, o)
 	f.BoolVar(&o.strict, "strict", false, "exit 1 when any benchmark fails, times out or does not build")
 	f.StringVarP(&o.dir, "dir", "C", "", "run in this `directory` (a directory of the module to profile)")
+	f.StringVar(&o.shard, "shard", "", "collect only shard `K/N` of the benchmarks (K from 0 to N-1; /N takes K from $JOB_COMPLETION_INDEX; default $MBOPT_SHARD); combine the shards with 'mbopt merge'")
+	f.StringVar(&o.shardCosts, "shard-costs", "", "with --shard: balance the shards by the costs recorded in this `manifest` (a manifest.json or an output directory; default: the whole collection in --out, else by count)")
 	return cmd
+}
+
+// resolveShard resolves --shard with the environment and reads
+// --shard-costs.
+func (o *profileOptions) resolveShard(getenv func(string) string) error {
+	spec, err := shard.Resolve(o.shard, getenv)
+	if err != nil {
+		return badInputf("--shard: %v", err)
+	}
+	o.shardSpec = spec
+	if o.shardCosts == "" {
+		return nil
+	}
+	if !spec.Enabled() {
+		return badInputf("--shard-costs needs --shard")
+	}
+	m, err := loadManifest(o.shardCosts)
+	if err != nil {
+		return badInputf("--shard-costs: %v", err)
+	}
+	if m.Shard != nil {
+		return badInputf("--shard-costs %s is the manifest of shard %d/%d, which knows only its own share; give a whole collection (the output of 'mbopt merge')", o.shardCosts, m.Shard.Index, m.Shard.Count)
+	}
+	o.costs = m.Costs()
+	if o.costs == nil {
+		o.costs = map[string]float64{}
+	}
+	return nil
+}
+
+// loadManifest reads the manifest in path, a directory or a manifest file.
+func loadManifest(path string) (*manifest.Manifest, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return manifest.Load(path)
+	}
+	f, _, err := regfile.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return manifest.Read(f, path)
 }
 
 // addCollectFlags registers the flags that choose and run benchmarks,
@@ -192,6 +254,8 @@ func (o *profileOptions) collectConfig() collect.Config {
 		Out:          o.out,
 		Force:        o.force,
 		RetryFailed:  o.retry,
+		Shard:        o.shardSpec,
+		ShardCosts:   o.costs,
 	}
 }
 
@@ -229,7 +293,7 @@ func (o *profileOptions) collect(ctx context.Context, s *streams, cfg collect.Co
 // collectInputError adds the flag behind a collect.Config field to the
 // error's message.
 func collectInputError(ie *collect.InputError, o *profileOptions) error {
-	flag := map[string]string{"Out": "--out", "Bench": "--bench", "Skip": "--skip", "Patterns": "PATTERN"}[ie.Field]
+	flag := map[string]string{"Out": "--out", "Bench": "--bench", "Skip": "--skip", "Patterns": "PATTERN", "Shard": "--shard", "ShardCosts": "--shard-costs"}[ie.Field]
 	if ie.Field == "Dir" && o.dir != "" {
 		flag = "-C"
 	}
@@ -242,7 +306,7 @@ func collectInputError(ie *collect.InputError, o *profileOptions) error {
 // checkCollected fails when nothing was profiled, or with --strict when
 // anything failed.
 func checkCollected(m *manifest.Manifest, o *profileOptions) error {
-	if m.Count(manifest.StatusOK) == 0 {
+	if m.Count(manifest.StatusOK) == 0 && (m.Shard == nil || m.Shard.Benchmarks > 0) {
 		return fmt.Errorf("no benchmark was profiled (logs in %s)", o.out+string(os.PathSeparator)+"logs")
 	}
 	if n := len(m.Problems()); o.strict && n > 0 {
@@ -388,7 +452,11 @@ func (p *progressPrinter) summary(m *manifest.Manifest, out string) {
 	if p.reused > 0 {
 		reused = fmt.Sprintf(", %d reused from an earlier run", p.reused)
 	}
-	fmt.Fprintf(p.w, "profiled %s in %v%s: %s\n", textutil.Plural(len(m.Benchmarks), "benchmark"), elapsed, reused, strings.Join(parts, ", "))
+	share := ""
+	if sh := m.Shard; sh != nil {
+		share = fmt.Sprintf(" (shard %d/%d: %d of the %d benchmarks found)", sh.Index, sh.Count, sh.Benchmarks, sh.Total)
+	}
+	fmt.Fprintf(p.w, "profiled %s%s in %v%s: %s\n", textutil.Plural(len(m.Benchmarks), "benchmark"), share, elapsed, reused, strings.Join(parts, ", "))
 	problems := m.Problems()
 	if len(problems) == 0 {
 		return

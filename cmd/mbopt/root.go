@@ -136,6 +136,7 @@ Exit status:
 var subcommands = []func(*streams) *cobra.Command{
 	newCmdRun,
 	newCmdProfile,
+	newCmdMerge,
 	newCmdAnalyze,
 	newCmdSuite,
 	newCmdReport,
