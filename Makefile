@@ -3,7 +3,7 @@ GO ?= go
 MODULE_EXAMPLE := example.com/tinytsdb
 PROFILES := testdata/profiles/example
 
-.PHONY: all build demo demo-offline test bench lint golden profiles clean
+.PHONY: all build demo demo-offline test test-slow bench lint golden profiles clean
 
 all: lint test
 
@@ -28,6 +28,11 @@ demo-offline:
 ## test: the whole test suite (what CI runs)
 test:
 	$(GO) test -count=1 ./...
+
+## test-slow: the whole suite plus the slow end-to-end variants (the 3-shard
+## collection of the whole example module, merged, against the unsharded one)
+test-slow:
+	MBOPT_SLOW_TESTS=1 $(GO) test -count=1 ./...
 
 ## bench: performance figures (synthetic graphs and end-to-end decoding)
 bench:
