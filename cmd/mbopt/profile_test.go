@@ -15,6 +15,7 @@ import (
 
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/shard"
 )
 
 // parseProfile runs the profile command's flag parsing and validation and
@@ -58,6 +59,36 @@ func TestProfileFlags(t *testing.T) {
 	}
 }
 
+func TestProfileShardFlags(t *testing.T) {
+	costs := t.TempDir()
+	require.NoError(t, (&manifest.Manifest{Module: "m", Benchmarks: []manifest.Entry{
+		{ID: "m.BenchmarkA", Status: manifest.StatusOK, Profile: "a.pprof", WallSeconds: 2}}}).Write(costs))
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		env   map[string]string
+		want  shard.Spec
+		costs map[string]float64
+	}{
+		{"none", nil, nil, shard.Spec{}, nil},
+		{"matrix", []string{"--shard", "1/3"}, nil, shard.Spec{Index: 1, Count: 3}, nil},
+		{"indexed job", []string{"--shard", "/3"}, map[string]string{"JOB_COMPLETION_INDEX": "2"}, shard.Spec{Index: 2, Count: 3}, nil},
+		{"environment", nil, map[string]string{"MBOPT_SHARD": "0/4"}, shard.Spec{Index: 0, Count: 4}, nil},
+		{"costs from a directory", []string{"--shard", "0/2", "--shard-costs", costs}, nil, shard.Spec{Index: 0, Count: 2}, map[string]float64{"m.BenchmarkA": 2}},
+		{"costs from a file", []string{"--shard", "0/2", "--shard-costs", filepath.Join(costs, "manifest.json")}, nil, shard.Spec{Index: 0, Count: 2}, map[string]float64{"m.BenchmarkA": 2}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("JOB_COMPLETION_INDEX", tt.env["JOB_COMPLETION_INDEX"])
+			t.Setenv("MBOPT_SHARD", tt.env["MBOPT_SHARD"])
+			got, err := parseProfile(t, tt.args...)
+			require.NoError(t, err)
+			cfg := got.collectConfig()
+			assert.Equal(t, tt.want, cfg.Shard)
+			assert.Equal(t, tt.costs, cfg.ShardCosts)
+		})
+	}
+}
+
 func TestProfileFlagErrors(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -73,7 +104,13 @@ func TestProfileFlagErrors(t *testing.T) {
 		{[]string{"--mod", "vendored"}, "valid values are {mod|readonly|vendor}"},
 		{[]string{"-C", "does-not-exist"}, "-C does-not-exist: not a directory"},
 		{[]string{"--out", ""}, "--out must name a directory"},
+		{[]string{"--shard", "3"}, "--shard: shard \"3\": want K/N"},
+		{[]string{"--shard", "/3"}, "--shard: shard \"/3\": the index comes from JOB_COMPLETION_INDEX, which is not set"},
+		{[]string{"--shard-costs", "x"}, "--shard-costs needs --shard"},
+		{[]string{"--shard", "0/2", "--shard-costs", "does-not-exist"}, "--shard-costs: stat does-not-exist"},
 	}
+	t.Setenv("JOB_COMPLETION_INDEX", "")
+	t.Setenv("MBOPT_SHARD", "")
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			_, err := parseProfile(t, tt.args...)
