@@ -1,6 +1,7 @@
 package collect_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -19,7 +20,10 @@ import (
 
 // whole returns a collection of n benchmarks with profiles (one failed, with
 // a log), written by nobody: the input the synthetic shards split.
-func whole(n int) *manifest.Manifest {
+func whole(n int) *manifest.Manifest { return wholeSized(n, 0) }
+
+// wholeSized is whole with profiles of size bytes (0: a short text).
+func wholeSized(n, size int) *manifest.Manifest {
 	m := &manifest.Manifest{Version: manifest.SchemaVersion, Module: "example.com/m", GoVersion: "go1.26.0",
 		GOOS: "linux", GOARCH: "amd64", VCSRevision: "abc123", BenchTime: "1s", BuildFlags: []string{"-tags=x"}}
 	for i := range n {
@@ -30,7 +34,7 @@ func whole(n int) *manifest.Manifest {
 			e.Status, e.Error, e.Log = manifest.StatusFailed, "boom", "logs/p.log"
 		} else {
 			e.Profile = manifest.ProfileName(m.Module, e.Package, e.Name)
-			sum := sha256.Sum256(profileBytes(e.ID))
+			sum := sha256.Sum256(profileBytes(e.ID, size))
 			e.ProfileSHA256 = hex.EncodeToString(sum[:])
 		}
 		m.Benchmarks = append(m.Benchmarks, e)
@@ -38,15 +42,26 @@ func whole(n int) *manifest.Manifest {
 	return m
 }
 
-func profileBytes(id string) []byte { return []byte("profile of " + id) }
+// profileBytes returns the synthetic profile of benchmark id: a short text,
+// or size bytes.
+func profileBytes(id string, size int) []byte {
+	b := []byte("profile of " + id)
+	if size > 0 {
+		b = bytes.Repeat(b, size/len(b)+1)[:size]
+	}
+	return b
+}
 
 // writeDir writes m and the files its entries name into dir.
-func writeDir(t testing.TB, dir string, m *manifest.Manifest) {
+func writeDir(t testing.TB, dir string, m *manifest.Manifest) { writeDirSized(t, dir, m, 0) }
+
+// writeDirSized is writeDir with profiles of size bytes, as wholeSized.
+func writeDirSized(t testing.TB, dir string, m *manifest.Manifest, size int) {
 	t.Helper()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "logs"), 0o755))
 	for _, e := range m.Benchmarks {
 		if e.Profile != "" {
-			require.NoError(t, os.WriteFile(filepath.Join(dir, e.Profile), profileBytes(e.ID), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, e.Profile), profileBytes(e.ID, size), 0o644))
 		}
 		if e.Log != "" {
 			require.NoError(t, os.WriteFile(filepath.Join(dir, e.Log), []byte("log"), 0o644))
@@ -111,7 +126,7 @@ func TestMerge(t *testing.T) {
 		if e.Profile != "" {
 			data, err := os.ReadFile(filepath.Join(out, e.Profile))
 			require.NoError(t, err)
-			assert.Equal(t, profileBytes(e.ID), data)
+			assert.Equal(t, profileBytes(e.ID, 0), data)
 		}
 	}
 	assert.FileExists(t, filepath.Join(out, "logs/p.log"))

@@ -167,6 +167,27 @@ if [ -z "${SKIP_OBJECTIVES:-}" ]; then
 	}' "$work/obj.txt"
 fi
 
+# Merging sharded collections (docs/scale.md): 5,000 benchmarks with 4 KB
+# profiles split into 10, 100 and 1,000 shards; the cost is a fixed part per
+# file plus a part per shard, so it grows linearly in the shard count.
+if [ -z "${SKIP_MERGE:-}" ]; then
+	echo >&2
+	echo "# go test -run '^\$' -bench '^BenchmarkMerge\$' -benchtime 3x ./collect" >&2
+	"$GO" test -run '^$' -bench '^BenchmarkMerge$' -benchtime 3x -count 1 -timeout 30m ./collect | tee "$work/merge.txt"
+	awk '
+	/^BenchmarkMerge\/shards=/ {
+		n = $1; sub(/^BenchmarkMerge\/shards=/, "", n); sub(/-[0-9]+$/, "", n)
+		k++; shards[k] = n; t[k] = $3
+	}
+	END {
+		if (k < 2) exit
+		printf "\nmbopt merge, 5,000 benchmarks (20 MB of profiles), by shard count\n"
+		for (i = 1; i <= k; i++) printf "  %6d shards  %8.0f ms\n", shards[i], t[i] / 1e6
+		slope = (t[k] - t[1]) / (shards[k] - shards[1])
+		printf "  linear fit: %.0f ms + %.2f ms per shard\n", (t[1] - slope * shards[1]) / 1e6, slope / 1e6
+	}' "$work/merge.txt"
+fi
+
 # Collection speed on the example module against the papers' protocol (10 s
 # per benchmark, sequential, go test relinking per benchmark): about 10
 # minutes, so it runs only with MBOPT_BENCH_COLLECT=1.
