@@ -7,7 +7,8 @@
 // Usage:
 //
 //	mbopt run [DIR] [flags]                          profile the application and every benchmark, then analyse
-//	mbopt profile [PATTERN...] [flags]               profile every benchmark of a module
+//	mbopt profile [PATTERN...] [flags]               profile every benchmark of a module (--shard K/N: one share)
+//	mbopt merge DIR... [-o OUT]                      combine the output directories of profile --shard
 //	mbopt analyze --app FILE... --micro DIR|FILE...  coverage, minimal suite, recommendations
 //	mbopt suite --app FILE... --micro DIR|FILE...    the minimal suite as go test invocations
 //	mbopt report --app ... --micro ... --out DIR     Markdown, HTML, JSON and plots
