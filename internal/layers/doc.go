@@ -3,16 +3,17 @@
 // selection → outputs), and a package imports only packages of a lower
 // layer. The layers, lowest first:
 //
-//  0. helpers with no mbopt imports: bitset, benchname, and internal
-//     atomicfile, interrupt, regfile, textutil, par, proc, lazy, the test
-//     helpers internal/golden and internal/gittest and the documentation
-//     check internal/doccheck
+//  0. helpers with no mbopt imports: bitset, benchname, benchstats (the
+//     statistics of a comparison), and internal atomicfile, interrupt,
+//     regfile, textutil, par, proc, lazy, the test helpers internal/golden
+//     and internal/gittest and the documentation check internal/doccheck
 //  1. the data each stage exchanges: manifest (the collection record),
 //     callgraph (profiles become graphs), shard (the partition of a suite
 //     over N machines); internal/gitrev (revisions and the default base,
 //     run through internal/proc)
 //  2. the first stage and the graph comparison: collect (profiles
-//     benchmarks), reference (application profiles), coverage
+//     benchmarks), reference (application profiles), coverage; and
+//     compare (runs two revisions' benchmarks against each other)
 //  3. the choices: optimize (Algorithm 2 and variants), recommend
 //     (Algorithm 3); changes (a diff mapped to changed functions and to the
 //     benchmarks that cover them)

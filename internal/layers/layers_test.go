@@ -13,6 +13,7 @@ const module = "github.com/mbopt/mbopt/"
 var layer = map[string]int{
 	"bitset":              0,
 	"benchname":           0,
+	"benchstats":          0,
 	"internal/atomicfile": 0,
 	"internal/interrupt":  0,
 	"internal/textutil":   0,
@@ -32,6 +33,7 @@ var layer = map[string]int{
 	"collect":             2,
 	"reference":           2,
 	"coverage":            2,
+	"compare":             2,
 	"internal/proftest":   3,
 	"internal/synth":      3,
 	"optimize":            3,

@@ -1,0 +1,293 @@
+package benchstats
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"golang.org/x/perf/benchmath"
+	"gonum.org/v1/gonum/stat"
+)
+
+// A Hierarchy holds one version's measurements of one benchmark and unit
+// in the shape RMIT produced them: h[t][r] are the iterations of run r of
+// trial t.
+type Hierarchy [][][]float64
+
+// Values returns all measurements, trial by trial, run by run.
+func (h Hierarchy) Values() []float64 {
+	var vs []float64
+	for _, t := range h {
+		for _, r := range t {
+			vs = append(vs, r...)
+		}
+	}
+	return vs
+}
+
+// Len returns the number of measurements.
+func (h Hierarchy) Len() int {
+	n := 0
+	for _, t := range h {
+		for _, r := range t {
+			n += len(r)
+		}
+	}
+	return n
+}
+
+// Trials returns the number of trials that hold at least one measurement.
+func (h Hierarchy) Trials() int {
+	n := 0
+	for _, t := range h {
+		for _, r := range t {
+			if len(r) > 0 {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// compact returns h without empty runs and trials.
+func (h Hierarchy) compact() Hierarchy {
+	var c Hierarchy
+	for _, t := range h {
+		var ct [][]float64
+		for _, r := range t {
+			if len(r) > 0 {
+				ct = append(ct, r)
+			}
+		}
+		if len(ct) > 0 {
+			c = append(c, ct)
+		}
+	}
+	return c
+}
+
+// Options configure the bootstrap. The zero value means the defaults.
+type Options struct {
+	// Resamples is the number of bootstrap resamples; 0 means 10,000.
+	Resamples int
+	// Confidence is the confidence level of the interval, in (0, 1);
+	// 0 means 0.99.
+	Confidence float64
+	// Seed seeds the random source; the same seed and data give the same
+	// interval.
+	Seed uint64
+}
+
+// DefaultResamples and DefaultConfidence are the study's settings.
+const (
+	DefaultResamples  = 10000
+	DefaultConfidence = 0.99
+)
+
+func (o Options) resamples() int {
+	if o.Resamples == 0 {
+		return DefaultResamples
+	}
+	return o.Resamples
+}
+
+func (o Options) confidence() float64 {
+	if o.Confidence == 0 {
+		return DefaultConfidence
+	}
+	return o.Confidence
+}
+
+func (o Options) check() error {
+	if o.Resamples < 0 {
+		return fmt.Errorf("benchstats: Resamples is %d; it must be positive (or 0 for %d)", o.Resamples, DefaultResamples)
+	}
+	if c := o.Confidence; c != 0 && !(c > 0 && c < 1) {
+		return fmt.Errorf("benchstats: Confidence is %v; it must be between 0 and 1, such as 0.99", c)
+	}
+	return nil
+}
+
+// An Interval is a closed interval of relative changes.
+type Interval struct {
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+}
+
+// Width returns High − Low: the instability of the estimate.
+func (i Interval) Width() float64 { return i.High - i.Low }
+
+// Contains reports whether x lies in the interval.
+func (i Interval) Contains(x float64) bool { return i.Low <= x && x <= i.High }
+
+// Overlaps reports whether the intervals share a point.
+func (i Interval) Overlaps(j Interval) bool { return i.Low <= j.High && j.Low <= i.High }
+
+// An Estimate is the relative change of one benchmark and unit between
+// two versions.
+type Estimate struct {
+	// Change is median(head)/median(base) − 1.
+	Change float64 `json:"change"`
+	// CI is the bootstrap confidence interval of Change.
+	CI Interval `json:"ci"`
+	// BaseMedian and HeadMedian are the medians of all measurements.
+	BaseMedian float64 `json:"base_median"`
+	HeadMedian float64 `json:"head_median"`
+	// BaseN and HeadN count the measurements.
+	BaseN int `json:"base_n"`
+	HeadN int `json:"head_n"`
+}
+
+// Instability returns the width of the confidence interval.
+func (e Estimate) Instability() float64 { return e.CI.Width() }
+
+// ErrNoData is returned when a version has no measurements.
+var ErrNoData = errors.New("benchstats: a version has no measurements")
+
+// ErrZeroMedian is returned when the base median is zero, so a relative
+// change is undefined.
+var ErrZeroMedian = errors.New("benchstats: the base median is 0, so the relative change is undefined")
+
+// Median returns the median of xs (the mean of the two middle values when
+// len(xs) is even). It returns NaN for no values. xs is not modified.
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return sortedMedian(s)
+}
+
+func sortedMedian(s []float64) float64 {
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// Compare estimates the relative change from base to head with a
+// hierarchical bootstrap confidence interval (see the package
+// documentation).
+func Compare(base, head Hierarchy, opt Options) (Estimate, error) {
+	return estimate(base, head, opt, true)
+}
+
+// CompareFlat is [Compare] with an ordinary bootstrap that resamples all
+// measurements of each version independently, ignoring trials and runs.
+func CompareFlat(base, head Hierarchy, opt Options) (Estimate, error) {
+	return estimate(base, head, opt, false)
+}
+
+func estimate(base, head Hierarchy, opt Options, hier bool) (Estimate, error) {
+	if err := opt.check(); err != nil {
+		return Estimate{}, err
+	}
+	base, head = base.compact(), head.compact()
+	bv, hv := base.Values(), head.Values()
+	if len(bv) == 0 || len(hv) == 0 {
+		return Estimate{}, ErrNoData
+	}
+	for _, v := range append(slices.Clone(bv), hv...) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return Estimate{}, fmt.Errorf("benchstats: measurement %v is not finite", v)
+		}
+	}
+	e := Estimate{BaseMedian: Median(bv), HeadMedian: Median(hv), BaseN: len(bv), HeadN: len(hv)}
+	if e.BaseMedian == 0 {
+		return Estimate{}, ErrZeroMedian
+	}
+	e.Change = e.HeadMedian/e.BaseMedian - 1
+
+	rng := rand.New(rand.NewPCG(opt.Seed, 0x6d626f7074)) // "mbopt"
+	n := opt.resamples()
+	changes := make([]float64, 0, n)
+	bs := make([]float64, 0, len(bv))
+	hs := make([]float64, 0, len(hv))
+	for range n {
+		bs, hs = bs[:0], hs[:0]
+		if hier {
+			bs, hs = resampleHier(rng, base, head, bs, hs)
+		} else {
+			bs = resampleFlat(rng, bv, bs)
+			hs = resampleFlat(rng, hv, hs)
+		}
+		slices.Sort(bs)
+		slices.Sort(hs)
+		bm := sortedMedian(bs)
+		if bm == 0 {
+			// A resample whose base median is 0 has no relative change;
+			// it can only happen when some measurements are 0.
+			continue
+		}
+		changes = append(changes, sortedMedian(hs)/bm-1)
+	}
+	if len(changes) == 0 {
+		return Estimate{}, ErrZeroMedian
+	}
+	slices.Sort(changes)
+	alpha := 1 - opt.confidence()
+	e.CI = Interval{
+		Low:  stat.Quantile(alpha/2, stat.Empirical, changes, nil),
+		High: stat.Quantile(1-alpha/2, stat.Empirical, changes, nil),
+	}
+	return e, nil
+}
+
+func resampleFlat(rng *rand.Rand, vs, dst []float64) []float64 {
+	for range vs {
+		dst = append(dst, vs[rng.IntN(len(vs))])
+	}
+	return dst
+}
+
+// resampleHier draws one hierarchical resample of both versions. Trials
+// are paired by index while both versions have that trial; runs within a
+// drawn trial are paired when both versions have the same number of them.
+func resampleHier(rng *rand.Rand, base, head Hierarchy, bs, hs []float64) ([]float64, []float64) {
+	nt := max(len(base), len(head))
+	for range nt {
+		t := rng.IntN(nt)
+		bt, ht := trial(base, t, rng), trial(head, t, rng)
+		if len(bt) == len(ht) {
+			for range len(bt) {
+				r := rng.IntN(len(bt))
+				bs = resampleFlat(rng, bt[r], bs)
+				hs = resampleFlat(rng, ht[r], hs)
+			}
+			continue
+		}
+		for range bt {
+			bs = resampleFlat(rng, bt[rng.IntN(len(bt))], bs)
+		}
+		for range ht {
+			hs = resampleFlat(rng, ht[rng.IntN(len(ht))], hs)
+		}
+	}
+	return bs, hs
+}
+
+// trial returns trial t of h, or a random trial of h when h has fewer
+// trials than the other version.
+func trial(h Hierarchy, t int, rng *rand.Rand) [][]float64 {
+	if t < len(h) {
+		return h[t]
+	}
+	return h[rng.IntN(len(h))]
+}
+
+// UTest returns the p-value of a two-sided Mann-Whitney U-test that base
+// and head come from the same distribution, as computed by
+// golang.org/x/perf/benchmath (benchstat's test). It is 1 when the test
+// cannot be computed, such as for identical samples.
+func UTest(base, head []float64) float64 {
+	t := benchmath.DefaultThresholds
+	c := benchmath.AssumeNothing.Compare(
+		benchmath.NewSample(slices.Clone(base), &t),
+		benchmath.NewSample(slices.Clone(head), &t))
+	return c.P
+}

@@ -1,0 +1,169 @@
+package compare
+
+import (
+	"time"
+
+	"github.com/mbopt/mbopt/benchstats"
+)
+
+// SchemaVersion is the version of the JSON form of a [Report]. It changes
+// only when a field changes meaning or disappears; new fields may appear
+// without a change.
+const SchemaVersion = 1
+
+// A Side is one of the two versions compared.
+type Side int
+
+// The two sides.
+const (
+	Base Side = iota
+	Head
+)
+
+// String returns "base" or "head".
+func (s Side) String() string {
+	if s == Head {
+		return "head"
+	}
+	return "base"
+}
+
+// A Revision is one version of the module as compared.
+type Revision struct {
+	// Spec is the revision as the user named it ("origin/main",
+	// "HEAD~1", "worktree"), or how the default was found.
+	Spec string `json:"spec"`
+	// Commit is the full commit hash. For the worktree it is the hash of
+	// HEAD, and Dirty is set.
+	Commit string `json:"commit"`
+	// Dirty is set when the revision is the worktree with uncommitted
+	// changes.
+	Dirty bool `json:"dirty,omitempty"`
+	// Time is the commit time (committer date).
+	Time time.Time `json:"time"`
+	// Subject is the first line of the commit message.
+	Subject string `json:"subject,omitempty"`
+}
+
+// Settings are the parameters of one comparison: the RMIT schedule and
+// the statistics.
+type Settings struct {
+	// Trials, Runs and Count shape the schedule: Trials × Runs × Count
+	// measurements per benchmark and version (the study's 3 × 3 × 5).
+	Trials int `json:"trials"`
+	Runs   int `json:"runs"`
+	Count  int `json:"count"`
+	// BenchTime is the -test.benchtime of each measurement, such as "1s"
+	// or "100x".
+	BenchTime string `json:"benchtime"`
+	// Benchmem adds B/op and allocs/op.
+	Benchmem bool `json:"benchmem,omitempty"`
+	// Seed seeds the schedule and the bootstrap.
+	Seed uint64 `json:"seed"`
+	// Threshold is the relative change below which nothing is a change
+	// (0.01 is 1%).
+	Threshold float64 `json:"threshold"`
+	// Confidence is the confidence level of the intervals (0.99).
+	Confidence float64 `json:"confidence"`
+	// Resamples is the number of bootstrap resamples.
+	Resamples int `json:"resamples"`
+	// UntilStable, when positive, stops scheduling a benchmark once both
+	// versions have at least 2 trials and its interval is narrower than
+	// this width.
+	UntilStable float64 `json:"until_stable,omitempty"`
+	// Budget, when positive, is the wall-clock budget the schedule was
+	// fitted into.
+	Budget time.Duration `json:"budget,omitempty"`
+}
+
+// A Status says whether a benchmark could be compared.
+type Status string
+
+// The statuses of a [Result].
+const (
+	// Compared: both versions ran; the result has an estimate.
+	Compared Status = "compared"
+	// Added: the benchmark exists only in the head.
+	Added Status = "added"
+	// Removed: the benchmark exists only in the base.
+	Removed Status = "removed"
+	// BuildFailed: the benchmark's package did not build in a version
+	// (Result.Side says which, Result.Error says why).
+	BuildFailed Status = "build-failed"
+	// Failed: the benchmark failed, crashed or timed out in a version.
+	Failed Status = "failed"
+)
+
+// An Impact says what a benchmark means for the application: its
+// reference impact from the analysis of the suite.
+type Impact struct {
+	// Attributed is the share of the application's CPU time attributed
+	// to the functions the benchmark covers (0..1).
+	Attributed float64 `json:"attributed"`
+	// Flat is the share of the application's flat (self) CPU time in the
+	// functions the benchmark covers (0..1), the paper's reference impact.
+	Flat float64 `json:"flat"`
+	// Functions are the application functions the benchmark covers,
+	// sorted by name.
+	Functions []string `json:"functions,omitempty"`
+}
+
+// A Result is the comparison of one benchmark in one unit.
+type Result struct {
+	// ID is the benchmark id: package import path + "." + full name
+	// (see package benchname).
+	ID string `json:"id"`
+	// Package and Name split the ID.
+	Package string `json:"package"`
+	Name    string `json:"name"`
+	// Unit is the unit of the measurements, such as "sec/op", "B/op".
+	Unit string `json:"unit"`
+	// Status says whether the benchmark could be compared.
+	Status Status `json:"status"`
+	// Side is the version a BuildFailed or Failed status refers to.
+	Side string `json:"side,omitempty"`
+	// Error is the reason for a BuildFailed or Failed status.
+	Error string `json:"error,omitempty"`
+	// Estimate is the relative change and its confidence interval
+	// (Status Compared only).
+	Estimate *benchstats.Estimate `json:"estimate,omitempty"`
+	// Instability is the width of the interval.
+	Instability float64 `json:"instability,omitempty"`
+	// Verdict classifies the estimate against the threshold.
+	Verdict benchstats.Verdict `json:"verdict"`
+	// PValue is the Mann-Whitney U-test's p-value (a second opinion).
+	PValue float64 `json:"p_value,omitempty"`
+	// Trials is the number of trials that measured the benchmark; with
+	// UntilStable it may be fewer than Settings.Trials.
+	Trials int `json:"trials,omitempty"`
+	// Impact is the benchmark's reference impact, when the comparison was
+	// given an analysis.
+	Impact *Impact `json:"impact,omitempty"`
+}
+
+// A Report is the outcome of a comparison.
+type Report struct {
+	// Schema is SchemaVersion.
+	Schema int `json:"schema"`
+	// Module is the module path of the compared module.
+	Module string `json:"module"`
+	// Base and Head are the versions compared.
+	Base Revision `json:"base"`
+	Head Revision `json:"head"`
+	// Settings are the parameters used.
+	Settings Settings `json:"settings"`
+	// Results are sorted by the documented rule: detections first, by
+	// impact.
+	Results []Result `json:"results"`
+	// Raw names the raw result files (Go benchmark format) of each
+	// version, relative to the output directory.
+	Raw map[string]string `json:"raw,omitempty"`
+	// Wall is the wall-clock time of the comparison.
+	Wall time.Duration `json:"wall_ns"`
+	// Saved is the time UntilStable saved, estimated from the measured
+	// time per run of the benchmarks it stopped.
+	Saved time.Duration `json:"saved_ns,omitempty"`
+	// Notes are plain-language remarks for the user, such as how the
+	// default base was chosen or what a budget changed.
+	Notes []string `json:"notes,omitempty"`
+}
