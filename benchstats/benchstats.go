@@ -113,7 +113,9 @@ func (o Options) check() error {
 
 // An Interval is a closed interval of relative changes.
 type Interval struct {
-	Low  float64 `json:"low"`
+	// Low is the lower bound.
+	Low float64 `json:"low"`
+	// High is the upper bound.
 	High float64 `json:"high"`
 }
 
@@ -133,11 +135,13 @@ type Estimate struct {
 	Change float64 `json:"change"`
 	// CI is the bootstrap confidence interval of Change.
 	CI Interval `json:"ci"`
-	// BaseMedian and HeadMedian are the medians of all measurements.
+	// BaseMedian is the median of all the base's measurements.
 	BaseMedian float64 `json:"base_median"`
+	// HeadMedian is the median of all the head's measurements.
 	HeadMedian float64 `json:"head_median"`
-	// BaseN and HeadN count the measurements.
+	// BaseN counts the base's measurements.
 	BaseN int `json:"base_n"`
+	// HeadN counts the head's measurements.
 	HeadN int `json:"head_n"`
 }
 

@@ -48,11 +48,15 @@ type Revision struct {
 // Settings are the parameters of one comparison: the RMIT schedule and
 // the statistics.
 type Settings struct {
-	// Trials, Runs and Count shape the schedule: Trials × Runs × Count
-	// measurements per benchmark and version (the study's 3 × 3 × 5).
+	// Trials is the number of trials (the study's instance runs, 3);
+	// Trials × Runs × Count measurements are taken per benchmark and
+	// version.
 	Trials int `json:"trials"`
-	Runs   int `json:"runs"`
-	Count  int `json:"count"`
+	// Runs is the number of suite runs per trial (3).
+	Runs int `json:"runs"`
+	// Count is the number of measurements of a benchmark per run
+	// (-test.count, 5).
+	Count int `json:"count"`
 	// BenchTime is the -test.benchtime of each measurement, such as "1s"
 	// or "100x".
 	BenchTime string `json:"benchtime"`
@@ -103,8 +107,8 @@ type Impact struct {
 	// Flat is the share of the application's flat (self) CPU time in the
 	// functions the benchmark covers (0..1), the paper's reference impact.
 	Flat float64 `json:"flat"`
-	// Functions are the application functions the benchmark covers,
-	// sorted by name.
+	// Functions are the project functions of the application that the
+	// benchmark covers, sorted by name.
 	Functions []string `json:"functions,omitempty"`
 }
 
@@ -113,9 +117,10 @@ type Result struct {
 	// ID is the benchmark id: package import path + "." + full name
 	// (see package benchname).
 	ID string `json:"id"`
-	// Package and Name split the ID.
+	// Package is the import path of the benchmark's package.
 	Package string `json:"package"`
-	Name    string `json:"name"`
+	// Name is the full benchmark name, sub-benchmarks included.
+	Name string `json:"name"`
 	// Unit is the unit of the measurements, such as "sec/op", "B/op".
 	Unit string `json:"unit"`
 	// Status says whether the benchmark could be compared.
@@ -147,8 +152,9 @@ type Report struct {
 	Schema int `json:"schema"`
 	// Module is the module path of the compared module.
 	Module string `json:"module"`
-	// Base and Head are the versions compared.
+	// Base is the version compared against.
 	Base Revision `json:"base"`
+	// Head is the version under test.
 	Head Revision `json:"head"`
 	// Settings are the parameters used.
 	Settings Settings `json:"settings"`
