@@ -1,0 +1,480 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/internal/textutil"
+)
+
+// This file renders a compare.Report as text; compare_markdown.go and
+// compare_github.go render it for pull requests and GitHub Actions. All
+// three share the reading of a report below: which result leads, how the
+// results are grouped and how figures are written.
+//
+// Results are shown in the Report's order (the engine sorts them:
+// detections first, by impact) within three groups: detections (a
+// definite or potential change), unchanged, and not compared (added,
+// removed, build failed, failed). The headline names the leading
+// detection: the most severe verdict (definite regression, potential
+// regression, definite improvement, potential improvement), among those
+// the largest attributed impact, then the largest flat impact, then the
+// largest absolute change, then the Report's order.
+
+// severity ranks verdicts for the headline: larger is more important.
+func severity(v benchstats.Verdict) int {
+	switch v {
+	case benchstats.DefiniteRegression:
+		return 4
+	case benchstats.PotentialRegression:
+		return 3
+	case benchstats.DefiniteImprovement:
+		return 2
+	case benchstats.PotentialImprovement:
+		return 1
+	}
+	return 0
+}
+
+// verdictOrder lists the verdicts of detections, most severe first.
+var verdictOrder = []benchstats.Verdict{benchstats.DefiniteRegression, benchstats.PotentialRegression, benchstats.DefiniteImprovement, benchstats.PotentialImprovement}
+
+// compareGroups splits r's results into detections, unchanged results and
+// results that were not compared, each in r's order.
+func compareGroups(r *compare.Report) (detected, unchanged, other []compare.Result) {
+	for _, res := range r.Results {
+		switch {
+		case res.Status != compare.Compared || res.Estimate == nil:
+			other = append(other, res)
+		case res.Verdict == benchstats.Unchanged:
+			unchanged = append(unchanged, res)
+		default:
+			detected = append(detected, res)
+		}
+	}
+	return detected, unchanged, other
+}
+
+// leading returns the detection the headline names (see the rule at the
+// top of this file), or nil when there is none.
+func leading(detected []compare.Result) *compare.Result {
+	var best *compare.Result
+	for i := range detected {
+		c := &detected[i]
+		if best == nil || leadCompare(c, best) > 0 {
+			best = c
+		}
+	}
+	return best
+}
+
+// leadCompare orders a before b (> 0) by the headline rule, earlier
+// results winning ties.
+func leadCompare(a, b *compare.Result) int {
+	ia, ib := impactOf(a), impactOf(b)
+	return cmp.Or(
+		cmp.Compare(severity(a.Verdict), severity(b.Verdict)),
+		cmp.Compare(ia.Attributed, ib.Attributed),
+		cmp.Compare(ia.Flat, ib.Flat),
+		cmp.Compare(math.Abs(a.Estimate.Change), math.Abs(b.Estimate.Change)),
+	)
+}
+
+// impactOf returns the result's impact, zero when unknown.
+func impactOf(r *compare.Result) compare.Impact {
+	if r.Impact == nil {
+		return compare.Impact{}
+	}
+	return *r.Impact
+}
+
+// hasImpact reports whether any result carries an impact.
+func hasImpact(r *compare.Report) bool {
+	for _, res := range r.Results {
+		if res.Impact != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// verdictWords returns v as words: "definite regression".
+func verdictWords(v benchstats.Verdict) string {
+	return strings.ReplaceAll(v.String(), "-", " ")
+}
+
+// signedPct writes a relative change as a signed percentage: "+12.3%",
+// "-0.4%", "+0.0%". The sign always shows which way it went.
+func signedPct(x float64) string {
+	s := fmt.Sprintf("%+.1f%%", 100*x)
+	if s == "-0.0%" {
+		s = "+0.0%"
+	}
+	return s
+}
+
+// ciText writes an interval: "+10.1% … +14.6%".
+func ciText(ci benchstats.Interval) string {
+	return signedPct(ci.Low) + " … " + signedPct(ci.High)
+}
+
+// ppText writes a width of relative changes in percentage points: "4.5pp".
+func ppText(x float64) string { return fmt.Sprintf("%.1fpp", 100*x) }
+
+// displayName returns the benchmark as shown: its package relative to
+// the module, a dot and its name ("storage.BenchmarkSearch/n=10"); the
+// name alone for the module's root package; the full id when the result
+// has no package or one outside the module.
+func displayName(module string, res *compare.Result) string {
+	if res.Package == "" || res.Name == "" || module == "" {
+		return res.ID
+	}
+	if res.Package == module {
+		return res.Name
+	}
+	if rel, ok := strings.CutPrefix(res.Package, module+"/"); ok {
+		return rel + "." + res.Name
+	}
+	return res.ID
+}
+
+// revisionText describes a revision in one line: spec, short commit,
+// dirty mark, date and subject.
+func revisionText(rev compare.Revision) string {
+	parts := []string{rev.Spec}
+	if rev.Commit != "" {
+		c := rev.Commit[:min(12, len(rev.Commit))]
+		if rev.Dirty {
+			c += " + uncommitted changes"
+		}
+		parts = append(parts, c)
+	}
+	if !rev.Time.IsZero() {
+		parts = append(parts, rev.Time.UTC().Format("2006-01-02 15:04Z"))
+	}
+	if rev.Subject != "" {
+		parts = append(parts, fmt.Sprintf("%q", rev.Subject))
+	}
+	return strings.Join(parts, "  ")
+}
+
+// headline returns the sentence the report leads with, naming benchmarks
+// with name.
+func headline(r *compare.Report, name func(*compare.Result) string) string {
+	detected, unchanged, _ := compareGroups(r)
+	conf := fmt.Sprintf("%g%%", 100*r.Settings.Confidence)
+	if lead := leading(detected); lead != nil {
+		e := lead.Estimate
+		s := fmt.Sprintf("A %s of %s in %s (%s, %s CI %s)", verdictWords(lead.Verdict), signedPct(e.Change), name(lead), lead.Unit, conf, ciText(e.CI))
+		if im := lead.Impact; im != nil {
+			s += fmt.Sprintf(", which covers %s of the application's CPU time (%s flat)", pct(im.Attributed), pct(im.Flat))
+		}
+		return s + "."
+	}
+	compared := len(detected) + len(unchanged)
+	if compared == 0 {
+		return "Nothing could be compared: no benchmark ran in both versions."
+	}
+	return fmt.Sprintf("No change beyond ±%s in %s (%s confidence).", thresholdText(r.Settings.Threshold), textutil.Plural(compared, "result"), conf)
+}
+
+// thresholdText writes the threshold as a percentage: "1%".
+func thresholdText(t float64) string { return fmt.Sprintf("%g%%", 100*math.Abs(t)) }
+
+// tally returns the counts of r's results in one line: "2 definite
+// regressions, 1 potential improvement, 5 unchanged; 1 added, 1 failed".
+func tally(r *compare.Report) string {
+	count := map[string]int{}
+	for _, res := range r.Results {
+		if res.Status == compare.Compared && res.Estimate != nil {
+			count[verdictWords(res.Verdict)]++
+		} else {
+			count[statusWords(res.Status)]++
+		}
+	}
+	var changed, rest []string
+	for _, v := range verdictOrder {
+		w := verdictWords(v)
+		if n := count[w]; n > 0 {
+			changed = append(changed, fmt.Sprintf("%d %s", n, textutil.Noun(n, w)))
+		}
+	}
+	if n := count["unchanged"]; n > 0 {
+		changed = append(changed, fmt.Sprintf("%d unchanged", n))
+	}
+	for _, st := range []compare.Status{compare.Added, compare.Removed, compare.BuildFailed, compare.Failed} {
+		if n := count[statusWords(st)]; n > 0 {
+			rest = append(rest, fmt.Sprintf("%d %s", n, statusWords(st)))
+		}
+	}
+	s := strings.Join(changed, ", ")
+	if len(rest) > 0 {
+		if s != "" {
+			s += "; "
+		}
+		s += strings.Join(rest, ", ")
+	}
+	return s
+}
+
+// statusWords returns a status as words: "failed to build".
+func statusWords(s compare.Status) string {
+	switch s {
+	case compare.BuildFailed:
+		return "failed to build"
+	case compare.Compared:
+		return "compared"
+	}
+	return string(s)
+}
+
+// otherStatus says briefly why a result was not compared: "added",
+// "added (only in head)", "build-failed (head)".
+func otherStatus(res *compare.Result) string {
+	s := string(res.Status)
+	switch res.Status {
+	case compare.Added:
+		return "added (only in head)"
+	case compare.Removed:
+		return "removed (only in base)"
+	case compare.Compared:
+		s = "no estimate"
+	}
+	if res.Side != "" && (res.Status == compare.BuildFailed || res.Status == compare.Failed) {
+		s += " (" + res.Side + ")"
+	}
+	return s
+}
+
+// otherReason is the first line of the error of a result that was not
+// compared, "" for none.
+func otherReason(res *compare.Result) string { return textutil.FirstLine(res.Error) }
+
+// settingsLines describes how the comparison was made.
+func settingsLines(r *compare.Report) []string {
+	st := r.Settings
+	lines := []string{
+		fmt.Sprintf("%d trials × %d runs × %d iterations per version at benchtime %s%s", st.Trials, st.Runs, st.Count, st.BenchTime, map[bool]string{true: ", with allocations", false: ""}[st.Benchmem]),
+		fmt.Sprintf("change of the medians with a %g%% confidence interval from %d hierarchical bootstrap resamples (seed %d); threshold ±%s",
+			100*st.Confidence, st.Resamples, st.Seed, thresholdText(st.Threshold)),
+	}
+	var extra []string
+	if st.Budget > 0 {
+		extra = append(extra, "fitted into a budget of "+durText(st.Budget))
+	}
+	if st.UntilStable > 0 {
+		u := "until stable: stopped a benchmark once its interval was narrower than " + ppText(st.UntilStable)
+		if r.Saved > 0 {
+			u += ", saving about " + durText(r.Saved)
+		}
+		extra = append(extra, u)
+	}
+	if r.Wall > 0 {
+		extra = append(extra, "took "+durText(r.Wall))
+	}
+	if len(extra) > 0 {
+		lines = append(lines, strings.Join(extra, "; "))
+	}
+	return lines
+}
+
+// durText writes a duration rounded to what matters: "4m12s", "850ms".
+func durText(d time.Duration) string {
+	switch {
+	case d >= time.Minute:
+		return d.Round(time.Second).String()
+	case d >= time.Second:
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+// rawText lists the raw result files: "base: base.txt, head: head.txt".
+func rawText(r *compare.Report) string {
+	var parts []string
+	for _, side := range []string{"base", "head"} {
+		if f, ok := r.Raw[side]; ok {
+			parts = append(parts, side+" "+f)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// CompareText writes r as text: a header naming the module and the two
+// revisions; the headline, a sentence on the leading detection and its
+// share of the application's CPU time; a tally; the table of detections
+// and the table of unchanged results (verdict, change, confidence
+// interval, instability, attributed and flat impact when known, unit and
+// benchmark, which comes last so long names do not push the figures out
+// of line); the results that could not be compared with the reason; and
+// the settings, raw files and notes. Benchmarks are named relative to the
+// module. Results keep r's order within each table. It returns the first
+// write error.
+func CompareText(w io.Writer, r *compare.Report) error {
+	ew := &errWriter{w: w}
+	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
+	name := func(res *compare.Result) string { return displayName(r.Module, res) }
+
+	p("mbopt compare: %s\n\n", cmp.Or(r.Module, "(unknown module)"))
+	p("base  %s\n", revisionText(r.Base))
+	p("head  %s\n\n", revisionText(r.Head))
+	p("%s\n", headline(r, name))
+	if t := tally(r); t != "" {
+		p("In all: %s.\n", t)
+	}
+
+	detected, unchanged, other := compareGroups(r)
+	impact := hasImpact(r)
+	writeTable := func(title string, results []compare.Result) {
+		if len(results) == 0 {
+			return
+		}
+		p("\n%s\n", title)
+		t := &table{}
+		heads := []string{"verdict", "change", fmt.Sprintf("%g%% CI", 100*r.Settings.Confidence), "instability"}
+		if impact {
+			heads = append(heads, "impact", "flat")
+		}
+		t.row(append(heads, "unit", "benchmark")...)
+		for i := range results {
+			res := &results[i]
+			e := res.Estimate
+			cells := []string{verdictWords(res.Verdict), signedPct(e.Change), ciText(e.CI), ppText(res.Instability)}
+			if impact {
+				if res.Impact != nil {
+					cells = append(cells, pct(res.Impact.Attributed), pct(res.Impact.Flat))
+				} else {
+					cells = append(cells, "-", "-")
+				}
+			}
+			t.row(append(cells, res.Unit, wrapName(name(res), nameWidth))...)
+		}
+		t.writeLastLeft(ew)
+	}
+	writeTable("Changes (beyond the threshold band)", detected)
+	writeTable("Unchanged", unchanged)
+	if len(other) > 0 {
+		p("\nNot compared\n")
+		t := &table{}
+		for i := range other {
+			res := &other[i]
+			cell := wrapName(name(res), nameWidth)
+			if why := otherReason(res); why != "" {
+				cell += "\n  " + why
+			}
+			t.row(otherStatus(res), cell)
+		}
+		t.writeLeft(ew)
+	}
+
+	p("\n")
+	if impact {
+		p("impact: the share of the application's CPU time attributed to the functions a benchmark covers; flat: the share\n")
+		p("of their flat time (the paper's reference impact); instability: the interval's width in percentage points\n")
+	} else {
+		p("instability: the interval's width in percentage points; no impact known (the comparison had no analysis)\n")
+	}
+	for _, l := range settingsLines(r) {
+		p("%s\n", l)
+	}
+	if raw := rawText(r); raw != "" {
+		p("raw results (Go benchmark format, for benchstat): %s\n", raw)
+	}
+	for _, n := range r.Notes {
+		p("note: %s\n", n)
+	}
+	return ew.err
+}
+
+// writeLastLeft writes t with the last column left-aligned and not
+// padded (it holds names of any length), the others right-aligned except
+// the first.
+func (t *table) writeLastLeft(w io.Writer) {
+	t.writeAligned(w, func(i, n int) bool { return i == 0 || i == n-1 })
+}
+
+// writeLeft writes t with every column left-aligned.
+func (t *table) writeLeft(w io.Writer) {
+	t.writeAligned(w, func(int, int) bool { return true })
+}
+
+// nameWidth is the width beyond which the text tables wrap a benchmark
+// name (see [wrapName]).
+const nameWidth = 60
+
+// wrapName breaks a name longer than width runes into lines after a "/"
+// (sub-benchmark levels), each at most width runes where the levels
+// allow; joining the lines gives the name back. Shorter names are
+// returned as they are.
+func wrapName(name string, width int) string {
+	if utf8.RuneCountInString(name) <= width {
+		return name
+	}
+	var lines []string
+	line := ""
+	for _, part := range strings.SplitAfter(name, "/") {
+		if line != "" && utf8.RuneCountInString(line)+utf8.RuneCountInString(part) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		line += part
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
+// writeAligned writes t's rows indented by two spaces, columns separated
+// by two spaces, left-aligned where left(column, columns) says so and
+// right-aligned elsewhere; trailing spaces are trimmed. A cell of the
+// last column may hold several lines: the later ones are printed on lines
+// of their own, starting under the column.
+func (t *table) writeAligned(w io.Writer, left func(i, n int) bool) {
+	var widths []int
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			for _, l := range strings.Split(c, "\n") {
+				widths[i] = max(widths[i], utf8.RuneCountInString(l))
+			}
+		}
+	}
+	for _, r := range t.rows {
+		var b strings.Builder
+		b.WriteString(" ")
+		var more []string
+		for i, c := range r {
+			if i == len(r)-1 {
+				c, _, _ = strings.Cut(c, "\n")
+				more = strings.Split(r[i], "\n")[1:]
+			}
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+			b.WriteString(" ")
+			if i > 0 {
+				b.WriteString(" ")
+			}
+			if left(i, len(r)) {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString(pad + c)
+			}
+		}
+		line := strings.TrimRight(b.String(), " ")
+		fmt.Fprintln(w, line)
+		if len(more) == 0 {
+			continue
+		}
+		first, _, _ := strings.Cut(r[len(r)-1], "\n")
+		indent := strings.Repeat(" ", utf8.RuneCountInString(line)-utf8.RuneCountInString(first))
+		for _, m := range more {
+			fmt.Fprintln(w, indent+m)
+		}
+	}
+}

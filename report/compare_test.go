@@ -1,0 +1,154 @@
+package report_test
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/internal/golden"
+	"github.com/mbopt/mbopt/report"
+)
+
+const fixtureModule = "example.com/tinytsdb"
+
+// uglyName is a sub-benchmark name of more than 100 characters with every
+// character that Markdown, annotations or a table could trip over.
+const uglyName = "BenchmarkCompactLevels/levels=8/block_size=4096/codec=zstd|lz4/values=`raw`_<int64>*/workers=16%/retention=720h,keep:all"
+
+// result builds a compared result of the fixture module.
+func result(pkg, name, unit string, change, lo, hi float64, v benchstats.Verdict, im *compare.Impact) compare.Result {
+	return compare.Result{
+		ID: pkg + "." + name, Package: pkg, Name: name, Unit: unit, Status: compare.Compared,
+		Estimate: &benchstats.Estimate{
+			Change: change, CI: benchstats.Interval{Low: lo, High: hi},
+			BaseMedian: 1000, HeadMedian: 1000 * (1 + change), BaseN: 45, HeadN: 45,
+		},
+		Instability: hi - lo, Verdict: v, PValue: 0.0012, Trials: 3, Impact: im,
+	}
+}
+
+func impact(attributed, flat float64, fns ...string) *compare.Impact {
+	return &compare.Impact{Attributed: attributed, Flat: flat, Functions: fns}
+}
+
+func settings() compare.Settings {
+	return compare.Settings{Trials: 3, Runs: 3, Count: 5, BenchTime: "1s", Seed: 42, Threshold: 0.01, Confidence: 0.99, Resamples: 10000}
+}
+
+var (
+	baseRev = compare.Revision{Spec: "origin/main (merge-base)", Commit: "0123456789abcdef0123456789abcdef01234567",
+		Time: time.Date(2025, 3, 14, 9, 26, 53, 0, time.UTC), Subject: "storage: faster block index"}
+	headRev = compare.Revision{Spec: "HEAD", Commit: "fedcba9876543210fedcba9876543210fedcba98",
+		Time: time.Date(2025, 3, 15, 17, 2, 0, 0, time.FixedZone("CET", 3600)), Subject: "query: cache parsed plans"}
+)
+
+// compareFixtures are hand-built reports covering every verdict and
+// status, with and without impact, a dirty worktree head, notes and
+// until-stable savings.
+func compareFixtures() map[string]*compare.Report {
+	m := fixtureModule
+	st := settings()
+	st.UntilStable = 0.02
+	st.Benchmem = true
+	dirtyHead := headRev
+	dirtyHead.Spec, dirtyHead.Dirty = "worktree", true
+	full := &compare.Report{
+		Schema: compare.SchemaVersion, Module: m, Base: baseRev, Head: dirtyHead, Settings: st,
+		Results: []compare.Result{
+			result(m+"/storage", "BenchmarkSearch", "sec/op", 0.123, 0.101, 0.146, benchstats.DefiniteRegression,
+				impact(0.34, 0.412, m+"/storage.(*Index).Search", m+"/storage.(*block).find")),
+			result(m+"/query", "BenchmarkQuery", "sec/op", 0.031, 0.004, 0.058, benchstats.PotentialRegression,
+				impact(0.637, 0.765, m+"/query.Run")),
+			result(m+"/internal/storage/engine/compaction", uglyName, "sec/op", -0.298, -0.331, -0.262, benchstats.DefiniteImprovement,
+				impact(0.021, 0.149)),
+			result(m+"/query", "BenchmarkQuery", "B/op", -0.052, -0.094, 0.002, benchstats.PotentialImprovement,
+				impact(0.637, 0.765, m+"/query.Run")),
+			result("github.com/other/lib", "BenchmarkHash", "sec/op", 0.002, -0.011, 0.014, benchstats.Unchanged, nil),
+			result(m, "BenchmarkRoot", "sec/op", -0.0004, -0.006, 0.005, benchstats.Unchanged, impact(0, 0.004)),
+			{ID: m + "/httpapi.BenchmarkHealth", Package: m + "/httpapi", Name: "BenchmarkHealth", Unit: "sec/op", Status: compare.Added},
+			{ID: m + "/backup.BenchmarkRestore", Package: m + "/backup", Name: "BenchmarkRestore", Unit: "sec/op", Status: compare.Removed},
+			{ID: m + "/encoding.BenchmarkParse", Package: m + "/encoding", Name: "BenchmarkParse", Unit: "sec/op", Status: compare.BuildFailed,
+				Side: "head", Error: "encoding/parse.go:12:2: undefined: lexer\nencoding/parse.go:14:9: too many errors"},
+			{ID: m + "/storage.BenchmarkRetention", Package: m + "/storage", Name: "BenchmarkRetention", Unit: "sec/op", Status: compare.Failed,
+				Side: "base", Error: "signal: killed (timed out after 10m0s)"},
+		},
+		Raw:   map[string]string{"base": "base.txt", "head": "head.txt"},
+		Wall:  4*time.Minute + 12*time.Second + 300*time.Millisecond,
+		Saved: 1*time.Minute + 31*time.Second,
+		Notes: []string{"base: the merge-base of HEAD with origin/main (origin/HEAD)", "head: the worktree has uncommitted changes"},
+	}
+	quiet := &compare.Report{
+		Schema: compare.SchemaVersion, Module: m, Base: baseRev, Head: headRev, Settings: settings(),
+		Results: []compare.Result{
+			result(m+"/storage", "BenchmarkSearch", "sec/op", 0.004, -0.003, 0.012, benchstats.Unchanged, nil),
+			result(m+"/query", "BenchmarkQuery", "sec/op", -0.007, -0.02, 0.006, benchstats.Unchanged, nil),
+		},
+		Wall: 38 * time.Second,
+	}
+	nothing := &compare.Report{
+		Schema: compare.SchemaVersion, Module: m, Base: baseRev, Head: headRev, Settings: settings(),
+		Results: []compare.Result{
+			{ID: m + "/storage.BenchmarkSearch", Package: m + "/storage", Name: "BenchmarkSearch", Unit: "sec/op", Status: compare.BuildFailed,
+				Side: "base", Error: "go: cannot find main module"},
+		},
+	}
+	return map[string]*compare.Report{"full": full, "quiet": quiet, "nothing": nothing}
+}
+
+func TestCompareTextGolden(t *testing.T) {
+	for name, r := range compareFixtures() {
+		t.Run(name, func(t *testing.T) {
+			var b bytes.Buffer
+			require.NoError(t, report.CompareText(&b, r))
+			golden.Check(t, filepath.Join("testdata", "compare-"+name+".txt"), b.Bytes())
+			var again bytes.Buffer
+			require.NoError(t, report.CompareText(&again, r))
+			assert.Equal(t, b.String(), again.String(), "the same report gives the same bytes")
+		})
+	}
+}
+
+// TestCompareTextManyRows checks that a table of many results with long
+// names stays aligned: in each table every row's unit is in the same column and no
+// line of a table is longer than the figures plus the wrapped name.
+func TestCompareTextManyRows(t *testing.T) {
+	r := &compare.Report{Schema: compare.SchemaVersion, Module: fixtureModule, Base: baseRev, Head: headRev, Settings: settings()}
+	for i := range 40 {
+		name := "BenchmarkX"
+		for range i % 7 {
+			name += "/case=" + strings.Repeat("y", 3*i)
+		}
+		v := benchstats.Verdict(i % 5)
+		r.Results = append(r.Results, result(fixtureModule+"/p", fmt.Sprintf("%s/%d", name, i), "sec/op", 0.01*float64(i%5), -0.01, 0.02, v, impact(0.01*float64(i), 0.02*float64(i))))
+	}
+	var b bytes.Buffer
+	require.NoError(t, report.CompareText(&b, r))
+	unitEnd := -1
+	rows := 0
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.HasSuffix(line, "unit  benchmark") { // each table aligns its own columns
+			unitEnd = -1
+		}
+		i := strings.Index(line, "sec/op  ")
+		if i < 0 || !strings.HasPrefix(line, "  ") {
+			continue
+		}
+		rows++
+		if unitEnd < 0 {
+			unitEnd = i
+		}
+		assert.Equal(t, unitEnd, i, "the unit column moved: %q", line)
+		name := line[i+len("sec/op  "):]
+		assert.LessOrEqual(t, utf8.RuneCountInString(name), 70, "a long name was not wrapped: %q", line)
+	}
+	assert.Equal(t, 40, rows)
+}
