@@ -262,25 +262,25 @@ func settingsLines(r *compare.Report) []string {
 	st := r.Settings
 	lines := []string{
 		fmt.Sprintf("%d trials × %d runs × %d iterations per version at benchtime %s%s", st.Trials, st.Runs, st.Count, st.BenchTime, map[bool]string{true: ", with allocations", false: ""}[st.Benchmem]),
-		fmt.Sprintf("change of the medians with a %g%% confidence interval from %d hierarchical bootstrap resamples (seed %d); threshold ±%s",
+		fmt.Sprintf("Change of the medians with a %g%% confidence interval from %d hierarchical bootstrap resamples (seed %d); threshold ±%s",
 			100*st.Confidence, st.Resamples, st.Seed, thresholdText(st.Threshold)),
 	}
 	var extra []string
 	if st.Budget > 0 {
-		extra = append(extra, "fitted into a budget of "+durText(st.Budget))
+		extra = append(extra, "Fitted into a budget of "+durText(st.Budget))
 	}
 	if st.UntilStable > 0 {
-		u := "until stable: stopped a benchmark once its interval was narrower than " + ppText(st.UntilStable)
+		u := "Until stable: stopped a benchmark once its interval was narrower than " + ppText(st.UntilStable)
 		if r.Saved > 0 {
 			u += ", saving about " + durText(r.Saved)
 		}
 		extra = append(extra, u)
 	}
 	if r.Wall > 0 {
-		extra = append(extra, "took "+durText(r.Wall))
+		extra = append(extra, "Took "+durText(r.Wall))
 	}
 	if len(extra) > 0 {
-		lines = append(lines, strings.Join(extra, "; "))
+		lines = append(lines, strings.Join(extra, ". "))
 	}
 	return lines
 }

@@ -152,3 +152,28 @@ func TestCompareTextManyRows(t *testing.T) {
 	}
 	assert.Equal(t, 40, rows)
 }
+
+func TestCompareMarkdownGolden(t *testing.T) {
+	for name, r := range compareFixtures() {
+		t.Run(name, func(t *testing.T) {
+			var b bytes.Buffer
+			require.NoError(t, report.CompareMarkdown(&b, r))
+			golden.Check(t, filepath.Join("testdata", "compare-"+name+".md"), b.Bytes())
+		})
+	}
+}
+
+func TestCompareGitHubGolden(t *testing.T) {
+	for name, r := range compareFixtures() {
+		t.Run(name, func(t *testing.T) {
+			var b bytes.Buffer
+			s, err := report.CompareGitHub(&b, r)
+			require.NoError(t, err)
+			golden.Check(t, filepath.Join("testdata", "compare-"+name+".github"), b.Bytes())
+			var md bytes.Buffer
+			require.NoError(t, report.CompareMarkdown(&md, r))
+			assert.Equal(t, md.String(), string(s.Markdown), "the step summary is the Markdown comment")
+			assert.Empty(t, s.Suite)
+		})
+	}
+}

@@ -1,0 +1,134 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/internal/textutil"
+)
+
+// verdictMarks are the signs before a verdict in Markdown, so a reader
+// sees regressions at a glance.
+var verdictMarks = map[benchstats.Verdict]string{
+	benchstats.DefiniteRegression:   "🔴",
+	benchstats.PotentialRegression:  "🟠",
+	benchstats.DefiniteImprovement:  "🟢",
+	benchstats.PotentialImprovement: "🔵",
+	benchstats.Unchanged:            "⚪",
+}
+
+// mdCellCode formats s as code inside a table cell: backticks become
+// quotes (as in mdCode) and "|", which would end the cell even inside
+// code, is escaped.
+func mdCellCode(s string) string { return strings.ReplaceAll(mdCode(s), "|", `\|`) }
+
+// mdRevision describes a revision in Markdown: short commit as code, the
+// spec, a dirty mark and the subject.
+func mdRevision(rev compare.Revision) string {
+	var b strings.Builder
+	if rev.Commit != "" {
+		b.WriteString(mdCode(rev.Commit[:min(12, len(rev.Commit))]))
+		if rev.Dirty {
+			b.WriteString(" **+ uncommitted changes**")
+		}
+		b.WriteString(" ")
+	}
+	fmt.Fprintf(&b, "(%s)", mdEscape(rev.Spec))
+	if rev.Subject != "" {
+		fmt.Fprintf(&b, " “%s”", mdEscape(rev.Subject))
+	}
+	return b.String()
+}
+
+// CompareMarkdown writes r as GitHub-flavoured Markdown for a pull
+// request comment: a heading, the headline in bold (the leading detection
+// and its share of the application's CPU time, as in [CompareText]) with
+// the tally and the two revisions; a table of the detections; the
+// unchanged results folded in a <details> block; the results that could
+// not be compared; and a footnote with the settings, raw files and notes.
+// Benchmarks are named relative to the module, as code. Results keep r's
+// order within each table. It returns the first write error.
+func CompareMarkdown(w io.Writer, r *compare.Report) error {
+	ew := &errWriter{w: w}
+	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
+	name := func(res *compare.Result) string { return displayName(r.Module, res) }
+
+	p("## mbopt compare: %s\n\n", mdCode(r.Module))
+	p("**%s**\n\n", headline(r, func(res *compare.Result) string { return mdCode(name(res)) }))
+	if t := tally(r); t != "" {
+		p("In all: %s.\n", t)
+	}
+	p("Base %s, head %s.\n\n", mdRevision(r.Base), mdRevision(r.Head))
+
+	detected, unchanged, other := compareGroups(r)
+	impact := hasImpact(r)
+	conf := fmt.Sprintf("%g%% CI", 100*r.Settings.Confidence)
+	writeTable := func(results []compare.Result) {
+		heads := []string{"", "verdict", "change", conf, "instability"}
+		align := []string{"---", "---", "--:", "--:", "--:"}
+		if impact {
+			heads = append(heads, "impact", "flat")
+			align = append(align, "--:", "--:")
+		}
+		heads = append(heads, "unit", "benchmark")
+		align = append(align, "---", "---")
+		p("| %s |\n|%s|\n", strings.Join(heads, " | "), strings.Join(align, "|"))
+		for i := range results {
+			res := &results[i]
+			e := res.Estimate
+			cells := []string{verdictMarks[res.Verdict], verdictWords(res.Verdict), signedPct(e.Change), ciText(e.CI), ppText(res.Instability)}
+			if impact {
+				if res.Impact != nil {
+					cells = append(cells, pct(res.Impact.Attributed), pct(res.Impact.Flat))
+				} else {
+					cells = append(cells, "–", "–")
+				}
+			}
+			cells = append(cells, mdEscape(res.Unit), mdCellCode(name(res)))
+			p("| %s |\n", strings.Join(cells, " | "))
+		}
+		p("\n")
+	}
+	if len(detected) > 0 {
+		p("### Changes beyond ±%s\n\n", thresholdText(r.Settings.Threshold))
+		writeTable(detected)
+	}
+	if len(unchanged) > 0 {
+		p("<details><summary>%s within ±%s</summary>\n\n", textutil.Plural(len(unchanged), "unchanged result"), thresholdText(r.Settings.Threshold))
+		writeTable(unchanged)
+		p("</details>\n\n")
+	}
+	if len(other) > 0 {
+		p("### Not compared\n\n| status | benchmark | reason |\n|---|---|---|\n")
+		for i := range other {
+			res := &other[i]
+			reason := "–"
+			if why := otherReason(res); why != "" {
+				reason = mdCellCode(why)
+			}
+			p("| %s | %s | %s |\n", otherStatus(res), mdCellCode(name(res)), reason)
+		}
+		p("\n")
+	}
+
+	p("---\n\n<sub>")
+	if impact {
+		p("*impact*: the share of the application's CPU time attributed to the functions a benchmark covers; *flat*: the share of their flat time (the paper's reference impact); ")
+	}
+	p("*instability*: the interval's width in percentage points. ")
+	p("%s.", strings.Join(settingsLines(r), ". "))
+	if raw := rawText(r); raw != "" {
+		p(" Raw results (Go benchmark format, for benchstat): %s.", mdEscape(raw))
+	}
+	p("</sub>\n")
+	if len(r.Notes) > 0 {
+		p("\nNotes:\n\n")
+		for _, n := range r.Notes {
+			p("- %s\n", mdEscape(n))
+		}
+	}
+	return ew.err
+}
