@@ -177,3 +177,24 @@ func TestCompareGitHubGolden(t *testing.T) {
 		})
 	}
 }
+
+// GitHub shows at most 10 annotations of a level per step: beyond that,
+// the tenth counts the rest, and the levels keep their order.
+func TestCompareGitHubCapsAnnotations(t *testing.T) {
+	r := &compare.Report{Schema: compare.SchemaVersion, Module: fixtureModule, Base: baseRev, Head: headRev, Settings: settings()}
+	for i := range 12 {
+		r.Results = append(r.Results, result(fixtureModule+"/p", fmt.Sprintf("BenchmarkR%02d", i), "sec/op", 0.2, 0.1, 0.3, benchstats.DefiniteRegression, nil))
+	}
+	r.Results = append(r.Results, result(fixtureModule+"/p", "BenchmarkI", "sec/op", -0.2, -0.3, -0.1, benchstats.DefiniteImprovement, nil))
+	var b bytes.Buffer
+	_, err := report.CompareGitHub(&b, r)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	require.Len(t, lines, 11)
+	for _, l := range lines[:10] {
+		assert.True(t, strings.HasPrefix(l, "::error title="), l)
+	}
+	assert.True(t, strings.HasPrefix(lines[8], "::error title=+20.0%25 sec/op%3A p.BenchmarkR08::"), lines[8])
+	assert.Equal(t, "::error title=3 more::3 more benchmarks at this level: see the job's summary", lines[9])
+	assert.True(t, strings.HasPrefix(lines[10], "::notice title=-20.0%25 sec/op%3A p.BenchmarkI::"), lines[10])
+}
