@@ -522,13 +522,13 @@ func (c *collector) buildOne(ctx context.Context, p Package) (*built, error) {
 		if ctx.Err() != nil {
 			return b, ctx.Err()
 		}
-		if r.err != nil || r.timedOut {
+		if r.Err != nil || r.TimedOut {
 			msg := "listing benchmarks: " + crashMessage(r, "-test.list", c.cfg.timeout())
-			log := c.writeLog(manifest.SafeName(p.Path, 120)+".list", bin+" -test.list ^Benchmark", r.output)
-			c.addDeclared(b, statusOf(r), msg, log, r.wall)
+			log := c.writeLog(manifest.SafeName(p.Path, 120)+".list", bin+" -test.list ^Benchmark", r.Output)
+			c.addDeclared(b, statusOf(r), msg, log, r.Wall)
 			return b, errors.New(textutil.FirstLine(msg))
 		}
-		tops = benchmarkLines(r.output)
+		tops = benchmarkLines(r.Output)
 	}
 	c.mu.Lock()
 	c.newCache.Lists = append(c.newCache.Lists, cachedList{Package: p.Path, Binary: hash, Names: tops})
@@ -548,7 +548,7 @@ func (c *collector) buildOne(ctx context.Context, p Package) (*built, error) {
 
 // statusOf returns the status of a process that crashed.
 func statusOf(r procResult) manifest.Status {
-	if r.timedOut {
+	if r.TimedOut {
 		return manifest.StatusTimeout
 	}
 	return manifest.StatusFailed
@@ -627,16 +627,16 @@ func (c *collector) discoverOne(ctx context.Context, top unit) cachedDiscovery {
 		if ctx.Err() != nil {
 			return cd
 		}
-		t := parseTrace(r.output, top.name)
+		t := parseTrace(r.Output, top.name)
 		record := func(name string, st manifest.Status, msg string) {
 			if decided[name] {
 				return
 			}
 			decided[name] = true
 			e := c.entry(top.b, name)
-			e.Status, e.WallSeconds = st, r.wall.Seconds()
+			e.Status, e.WallSeconds = st, r.Wall.Seconds()
 			e.Error = msg + "\n(in the discovery run, -test.benchtime 1x)"
-			e.Log = c.writeLog(logBase(c.m.Module, e), top.b.bin+" "+strings.Join(args, " "), r.output)
+			e.Log = c.writeLog(logBase(c.m.Module, e), top.b.bin+" "+strings.Join(args, " "), r.Output)
 			cd.Entries = append(cd.Entries, e)
 		}
 		crash := crashed(r)
@@ -649,9 +649,9 @@ func (c *collector) discoverOne(ctx context.Context, top unit) cachedDiscovery {
 			switch {
 			case leaf == culprit || decided[leaf]:
 			case t.failed[leaf]:
-				record(leaf, manifest.StatusFailed, failBlock(r.output, "FAIL", leaf))
+				record(leaf, manifest.StatusFailed, failBlock(r.Output, "FAIL", leaf))
 			case t.skipped[leaf]:
-				record(leaf, manifest.StatusSkipped, failBlock(r.output, "SKIP", leaf))
+				record(leaf, manifest.StatusSkipped, failBlock(r.Output, "SKIP", leaf))
 			case crash && !t.done(leaf):
 				// Interrupted by the crash of a parent; not run alone.
 			default:
@@ -750,21 +750,21 @@ func (c *collector) profile(ctx context.Context, u unit) (manifest.Entry, bool) 
 	if ctx.Err() != nil {
 		return manifest.Entry{}, false
 	}
-	e.WallSeconds = r.wall.Seconds()
-	if res, ok := findResult(parseResults(r.output), u.name); ok {
+	e.WallSeconds = r.Wall.Seconds()
+	if res, ok := findResult(parseResults(r.Output), u.name); ok {
 		e.NsPerOp, e.Iterations = res.nsPerOp, res.iterations
 	}
-	t := parseTrace(r.output, u.name)
+	t := parseTrace(r.Output, u.name)
 	switch {
 	case crashed(r):
 		e.Status, e.Error = statusOf(r), crashMessage(r, t.running(u.name), c.cfg.timeout())
-	case r.err != nil:
+	case r.Err != nil:
 		e.Status = manifest.StatusFailed
-		if e.Error = failBlock(r.output, "FAIL", u.name); e.Error == "" {
+		if e.Error = failBlock(r.Output, "FAIL", u.name); e.Error == "" {
 			e.Error = crashMessage(r, t.running(u.name), c.cfg.timeout())
 		}
 	case t.skipped[u.name] && e.Iterations == 0:
-		e.Status, e.Error = manifest.StatusSkipped, failBlock(r.output, "SKIP", u.name)
+		e.Status, e.Error = manifest.StatusSkipped, failBlock(r.Output, "SKIP", u.name)
 	default:
 		p, err := readProfile(f.Name())
 		switch {
@@ -786,7 +786,7 @@ func (c *collector) profile(ctx context.Context, u unit) (manifest.Entry, bool) 
 		}
 	}
 	if e.Status != manifest.StatusOK {
-		e.Log = c.writeLog(logBase(c.m.Module, e), u.b.bin+" "+strings.Join(args, " "), r.output)
+		e.Log = c.writeLog(logBase(c.m.Module, e), u.b.bin+" "+strings.Join(args, " "), r.Output)
 	}
 	return e, true
 }
@@ -838,15 +838,4 @@ func shorten(s string) string {
 		ls = append(ls[:maxErrorLines], "...")
 	}
 	return strings.Join(ls, "\n")
-}
-
-// buildError returns go test -c output without its "# package" headers.
-func buildError(out []byte) string {
-	var keep []string
-	for _, l := range lines(out) {
-		if !strings.HasPrefix(l, "# ") && strings.TrimSpace(l) != "" {
-			keep = append(keep, l)
-		}
-	}
-	return strings.Join(keep, "\n")
 }

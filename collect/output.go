@@ -171,17 +171,17 @@ func (t *trace) running(top string) string {
 // panicked or exited with anything but the "FAIL" that follows benchmark
 // failures.
 func crashed(r procResult) bool {
-	if r.timedOut {
+	if r.TimedOut {
 		return true
 	}
-	if r.err == nil {
+	if r.Err == nil {
 		return false
 	}
 	var ee *exec.ExitError
-	if !errors.As(r.err, &ee) || ee.ExitCode() != 1 {
+	if !errors.As(r.Err, &ee) || ee.ExitCode() != 1 {
 		return true
 	}
-	ls := lines(r.output)
+	ls := lines(r.Output)
 	for i := len(ls) - 1; i >= 0; i-- {
 		if s := strings.TrimSpace(ls[i]); s != "" {
 			return s != "FAIL"
@@ -227,19 +227,19 @@ func failBlock(out []byte, tag, name string) string {
 // crashMessage explains how a crashed process ended while running name.
 // The first line says what happened; later lines add detail.
 func crashMessage(r procResult, name string, timeout time.Duration) string {
-	if r.timedOut {
+	if r.TimedOut {
 		return fmt.Sprintf("timed out after %v while running %s (killed; goroutine dump in the log)", timeout, name)
 	}
 	status := "exited"
-	if r.err != nil {
-		status = r.err.Error()
+	if r.Err != nil {
+		status = r.Err.Error()
 	}
-	msg := panicMessage(r.output)
+	msg := panicMessage(r.Output)
 	if msg == "" {
-		msg = failBlock(r.output, "FAIL", name)
+		msg = failBlock(r.Output, "FAIL", name)
 	}
 	if msg == "" {
-		return fmt.Sprintf("%s while running %s\n%s", status, name, tail(r.output, 4))
+		return fmt.Sprintf("%s while running %s\n%s", status, name, tail(r.Output, 4))
 	}
 	return fmt.Sprintf("%s\n(%s while running %s)", msg, status, name)
 }

@@ -113,11 +113,11 @@ func TestCrashed(t *testing.T) {
 		want bool
 	}{
 		{"success", procResult{}, false},
-		{"benchmark failure", procResult{err: exit(1), output: []byte("--- FAIL: BenchmarkA\nFAIL\n")}, false},
-		{"panic", procResult{err: exit(2), output: []byte("panic: boom\n")}, true},
-		{"log.Fatal", procResult{err: exit(1), output: []byte("2026/01/01 bad\n")}, true},
-		{"timeout", procResult{timedOut: true, err: exit(2)}, true},
-		{"start failure", procResult{err: errors.New("exec: no such file")}, true},
+		{"benchmark failure", procResult{Err: exit(1), Output: []byte("--- FAIL: BenchmarkA\nFAIL\n")}, false},
+		{"panic", procResult{Err: exit(2), Output: []byte("panic: boom\n")}, true},
+		{"log.Fatal", procResult{Err: exit(1), Output: []byte("2026/01/01 bad\n")}, true},
+		{"timeout", procResult{TimedOut: true, Err: exit(2)}, true},
+		{"start failure", procResult{Err: errors.New("exec: no such file")}, true},
 	}
 	for _, tt := range tests {
 		if got := crashed(tt.r); got != tt.want {

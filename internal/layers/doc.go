@@ -10,7 +10,8 @@
 //  1. the data each stage exchanges: manifest (the collection record),
 //     callgraph (profiles become graphs), shard (the partition of a suite
 //     over N machines); internal/gitrev (revisions and the default base,
-//     run through internal/proc)
+//     run through internal/proc); internal/testbin (runs test binaries and
+//     the go command for collect and compare)
 //  2. the first stage and the graph comparison: collect (profiles
 //     benchmarks), reference (application profiles), coverage; and
 //     compare (runs two revisions' benchmarks against each other)

@@ -21,6 +21,7 @@ var layer = map[string]int{
 	"internal/dirlock":    0,
 	"internal/par":        0,
 	"internal/proc":       0,
+	"internal/testbin":    1,
 	"internal/lazy":       0,
 	"internal/layers":     0,
 	"internal/golden":     0,
