@@ -100,3 +100,35 @@ func TestSplitID(t *testing.T) {
 		}
 	}
 }
+
+func TestTopPattern(t *testing.T) {
+	for _, tc := range []struct{ pattern, top, want string }{
+		{"", "BenchmarkA", "^BenchmarkA$"},
+		{"A", "BenchmarkA", "^BenchmarkA$"},
+		{"Z", "BenchmarkA", ""},
+		{"A/x=1", "BenchmarkA", "^BenchmarkA$/x=1"},
+		{"A/x|Bench/y", "BenchmarkA", "^BenchmarkA$/x|^BenchmarkA$/y"},
+		{"A/x|Bench", "BenchmarkA", "^BenchmarkA$"},
+		{"A/(x|y)/z", "BenchmarkA.b", "^BenchmarkA\\.b$/(x|y)/z"},
+	} {
+		got := TopPattern(tc.pattern, tc.top)
+		if got != tc.want {
+			t.Errorf("TopPattern(%q, %q) = %q, want %q", tc.pattern, tc.top, got, tc.want)
+		}
+		if got == "" {
+			continue
+		}
+		// What TopPattern selects under top is what pattern selects.
+		f, _ := CompileFilter(tc.pattern)
+		g, err := CompileFilter(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sub := range []string{"/x", "/x=1", "/y", "/x/z", "/q/z"} {
+			name := tc.top + sub
+			if f.Selects(name) != g.Selects(name) {
+				t.Errorf("%q vs %q disagree on %s", tc.pattern, got, name)
+			}
+		}
+	}
+}

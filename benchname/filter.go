@@ -154,3 +154,30 @@ func isSpace(r rune) bool {
 	}
 	return false
 }
+
+// TopPattern returns a -bench pattern that selects, of the benchmarks
+// pattern selects, exactly those under the top-level benchmark top: each
+// alternative of pattern whose first element matches top, with that
+// element replaced by ^top$, joined by "|". It returns "" when no
+// alternative matches top, and ^top$ for the empty pattern. An invalid
+// pattern matches nothing; check it with [CompileFilter] first.
+func TopPattern(pattern, top string) string {
+	anchored := "^" + regexp.QuoteMeta(top) + "$"
+	if pattern == "" {
+		return anchored
+	}
+	var out []string
+	for _, alt := range splitPattern(pattern) {
+		re, err := regexp.Compile(Rewrite(alt[0]))
+		if err != nil || !re.MatchString(top) {
+			continue
+		}
+		out = append(out, strings.Join(append([]string{anchored}, alt[1:]...), "/"))
+		if len(alt) == 1 {
+			// This alternative runs every sub-benchmark of top; the
+			// others add nothing.
+			return anchored
+		}
+	}
+	return strings.Join(out, "|")
+}
