@@ -37,6 +37,7 @@ var layer = map[string]int{
 	"compare":             2,
 	"internal/proftest":   3,
 	"internal/synth":      3,
+	"internal/cmpfixture": 3,
 	"optimize":            3,
 	"recommend":           3,
 	"changes":             3,
@@ -49,7 +50,7 @@ var layer = map[string]int{
 
 // notForTheCommand are internal packages cmd/mbopt must not import: test
 // fixtures and algorithm internals.
-var notForTheCommand = []string{"internal/lazy", "internal/proftest", "internal/synth", "internal/golden", "internal/gittest"}
+var notForTheCommand = []string{"internal/lazy", "internal/proftest", "internal/synth", "internal/golden", "internal/gittest", "internal/cmpfixture"}
 
 // imports returns each module package's direct non-test imports of other
 // module packages, both without the module prefix.

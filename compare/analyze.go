@@ -1,0 +1,198 @@
+package compare
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/benchstats"
+)
+
+// An Input is one raw result file to [AnalyzeReaders].
+type Input struct {
+	// Name names the file in errors.
+	Name string
+	// R holds the file's content.
+	R io.Reader
+}
+
+// Analyze reads raw result files written by [Run] (one per version, or
+// several of each, such as the shards of one comparison) and compares
+// every benchmark and unit measured in both versions; see
+// [AnalyzeReaders].
+func Analyze(files []string, s Settings, impacts map[string]Impact) (*Report, error) {
+	d, err := readRawFiles(files)
+	if err != nil {
+		return nil, err
+	}
+	return d.report(s, impacts)
+}
+
+// AnalyzeReaders is [Analyze] on readers. The files' "# mbopt-compare"
+// lines say which version, trial and run the results after them belong
+// to; results are grouped by benchmark id (the "pkg:" configuration, a
+// dot and the full name without its GOMAXPROCS suffix) and unit.
+//
+// Each benchmark and unit measured in both versions is a [Compared]
+// result: the relative change of the medians with a hierarchical
+// bootstrap interval (s.Resamples, s.Confidence, s.Seed), classified
+// against s.Threshold, and the U-test's p-value. Which direction is better
+// comes from the unit (golang.org/x/perf/benchfmt: higher is better for
+// throughput such as B/s; lower for sec/op, B/op, allocs/op and every
+// unknown unit). One measured in only the head is [Added], only the base
+// [Removed]. impacts (benchmark id → Impact, may be nil) adds each
+// benchmark's reference impact. Results are sorted by [SortResults]. The
+// report's Base and Head hold only the commits; Run fills in the rest.
+func AnalyzeReaders(inputs []Input, s Settings, impacts map[string]Impact) (*Report, error) {
+	d := newRawData()
+	for _, in := range inputs {
+		if err := d.read(in.Name, in.R); err != nil {
+			return nil, err
+		}
+	}
+	return d.report(s, impacts)
+}
+
+// report computes the report of the raw data.
+func (d *rawData) report(s Settings, impacts map[string]Impact) (*Report, error) {
+	s = s.withDefaults()
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	rep := &Report{Schema: SchemaVersion, Settings: s,
+		Base: Revision{Commit: d.commits[Base]}, Head: Revision{Commit: d.commits[Head]}}
+	for _, k := range d.order {
+		pkg, name, ok := benchname.SplitID(k.id)
+		if !ok {
+			pkg, name = d.pkgs[k.id], strings.TrimPrefix(k.id, d.pkgs[k.id]+".")
+		}
+		r := Result{ID: k.id, Package: pkg, Name: name, Unit: k.unit}
+		if imp, ok := impacts[k.id]; ok {
+			imp := imp
+			r.Impact = &imp
+		}
+		b, h := d.samples[Base][k], d.samples[Head][k]
+		switch {
+		case b == nil:
+			r.Status, r.Trials = Added, h.h.Trials()
+		case h == nil:
+			r.Status, r.Trials = Removed, b.h.Trials()
+		default:
+			r.Status = Compared
+			r.Trials = min(b.h.Trials(), h.h.Trials())
+			// Each benchmark and unit gets its own stream of resamples,
+			// so adding a benchmark does not change another's interval.
+			opt := benchstats.Options{Resamples: s.Resamples, Confidence: s.Confidence, Seed: s.Seed ^ hashString(k.id+"\x00"+k.unit)}
+			est, err := benchstats.Compare(b.h, h.h, opt)
+			switch {
+			case errors.Is(err, benchstats.ErrZeroMedian):
+				// A unit that is 0 in the base (0 allocs/op) has no
+				// relative change; equal medians are unchanged.
+				r.Error = "the base median is 0, so there is no relative change"
+				r.Verdict = benchstats.Unchanged
+				if m := benchstats.Median(h.h.Values()); m != 0 {
+					r.Verdict = benchstats.Classify(benchstats.Estimate{Change: math.Inf(1), CI: benchstats.Interval{Low: math.Inf(1), High: math.Inf(1)}}, s.Threshold, b.better > 0)
+					r.Error = fmt.Sprintf("the base median is 0 and the head median %g", m)
+				}
+				r.PValue = benchstats.UTest(b.h.Values(), h.h.Values())
+				rep.Results = append(rep.Results, r)
+				continue
+			case err != nil:
+				return nil, fmt.Errorf("%s %s: %w", k.id, k.unit, err)
+			}
+			r.Estimate = &est
+			r.Instability = est.Instability()
+			r.Verdict = benchstats.Classify(est, s.Threshold, b.better > 0)
+			r.PValue = benchstats.UTest(b.h.Values(), h.h.Values())
+		}
+		rep.Results = append(rep.Results, r)
+	}
+	SortResults(rep.Results)
+	return rep, nil
+}
+
+// hashString is FNV-1a, to derive a per-benchmark seed.
+func hashString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// group ranks a result for [SortResults].
+func group(r Result) int {
+	if r.Status != Compared {
+		switch r.Status {
+		case BuildFailed:
+			return 5
+		case Failed:
+			return 6
+		case Added:
+			return 7
+		case Removed:
+			return 8
+		}
+		return 9
+	}
+	switch r.Verdict {
+	case benchstats.DefiniteRegression:
+		return 0
+	case benchstats.DefiniteImprovement:
+		return 1
+	case benchstats.PotentialRegression:
+		return 2
+	case benchstats.PotentialImprovement:
+		return 3
+	}
+	return 4
+}
+
+// SortResults sorts results by the report's rule: first by group —
+// definite regressions, definite improvements, potential regressions,
+// potential improvements, unchanged, then the results without a verdict:
+// build failures, failures, added, removed; within a group by
+// Impact.Attributed, highest first (results with an impact before those
+// without), then by the size of the change |Estimate.Change|, largest
+// first, then by id and unit.
+func SortResults(rs []Result) {
+	slices.SortStableFunc(rs, func(a, b Result) int {
+		if c := cmp.Compare(group(a), group(b)); c != 0 {
+			return c
+		}
+		if (a.Impact != nil) != (b.Impact != nil) {
+			if a.Impact != nil {
+				return -1
+			}
+			return 1
+		}
+		if a.Impact != nil {
+			if c := cmp.Compare(b.Impact.Attributed, a.Impact.Attributed); c != 0 {
+				return c
+			}
+		}
+		if c := cmp.Compare(absChange(b), absChange(a)); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.ID, b.ID); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Unit, b.Unit); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Side, b.Side)
+	})
+}
+
+func absChange(r Result) float64 {
+	if r.Estimate == nil {
+		return 0
+	}
+	return math.Abs(r.Estimate.Change)
+}

@@ -1,0 +1,128 @@
+package compare
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// A Benchmark names one benchmark to compare by its package and full
+// name, as `mbopt suite` selects them.
+type Benchmark struct {
+	// Package is the import path of the benchmark's package.
+	Package string
+	// Name is the full name as go test prints it, such as
+	// "BenchmarkQuery/sum(cpu)".
+	Name string
+}
+
+// Options configure [Run].
+type Options struct {
+	// Dir is a directory in the module to compare, inside a git work
+	// tree; "" means the current directory.
+	Dir string
+	// Base is the base revision (any git revision). "" means the
+	// merge-base of HEAD with the default branch (origin/HEAD, else main,
+	// else master); a Report.Notes line says which.
+	Base string
+	// Head is the head revision; "" means HEAD, and [Worktree] the work
+	// tree with its uncommitted changes.
+	Head string
+	// Benchmarks are the benchmarks to compare, such as the optimized
+	// suite. When empty, Bench and Packages choose them.
+	Benchmarks []Benchmark
+	// Bench is a go test -bench pattern: every benchmark it selects in
+	// Packages, in either revision, is compared. "" means all.
+	Bench string
+	// Packages are package patterns for Bench, relative to the module
+	// root; nil means "./...".
+	Packages []string
+	// Settings are the schedule and the statistics; zero fields take the
+	// values of [DefaultSettings].
+	Settings Settings
+	// Out is the output directory of the raw result files; "" means
+	// .mbopt/compare under the module root.
+	Out string
+	// Impacts maps benchmark ids to their reference impact; may be nil.
+	Impacts map[string]Impact
+	// BuildFlags are extra go test -c flags, such as "-tags", "x".
+	BuildFlags []string
+	// Env holds extra environment variables ("KEY=value") for the go
+	// command and the test binaries.
+	Env []string
+	// GoCmd is the go command; "" means "go".
+	GoCmd string
+	// Timeout bounds each test binary process; 0 means 10 minutes or,
+	// when longer, ten times the expected time of the process.
+	Timeout time.Duration
+	// CacheDir holds test binaries built from commits, reused while the
+	// commit, package, Go version, build flags and environment are the
+	// same; "" means the "mbopt/testbin" directory under
+	// os.UserCacheDir, and "off" disables the cache. Binaries of a dirty
+	// worktree are never cached.
+	CacheDir string
+	// Progress, when set, is called with each step, from one goroutine
+	// at a time.
+	Progress func(Event)
+}
+
+// Worktree is the [Options.Head] value that compares the work tree with
+// its uncommitted changes (tracked and untracked, not ignored files).
+const Worktree = "worktree"
+
+// An EventKind says what an [Event] reports.
+type EventKind int
+
+// The kinds of events.
+const (
+	// EventBuild: a test binary was built (or found in the cache).
+	EventBuild EventKind = iota
+	// EventRun: a test binary process finished one benchmark.
+	EventRun
+	// EventStable: a benchmark was stopped by Settings.UntilStable.
+	EventStable
+)
+
+// An Event reports progress of [Run].
+type Event struct {
+	// Kind says what happened.
+	Kind EventKind
+	// Done and Total count builds (EventBuild) or processes
+	// (EventRun, EventStable: Total shrinks when benchmarks stop early).
+	Done, Total int
+	// Package and Name say what was built or run.
+	Package, Name string
+	// Side is the version built or run.
+	Side Side
+	// Trial and Run place an EventRun in the schedule (from 1).
+	Trial, Run int
+	// Wall is how long the step took.
+	Wall time.Duration
+	// Err is a build or run failure; the comparison goes on.
+	Err error
+	// Cached is set for a build found in the cache.
+	Cached bool
+}
+
+func (o *Options) goCmd() string {
+	if o.GoCmd == "" {
+		return "go"
+	}
+	return o.GoCmd
+}
+
+func (o *Options) env() []string { return append(os.Environ(), o.Env...) }
+
+func (o *Options) cacheDir() string {
+	switch o.CacheDir {
+	case "off":
+		return ""
+	case "":
+		d, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		return filepath.Join(d, "mbopt", "testbin")
+	}
+	return o.CacheDir
+}

@@ -1,0 +1,246 @@
+package compare
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/mbopt/mbopt/benchstats"
+)
+
+// markerPrefix starts the line that says where the benchmark lines after
+// it come from: "# mbopt-compare side=base commit=<hash> trial=1 run=2".
+//
+// The provenance is a comment, not configuration lines: benchstat groups
+// results into tables by every configuration key, so "trial: 1" lines
+// would split one benchmark into a table per trial and per run, and a
+// "revision:" line that differs between the two files would keep benchstat
+// from comparing them at all. The Go benchmark format ignores lines that
+// are neither configuration nor results, so benchstat base.txt head.txt
+// compares the files as they are, and [Analyze] reads the comments back.
+const markerPrefix = "# mbopt-compare "
+
+// A marker is the provenance of the benchmark lines that follow it.
+type marker struct {
+	side   Side
+	commit string
+	trial  int // from 1
+	run    int // from 1
+}
+
+func (m marker) String() string {
+	return fmt.Sprintf("%sside=%s commit=%s trial=%d run=%d", markerPrefix, m.side, m.commit, m.trial, m.run)
+}
+
+// parseMarker parses a marker line; ok is false for other lines.
+func parseMarker(line string) (m marker, ok bool, err error) {
+	rest, ok := strings.CutPrefix(line, markerPrefix)
+	if !ok {
+		return marker{}, false, nil
+	}
+	seen := 0
+	for _, f := range strings.Fields(rest) {
+		k, v, _ := strings.Cut(f, "=")
+		switch k {
+		case "side":
+			switch v {
+			case "base":
+				m.side = Base
+			case "head":
+				m.side = Head
+			default:
+				return m, true, fmt.Errorf("side=%q: want base or head", v)
+			}
+			seen |= 1
+		case "commit":
+			m.commit = v
+		case "trial", "run":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return m, true, fmt.Errorf("%s=%q: want a number from 1", k, v)
+			}
+			if k == "trial" {
+				m.trial, seen = n, seen|2
+			} else {
+				m.run, seen = n, seen|4
+			}
+		}
+	}
+	if seen != 7 {
+		return m, true, fmt.Errorf("want side=, trial= and run= in %q", line)
+	}
+	return m, true, nil
+}
+
+// A rawWriter writes one version's raw results in the Go benchmark
+// format: test binary output, with a marker line before each process's
+// results.
+type rawWriter struct {
+	w  *bufio.Writer
+	bw *benchfmt.Writer
+}
+
+func newRawWriter(w io.Writer, header string) *rawWriter {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# %s\n", header)
+	return &rawWriter{w: bw, bw: benchfmt.NewWriter(bw)}
+}
+
+// write writes the results of one process: its output's benchmark and
+// configuration lines after the marker m.
+func (rw *rawWriter) write(m marker, output []byte) error {
+	fmt.Fprintf(rw.w, "\n%s\n", m)
+	r := benchfmt.NewReader(bytes.NewReader(output), "")
+	for r.Scan() {
+		if res, ok := r.Result().(*benchfmt.Result); ok {
+			if err := rw.bw.Write(res); err != nil {
+				return err
+			}
+		}
+	}
+	// The writer repeats configuration lines only when they change;
+	// forget them, so every block after a marker is complete on its own
+	// (a shard's file can be cut at markers).
+	rw.bw = benchfmt.NewWriter(rw.w)
+	return r.Err()
+}
+
+func (rw *rawWriter) flush() error { return rw.w.Flush() }
+
+// A sample is the measurements of one benchmark and unit in one version.
+type sample struct {
+	h      benchstats.Hierarchy
+	better int // +1 when higher is better, else lower is
+}
+
+// key identifies a benchmark and unit.
+type key struct{ id, unit string }
+
+// rawData is what the raw files hold: per version, per benchmark and unit,
+// the measurements in the RMIT hierarchy.
+type rawData struct {
+	samples [2]map[key]*sample
+	commits [2]string
+	order   []key // every key, in first-seen order
+	pkgs    map[string]string
+}
+
+func newRawData() *rawData {
+	return &rawData{samples: [2]map[key]*sample{{}, {}}, pkgs: map[string]string{}}
+}
+
+// read adds the results of one raw file. Results before the first marker
+// are an error: without it, the side is unknown.
+func (d *rawData) read(name string, r io.Reader) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	// The marker in force at each line.
+	lines := bytes.Split(data, []byte("\n"))
+	at := make([]int, len(lines)+1) // line number (from 1) → index into marks, -1 for none
+	var marks []marker
+	cur := -1
+	for i, l := range lines {
+		m, ok, err := parseMarker(strings.TrimSuffix(string(l), "\r"))
+		if err != nil {
+			return fmt.Errorf("%s:%d: bad mbopt-compare line: %v", name, i+1, err)
+		}
+		if ok {
+			marks = append(marks, m)
+			cur = len(marks) - 1
+		}
+		at[i+1] = cur
+	}
+	units := benchfmt.UnitMetadataMap{}
+	br := benchfmt.NewReader(bytes.NewReader(data), name)
+	for br.Scan() {
+		switch rec := br.Result().(type) {
+		case *benchfmt.SyntaxError:
+			return fmt.Errorf("%v", rec)
+		case *benchfmt.UnitMetadata:
+			units[benchfmt.UnitMetadataKey{Unit: rec.Unit, Key: rec.Key}] = rec
+		case *benchfmt.Result:
+			_, line := rec.Pos()
+			if line >= len(at) || at[line] < 0 {
+				return fmt.Errorf("%s:%d: benchmark result before the first %q line: not a file written by mbopt compare", name, line, strings.TrimSpace(markerPrefix))
+			}
+			m := marks[at[line]]
+			if c := d.commits[m.side]; c != "" && m.commit != "" && c != m.commit {
+				return fmt.Errorf("%s:%d: %s commit %s, but an earlier result of the %s is of commit %s: the files compare more than two revisions", name, line, m.side, m.commit, m.side, c)
+			}
+			if m.commit != "" {
+				d.commits[m.side] = m.commit
+			}
+			pkg := rec.GetConfig("pkg")
+			id := pkg + "." + fullName(rec.Name)
+			if pkg == "" {
+				id = fullName(rec.Name)
+			}
+			d.pkgs[id] = pkg
+			for _, v := range rec.Values {
+				k := key{id, v.Unit}
+				s := d.samples[m.side][k]
+				if s == nil {
+					if d.samples[1-m.side][k] == nil {
+						d.order = append(d.order, k)
+					}
+					s = &sample{better: units.GetBetter(v.Unit)}
+					d.samples[m.side][k] = s
+				}
+				s.add(m.trial, m.run, v.Value)
+			}
+		}
+	}
+	return br.Err()
+}
+
+// add adds one measurement of run r of trial t (both from 1).
+func (s *sample) add(t, r int, v float64) {
+	for len(s.h) < t {
+		s.h = append(s.h, nil)
+	}
+	for len(s.h[t-1]) < r {
+		s.h[t-1] = append(s.h[t-1], nil)
+	}
+	s.h[t-1][r-1] = append(s.h[t-1][r-1], v)
+}
+
+// fullName returns the benchmark's full name as go test -bench selects it:
+// "Benchmark" + the name without its "-N" GOMAXPROCS suffix.
+func fullName(n benchfmt.Name) string {
+	s := string(n)
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '-' && i < len(s)-1 {
+			s = s[:i]
+			break
+		}
+		if s[i] < '0' || s[i] > '9' {
+			break
+		}
+	}
+	return "Benchmark" + s
+}
+
+// readRawFiles reads the named raw files.
+func readRawFiles(files []string) (*rawData, error) {
+	d := newRawData()
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			return nil, err
+		}
+		err = d.read(f, fh)
+		fh.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}

@@ -1,0 +1,877 @@
+package compare
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/gitrev"
+	"github.com/mbopt/mbopt/internal/proc"
+	"github.com/mbopt/mbopt/internal/testbin"
+	"github.com/mbopt/mbopt/internal/textutil"
+)
+
+// The raw result files in the output directory.
+const (
+	BaseFile = "base.txt"
+	HeadFile = "head.txt"
+)
+
+// overheadFactor scales count × benchtime to the expected time of one
+// process's measurements: go test runs each benchmark once with b.N = 1
+// and then grows b.N towards the benchtime, which costs about a fifth more.
+const overheadFactor = 1.2
+
+// A version is one side's revision, checked out.
+type version struct {
+	rev    Revision
+	dir    string // module root in the worktree
+	govers string // go env GOVERSION there
+}
+
+// A pkgBuild is one package's test binary in one version.
+type pkgBuild struct {
+	bin   string   // "" when the package has no test binary
+	dir   string   // package directory in the worktree
+	tops  []string // top-level benchmarks (-test.list)
+	err   string   // build or list failure
+	list  time.Duration
+	exist bool // the package exists in the version
+}
+
+// A unit is what one process runs: one benchmark (with its
+// sub-benchmarks) of one package.
+type unit struct {
+	pkg, name, pattern string
+	requested          bool // named by Options.Benchmarks
+	on                 [2]bool
+	failed             [2]string
+	stopped            bool
+	wall               time.Duration // of all its processes
+	trials             int           // trials done
+}
+
+// runner holds the state of one Run.
+type runner struct {
+	opt     Options
+	s       Settings
+	modPath string
+	modRel  string // module root relative to the repository top
+	repo    string
+	vers    [2]*version
+	same    bool // base and head are the same tree: one build serves both
+	builds  map[string]*[2]*pkgBuild
+	units   []*unit
+	raws    [2]*bytes.Buffer
+	rws     [2]*rawWriter
+	data    *rawData
+	rep     *Report
+	done    int
+	total   int
+	rng     *rand.Rand
+	saved   time.Duration
+	timeout time.Duration
+}
+
+// Run compares the benchmarks of two revisions of the module in opt.Dir
+// and returns the report; see the package documentation for the method.
+//
+// It checks out each revision with git worktree into a temporary
+// directory (see [TempPrefix]), builds each package's test binary once
+// per revision, runs the RMIT schedule, writes the raw results to
+// [BaseFile] and [HeadFile] in opt.Out (atomically), and computes the
+// statistics from those files with [Analyze]. A benchmark that exists
+// in only one revision is a result with status Added or Removed; a
+// package that does not build, or a benchmark that fails, in a version is
+// a result with status BuildFailed or Failed: none of them is an error.
+//
+// Run fails with an error matching [ErrInput] for bad options (see
+// [InputError]), and with ctx's error when ctx is canceled; it leaves no
+// worktree and no temporary directory behind either way.
+func Run(ctx context.Context, opt Options) (*Report, error) {
+	start := time.Now()
+	s := opt.Settings.withDefaults()
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	if _, err := benchname.CompileFilter(opt.Bench); err != nil {
+		return nil, &InputError{Field: "Bench", Err: err}
+	}
+	r := &runner{opt: opt, s: s, builds: map[string]*[2]*pkgBuild{}, data: newRawData(),
+		rng: rand.New(rand.NewPCG(s.Seed, 0x636f6d70617265))} // "compare"
+	r.rep = &Report{Schema: SchemaVersion, Raw: map[string]string{"base": BaseFile, "head": HeadFile}}
+	if err := r.locate(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.resolve(ctx); err != nil {
+		return nil, err
+	}
+	out := opt.Out
+	if out == "" {
+		out = filepath.Join(r.repo, r.modRel, ".mbopt", "compare")
+	}
+	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
+		return nil, inputErrorf("Out", "output directory %s is a file; choose a directory", out)
+	}
+	ws, err := newWorkspace(ctx, r.repo)
+	if err != nil {
+		return nil, err
+	}
+	defer ws.remove(ctx)
+	if err := r.checkout(ctx, ws); err != nil {
+		return nil, err
+	}
+	if err := r.plan(ctx, ws); err != nil {
+		return nil, err
+	}
+	r.fitBudget()
+	if err := r.schedule(ctx); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, inputErrorf("Out", "cannot create output directory %s: %v", out, err)
+	}
+	files := []string{filepath.Join(out, BaseFile), filepath.Join(out, HeadFile)}
+	for side, f := range files {
+		r.rws[side].flush()
+		if err := atomicfile.WriteFile(f, r.raws[side].Bytes()); err != nil {
+			return nil, err
+		}
+	}
+	rep, err := Analyze(files, r.s, opt.Impacts)
+	if err != nil {
+		return nil, fmt.Errorf("analyzing the raw results: %w", err)
+	}
+	rep.Module, rep.Base, rep.Head, rep.Raw = r.modPath, r.vers[Base].rev, r.vers[Head].rev, r.rep.Raw
+	rep.Notes = r.rep.Notes
+	rep.Results = r.failures(rep.Results)
+	SortResults(rep.Results)
+	rep.Saved = r.saved
+	if r.s.UntilStable > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("until-stable %.3g: stopped %s early, saving about %s",
+			r.s.UntilStable, textutil.Plural(r.stoppedCount(), "benchmark"), r.saved.Round(100*time.Millisecond)))
+	}
+	rep.Wall = time.Since(start)
+	return rep, nil
+}
+
+// locate finds the repository and the module.
+func (r *runner) locate(ctx context.Context) error {
+	dir := r.opt.Dir
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return &InputError{Field: "Dir", Err: err}
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return inputErrorf("Dir", "%s is not a directory", dir)
+	}
+	if r.repo, err = gitrev.TopLevel(ctx, abs); err != nil || r.repo == "" {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return inputErrorf("Dir", "%s is not inside a git repository: compare checks out revisions with git; run it in a clone", abs)
+	}
+	cmd := exec.CommandContext(ctx, r.opt.goCmd(), "env", "GOMOD")
+	cmd.Dir, cmd.Env = abs, r.opt.env()
+	gomod, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("go env GOMOD in %s: %w", abs, err)
+	}
+	mod := strings.TrimSpace(string(gomod))
+	if mod == "" || mod == os.DevNull {
+		return inputErrorf("Dir", "%s is not inside a Go module (no go.mod there or in a parent directory)", abs)
+	}
+	data, err := os.ReadFile(mod)
+	if err != nil {
+		return err
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if p, ok := strings.CutPrefix(strings.TrimSpace(l), "module "); ok {
+			r.modPath = strings.Trim(strings.TrimSpace(strings.Split(p, "//")[0]), `"`)
+		}
+	}
+	if r.modPath == "" {
+		return inputErrorf("Dir", "%s has no module line", mod)
+	}
+	// Compare real paths: the repository top is reported resolved.
+	repo, _ := filepath.EvalSymlinks(r.repo)
+	modDir, _ := filepath.EvalSymlinks(filepath.Dir(mod))
+	if r.modRel, err = filepath.Rel(repo, modDir); err != nil || strings.HasPrefix(r.modRel, "..") {
+		return inputErrorf("Dir", "the module %s is not inside the repository %s", modDir, repo)
+	}
+	return nil
+}
+
+// resolve turns the revision specs into commits.
+func (r *runner) resolve(ctx context.Context) error {
+	head := &version{rev: Revision{Spec: r.opt.Head}}
+	if head.rev.Spec == "" {
+		head.rev.Spec = "HEAD"
+	}
+	headRev := head.rev.Spec
+	if headRev == Worktree {
+		headRev = "HEAD"
+	}
+	var err error
+	if head.rev.Commit, err = gitrev.Commit(ctx, r.repo, headRev); err != nil {
+		return &InputError{Field: "Head", Err: err}
+	}
+	if head.rev.Spec == Worktree {
+		st, err := gitrev.Git(ctx, r.repo, "status", "--porcelain")
+		if err != nil {
+			return err
+		}
+		head.rev.Dirty = len(bytes.TrimSpace(st)) > 0
+		if !head.rev.Dirty {
+			r.note("head: the worktree has no uncommitted changes, so it is HEAD")
+		}
+	}
+	base := &version{rev: Revision{Spec: r.opt.Base}}
+	b, err := gitrev.ResolveBase(ctx, r.repo, r.opt.Base, head.rev.Commit)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &InputError{Field: "Base", Err: err}
+	}
+	base.rev.Commit = b.Commit
+	if b.Rev == "" {
+		base.rev.Spec = "merge-base(" + headRev + ", " + b.Branch + ")"
+		b.Head = headRev
+		r.note("base: " + b.String())
+	}
+	for _, v := range []*version{base, head} {
+		out, err := gitrev.Git(ctx, r.repo, "show", "-s", "--format=%cI%n%s", v.rev.Commit)
+		if err != nil {
+			return err
+		}
+		when, subject, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+		v.rev.Time, _ = time.Parse(time.RFC3339, when)
+		v.rev.Subject = subject
+	}
+	r.vers = [2]*version{base, head}
+	r.same = base.rev.Commit == head.rev.Commit && !head.rev.Dirty
+	if r.same {
+		r.note("base and head are the same commit: an A/A comparison, which measures the noise")
+	}
+	return nil
+}
+
+func (r *runner) note(s string) { r.rep.Notes = append(r.rep.Notes, s) }
+
+// checkout makes the worktrees.
+func (r *runner) checkout(ctx context.Context, ws *workspace) error {
+	for side, v := range r.vers {
+		if side == int(Head) && r.same {
+			*v = version{rev: v.rev, dir: r.vers[Base].dir, govers: r.vers[Base].govers}
+			continue
+		}
+		wt, err := ws.checkout(ctx, Side(side).String(), v.rev.Commit, v.rev.Dirty)
+		if err != nil {
+			return fmt.Errorf("checking out the %s %s: %w", Side(side), v.rev.Spec, err)
+		}
+		v.dir = filepath.Join(wt, r.modRel)
+		cmd := exec.CommandContext(ctx, r.opt.goCmd(), "env", "GOVERSION")
+		cmd.Dir, cmd.Env = v.dir, r.opt.env()
+		out, err := cmd.Output()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("go env GOVERSION in the %s: %w", Side(side), err)
+		}
+		v.govers = strings.TrimSpace(string(out))
+	}
+	return nil
+}
+
+// pkgDir returns the directory of package pkg in v, and whether pkg is in
+// the module.
+func (r *runner) pkgDir(v *version, pkg string) (string, bool) {
+	if pkg == r.modPath {
+		return v.dir, true
+	}
+	rel, ok := strings.CutPrefix(pkg, r.modPath+"/")
+	if !ok {
+		return "", false
+	}
+	return filepath.Join(v.dir, filepath.FromSlash(rel)), true
+}
+
+// plan builds the test binaries and makes the units.
+func (r *runner) plan(ctx context.Context, ws *workspace) error {
+	var pkgs []string
+	if len(r.opt.Benchmarks) > 0 {
+		for _, b := range r.opt.Benchmarks {
+			if _, ok := r.pkgDir(r.vers[Base], b.Package); !ok {
+				return inputErrorf("Benchmarks", "benchmark %s %s: package %s is not in the module %s", b.Package, b.Name, b.Package, r.modPath)
+			}
+			if !strings.HasPrefix(b.Name, "Benchmark") {
+				return inputErrorf("Benchmarks", "benchmark %s %q: a full name starts with \"Benchmark\"", b.Package, b.Name)
+			}
+			pkgs = append(pkgs, b.Package)
+		}
+	} else {
+		seen := map[string]bool{}
+		for side, v := range r.vers {
+			if side == int(Head) && r.same {
+				break
+			}
+			ps, err := r.listPackages(ctx, v)
+			if err != nil {
+				return err
+			}
+			for _, p := range ps {
+				if !seen[p] {
+					seen[p] = true
+					pkgs = append(pkgs, p)
+				}
+			}
+		}
+	}
+	slices.Sort(pkgs)
+	pkgs = slices.Compact(pkgs)
+	total := len(pkgs) * 2
+	if r.same {
+		total = len(pkgs)
+	}
+	done := 0
+	for _, p := range pkgs {
+		var pb [2]*pkgBuild
+		for side := range r.vers {
+			if side == int(Head) && r.same {
+				pb[Head] = pb[Base]
+				continue
+			}
+			start := time.Now()
+			b, cached, err := r.build(ctx, ws, Side(side), p)
+			if err != nil {
+				return err
+			}
+			pb[side] = b
+			done++
+			r.emit(Event{Kind: EventBuild, Done: done, Total: total, Package: p, Side: Side(side), Wall: time.Since(start), Cached: cached, Err: errOf(b.err)})
+		}
+		r.builds[p] = &pb
+	}
+	if len(r.opt.Benchmarks) > 0 {
+		seen := map[string]bool{}
+		for _, b := range r.opt.Benchmarks {
+			name := benchname.Rewrite(b.Name)
+			if seen[b.Package+"."+name] {
+				continue
+			}
+			seen[b.Package+"."+name] = true
+			u := &unit{pkg: b.Package, name: name, pattern: benchname.Pattern([]string{name}), requested: true}
+			top, _, _ := strings.Cut(name, "/")
+			for side, pb := range r.builds[b.Package] {
+				u.on[side] = pb.bin != "" && slices.Contains(pb.tops, top)
+			}
+			r.units = append(r.units, u)
+		}
+	} else {
+		filter, _ := benchname.CompileFilter(r.opt.Bench)
+		for _, p := range pkgs {
+			pb := r.builds[p]
+			var tops []string
+			for _, b := range pb {
+				for _, t := range b.tops {
+					if ok, _ := filter.Match(t); ok {
+						tops = append(tops, t)
+					}
+				}
+			}
+			slices.Sort(tops)
+			for _, t := range slices.Compact(tops) {
+				u := &unit{pkg: p, name: t, pattern: benchname.TopPattern(r.opt.Bench, t)}
+				for side, b := range pb {
+					u.on[side] = b.bin != "" && slices.Contains(b.tops, t)
+				}
+				r.units = append(r.units, u)
+			}
+		}
+	}
+	if len(r.units) == 0 && !r.anyBuildFailed() {
+		what := "no benchmark matches " + strconv.Quote(r.opt.Bench)
+		if len(r.opt.Benchmarks) > 0 {
+			what = "none of the benchmarks exists"
+		}
+		return inputErrorf("Bench", "%s in %s in either revision", what, strings.Join(r.patterns(), " "))
+	}
+	return nil
+}
+
+func errOf(msg string) error {
+	if msg == "" {
+		return nil
+	}
+	return errors.New(msg)
+}
+
+func (r *runner) anyBuildFailed() bool {
+	for _, pb := range r.builds {
+		if pb[Base].err != "" || pb[Head].err != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *runner) patterns() []string {
+	if len(r.opt.Packages) == 0 {
+		return []string{"./..."}
+	}
+	return r.opt.Packages
+}
+
+// listPackages lists the packages with test files that match the
+// patterns in v.
+func (r *runner) listPackages(ctx context.Context, v *version) ([]string, error) {
+	args := append([]string{"list", "-e", "-f", "{{.ImportPath}} {{len .TestGoFiles}} {{len .XTestGoFiles}}"}, r.patterns()...)
+	cmd := exec.CommandContext(ctx, r.opt.goCmd(), args...)
+	cmd.Dir, cmd.Env = v.dir, r.opt.env()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, inputErrorf("Packages", "go list %s in the %s: %s", strings.Join(r.patterns(), " "), v.rev.Spec, textutil.FirstLine(strings.TrimSpace(stderr.String())))
+	}
+	var pkgs []string
+	for _, l := range strings.Split(string(out), "\n") {
+		f := strings.Fields(l)
+		if len(f) == 3 && (f[1] != "0" || f[2] != "0") {
+			pkgs = append(pkgs, f[0])
+		}
+	}
+	return pkgs, nil
+}
+
+// cacheKey identifies a test binary built from a commit.
+func (r *runner) cacheKey(v *version, pkg string) string {
+	h := sha256.New()
+	for _, s := range []string{"mbopt-testbin-1", v.rev.Commit, r.modRel, pkg, v.govers, strings.Join(r.opt.BuildFlags, "\x00"), strings.Join(r.opt.Env, "\x00"), os.Getenv("GOFLAGS"), os.Getenv("GOOS"), os.Getenv("GOARCH"), os.Getenv("CGO_ENABLED")} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// build builds (or finds in the cache) pkg's test binary in a version and
+// lists its benchmarks. A build failure is recorded, not returned.
+func (r *runner) build(ctx context.Context, ws *workspace, side Side, pkg string) (b *pkgBuild, cached bool, err error) {
+	v := r.vers[side]
+	dir, _ := r.pkgDir(v, pkg)
+	b = &pkgBuild{dir: dir}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return b, false, nil // not in this version: its benchmarks are added or removed
+	}
+	b.exist = true
+	cache := r.opt.cacheDir()
+	var bin string
+	if cache != "" && !v.rev.Dirty {
+		bin = filepath.Join(cache, r.cacheKey(v, pkg)+".test")
+	} else {
+		bin = filepath.Join(ws.dir, "bin", side.String(), safeName(pkg)+".test")
+	}
+	nobin := bin + ".none" // marks a cached package without test files
+	if _, err := os.Stat(bin); err == nil && cache != "" && !v.rev.Dirty {
+		cached = true
+	} else if _, err := os.Stat(nobin); err == nil && cache != "" && !v.rev.Dirty {
+		return b, true, nil
+	} else {
+		if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+			return nil, false, err
+		}
+		tmp := bin + ".tmp-" + strconv.Itoa(os.Getpid())
+		args := append([]string{"test", "-c", "-o", tmp}, r.opt.BuildFlags...)
+		args = append(args, pkg)
+		cmd := exec.CommandContext(ctx, r.opt.goCmd(), args...)
+		cmd.Dir, cmd.Env = v.dir, r.opt.env()
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := proc.Run(cmd); err != nil {
+			os.Remove(tmp)
+			if ctx.Err() != nil {
+				return nil, false, ctx.Err()
+			}
+			b.err = shorten(testbin.BuildError(out.Bytes()))
+			return b, false, nil
+		}
+		if _, err := os.Stat(tmp); err != nil {
+			if cache != "" && !v.rev.Dirty {
+				os.WriteFile(nobin, nil, 0o644)
+			}
+			return b, false, nil // no test files
+		}
+		if err := os.Rename(tmp, bin); err != nil {
+			return nil, false, err
+		}
+	}
+	res := testbin.Run(ctx, dir, r.opt.env(), time.Minute, bin, "-test.list", "^Benchmark")
+	if ctx.Err() != nil {
+		return nil, false, ctx.Err()
+	}
+	if res.Err != nil || res.TimedOut {
+		b.err = "listing benchmarks: " + shorten(tail(res.Output, 8))
+		return b, cached, nil
+	}
+	b.list = res.Wall
+	for _, l := range strings.Split(string(res.Output), "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "Benchmark") && !strings.ContainsAny(l, " \t") {
+			b.tops = append(b.tops, l)
+		}
+	}
+	b.bin = bin
+	return b, cached, nil
+}
+
+// safeName turns an import path into a file name.
+func safeName(pkg string) string {
+	return strings.NewReplacer("/", "_", "\\", "_", ":", "_").Replace(pkg)
+}
+
+// shorten keeps the first 20 lines of s.
+func shorten(s string) string {
+	ls := strings.Split(strings.TrimSpace(s), "\n")
+	if len(ls) > 20 {
+		ls = append(ls[:20], "...")
+	}
+	return strings.Join(ls, "\n")
+}
+
+// tail returns the last n non-empty lines of out.
+func tail(out []byte, n int) string {
+	var ls []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.TrimSpace(l) != "" {
+			ls = append(ls, strings.TrimRight(l, "\r"))
+		}
+	}
+	if len(ls) > n {
+		ls = ls[len(ls)-n:]
+	}
+	return strings.Join(ls, "\n")
+}
+
+func (r *runner) emit(ev Event) {
+	if r.opt.Progress != nil {
+		r.opt.Progress(ev)
+	}
+}
+
+// processTime estimates one process of u on one side: count × benchtime
+// (scaled by overheadFactor) plus the process overhead measured when
+// listing the binary's benchmarks. An iteration-count benchtime ("100x")
+// has no time to go by: only the overhead counts then.
+func (r *runner) processTime(u *unit, side Side, count int) time.Duration {
+	d, _, _ := parseBenchTime(r.s.BenchTime)
+	est := time.Duration(float64(d) * float64(count) * overheadFactor)
+	if b := r.builds[u.pkg][side]; b != nil {
+		est += b.list
+	}
+	return est
+}
+
+// estimate returns the expected wall time of a schedule.
+func (r *runner) estimate(trials, runs, count int) time.Duration {
+	var per time.Duration
+	for _, u := range r.units {
+		for side := range 2 {
+			if u.on[side] {
+				per += r.processTime(u, Side(side), count)
+			}
+		}
+	}
+	return per * time.Duration(trials*runs)
+}
+
+// fitBudget shrinks the schedule to fit Settings.Budget: it keeps as many
+// trials as it can (never fewer than 2, or Trials when that is less),
+// then the most measurements per trial, preferring more runs on a tie.
+func (r *runner) fitBudget() {
+	if r.s.Budget <= 0 {
+		return
+	}
+	T, R, C := r.s.Trials, r.s.Runs, r.s.Count
+	full := r.estimate(T, R, C)
+	if full <= r.s.Budget {
+		r.note(fmt.Sprintf("budget %s: the full schedule (%d trials × %d runs × count %d, about %s) fits", r.s.Budget, T, R, C, full.Round(time.Second)))
+		return
+	}
+	minT := min(T, 2)
+	best := [3]int{minT, 1, 1}
+	found := false
+	for t := T; t >= minT && !found; t-- {
+		bestN := 0
+		for rr := R; rr >= 1; rr-- {
+			for c := C; c >= 1; c-- {
+				if r.estimate(t, rr, c) <= r.s.Budget && rr*c > bestN {
+					best, bestN, found = [3]int{t, rr, c}, rr*c, true
+				}
+			}
+		}
+	}
+	r.s.Trials, r.s.Runs, r.s.Count = best[0], best[1], best[2]
+	est := r.estimate(best[0], best[1], best[2])
+	if found {
+		r.note(fmt.Sprintf("budget %s: chose %d trials × %d runs × count %d (about %s) instead of %d × %d × %d (about %s)",
+			r.s.Budget, best[0], best[1], best[2], est.Round(time.Second), T, R, C, full.Round(time.Second)))
+	} else {
+		r.note(fmt.Sprintf("budget %s: too short for even %d trials × 1 run × count 1 (about %s); ran that",
+			r.s.Budget, best[0], est.Round(time.Second)))
+	}
+}
+
+// schedule runs the RMIT schedule: for each trial and run, the units in a
+// random order, and for each unit the two versions back to back in a
+// random order.
+func (r *runner) schedule(ctx context.Context) error {
+	for side := range 2 {
+		r.raws[side] = &bytes.Buffer{}
+		v := r.vers[side]
+		r.rws[side] = newRawWriter(r.raws[side], fmt.Sprintf("mbopt compare: %s %s (commit %s%s); %d trials × %d runs × count %d, benchtime %s",
+			Side(side), v.rev.Spec, v.rev.Commit, map[bool]string{true: ", with uncommitted changes"}[v.rev.Dirty], r.s.Trials, r.s.Runs, r.s.Count, r.s.BenchTime))
+	}
+	for _, u := range r.units {
+		for side := range 2 {
+			if u.on[side] {
+				r.total += r.s.Trials * r.s.Runs
+			}
+		}
+	}
+	r.timeout = r.opt.Timeout
+	if r.timeout <= 0 {
+		d, _, _ := parseBenchTime(r.s.BenchTime)
+		r.timeout = max(10*time.Minute, 10*time.Duration(r.s.Count)*d)
+	}
+	order := slices.Clone(r.units)
+	for t := 1; t <= r.s.Trials; t++ {
+		for run := 1; run <= r.s.Runs; run++ {
+			r.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			for _, u := range order {
+				if u.stopped {
+					continue
+				}
+				sides := []Side{Base, Head}
+				if r.rng.IntN(2) == 1 {
+					sides[0], sides[1] = Head, Base
+				}
+				for _, side := range sides {
+					if !u.on[side] || u.failed[side] != "" {
+						continue
+					}
+					if err := r.runOne(ctx, u, side, t, run); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		for _, u := range r.units {
+			if !u.stopped {
+				u.trials = t
+			}
+		}
+		if r.s.UntilStable > 0 && t >= 2 && t < r.s.Trials {
+			r.stopStable(t)
+		}
+	}
+	return nil
+}
+
+// runOne runs unit u's benchmark in one version.
+func (r *runner) runOne(ctx context.Context, u *unit, side Side, trial, run int) error {
+	b := r.builds[u.pkg][side]
+	args := []string{"-test.run", "^$", "-test.bench", u.pattern, "-test.count", strconv.Itoa(r.s.Count), "-test.benchtime", r.s.BenchTime}
+	if r.s.Benchmem {
+		args = append(args, "-test.benchmem")
+	}
+	res := testbin.Run(ctx, b.dir, r.opt.env(), r.timeout, b.bin, args...)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	u.wall += res.Wall
+	r.done++
+	m := marker{side: side, commit: r.vers[side].rev.Commit, trial: trial, run: run}
+	var runErr error
+	switch {
+	case res.TimedOut:
+		u.failed[side] = fmt.Sprintf("timed out after %s\n%s", r.timeout, tail(res.Output, 8))
+	case res.Err != nil:
+		u.failed[side] = fmt.Sprintf("%v\n%s", res.Err, tail(res.Output, 8))
+	default:
+		if err := r.rws[side].write(m, res.Output); err != nil {
+			return fmt.Errorf("%s: reading the benchmark output: %w", u.name, err)
+		}
+		block := []byte(m.String() + "\n")
+		if err := r.data.read(u.pkg, bytes.NewReader(append(block, res.Output...))); err != nil {
+			return fmt.Errorf("%s: reading the benchmark output: %w", u.name, err)
+		}
+	}
+	if u.failed[side] != "" {
+		runErr = errors.New(textutil.FirstLine(u.failed[side]))
+		// The rest of its schedule in this version is skipped.
+		r.total -= (r.s.Trials-trial)*r.s.Runs + (r.s.Runs - run)
+	}
+	r.emit(Event{Kind: EventRun, Done: r.done, Total: r.total, Package: u.pkg, Name: u.name, Side: side, Trial: trial, Run: run, Wall: res.Wall, Err: runErr})
+	return nil
+}
+
+// ids returns the benchmark ids u measured, in either version.
+func (r *runner) ids(u *unit) []string {
+	var ids []string
+	seen := map[string]bool{}
+	prefix := u.pkg + "." + u.name
+	for _, k := range r.data.order {
+		if (k.id == prefix || strings.HasPrefix(k.id, prefix+"/")) && !seen[k.id] && r.data.pkgs[k.id] == u.pkg {
+			seen[k.id] = true
+			ids = append(ids, k.id)
+		}
+	}
+	return ids
+}
+
+// stopStable stops the units whose every benchmark has a sec/op interval
+// narrower than Settings.UntilStable after trial t, and adds the time of
+// their remaining trials to the time saved.
+func (r *runner) stopStable(t int) {
+	for _, u := range r.units {
+		if u.stopped || !u.on[Base] || !u.on[Head] || u.failed[Base] != "" || u.failed[Head] != "" {
+			continue
+		}
+		ids := r.ids(u)
+		stable := len(ids) > 0
+		for _, id := range ids {
+			k := key{id, "sec/op"}
+			b, h := r.data.samples[Base][k], r.data.samples[Head][k]
+			if b == nil || h == nil || b.h.Trials() < 2 || h.h.Trials() < 2 {
+				stable = false
+				break
+			}
+			est, err := benchstats.Compare(b.h, h.h, benchstats.Options{Resamples: r.s.Resamples, Confidence: r.s.Confidence, Seed: r.s.Seed ^ hashString(id)})
+			if err != nil || est.CI.Width() >= r.s.UntilStable {
+				stable = false
+				break
+			}
+		}
+		if !stable {
+			continue
+		}
+		u.stopped = true
+		left := r.s.Trials - t
+		r.saved += u.wall / time.Duration(t) * time.Duration(left)
+		r.total -= 2 * left * r.s.Runs
+		r.emit(Event{Kind: EventStable, Done: r.done, Total: r.total, Package: u.pkg, Name: u.name, Trial: t})
+	}
+}
+
+func (r *runner) stoppedCount() int {
+	n := 0
+	for _, u := range r.units {
+		if u.stopped {
+			n++
+		}
+	}
+	return n
+}
+
+// failures marks the results of the benchmarks that failed or did not
+// build in a version, and adds results for those that measured nothing.
+func (r *runner) failures(rs []Result) []Result {
+	byPkg := map[string][]int{}
+	for i, res := range rs {
+		byPkg[res.Package] = append(byPkg[res.Package], i)
+	}
+	mark := func(i int, st Status, side Side, msg string) {
+		rs[i].Status, rs[i].Side, rs[i].Error = st, side.String(), msg
+		rs[i].Estimate, rs[i].Instability, rs[i].Verdict, rs[i].PValue = nil, 0, benchstats.Unchanged, 0
+	}
+	// Build failures: every result of the package measured only in the
+	// other version.
+	pkgs := make([]string, 0, len(r.builds))
+	for p := range r.builds {
+		pkgs = append(pkgs, p)
+	}
+	slices.Sort(pkgs)
+	for _, p := range pkgs {
+		pb := r.builds[p]
+		for side := range 2 {
+			msg := pb[side].err
+			if msg == "" {
+				continue
+			}
+			only := Added
+			if side == int(Head) {
+				only = Removed
+			}
+			marked := false
+			for _, i := range byPkg[p] {
+				if rs[i].Status == only || (rs[i].Status == Compared && r.same) {
+					mark(i, BuildFailed, Side(side), msg)
+					marked = true
+				}
+			}
+			if marked {
+				continue
+			}
+			// Nothing measured: name the requested benchmarks, or the
+			// package.
+			added := false
+			for _, u := range r.units {
+				if u.pkg == p && u.requested {
+					rs = append(rs, Result{ID: benchname.ID(p, u.name), Package: p, Name: u.name, Status: BuildFailed, Side: Side(side).String(), Error: msg})
+					added = true
+				}
+			}
+			if !added {
+				rs = append(rs, Result{ID: p, Package: p, Status: BuildFailed, Side: Side(side).String(), Error: msg})
+			}
+		}
+	}
+	for _, u := range r.units {
+		for side := range 2 {
+			msg := u.failed[side]
+			if msg == "" {
+				continue
+			}
+			ids := r.ids(u)
+			if len(ids) == 0 {
+				rs = append(rs, Result{ID: benchname.ID(u.pkg, u.name), Package: u.pkg, Name: u.name, Status: Failed, Side: Side(side).String(), Error: msg})
+				continue
+			}
+			for i := range rs {
+				if slices.Contains(ids, rs[i].ID) && rs[i].Status != BuildFailed {
+					mark(i, Failed, Side(side), msg)
+				}
+			}
+		}
+	}
+	// A requested benchmark measured in neither version and not failed:
+	// it exists in neither.
+	for _, u := range r.units {
+		if u.requested && !u.on[Base] && !u.on[Head] && len(r.ids(u)) == 0 && r.builds[u.pkg][Base].err == "" && r.builds[u.pkg][Head].err == "" {
+			r.note(fmt.Sprintf("%s exists in neither revision", benchname.ID(u.pkg, u.name)))
+		}
+	}
+	return rs
+}

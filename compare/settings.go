@@ -1,0 +1,127 @@
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mbopt/mbopt/benchstats"
+)
+
+// The defaults of [Settings]: the study's schedule and statistics.
+const (
+	DefaultTrials    = 3
+	DefaultRuns      = 3
+	DefaultCount     = 5
+	DefaultBenchTime = "1s"
+	DefaultThreshold = 0.01
+)
+
+// DefaultSettings returns the study's settings: 3 trials × 3 runs × count
+// 5 at -benchtime 1s, a 1% threshold, 99% intervals from 10,000
+// resamples, seed 1.
+func DefaultSettings() Settings {
+	return Settings{Trials: DefaultTrials, Runs: DefaultRuns, Count: DefaultCount, BenchTime: DefaultBenchTime,
+		Seed: 1, Threshold: DefaultThreshold, Confidence: benchstats.DefaultConfidence, Resamples: benchstats.DefaultResamples}
+}
+
+// withDefaults fills the zero fields of s with DefaultSettings.
+func (s Settings) withDefaults() Settings {
+	d := DefaultSettings()
+	if s.Trials == 0 {
+		s.Trials = d.Trials
+	}
+	if s.Runs == 0 {
+		s.Runs = d.Runs
+	}
+	if s.Count == 0 {
+		s.Count = d.Count
+	}
+	if s.BenchTime == "" {
+		s.BenchTime = d.BenchTime
+	}
+	if s.Threshold == 0 {
+		s.Threshold = d.Threshold
+	}
+	if s.Confidence == 0 {
+		s.Confidence = d.Confidence
+	}
+	if s.Resamples == 0 {
+		s.Resamples = d.Resamples
+	}
+	return s
+}
+
+// check validates s (after withDefaults).
+func (s Settings) check() error {
+	switch {
+	case s.Trials < 1:
+		return inputErrorf("Settings.Trials", "Trials is %d; it must be at least 1 (2 or more for an interval that sees trial-to-trial noise)", s.Trials)
+	case s.Runs < 1:
+		return inputErrorf("Settings.Runs", "Runs is %d; it must be at least 1", s.Runs)
+	case s.Count < 1:
+		return inputErrorf("Settings.Count", "Count is %d; it must be at least 1", s.Count)
+	case s.Threshold < 0 || s.Threshold >= 1:
+		return inputErrorf("Settings.Threshold", "Threshold is %v; it must be a fraction in [0, 1), such as 0.01 for 1%%", s.Threshold)
+	case !(s.Confidence > 0 && s.Confidence < 1):
+		return inputErrorf("Settings.Confidence", "Confidence is %v; it must be in (0, 1), such as 0.99", s.Confidence)
+	case s.Resamples < 1:
+		return inputErrorf("Settings.Resamples", "Resamples is %d; it must be positive, such as 10000", s.Resamples)
+	case s.UntilStable < 0:
+		return inputErrorf("Settings.UntilStable", "UntilStable is %v; it must be a positive interval width such as 0.02, or 0 for off", s.UntilStable)
+	case s.Budget < 0:
+		return inputErrorf("Settings.Budget", "Budget is %v; it must be a positive duration, or 0 for none", s.Budget)
+	}
+	if _, _, err := parseBenchTime(s.BenchTime); err != nil {
+		return &InputError{Field: "Settings.BenchTime", Err: err}
+	}
+	return nil
+}
+
+// parseBenchTime parses a -test.benchtime value: a duration ("1s") or an
+// iteration count ("100x").
+func parseBenchTime(s string) (d time.Duration, iters int, err error) {
+	if n, ok := strings.CutSuffix(s, "x"); ok {
+		if iters, err = strconv.Atoi(n); err != nil || iters < 1 {
+			return 0, 0, fmt.Errorf("BenchTime %q: want a duration such as 1s or an iteration count such as 100x", s)
+		}
+		return 0, iters, nil
+	}
+	if d, err = time.ParseDuration(s); err != nil || d <= 0 {
+		return 0, 0, fmt.Errorf("BenchTime %q: want a duration such as 1s or an iteration count such as 100x", s)
+	}
+	return d, 0, nil
+}
+
+// ErrInput matches (with errors.Is) every error of [Run] and [Analyze]
+// caused by what the Options or Settings ask for rather than by the
+// benchmarks or the machine: an invalid setting, a directory outside a
+// git repository or Go module, a revision that names no commit, a bad
+// pattern. Such errors are [*InputError] values.
+var ErrInput = errors.New("invalid compare input")
+
+// An InputError is a problem with one field of the [Options] or
+// [Settings]. Its message names the value and says what is wrong, not how
+// a command line spells the field: a CLI maps Field to its flag.
+type InputError struct {
+	// Field is the field at fault, such as "Base", "Dir" or
+	// "Settings.Trials".
+	Field string
+	// Err is the problem.
+	Err error
+}
+
+// Error returns Err's message.
+func (e *InputError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Is reports whether target is ErrInput.
+func (e *InputError) Is(target error) bool { return target == ErrInput }
+
+func inputErrorf(field, format string, args ...any) error {
+	return &InputError{Field: field, Err: fmt.Errorf(format, args...)}
+}

@@ -1,0 +1,150 @@
+// Package cmpfixture makes the throwaway git repositories the tests of
+// package compare and of mbopt compare run on: a module of three
+// benchmarks whose work is a deterministic CPU loop, with a base commit on
+// branch main and a head commit on branch topic where one benchmark does
+// 30% more work, one 30% less and one the same.
+//
+// The benchmarks report the process's CPU time per operation as their
+// ns/op (testing.B.ReportMetric replaces the built-in metric), not the
+// wall time: on a shared 2-core machine running other test suites, wall
+// time doubles whenever another process takes the core, so a wall-time
+// fixture tests the machine's load rather than the comparison. CPU time
+// keeps the 30% a 30%; the statistics, the schedule and the files are
+// what the tests check. Unix only (getrusage).
+package cmpfixture
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Module is the fixture's module path; its benchmarks are in package
+// Module+"/work".
+const Module = "example.com/fixture"
+
+// Package is the import path of the fixture's benchmarks.
+const Package = Module + "/work"
+
+// The benchmark names, and the loop lengths of the base; the head's
+// BenchmarkSlower loops 30% longer, its BenchmarkFaster 30% shorter.
+const (
+	Slower = "BenchmarkSlower"
+	Faster = "BenchmarkFaster"
+	Same   = "BenchmarkSame"
+	baseN  = 100000
+)
+
+// Variant changes the head commit.
+type Variant struct {
+	// AddRemove renames BenchmarkSame to BenchmarkNew in the head.
+	AddRemove bool
+	// Broken makes the head's package fail to build.
+	Broken bool
+}
+
+// Repo makes the repository in a temporary directory and returns it, with
+// branch topic (the head) checked out.
+func Repo(t testing.TB, v Variant) string {
+	t.Helper()
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2026-01-02T03:04:05Z")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	write := func(name, content string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	git("config", "user.email", "fixture@example.com")
+	git("config", "user.name", "fixture")
+	write("go.mod", "module "+Module+"\n\ngo 1.22\n")
+	write(".gitignore", ".mbopt/\n")
+	write("work/work.go", workGo)
+	write("work/work_test.go", benchmarks(baseN, baseN, baseN, Same))
+	git("add", "-A")
+	git("commit", "-q", "-m", "base")
+	git("checkout", "-q", "-b", "topic")
+	same := Same
+	if v.AddRemove {
+		same = "BenchmarkNew"
+	}
+	write("work/work_test.go", benchmarks(baseN*13/10, baseN*7/10, baseN, same))
+	if v.Broken {
+		write("work/work.go", workGo+"\nfunc broken() int { return \"not an int\" }\n")
+	}
+	git("add", "-A")
+	git("commit", "-q", "-m", "head")
+	return dir
+}
+
+const workGo = `// Package work does deterministic CPU work.
+package work
+
+// Spin runs n rounds of xorshift and returns the state.
+func Spin(n int) uint64 {
+	x := uint64(88172645463325252)
+	for i := 0; i < n; i++ {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+	}
+	return x
+}
+`
+
+func benchmarks(slower, faster, same int, sameName string) string {
+	return fmt.Sprintf(`package work
+
+import (
+	"syscall"
+	"testing"
+)
+
+var sink uint64
+
+// cpu returns the process's user and system CPU time in nanoseconds.
+func cpu() int64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// spin runs b.N operations of n rounds and reports CPU time per
+// operation as ns/op.
+func spin(b *testing.B, n int) {
+	start := cpu()
+	for i := 0; i < b.N; i++ {
+		sink += Spin(n)
+	}
+	b.ReportMetric(float64(cpu()-start)/float64(b.N), "ns/op")
+}
+
+func BenchmarkSlower(b *testing.B) {
+	spin(b, %d)
+}
+
+func BenchmarkFaster(b *testing.B) {
+	spin(b, %d)
+}
+
+func %s(b *testing.B) {
+	spin(b, %d)
+}
+`, slower, faster, sameName, same)
+}
