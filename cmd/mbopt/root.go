@@ -24,6 +24,7 @@ const (
 	exitOK       = 0
 	exitInternal = 1
 	exitBadInput = 2
+	// exitGate (3, in compare.go): mbopt compare's --fail-on gate failed.
 )
 
 // interruptedMessage is what an interrupted run prints last on stderr: every
@@ -84,6 +85,8 @@ Exit status:
   2        bad input or usage: a missing or bad file, a bad flag value, no
            benchmarks, a --module that matches no application function, an
            empty suite; the message names the file or flag and the fix
+  3        mbopt compare: the --fail-on gate failed (a regression, or a
+           benchmark that did not build or failed in the head)
   4        mbopt check found drift: the saved suite no longer fits the
            repository (the findings are on standard output)
   130      interrupted by SIGINT (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP
@@ -141,6 +144,7 @@ var subcommands = []func(*streams) *cobra.Command{
 	newCmdSuite,
 	newCmdReport,
 	newCmdCheck,
+	newCmdCompare,
 }
 
 // Main runs mbopt with args and returns the process exit code. Errors are
@@ -200,7 +204,8 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 // signal arrived, or when the error is a context cancellation, whatever
 // failed did so because mbopt was stopping (a killed --app-cmd workload is
 // not bad input), so the status is the interrupt's. Then input and usage
-// errors give 2, drift found by check 4, everything else 1.
+// errors give 2, a failed compare gate 3, drift found by check 4,
+// everything else 1.
 func exitCode(err error, sig os.Signal) int {
 	if sig != nil || errors.Is(err, context.Canceled) {
 		return interrupt.ExitCode(sig)
@@ -215,6 +220,10 @@ func exitCode(err error, sig os.Signal) int {
 	var df *driftFound
 	if errors.As(err, &df) {
 		return exitDrift
+	}
+	var ge *gateError
+	if errors.As(err, &ge) {
+		return exitGate
 	}
 	return exitInternal
 }

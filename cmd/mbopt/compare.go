@@ -1,0 +1,369 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/internal/regfile"
+	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/suite"
+)
+
+// exitGate is the exit status of a comparison whose --fail-on gate failed:
+// distinct from 1 (internal error), 2 (bad input) and 128+N (signals).
+const exitGate = 3
+
+// gateError is a failed --fail-on gate; it maps to exitGate.
+type gateError struct{ msg string }
+
+func (e *gateError) Error() string { return e.msg }
+
+// compareOptions holds the compare command's flag values.
+type compareOptions struct {
+	analyzeOptions
+	base, head   string
+	suiteFile    string
+	bench        string
+	out          string
+	failOn       string
+	cmpFormat    string
+	trials, runs int
+	count        int
+	benchtime    string
+	seed         uint64
+	benchmem     bool
+	budget       time.Duration
+	threshold    float64
+	confidence   float64
+	resamples    int
+	untilStable  float64
+	noCache      bool
+	terminal     bool // progress bar; set by the command from stderr
+	width        int
+}
+
+// compareFlagOf maps compare.InputError fields to flags.
+var compareFlagOf = map[string]string{
+	"Dir": "the current directory", "Base": "--base", "Head": "--head", "Bench": "--bench",
+	"Benchmarks": "--suite", "Packages": "PACKAGES", "Out": "--out",
+	"Settings.Trials": "--trials", "Settings.Runs": "--runs", "Settings.Count": "--count",
+	"Settings.BenchTime": "--benchtime", "Settings.Threshold": "--threshold",
+	"Settings.Confidence": "--confidence", "Settings.Resamples": "--resamples",
+	"Settings.UntilStable": "--until-stable", "Settings.Budget": "--budget",
+}
+
+func newCmdCompare(s *streams) *cobra.Command {
+	o := &compareOptions{}
+	cmd := &cobra.Command{
+		Use:   "compare [--base REV] [--head REV|worktree] [--suite FILE | --bench PATTERN [PACKAGES]] [flags]",
+		Short: "Compare two revisions' benchmarks and gate on regressions",
+		Long: `Compare runs the benchmarks of two revisions of the module in the current
+directory against each other and says, with sound statistics, whether the head
+is slower or faster than the base.
+
+Revisions: --base defaults to the merge-base of HEAD with the default branch
+(origin/HEAD, else main, else master; a note says which); --head defaults to
+HEAD, and --head worktree compares the uncommitted changes. Each revision is
+checked out with git worktree into a temporary directory (` + compare.TempPrefix + `*
+under $TMPDIR); the user's tree is never touched. Test binaries built from a
+commit are cached under the user cache directory (mbopt/testbin; --no-cache
+turns that off).
+
+Benchmarks: --suite FILE (the JSON of mbopt suite --format json), or the
+analysis flags (--app, --micro, ...) to compute the optimized suite, or
+--bench PATTERN in PACKAGES (default ./...). A benchmark that exists in only
+one revision is reported as added or removed; a package that does not build,
+or a benchmark that fails, in one revision is reported with its error.
+
+Schedule (randomized multiple interleaved trials): --trials × --runs
+processes per benchmark and version, each with -test.count --count at
+--benchtime. In each run the benchmarks are shuffled, and each benchmark's base
+and head run back to back in a random order. --seed makes the schedule and the
+statistics reproducible. --budget fits the schedule into a wall-clock time
+(fewer runs and counts first, never fewer than 2 trials). --until-stable WIDTH
+stops a benchmark once both versions have 2 trials and its interval is
+narrower than WIDTH.
+
+Statistics: the relative change of the medians with a hierarchical bootstrap
+confidence interval (--confidence, --resamples). A change is definite when the
+whole interval lies beyond --threshold, potential when only the median change
+does.
+
+Raw results go to --out (default .mbopt/compare) as base.txt and head.txt in
+the Go benchmark format: benchstat base.txt head.txt reads them.
+
+Exit status 3 means the --fail-on gate failed: a definite regression (the
+default), any regression (any-regression), or a benchmark that did not build
+or failed in the head; never: the gate always passes.`,
+		Example: `  $ mbopt compare --suite suite.json
+  $ mbopt compare --base origin/main --head worktree --bench . ./...
+  $ mbopt compare --bench 'Query' --trials 3 --runs 1 --count 5 --benchtime 100ms --format json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.terminal, o.width = isTerminal(s.Err)
+			return runCompare(cmd, s, o, args)
+		},
+	}
+	// The analysis flags, but the suite's --budget is --suite-budget here:
+	// --budget is the comparison's wall-clock budget.
+	af := pflag.NewFlagSet("analysis", pflag.ContinueOnError)
+	tmp := &cobra.Command{}
+	addAnalysisFlags(tmp, &o.analyzeOptions)
+	tmp.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Name == "budget" {
+			f.Name = "suite-budget"
+			f.Usage = "with the analysis flags: bound the suite's summed benchmark running time (mbopt suite's --budget)"
+		}
+		af.AddFlag(f)
+	})
+	cmd.Flags().AddFlagSet(af)
+	for _, name := range append(suiteIgnores, "weight", "targets", "nodes", "max-profile-bytes", "max-decoded-bytes", "allow-non-cpu", "objective", "costs", "default-cost", "top", "min-gain", "suite-budget", "exclude", "impact", "strict") {
+		if cmd.Flags().Lookup(name) != nil {
+			must(cmd.Flags().MarkHidden(name))
+		}
+	}
+	d := compare.DefaultSettings()
+	f := cmd.Flags()
+	f.StringVar(&o.base, "base", "", "base revision (default: the merge-base of HEAD with the default branch)")
+	f.StringVar(&o.head, "head", "", "head revision, or 'worktree' for the uncommitted changes (default: HEAD)")
+	f.StringVar(&o.suiteFile, "suite", "", "the benchmarks to compare: the JSON of mbopt suite --format json")
+	f.StringVar(&o.bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)")
+	f.StringVar(&o.out, "out", "", "directory of the raw results base.txt and head.txt (default: .mbopt/compare in the module root)")
+	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|never}")
+	f.StringVar(&o.cmpFormat, "format", "text", "output format: {text|json}")
+	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout")
+	f.IntVar(&o.trials, "trials", d.Trials, "trials: passes over every benchmark, each in fresh processes")
+	f.IntVar(&o.runs, "runs", d.Runs, "runs per trial: processes per benchmark and version")
+	f.IntVar(&o.count, "count", d.Count, "measurements per process (-test.count)")
+	f.StringVar(&o.benchtime, "benchtime", d.BenchTime, "time (1s) or iterations (100x) per measurement (-test.benchtime)")
+	f.Uint64Var(&o.seed, "seed", d.Seed, "seed of the schedule and the bootstrap")
+	f.BoolVar(&o.benchmem, "benchmem", false, "also compare B/op and allocs/op")
+	f.DurationVar(&o.budget, "budget", 0, "fit the schedule into this wall-clock time, e.g. 10m (fewer runs and counts, never fewer than 2 trials)")
+	f.Float64Var(&o.threshold, "threshold", d.Threshold, "relative change below which nothing is a change (0.01 = 1%)")
+	f.Float64Var(&o.confidence, "confidence", d.Confidence, "confidence level of the intervals")
+	f.IntVar(&o.resamples, "resamples", d.Resamples, "bootstrap resamples")
+	f.Float64Var(&o.untilStable, "until-stable", 0, "stop a benchmark once both versions have 2 trials and its interval is narrower than this width, e.g. 0.02 (0: off)")
+	f.BoolVar(&o.noCache, "no-cache", false, "build every test binary afresh instead of reusing those built from the same commit")
+	return cmd
+}
+
+// runCompare runs the comparison and prints the report.
+func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string) error {
+	failOn, err := compare.ParseFailOn(o.failOn)
+	if err != nil {
+		return badInputf("--fail-on: %v", err)
+	}
+	if o.cmpFormat != "text" && o.cmpFormat != "json" {
+		return badInputf("--format: invalid value %q: valid values are {text|json}", o.cmpFormat)
+	}
+	if o.output != "" {
+		if err := checkOutputPath(o.output); err != nil {
+			return err
+		}
+	}
+	opt := compare.Options{Base: o.base, Head: o.head, Bench: o.bench, Packages: args, Out: o.out,
+		Settings: compare.Settings{Trials: o.trials, Runs: o.runs, Count: o.count, BenchTime: o.benchtime,
+			Benchmem: o.benchmem, Seed: o.seed, Threshold: o.threshold, Confidence: o.confidence,
+			Resamples: o.resamples, UntilStable: o.untilStable, Budget: o.budget}}
+	if o.noCache {
+		opt.CacheDir = "off"
+	}
+	sources := 0
+	for _, set := range []bool{o.suiteFile != "", len(o.app) > 0 || len(o.micro) > 0, o.bench != ""} {
+		if set {
+			sources++
+		}
+	}
+	if sources > 1 {
+		return badInputf("--suite, the analysis flags (--app, --micro) and --bench each choose the benchmarks; give one of them")
+	}
+	if len(args) > 0 && o.bench == "" {
+		return badInputf("package patterns %s need --bench PATTERN (or use --suite)", strings.Join(args, " "))
+	}
+	switch {
+	case o.suiteFile != "":
+		if opt.Benchmarks, err = readSuiteFile(o.suiteFile); err != nil {
+			return err
+		}
+	case len(o.app) > 0 || len(o.micro) > 0:
+		cfg, err := o.config()
+		if err != nil {
+			return err
+		}
+		cfg.Recommend, cfg.Certify = 0, false
+		rep, err := analyze(cmd.Context(), cfg)
+		if err != nil {
+			return err
+		}
+		sel, err := analysis.SuiteBenchmarks(rep)
+		if err != nil {
+			return classify(err)
+		}
+		if len(sel) == 0 {
+			return badInputf("%s: the optimized suite is empty, so there is nothing to compare; check --module, or choose benchmarks with --bench", strings.Join(o.micro, ", "))
+		}
+		for _, b := range sel {
+			opt.Benchmarks = append(opt.Benchmarks, compare.Benchmark{Package: b.Package, Name: b.Name})
+		}
+	}
+	p := &compareProgress{progressPrinter: progressPrinter{w: s.Err, terminal: o.terminal, width: o.width, now: time.Now, start: time.Now()}}
+	opt.Progress = p.event
+	rep, err := compare.Run(cmd.Context(), opt)
+	p.clear()
+	if err != nil {
+		var ie *compare.InputError
+		if errors.As(err, &ie) {
+			if flag, ok := compareFlagOf[ie.Field]; ok && !strings.HasPrefix(flag, "the ") {
+				return badInputf("%s: %v", flag, ie.Err)
+			}
+			return badInput(err)
+		}
+		return err
+	}
+	var out strings.Builder
+	if o.cmpFormat == "json" {
+		data, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		out.Write(data)
+		out.WriteByte('\n')
+	} else {
+		writeCompareText(&out, rep)
+	}
+	if err := writeOutput(s.Out, o.output, []byte(out.String())); err != nil {
+		return err
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(s.Err, "mbopt: %s\n", n)
+	}
+	if fail := rep.Gate(failOn); len(fail) > 0 {
+		var names []string
+		for _, r := range fail {
+			names = append(names, r.ID)
+		}
+		return &gateError{fmt.Sprintf("--fail-on %s: the gate failed on %s: %s", failOn, textutil.Plural(len(fail), "result"), strings.Join(names, ", "))}
+	}
+	return nil
+}
+
+// readSuiteFile reads --suite.
+func readSuiteFile(path string) ([]compare.Benchmark, error) {
+	f, _, err := regfile.Open(path)
+	if err != nil {
+		return nil, badInputf("--suite %s: %v; write it with mbopt suite --format json -o FILE", path, err)
+	}
+	defer f.Close()
+	sel, err := suite.Read(io.LimitReader(f, 64<<20))
+	if err != nil {
+		return nil, badInputf("--suite %s: %v; write it with mbopt suite --format json -o FILE", path, err)
+	}
+	if len(sel) == 0 {
+		return nil, badInputf("--suite %s: the suite is empty, so there is nothing to compare; write it with mbopt suite --format json -o FILE", path)
+	}
+	var bs []compare.Benchmark
+	for _, b := range sel {
+		bs = append(bs, compare.Benchmark{Package: b.Package, Name: b.Name})
+	}
+	return bs, nil
+}
+
+// writeCompareText writes a table of the results, one line per benchmark
+// and unit, then a summary line.
+func writeCompareText(w io.Writer, rep *compare.Report) {
+	fmt.Fprintf(w, "base %s %s\nhead %s %s\n", short(rep.Base.Commit), rep.Base.Spec, short(rep.Head.Commit), headSpec(rep.Head))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "benchmark\tunit\tchange\tinterval\tverdict")
+	counts := map[string]int{}
+	for _, r := range rep.Results {
+		change, ci, verdict := "", "", string(r.Status)
+		if r.Status == compare.Compared {
+			verdict = r.Verdict.String()
+			if r.Estimate != nil {
+				change = fmt.Sprintf("%+.1f%%", 100*r.Estimate.Change)
+				ci = fmt.Sprintf("[%+.1f%%, %+.1f%%]", 100*r.Estimate.CI.Low, 100*r.Estimate.CI.High)
+			}
+		} else if r.Side != "" {
+			verdict += " (" + r.Side + ")"
+		}
+		counts[verdict]++
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Unit, change, ci, verdict)
+		if r.Error != "" && r.Status != compare.Compared {
+			fmt.Fprintf(tw, "  %s\t\t\t\t\n", textutil.FirstLine(r.Error))
+		}
+	}
+	tw.Flush()
+	st := rep.Settings
+	fmt.Fprintf(w, "%d trials × %d runs × count %d at -benchtime %s; %.0f%% intervals, threshold %.1f%%; %s",
+		st.Trials, st.Runs, st.Count, st.BenchTime, 100*st.Confidence, 100*st.Threshold, rep.Wall.Round(100*time.Millisecond))
+	if rep.Saved > 0 {
+		fmt.Fprintf(w, "; --until-stable saved about %s", rep.Saved.Round(100*time.Millisecond))
+	}
+	fmt.Fprintln(w)
+}
+
+func short(commit string) string { return commit[:min(12, len(commit))] }
+
+func headSpec(r compare.Revision) string {
+	if r.Dirty {
+		return r.Spec + " (with uncommitted changes)"
+	}
+	return r.Spec
+}
+
+// compareProgress renders compare events: a redrawn bar with an ETA on a
+// terminal, a line per finished process otherwise.
+type compareProgress struct {
+	progressPrinter
+	runStart time.Time
+	runs     int
+}
+
+func (p *compareProgress) event(ev compare.Event) {
+	switch ev.Kind {
+	case compare.EventBuild:
+		what := "built"
+		if ev.Cached {
+			what = "cached"
+		}
+		if ev.Err != nil {
+			p.println(fmt.Sprintf("build failed (%s) %s: %s", ev.Side, ev.Package, textutil.FirstLine(ev.Err.Error())))
+		} else if !p.terminal {
+			p.println(fmt.Sprintf("[%d/%d] %-6s %s %s", ev.Done, ev.Total, what, ev.Side, ev.Package))
+		}
+		p.draw(fmt.Sprintf("building test binaries %d/%d", ev.Done, ev.Total))
+	case compare.EventRun:
+		if p.runStart.IsZero() {
+			p.runStart = p.now().Add(-ev.Wall)
+		}
+		p.runs++
+		eta := "--"
+		if p.runs > 0 {
+			per := p.now().Sub(p.runStart) / time.Duration(p.runs)
+			eta = (per * time.Duration(ev.Total-ev.Done)).Round(time.Second).String()
+		}
+		line := fmt.Sprintf("[%d/%d] trial %d run %d %s %s.%s %.2fs", ev.Done, ev.Total, ev.Trial, ev.Run, ev.Side, ev.Package, ev.Name, ev.Wall.Seconds())
+		if ev.Err != nil {
+			p.println(line + ": failed: " + ev.Err.Error())
+		} else if !p.terminal {
+			p.println(line)
+		}
+		const cells = 24
+		filled := 0
+		if ev.Total > 0 {
+			filled = min(cells, cells*ev.Done/ev.Total)
+		}
+		p.draw(fmt.Sprintf("[%s%s] %d/%d  ETA %s  trial %d run %d %s %s", strings.Repeat("=", filled), strings.Repeat(" ", cells-filled), ev.Done, ev.Total, eta, ev.Trial, ev.Run, ev.Side, ev.Name))
+	case compare.EventStable:
+		p.println(fmt.Sprintf("stable after trial %d: %s.%s (no more runs)", ev.Trial, ev.Package, ev.Name))
+	}
+}
