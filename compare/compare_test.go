@@ -2,6 +2,12 @@ package compare_test
 
 import (
 	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mbopt/mbopt/benchstats"
@@ -49,4 +55,172 @@ func TestFixtureVerdicts(t *testing.T) {
 			t.Errorf("seed %d: revisions %+v %+v notes %q", seed, rep.Base, rep.Head, rep.Notes)
 		}
 	}
+}
+
+// tiny are the cheapest settings that still produce an interval.
+func tiny(seed uint64) compare.Settings {
+	return compare.Settings{Trials: 2, Runs: 1, Count: 2, BenchTime: "3x", Seed: seed, Resamples: 200}
+}
+
+func byName(rep *compare.Report) map[string]compare.Result {
+	m := map[string]compare.Result{}
+	for _, r := range rep.Results {
+		if r.Unit == "sec/op" || r.Unit == "" {
+			m[r.Name] = r
+		}
+	}
+	return m
+}
+
+func TestAddedRemovedAndBuildFailed(t *testing.T) {
+	cache := t.TempDir()
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{AddRemove: true})
+	rep, err := compare.Run(context.Background(), compare.Options{Dir: dir, Settings: tiny(1), CacheDir: cache, Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := byName(rep)
+	if got["BenchmarkNew"].Status != compare.Added || got[cmpfixture.Same].Status != compare.Removed || got[cmpfixture.Slower].Status != compare.Compared {
+		t.Errorf("statuses: %+v", rep.Results)
+	}
+
+	dir = cmpfixture.Repo(t, cmpfixture.Variant{Broken: true})
+	rep, err = compare.Run(context.Background(), compare.Options{Dir: dir, Settings: tiny(1), CacheDir: cache, Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{cmpfixture.Slower, cmpfixture.Faster, cmpfixture.Same} {
+		r := byName(rep)[name]
+		if r.Status != compare.BuildFailed || r.Side != "head" || !strings.Contains(r.Error, "not an int") {
+			t.Errorf("%s: %+v, want build-failed in the head with the compiler's message", name, r)
+		}
+	}
+	if n := len(rep.Gate(compare.FailOnDefiniteRegression)); n != 3 {
+		t.Errorf("a head that does not build: %d results fail the gate, want 3", n)
+	}
+	if n := len(rep.Gate(compare.FailOnNever)); n != 0 {
+		t.Errorf("FailOnNever: %d results fail the gate", n)
+	}
+}
+
+func TestSuiteBenchmarksAndWorktree(t *testing.T) {
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	// An uncommitted change makes BenchmarkSame 30% slower in the worktree.
+	test := filepath.Join(dir, "work", "work_test.go")
+	src, err := os.ReadFile(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(src), "spin(b, 100000)\n}\n", "spin(b, 130000)\n}\n", 1)
+	if changed == string(src) {
+		t.Fatal("fixture changed: no spin(b, 100000) to edit")
+	}
+	if err := os.WriteFile(test, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := quick(1)
+	rep, err := compare.Run(context.Background(), compare.Options{Dir: dir, Base: "HEAD", Head: compare.Worktree,
+		Benchmarks: []compare.Benchmark{{Package: cmpfixture.Package, Name: cmpfixture.Same}, {Package: cmpfixture.Package, Name: "BenchmarkGone"}},
+		Settings:   s, CacheDir: t.TempDir(), Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Head.Dirty || rep.Head.Commit != rep.Base.Commit {
+		t.Errorf("head %+v, base %+v: want the worktree of HEAD, dirty", rep.Head, rep.Base)
+	}
+	if r := byName(rep)[cmpfixture.Same]; r.Verdict != benchstats.DefiniteRegression {
+		t.Errorf("uncommitted 30%% slowdown: %+v", r)
+	}
+	if len(rep.Results) != 1 || !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "BenchmarkGone exists in neither") }) {
+		t.Errorf("results %+v notes %q: want one result and a note on BenchmarkGone", rep.Results, rep.Notes)
+	}
+	if st, _ := exec.Command("git", "-C", dir, "status", "--porcelain").Output(); !strings.Contains(string(st), "work_test.go") {
+		t.Errorf("the user's uncommitted change is gone: git status %q", st)
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	for _, tc := range []struct {
+		field string
+		opt   compare.Options
+	}{
+		{"Base", compare.Options{Dir: dir, Base: "nosuch"}},
+		{"Head", compare.Options{Dir: dir, Head: "nosuch"}},
+		{"Dir", compare.Options{Dir: t.TempDir()}},
+		{"Bench", compare.Options{Dir: dir, Bench: "("}},
+		{"Bench", compare.Options{Dir: dir, Bench: "NoSuchBenchmark"}},
+		{"Benchmarks", compare.Options{Dir: dir, Benchmarks: []compare.Benchmark{{Package: "other.com/x", Name: "BenchmarkX"}}}},
+		{"Settings.Trials", compare.Options{Dir: dir, Settings: compare.Settings{Trials: -1}}},
+		{"Settings.BenchTime", compare.Options{Dir: dir, Settings: compare.Settings{BenchTime: "fast"}}},
+		{"Settings.Confidence", compare.Options{Dir: dir, Settings: compare.Settings{Confidence: 1.5}}},
+	} {
+		tc.opt.CacheDir = "off"
+		tc.opt.Out = t.TempDir()
+		_, err := compare.Run(context.Background(), tc.opt)
+		var ie *compare.InputError
+		if !errors.As(err, &ie) || ie.Field != tc.field || !errors.Is(err, compare.ErrInput) {
+			t.Errorf("%+v: error %v, want an InputError for %s", tc.opt, err, tc.field)
+		}
+	}
+}
+
+func TestAA(t *testing.T) {
+	if testing.Short() {
+		t.Skip("20 comparisons; skipped with -short")
+	}
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	cache := t.TempDir()
+	definite, total := 0, 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		s := tiny(seed)
+		s.Trials, s.Runs, s.Count, s.BenchTime, s.Resamples = 3, 2, 3, "5ms", 2000
+		rep, err := compare.Run(context.Background(), compare.Options{Dir: dir, Base: "HEAD", Head: "HEAD", Settings: s, CacheDir: cache, Out: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rep.Results {
+			total++
+			if r.Verdict.Definite() {
+				definite++
+				t.Logf("seed %d: %s %s %+.2f%% [%+.2f%%, %+.2f%%]", seed, r.Name, r.Verdict, 100*r.Estimate.Change, 100*r.Estimate.CI.Low, 100*r.Estimate.CI.High)
+			}
+		}
+	}
+	t.Logf("A/A: %d definite changes in %d comparisons (false-positive rate %.1f%%)", definite, total, 100*float64(definite)/float64(total))
+	if definite > 1 {
+		t.Errorf("A/A: %d definite changes in %d comparisons, want at most 1", definite, total)
+	}
+}
+
+func TestUntilStableKeepsVerdicts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two comparisons of 4 trials; skipped with -short")
+	}
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	cache := t.TempDir()
+	s := quick(7)
+	s.Trials = 4
+	full, err := compare.Run(context.Background(), compare.Options{Dir: dir, Settings: s, CacheDir: cache, Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.UntilStable = 0.25
+	stable, err := compare.Run(context.Background(), compare.Options{Dir: dir, Settings: s, CacheDir: cache, Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fv, sv := verdicts(full), verdicts(stable)
+	for _, name := range []string{cmpfixture.Slower, cmpfixture.Faster} {
+		if fv[name] != sv[name] || !sv[name].Definite() {
+			t.Errorf("%s: %s with all trials, %s with UntilStable", name, fv[name], sv[name])
+		}
+	}
+	if fv[cmpfixture.Same].Definite() || sv[cmpfixture.Same].Definite() {
+		t.Errorf("%s: %s with all trials, %s with UntilStable; want not definite", cmpfixture.Same, fv[cmpfixture.Same], sv[cmpfixture.Same])
+	}
+	if stable.Saved <= 0 {
+		t.Errorf("UntilStable saved nothing: notes %q", stable.Notes)
+	}
+	t.Logf("full %s, until-stable %s, saved %s; notes %q", full.Wall, stable.Wall, stable.Saved, stable.Notes)
 }

@@ -157,8 +157,8 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, fmt.Errorf("analyzing the raw results: %w", err)
 	}
 	rep.Module, rep.Base, rep.Head, rep.Raw = r.modPath, r.vers[Base].rev, r.vers[Head].rev, r.rep.Raw
-	rep.Notes = r.rep.Notes
 	rep.Results = r.failures(rep.Results)
+	rep.Notes = r.rep.Notes
 	SortResults(rep.Results)
 	rep.Saved = r.saved
 	if r.s.UntilStable > 0 {
