@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/internal/cmpfixture"
+)
+
+// compareArgs are short settings for the fixture.
+var compareArgs = []string{"compare", "--trials", "3", "--runs", "1", "--count", "3", "--benchtime", "10ms", "--resamples", "2000"}
+
+// mboptIn runs the mbopt binary in dir with TMPDIR tmp and returns its exit
+// status, stdout and stderr.
+func mboptIn(t *testing.T, dir, tmp string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(buildMbopt(t), args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"), "CI=true")
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, out.String(), errb.String()
+}
+
+func TestCompareGateExitCodes(t *testing.T) {
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	tmp := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{nil, exitGate},
+		{[]string{"--fail-on", "never"}, exitOK},
+		{[]string{"--bench", "Faster", "--fail-on", "any-regression"}, exitOK},
+		{[]string{"--bench", "Slower", "--fail-on", "any-regression"}, exitGate},
+	} {
+		code, stdout, stderr := mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), tc.args...)...)
+		assert.Equal(t, tc.want, code, "%v\nstdout:\n%s\nstderr:\n%s", tc.args, stdout, stderr)
+		if tc.want == exitGate {
+			assert.Contains(t, stderr, "the gate failed on 1 result: "+cmpfixture.Package+"."+cmpfixture.Slower, tc.args)
+		}
+		assert.Contains(t, stdout, "definite-", tc.args)
+	}
+	// JSON: the documented schema.
+	code, stdout, stderr := mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--bench", "Faster", "--format", "json")...)
+	require.Equal(t, exitOK, code, stderr)
+	var rep compare.Report
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
+	assert.Equal(t, compare.SchemaVersion, rep.Schema)
+	require.Len(t, rep.Results, 1)
+	assert.Equal(t, "definite-improvement", rep.Results[0].Verdict.String())
+	assert.FileExists(t, filepath.Join(dir, ".mbopt", "compare", compare.BaseFile))
+}
+
+// worktrees returns the worktrees git knows of in dir, the main one first.
+func worktrees(t *testing.T, dir string) []string {
+	out, err := exec.Command("git", "-C", dir, "worktree", "list", "--porcelain").Output()
+	require.NoError(t, err)
+	var wts []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if p, ok := strings.CutPrefix(l, "worktree "); ok {
+			wts = append(wts, p)
+		}
+	}
+	return wts
+}
+
+// tempDirs returns the compare temporary directories in tmp.
+func tempDirs(t *testing.T, tmp string) []string {
+	m, err := filepath.Glob(filepath.Join(tmp, compare.TempPrefix+"*"))
+	require.NoError(t, err)
+	return m
+}
+
+// TestCompareKilledLeavesNoWorktree interrupts compare mid-run: SIGINT
+// removes its worktrees and temporary directory at once; after SIGKILL
+// they stay, and the next run removes them and works.
+func TestCompareKilledLeavesNoWorktree(t *testing.T) {
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	tmp := t.TempDir()
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
+		cmd := exec.Command(buildMbopt(t), "compare", "--trials", "50", "--benchtime", "20ms", "--fail-on", "never")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"), "CI=true")
+		var errb syncBuffer
+		cmd.Stderr = &errb
+		require.NoError(t, cmd.Start())
+		deadline := time.Now().Add(2 * time.Minute)
+		for !strings.Contains(errb.String(), "trial 1 run 1") && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		require.Contains(t, errb.String(), "trial 1 run 1", "compare did not start measuring")
+		require.Len(t, worktrees(t, dir), 3, "%s: the main worktree, base and head while running", sig)
+		require.NoError(t, cmd.Process.Signal(sig))
+		err := cmd.Wait()
+		if sig == syscall.SIGINT {
+			var ee *exec.ExitError
+			require.ErrorAs(t, err, &ee)
+			assert.Equal(t, 130, ee.ExitCode(), errb.String())
+			assert.Len(t, worktrees(t, dir), 1, "after SIGINT: no worktree left")
+			assert.Empty(t, tempDirs(t, tmp), "after SIGINT: no temporary directory left")
+			continue
+		}
+		assert.Len(t, tempDirs(t, tmp), 1, "SIGKILL leaves the temporary directory")
+		code, stdout, stderr := mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--bench", "Faster", "--trials", "2", "--runs", "1")...)
+		assert.Equal(t, exitOK, code, "a rerun works\n%s\n%s", stdout, stderr)
+		assert.Len(t, worktrees(t, dir), 1, "after the rerun: no worktree left")
+		assert.Empty(t, tempDirs(t, tmp), "after the rerun: the killed run's temporary directory is gone")
+	}
+}
