@@ -18,7 +18,7 @@ import (
 )
 
 // compareArgs are short settings for the fixture.
-var compareArgs = []string{"compare", "--trials", "3", "--runs", "1", "--count", "3", "--benchtime", "10ms", "--resamples", "2000"}
+var compareArgs = []string{"compare", "--trials", "3", "--runs", "2", "--count", "3", "--benchtime", "10ms", "--resamples", "2000"}
 
 // mboptIn runs the mbopt binary in dir with TMPDIR tmp and returns its exit
 // status, stdout and stderr.
