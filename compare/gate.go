@@ -34,9 +34,9 @@ func ParseFailOn(s string) (FailOn, error) {
 }
 
 // Gate returns the results that fail the gate f, in report order: the
-// regressions it counts, in any unit, and — unless f is FailOnNever —
-// every benchmark that did not build or failed in the head, since a
-// failure there can hide a regression. An empty result passes.
+// regressions it counts, in any unit. A benchmark that was added, removed,
+// did not build or failed in a version is reported, but never fails the
+// gate by itself (docs/compare.md). An empty result passes.
 func (r *Report) Gate(f FailOn) []Result {
 	if f == FailOnNever {
 		return nil
@@ -45,8 +45,7 @@ func (r *Report) Gate(f FailOn) []Result {
 	for _, res := range r.Results {
 		switch {
 		case res.Status == Compared && res.Verdict == benchstats.DefiniteRegression,
-			res.Status == Compared && f == FailOnAnyRegression && res.Verdict == benchstats.PotentialRegression,
-			(res.Status == BuildFailed || res.Status == Failed) && res.Side == Head.String():
+			res.Status == Compared && f == FailOnAnyRegression && res.Verdict == benchstats.PotentialRegression:
 			fail = append(fail, res)
 		}
 	}

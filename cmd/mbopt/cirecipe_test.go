@@ -29,15 +29,6 @@ type workflow struct {
 	} `yaml:"jobs"`
 }
 
-// compareFlagsPlanned are the flags issue 10 names for mbopt compare. The
-// recipe is checked against them only while the compare command is not
-// part of this binary (the engine lands on another branch); once it is,
-// the real command's flags are used and this list is unused.
-var compareFlagsPlanned = []string{
-	"base", "head", "suite", "app", "micro", "module", "bench", "trials", "runs", "count", "benchtime",
-	"seed", "benchmem", "budget", "confidence", "threshold", "fail-on", "until-stable", "format", "out",
-}
-
 var (
 	shellVar = regexp.MustCompile(`\$\{?[A-Za-z_][A-Za-z0-9_]*\}?`)
 	ghExpr   = regexp.MustCompile(`\$\{\{[^}]*\}\}`)
@@ -98,16 +89,8 @@ func TestCompareRecipe(t *testing.T) {
 		require.NotEmpty(t, args)
 		cmd, rest, err := rootCmd.Find(args)
 		known := func(name string) bool { return lookupFlag(cmd, name) }
-		if (err != nil || cmd == rootCmd) && args[0] == "compare" {
-			// The compare command is not in this binary yet: check the
-			// flags the issue names (see compareFlagsPlanned).
-			t.Log("mbopt compare is not built in; checking the recipe against the planned flags")
-			rest = args[1:]
-			known = func(name string) bool { return slices.Contains(compareFlagsPlanned, name) }
-		} else {
-			require.NoError(t, err, "mbopt %s", strings.Join(args, " "))
-			require.NotEqual(t, rootCmd, cmd, "mbopt %s: no such subcommand", strings.Join(args, " "))
-		}
+		require.NoError(t, err, "mbopt %s", strings.Join(args, " "))
+		require.NotEqual(t, rootCmd, cmd, "mbopt %s: no such subcommand", strings.Join(args, " "))
 		if args[0] == "compare" {
 			compared = true
 			assert.Contains(t, args, "--format")

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,6 +18,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report"
 	"github.com/mbopt/mbopt/suite"
 )
 
@@ -102,9 +105,13 @@ does.
 Raw results go to --out (default .mbopt/compare) as base.txt and head.txt in
 the Go benchmark format: benchstat base.txt head.txt reads them.
 
+Output (--format): text, json (the documented schema, docs/compare.md),
+markdown (a pull-request comment) or github (annotations and a step summary).
+
 Exit status 3 means the --fail-on gate failed: a definite regression (the
-default), any regression (any-regression), or a benchmark that did not build
-or failed in the head; never: the gate always passes.`,
+default) or any regression, definite or potential (any-regression); with never
+the gate always passes. A benchmark that was added, removed, did not build or
+failed is reported, never a gate failure by itself.`,
 		Example: `  $ mbopt compare --suite suite.json
   $ mbopt compare --base origin/main --head worktree --bench . ./...
   $ mbopt compare --bench 'Query' --trials 3 --runs 1 --count 5 --benchtime 100ms --format json`,
@@ -139,7 +146,7 @@ or failed in the head; never: the gate always passes.`,
 	f.StringVar(&o.bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)")
 	f.StringVar(&o.out, "out", "", "directory of the raw results base.txt and head.txt (default: .mbopt/compare in the module root)")
 	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|never}")
-	f.StringVar(&o.cmpFormat, "format", "text", "output format: {text|json}")
+	f.StringVar(&o.cmpFormat, "format", "text", "output format: {"+strings.Join(compareFormats, "|")+"} (github: annotations on stdout, the Markdown summary appended to $GITHUB_STEP_SUMMARY)")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout")
 	f.IntVar(&o.trials, "trials", d.Trials, "trials: passes over every benchmark, each in fresh processes")
 	f.IntVar(&o.runs, "runs", d.Runs, "runs per trial: processes per benchmark and version")
@@ -162,8 +169,8 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if err != nil {
 		return badInputf("--fail-on: %v", err)
 	}
-	if o.cmpFormat != "text" && o.cmpFormat != "json" {
-		return badInputf("--format: invalid value %q: valid values are {text|json}", o.cmpFormat)
+	if !slices.Contains(compareFormats, o.cmpFormat) {
+		return badInputf("--format: invalid value %q: valid values are {%s}", o.cmpFormat, strings.Join(compareFormats, "|"))
 	}
 	if o.output != "" {
 		if err := checkOutputPath(o.output); err != nil {
@@ -214,6 +221,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		for _, b := range sel {
 			opt.Benchmarks = append(opt.Benchmarks, compare.Benchmark{Package: b.Package, Name: b.Name})
 		}
+		opt.Impacts = analysis.Impacts(rep)
 	}
 	p := &compareProgress{progressPrinter: progressPrinter{w: s.Err, terminal: o.terminal, width: o.width, now: time.Now, start: time.Now()}}
 	opt.Progress = p.event
@@ -229,22 +237,14 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		}
 		return err
 	}
-	var out strings.Builder
-	if o.cmpFormat == "json" {
-		data, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return err
-		}
-		out.Write(data)
-		out.WriteByte('\n')
-	} else {
-		writeCompareText(&out, rep)
-	}
-	if err := writeOutput(s.Out, o.output, []byte(out.String())); err != nil {
+	if err := writeCompareReport(s, o, rep); err != nil {
 		return err
 	}
-	for _, n := range rep.Notes {
-		fmt.Fprintf(s.Err, "mbopt: %s\n", n)
+	if o.cmpFormat == "json" || o.cmpFormat == "github" {
+		// text and markdown print the notes themselves.
+		for _, n := range rep.Notes {
+			fmt.Fprintf(s.Err, "mbopt: %s\n", n)
+		}
 	}
 	if fail := rep.Gate(failOn); len(fail) > 0 {
 		var names []string
@@ -254,6 +254,47 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		return &gateError{fmt.Sprintf("--fail-on %s: the gate failed on %s: %s", failOn, textutil.Plural(len(fail), "result"), strings.Join(names, ", "))}
 	}
 	return nil
+}
+
+// compareFormats are the values of compare --format.
+var compareFormats = []string{"text", "json", "markdown", "github"}
+
+// writeCompareReport writes rep in the --format to stdout or -o. With
+// github, the annotations go there and the Markdown step summary is
+// appended to $GITHUB_STEP_SUMMARY, or follows the annotations when that is
+// unset.
+func writeCompareReport(s *streams, o *compareOptions, rep *compare.Report) error {
+	var out bytes.Buffer
+	switch o.cmpFormat {
+	case "json":
+		data, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		out.Write(data)
+		out.WriteByte('\n')
+	case "markdown":
+		if err := report.CompareMarkdown(&out, rep); err != nil {
+			return err
+		}
+	case "github":
+		sum, err := report.CompareGitHub(&out, rep)
+		if err != nil {
+			return err
+		}
+		if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
+			if err := sum.Append(path); err != nil {
+				return badInputf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
+			}
+		} else {
+			out.Write(sum.Markdown)
+		}
+	default:
+		if err := report.CompareText(&out, rep); err != nil {
+			return err
+		}
+	}
+	return writeOutput(s.Out, o.output, out.Bytes())
 }
 
 // readSuiteFile reads --suite.
@@ -275,49 +316,6 @@ func readSuiteFile(path string) ([]compare.Benchmark, error) {
 		bs = append(bs, compare.Benchmark{Package: b.Package, Name: b.Name})
 	}
 	return bs, nil
-}
-
-// writeCompareText writes a table of the results, one line per benchmark
-// and unit, then a summary line.
-func writeCompareText(w io.Writer, rep *compare.Report) {
-	fmt.Fprintf(w, "base %s %s\nhead %s %s\n", short(rep.Base.Commit), rep.Base.Spec, short(rep.Head.Commit), headSpec(rep.Head))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "benchmark\tunit\tchange\tinterval\tverdict")
-	counts := map[string]int{}
-	for _, r := range rep.Results {
-		change, ci, verdict := "", "", string(r.Status)
-		if r.Status == compare.Compared {
-			verdict = r.Verdict.String()
-			if r.Estimate != nil {
-				change = fmt.Sprintf("%+.1f%%", 100*r.Estimate.Change)
-				ci = fmt.Sprintf("[%+.1f%%, %+.1f%%]", 100*r.Estimate.CI.Low, 100*r.Estimate.CI.High)
-			}
-		} else if r.Side != "" {
-			verdict += " (" + r.Side + ")"
-		}
-		counts[verdict]++
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Unit, change, ci, verdict)
-		if r.Error != "" && r.Status != compare.Compared {
-			fmt.Fprintf(tw, "  %s\t\t\t\t\n", textutil.FirstLine(r.Error))
-		}
-	}
-	tw.Flush()
-	st := rep.Settings
-	fmt.Fprintf(w, "%d trials × %d runs × count %d at -benchtime %s; %.0f%% intervals, threshold %.1f%%; %s",
-		st.Trials, st.Runs, st.Count, st.BenchTime, 100*st.Confidence, 100*st.Threshold, rep.Wall.Round(100*time.Millisecond))
-	if rep.Saved > 0 {
-		fmt.Fprintf(w, "; --until-stable saved about %s", rep.Saved.Round(100*time.Millisecond))
-	}
-	fmt.Fprintln(w)
-}
-
-func short(commit string) string { return commit[:min(12, len(commit))] }
-
-func headSpec(r compare.Revision) string {
-	if r.Dirty {
-		return r.Spec + " (with uncommitted changes)"
-	}
-	return r.Spec
 }
 
 // compareProgress renders compare events: a redrawn bar with an ETA on a

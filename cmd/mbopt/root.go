@@ -85,8 +85,7 @@ Exit status:
   2        bad input or usage: a missing or bad file, a bad flag value, no
            benchmarks, a --module that matches no application function, an
            empty suite; the message names the file or flag and the fix
-  3        mbopt compare: the --fail-on gate failed (a regression, or a
-           benchmark that did not build or failed in the head)
+  3        mbopt compare: the --fail-on gate failed (a regression)
   4        mbopt check found drift: the saved suite no longer fits the
            repository (the findings are on standard output)
   130      interrupted by SIGINT (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP
