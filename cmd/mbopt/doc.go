@@ -13,6 +13,7 @@
 //	mbopt suite --app FILE... --micro DIR|FILE...    the minimal suite as go test invocations
 //	mbopt report --app ... --micro ... --out DIR     Markdown, HTML, JSON and plots
 //	mbopt check --suite FILE [DIR] [flags]           does a saved suite still fit the repository (drift)
+//	mbopt compare [--base REV] [--head REV] [flags]  compare two revisions' benchmarks, gate on regressions
 //
 // Every command prints its results on standard output and progress,
 // warnings and errors on standard error, and takes --cpuprofile FILE to
@@ -20,9 +21,10 @@
 // with examples; the README is the full manual.
 //
 // Exit status: 0 success; 2 bad input or usage (missing or bad files, bad
-// flags, no benchmarks); 4 drift found by mbopt check (the saved suite no
-// longer fits the repository); 1 anything else (nothing could be profiled,
-// internal errors).
+// flags, no benchmarks); 3 the --fail-on gate of mbopt compare failed; 4
+// drift found by mbopt check (the saved suite no longer fits the
+// repository); 1 anything else (nothing could be profiled, internal
+// errors); 130, 143, 129 interrupted by SIGINT, SIGTERM, SIGHUP.
 //
 // # Examples
 //
@@ -149,4 +151,29 @@
 //
 //	mbopt suite --app app.pprof --micro profiles --changed-since merge-base --only-affected | sh
 //	mbopt check --suite suite.json --app app.pprof --micro profiles --min-coverage 90
+//
+// # Comparing two revisions
+//
+// mbopt compare runs benchmarks of two revisions against each other in
+// randomized multiple interleaved trials and gates on regressions. It
+// measures, so it is not run by the test either. In a git clone of the
+// module, after mbopt suite --format json -o suite.json:
+//
+//	mbopt compare --suite suite.json
+//	mbopt compare --base origin/main --head worktree --bench Query ./query
+//	mbopt compare --suite suite.json --budget 10m --format github
+//
+// The base defaults to the merge-base of HEAD with the default branch
+// (origin/HEAD, else main, else master), the head to HEAD; "--head
+// worktree" compares uncommitted changes. Each revision is checked out with
+// git worktree under $TMPDIR/mbopt-compare-<pid>-*, removed on every exit
+// (a killed run's is removed by the next run); test binaries are cached
+// per commit under the user cache directory. The schedule is --trials ×
+// --runs processes of -test.count --count at --benchtime per benchmark and
+// version (3 × 3 × 5 at 1s); --budget fits it into a wall-clock time and
+// --until-stable WIDTH stops a benchmark whose interval is narrower than
+// WIDTH after 2 trials. The raw results, base.txt and head.txt in --out
+// (.mbopt/compare), are in the Go benchmark format: benchstat base.txt
+// head.txt compares them. The exit status is 3 when the --fail-on gate
+// (definite-regression by default, any-regression, never) fails.
 package main
