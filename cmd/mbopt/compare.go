@@ -165,6 +165,14 @@ failed is reported, never a gate failure by itself.`,
 
 // runCompare runs the comparison and prints the report.
 func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string) error {
+	for _, n := range []struct {
+		flag  string
+		value int
+	}{{"--trials", o.trials}, {"--runs", o.runs}, {"--count", o.count}} {
+		if n.value < 1 {
+			return badInputf("%s %d: it must be at least 1", n.flag, n.value)
+		}
+	}
 	failOn, err := compare.ParseFailOn(o.failOn)
 	if err != nil {
 		return badInputf("--fail-on: %v", err)

@@ -125,3 +125,27 @@ func TestCompareKilledLeavesNoWorktree(t *testing.T) {
 		assert.Empty(t, tempDirs(t, tmp), "after the rerun: the killed run's temporary directory is gone")
 	}
 }
+
+func TestCompareBadRevisions(t *testing.T) {
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	tmp := t.TempDir()
+	for _, tc := range []struct {
+		args       []string
+		names, fix string
+	}{
+		{[]string{"--base", "nosuch"}, "--base", "names no commit"},
+		{[]string{"--head", "v9"}, "--head", "names no commit"},
+		{[]string{"--bench", "("}, "--bench", "missing closing )"},
+		{[]string{"--bench", "NoSuchBenchmark"}, "--bench", "no benchmark matches"},
+	} {
+		code, _, stderr := mboptIn(t, dir, tmp, append([]string{"compare"}, tc.args...)...)
+		// The error is the last line, after any progress lines.
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		last := lines[len(lines)-1]
+		assert.Equal(t, exitBadInput, code, stderr)
+		assert.Contains(t, last, "mbopt: "+tc.names, tc.args)
+		assert.Contains(t, last, tc.fix, tc.args)
+	}
+	assert.Len(t, worktrees(t, dir), 1, "no worktree left by a failed run")
+	assert.Empty(t, tempDirs(t, tmp), "no temporary directory left by a failed run")
+}
