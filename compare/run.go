@@ -635,8 +635,8 @@ func (r *runner) fitBudget() {
 	r.s.Trials, r.s.Runs, r.s.Count = best[0], best[1], best[2]
 	est := r.estimate(best[0], best[1], best[2])
 	if found {
-		r.note(fmt.Sprintf("budget %s: chose %d trials × %d runs × count %d (about %s) instead of %d × %d × %d (about %s)",
-			r.s.Budget, best[0], best[1], best[2], est.Round(time.Second), T, R, C, full.Round(time.Second)))
+		r.note(fmt.Sprintf("budget %s: chose %s × %s × count %d (about %s) instead of %d × %d × %d (about %s)",
+			r.s.Budget, textutil.Plural(best[0], "trial"), textutil.Plural(best[1], "run"), best[2], est.Round(time.Second), T, R, C, full.Round(time.Second)))
 	} else {
 		r.note(fmt.Sprintf("budget %s: too short for even %d trials × 1 run × count 1 (about %s); ran that",
 			r.s.Budget, best[0], est.Round(time.Second)))
