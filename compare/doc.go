@@ -9,4 +9,82 @@
 // the relative change of the medians, a hierarchical bootstrap confidence
 // interval (package benchstats), definite and potential changes, and the
 // reference impact of each benchmark.
+//
+// # Revisions
+//
+// [Run] compares Options.Base with Options.Head in the git repository that
+// holds Options.Dir. The base defaults to the merge-base of the head with
+// the default branch (origin/HEAD, else main, else master: package
+// internal/gitrev's rule), the head to HEAD; [Worktree] compares the work
+// tree with its uncommitted changes (tracked files and untracked ones that
+// are not ignored, copied over a worktree of HEAD). Each revision is
+// checked out with git worktree add --detach into a temporary directory
+// (see [TempPrefix]); the user's tree is never touched. Base and head that
+// are the same commit share one worktree and one set of test binaries (an
+// A/A comparison).
+//
+// # Test binaries
+//
+// Each package's test binary is built once per revision (go test -c) and
+// listed once (-test.list). Binaries built from a commit are cached in
+// Options.CacheDir (by default os.UserCacheDir()/mbopt/testbin), named by
+// a hash of the commit, the module's place in the repository, the package,
+// the Go version (go env GOVERSION in the worktree), the build flags, the
+// extra environment and GOFLAGS, GOOS, GOARCH and CGO_ENABLED; binaries of
+// a dirty worktree are built in the temporary directory and never cached.
+// A package that does not build is a [BuildFailed] result, not an error; a
+// package missing from a revision makes its benchmarks [Added] or
+// [Removed].
+//
+// # The schedule
+//
+// Options.Benchmarks names benchmarks by package and full name (the
+// optimized suite); without them, Options.Bench selects the top-level
+// benchmarks of Options.Packages (with their sub-benchmarks as the pattern
+// selects them). Each selected benchmark is a unit that one process runs:
+// -test.run ^$ -test.bench <exact anchored pattern> -test.count Count
+// -test.benchtime BenchTime [-test.benchmem]. For each of Trials trials and
+// Runs runs within it, the units are shuffled, and each unit's base and
+// head processes run back to back in a random order; the random source is
+// seeded with Settings.Seed. A unit that fails (non-zero exit, timeout) in
+// a version is not run there again and its results are [Failed].
+//
+// Settings.Budget fits the schedule into a wall-clock time: it estimates a
+// process as Count × BenchTime × 1.2 (the b.N ramp-up) plus the overhead
+// measured by the binary's -test.list run (an iteration-count BenchTime,
+// "100x", counts the overhead only), keeps as many trials as it can (never
+// fewer than 2), then the most measurements per trial, preferring runs; a
+// report note says what it chose. Settings.UntilStable stops scheduling a
+// unit after a trial (from the second on) when the sec/op interval of every
+// benchmark it measured is narrower than UntilStable; Report.Saved
+// estimates the time saved from the unit's measured time per trial.
+//
+// # Raw result files
+//
+// The measurements go to [BaseFile] and [HeadFile] in Options.Out, written
+// atomically at the end, in the Go benchmark format (benchfmt.Writer): the
+// test binary's configuration lines (goos, goarch, pkg, cpu) and benchmark
+// lines, after a comment line
+//
+//	# mbopt-compare side=base commit=<hash> trial=1 run=2
+//
+// before each process's results. The provenance is a comment and not
+// configuration lines because benchstat splits its tables by every
+// configuration key: with "trial:" and "run:" lines, benchstat base.txt
+// head.txt would print one table per trial and run, and with a "revision:"
+// line that differs between the files it would compare nothing. So
+// benchstat reads the files as they are, and [Analyze] reads the comments
+// back. The report is computed from the files, not from memory, so the
+// files of several machines (or runs) can be analysed together.
+//
+// # Statistics and order
+//
+// For each benchmark and unit measured in both versions, [Analyze] computes
+// the relative change of the medians with a hierarchical bootstrap
+// interval (benchstats.Compare with Settings.Resamples, Confidence and a
+// seed derived from Settings.Seed and the benchmark id, so adding a
+// benchmark does not change another's interval), classifies it against
+// Settings.Threshold (benchstats.Classify; the unit says which direction
+// is better) and adds the U-test's p-value. [SortResults] orders the
+// results; [Report.Gate] says which fail a CI gate.
 package compare
