@@ -24,7 +24,9 @@ cd "$(dirname "$0")/.."
 GO=${GO:-go}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mbopt-bench-compare.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-export XDG_CACHE_HOME="$work/cache" CI=true
+# A fresh mbopt cache (XDG_CACHE_HOME) but the usual Go build cache.
+GOCACHE=$("$GO" env GOCACHE)
+export GOCACHE XDG_CACHE_HOME="$work/cache" CI=true
 
 "$GO" build -o "$work/mbopt" ./cmd/mbopt
 # The optimized suite: Algorithm 2's picks on the committed profiles, whose

@@ -20,13 +20,23 @@ import (
 // compareArgs are short settings for the fixture.
 var compareArgs = []string{"compare", "--trials", "3", "--runs", "2", "--count", "3", "--benchtime", "10ms", "--resamples", "2000"}
 
+// compareEnv is the environment of the mbopt processes of these tests: a
+// fresh mbopt cache (XDG_CACHE_HOME under tmp) but the usual Go build
+// cache, and CI set, for plain progress lines.
+func compareEnv(t *testing.T, tmp string) []string {
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	require.NoError(t, err)
+	return append(os.Environ(), "TMPDIR="+tmp, "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"),
+		"GOCACHE="+strings.TrimSpace(string(gocache)), "CI=true")
+}
+
 // mboptIn runs the mbopt binary in dir with TMPDIR tmp and returns its exit
 // status, stdout and stderr.
 func mboptIn(t *testing.T, dir, tmp string, args ...string) (int, string, string) {
 	t.Helper()
 	cmd := exec.Command(buildMbopt(t), args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"), "CI=true")
+	cmd.Env = compareEnv(t, tmp)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -98,7 +108,7 @@ func TestCompareKilledLeavesNoWorktree(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
 		cmd := exec.Command(buildMbopt(t), "compare", "--trials", "50", "--benchtime", "20ms", "--fail-on", "never")
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"), "CI=true")
+		cmd.Env = compareEnv(t, tmp)
 		var errb syncBuffer
 		cmd.Stderr = &errb
 		require.NoError(t, cmd.Start())
