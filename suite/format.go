@@ -70,34 +70,3 @@ func Write(w io.Writer, invs []Invocation, f Format) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
-
-// Read parses the JSON form of [Write] ({"invocations": [...]}) and returns
-// the benchmarks it names, invocation by invocation, each with the
-// invocation's package and directory. It fails, naming the invocation, on
-// invalid JSON, an invocation without a package, or a name that does not
-// start with "Benchmark"; an empty suite is not an error.
-func Read(r io.Reader) ([]Benchmark, error) {
-	var doc struct {
-		Invocations *[]Invocation `json:"invocations"`
-	}
-	dec := json.NewDecoder(r)
-	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("not the JSON of a suite (mbopt suite --format json): %w", err)
-	}
-	if doc.Invocations == nil {
-		return nil, fmt.Errorf("not the JSON of a suite (mbopt suite --format json): no \"invocations\" field")
-	}
-	var sel []Benchmark
-	for i, inv := range *doc.Invocations {
-		if inv.Package == "" {
-			return nil, fmt.Errorf("invocation %d has no package", i)
-		}
-		for _, name := range inv.Benchmarks {
-			if !strings.HasPrefix(name, "Benchmark") {
-				return nil, fmt.Errorf("invocation %d (%s): benchmark %q: a name starts with \"Benchmark\"", i, inv.Package, name)
-			}
-			sel = append(sel, Benchmark{Package: inv.Package, Dir: inv.Dir, Name: name})
-		}
-	}
-	return sel, nil
-}

@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -293,29 +292,4 @@ func TestWrite(t *testing.T) {
 	buf.Reset()
 	require.NoError(t, suite.Write(&buf, nil, suite.FormatJSON))
 	assert.Equal(t, "{\n  \"invocations\": []\n}\n", buf.String(), "no invocations is an empty list, not null")
-}
-
-func TestReadRoundTrip(t *testing.T) {
-	sel := []suite.Benchmark{{Package: "example.com/m/a", Name: "BenchmarkX/n=1"}, {Package: "example.com/m/b", Dir: "b", Name: "BenchmarkY"}, {Package: "example.com/m/a", Name: "BenchmarkZ"}}
-	invs, err := suite.Plan(sel, suite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf strings.Builder
-	if err := suite.Write(&buf, invs, suite.FormatJSON); err != nil {
-		t.Fatal(err)
-	}
-	got, err := suite.Read(strings.NewReader(buf.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []suite.Benchmark{{Package: "example.com/m/a", Name: "BenchmarkX/n=1"}, {Package: "example.com/m/a", Name: "BenchmarkZ"}, {Package: "example.com/m/b", Dir: "b", Name: "BenchmarkY"}}
-	if !slices.Equal(got, want) {
-		t.Errorf("Read(Write(Plan)) = %v, want %v", got, want)
-	}
-	for _, bad := range []string{``, `[]`, `{}`, `{"invocations": [{"benchmarks": ["BenchmarkX"]}]}`, `{"invocations": [{"package": "p", "benchmarks": ["X"]}]}`} {
-		if _, err := suite.Read(strings.NewReader(bad)); err == nil {
-			t.Errorf("Read(%q) succeeded, want an error", bad)
-		}
-	}
 }

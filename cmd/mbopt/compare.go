@@ -312,10 +312,11 @@ func readSuiteFile(path string) ([]compare.Benchmark, error) {
 		return nil, badInputf("--suite %s: %v; write it with mbopt suite --format json -o FILE", path, err)
 	}
 	defer f.Close()
-	sel, err := suite.Read(io.LimitReader(f, 64<<20))
+	invs, err := suite.ReadJSON(io.LimitReader(f, 64<<20))
 	if err != nil {
 		return nil, badInputf("--suite %s: %v; write it with mbopt suite --format json -o FILE", path, err)
 	}
+	sel := suite.Benchmarks(invs)
 	if len(sel) == 0 {
 		return nil, badInputf("--suite %s: the suite is empty, so there is nothing to compare; write it with mbopt suite --format json -o FILE", path)
 	}

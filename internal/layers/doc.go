@@ -24,8 +24,9 @@
 //     (collect, reference and analysis in one call)
 //  7. the command: cmd/mbopt
 //
-// Test fixtures (internal/proftest, internal/synth, internal/cmpfixture) sit above the packages
-// they build for, and the command imports none of them, nor the golden-file
-// and git fixture helpers (internal/golden, internal/gittest) outside its tests, nor any internal algorithm
-// code (internal/lazy): it maps flags to the library.
+// Test fixtures (internal/proftest, internal/synth, internal/cmpfixture) sit
+// above the packages they build for, and the command imports none of them,
+// nor the golden-file and git fixture helpers (internal/golden,
+// internal/gittest) outside its tests, nor any internal algorithm code
+// (internal/lazy): it maps flags to the library.
 package layers
