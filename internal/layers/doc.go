@@ -11,13 +11,16 @@
 //     callgraph (profiles become graphs), shard (the partition of a suite
 //     over N machines); internal/gitrev (revisions and the default base,
 //     run through internal/proc); internal/testbin (runs test binaries and
-//     the go command for collect and compare)
+//     the go command for collect and compare); detect (jump, trend and
+//     fixed-value detection over a benchmark's history, on benchstats
+//     intervals)
 //  2. the first stage and the graph comparison: collect (profiles
 //     benchmarks), reference (application profiles), coverage; and
 //     compare (runs two revisions' benchmarks against each other)
 //  3. the choices: optimize (Algorithm 2 and variants), recommend
 //     (Algorithm 3); changes (a diff mapped to changed functions and to the
-//     benchmarks that cover them)
+//     benchmarks that cover them); history (the SQLite store of compare
+//     reports, their series, detections and A/A calibration)
 //  4. the suite as go test invocations: suite
 //  5. the pipeline on files: analysis
 //  6. the renderings: report; and the whole pipeline on a module: pipeline

@@ -31,6 +31,7 @@ var layer = map[string]int{
 	"shard":               1,
 	"callgraph":           1,
 	"internal/gitrev":     1,
+	"detect":              1,
 	"collect":             2,
 	"reference":           2,
 	"coverage":            2,
@@ -38,14 +39,16 @@ var layer = map[string]int{
 	"internal/proftest":   3,
 	"internal/synth":      3,
 	"internal/cmpfixture": 3,
-	"optimize":            3,
-	"recommend":           3,
-	"changes":             3,
-	"suite":               4,
-	"analysis":            5,
-	"report":              6,
-	"pipeline":            6,
-	"cmd/mbopt":           7,
+
+	"history":   3,
+	"optimize":  3,
+	"recommend": 3,
+	"changes":   3,
+	"suite":     4,
+	"analysis":  5,
+	"report":    6,
+	"pipeline":  6,
+	"cmd/mbopt": 7,
 }
 
 // notForTheCommand are internal packages cmd/mbopt must not import: test

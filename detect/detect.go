@@ -1,0 +1,219 @@
+package detect
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/mbopt/mbopt/benchstats"
+)
+
+// A Point is one commit of a benchmark's series.
+type Point struct {
+	// Value is the change against the baseline revision (0.05: 5% above
+	// the baseline's median).
+	Value float64 `json:"value"`
+	// CI is the confidence interval of Value; its width is the point's
+	// instability.
+	CI benchstats.Interval `json:"ci"`
+}
+
+// Bounds are fixed-value limits on a point's value (the dissertation's
+// FV thresholds, relative to the baseline here): a value is fine when
+// Lower < value < Upper.
+type Bounds struct {
+	// Lower is the lower bound, such as −0.2.
+	Lower float64 `json:"lower"`
+	// Upper is the upper bound, such as 0.2.
+	Upper float64 `json:"upper"`
+}
+
+// Options are the detectors' parameters; [DefaultOptions] holds the
+// study's values. Every field must be set: the zero value is not valid.
+type Options struct {
+	// InitialThreshold is the threshold before the series has Widths
+	// points of its own (see the package documentation); calibrate it
+	// per benchmark from A/A runs.
+	InitialThreshold float64 `json:"initial_threshold"`
+	// Factor scales the mean of the last CI widths into the threshold
+	// (the study: 0.75, between the false alarms of 0.5 and the missed
+	// changes of 1).
+	Factor float64 `json:"factor"`
+	// Widths is how many earlier CI widths the threshold averages (3).
+	Widths int `json:"widths"`
+	// Floor is the threshold's lower bound (1%).
+	Floor float64 `json:"floor"`
+	// Window is the trend detector's number of earlier commits (10).
+	Window int `json:"window"`
+	// Fixed, when not nil, adds the fixed-value detector.
+	Fixed *Bounds `json:"fixed,omitempty"`
+}
+
+// DefaultOptions are the study's parameters. InitialThreshold is the
+// starting threshold the study chose for its more stable suite (6%, which
+// covered about 80% of that suite's A/A instabilities); calibrated
+// thresholds replace it per benchmark.
+var DefaultOptions = Options{
+	InitialThreshold: 0.06,
+	Factor:           0.75,
+	Widths:           3,
+	Floor:            0.01,
+	Window:           10,
+}
+
+// Check reports the first invalid field of o, naming it.
+func (o Options) Check() error {
+	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) || v < 0 }
+	switch {
+	case bad(o.InitialThreshold):
+		return fmt.Errorf("detect: InitialThreshold is %v; it must be a relative change ≥ 0, such as 0.06", o.InitialThreshold)
+	case bad(o.Factor) || o.Factor == 0:
+		return fmt.Errorf("detect: Factor is %v; it must be positive, such as 0.75", o.Factor)
+	case o.Widths < 1:
+		return fmt.Errorf("detect: Widths is %d; it must be at least 1, such as 3", o.Widths)
+	case bad(o.Floor):
+		return fmt.Errorf("detect: Floor is %v; it must be a relative change ≥ 0, such as 0.01", o.Floor)
+	case o.Window < 2:
+		return fmt.Errorf("detect: Window is %d; it must be at least 2, such as 10", o.Window)
+	}
+	if b := o.Fixed; b != nil {
+		if math.IsNaN(b.Lower) || math.IsNaN(b.Upper) || !(b.Lower < b.Upper) {
+			return fmt.Errorf("detect: Fixed is [%v, %v]; Lower must be below Upper", b.Lower, b.Upper)
+		}
+	}
+	return nil
+}
+
+// A Kind names a detector.
+type Kind string
+
+// The detectors.
+const (
+	Fixed Kind = "fixed"
+	Jump  Kind = "jump"
+	Trend Kind = "trend"
+)
+
+// A Direction says which way a detection went.
+type Direction string
+
+// The directions: up is a larger value (slower, for a time), down a
+// smaller one.
+const (
+	Up   Direction = "up"
+	Down Direction = "down"
+)
+
+// A Detection is one detector firing at one point.
+type Detection struct {
+	// Index is the point's index in the series.
+	Index int `json:"index"`
+	// Kind is the detector.
+	Kind Kind `json:"kind"`
+	// Direction is the sign of Change.
+	Direction Direction `json:"direction"`
+	// Change is what the detector measured: the jump from the previous
+	// point, the trend against the window's mean, or, for Fixed, the
+	// point's value.
+	Change float64 `json:"change"`
+	// Threshold is the point's threshold (for Fixed, the bound crossed).
+	Threshold float64 `json:"threshold"`
+	// Definite is set for a definite detection (see the package
+	// documentation), else it is potential.
+	Definite bool `json:"definite"`
+	// Window is the number of earlier points a trend was measured
+	// against; 0 for the other kinds.
+	Window int `json:"window,omitempty"`
+}
+
+// Result is the outcome of [Detect].
+type Result struct {
+	// Thresholds holds each point's dynamic threshold, one per point.
+	Thresholds []float64 `json:"thresholds"`
+	// Detections are ordered by index, then fixed, jump, trend.
+	Detections []Detection `json:"detections"`
+}
+
+// Detect runs the detectors over points, which are in commit order. It
+// fails only on invalid options or a point whose value or interval is not
+// finite or whose value is −1 or less (a metric of 0 or below). Its cost
+// is O(len(points) × (Window + Widths)).
+func Detect(points []Point, opt Options) (Result, error) {
+	if err := opt.Check(); err != nil {
+		return Result{}, err
+	}
+	for i, p := range points {
+		for _, v := range []float64{p.Value, p.CI.Low, p.CI.High} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return Result{}, fmt.Errorf("detect: point %d: %v is not finite", i, v)
+			}
+		}
+		if p.Value <= -1 {
+			return Result{}, fmt.Errorf("detect: point %d: value %v is a change of −100%% or less", i, p.Value)
+		}
+	}
+	res := Result{Thresholds: Thresholds(points, opt), Detections: []Detection{}}
+	start := 0 // the trend window's first point: after the last definite jump
+	for i, p := range points {
+		t := res.Thresholds[i]
+		if b := opt.Fixed; b != nil {
+			switch {
+			case p.Value <= b.Lower:
+				res.Detections = append(res.Detections, Detection{Index: i, Kind: Fixed, Direction: Down, Change: p.Value, Threshold: b.Lower, Definite: p.CI.High <= b.Lower})
+			case p.Value >= b.Upper:
+				res.Detections = append(res.Detections, Detection{Index: i, Kind: Fixed, Direction: Up, Change: p.Value, Threshold: b.Upper, Definite: p.CI.Low >= b.Upper})
+			}
+		}
+		definiteJump := false
+		if i > 0 {
+			prev := points[i-1]
+			c := (1+p.Value)/(1+prev.Value) - 1
+			if math.Abs(c) > t {
+				definiteJump = !p.CI.Overlaps(prev.CI)
+				res.Detections = append(res.Detections, Detection{Index: i, Kind: Jump, Direction: direction(c), Change: c, Threshold: t, Definite: definiteJump})
+			}
+		}
+		if from := max(start, i-opt.Window); i-from >= 2 {
+			window := points[from:i]
+			sum := 0.0
+			overlaps := false
+			for _, q := range window {
+				sum += 1 + q.Value
+				overlaps = overlaps || p.CI.Overlaps(q.CI)
+			}
+			c := (1+p.Value)*float64(len(window))/sum - 1
+			if math.Abs(c) > t {
+				res.Detections = append(res.Detections, Detection{Index: i, Kind: Trend, Direction: direction(c), Change: c, Threshold: t, Definite: !overlaps, Window: len(window)})
+			}
+		}
+		if definiteJump {
+			start = i
+		}
+	}
+	return res, nil
+}
+
+// Thresholds returns the dynamic threshold of each point (see the package
+// documentation), without checking opt.
+func Thresholds(points []Point, opt Options) []float64 {
+	ts := make([]float64, len(points))
+	initialWidth := opt.InitialThreshold / opt.Factor
+	for i := range points {
+		sum := 0.0
+		for k := 1; k <= opt.Widths; k++ {
+			if i-k >= 0 {
+				sum += points[i-k].CI.Width()
+			} else {
+				sum += initialWidth
+			}
+		}
+		ts[i] = max(opt.Floor, opt.Factor*sum/float64(opt.Widths))
+	}
+	return ts
+}
+
+func direction(c float64) Direction {
+	if c < 0 {
+		return Down
+	}
+	return Up
+}
