@@ -1,0 +1,88 @@
+package history
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCalibrate(t *testing.T) {
+	insts := []Instability{
+		// Five A/A widths: the empirical 0.8 quantile is the 4th smallest,
+		// 4%, and 0.75 × 4% = 3%.
+		{ID: "b.BenchmarkB", Unit: "sec/op", Widths: []float64{0.05, 0.01, 0.04, 0.02, 0.03}},
+		// One width of 0.8%: 0.75 × 0.8% is below the 1% floor.
+		{ID: "a.BenchmarkA", Unit: "sec/op", Widths: []float64{0.008}},
+		{ID: "a.BenchmarkA", Unit: "B/op", Widths: []float64{0.2}},
+		{ID: "c.BenchmarkC", Unit: "sec/op"}, // no width: ignored
+	}
+	c, err := Calibrate(insts, DefaultCalibrateOptions)
+	require.NoError(t, err)
+	require.Len(t, c.Thresholds, 3)
+	assert.InDelta(t, 0.75*0.2, c.Thresholds[0].Threshold, 1e-12)
+	c.Thresholds[0].Threshold = 0.15
+	assert.Equal(t, []Threshold{
+		{ID: "a.BenchmarkA", Unit: "B/op", Threshold: 0.15, Instability: 0.2, Runs: 1},
+		{ID: "a.BenchmarkA", Unit: "sec/op", Threshold: 0.01, Instability: 0.008, Runs: 1},
+		{ID: "b.BenchmarkB", Unit: "sec/op", Threshold: 0.75 * 0.04, Instability: 0.04, Runs: 5},
+	}, c.Thresholds)
+	// Suite: medians 0.2, 0.008, 0.03; the 0.8 quantile of three is the
+	// largest.
+	assert.Equal(t, 0.2, c.Suite)
+	for _, tt := range []struct {
+		id, unit string
+		want     float64
+		own      bool
+	}{
+		{"b.BenchmarkB", "sec/op", 0.75 * 0.04, true},
+		{"a.BenchmarkA", "sec/op", 0.01, true},
+		{"a.BenchmarkA", "allocs/op", 0.2, false},
+		{"z.BenchmarkZ", "sec/op", 0.2, false},
+	} {
+		got, own := c.For(tt.id, tt.unit)
+		assert.InDelta(t, tt.want, got, 1e-12, "For(%s, %s)", tt.id, tt.unit)
+		assert.Equal(t, tt.own, own, "For(%s, %s)", tt.id, tt.unit)
+	}
+
+	empty, err := Calibrate(nil, DefaultCalibrateOptions)
+	require.NoError(t, err)
+	got, own := empty.For("x", "sec/op")
+	assert.Equal(t, 0.0, got)
+	assert.False(t, own)
+
+	for _, bad := range []CalibrateOptions{{Quantile: 0, Factor: 1}, {Quantile: 0.8}, {Quantile: 0.8, Factor: 1, Floor: -1}} {
+		_, err := Calibrate(insts, bad)
+		assert.Error(t, err, "%+v", bad)
+	}
+}
+
+func TestInstabilitiesFromStore(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "h.db"))
+	for i, half := range []float64{0.01, 0.02, 0.015} {
+		_, err := s.Add(ctx, report('a', 'a', 0, half, map[string]float64{"BenchmarkA": 0.001 * float64(i)}), testMachine)
+		require.NoError(t, err)
+	}
+	// Not A/A, and A/A on another machine: left out.
+	_, err := s.Add(ctx, report('a', 'b', 1, 0.2, map[string]float64{"BenchmarkA": 0}), testMachine)
+	require.NoError(t, err)
+	other := testMachine
+	other.GoVersion = "go1.27"
+	_, err = s.Add(ctx, report('a', 'a', 0, 0.3, map[string]float64{"BenchmarkA": 0}), other)
+	require.NoError(t, err)
+
+	insts, err := s.Instabilities(ctx, Filter{Machine: &testMachine})
+	require.NoError(t, err)
+	require.Len(t, insts, 1)
+	assert.Equal(t, "example.com/m.BenchmarkA", insts[0].ID)
+	require.Len(t, insts[0].Widths, 3)
+	for i, w := range []float64{0.02, 0.04, 0.03} {
+		assert.InDelta(t, w, insts[0].Widths[i], 1e-12)
+	}
+	all, err := s.Instabilities(ctx, Filter{})
+	require.NoError(t, err)
+	assert.Len(t, all[0].Widths, 4)
+}

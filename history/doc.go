@@ -1,0 +1,56 @@
+// Package history keeps the results of every comparison (package
+// compare) in an embedded SQLite database and turns them into what one
+// comparison cannot show: each benchmark's series of changes against a
+// fixed baseline revision, the jumps and trends in it (package detect),
+// and per-benchmark thresholds calibrated from A/A comparisons.
+//
+// # Store
+//
+// [Open] opens or creates the database (by default [DefaultPath],
+// .mbopt/history.db) through modernc.org/sqlite, a pure-Go driver, so no
+// cgo is needed. [Store.Add] writes one [compare.Report] in one
+// transaction: a process killed while writing leaves either the whole
+// comparison or none of it. Each result is keyed by its benchmark id
+// (package + full name), unit, base and head revision (commit and commit
+// time), and the [Machine] and settings it ran with: GOOS, GOARCH, CPU
+// model, Go version and a hash of the settings that shape a measurement
+// ([SettingsHash]). The database runs in WAL mode with a busy timeout and
+// takes its write lock when a transaction begins, so several processes
+// may add comparisons at once; each waits for the others.
+//
+// The schema is versioned: the schema_version table holds the version,
+// and [Open] migrates an older database to [SchemaVersion] in one
+// transaction. Version 1 stored comparisons and results; version 2 added
+// the settings hash and the A/A flag (backfilled from the stored
+// settings and revisions) and the indexes the series queries use.
+//
+// # Series
+//
+// A series ([Store.Series]) is one benchmark's results in one unit on one
+// machine with one settings hash, against one baseline revision, as the
+// study kept its base version fixed "as long as possible to generate a
+// long measurement series for trend detection". The baseline is the base
+// commit of the stored comparisons; see [Query.Baseline] for the default.
+// A/A comparisons and heads with uncommitted changes are left out; when a
+// head was compared more than once, the latest comparison counts. Points
+// are ordered by the head's commit time, then its commit hash.
+//
+// # Calibration
+//
+// An A/A comparison compares a revision with itself (base and head the
+// same commit, equally dirty); its confidence interval width is the
+// benchmark's instability with nothing changed. [Calibrate] turns the
+// stored instabilities ([Store.Instabilities]) into initial thresholds,
+// by the study's rule ("to cover ≈80% of the microbenchmarks'
+// instabilities", TCC 2022, section 4.2) applied per benchmark:
+//
+//	threshold(benchmark) = max(Floor, Factor × Q_Quantile(its A/A instabilities))
+//
+// with Quantile 0.8 (the empirical quantile, gonum stat.Quantile), Factor
+// 0.75 (the dynamic threshold's factor, so the initial threshold is where
+// the dynamic threshold settles if the benchmark stays as unstable as in
+// its A/A runs) and Floor 1%. Benchmarks without an A/A run get the suite
+// threshold, max(Floor, Q_Quantile of every calibrated benchmark's median
+// instability): the study's suite-wide rule (12% and 6% for its two
+// suites).
+package history

@@ -1,0 +1,379 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/mbopt/mbopt/compare"
+)
+
+// DefaultPath is where the command keeps the history, relative to the
+// module root.
+const DefaultPath = ".mbopt/history.db"
+
+// SchemaVersion is the version of the database schema this package
+// writes; [Open] migrates older databases to it.
+const SchemaVersion = 2
+
+// busyTimeout is how long a writer waits for another's lock before it
+// fails with "database is locked".
+const busyTimeout = 30 * time.Second
+
+// A Store is an open history database. Its methods may be called from
+// several goroutines at once.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// Open opens the history database at path, creating it (and its
+// directory) when it does not exist, and migrates it to [SchemaVersion].
+// When Open creates a directory named ".mbopt", it writes a .gitignore
+// there so that nothing in it is committed. A database of a newer schema
+// than this package knows is an error that says to update mbopt.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("history: no database path")
+	}
+	if err := makeDir(filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("history: %s: %w", path, err)
+	}
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("history: %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("history: %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// makeDir creates dir when missing, with a .gitignore when it is .mbopt.
+func makeDir(dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	if filepath.Base(dir) == ".mbopt" {
+		return os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*\n"), 0o666)
+	}
+	return nil
+}
+
+// Path returns the database's path as given to [Open].
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// migrations[v] moves a database from version v to v+1; migrations[0]
+// creates version 1.
+var migrations = []func(ctx context.Context, tx *sql.Tx) error{
+	execAll(schemaV1...),
+	migrateV2,
+}
+
+// schemaV1 is the first schema: comparisons and their results.
+var schemaV1 = []string{
+	`CREATE TABLE schema_version (version INTEGER NOT NULL)`,
+	`INSERT INTO schema_version (version) VALUES (0)`,
+	`CREATE TABLE comparisons (
+		id INTEGER PRIMARY KEY,
+		module TEXT NOT NULL,
+		base_spec TEXT NOT NULL, base_commit TEXT NOT NULL, base_time INTEGER NOT NULL,
+		base_dirty INTEGER NOT NULL, base_subject TEXT NOT NULL,
+		head_spec TEXT NOT NULL, head_commit TEXT NOT NULL, head_time INTEGER NOT NULL,
+		head_dirty INTEGER NOT NULL, head_subject TEXT NOT NULL,
+		goos TEXT NOT NULL, goarch TEXT NOT NULL, cpu TEXT NOT NULL, go_version TEXT NOT NULL,
+		settings TEXT NOT NULL,
+		wall_ns INTEGER NOT NULL,
+		recorded INTEGER NOT NULL
+	)`,
+	`CREATE TABLE results (
+		comparison_id INTEGER NOT NULL REFERENCES comparisons(id) ON DELETE CASCADE,
+		bench_id TEXT NOT NULL, package TEXT NOT NULL, name TEXT NOT NULL, unit TEXT NOT NULL,
+		status TEXT NOT NULL, side TEXT NOT NULL, error TEXT NOT NULL,
+		change REAL, ci_low REAL, ci_high REAL, base_median REAL, head_median REAL,
+		base_n INTEGER, head_n INTEGER,
+		verdict TEXT NOT NULL, p_value REAL, trials INTEGER NOT NULL,
+		PRIMARY KEY (comparison_id, bench_id, unit)
+	)`,
+}
+
+// migrateV2 adds the settings hash and the A/A flag, backfills both, and
+// adds the indexes of the series and calibration queries.
+func migrateV2(ctx context.Context, tx *sql.Tx) error {
+	if err := execAll(
+		`ALTER TABLE comparisons ADD COLUMN settings_hash TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE comparisons ADD COLUMN aa INTEGER NOT NULL DEFAULT 0`,
+		`UPDATE comparisons SET aa = (base_commit = head_commit AND base_dirty = head_dirty)`,
+		`CREATE INDEX results_bench ON results (bench_id, unit)`,
+		`CREATE INDEX comparisons_base ON comparisons (base_commit, aa)`,
+	)(ctx, tx); err != nil {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, settings FROM comparisons`)
+	if err != nil {
+		return err
+	}
+	hashes := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var js string
+		if err := rows.Scan(&id, &js); err != nil {
+			rows.Close()
+			return err
+		}
+		var st compare.Settings
+		if err := json.Unmarshal([]byte(js), &st); err != nil {
+			rows.Close()
+			return fmt.Errorf("comparison %d: its settings are not the JSON of compare.Settings: %w", id, err)
+		}
+		hashes[id] = SettingsHash(st)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for id, h := range hashes {
+		if _, err := tx.ExecContext(ctx, `UPDATE comparisons SET settings_hash = ? WHERE id = ?`, h, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func execAll(stmts ...string) func(context.Context, *sql.Tx) error {
+	return func(ctx context.Context, tx *sql.Tx) error {
+		for _, s := range stmts {
+			if _, err := tx.ExecContext(ctx, s); err != nil {
+				return fmt.Errorf("%.40s…: %w", s, err)
+			}
+		}
+		return nil
+	}
+}
+
+// migrate brings the database to SchemaVersion, one transaction per
+// step, so a migration killed halfway leaves the previous version.
+func (s *Store) migrate(ctx context.Context) error {
+	for {
+		v, err := retryBusy(ctx, func() (int, error) { return s.version(ctx) })
+		if err != nil {
+			return err
+		}
+		if v > SchemaVersion {
+			return fmt.Errorf("schema version %d is newer than this mbopt's %d: update mbopt, or use another --history file", v, SchemaVersion)
+		}
+		if v == SchemaVersion {
+			return nil
+		}
+		if _, err := retryBusy(ctx, func() (int, error) { return 0, s.step(ctx, v) }); err != nil {
+			return fmt.Errorf("migrating the schema from version %d to %d: %w", v, v+1, err)
+		}
+	}
+}
+
+// step runs migrations[v] and sets the version to v+1, unless another
+// process did so first.
+func (s *Store) step(ctx context.Context, v int) error {
+	tx, err := s.db.BeginTx(ctx, nil) // immediate: holds the write lock
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	// Another process may have migrated while this one waited for the lock.
+	if now, err := versionIn(ctx, tx); err != nil || now != v {
+		return err
+	}
+	if err := migrations[v](ctx, tx); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, v+1); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// retryBusy runs f until it does not fail with SQLITE_BUSY, for up to
+// busyTimeout. SQLite returns SQLITE_BUSY without waiting in a few cases
+// the busy timeout does not cover, such as a connection opening while
+// another closes the WAL file.
+func retryBusy[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	deadline := time.Now().Add(busyTimeout)
+	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
+		v, err := f()
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return v, err
+		}
+		select {
+		case <-ctx.Done():
+			return v, ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY or SQLITE_LOCKED, in
+// any of their extended forms.
+func isBusy(err error) bool {
+	var coded interface{ Code() int }
+	if errors.As(err, &coded) {
+		c := coded.Code() & 0xff
+		return c == 5 || c == 6
+	}
+	return false
+}
+
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// version returns the schema version, 0 for an empty database.
+func (s *Store) version(ctx context.Context) (int, error) { return versionIn(ctx, s.db) }
+
+func versionIn(ctx context.Context, q querier) (int, error) {
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'`).Scan(&n); err != nil {
+		if isBusy(err) {
+			return 0, err
+		}
+		return 0, fmt.Errorf("not an SQLite database, or a damaged one (%w); move it away to start a new history", err)
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	var v int
+	if err := q.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("reading the schema version: %w", err)
+	}
+	return v, nil
+}
+
+// testHookMidAdd, when set, runs inside Add's transaction after half of
+// the results are written; tests kill the process there.
+var testHookMidAdd func()
+
+// Add stores r, run on m, in one transaction and returns the
+// comparison's id. Results of every status are stored; those without an
+// estimate have no change or interval. Add waits for other writers (up
+// to a busy timeout of 30s).
+func (s *Store) Add(ctx context.Context, r *compare.Report, m Machine) (int64, error) {
+	if r == nil {
+		return 0, errors.New("history: Add: nil report")
+	}
+	settings, err := json.Marshal(r.Settings)
+	if err != nil {
+		return 0, fmt.Errorf("history: Add: %w", err)
+	}
+	// A transaction that failed as busy wrote nothing: try it again.
+	return retryBusy(ctx, func() (int64, error) { return s.add(ctx, r, m, settings) })
+}
+
+func (s *Store) add(ctx context.Context, r *compare.Report, m Machine, settings []byte) (int64, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("history: %s: %w", s.path, err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `INSERT INTO comparisons (
+		module,
+		base_spec, base_commit, base_time, base_dirty, base_subject,
+		head_spec, head_commit, head_time, head_dirty, head_subject,
+		goos, goarch, cpu, go_version, settings, settings_hash, aa, wall_ns, recorded
+	) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Module,
+		r.Base.Spec, r.Base.Commit, r.Base.Time.UnixNano(), r.Base.Dirty, r.Base.Subject,
+		r.Head.Spec, r.Head.Commit, r.Head.Time.UnixNano(), r.Head.Dirty, r.Head.Subject,
+		m.GOOS, m.GOARCH, m.CPU, m.GoVersion, string(settings), SettingsHash(r.Settings), IsAA(r),
+		int64(r.Wall), time.Now().UnixNano())
+	if err != nil {
+		return 0, fmt.Errorf("history: %s: storing the comparison: %w", s.path, err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, err
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO results (
+		comparison_id, bench_id, package, name, unit, status, side, error,
+		change, ci_low, ci_high, base_median, head_median, base_n, head_n,
+		verdict, p_value, trials
+	) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return 0, err
+	}
+	defer stmt.Close()
+	for i, x := range r.Results {
+		if i == len(r.Results)/2 && testHookMidAdd != nil {
+			testHookMidAdd()
+		}
+		var change, low, high, bm, hm, bn, hn any
+		if e := x.Estimate; e != nil {
+			change, low, high, bm, hm, bn, hn = e.Change, e.CI.Low, e.CI.High, e.BaseMedian, e.HeadMedian, e.BaseN, e.HeadN
+		}
+		var p any
+		if x.Status == compare.Compared {
+			p = x.PValue
+		}
+		if _, err := stmt.ExecContext(ctx, id, x.ID, x.Package, x.Name, x.Unit, string(x.Status), x.Side, x.Error,
+			change, low, high, bm, hm, bn, hn, x.Verdict.String(), p, x.Trials); err != nil {
+			return 0, fmt.Errorf("history: %s: storing %s (%s): %w", s.path, x.ID, x.Unit, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("history: %s: %w", s.path, err)
+	}
+	return id, nil
+}
+
+// IsAA reports whether r is an A/A comparison: the same commit on both
+// sides, equally dirty.
+func IsAA(r *compare.Report) bool {
+	return r.Base.Commit == r.Head.Commit && r.Base.Dirty == r.Head.Dirty
+}
+
+// Check runs SQLite's integrity check and returns an error listing what
+// it found, nil for a sound database.
+func (s *Store) Check(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, `PRAGMA integrity_check`)
+	if err != nil {
+		return fmt.Errorf("history: %s: %w", s.path, err)
+	}
+	defer rows.Close()
+	var msgs []string
+	for rows.Next() {
+		var m string
+		if err := rows.Scan(&m); err != nil {
+			return err
+		}
+		if m != "ok" {
+			msgs = append(msgs, m)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(msgs) > 0 {
+		return fmt.Errorf("history: %s: integrity check: %v", s.path, msgs)
+	}
+	return nil
+}
