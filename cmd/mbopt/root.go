@@ -144,6 +144,8 @@ var subcommands = []func(*streams) *cobra.Command{
 	newCmdReport,
 	newCmdCheck,
 	newCmdCompare,
+
+	newCmdHistory,
 }
 
 // Main runs mbopt with args and returns the process exit code. Errors are

@@ -1,0 +1,353 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/detect"
+	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/internal/gitrev"
+	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report"
+)
+
+// historyOptions holds the history command's flag values.
+type historyOptions struct {
+	path        string
+	baseline    string
+	unit        string
+	format      string
+	output      string
+	plot        string
+	instability bool
+	detect      detect.Options
+	fixed       string
+	benchmarks  []string
+	// initialGiven is set when --initial-threshold was given, which then
+	// replaces the calibrated thresholds.
+	initialGiven bool
+}
+
+func newCmdHistory(s *streams) *cobra.Command {
+	o := &historyOptions{detect: detect.DefaultOptions}
+	cmd := &cobra.Command{
+		Use:   "history [BENCHMARK...] [flags]",
+		Short: "Show benchmarks' changes over commits, with jump and trend detection",
+		Long: `History reads the comparisons mbopt compare stored (in .mbopt/history.db unless
+--history says otherwise) and shows each benchmark's series: its change against
+one fixed baseline revision at every compared head commit, in commit order, with
+the 99% confidence interval, as the study kept its base version fixed to see
+long-term trends. The baseline is the base of the most stored comparisons;
+--baseline REV picks another (a stored base's hash or prefix, or any revision of
+the repository in the current directory). Each machine and each set of compare
+settings (trials, runs, count, benchtime) is a series of its own.
+
+Arguments keep the benchmarks whose id (import path + "." + full name) or full
+name equals one of them.
+
+The detectors are those of Grambow et al. (IEEE TCC 2022, "Jump and Trend
+Detection"): a jump is a change between consecutive commits beyond the
+threshold, definite when their intervals do not overlap; a trend is a change
+of the current commit against the mean of the previous --window commits,
+definite when its interval overlaps none of theirs; the window restarts after
+a definite jump. The threshold is dynamic: --factor (0.75) times the mean of
+the last --widths (3) interval widths, at least --floor (1%), starting from the
+initial threshold. The initial threshold of a benchmark is calibrated from its
+A/A comparisons (mbopt compare --aa; see --instability) when there are any,
+else --initial-threshold (the study's 6%). --fixed LOWER,UPPER adds the
+dissertation's fixed-value bounds on the change against the baseline.
+Thresholds are relative changes: 0.01 is 1%.
+
+--instability shows the A/A calibration instead: every benchmark's A/A
+instabilities and the initial threshold derived from them (75% of the 80th
+percentile, at least 1%; the suite threshold, the 80th percentile over all
+benchmarks, for those without A/A results).
+
+--plot DIR writes one SVG per series (the change with its interval as a band,
+the jump threshold around the previous commit, detections marked), or with
+--instability the distribution of the A/A instabilities (instability.svg).`,
+		Example: `  $ mbopt history
+  $ mbopt history example.com/tinytsdb/query.BenchmarkQuery --unit sec/op --plot plots/
+  $ mbopt history --baseline v1.2.0 --format markdown -o history.md
+  $ mbopt history --instability --plot plots/`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.benchmarks = args
+			o.initialGiven = cmd.Flags().Changed("initial-threshold")
+			if err := o.check(); err != nil {
+				return err
+			}
+			return runHistory(cmd.Context(), s, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.path, "history", history.DefaultPath, "the history database mbopt compare writes")
+	f.StringVar(&o.baseline, "baseline", "", "the base revision of the series (default: the base of the most stored comparisons)")
+	f.StringVar(&o.unit, "unit", "", "show only this unit, such as sec/op (default: every unit)")
+	f.StringVar(&o.format, "format", "text", "output format: {text|json|markdown}")
+	f.StringVarP(&o.output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
+	f.StringVar(&o.plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`")
+	f.BoolVar(&o.instability, "instability", false, "show the A/A instabilities and the initial thresholds calibrated from them")
+	f.Float64Var(&o.detect.InitialThreshold, "initial-threshold", detect.DefaultOptions.InitialThreshold, "initial threshold of every benchmark, replacing the calibrated ones (default: calibrated from A/A comparisons, else 0.06)")
+	f.Float64Var(&o.detect.Factor, "factor", detect.DefaultOptions.Factor, "dynamic threshold: this factor times the mean of the last CI widths")
+	f.IntVar(&o.detect.Widths, "widths", detect.DefaultOptions.Widths, "dynamic threshold: how many earlier CI widths it averages")
+	f.Float64Var(&o.detect.Floor, "floor", detect.DefaultOptions.Floor, "dynamic threshold: its lower bound")
+	f.IntVar(&o.detect.Window, "window", detect.DefaultOptions.Window, "trend detection: the number of earlier commits the current one is compared with")
+	f.StringVar(&o.fixed, "fixed", "", "fixed-value bounds `LOWER,UPPER` on the change against the baseline, such as -0.2,0.2 (default: none)")
+	return cmd
+}
+
+// check validates the flags, naming the flag at fault.
+func (o *historyOptions) check() error {
+	switch o.format {
+	case "text", "json", "markdown":
+	default:
+		return badInputf("--format: invalid value %q: valid values are {text|json|markdown}", o.format)
+	}
+	if o.instability && o.format == "markdown" {
+		return badInputf("--format markdown: --instability writes text or json")
+	}
+	if o.fixed != "" {
+		lo, hi, ok := strings.Cut(o.fixed, ",")
+		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
+		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
+		if !ok || err1 != nil || err2 != nil || !(l < h) {
+			return badInputf("--fixed %s: want LOWER,UPPER relative changes with LOWER < UPPER, such as -0.2,0.2", o.fixed)
+		}
+		o.detect.Fixed = &detect.Bounds{Lower: l, Upper: h}
+	}
+	if err := o.detect.Check(); err != nil {
+		return badInput(detectFlagError(err))
+	}
+	if o.output != "" {
+		if err := checkOutputPath(o.output); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// detectFieldFlags maps detect.Options fields to their flags.
+var detectFieldFlags = map[string]string{
+	"InitialThreshold": "--initial-threshold", "Factor": "--factor", "Widths": "--widths",
+	"Floor": "--floor", "Window": "--window", "Fixed": "--fixed",
+}
+
+var detectField = regexp.MustCompile(`^detect: (\w+) is`)
+
+// detectFlagError rewords a detect.Options error with its flag's name.
+func detectFlagError(err error) error {
+	msg := err.Error()
+	if m := detectField.FindStringSubmatch(msg); m != nil {
+		if flag, ok := detectFieldFlags[m[1]]; ok {
+			return errors.New(flag + strings.TrimPrefix(msg, "detect: "+m[1]))
+		}
+	}
+	return err
+}
+
+// openHistory opens an existing history database; a missing one is bad
+// input that says how to make one.
+func openHistory(ctx context.Context, path string) (*history.Store, error) {
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, badInputf("--history %s: no history database; mbopt compare writes one (unless --no-history)", path)
+		}
+		return nil, badInputf("--history %s: %v", path, err)
+	}
+	st, err := history.Open(ctx, path)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	return st, nil
+}
+
+func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
+	st, err := openHistory(ctx, o.path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if o.instability {
+		return runInstability(ctx, s, o, st)
+	}
+	q := history.Query{Baseline: o.baseline, Benchmarks: o.benchmarks, Unit: o.unit}
+	set, err := st.Series(ctx, q)
+	if err != nil && o.baseline != "" && !errors.Is(err, history.ErrEmpty) {
+		// Not a stored base's prefix: perhaps a revision name.
+		if c, gerr := gitrev.Commit(ctx, ".", o.baseline); gerr == nil {
+			q.Baseline = c
+			set, err = st.Series(ctx, q)
+		}
+	}
+	if errors.Is(err, history.ErrEmpty) {
+		return badInputf("--history %s: %v; run mbopt compare to add some", o.path, err)
+	}
+	if err != nil {
+		return badInput(fmt.Errorf("--baseline: %w", err))
+	}
+	for _, b := range set.Unmatched {
+		fmt.Fprintf(s.Err, "mbopt: warning: %s: no stored result against baseline %s matches this benchmark\n", b, short(set.Baseline.Commit))
+	}
+	if len(set.Series) == 0 {
+		return badInputf("no series against baseline %s matches the arguments and --unit %q", short(set.Baseline.Commit), o.unit)
+	}
+	cals := map[string]*history.Calibration{}
+	initial := func(sr history.Series) (float64, string, error) {
+		if o.initialGiven {
+			return o.detect.InitialThreshold, report.ThresholdGiven, nil
+		}
+		key := sr.Machine.String() + "\x00" + sr.SettingsHash
+		cal, ok := cals[key]
+		if !ok {
+			insts, err := st.Instabilities(ctx, history.Filter{Machine: &sr.Machine, SettingsHash: sr.SettingsHash})
+			if err != nil {
+				return 0, "", err
+			}
+			if cal, err = history.Calibrate(insts, history.DefaultCalibrateOptions); err != nil {
+				return 0, "", err
+			}
+			cals[key] = cal
+		}
+		t, own := cal.For(sr.ID, sr.Unit)
+		switch {
+		case own:
+			return t, report.ThresholdCalibrated, nil
+		case t > 0:
+			return t, report.ThresholdSuite, nil
+		}
+		return o.detect.InitialThreshold, report.ThresholdDefault, nil
+	}
+	doc, err := report.NewHistoryDocument(set, o.detect, initial)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	switch o.format {
+	case "json":
+		err = report.WriteHistoryJSON(&buf, doc)
+	case "markdown":
+		err = report.WriteHistoryMarkdown(&buf, doc)
+	default:
+		err = report.WriteHistoryText(&buf, doc)
+	}
+	if err != nil {
+		return err
+	}
+	if o.plot != "" {
+		if err := writeHistoryPlots(s.Err, o.plot, doc); err != nil {
+			return err
+		}
+	}
+	return writeOutput(s.Out, o.output, buf.Bytes())
+}
+
+// short returns a commit's first 10 characters.
+func short(commit string) string { return commit[:min(10, len(commit))] }
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._=+-]+`)
+
+// plotFileName names the SVG of a series: its id and unit with every run
+// of other characters replaced by "_", and a number when two series would
+// share the name (the same benchmark on two machines).
+func plotFileName(s report.HistorySeries, used map[string]bool) string {
+	base := unsafeFileChars.ReplaceAllString(s.ID+"-"+s.Unit, "_")
+	if len(base) > 200 {
+		base = base[:200]
+	}
+	name := base + ".svg"
+	for i := 2; used[name]; i++ {
+		name = fmt.Sprintf("%s-%d.svg", base, i)
+	}
+	used[name] = true
+	return name
+}
+
+// writeHistoryPlots writes one SVG per series of doc into dir.
+func writeHistoryPlots(stderr io.Writer, dir string, doc *report.HistoryDocument) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return badInputf("--plot %s: %v", dir, err)
+	}
+	used := map[string]bool{}
+	for _, sr := range doc.Series {
+		svg, err := report.HistorySVG(sr, doc.Baseline.Commit)
+		if err != nil {
+			return err
+		}
+		if err := writeFileAtomic(filepath.Join(dir, plotFileName(sr, used)), svg); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stderr, "mbopt: wrote %s into %s\n", textutil.Plural(len(doc.Series), "plot"), dir)
+	return nil
+}
+
+// runInstability shows the A/A calibration.
+func runInstability(ctx context.Context, s *streams, o *historyOptions, st *history.Store) error {
+	insts, err := st.Instabilities(ctx, history.Filter{})
+	if err != nil {
+		return err
+	}
+	if o.unit != "" || len(o.benchmarks) > 0 {
+		var kept []history.Instability
+		for _, in := range insts {
+			_, name, _ := benchname.SplitID(in.ID)
+			if (o.unit == "" || in.Unit == o.unit) && (len(o.benchmarks) == 0 || containsAny(o.benchmarks, in.ID, name)) {
+				kept = append(kept, in)
+			}
+		}
+		insts = kept
+	}
+	if len(insts) == 0 {
+		return badInputf("--history %s: no A/A comparison stored (for these benchmarks and units); run mbopt compare --aa", o.path)
+	}
+	cal, err := history.Calibrate(insts, history.DefaultCalibrateOptions)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if o.format == "json" {
+		err = report.WriteCalibrationJSON(&buf, insts, cal)
+	} else {
+		err = report.WriteCalibrationText(&buf, insts, cal)
+	}
+	if err != nil {
+		return err
+	}
+	if o.plot != "" {
+		if err := os.MkdirAll(o.plot, 0o777); err != nil {
+			return badInputf("--plot %s: %v", o.plot, err)
+		}
+		svg, err := report.InstabilitySVG(insts, cal)
+		if err != nil {
+			return err
+		}
+		path := filepath.Join(o.plot, "instability.svg")
+		if err := writeFileAtomic(path, svg); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.Err, "mbopt: wrote %s\n", path)
+	}
+	return writeOutput(s.Out, o.output, buf.Bytes())
+}
+
+func containsAny(list []string, vs ...string) bool {
+	for _, l := range list {
+		for _, v := range vs {
+			if l == v {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/internal/golden"
+)
+
+var historyPlots = flag.String("history-plots", "", "also write the history test plots into this directory, to look at")
+
+// longHistoryID is a benchmark id long enough to test the plots' layout.
+const longHistoryID = "example.com/tinytsdb/internal/storage/engine.BenchmarkCompactionWithAnExtremelyLongName/size=1048576/parallel=true/codec=zstd"
+
+// historyFixture writes a history database with 16 commits compared
+// against one base on one machine: BenchmarkQuery jumps by 12% at commit 8
+// and has three A/A results (so its initial threshold is calibrated);
+// BenchmarkWrite slowly grows by 0.5% per commit (a trend); the long-named
+// benchmark is noise around 0 with wide intervals, and its swings at
+// commits 2 and 3 are false alarms while its threshold warms up.
+func historyFixture(t *testing.T) string {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "history.db")
+	st, err := history.Open(ctx, path)
+	require.NoError(t, err)
+	defer st.Close()
+	m := history.Machine{GOOS: "linux", GOARCH: "amd64", CPU: "Fixture CPU @ 2.0GHz", GoVersion: "go1.26.8"}
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	hash := func(i int) string { return fmt.Sprintf("%x", sha1.Sum([]byte(fmt.Sprint("commit ", i)))) }
+	base := compare.Revision{Spec: "main", Commit: hash(0), Time: t0, Subject: "release 1.0"}
+	settings := compare.Settings{Trials: 3, Runs: 3, Count: 5, BenchTime: "1s", Seed: 1, Threshold: 0.01, Confidence: 0.99, Resamples: 10000}
+	result := func(id string, change, half float64) compare.Result {
+		pkg, name, _ := strings.Cut(id, ".Benchmark")
+		e := &benchstats.Estimate{Change: change, CI: benchstats.Interval{Low: change - half, High: change + half}, BaseMedian: 1e6, HeadMedian: 1e6 * (1 + change), BaseN: 45, HeadN: 45}
+		return compare.Result{ID: id, Package: pkg, Name: "Benchmark" + name, Unit: "sec/op", Status: compare.Compared,
+			Estimate: e, Instability: e.Instability(), Verdict: benchstats.Classify(*e, 0.01, false), Trials: 3}
+	}
+	noise := []float64{0.004, -0.03, 0.025, -0.018, 0.006, 0.01, -0.004, 0.0, -0.008, 0.014, -0.006, 0.002, 0.008, -0.01, 0.004, -0.002}
+	for i := 1; i <= 16; i++ {
+		q := 0.002 * float64(i%3-1)
+		if i >= 8 {
+			q += 0.12
+		}
+		r := &compare.Report{Schema: compare.SchemaVersion, Module: "example.com/tinytsdb", Base: base,
+			Head:     compare.Revision{Spec: "HEAD", Commit: hash(i), Time: t0.Add(time.Duration(i) * time.Hour), Subject: fmt.Sprintf("commit %d", i)},
+			Settings: settings,
+			Results: []compare.Result{
+				result(longHistoryID, noise[i-1], 0.04),
+				result("example.com/tinytsdb/query.BenchmarkQuery", q, 0.008),
+				result("example.com/tinytsdb/storage.BenchmarkWrite", 0.005*float64(i), 0.002),
+			}}
+		_, err := st.Add(ctx, r, m)
+		require.NoError(t, err)
+	}
+	for i, half := range []float64{0.01, 0.012, 0.008} {
+		aa := compare.Revision{Spec: "HEAD", Commit: hash(16), Time: t0.Add(16 * time.Hour), Subject: "commit 16"}
+		r := &compare.Report{Schema: compare.SchemaVersion, Module: "example.com/tinytsdb", Base: aa, Head: aa, Settings: settings,
+			Results: []compare.Result{result("example.com/tinytsdb/query.BenchmarkQuery", 0.001*float64(i), half)}}
+		_, err := st.Add(ctx, r, m)
+		require.NoError(t, err)
+	}
+	return path
+}
+
+func TestHistoryGolden(t *testing.T) {
+	db := historyFixture(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"history.txt", nil},
+		{"history.md", []string{"--format", "markdown"}},
+		{"history.json", []string{"--format", "json"}},
+		{"history-query-given.txt", []string{"BenchmarkQuery", "--initial-threshold", "0.2"}},
+		{"history-instability.txt", []string{"--instability"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := run(t, append([]string{"history", "--history", db}, tc.args...)...)
+			require.Equal(t, 0, code, errOut)
+			golden.Check(t, filepath.Join("testdata", "golden", tc.name), []byte(out))
+			golden.Check(t, filepath.Join("testdata", "golden", tc.name+".stderr"), []byte(errOut))
+		})
+	}
+}
+
+func TestHistoryDetections(t *testing.T) {
+	db := historyFixture(t)
+	code, out, errOut := run(t, "history", "--history", db, "--format", "json")
+	require.Equal(t, 0, code, errOut)
+	var doc struct {
+		Series []struct {
+			ID              string `json:"id"`
+			ThresholdSource string `json:"threshold_source"`
+			Detections      []struct {
+				Index    int    `json:"index"`
+				Kind     string `json:"kind"`
+				Definite bool   `json:"definite"`
+			} `json:"detections"`
+		} `json:"series"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	got := map[string][]string{}
+	sources := map[string]string{}
+	for _, s := range doc.Series {
+		_, name, _ := strings.Cut(s.ID, ".Benchmark")
+		sources[name] = s.ThresholdSource
+		for _, d := range s.Detections {
+			def := "potential"
+			if d.Definite {
+				def = "definite"
+			}
+			got[name] = append(got[name], fmt.Sprintf("%d %s %s", d.Index, def, d.Kind))
+		}
+	}
+	// The query's jump at commit 8 (index 7) is found, definite, once;
+	// the window restarts there, so no trend follows.
+	assert.Equal(t, []string{"7 definite jump", "7 definite trend"}, got["Query"])
+	// The write benchmark's 0.5% steps are no jump, but a trend.
+	for _, d := range got["Write"] {
+		assert.Contains(t, d, "trend")
+	}
+	assert.NotEmpty(t, got["Write"])
+	// The calibrated benchmark uses its own threshold; the others the
+	// suite threshold of the A/A results.
+	assert.Equal(t, "calibrated", sources["Query"])
+	assert.Equal(t, "suite", sources["Write"])
+}
+
+func TestHistoryPlots(t *testing.T) {
+	db := historyFixture(t)
+	dir := t.TempDir()
+	if *historyPlots != "" {
+		dir = *historyPlots
+	}
+	code, _, errOut := run(t, "history", "--history", db, "--plot", dir)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "mbopt: wrote 3 plots into "+dir)
+	code, _, errOut = run(t, "history", "--history", db, "--instability", "--plot", dir)
+	require.Equal(t, 0, code, errOut)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.ElementsMatch(t, []string{
+		"example.com_tinytsdb_internal_storage_engine.BenchmarkCompactionWithAnExtremelyLongName_size=1048576_parallel=true_codec=zstd-sec_op.svg",
+		"example.com_tinytsdb_query.BenchmarkQuery-sec_op.svg",
+		"example.com_tinytsdb_storage.BenchmarkWrite-sec_op.svg",
+		"instability.svg",
+	}, names)
+	svg, err := os.ReadFile(filepath.Join(dir, "example.com_tinytsdb_query.BenchmarkQuery-sec_op.svg"))
+	require.NoError(t, err)
+	for _, want := range []string{"<svg", "example.com/tinytsdb/query.BenchmarkQuery", "definite jump up", "jump threshold", "99% CI"} {
+		assert.Contains(t, string(svg), want)
+	}
+	long, err := os.ReadFile(filepath.Join(dir, names[0]))
+	require.NoError(t, err)
+	assert.Contains(t, string(long), "…", "the long id is shortened in the title")
+}
+
+func TestHistoryBadInput(t *testing.T) {
+	db := historyFixture(t)
+	empty := filepath.Join(t.TempDir(), "empty.db")
+	st, err := history.Open(context.Background(), empty)
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--history", filepath.Join(t.TempDir(), "none.db")}, "none.db: no history database; mbopt compare writes one"},
+		{[]string{"--history", empty}, "the history holds no comparison of two different revisions; run mbopt compare"},
+		{[]string{"--history", db, "--format", "csv"}, "--format: invalid value \"csv\": valid values are {text|json|markdown}"},
+		{[]string{"--history", db, "--factor", "0"}, "--factor is 0; it must be positive"},
+		{[]string{"--history", db, "--window", "1"}, "--window is 1; it must be at least 2"},
+		{[]string{"--history", db, "--fixed", "0.2,-0.2"}, "--fixed 0.2,-0.2: want LOWER,UPPER"},
+		{[]string{"--history", db, "--baseline", "ffff"}, "--baseline: history: " + db + ": no stored comparison has base ffff; the stored bases are 686780cab026"},
+		{[]string{"--history", db, "--unit", "B/op"}, "no series against baseline 686780cab0 matches the arguments and --unit \"B/op\""},
+		{[]string{"--history", db, "BenchmarkNope"}, "BenchmarkNope: no stored result against baseline"},
+		{[]string{"--history", empty, "--instability"}, "no A/A comparison stored"},
+	} {
+		code, _, errOut := run(t, append([]string{"history"}, tc.args...)...)
+		assert.Equal(t, 2, code, "%v: %s", tc.args, errOut)
+		assert.Contains(t, errOut, tc.want, "%v", tc.args)
+	}
+}
