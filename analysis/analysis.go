@@ -155,10 +155,10 @@ type Report struct {
 	// Warnings are caveats that did not stop the analysis, in the order
 	// found: *ModuleFromGoModWarning, *NoProjectFunctionWarning,
 	// *NoSharedFunctionWarning, *ExcludeUnmatchedWarning, *CmdTargetsNote,
-	// *ThinProfileWarning, *UnnamedFramesWarning, *CostSourceNote and
-	// *NoCertificateWarning (pick them out with errors.As). The
-	// *CostSourceNote is information, not a caveat: see [Note] and
-	// [IsNote].
+	// *ThinProfileWarning, *UnnamedFramesWarning, *ExclusionNote,
+	// *CostSourceNote and *NoCertificateWarning (pick them out with
+	// errors.As). The *ExclusionNote and *CostSourceNote are information,
+	// not caveats: see [Note] and [IsNote].
 	Warnings []error
 	// Scenarios compares the application scenarios; nil with fewer than
 	// two.
@@ -299,7 +299,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	rep.Warnings = append(rep.Warnings, thinProfiles(cfg.App, app.SamplesTaken, app.Unit == "seconds", benches)...)
-	rep.Suite = optimize.Greedy(rep.Coverage, optimize.Options{Nodes: cfg.Nodes, Impact: cfg.Impact})
+	if n := excludedSets(cfg.Select.ExcludeBenchmarks, rep.Coverage, rep.Entries); n != nil {
+		rep.Warnings = append(rep.Warnings, n)
+	}
+	rep.Suite = optimize.Greedy(rep.Coverage, optimize.Options{Nodes: cfg.Nodes, Impact: cfg.Impact, Exclude: excluded(rep)})
 	scenarios, weighted, err := compareScenarios(cfg.Scenarios, rep.Coverage.App, opts, cbs)
 	if err != nil {
 		return nil, err

@@ -34,6 +34,14 @@ type SelectConfig struct {
 	// MinGain stops the selection when a pick would add fewer nodes; 0
 	// means no threshold.
 	MinGain int
+	// ExcludeBenchmarks lists benchmarks the suite may not pick, such as
+	// those too unstable to detect changes with: each is a benchmark's
+	// id in the analysis or, for benchmarks collected with a manifest,
+	// its import path + "." + full name (the id of package compare).
+	// Every selection (Algorithm 2 and the variants) leaves them out, the
+	// optimality certificates are not computed, and an [*ExclusionNote]
+	// among the warnings says what coverage that costs.
+	ExcludeBenchmarks []string
 }
 
 func (c SelectConfig) active() bool {
@@ -65,6 +73,17 @@ func (c SelectConfig) validate() error {
 	return nil
 }
 
+// excluded returns the coverage set ids the selection leaves out, from
+// rep's *ExclusionNote; nil without one.
+func excluded(rep *Report) []string {
+	for _, w := range rep.Warnings {
+		if n, ok := w.(*ExclusionNote); ok {
+			return n.Excluded
+		}
+	}
+	return nil
+}
+
 // selectSuite runs the selection Config.Select asks for (weighted by
 // scenario when weighted), compares the suites' costs, and computes the
 // certificates Config.Certify asks for, setting them on rep.
@@ -79,6 +98,7 @@ func selectSuite(cfg Config, rep *Report, manifests []dirManifest, benches []cov
 		plan := optimize.Plan{
 			Nodes: cfg.Nodes, Objective: sc.Objective, Impact: cfg.Impact, Budget: sc.Budget,
 			Costs: costs, DefaultCost: sc.DefaultCost, Top: sc.Top, MinGain: sc.MinGain,
+			Exclude: excluded(rep),
 		}
 		// The cost objective keeps the union's full coverage: weights
 		// would not change it.
@@ -99,6 +119,11 @@ func selectSuite(cfg Config, rep *Report, manifests []dirManifest, benches []cov
 		rep.Suite = sel.Result()
 	}
 	rep.SuiteCost = suiteCost(cfg, rep.Coverage, alg2, rep.Selection, costs, source)
+	if excluded(rep) != nil {
+		// The certificates bound suites of the whole suite's coverage,
+		// which a suite without the excluded benchmarks may not reach.
+		return nil
+	}
 	if cfg.Certify && sc.Objective == optimize.Cost {
 		c, err := optimize.CertifyCost(rep.Coverage, optimize.CertifyOptions{Nodes: cfg.Nodes, Impact: cfg.Impact, Costs: costs, DefaultCost: sc.DefaultCost})
 		if err != nil {

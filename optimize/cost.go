@@ -15,7 +15,7 @@ import (
 func (e *engine) cheapest() *Selection {
 	greedy := e.run()
 	keep, dropped := e.prune(greedy.Steps)
-	alg2 := newEngine(e.cov, Plan{Nodes: e.plan.Nodes, Impact: e.plan.Impact}, nil).run()
+	alg2 := newEngine(e.cov, Plan{Nodes: e.plan.Nodes, Impact: e.plan.Impact, Exclude: e.plan.Exclude}, nil).run()
 	keep2, dropped2 := e.prune(alg2.Steps)
 	greedyCost, alg2Cost := e.sum(keep), e.sum(keep2)
 	safeguard := alg2Cost < greedyCost
@@ -27,7 +27,7 @@ func (e *engine) cheapest() *Selection {
 	// when they are the only candidates. They are irredundant, so every
 	// one of them still adds a counted node and all are taken.
 	final := &engine{cov: e.cov, plan: e.plan, mask: e.mask, costs: e.costs, words: e.words, impact: e.impact,
-		only: bitset.New(len(e.cov.Sets))}
+		only: bitset.New(len(e.cov.Sets)), excluded: e.excluded}
 	for _, i := range keep {
 		final.only.Add(i)
 	}

@@ -29,6 +29,8 @@ type engine struct {
 	// only, when not nil, restricts the candidates to the sets it holds
 	// (by index): the Cost objective's final ordering pass.
 	only bitset.Set
+	// excluded holds the sets of Plan.Exclude, never candidates.
+	excluded bitset.Set
 }
 
 // newEngine prepares the greedy of plan on cov. plan and costs must be
@@ -42,6 +44,18 @@ func newEngine(cov *coverage.Result, plan Plan, costs []float64) *engine {
 	e.impact = make([]float64, cov.App.Len())
 	for i := range cov.App.Nodes {
 		e.impact[i] = plan.Impact.NodeSeconds(&cov.App.Nodes[i])
+	}
+	e.excluded = bitset.New(len(cov.Sets))
+	if len(plan.Exclude) > 0 {
+		ex := map[string]bool{}
+		for _, id := range plan.Exclude {
+			ex[id] = true
+		}
+		for i, s := range cov.Sets {
+			if ex[s.ID] {
+				e.excluded.Add(i)
+			}
+		}
 	}
 	e.words = make([][]int32, len(cov.Sets))
 	for i := range cov.Sets {
@@ -148,7 +162,7 @@ func (e *engine) run() *Selection {
 	var keys []keyedItem
 	e.initial = make([]key, len(cov.Sets))
 	for i := range cov.Sets {
-		if e.only != nil && !e.only.Has(i) {
+		if e.only != nil && !e.only.Has(i) || e.excluded.Has(i) {
 			continue
 		}
 		k := e.eval(i, covered)

@@ -49,6 +49,10 @@ type Options struct {
 	// impact (the zero value) or the paper's flat reference impact.
 	// Another value panics (programmer misuse).
 	Impact coverage.ImpactKind
+	// Exclude lists benchmark ids that may not be picked, such as
+	// benchmarks too unstable to detect changes with; ids that are not
+	// among the coverage sets are ignored.
+	Exclude []string
 }
 
 // Step is one pick of the greedy.
@@ -114,5 +118,5 @@ func (r *Result) IDs() []string {
 // package documentation for the tie-break rule and the cost. It is
 // [Select] with a Plan that sets only Nodes and Impact, which cannot fail.
 func Greedy(cov *coverage.Result, opts Options) *Result {
-	return newEngine(cov, Plan{Nodes: opts.Nodes, Impact: opts.Impact}, nil).run().Result()
+	return newEngine(cov, Plan{Nodes: opts.Nodes, Impact: opts.Impact, Exclude: opts.Exclude}, nil).run().Result()
 }

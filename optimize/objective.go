@@ -97,6 +97,10 @@ type Plan struct {
 	// MinGain, when positive, stops at the first pick that would add fewer
 	// than MinGain counted nodes (that pick is not taken).
 	MinGain int
+	// Exclude lists benchmark ids that may not be picked (as
+	// [Options.Exclude]); the selection then covers at most what the
+	// other benchmarks cover, and StopComplete means that.
+	Exclude []string
 }
 
 // Stop says why [Select] ended.

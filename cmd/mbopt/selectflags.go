@@ -19,6 +19,10 @@ type selectOptions struct {
 	top         int
 	minGain     int
 	certify     bool
+	// maxInstability and history: stability-aware selection (see
+	// stability.go).
+	maxInstability float64
+	history        string
 }
 
 // addSelectFlags registers the selection flags on f.
@@ -29,6 +33,8 @@ func addSelectFlags(f *pflag.FlagSet, o *selectOptions) {
 	f.DurationVar(&o.defaultCost, "default-cost", 0, "cost of a benchmark without a measured cost (default: such a benchmark is an error under --budget and --objective cost)")
 	f.IntVar(&o.top, "top", 0, "stop after N picks (0: no limit)")
 	f.IntVar(&o.minGain, "min-gain", 0, "stop when a pick would add fewer than K nodes (the TCC study: 4)")
+	f.Float64Var(&o.maxInstability, "max-instability", 0, "leave out of the suite the benchmarks whose A/A instability (the median CI width of their mbopt compare --aa results in --history) exceeds this, e.g. 0.05 (0: keep all)")
+	f.StringVar(&o.history, "history", "", "the history database --max-instability reads (default: .mbopt/history.db in the module root)")
 	f.BoolVar(&o.certify, "certify", false, "bound the minimal suite's distance from the smallest possible with the LP relaxation (with --objective cost, also the cheapest suite's cost)")
 }
 
@@ -51,5 +57,5 @@ func (o *selectOptions) apply(cfg *analysis.Config) error {
 		DefaultCost: o.defaultCost.Seconds(), Top: o.top, MinGain: o.minGain,
 	}
 	cfg.Certify = cfg.Certify || o.certify
-	return nil
+	return o.applyStability(cfg)
 }

@@ -1,0 +1,91 @@
+package analysis_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/internal/proftest"
+	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/optimize"
+)
+
+func exclusionNote(t *testing.T, rep *analysis.Report) *analysis.ExclusionNote {
+	t.Helper()
+	for _, w := range rep.Warnings {
+		var n *analysis.ExclusionNote
+		if errors.As(w, &n) {
+			assert.True(t, analysis.IsNote(w))
+			return n
+		}
+	}
+	return nil
+}
+
+// On the example: leaving out the benchmark Algorithm 2 picks first makes
+// the suite pick others in its place at the same project coverage; leaving
+// out the only benchmark of a function costs that function.
+func TestExcludeBenchmarksOnTheExample(t *testing.T) {
+	cfg := analysis.Config{
+		App:     []string{"../testdata/profiles/example/app.pprof"},
+		Micro:   []string{"../testdata/profiles/example/micro"},
+		Modules: []string{"example.com/tinytsdb"},
+	}
+	base, err := analysis.Run(context.Background(), cfg)
+	require.NoError(t, err)
+	require.Nil(t, exclusionNote(t, base))
+	first := base.Suite.Steps[0].ID
+
+	cfg.Select.ExcludeBenchmarks = []string{first, "example.com/tinytsdb/nope.BenchmarkNope"}
+	rep, err := analysis.Run(context.Background(), cfg)
+	require.NoError(t, err)
+	n := exclusionNote(t, rep)
+	require.NotNil(t, n)
+	assert.Equal(t, []string{first}, n.Excluded)
+	assert.Equal(t, []string{"example.com/tinytsdb/nope.BenchmarkNope"}, n.Unmatched)
+	assert.Equal(t, base.Coverage.Project, n.FullProject)
+	assert.NotContains(t, rep.Suite.IDs(), first)
+	last := rep.Suite.Steps[len(rep.Suite.Steps)-1]
+	assert.Equal(t, n.Project, last.CumulativeProject, "the suite reaches what the others cover")
+	assert.Equal(t, len(n.Lost), n.FullProject.Covered-n.Project.Covered)
+
+	// With the impact objective and a top, the exclusion holds as well.
+	cfg.Select.Objective, cfg.Select.Top = optimize.Impact, 2
+	rep, err = analysis.Run(context.Background(), cfg)
+	require.NoError(t, err)
+	assert.NotContains(t, rep.Suite.IDs(), first)
+}
+
+// A manifest's benchmarks are matched by their import path + full name as
+// well, the ids package compare and the history use.
+func TestExcludeBenchmarksByPackageID(t *testing.T) {
+	app, b1, b2 := proftest.Figure62()
+	dir := t.TempDir()
+	appPath := filepath.Join(dir, "app.pprof")
+	proftest.WriteFile(t, appPath, app)
+	micro := filepath.Join(dir, "micro")
+	require.NoError(t, os.Mkdir(micro, 0o755))
+	proftest.WriteFile(t, filepath.Join(micro, "one.pprof"), b1)
+	proftest.WriteFile(t, filepath.Join(micro, "two.pprof"), b2)
+	m := &manifest.Manifest{Version: manifest.SchemaVersion, Module: proftest.Figure62Module, BenchTime: "1s",
+		Benchmarks: []manifest.Entry{
+			{ID: "one", Package: "example.com/fig/app", Name: "BenchmarkOne", Status: manifest.StatusOK, Profile: "one.pprof"},
+			{ID: "two", Package: "example.com/fig/app", Name: "BenchmarkTwo", Status: manifest.StatusOK, Profile: "two.pprof"},
+		}}
+	require.NoError(t, m.Write(micro))
+	rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{appPath}, Micro: []string{micro}, Dir: dir, Certify: true,
+		Select: analysis.SelectConfig{ExcludeBenchmarks: []string{"example.com/fig/app.BenchmarkTwo"}}})
+	require.NoError(t, err)
+	n := exclusionNote(t, rep)
+	require.NotNil(t, n)
+	assert.Equal(t, []string{"two"}, n.Excluded)
+	assert.Equal(t, []string{"one"}, rep.Suite.IDs())
+	assert.Nil(t, rep.Certificate, "no certificate for a suite that cannot reach the whole coverage")
+	assert.Contains(t, n.Error(), "Config.Select.ExcludeBenchmarks left out 1 of the benchmarks (two): the suite can cover ")
+}

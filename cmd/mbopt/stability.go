@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/history"
+)
+
+// stabilityUnit is the unit whose A/A instability --max-instability
+// judges: the time per operation, what the suite is run for.
+const stabilityUnit = "sec/op"
+
+// applyStability sets cfg.Select.ExcludeBenchmarks from --max-instability:
+// the benchmarks whose median A/A instability in sec/op, over every A/A
+// comparison in the history (any machine), exceeds the flag. Benchmarks
+// without an A/A result stay in.
+func (o *selectOptions) applyStability(cfg *analysis.Config) error {
+	w := o.maxInstability
+	if w == 0 {
+		return nil
+	}
+	if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+		return badInputf("--max-instability must be a positive relative CI width such as 0.05 (0: keep all), not %v", w)
+	}
+	ctx := context.Background()
+	path := historyPath(ctx, o.history)
+	st, err := openHistory(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	insts, err := st.Instabilities(ctx, history.Filter{})
+	if err != nil {
+		return err
+	}
+	measured := 0
+	for _, in := range insts {
+		if in.Unit != stabilityUnit || len(in.Widths) == 0 {
+			continue
+		}
+		measured++
+		if benchstats.Median(in.Widths) > w {
+			cfg.Select.ExcludeBenchmarks = append(cfg.Select.ExcludeBenchmarks, in.ID)
+		}
+	}
+	if measured == 0 {
+		return badInputf("--max-instability: %s holds no A/A result in %s; run mbopt compare --aa first", path, stabilityUnit)
+	}
+	slices.Sort(cfg.Select.ExcludeBenchmarks)
+	return nil
+}
+
+// historyPath returns the history database of the module in the current
+// directory: given when set, else .mbopt/history.db in the module root
+// (the current directory outside a module).
+func historyPath(ctx context.Context, given string) string {
+	if given != "" {
+		return given
+	}
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if mod := strings.TrimSpace(string(out)); err == nil && mod != "" && mod != os.DevNull {
+		return filepath.Join(filepath.Dir(mod), history.DefaultPath)
+	}
+	return history.DefaultPath
+}
