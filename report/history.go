@@ -192,7 +192,7 @@ func WriteHistoryText(w io.Writer, d *HistoryDocument) error {
 	ew := &errWriter{w: w}
 	fmt.Fprintf(ew, "mbopt: benchmark history against baseline %s", short(d.Baseline.Commit))
 	if d.Baseline.Subject != "" {
-		fmt.Fprintf(ew, " (%s)", d.Baseline.Subject)
+		fmt.Fprintf(ew, " (%s)", middleEllipsis(textutil.FirstLine(d.Baseline.Subject), subjectRunes))
 	}
 	fmt.Fprintf(ew, ", %d series\n", len(d.Series))
 	for _, s := range d.Series {

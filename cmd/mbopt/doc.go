@@ -14,6 +14,8 @@
 //	mbopt report --app ... --micro ... --out DIR     Markdown, HTML, JSON and plots
 //	mbopt check --suite FILE [DIR] [flags]           does a saved suite still fit the repository (drift)
 //	mbopt compare [--base REV] [--head REV] [flags]  compare two revisions' benchmarks, gate on regressions
+
+//	mbopt history [BENCHMARK...] [flags]             stored comparisons over commits: jumps, trends, A/A calibration
 //
 // Every command prints its results on standard output and progress,
 // warnings and errors on standard error, and takes --cpuprofile FILE to

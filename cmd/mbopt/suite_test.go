@@ -69,7 +69,7 @@ func TestSuiteHelpFlags(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{
 		"allow-empty", "allow-non-cpu", "app", "budget", "changed-since", "costs", "default-cost", "exclude", "format", "help", "impact",
-		"max-decoded-bytes", "max-profile-bytes", "micro", "min-gain", "module", "nodes", "objective",
+		"history", "max-decoded-bytes", "max-instability", "max-profile-bytes", "micro", "min-gain", "module", "nodes", "objective",
 		"only-affected", "output", "strict", "top", "weight",
 	}, listed)
 	for _, name := range suiteIgnores {
