@@ -144,6 +144,9 @@ type Result struct {
 	// Impact is the benchmark's reference impact, when the comparison was
 	// given an analysis.
 	Impact *Impact `json:"impact,omitempty"`
+	// Threshold is the threshold the verdict used when it is not
+	// Settings.Threshold: a calibrated one (see [Reclassify]).
+	Threshold float64 `json:"threshold,omitempty"`
 }
 
 // A Report is the outcome of a comparison.
@@ -172,4 +175,7 @@ type Report struct {
 	// Notes are plain-language remarks for the user, such as how the
 	// default base was chosen or what a budget changed.
 	Notes []string `json:"notes,omitempty"`
+	// GoVersion is the Go toolchain that built the head's test binaries
+	// (go env GOVERSION in its checkout).
+	GoVersion string `json:"go_version,omitempty"`
 }

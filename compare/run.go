@@ -161,6 +161,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	rep.Notes = r.rep.Notes
 	SortResults(rep.Results)
 	rep.Saved = r.saved
+	rep.GoVersion = r.vers[Head].govers
 	if r.s.UntilStable > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("until-stable %.3g: stopped %s early, saving about %s",
 			r.s.UntilStable, textutil.Plural(r.stoppedCount(), "benchmark"), r.saved.Round(100*time.Millisecond)))

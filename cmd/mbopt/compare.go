@@ -53,6 +53,7 @@ type compareOptions struct {
 	noCache      bool
 	terminal     bool // progress bar; set by the command from stderr
 	width        int
+	hist         compareHistoryOptions
 }
 
 // compareFlagOf maps compare.InputError fields to flags.
@@ -126,6 +127,9 @@ failed is reported, never a gate failure by itself.`,
 	tmp := &cobra.Command{}
 	addAnalysisFlags(tmp, &o.analyzeOptions)
 	tmp.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Name == "history" {
+			return // compare's own --history serves --max-instability too
+		}
 		if f.Name == "budget" {
 			f.Name = "suite-budget"
 			f.Usage = "with the analysis flags: bound the suite's summed benchmark running time (mbopt suite's --budget)"
@@ -160,6 +164,7 @@ failed is reported, never a gate failure by itself.`,
 	f.IntVar(&o.resamples, "resamples", d.Resamples, "bootstrap resamples")
 	f.Float64Var(&o.untilStable, "until-stable", 0, "stop a benchmark once both versions have 2 trials and its interval is narrower than this width, e.g. 0.02 (0: off)")
 	f.BoolVar(&o.noCache, "no-cache", false, "build every test binary afresh instead of reusing those built from the same commit")
+	addCompareHistoryFlags(f, &o.hist)
 	return cmd
 }
 
@@ -183,6 +188,23 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if o.output != "" {
 		if err := checkOutputPath(o.output); err != nil {
 			return err
+		}
+	}
+	if o.hist.aa {
+		switch {
+		case o.base != "":
+			return badInputf("--aa compares the head with itself: leave --base unset")
+		case o.hist.noHistory:
+			return badInputf("--aa stores the instabilities in the history: leave --no-history unset")
+		case o.head == compare.Worktree:
+			return badInputf("--aa calibrates on a commit: --head worktree has uncommitted changes that the history cannot name")
+		}
+		o.base = o.head
+		if o.base == "" {
+			o.base = "HEAD"
+		}
+		if !cmd.Flags().Changed("fail-on") {
+			failOn = compare.FailOnNever // an A/A detection is a false alarm, not a regression
 		}
 	}
 	opt := compare.Options{Base: o.base, Head: o.head, Bench: o.bench, Packages: args, Out: o.out,
@@ -210,6 +232,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			return err
 		}
 	case len(o.app) > 0 || len(o.micro) > 0:
+		o.sel.history = o.hist.path
 		cfg, err := o.config()
 		if err != nil {
 			return err
@@ -243,6 +266,9 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			}
 			return badInput(err)
 		}
+		return err
+	}
+	if err := applyHistory(cmd.Context(), s.Err, &o.hist, rep, cmd.Flags().Changed("threshold")); err != nil {
 		return err
 	}
 	if err := writeCompareReport(s, o, rep); err != nil {

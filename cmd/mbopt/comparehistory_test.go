@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/internal/cmpfixture"
+)
+
+// TestCompareCalibration: compare --aa stores each benchmark's A/A
+// instability in the history; the next compare takes each verdict against
+// the benchmark's calibrated threshold; --threshold and --no-history go
+// back to one threshold for all.
+func TestCompareCalibration(t *testing.T) {
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	tmp := t.TempDir()
+	db := filepath.Join(dir, ".mbopt", "history.db")
+	args := func(extra ...string) []string { return append(append([]string{}, compareArgs...), extra...) }
+
+	code, stdout, stderr := mboptIn(t, dir, tmp, args("--aa", "--format", "json")...)
+	require.Equal(t, exitOK, code, "an A/A run does not gate by default\n%s", stderr)
+	assert.Contains(t, stderr, "mbopt: A/A calibration from 1 A/A comparison on this machine:")
+	assert.Contains(t, stderr, "stored as comparison 1 in "+db)
+	var aa compare.Report
+	require.NoError(t, json.Unmarshal([]byte(stdout), &aa))
+	assert.Equal(t, aa.Base.Commit, aa.Head.Commit)
+	require.NotEmpty(t, aa.GoVersion)
+
+	ctx := context.Background()
+	st, err := history.Open(ctx, db)
+	require.NoError(t, err)
+	m := history.ThisMachine(aa.GoVersion)
+	insts, err := st.Instabilities(ctx, history.Filter{Machine: &m, SettingsHash: history.SettingsHash(aa.Settings)})
+	require.NoError(t, err)
+	require.Len(t, insts, 3, "one instability per benchmark of the fixture")
+
+	// The next compare uses the calibrated thresholds.
+	code, stdout, stderr = mboptIn(t, dir, tmp, args("--format", "json", "--fail-on", "never")...)
+	require.Equal(t, exitOK, code, stderr)
+	var rep compare.Report
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
+	cal, err := history.Calibrate(insts, history.DefaultCalibrateOptions)
+	require.NoError(t, err)
+	for _, r := range rep.Results {
+		own, ok := cal.For(r.ID, r.Unit)
+		require.True(t, ok, r.ID)
+		want := max(own, rep.Settings.Threshold)
+		got := r.Threshold
+		if got == 0 {
+			got = rep.Settings.Threshold
+		}
+		assert.InDelta(t, want, got, 1e-12, "%s: the verdict's threshold", r.ID)
+	}
+	assert.Contains(t, stderr, "thresholds calibrated from A/A comparisons in "+db+": 3 benchmarks of their own")
+
+	// Make the slower benchmark look very unstable in a second A/A
+	// result: its threshold becomes 75% of the 80th percentile of its two
+	// instabilities, 60%, so its +30% is no longer a regression.
+	noisy := &compare.Report{Module: cmpfixture.Module, Base: aa.Base, Head: aa.Head, Settings: aa.Settings, GoVersion: aa.GoVersion,
+		Results: []compare.Result{{ID: cmpfixture.Package + "." + cmpfixture.Slower, Package: cmpfixture.Package, Name: cmpfixture.Slower,
+			Unit: "sec/op", Status: compare.Compared, Estimate: &benchstats.Estimate{Change: 0, CI: benchstats.Interval{Low: -0.4, High: 0.4}}}}}
+	_, err = st.Add(ctx, noisy, m)
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+
+	code, stdout, stderr = mboptIn(t, dir, tmp, args("--bench", "Slower", "--format", "json")...)
+	require.Equal(t, exitOK, code, "the calibrated threshold passes the gate\n%s", stderr)
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
+	require.Len(t, rep.Results, 1)
+	assert.InDelta(t, 0.6, rep.Results[0].Threshold, 1e-12)
+	assert.False(t, rep.Results[0].Verdict.Definite(), rep.Results[0].Verdict.String())
+
+	for _, extra := range [][]string{{"--threshold", "0.01"}, {"--no-history"}} {
+		code, _, stderr = mboptIn(t, dir, tmp, args(append([]string{"--bench", "Slower"}, extra...)...)...)
+		assert.Equal(t, exitGate, code, "%v: one threshold for all\n%s", extra, stderr)
+	}
+	// The history saw every comparison but the --no-history one: 2 A/A
+	// (one real, one added above) and 3 others.
+	st, err = history.Open(ctx, db)
+	require.NoError(t, err)
+	defer st.Close()
+	set, err := st.Series(ctx, history.Query{})
+	require.NoError(t, err)
+	for _, s := range set.Series {
+		assert.Len(t, s.Points, 1, "%s: every compare of one head is one point (the latest)", s.ID)
+	}
+
+	code, _, stderr = mboptIn(t, dir, tmp, args("--aa", "--base", "main")...)
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, stderr, "--aa compares the head with itself: leave --base unset")
+}
