@@ -3,7 +3,7 @@ GO ?= go
 MODULE_EXAMPLE := example.com/tinytsdb
 PROFILES := testdata/profiles/example
 
-.PHONY: all build demo demo-offline test test-short test-slow bench lint golden profiles clean
+.PHONY: all build demo demo-offline test test-short bench lint golden profiles clean
 
 all: lint test
 
@@ -29,15 +29,10 @@ demo-offline:
 test:
 	$(GO) test -count=1 ./...
 
-## test-short: the test suite without the slow statistical tests (-short:
-## compare's A/A over 20 seeds and its --until-stable comparison)
+## test-short: the test suite without the slow tests (-short: compare's A/A
+## over 20 seeds and --until-stable comparison, the sharded collections)
 test-short:
 	$(GO) test -count=1 -short ./...
-
-## test-slow: the whole suite plus the slow end-to-end variants (the 3-shard
-## collection of the whole example module, merged, against the unsharded one)
-test-slow:
-	MBOPT_SLOW_TESTS=1 $(GO) test -count=1 ./...
 
 ## bench: performance figures (synthetic graphs and end-to-end decoding; the
 ## time to a verdict of mbopt compare on the example module)

@@ -20,7 +20,6 @@ const exampleModule = "../../testdata/example"
 type shardCase struct {
 	name     string
 	patterns []string // package patterns to collect; nil: the whole module
-	slow     bool     // runs only with MBOPT_SLOW_TESTS=1
 }
 
 // TestShardedCollection collects the example module in one run and in 3
@@ -36,9 +35,10 @@ type shardCase struct {
 //     'mbopt analyze' prints byte-identical output for both; one of them
 //     takes its index from JOB_COMPLETION_INDEX.
 //
-// The fast case collects one package (6 benchmarks, 7 collections); the
-// whole module (23 benchmarks) takes about 35 s on an idle 2-core machine,
-// so it runs with MBOPT_SLOW_TESTS=1 ('make test-slow').
+// One case collects one package (6 benchmarks, 7 collections); the whole
+// module (23 benchmarks) takes about 35 s on an idle 2-core machine. Both
+// are skipped with -short ('make test-short'), the one switch for slow
+// tests.
 func TestShardedCollection(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the example's benchmarks 7 times")
@@ -46,12 +46,9 @@ func TestShardedCollection(t *testing.T) {
 	t.Setenv("CI", "true")
 	for _, tc := range []shardCase{
 		{name: "package encoding", patterns: []string{"./encoding"}},
-		{name: "whole module", slow: true},
+		{name: "whole module"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.slow && os.Getenv("MBOPT_SLOW_TESTS") == "" {
-				t.Skip("about 35s; run with MBOPT_SLOW_TESTS=1 (make test-slow)")
-			}
 			testShardedCollection(t, tc)
 		})
 	}
