@@ -8,7 +8,8 @@
 //     regfile, textutil, par, proc, lazy, the test helpers internal/golden
 //     and internal/gittest and the documentation check internal/doccheck
 //  1. the data each stage exchanges: manifest (the collection record),
-//     callgraph (profiles become graphs), shard (the partition of a suite
+//     callgraph (profiles become graphs), covdata (coverage data becomes
+//     the set of functions that ran), shard (the partition of a suite
 //     over N machines); internal/gitrev (revisions and the default base,
 //     run through internal/proc); internal/testbin (runs test binaries and
 //     the go command for collect and compare); detect (jump, trend and

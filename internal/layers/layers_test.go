@@ -32,6 +32,8 @@ var layer = map[string]int{
 	"callgraph":           1,
 	"internal/gitrev":     1,
 	"detect":              1,
+
+	"covdata":             1,
 	"collect":             2,
 	"reference":           2,
 	"coverage":            2,

@@ -1,0 +1,442 @@
+package covdata
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/cover"
+
+	"github.com/mbopt/mbopt/internal/regfile"
+)
+
+// Version is the version of the file format [Set.Write] writes and
+// [ReadFile] reads.
+const Version = 1
+
+// maxFileBytes bounds the size of a function set file [ReadFile] reads.
+const maxFileBytes = 256 << 20
+
+// A Func is one function that ran.
+type Func struct {
+	// Name is the function's name as package callgraph names profile
+	// functions; see the package documentation.
+	Name string `json:"name"`
+	// File is the source file as coverage data names it: the package's
+	// import path, "/", and the file's base name.
+	File string `json:"file"`
+	// Line is the line of the function's func keyword in File.
+	Line int `json:"line"`
+}
+
+// A Set is the set of functions that ran in one coverage run.
+type Set struct {
+	// Packages are the import paths of the instrumented packages (those
+	// the coverage data has meta-data for), sorted. Only functions of
+	// these packages can be in Funcs.
+	Packages []string `json:"packages"`
+	// Funcs are the functions that ran, sorted by Name; names are unique.
+	Funcs []Func `json:"functions"`
+
+	once    sync.Once
+	names   map[string]bool
+	pkgs    map[string]bool
+	parents map[string]bool // functions with a closure that ran
+}
+
+// Options configures [Load]. The zero value runs "go" in the current
+// directory with the current environment and shares nothing between calls.
+type Options struct {
+	// Dir is a directory inside the module whose packages were
+	// instrumented; go commands run there to find the packages' source
+	// files. Empty means the current directory.
+	Dir string
+	// GoCmd is the go command. Empty means "go".
+	GoCmd string
+	// Env holds extra environment variables ("KEY=value") for the go
+	// command, added to the current environment.
+	Env []string
+	// BuildFlags are passed to go list (e.g. "-tags=x"), so the files it
+	// names are the files the instrumented build compiled.
+	BuildFlags []string
+	// Index, when not nil, keeps the parsed source of every package
+	// between Load calls (safe for concurrent use); nil parses the source
+	// for each call.
+	Index *Index
+}
+
+// An Index caches the function spans of parsed packages, keyed by import
+// path, for [Options.Index]. Its zero value is not usable; use [NewIndex].
+// The source must not change while an Index is in use.
+type Index struct {
+	mu   sync.Mutex
+	pkgs map[string]*pkgSource
+}
+
+// NewIndex returns an empty Index.
+func NewIndex() *Index { return &Index{pkgs: map[string]*pkgSource{}} }
+
+// A pkgSource is one package's functions, by coverage file name.
+type pkgSource struct {
+	files map[string][]span // key: import path + "/" + base name
+	err   error
+}
+
+// Load reads the coverage data in dir (a GOCOVERDIR: the covmeta.* and
+// covcounters.* files a -cover build writes) and returns the functions that
+// ran. It runs `go tool covdata textfmt`, then parses the instrumented
+// packages' source (found with go list in opts.Dir) to name every function
+// and closure; see the package documentation.
+//
+// Load fails when dir is not a directory, holds no coverage data (the
+// error then says how to get some), when the go command fails, or when a
+// source file named by the data cannot be found or parsed (it changed
+// since the build). Every error names dir.
+func Load(ctx context.Context, dir string, opts Options) (*Set, error) {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("%s: not a coverage data directory (a GOCOVERDIR written by a program built with -cover)", dir)
+	}
+	tmp, err := os.CreateTemp("", "mbopt-covdata-*.txt")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	goCmd := opts.GoCmd
+	if goCmd == "" {
+		goCmd = "go"
+	}
+	cmd := exec.CommandContext(ctx, goCmd, "tool", "covdata", "textfmt", "-i", dir, "-o", tmp.Name())
+	cmd.Dir = opts.Dir
+	cmd.Env = append(os.Environ(), opts.Env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		msg := strings.TrimSpace(stderr.String())
+		if strings.Contains(msg, "no applicable files") {
+			return nil, fmt.Errorf("%s: no coverage data (was the program built with -cover, and did it exit normally? counters are written at exit)", dir)
+		}
+		return nil, fmt.Errorf("%s: go tool covdata textfmt: %w: %s", dir, err, msg)
+	}
+	data, err := os.ReadFile(tmp.Name())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	return fromText(ctx, dir, data, opts)
+}
+
+// fromText builds the Set from textfmt output.
+func fromText(ctx context.Context, dir string, data []byte, opts Options) (*Set, error) {
+	profiles, err := cover.ParseProfilesFromReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: parsing go tool covdata textfmt output: %w", dir, err)
+	}
+	if len(profiles) == 0 {
+		return nil, fmt.Errorf("%s: no coverage data (was the program built with -cover, and did it exit normally? counters are written at exit)", dir)
+	}
+	byPkg := map[string][]*cover.Profile{}
+	for _, p := range profiles {
+		pkg := path.Dir(p.FileName)
+		byPkg[pkg] = append(byPkg[pkg], p)
+	}
+	s := &Set{}
+	for pkg := range byPkg {
+		s.Packages = append(s.Packages, pkg)
+	}
+	slices.Sort(s.Packages)
+	idx := opts.Index
+	if idx == nil {
+		idx = NewIndex()
+	}
+	if err := idx.load(ctx, s.Packages, opts); err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	ran := map[string]Func{}
+	for _, pkg := range s.Packages {
+		src := idx.get(pkg)
+		if src.err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, src.err)
+		}
+		for _, p := range byPkg[pkg] {
+			spans, ok := src.files[p.FileName]
+			if !ok {
+				return nil, fmt.Errorf("%s: coverage data names %s, which package %s does not have (did the source change since the build?)", dir, p.FileName, pkg)
+			}
+			for _, b := range p.Blocks {
+				if b.Count == 0 {
+					continue
+				}
+				i := owner(spans, pos{b.StartLine, b.StartCol})
+				if i < 0 {
+					return nil, fmt.Errorf("%s: coverage block %s:%d.%d lies in no function (did the source change since the build?)", dir, p.FileName, b.StartLine, b.StartCol)
+				}
+				sp := spans[i]
+				if _, ok := ran[sp.name]; !ok {
+					ran[sp.name] = Func{Name: sp.name, File: p.FileName, Line: sp.line}
+				}
+			}
+		}
+	}
+	s.Funcs = make([]Func, 0, len(ran))
+	for _, f := range ran {
+		s.Funcs = append(s.Funcs, f)
+	}
+	slices.SortFunc(s.Funcs, func(a, b Func) int { return strings.Compare(a.Name, b.Name) })
+	return s, nil
+}
+
+// get returns the parsed package pkg, which load must have loaded.
+func (x *Index) get(pkg string) *pkgSource {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.pkgs[pkg]
+}
+
+// load parses the packages of pkgs that x does not hold yet, with one go
+// list for all of them.
+func (x *Index) load(ctx context.Context, pkgs []string, opts Options) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var missing []string
+	for _, p := range pkgs {
+		if _, ok := x.pkgs[p]; !ok {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	goCmd := opts.GoCmd
+	if goCmd == "" {
+		goCmd = "go"
+	}
+	args := append([]string{"list", "-e", "-json=ImportPath,Dir,GoFiles,CgoFiles,Error"}, opts.BuildFlags...)
+	args = append(args, missing...)
+	cmd := exec.CommandContext(ctx, goCmd, args...)
+	cmd.Dir = opts.Dir
+	cmd.Env = append(os.Environ(), opts.Env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("go list (finding the source of the instrumented packages): %w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	dec := json.NewDecoder(&stdout)
+	for {
+		var lp struct {
+			ImportPath, Dir   string
+			GoFiles, CgoFiles []string
+			Error             *struct{ Err string }
+		}
+		if err := dec.Decode(&lp); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return fmt.Errorf("go list output: %w", err)
+		}
+		x.pkgs[lp.ImportPath] = parsePackage(lp.ImportPath, lp.Dir, append(lp.GoFiles, lp.CgoFiles...), lp.Error)
+	}
+	for _, p := range missing {
+		if _, ok := x.pkgs[p]; !ok {
+			x.pkgs[p] = &pkgSource{err: fmt.Errorf("go list does not know package %s; run in the module that was built with -cover (Options.Dir)", p)}
+		}
+	}
+	return nil
+}
+
+// parsePackage parses the files of package pkg in dir, in order.
+func parsePackage(pkg, dir string, files []string, listErr *struct{ Err string }) *pkgSource {
+	if dir == "" || len(files) == 0 {
+		msg := "no Go files"
+		if listErr != nil {
+			msg = listErr.Err
+		}
+		return &pkgSource{err: fmt.Errorf("package %s: %s; run in the module that was built with -cover (Options.Dir)", pkg, msg)}
+	}
+	src := &pkgSource{files: map[string][]span{}}
+	fset := token.NewFileSet()
+	inits, globals := 0, 0
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			return &pkgSource{err: fmt.Errorf("package %s: %w", pkg, err)}
+		}
+		var spans []span
+		spans, inits, globals, err = fileFuncs(fset, pkg, filepath.Join(dir, f), data, inits, globals)
+		if err != nil {
+			return &pkgSource{err: fmt.Errorf("package %s: %w", pkg, err)}
+		}
+		src.files[pkg+"/"+f] = spans
+	}
+	return src
+}
+
+// index builds the lookup maps once.
+func (s *Set) index() {
+	s.once.Do(func() {
+		s.names = make(map[string]bool, len(s.Funcs))
+		s.parents = map[string]bool{}
+		for _, f := range s.Funcs {
+			s.names[f.Name] = true
+			pkg, rest, ok := split(f.Name)
+			if !ok {
+				continue
+			}
+			if i := slices.IndexFunc(elements(rest), closureElem.MatchString); i > 0 {
+				s.parents[pkg+"."+strings.Join(elements(rest)[:i], ".")] = true
+			}
+		}
+		s.pkgs = make(map[string]bool, len(s.Packages))
+		for _, p := range s.Packages {
+			s.pkgs[p] = true
+		}
+	})
+}
+
+// Instrumented reports whether package pkg (an import path) is one of
+// s.Packages.
+func (s *Set) Instrumented(pkg string) bool {
+	s.index()
+	return s.pkgs[pkg]
+}
+
+// wrapper matches the compiler's wrappers of defer and go statements.
+var wrapper = regexp.MustCompile(`\.(deferwrap|gowrap)[0-9]+$`)
+
+// rangeBody matches the suffix of a range-over-func loop body.
+var rangeBody = regexp.MustCompile(`-range[0-9]+`)
+
+// closureElem matches a closure's element of a name, "func3".
+var closureElem = regexp.MustCompile(`^func[0-9]+$`)
+
+// Contains reports whether the function a CPU profile names name (in
+// callgraph's normalised form) ran, by the rules of the package
+// documentation: name is in Funcs; or it is a compiler wrapper (a
+// deferwrap or gowrap, a range-over-func loop body) of a function that
+// ran; or it is a closure copied into another function by inlining
+// ("pkg.Caller.F.func3") and a closure of F ran. The copy's number counts
+// the closures of Caller, not of F, so which of F's closures it copies is
+// not known: any one that ran will do. Names of packages that are not
+// instrumented are never contained.
+func (s *Set) Contains(name string) bool {
+	s.index()
+	if s.names[name] {
+		return true
+	}
+	pkg, rest, ok := split(name)
+	if !ok || !s.pkgs[pkg] {
+		return false
+	}
+	if w := rangeBody.ReplaceAllString(wrapper.ReplaceAllString(rest, ""), ""); w != rest {
+		return s.Contains(pkg + "." + w)
+	}
+	elems := elements(rest)
+	first := slices.IndexFunc(elems, closureElem.MatchString)
+	for k := 1; k < first; k++ {
+		if s.parents[pkg+"."+strings.Join(elems[k:first], ".")] {
+			return true
+		}
+	}
+	return false
+}
+
+// split splits a function name into its package path and the rest, as
+// callgraph.PackageOf does: the package ends at the first '.' after the
+// last '/'.
+func split(name string) (pkg, rest string, ok bool) {
+	slash := strings.LastIndexByte(name, '/')
+	dot := strings.IndexByte(name[slash+1:], '.')
+	if dot < 0 {
+		return "", "", false
+	}
+	i := slash + 1 + dot
+	return name[:i], name[i+1:], true
+}
+
+// elements splits the part of a name after its package at the dots that
+// are outside parentheses and brackets: "(*T[...]).M.func1" gives
+// "(*T[...])", "M", "func1".
+func elements(rest string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(rest); i++ {
+		switch rest[i] {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case '.':
+			if depth == 0 {
+				out = append(out, rest[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, rest[start:])
+}
+
+// Write writes s as JSON (see the package documentation).
+func (s *Set) Write(w io.Writer) error {
+	type file struct {
+		Version  int      `json:"version"`
+		Packages []string `json:"packages"`
+		Funcs    []Func   `json:"functions"`
+	}
+	f := file{Version: Version, Packages: s.Packages, Funcs: s.Funcs}
+	if f.Packages == nil {
+		f.Packages = []string{}
+	}
+	if f.Funcs == nil {
+		f.Funcs = []Func{}
+	}
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+// ReadFile reads a Set written by [Set.Write] from the regular file at
+// name. It fails, with an error naming the file, when the file is missing,
+// not a regular file, not a function set, of another version, or lists a
+// function twice or out of order.
+func ReadFile(name string) (*Set, error) {
+	data, err := regfile.ReadFile(name, maxFileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var f struct {
+		Version  int      `json:"version"`
+		Packages []string `json:"packages"`
+		Funcs    []Func   `json:"functions"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: parsing function set: %w (the file is truncated or not a function set; collect it again)", name, err)
+	}
+	if f.Version != Version {
+		return nil, fmt.Errorf("%s: function set version %d, want %d (written by another mbopt version?)", name, f.Version, Version)
+	}
+	for i := 1; i < len(f.Funcs); i++ {
+		if f.Funcs[i-1].Name >= f.Funcs[i].Name {
+			return nil, fmt.Errorf("%s: functions not sorted by name or listed twice at %q (the file was edited; collect it again)", name, f.Funcs[i].Name)
+		}
+	}
+	return &Set{Packages: f.Packages, Funcs: f.Funcs}, nil
+}

@@ -1,0 +1,201 @@
+package covdata_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/covdata"
+)
+
+const mod = "testdata/mod"
+
+// goRun runs the go command in dir and fails the test on error.
+func goRun(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "go %s: %s", strings.Join(args, " "), out)
+	return string(out)
+}
+
+// coverRun builds testdata/mod's test binary with -cover, runs its
+// benchmark once into a GOCOVERDIR and loads the set.
+func coverRun(t *testing.T) *covdata.Set {
+	t.Helper()
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "store.test")
+	goRun(t, mod, "test", "-c", "-cover", "-coverpkg=./...", "-o", bin, "./store")
+	covdir := filepath.Join(tmp, "cov")
+	require.NoError(t, os.Mkdir(covdir, 0o755))
+	cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", ".", "-test.benchtime", "1x", "-test.gocoverdir", covdir)
+	cmd.Dir = filepath.Join(mod, "store")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	s, err := covdata.Load(t.Context(), covdir, covdata.Options{Dir: mod, Index: covdata.NewIndex()})
+	require.NoError(t, err)
+	return s
+}
+
+func names(s *covdata.Set) []string {
+	var out []string
+	for _, f := range s.Funcs {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// TestLoadNamesAsTheCompiler checks the exact set of functions a run of
+// testdata/mod's benchmark executes, and that each is named as the
+// compiler names it: the symbols of the test binary built without inlining
+// (so every closure is a function of its own), normalised by callgraph.
+func TestLoadNamesAsTheCompiler(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds testdata/mod")
+	}
+	s := coverRun(t)
+	p := "example.com/m/store."
+	want := []string{
+		p + "(*DB).Get", p + "(*DB).Put",
+		p + "(*Tree[...]).Insert", p + "(*Tree[...]).Insert.func1",
+		p + "Map[...]", p + "Map[...].func1",
+		p + "New",
+		p + "Outer", p + "Outer.func1", p + "Outer.func1.1", p + "Outer.func2",
+		p + "Pair.Sum",
+		p + "Ranged", p + "Seq", p + "Seq.func1",
+		p + "UseSmall",
+		p + "init.0", p + "init.1", p + "init.func1",
+		p + "small", p + "small.func1",
+	}
+	slices.Sort(want)
+	assert.Equal(t, want, names(s), "functions that ran")
+	assert.Equal(t, []string{"example.com/m/store"}, s.Packages)
+	for _, f := range s.Funcs {
+		assert.True(t, strings.HasPrefix(f.File, "example.com/m/store/store.go"), "%s: file %s", f.Name, f.File)
+		assert.Positive(t, f.Line, f.Name)
+	}
+	for _, never := range []string{"(*Tree[...]).Len", "Outer.func3", "Unused", "init.func2"} {
+		assert.False(t, s.Contains(p+never), "%s never runs", never)
+	}
+
+	bin := filepath.Join(t.TempDir(), "noinline.test")
+	goRun(t, mod, "test", "-c", "-gcflags=all=-l", "-o", bin, "./store")
+	syms := map[string]bool{}
+	for _, l := range strings.Split(goRun(t, mod, "tool", "nm", bin), "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[1] == "T" {
+			syms[callgraph.NormalizeName(f[2])] = true
+		}
+	}
+	for _, n := range want {
+		assert.True(t, syms[n], "the compiler names no function %s", n)
+	}
+}
+
+// TestProfileNamesContained profiles the same benchmark (an ordinary
+// build, inlining on) and checks that every function of the package the
+// profile samples, outside the _test.go files coverage does not
+// instrument, is contained in the coverage run's set, closures, generic
+// functions, inlined copies and compiler wrappers included.
+func TestProfileNamesContained(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and profiles testdata/mod")
+	}
+	s := coverRun(t)
+	tmp := t.TempDir()
+	prof := filepath.Join(tmp, "cpu.pprof")
+	// -o keeps the test binary go test leaves when profiling out of testdata.
+	goRun(t, filepath.Join(mod, "store"), "test", "-run", "^$", "-bench", ".", "-benchtime", "400ms", "-cpuprofile", prof, "-o", filepath.Join(tmp, "store.test"), ".")
+	p, err := callgraph.ReadProfile(prof)
+	require.NoError(t, err)
+	seen := map[string]bool{}
+	for _, fn := range p.Function {
+		name := callgraph.NormalizeName(fn.Name)
+		if callgraph.PackageOf(name) != "example.com/m/store" || strings.HasSuffix(fn.Filename, "_test.go") {
+			continue
+		}
+		seen[name] = true
+		assert.True(t, s.Contains(name), "profile function %s is not in the coverage set", name)
+	}
+	// The hot closure and generic functions are always sampled.
+	for _, n := range []string{"(*Tree[...]).Insert.func1", "(*Tree[...]).Insert", "Map[...]"} {
+		assert.True(t, seen["example.com/m/store."+n], "%s not sampled; profile functions: %v", n, seen)
+	}
+}
+
+// TestContainsRules checks the mapping of profile names that the source
+// cannot predict.
+func TestContainsRules(t *testing.T) {
+	p := "example.com/m/store."
+	s := &covdata.Set{Packages: []string{"example.com/m/store"}, Funcs: []covdata.Func{
+		{Name: p + "Outer"}, {Name: p + "Outer.func1"}, {Name: p + "Pair.Sum"}, {Name: p + "Ranged"}, {Name: p + "small.func1"},
+	}}
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{p + "Outer", true},
+		{p + "Outer.func1", true},
+		{p + "Outer.func2", false},           // a closure that did not run
+		{p + "Outer.deferwrap1", true},       // defer wrapper of a function that ran
+		{p + "Outer.func1.gowrap2", true},    // go wrapper inside a closure that ran
+		{p + "Ranged-range1", true},          // range-over-func body
+		{p + "Ranged-range1.func1", false},   // no such closure ran
+		{p + "UseSmall.small.func1", true},   // small's closure inlined into UseSmall
+		{p + "A.B.small.func1", true},        // ... through two levels
+		{p + "UseSmall.small.func2", true},   // numbered among UseSmall's closures
+		{p + "UseSmall.Ranged.func1", false}, // Ranged has no closure that ran
+		{p + "T.Sum", false},                 // not a closure: no prefix is dropped
+		{"example.com/other.Outer", false},   // not instrumented
+		{"runtime.mallocgc", false},          // not instrumented
+		{"[vdso]", false},                    // no package
+	} {
+		assert.Equal(t, tc.want, s.Contains(tc.name), tc.name)
+	}
+}
+
+func TestWriteRead(t *testing.T) {
+	s := &covdata.Set{Packages: []string{"a"}, Funcs: []covdata.Func{{Name: "a.F", File: "a/a.go", Line: 3}, {Name: "a.G", File: "a/a.go", Line: 9}}}
+	file := filepath.Join(t.TempDir(), "set.json")
+	f, err := os.Create(file)
+	require.NoError(t, err)
+	require.NoError(t, s.Write(f))
+	require.NoError(t, f.Close())
+	got, err := covdata.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, s.Packages, got.Packages)
+	assert.Equal(t, s.Funcs, got.Funcs)
+	assert.True(t, got.Contains("a.G"))
+
+	for _, tc := range []struct{ data, want string }{
+		{`{"version": 1, "packages": [], "functions": [{"name": "b"}, {"name": "a"}]}`, "not sorted"},
+		{`{"version": 1, "packages": [], "functions": [{"name": "a"}, {"name": "a"}]}`, "listed twice"},
+		{`{"version": 9}`, "version 9, want 1"},
+		{`{"vers`, "truncated or not a function set"},
+	} {
+		require.NoError(t, os.WriteFile(file, []byte(tc.data), 0o644))
+		_, err := covdata.ReadFile(file)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), file)
+		assert.Contains(t, err.Error(), tc.want)
+	}
+	_, err = covdata.ReadFile(filepath.Join(t.TempDir(), "missing.json"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+func TestLoadErrors(t *testing.T) {
+	empty := t.TempDir()
+	_, err := covdata.Load(t.Context(), empty, covdata.Options{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), empty+": no coverage data")
+	_, err = covdata.Load(t.Context(), filepath.Join(empty, "nope"), covdata.Options{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "not a coverage data directory")
+}
