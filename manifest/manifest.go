@@ -22,9 +22,31 @@ import (
 // FileName is the name of the manifest inside an output directory.
 const FileName = "manifest.json"
 
-// SchemaVersion is the manifest schema version this package writes and
-// reads.
+// SchemaVersion is the manifest schema version of collections of CPU
+// profiles. [Manifest.Write] writes it unless the manifest holds function
+// sets, and [Read] reads it.
 const SchemaVersion = 1
+
+// SchemaVersionCover is the schema version of a manifest whose Source is
+// [SourceCover]: version 1 plus the source and functions fields. Write
+// writes it for such manifests only, so an mbopt that knows only version 1
+// refuses them ("manifest version 2, want 1") instead of taking their
+// entries for profiles gone missing; [Read] reads both versions.
+const SchemaVersionCover = 2
+
+// A Source says what a collection recorded for each benchmark.
+type Source string
+
+// The sources of a [Manifest].
+const (
+	// SourceProfile: one CPU profile per benchmark (Entry.Profile). It is
+	// what an empty Source means.
+	SourceProfile Source = "profile"
+	// SourceCover: the set of functions each benchmark executed, from a
+	// run of a test binary built with -cover (Entry.Functions, a file
+	// written by package covdata).
+	SourceCover Source = "cover"
+)
 
 // A Status says how collecting one benchmark ended.
 type Status string
@@ -73,6 +95,10 @@ type Manifest struct {
 	// collection, and nil for a whole collection, including one merged
 	// from shards.
 	Shard *Shard `json:"shard,omitempty"`
+	// Source says what the entries record: CPU profiles (SourceProfile,
+	// or empty, as in every version 1 manifest) or function sets
+	// (SourceCover). One manifest never mixes the two.
+	Source Source `json:"source,omitempty"`
 	// Benchmarks holds one entry per benchmark, sorted by package, then
 	// name; IDs are unique.
 	Benchmarks []Entry `json:"benchmarks"`
@@ -125,6 +151,15 @@ type Entry struct {
 	// collected; a rerun reuses the profile only when the file still has
 	// this hash. Empty in manifests written before it was recorded.
 	ProfileSHA256 string `json:"profile_sha256,omitempty"`
+	// Functions is the function set's file name (see package covdata),
+	// relative to the manifest's directory, in a manifest whose Source is
+	// SourceCover. It is set there, instead of Profile, if and only if
+	// Status is StatusOK.
+	Functions string `json:"functions,omitempty"`
+	// FunctionsSHA256 is the hex SHA-256 of the Functions file, as
+	// collected; a rerun reuses the set only when the file still has this
+	// hash.
+	FunctionsSHA256 string `json:"functions_sha256,omitempty"`
 	// Samples is the number of samples in the profile.
 	Samples int `json:"samples,omitempty"`
 	// WallSeconds is the wall time of the process that produced the entry.
@@ -166,6 +201,16 @@ func ProfileName(mod, pkg, name string) string {
 	sum := sha256.Sum256([]byte(benchname.ID(pkg, name)))
 	return SafeName(rel+"."+name, 120) + "-" + hex.EncodeToString(sum[:4]) + ".pprof"
 }
+
+// FunctionsName returns the function set file name for the benchmark name
+// in package pkg of module mod: [ProfileName] with ".funcs.json" in place of
+// ".pprof".
+func FunctionsName(mod, pkg, name string) string {
+	return strings.TrimSuffix(ProfileName(mod, pkg, name), ".pprof") + ".funcs.json"
+}
+
+// IsCover reports whether m records function sets (Source is SourceCover).
+func (m *Manifest) IsCover() bool { return m.Source == SourceCover }
 
 // SafeName maps s to a file name of at most max bytes made of ASCII letters,
 // digits and "-_.=+,", not starting with "-" or ".".
@@ -245,19 +290,27 @@ func Load(dir string) (*Manifest, error) {
 }
 
 // Read parses a manifest from r; name (the file, for messages) starts every
-// error. It fails when the data is not valid JSON, has another schema
-// version, has duplicate or empty ids, or an entry whose profile or log path
-// is not local to the manifest's directory (absolute, or escaping it with
-// ".."): a manifest only ever names files it sits next to. It also fails
-// when Shard is set but names no valid shard (an index outside 0 to
-// Count-1, or more benchmarks in the share than in the partition).
+// error. It fails when the data is not valid JSON, has a schema version
+// other than SchemaVersion and SchemaVersionCover, has an unknown source, has
+// duplicate or empty ids, an entry whose profile, functions or log path is
+// not local to the manifest's directory (absolute, or escaping it with
+// ".."): a manifest only ever names files it sits next to; or an entry
+// with a file of the other source (a profile in a cover manifest, a
+// function set in a profile manifest). It also fails when Shard is set but
+// names no valid shard (an index outside 0 to Count-1, or more benchmarks
+// in the share than in the partition).
 func Read(r io.Reader, name string) (*Manifest, error) {
 	var m Manifest
 	if err := json.NewDecoder(r).Decode(&m); err != nil {
 		return nil, fmt.Errorf("%s: parsing manifest: %w (the file is truncated or not a manifest; collect again with 'mbopt profile')", name, err)
 	}
-	if m.Version != SchemaVersion {
-		return nil, fmt.Errorf("%s: manifest version %d, want %d (written by another mbopt version?)", name, m.Version, SchemaVersion)
+	if m.Version != SchemaVersion && m.Version != SchemaVersionCover {
+		return nil, fmt.Errorf("%s: manifest version %d, want %d or %d (written by another mbopt version?)", name, m.Version, SchemaVersion, SchemaVersionCover)
+	}
+	switch m.Source {
+	case "", SourceProfile, SourceCover:
+	default:
+		return nil, fmt.Errorf("%s: unknown source %q (want %q or %q)", name, m.Source, SourceProfile, SourceCover)
 	}
 	if sh := m.Shard; sh != nil && (sh.Count < 1 || sh.Index < 0 || sh.Index >= sh.Count || sh.Benchmarks < 0 || sh.Benchmarks > sh.Total) {
 		return nil, fmt.Errorf("%s: shard %d of %d (%d of %d benchmarks) is not a shard; collect the shard again", name, sh.Index, sh.Count, sh.Benchmarks, sh.Total)
@@ -271,13 +324,24 @@ func Read(r io.Reader, name string) (*Manifest, error) {
 			return nil, fmt.Errorf("%s: duplicate benchmark id %q", name, e.ID)
 		}
 		seen[e.ID] = true
-		for _, p := range []struct{ field, path string }{{"profile", e.Profile}, {"log", e.Log}} {
+		if m.IsCover() && e.Profile != "" || !m.IsCover() && e.Functions != "" {
+			return nil, fmt.Errorf("%s: benchmark %s: a manifest of source %q names a %s file; profiles and function sets never mix in one manifest (collect the two into different directories)", name, e.ID, m.sourceName(), map[bool]string{true: "profile", false: "function set"}[m.IsCover()])
+		}
+		for _, p := range []struct{ field, path string }{{"profile", e.Profile}, {"functions", e.Functions}, {"log", e.Log}} {
 			if p.path != "" && !filepath.IsLocal(filepath.FromSlash(p.path)) {
 				return nil, fmt.Errorf("%s: benchmark %s: %s %q is outside the manifest's directory; a manifest names only files next to it (collect again, or fix the path)", name, e.ID, p.field, p.path)
 			}
 		}
 	}
 	return &m, nil
+}
+
+// sourceName is m.Source, with the empty source named.
+func (m *Manifest) sourceName() Source {
+	if m.Source == "" {
+		return SourceProfile
+	}
+	return m.Source
 }
 
 // Costs returns each benchmark's cost in seconds, keyed by id, for the
@@ -304,8 +368,9 @@ func (m *Manifest) Costs() map[string]float64 {
 // readers never see a partial file.
 func (m *Manifest) Write(dir string) error {
 	m.Sort()
-	if m.Version == 0 {
-		m.Version = SchemaVersion
+	m.Version = SchemaVersion
+	if m.IsCover() {
+		m.Version = SchemaVersionCover
 	}
 	if m.Benchmarks == nil {
 		m.Benchmarks = []Entry{}

@@ -107,7 +107,11 @@ func TestManifestRoundTrip(t *testing.T) {
 func TestLoadErrors(t *testing.T) {
 	tests := []struct{ name, content, want string }{
 		{"not JSON", "{", "parsing manifest"},
-		{"other version", `{"version": 2}`, "manifest version 2, want 1"},
+		{"other version", `{"version": 3}`, "manifest version 3, want 1 or 2"},
+		{"unknown source", `{"version": 2, "source": "trace"}`, `unknown source "trace"`},
+		{"profile in cover", `{"version": 2, "source": "cover", "benchmarks": [{"id": "m.BenchmarkA", "status": "ok", "profile": "a.pprof"}]}`, `benchmark m.BenchmarkA: a manifest of source "cover" names a profile file`},
+		{"functions in profile", `{"version": 1, "benchmarks": [{"id": "m.BenchmarkA", "status": "ok", "functions": "a.funcs.json"}]}`, `a manifest of source "profile" names a function set file`},
+		{"functions escape", `{"version": 2, "source": "cover", "benchmarks": [{"id": "m.BenchmarkA", "status": "ok", "functions": "../a.funcs.json"}]}`, `functions "../a.funcs.json" is outside`},
 		{"duplicate id", `{"version": 1, "benchmarks": [{"id": "m.BenchmarkA"}, {"id": "m.BenchmarkA"}]}`, `duplicate benchmark id "m.BenchmarkA"`},
 		{"no id", `{"version": 1, "benchmarks": [{"name": "BenchmarkA"}]}`, `benchmark 0 ("BenchmarkA") has no id`},
 		{"shard index past count", `{"version": 1, "shard": {"index": 3, "count": 3, "total": 1, "benchmarks": 1}}`, "shard 3 of 3 (1 of 1 benchmarks) is not a shard"},
@@ -128,6 +132,29 @@ func TestLoadErrors(t *testing.T) {
 	}
 	_, err := Load(t.TempDir())
 	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+func TestCoverManifestRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	m := &Manifest{Module: "example.com/m", BenchTime: "1x", Source: SourceCover, Benchmarks: []Entry{
+		{ID: "example.com/m/a.BenchmarkB", Package: "example.com/m/a", Dir: "a", Name: "BenchmarkB", Status: StatusOK,
+			Functions: FunctionsName("example.com/m", "example.com/m/a", "BenchmarkB"), FunctionsSHA256: "ab", BenchTime: "1x", WallSeconds: 0.1},
+	}}
+	require.NoError(t, m.Write(dir))
+	got, err := Load(dir)
+	require.NoError(t, err)
+	assert.Equal(t, SchemaVersionCover, got.Version, "a manifest of function sets is version 2")
+	assert.Equal(t, m, got)
+	assert.True(t, got.IsCover())
+	assert.Equal(t, "a.BenchmarkB-"+ProfileName("example.com/m", "example.com/m/a", "BenchmarkB")[len("a.BenchmarkB-"):len("a.BenchmarkB-")+8]+".funcs.json", got.Benchmarks[0].Functions)
+	assert.Empty(t, got.Costs(), "a one-pass coverage run says nothing of a benchmark's cost")
+
+	m.Source = ""
+	m.Benchmarks = nil
+	require.NoError(t, m.Write(dir))
+	got, err = Load(dir)
+	require.NoError(t, err)
+	assert.Equal(t, SchemaVersion, got.Version, "profile manifests stay version 1")
 }
 
 func TestCosts(t *testing.T) {
