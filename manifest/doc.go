@@ -45,4 +45,19 @@
 //	    }
 //	  ]
 //	}
+//
+// # Function sets (version 2)
+//
+// A collection with --source cover (collect.Config.Source) records, instead
+// of a CPU profile, the set of functions each benchmark executed (a JSON file
+// of package covdata). Its manifest is version 2: version 1 plus
+//
+//	"source": "cover",                          // in the header; omitted (profile) in version 1
+//	"functions": "storage.BenchmarkEncode_n=100-1a2b3c4d.funcs.json", // instead of "profile"; set iff status is ok
+//	"functions_sha256": "77af…",                 // instead of "profile_sha256"
+//
+// Only such manifests are written as version 2, so an mbopt that knows only
+// version 1 refuses them rather than reading every benchmark as a profile
+// gone missing; version 1 manifests are read as before. A manifest holds
+// either profiles or function sets, never both ([Read] refuses a mix).
 package manifest
