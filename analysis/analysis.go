@@ -269,7 +269,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep.Warnings = append(rep.Warnings, unmatchedExcludes(cfg.Exclude, exclude, mods, app)...)
 
-	benches, skipped, err := loadBenchmarks(ctx, files, opts, cfg.workers())
+	benches, skipped, err := loadBenchmarks(ctx, files, app, opts, cfg.workers())
 	if err != nil {
 		return nil, err
 	}
@@ -368,6 +368,7 @@ func ProfileID(name string) (string, bool) {
 
 type benchFile struct {
 	id, path string
+	set      bool // a function set (package covdata), not a profile
 }
 
 // dirManifest is a manifest and the directory it was read from.
@@ -418,9 +419,13 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 					out = append(out, benchFile{id: e.ID, path: filepath.Join(arg, filepath.FromSlash(e.Profile))})
 					continue
 				}
+				if e.Status == manifest.StatusOK && e.Functions != "" {
+					out = append(out, benchFile{id: e.ID, path: filepath.Join(arg, filepath.FromSlash(e.Functions)), set: true})
+					continue
+				}
 				reason := string(e.Status)
 				if e.Status == manifest.StatusOK {
-					reason = "the manifest records status ok but no profile file; collect it again"
+					reason = "the manifest records status ok but no profile or function set file; collect it again"
 				}
 				if msg, _, _ := strings.Cut(strings.TrimSpace(e.Error), "\n"); msg != "" {
 					reason += ": " + msg
@@ -480,6 +485,9 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 			return nil, nil, nil, fieldErrorf("%s: benchmark id %q is given twice, also by %s; a benchmark's id is its profile's file name, so give each file of %s a unique name", out[i].path, out[i].id, out[i-1].path, Field("Micro"))
 		}
 	}
+	if err := checkOneSource(out); err != nil {
+		return nil, nil, nil, err
+	}
 	slices.SortFunc(skips, func(a, b Skip) int { return strings.Compare(a.File, b.File) })
 	return out, manifests, skips, nil
 }
@@ -497,12 +505,16 @@ type loaded struct {
 
 // loadBenchmarks decodes files in parallel; the output order is the input
 // order whatever the scheduling.
-func loadBenchmarks(ctx context.Context, files []benchFile, opts callgraph.Options, workers int) ([]loaded, []Skip, error) {
+func loadBenchmarks(ctx context.Context, files []benchFile, app *callgraph.Graph, opts callgraph.Options, workers int) ([]loaded, []Skip, error) {
 	graphs := make([]*callgraph.Graph, len(files))
 	errs := make([]error, len(files))
 	benchOpts := opts
 	benchOpts.NoEdges = true // coverage compares nodes only
 	par.For(ctx, len(files), workers, func(i int) {
+		if files[i].set {
+			graphs[i], errs[i] = functionSetGraph(files[i].path, app, opts)
+			return
+		}
 		graphs[i], errs[i] = callgraph.Load([]string{files[i].path}, benchOpts)
 	})
 	if err := ctx.Err(); err != nil {

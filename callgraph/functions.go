@@ -19,7 +19,7 @@ type Function struct {
 // (Flat, Cum, Attributed, Total, Samples, Duration) zero, so it serves
 // wherever a benchmark graph is compared by its nodes only. A name given
 // more than once keeps the File and Line of its first occurrence. Unit is
-// "seconds". It fails only when opts.Exclude holds an invalid pattern
+// "functions", which no profile has: the graph records no time. It fails only when opts.Exclude holds an invalid pattern
 // (the error wraps [ErrPattern]); opts' other fields are ignored.
 func FromFunctions(fns []Function, opts Options) (*Graph, error) {
 	b, err := newBuilder(Options{Modules: opts.Modules, Exclude: opts.Exclude})
@@ -35,5 +35,7 @@ func FromFunctions(fns []Function, opts Options) (*Graph, error) {
 		id := b.node(name)
 		b.nodes[id].File, b.nodes[id].Line = f.File, f.Line
 	}
-	return b.finish(), nil
+	g := b.finish()
+	g.Unit = "functions"
+	return g, nil
 }

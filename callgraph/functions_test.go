@@ -30,7 +30,7 @@ func TestFromFunctions(t *testing.T) {
 	}, got)
 	assert.Equal(t, 4, len(g.Out))
 	assert.Zero(t, g.Total)
-	assert.Equal(t, "seconds", g.Unit)
+	assert.Equal(t, "functions", g.Unit)
 	id, ok := g.Lookup("example.com/m/store.Map[...]")
 	assert.True(t, ok)
 	assert.Equal(t, 2, id)

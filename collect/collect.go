@@ -20,6 +20,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/covdata"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/proc"
 	"github.com/mbopt/mbopt/internal/textutil"
@@ -77,6 +78,9 @@ func Collect(ctx context.Context, cfg Config) (*manifest.Manifest, error) {
 		return nil, err
 	}
 	defer unlock()
+	if err := c.checkSource(); err != nil {
+		return nil, err
+	}
 	removeStale(c.out)
 	defer os.RemoveAll(filepath.Join(c.out, binDir))
 	c.loadPrevious()
@@ -123,6 +127,7 @@ type collector struct {
 	cache  *discoveryCache // from the previous run; empty with Force
 	modDir string          // main module root
 	shard  *sharding       // nil unless cfg.Shard is enabled
+	cov    *covdata.Index  // parsed source of the instrumented packages (Source cover)
 
 	mu         sync.Mutex // guards everything below, and manifest writes
 	m          *manifest.Manifest
@@ -150,7 +155,13 @@ func newCollector(cfg Config) (*collector, error) {
 	}
 	c := &collector{cfg: cfg, filter: filter, prev: map[string]manifest.Entry{},
 		cache: &discoveryCache{Version: cacheVersion}, newCache: &discoveryCache{Version: cacheVersion},
-		index: map[string]int{}, seen: map[string]bool{}, incomplete: map[string]bool{}, counts: map[EventKind]int{}}
+		index: map[string]int{}, seen: map[string]bool{}, incomplete: map[string]bool{}, counts: map[EventKind]int{},
+		cov: covdata.NewIndex()}
+	switch cfg.Source {
+	case "", manifest.SourceProfile, manifest.SourceCover:
+	default:
+		return nil, inputErrorf("Source", "unknown source %q: want %q or %q", cfg.Source, manifest.SourceProfile, manifest.SourceCover)
+	}
 	if cfg.Skip != "" {
 		if c.skip, err = benchname.CompileFilter(cfg.Skip); err != nil {
 			return nil, &InputError{Field: "Skip", Err: err}
@@ -237,6 +248,9 @@ func (c *collector) emit(ev Event) {
 // describe returns an empty manifest describing the module and toolchain.
 func (c *collector) describe(ctx context.Context, pkgs []Package) (*manifest.Manifest, error) {
 	m := &manifest.Manifest{Version: manifest.SchemaVersion, BenchTime: c.cfg.benchTime(), BuildFlags: c.cfg.buildFlags()}
+	if c.cfg.cover() {
+		m.Version, m.Source = manifest.SchemaVersionCover, manifest.SourceCover
+	}
 	env, err := c.output(ctx, c.cfg.Dir, c.cfg.goCmd(), "env", "GOVERSION", "GOOS", "GOARCH")
 	if err != nil {
 		return nil, fmt.Errorf("go env: %w", err)
@@ -429,7 +443,11 @@ func (c *collector) schedule(ctx context.Context, s *scheduler, u unit) {
 		d, total := c.done, c.total
 		c.mu.Unlock()
 		c.emit(Event{Kind: EventStart, Package: u.b.pkg.Path, Name: u.name, Done: d, Total: total})
-		if e, ok := c.profile(ctx, u); ok {
+		run := c.profile
+		if c.cfg.cover() {
+			run = c.coverOne
+		}
+		if e, ok := run(ctx, u); ok {
 			c.finish(e, false)
 		}
 	})
@@ -445,6 +463,7 @@ func (c *collector) finish(e manifest.Entry, reused bool) {
 	if e.Status != manifest.StatusOK {
 		// A profile left by an earlier run must not pass for this one's.
 		os.Remove(filepath.Join(c.out, manifest.ProfileName(c.m.Module, e.Package, e.Name)))
+		os.Remove(filepath.Join(c.out, manifest.FunctionsName(c.m.Module, e.Package, e.Name)))
 	}
 	c.mu.Lock()
 	if i, ok := c.index[e.ID]; ok {
@@ -495,6 +514,7 @@ func (c *collector) buildOne(ctx context.Context, p Package) (*built, error) {
 	}
 	bin := filepath.Join(c.out, binDir, manifest.SafeName(p.Path, 120)+".test")
 	args := append([]string{"test", "-c", "-o", bin}, c.cfg.buildFlags()...)
+	args = append(args, c.coverFlags()...)
 	args = append(args, p.Path)
 	cmd := exec.CommandContext(ctx, c.cfg.goCmd(), args...)
 	cmd.Dir = c.cfg.Dir
@@ -714,10 +734,14 @@ func (c *collector) reusable(u unit) (manifest.Entry, bool) {
 	}
 	switch e.Status {
 	case manifest.StatusOK:
-		if e.Profile == "" || e.ProfileSHA256 == "" {
+		file, sum := e.Profile, e.ProfileSHA256
+		if c.cfg.cover() {
+			file, sum = e.Functions, e.FunctionsSHA256
+		}
+		if file == "" || sum == "" {
 			return manifest.Entry{}, false
 		}
-		if h, err := hashFile(filepath.Join(c.out, e.Profile)); err != nil || h != "sha256:"+e.ProfileSHA256 {
+		if h, err := hashFile(filepath.Join(c.out, file)); err != nil || h != "sha256:"+sum {
 			return manifest.Entry{}, false
 		}
 	case manifest.StatusFailed, manifest.StatusTimeout:
@@ -750,22 +774,7 @@ func (c *collector) profile(ctx context.Context, u unit) (manifest.Entry, bool) 
 	if ctx.Err() != nil {
 		return manifest.Entry{}, false
 	}
-	e.WallSeconds = r.Wall.Seconds()
-	if res, ok := findResult(parseResults(r.Output), u.name); ok {
-		e.NsPerOp, e.Iterations = res.nsPerOp, res.iterations
-	}
-	t := parseTrace(r.Output, u.name)
-	switch {
-	case crashed(r):
-		e.Status, e.Error = statusOf(r), crashMessage(r, t.running(u.name), c.cfg.timeout())
-	case r.Err != nil:
-		e.Status = manifest.StatusFailed
-		if e.Error = failBlock(r.Output, "FAIL", u.name); e.Error == "" {
-			e.Error = crashMessage(r, t.running(u.name), c.cfg.timeout())
-		}
-	case t.skipped[u.name] && e.Iterations == 0:
-		e.Status, e.Error = manifest.StatusSkipped, failBlock(r.Output, "SKIP", u.name)
-	default:
+	if c.judge(&e, r, u.name) {
 		p, err := readProfile(f.Name())
 		switch {
 		case errors.Is(err, io.EOF) || errors.Is(err, os.ErrNotExist):
@@ -789,6 +798,31 @@ func (c *collector) profile(ctx context.Context, u unit) (manifest.Entry, bool) 
 		e.Log = c.writeLog(logBase(c.m.Module, e), u.b.bin+" "+strings.Join(args, " "), r.Output)
 	}
 	return e, true
+}
+
+// judge sets e's status, error and results from the run r of benchmark
+// name, and reports whether the run succeeded, leaving the status to the
+// caller, who must still check what the run wrote.
+func (c *collector) judge(e *manifest.Entry, r procResult, name string) bool {
+	e.WallSeconds = r.Wall.Seconds()
+	if res, ok := findResult(parseResults(r.Output), name); ok {
+		e.NsPerOp, e.Iterations = res.nsPerOp, res.iterations
+	}
+	t := parseTrace(r.Output, name)
+	switch {
+	case crashed(r):
+		e.Status, e.Error = statusOf(r), crashMessage(r, t.running(name), c.cfg.timeout())
+	case r.Err != nil:
+		e.Status = manifest.StatusFailed
+		if e.Error = failBlock(r.Output, "FAIL", name); e.Error == "" {
+			e.Error = crashMessage(r, t.running(name), c.cfg.timeout())
+		}
+	case t.skipped[name] && e.Iterations == 0:
+		e.Status, e.Error = manifest.StatusSkipped, failBlock(r.Output, "SKIP", name)
+	default:
+		return true
+	}
+	return false
 }
 
 // readProfile parses the profile in file.

@@ -349,6 +349,7 @@ func TestCollectInputErrors(t *testing.T) {
 		{"out below a file", collect.Config{Out: filepath.Join(file, "out")}, "Out", "output directory"},
 		{"bad bench", collect.Config{Bench: "(x"}, "Bench", "missing closing )"},
 		{"bad skip", collect.Config{Skip: "a/(x"}, "Skip", "missing closing )"},
+		{"bad source", collect.Config{Source: "trace"}, "Source", `unknown source "trace"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

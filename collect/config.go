@@ -25,6 +25,18 @@ import (
 // sampled functions matter.
 const DefaultBenchTime = "1s"
 
+// DefaultCoverBenchTime is the -test.benchtime used when [Config.BenchTime]
+// is empty and [Config.Source] is manifest.SourceCover. Coverage counts
+// every function that runs at least once, however briefly, so sampling is
+// no reason to run long; but what a benchmark runs can depend on b.N, when
+// state builds up over iterations (a buffer that is flushed when full, a
+// block sealed after so many rows, a query list cycled by iteration). On
+// the example module (testdata/example), 1x, 10x, 100x and 10ms all miss
+// functions that the committed 2s profiles sample (storage.(*series).seal,
+// encoding.UnmarshalValues, ... behind httpapi.BenchmarkWrite's flushes),
+// and 100ms misses none (TestCoverRecallOnExample).
+const DefaultCoverBenchTime = "100ms"
+
 // DefaultTimeout is the per-process timeout used when [Config.Timeout] is
 // zero: long enough for any benchmark with the default benchtime and a slow
 // setup, short enough that a hung benchmark does not stall a CI job.
@@ -55,8 +67,19 @@ type Config struct {
 	// Empty skips nothing.
 	Skip string
 	// BenchTime is passed as -test.benchtime ("1s", "100x", ...). Empty
-	// means DefaultBenchTime.
+	// means DefaultBenchTime, or DefaultCoverBenchTime when Source is
+	// manifest.SourceCover.
 	BenchTime string
+	// Source is what Collect records for each benchmark: a CPU profile
+	// (manifest.SourceProfile; empty means the same), or the set of
+	// functions it executed (manifest.SourceCover): the test binaries are
+	// then built with -cover -coverpkg=<main module>/..., each benchmark
+	// runs (DefaultCoverBenchTime) into a GOCOVERDIR of its own, and package covdata turns
+	// the data into a function set file next to the manifest. A function
+	// set is exact where a profile samples, but knows no time and only
+	// the main module's functions. An Out holding the other source's
+	// collection is refused unless Force (the two never mix).
+	Source manifest.Source
 	// Timeout bounds each test binary process (discovery runs and profile
 	// runs). On expiry the process gets SIGQUIT, so its goroutine dump
 	// lands in the log, and its whole process group is killed shortly
@@ -118,11 +141,17 @@ type Config struct {
 }
 
 func (c *Config) benchTime() string {
-	if c.BenchTime == "" {
-		return DefaultBenchTime
+	switch {
+	case c.BenchTime != "":
+		return c.BenchTime
+	case c.cover():
+		return DefaultCoverBenchTime
 	}
-	return c.BenchTime
+	return DefaultBenchTime
 }
+
+// cover reports whether c collects function sets.
+func (c *Config) cover() bool { return c.Source == manifest.SourceCover }
 
 func (c *Config) timeout() time.Duration {
 	if c.Timeout <= 0 {

@@ -26,6 +26,12 @@ import (
 // [ReadFile] reads.
 const Version = 1
 
+// ErrNoData is wrapped by the error of [Load] for a directory without
+// coverage counters of any instrumented function: nothing was written to
+// it, or the program instrumented no statement (a test binary of a package
+// of tests only).
+var ErrNoData = errors.New("no coverage data")
+
 // maxFileBytes bounds the size of a function set file [ReadFile] reads.
 const maxFileBytes = 256 << 20
 
@@ -101,7 +107,7 @@ type pkgSource struct {
 // and closure; see the package documentation.
 //
 // Load fails when dir is not a directory, holds no coverage data (the
-// error then says how to get some), when the go command fails, or when a
+// error wraps [ErrNoData] and says how to get some), when the go command fails, or when a
 // source file named by the data cannot be found or parsed (it changed
 // since the build). Every error names dir.
 func Load(ctx context.Context, dir string, opts Options) (*Set, error) {
@@ -129,7 +135,7 @@ func Load(ctx context.Context, dir string, opts Options) (*Set, error) {
 		}
 		msg := strings.TrimSpace(stderr.String())
 		if strings.Contains(msg, "no applicable files") {
-			return nil, fmt.Errorf("%s: no coverage data (was the program built with -cover, and did it exit normally? counters are written at exit)", dir)
+			return nil, fmt.Errorf("%s: %w (was the program built with -cover, and did it exit normally? counters are written at exit)", dir, ErrNoData)
 		}
 		return nil, fmt.Errorf("%s: go tool covdata textfmt: %w: %s", dir, err, msg)
 	}
@@ -147,7 +153,7 @@ func fromText(ctx context.Context, dir string, data []byte, opts Options) (*Set,
 		return nil, fmt.Errorf("%s: parsing go tool covdata textfmt output: %w", dir, err)
 	}
 	if len(profiles) == 0 {
-		return nil, fmt.Errorf("%s: no coverage data (was the program built with -cover, and did it exit normally? counters are written at exit)", dir)
+		return nil, fmt.Errorf("%s: %w (was the program built with -cover, and did it exit normally? counters are written at exit)", dir, ErrNoData)
 	}
 	byPkg := map[string][]*cover.Profile{}
 	for _, p := range profiles {

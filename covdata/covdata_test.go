@@ -195,6 +195,7 @@ func TestLoadErrors(t *testing.T) {
 	_, err := covdata.Load(t.Context(), empty, covdata.Options{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), empty+": no coverage data")
+	assert.ErrorIs(t, err, covdata.ErrNoData)
 	_, err = covdata.Load(t.Context(), filepath.Join(empty, "nope"), covdata.Options{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "not a coverage data directory")

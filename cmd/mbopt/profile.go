@@ -30,6 +30,7 @@ type profileOptions struct {
 	bench      string
 	skip       string
 	benchtime  string
+	source     string // "profile" or "cover"; profile only
 	timeout    time.Duration
 	jobs       int
 	sub        bool
@@ -68,6 +69,15 @@ function.
 
 It writes DIR/manifest.json, one DIR/*.pprof per benchmark that succeeded and
 DIR/logs/*.log for those that did not. 'mbopt analyze --micro DIR' reads them.
+
+--source cover records instead the set of functions each benchmark executed:
+test binaries are built with -cover -coverpkg=<module>/..., every benchmark
+runs briefly (--benchtime 100ms unless given: what a benchmark runs can depend
+on b.N) and DIR/*.funcs.json lists the module functions it ran, exactly, where
+a profile only samples. It is much faster
+than profiling for seconds, and the analysis reads the sets like profiles (the
+module's functions only: the standard library and dependencies are not
+instrumented). Profiles and function sets never share a --out.
 A package that does not build, and a benchmark that panics, fails, hangs past
 --timeout or writes no profile, is recorded in the manifest and named in the
 summary; the others complete.
@@ -111,6 +121,9 @@ of them, skipped ones aside), 1 otherwise, 2 for bad flags or no benchmarks.`,
 			if len(args) > 0 {
 				o.patterns = args
 			}
+			if o.source == string(manifest.SourceCover) && !cmd.Flags().Changed("benchtime") {
+				o.benchtime = collect.DefaultCoverBenchTime
+			}
 			if err := o.validate(); err != nil {
 				return err
 			}
@@ -122,6 +135,7 @@ of them, skipped ones aside), 1 otherwise, 2 for bad flags or no benchmarks.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.out, "out", "profiles", "output `directory` for the manifest, profiles and logs")
+	f.StringVar(&o.source, "source", string(manifest.SourceProfile), "what to record per benchmark: {profile|cover} (cover: the functions it executed, exactly, from a -cover run; --benchtime defaults to 100ms)")
 	addCollectFlags(f, o)
 	f.BoolVar(&o.strict, "strict", false, "exit 1 when any benchmark fails, times out or does not build")
 	f.StringVarP(&o.dir, "dir", "C", "", "run in this `directory` (a directory of the module to profile)")
@@ -205,6 +219,11 @@ func (o *profileOptions) validate() error {
 			return badInputf("--benchtime: invalid value %q: want a positive duration such as 1s or an iteration count such as 100x", o.benchtime)
 		}
 	}
+	switch manifest.Source(o.source) {
+	case "", manifest.SourceProfile, manifest.SourceCover:
+	default:
+		return badInputf("--source: invalid value %q: valid values are {profile|cover}", o.source)
+	}
 	if o.timeout <= 0 {
 		return badInputf("--timeout must be positive, not %v", o.timeout)
 	}
@@ -246,6 +265,7 @@ func (o *profileOptions) collectConfig() collect.Config {
 		Bench:        o.bench,
 		Skip:         o.skip,
 		BenchTime:    o.benchtime,
+		Source:       manifest.Source(o.source),
 		Timeout:      o.timeout,
 		Jobs:         o.jobs,
 		TopLevelOnly: !o.sub,
@@ -293,7 +313,7 @@ func (o *profileOptions) collect(ctx context.Context, s *streams, cfg collect.Co
 // collectInputError adds the flag behind a collect.Config field to the
 // error's message.
 func collectInputError(ie *collect.InputError, o *profileOptions) error {
-	flag := map[string]string{"Out": "--out", "Bench": "--bench", "Skip": "--skip", "Patterns": "PATTERN", "Shard": "--shard", "ShardCosts": "--shard-costs"}[ie.Field]
+	flag := map[string]string{"Out": "--out", "Bench": "--bench", "Skip": "--skip", "Patterns": "PATTERN", "Shard": "--shard", "ShardCosts": "--shard-costs", "Source": "--source"}[ie.Field]
 	if ie.Field == "Dir" && o.dir != "" {
 		flag = "-C"
 	}

@@ -1,0 +1,49 @@
+package analysis
+
+import (
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/covdata"
+)
+
+// functionSetGraph reads the function set at path (collected with
+// collect.Config.Source cover) and returns it as a benchmark graph: its
+// functions, plus every application function the set contains by
+// covdata's rules (a closure that inlining copied into another function, a
+// compiler wrapper), under the application's name for it, so that coverage
+// compares it with the application like a profile. The graph has no edges
+// and no time (callgraph.FromFunctions).
+func functionSetGraph(path string, app *callgraph.Graph, opts callgraph.Options) (*callgraph.Graph, error) {
+	set, err := covdata.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	fns := make([]callgraph.Function, 0, len(set.Funcs))
+	for _, f := range set.Funcs {
+		fns = append(fns, callgraph.Function{Name: f.Name, File: f.File, Line: f.Line})
+	}
+	for _, n := range app.Nodes {
+		if set.Instrumented(n.Package) && set.Contains(n.Name) {
+			fns = append(fns, callgraph.Function{Name: n.Name, File: n.File, Line: n.Line})
+		}
+	}
+	return callgraph.FromFunctions(fns, opts)
+}
+
+// checkOneSource fails when files mix CPU profiles and function sets: the
+// two measure different things (function sets know only the instrumented
+// module's functions and no time), so a suite chosen from a mix would
+// compare benchmarks unfairly.
+func checkOneSource(files []benchFile) error {
+	var set, prof *benchFile
+	for i := range files {
+		if files[i].set {
+			set = &files[i]
+		} else {
+			prof = &files[i]
+		}
+	}
+	if set != nil && prof != nil {
+		return fieldErrorf("%s is a function set (collected with source cover) and %s a CPU profile: give %s the benchmarks of one collection source, not both", set.path, prof.path, Field("Micro"))
+	}
+	return nil
+}
