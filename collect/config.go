@@ -29,13 +29,17 @@ const DefaultBenchTime = "1s"
 // is empty and [Config.Source] is manifest.SourceCover. Coverage counts
 // every function that runs at least once, however briefly, so sampling is
 // no reason to run long; but what a benchmark runs can depend on b.N, when
-// state builds up over iterations (a buffer that is flushed when full, a
-// block sealed after so many rows, a query list cycled by iteration). On
-// the example module (testdata/example), 1x, 10x, 100x and 10ms all miss
-// functions that the committed 2s profiles sample (storage.(*series).seal,
-// encoding.UnmarshalValues, ... behind httpapi.BenchmarkWrite's flushes),
-// and 100ms misses none (TestCoverRecallOnExample).
-const DefaultCoverBenchTime = "100ms"
+// state builds up over iterations (a buffer flushed when full, blocks
+// merged after so many rows, a query list cycled by iteration). On the
+// example module (testdata/example), httpapi.BenchmarkWrite merges a
+// series' blocks only after about 2,100 iterations, so 1x, 10x, 100x and
+// 10ms miss storage.(*series).merge, encoding.UnmarshalValues and others
+// that the committed 2s profiles sample; 100ms (about 3,500 iterations on
+// an idle machine) finds them all, but not on a machine loaded enough to
+// halve that (TestCoverRecallOnExample under 'make test'). 500ms keeps a
+// margin of 4x against load, and still costs a twentieth of the papers'
+// 10s per benchmark.
+const DefaultCoverBenchTime = "500ms"
 
 // DefaultTimeout is the per-process timeout used when [Config.Timeout] is
 // zero: long enough for any benchmark with the default benchtime and a slow

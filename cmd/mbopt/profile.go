@@ -72,7 +72,7 @@ DIR/logs/*.log for those that did not. 'mbopt analyze --micro DIR' reads them.
 
 --source cover records instead the set of functions each benchmark executed:
 test binaries are built with -cover -coverpkg=<module>/..., every benchmark
-runs briefly (--benchtime 100ms unless given: what a benchmark runs can depend
+runs briefly (--benchtime 500ms unless given: what a benchmark runs can depend
 on b.N) and DIR/*.funcs.json lists the module functions it ran, exactly, where
 a profile only samples. It is much faster
 than profiling for seconds, and the analysis reads the sets like profiles (the
@@ -135,7 +135,7 @@ of them, skipped ones aside), 1 otherwise, 2 for bad flags or no benchmarks.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.out, "out", "profiles", "output `directory` for the manifest, profiles and logs")
-	f.StringVar(&o.source, "source", string(manifest.SourceProfile), "what to record per benchmark: {profile|cover} (cover: the functions it executed, exactly, from a -cover run; --benchtime defaults to 100ms)")
+	f.StringVar(&o.source, "source", string(manifest.SourceProfile), "what to record per benchmark: {profile|cover} (cover: the functions it executed, exactly, from a -cover run; --benchtime defaults to 500ms)")
 	addCollectFlags(f, o)
 	f.BoolVar(&o.strict, "strict", false, "exit 1 when any benchmark fails, times out or does not build")
 	f.StringVarP(&o.dir, "dir", "C", "", "run in this `directory` (a directory of the module to profile)")

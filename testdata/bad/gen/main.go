@@ -59,6 +59,19 @@ func main() {
 		func(m *manifest.Manifest) { m.Benchmarks[1].Profile = "" })
 	writeFile("inputs/manifest-corrupt/manifest.json", []byte(`{"version": 1, "module": "example.com/fig", "benchmarks": [`))
 	writeFile("inputs/manifest-version/manifest.json", []byte(`{"version": 99, "module": "example.com/fig", "benchmarks": []}`+"\n"))
+	// A collection of function sets (mbopt profile --source cover), given
+	// together with a directory of profiles.
+	writeFile("inputs/cover-collection/manifest.json", []byte(`{
+  "version": 2,
+  "module": "example.com/fig",
+  "benchtime": "500ms",
+  "source": "cover",
+  "benchmarks": [
+    {"id": "example.com/fig/app.BenchmarkOne", "package": "example.com/fig/app", "dir": "app", "name": "BenchmarkOne", "status": "ok", "functions": "one.funcs.json", "wall_seconds": 0.6}
+  ]
+}
+`))
+	writeFile("inputs/cover-collection/one.funcs.json", []byte(`{"version": 1, "packages": ["example.com/fig"], "functions": [{"name": "example.com/fig.a", "file": "example.com/fig/fig.go", "line": 1}]}`+"\n"))
 
 	// Benchmark directories with one good and one bad profile: the bad
 	// one is skipped with a warning and the run succeeds.
