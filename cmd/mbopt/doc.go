@@ -154,6 +154,14 @@
 //	mbopt suite --app app.pprof --micro profiles --changed-since merge-base --only-affected | sh
 //	mbopt check --suite suite.json --app app.pprof --micro profiles --min-coverage 90
 //
+// With --source cover, profile records instead the exact set of module
+// functions each benchmark executed (test binaries built with -cover, each
+// benchmark run for 500ms), which analyze, suite and report read like
+// profiles; see package covdata for how functions are named:
+//
+//	mbopt profile --source cover --out cover
+//	mbopt analyze --app app.pprof --micro cover
+//
 // # Comparing two revisions
 //
 // mbopt compare runs benchmarks of two revisions against each other in
