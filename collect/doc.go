@@ -35,6 +35,8 @@
 //
 //	manifest.json          the [manifest.Manifest], rewritten atomically after every benchmark
 //	*.pprof                one CPU profile per benchmark with status ok (see [manifest.ProfileName])
+//	*.funcs.json           instead, with Source cover, one function set per benchmark with status ok
+//	                       (package covdata; see [manifest.FunctionsName] and "Function sets" below)
 //	logs/*.log             the full output of every benchmark that did not succeed
 //	.mbopt-discovery.json  the discovery cache ([CacheFile]; see Resuming)
 //	.mbopt.lock            the lock file ([LockFile]; see Concurrency)
@@ -146,4 +148,19 @@
 // early. The manifest header (Go version, VCS revision, benchtime)
 // describes the latest run; each entry keeps its own benchtime and test
 // binary hash.
+//
+// # Function sets
+//
+// With [Config.Source] manifest.SourceCover, Collect records what each
+// benchmark executed rather than where it spent its time: every test binary
+// is built with -cover -coverpkg=<main module>/... (one build per package,
+// as for profiles), each benchmark runs for [DefaultCoverBenchTime] with
+// -test.gocoverdir pointing to a directory of its own, and package covdata
+// turns the counters into the set of module functions that ran, named as in
+// profiles. Discovery, scheduling, timeouts, fault handling and resuming are
+// the same; a reused entry needs its function set file to have the
+// recorded SHA-256. A benchmark whose binary instruments nothing of the
+// module (a package of tests only) gets an empty set. The manifest is then
+// version 2 with source "cover"; an Out holding the other source's
+// manifest is refused (Field "Source") unless [Config.Force].
 package collect
