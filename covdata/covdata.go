@@ -336,9 +336,12 @@ var closureElem = regexp.MustCompile(`^func[0-9]+$`)
 // documentation: name is in Funcs; or it is a compiler wrapper (a
 // deferwrap or gowrap, a range-over-func loop body) of a function that
 // ran; or it is a closure copied into another function by inlining
-// ("pkg.Caller.F.func3") and a closure of F ran. The copy's number counts
-// the closures of Caller, not of F, so which of F's closures it copies is
-// not known: any one that ran will do. Names of packages that are not
+// ("pkg.Caller.F.func3") and a closure of F ran, or a wrapper copied so
+// ("pkg.Caller.F-range1") and F ran. The copy's number counts the closures
+// of Caller, not of F, so which of F's closures it copies is not known: any
+// one that ran will do. A copy's name does not say F's package when F was
+// inlined from another package, so F is looked up in the copy's package
+// first, then in every instrumented package. Names of packages that are not
 // instrumented are never contained.
 func (s *Set) Contains(name string) bool {
 	s.index()
@@ -350,13 +353,29 @@ func (s *Set) Contains(name string) bool {
 		return false
 	}
 	if w := rangeBody.ReplaceAllString(wrapper.ReplaceAllString(rest, ""), ""); w != rest {
-		return s.Contains(pkg + "." + w)
+		if s.Contains(pkg + "." + w) {
+			return true
+		}
+		// A wrapper copied by inlining: "Caller.F-range1" is F's.
+		return s.copied(pkg, elements(w), len(elements(w)), s.names)
 	}
 	elems := elements(rest)
 	first := slices.IndexFunc(elems, closureElem.MatchString)
-	for k := 1; k < first; k++ {
-		if s.parents[pkg+"."+strings.Join(elems[k:first], ".")] {
-			return true
+	return first > 0 && s.copied(pkg, elems, first, s.parents)
+}
+
+// copied reports whether a function named by elems[:end] (the elements of
+// a name after package pkg) with some leading elements dropped, which
+// inlining prepends as the callers' names, is in set: first in package
+// pkg, then, since a function inlined across packages keeps no package
+// qualifier in the copy's name ("optimize.(*engine).take.(*Result).ImpactOf.func1"
+// copies coverage.(*Result).ImpactOf's closure), in any instrumented package.
+func (s *Set) copied(pkg string, elems []string, end int, set map[string]bool) bool {
+	for _, p := range append([]string{pkg}, s.Packages...) {
+		for k := 1; k < end; k++ {
+			if set[p+"."+strings.Join(elems[k:end], ".")] {
+				return true
+			}
 		}
 	}
 	return false

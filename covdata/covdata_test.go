@@ -134,7 +134,7 @@ func TestProfileNamesContained(t *testing.T) {
 // cannot predict.
 func TestContainsRules(t *testing.T) {
 	p := "example.com/m/store."
-	s := &covdata.Set{Packages: []string{"example.com/m/store"}, Funcs: []covdata.Func{
+	s := &covdata.Set{Packages: []string{"example.com/m/other", "example.com/m/store"}, Funcs: []covdata.Func{
 		{Name: p + "Outer"}, {Name: p + "Outer.func1"}, {Name: p + "Pair.Sum"}, {Name: p + "Ranged"}, {Name: p + "small.func1"},
 	}}
 	for _, tc := range []struct {
@@ -143,19 +143,25 @@ func TestContainsRules(t *testing.T) {
 	}{
 		{p + "Outer", true},
 		{p + "Outer.func1", true},
-		{p + "Outer.func2", false},           // a closure that did not run
-		{p + "Outer.deferwrap1", true},       // defer wrapper of a function that ran
-		{p + "Outer.func1.gowrap2", true},    // go wrapper inside a closure that ran
-		{p + "Ranged-range1", true},          // range-over-func body
-		{p + "Ranged-range1.func1", false},   // no such closure ran
-		{p + "UseSmall.small.func1", true},   // small's closure inlined into UseSmall
-		{p + "A.B.small.func1", true},        // ... through two levels
-		{p + "UseSmall.small.func2", true},   // numbered among UseSmall's closures
-		{p + "UseSmall.Ranged.func1", false}, // Ranged has no closure that ran
-		{p + "T.Sum", false},                 // not a closure: no prefix is dropped
-		{"example.com/other.Outer", false},   // not instrumented
-		{"runtime.mallocgc", false},          // not instrumented
-		{"[vdso]", false},                    // no package
+		{p + "Outer.func2", false},                            // a closure that did not run
+		{p + "Outer.deferwrap1", true},                        // defer wrapper of a function that ran
+		{p + "Outer.func1.gowrap2", true},                     // go wrapper inside a closure that ran
+		{p + "Ranged-range1", true},                           // range-over-func body
+		{p + "Ranged-range1.func1", false},                    // no such closure ran
+		{p + "UseSmall.small.func1", true},                    // small's closure inlined into UseSmall
+		{p + "A.B.small.func1", true},                         // ... through two levels
+		{p + "UseSmall.small.func2", true},                    // numbered among UseSmall's closures
+		{p + "UseSmall.Ranged.func1", false},                  // Ranged has no closure that ran
+		{p + "Caller.Ranged-range2", true},                    // a range body copied into Caller by inlining
+		{p + "Caller.Outer.Ranged-range1", true},              // ... through two levels
+		{p + "Caller.Unused-range1", false},                   // Unused did not run
+		{"example.com/m/other.Caller.(*T).small.func4", true}, // small's closure inlined across packages
+		{"example.com/m/other.Caller.Ranged-range1", true},    // a range body inlined across packages
+		{"example.com/m/other.Caller.Pair.Sum", false},        // only copies of closures and wrappers are looked up
+		{p + "T.Sum", false},                                  // not a closure: no prefix is dropped
+		{"example.com/other.Outer", false},                    // not instrumented
+		{"runtime.mallocgc", false},                           // not instrumented
+		{"[vdso]", false},                                     // no package
 	} {
 		assert.Equal(t, tc.want, s.Contains(tc.name), tc.name)
 	}

@@ -44,7 +44,9 @@
 // function by inlining is named after the function it was inlined into
 // ("pkg.Caller.F.func3" for a closure of F inlined into Caller, numbered
 // among Caller's closures, so which of F's closures it is cannot be told:
-// it counts as run when one of F's closures ran), and the
+// it counts as run when one of F's closures ran; when F lies in another
+// package, the copy's name does not say which, and F is looked up in every
+// instrumented package), and the
 // compiler's own wrappers (F.deferwrap1, F.gowrap1, the bodies of
 // range-over-func loops, F-range1) have no function literal in the source;
 // both count as run when the function they fold to ran.

@@ -188,6 +188,37 @@ if [ -z "${SKIP_MERGE:-}" ]; then
 	}' "$work/merge.txt"
 fi
 
+# Time to a coverage map by collection source (issue 12): the papers'
+# protocol against 'mbopt profile' (--source profile, defaults) and
+# 'mbopt profile --source cover', with the module functions each finds
+# against the union of all (BenchmarkSources in collect/cover_bench_test.go).
+# By default the example module only, with the papers' protocol estimated
+# from the profile collection's per-benchmark wall times (about 1 minute);
+# with MBOPT_BENCH_COLLECT=1 the papers' protocol also runs for real on the
+# example (about 5 more minutes), and mbopt's own repository is measured
+# too, its papers' protocol estimated (about 10 more minutes: its synthetic
+# benchmarks spend seconds on setup each).
+if [ -z "${SKIP_SOURCES:-}" ]; then
+	echo >&2
+	echo "# MBOPT_BENCH_SOURCES=1 go test -run '^\$' -bench '^BenchmarkSources\$' -benchtime 1x ./collect" >&2
+	"$GO" test -c -o "$work/collect.test" ./collect
+	sources() { # DIR PAPER_RUN
+		(cd collect && MBOPT_BENCH_SOURCES=1 MBOPT_BENCH_SOURCES_DIR="$1" MBOPT_PAPER_RUN="$2" "$work/collect.test" \
+			-test.run '^$' -test.bench '^BenchmarkSources$' -test.benchtime 1x -test.count 1 -test.timeout 60m) |
+			grep -v -e '^Benchmark' -e '^PASS' -e '^goos' -e '^goarch' -e '^pkg:' -e '^cpu:'
+	}
+	echo
+	echo "Time to a coverage map: papers' protocol (10 s per benchmark, sequential) vs. mbopt profile vs. --source cover"
+	if [ -n "${MBOPT_BENCH_COLLECT:-}" ]; then
+		sources ../testdata/example 1
+		echo
+		sources .. 0
+	else
+		sources ../testdata/example 0
+		echo "(mbopt's own repository and a real run of the papers' protocol: 'MBOPT_BENCH_COLLECT=1 make bench')"
+	fi
+fi
+
 # Collection speed on the example module against the papers' protocol (10 s
 # per benchmark, sequential, go test relinking per benchmark): about 10
 # minutes, so it runs only with MBOPT_BENCH_COLLECT=1.
