@@ -32,7 +32,7 @@ func mergeErrorf(format string, args ...any) error {
 // Merge combines the output directories dirs of a sharded collection (see
 // Sharding in the package documentation) into the output directory out: a
 // manifest with every shard's entries and no shard record, next to a copy
-// of every profile and log the entries name. The result is what one
+// of every profile, function set and log the entries name. The result is what one
 // unsharded [Collect] would have written, apart from the discovery cache,
 // which Merge does not copy.
 //
@@ -42,10 +42,11 @@ func mergeErrorf(format string, args ...any) error {
 // matching [ErrMerge] that names the directories concerned: a directory
 // without a readable manifest or given twice; manifests that differ in
 // module, VCS revision (or uncommitted changes), Go version, GOOS/GOARCH,
-// build flags or benchtime; a whole collection among shards; shards of
-// different counts or of different partition inputs; an interrupted shard;
-// a shard index given twice (overlap) or absent (missing); a benchmark in
-// two shards; a profile missing or whose SHA-256 differs from its entry's.
+// build flags, benchtime or source (profiles or function sets); a whole
+// collection among shards; shards of different counts or of different
+// partition inputs; an interrupted shard; a shard index given twice
+// (overlap) or absent (missing); a benchmark in two shards; a profile or
+// function set missing or whose SHA-256 differs from its entry's.
 //
 // out is replaced as a whole, atomically ([atomicfile.ReplaceDir]): on any
 // error it is left as it was. It may be one of dirs, but it must not
@@ -97,6 +98,11 @@ func Merge(dirs []string, out string) (*manifest.Manifest, error) {
 			for _, e := range in.m.Benchmarks {
 				if e.Profile != "" {
 					if err := copyChecked(in.dir, e.Profile, tmp, e.ProfileSHA256); err != nil {
+						return err
+					}
+				}
+				if e.Functions != "" {
+					if err := copyChecked(in.dir, e.Functions, tmp, e.FunctionsSHA256); err != nil {
 						return err
 					}
 				}
@@ -235,12 +241,21 @@ func sameCollection(a, b mergeInput) error {
 		{"GOOS/GOARCH", a.m.GOOS + "/" + a.m.GOARCH, b.m.GOOS + "/" + b.m.GOARCH},
 		{"build flags", strings.Join(a.m.BuildFlags, " "), strings.Join(b.m.BuildFlags, " ")},
 		{"benchtime", a.m.BenchTime, b.m.BenchTime},
+		{"source", string(orProfile(a.m.Source)), string(orProfile(b.m.Source))},
 	} {
 		if f.x != f.y {
 			return mergeErrorf("%s and %s differ in %s (%s; %s): merge only the shards of one collection", a.dir, b.dir, f.what, orNone(f.x), orNone(f.y))
 		}
 	}
 	return nil
+}
+
+// orProfile returns s, or SourceProfile for the empty source.
+func orProfile(s manifest.Source) manifest.Source {
+	if s == "" {
+		return manifest.SourceProfile
+	}
+	return s
 }
 
 // revision returns m's VCS revision, marked when the tree was modified.

@@ -298,3 +298,63 @@ func TestMergeOutput(t *testing.T) {
 	_, err = collect.Merge(nil, empty)
 	assert.ErrorContains(t, err, "no directories to merge")
 }
+
+// TestMergeCover merges the shards of a collection of function sets
+// (Source cover): the sets are copied and checked like profiles, the
+// merged manifest keeps the source, and shards of different sources are
+// not merged.
+func TestMergeCover(t *testing.T) {
+	root := t.TempDir()
+	w := whole(6)
+	w.Source = manifest.SourceCover
+	for i := range w.Benchmarks {
+		e := &w.Benchmarks[i]
+		if e.Profile == "" {
+			continue
+		}
+		e.Profile, e.ProfileSHA256 = "", ""
+		e.Functions = manifest.FunctionsName(w.Module, e.Package, e.Name)
+		sum := sha256.Sum256(profileBytes(e.ID, 0))
+		e.FunctionsSHA256 = hex.EncodeToString(sum[:])
+	}
+	shards := split(t, w, 2)
+	dirs := writeShards(t, root, shards)
+	for k, m := range shards {
+		for _, e := range m.Benchmarks {
+			if e.Functions != "" {
+				require.NoError(t, os.WriteFile(filepath.Join(dirs[k], e.Functions), profileBytes(e.ID, 0), 0o644))
+			}
+		}
+	}
+	out := filepath.Join(root, "merged")
+	m, err := collect.Merge(dirs, out)
+	require.NoError(t, err)
+	assert.Equal(t, manifest.SourceCover, m.Source)
+	assert.Equal(t, manifest.SchemaVersionCover, m.Version)
+	for _, e := range m.Benchmarks {
+		if e.Functions != "" {
+			data, err := os.ReadFile(filepath.Join(out, e.Functions))
+			require.NoError(t, err)
+			assert.Equal(t, profileBytes(e.ID, 0), data)
+		}
+	}
+
+	// A function set changed after collection is refused.
+	var changed string
+	for _, e := range shards[0].Benchmarks {
+		if e.Functions != "" {
+			changed = filepath.Join(dirs[0], e.Functions)
+			break
+		}
+	}
+	require.NoError(t, os.WriteFile(changed, []byte("edited"), 0o644))
+	_, err = collect.Merge(dirs, filepath.Join(root, "edited"))
+	require.ErrorIs(t, err, collect.ErrMerge)
+
+	// A shard of profiles and a shard of function sets are not merged.
+	prof := split(t, whole(6), 2)
+	pdirs := writeShards(t, filepath.Join(root, "prof"), prof)
+	_, err = collect.Merge([]string{dirs[1], pdirs[0]}, filepath.Join(root, "mixed"))
+	require.ErrorIs(t, err, collect.ErrMerge)
+	assert.Contains(t, err.Error(), "differ in source")
+}
