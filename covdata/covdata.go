@@ -336,7 +336,8 @@ var closureElem = regexp.MustCompile(`^func[0-9]+$`)
 // documentation: name is in Funcs; or it is a compiler wrapper (a
 // deferwrap or gowrap, a range-over-func loop body) of a function that
 // ran; or it is a closure copied into another function by inlining
-// ("pkg.Caller.F.func3") and a closure of F ran, or a wrapper copied so
+// ("pkg.Caller.F.func3", or "pkg.Caller.func1.F.3" when copied into a
+// closure of Caller) and a closure of F ran, or a wrapper copied so
 // ("pkg.Caller.F-range1") and F ran. The copy's number counts the closures
 // of Caller, not of F, so which of F's closures it copies is not known: any
 // one that ran will do. A copy's name does not say F's package when F was
@@ -359,9 +360,24 @@ func (s *Set) Contains(name string) bool {
 		// A wrapper copied by inlining: "Caller.F-range1" is F's.
 		return s.copied(pkg, elements(w), len(elements(w)), s.names)
 	}
+	// A copied closure ends in closure elements: "func3", or a bare
+	// number when it was copied into a closure ("Caller.func1.F.3").
 	elems := elements(rest)
-	first := slices.IndexFunc(elems, closureElem.MatchString)
-	return first > 0 && s.copied(pkg, elems, first, s.parents)
+	end := len(elems)
+	for end > 0 && (closureElem.MatchString(elems[end-1]) || isNumber(elems[end-1])) {
+		end--
+	}
+	return end < len(elems) && s.copied(pkg, elems, end, s.parents)
+}
+
+// isNumber reports whether e is a non-empty string of ASCII digits.
+func isNumber(e string) bool {
+	for _, c := range e {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return e != ""
 }
 
 // copied reports whether a function named by elems[:end] (the elements of

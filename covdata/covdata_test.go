@@ -152,6 +152,10 @@ func TestContainsRules(t *testing.T) {
 		{p + "A.B.small.func1", true},                         // ... through two levels
 		{p + "UseSmall.small.func2", true},                    // numbered among UseSmall's closures
 		{p + "UseSmall.Ranged.func1", false},                  // Ranged has no closure that ran
+		{p + "Caller.func1.small.3", true},                    // small's closure copied into a closure of Caller
+		{p + "Caller.func2.Outer.small.1", true},              // ... through Outer
+		{p + "Caller.func1.Ranged.3", false},                  // Ranged has no closure that ran
+		{p + "init.7", false},                                 // not a copy: nothing to drop
 		{p + "Caller.Ranged-range2", true},                    // a range body copied into Caller by inlining
 		{p + "Caller.Outer.Ranged-range1", true},              // ... through two levels
 		{p + "Caller.Unused-range1", false},                   // Unused did not run

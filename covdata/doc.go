@@ -43,7 +43,8 @@
 // [Set.Contains] maps them back: a closure copied into another
 // function by inlining is named after the function it was inlined into
 // ("pkg.Caller.F.func3" for a closure of F inlined into Caller, numbered
-// among Caller's closures, so which of F's closures it is cannot be told:
+// among Caller's closures, or "pkg.Caller.func1.F.3" when inlined into a
+// closure of Caller, so which of F's closures it is cannot be told:
 // it counts as run when one of F's closures ran; when F lies in another
 // package, the copy's name does not say which, and F is looked up in every
 // instrumented package), and the
