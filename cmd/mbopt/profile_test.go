@@ -41,14 +41,16 @@ func TestProfileFlags(t *testing.T) {
 		args []string
 		want profileOptions
 	}{
-		{"defaults", nil, profileOptions{out: "profiles", benchtime: collect.DefaultBenchTime, timeout: collect.DefaultTimeout, sub: true}},
+		{"defaults", nil, profileOptions{out: "profiles", benchtime: collect.DefaultBenchTime, source: "profile", timeout: collect.DefaultTimeout, sub: true}},
+		{"cover", []string{"--source", "cover"}, profileOptions{out: "profiles", benchtime: collect.DefaultCoverBenchTime, source: "cover", timeout: collect.DefaultTimeout, sub: true}},
+		{"cover with benchtime", []string{"--source", "cover", "--benchtime", "3x"}, profileOptions{out: "profiles", benchtime: "3x", source: "cover", timeout: collect.DefaultTimeout, sub: true}},
 		{"everything", []string{"./a/...", "./b", "--out", "o", "--bench", "Encode/n=1", "--benchtime", "100x",
 			"--timeout", "90s", "-j", "3", "--sub=false", "--tags", "x,y", "--mod", "vendor", "--force", "--strict", "-C", ".",
 			"--skip", "Slow/n=1000", "--retry-failed"},
-			profileOptions{patterns: []string{"./a/...", "./b"}, out: "o", bench: "Encode/n=1", benchtime: "100x",
+			profileOptions{patterns: []string{"./a/...", "./b"}, out: "o", bench: "Encode/n=1", benchtime: "100x", source: "profile",
 				timeout: 90 * time.Second, jobs: 3, sub: false, tags: "x,y", mod: "vendor", force: true, strict: true, dir: ".",
 				skip: "Slow/n=1000", retry: true}},
-		{"duration benchtime", []string{"--benchtime", "10s"}, profileOptions{out: "profiles", benchtime: "10s", timeout: collect.DefaultTimeout, sub: true}},
+		{"duration benchtime", []string{"--benchtime", "10s"}, profileOptions{out: "profiles", benchtime: "10s", source: "profile", timeout: collect.DefaultTimeout, sub: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
