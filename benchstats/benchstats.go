@@ -151,8 +151,8 @@ func (e Estimate) Instability() float64 { return e.CI.Width() }
 // ErrNoData is returned when a version has no measurements.
 var ErrNoData = errors.New("benchstats: a version has no measurements")
 
-// ErrZeroMedian is returned when the base median is zero, so a relative
-// change is undefined.
+// ErrZeroMedian is returned when the base median is zero and the head's
+// is not, so a relative change is undefined. (Both zero is no change.)
 var ErrZeroMedian = errors.New("benchstats: the base median is 0, so the relative change is undefined")
 
 // Median returns the median of xs (the mean of the two middle values when
@@ -202,10 +202,10 @@ func estimate(base, head Hierarchy, opt Options, hier bool) (Estimate, error) {
 		}
 	}
 	e := Estimate{BaseMedian: Median(bv), HeadMedian: Median(hv), BaseN: len(bv), HeadN: len(hv)}
-	if e.BaseMedian == 0 {
+	var ok bool
+	if e.Change, ok = change(e.BaseMedian, e.HeadMedian); !ok {
 		return Estimate{}, ErrZeroMedian
 	}
-	e.Change = e.HeadMedian/e.BaseMedian - 1
 
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x6d626f7074)) // "mbopt"
 	n := opt.resamples()
@@ -222,13 +222,11 @@ func estimate(base, head Hierarchy, opt Options, hier bool) (Estimate, error) {
 		}
 		slices.Sort(bs)
 		slices.Sort(hs)
-		bm := sortedMedian(bs)
-		if bm == 0 {
-			// A resample whose base median is 0 has no relative change;
-			// it can only happen when some measurements are 0.
-			continue
+		// A resample whose base median alone is 0 has no relative change;
+		// it can only happen when some measurements are 0.
+		if c, ok := change(sortedMedian(bs), sortedMedian(hs)); ok {
+			changes = append(changes, c)
 		}
-		changes = append(changes, sortedMedian(hs)/bm-1)
 	}
 	if len(changes) == 0 {
 		return Estimate{}, ErrZeroMedian
@@ -240,6 +238,19 @@ func estimate(base, head Hierarchy, opt Options, hier bool) (Estimate, error) {
 		High: stat.Quantile(1-alpha/2, stat.Empirical, changes, nil),
 	}
 	return e, nil
+}
+
+// change returns head/base − 1. Two zero medians (a benchmark that
+// allocates nothing in either version) are no change; a zero base median
+// with a non-zero head has no relative change, and ok is false.
+func change(base, head float64) (c float64, ok bool) {
+	switch {
+	case base == 0 && head == 0:
+		return 0, true
+	case base == 0:
+		return 0, false
+	}
+	return head/base - 1, true
 }
 
 func resampleFlat(rng *rand.Rand, vs, dst []float64) []float64 {

@@ -114,6 +114,11 @@ func TestCompareErrors(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNoData)
 	_, err = Compare(Hierarchy{{{0, 0}}}, Hierarchy{{{1}}}, Options{})
 	assert.ErrorIs(t, err, ErrZeroMedian)
+	// Zero allocations in both versions: no change, not an error.
+	e, err := Compare(Hierarchy{{{0, 0}}}, Hierarchy{{{0}}}, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 0.0, e.Change)
+	assert.Equal(t, Interval{0, 0}, e.CI)
 	_, err = Compare(Hierarchy{{{math.NaN()}}}, Hierarchy{{{1}}}, Options{})
 	assert.ErrorContains(t, err, "not finite")
 	_, err = Compare(Hierarchy{{{1}}}, Hierarchy{{{1}}}, Options{Confidence: 1.5})

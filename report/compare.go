@@ -261,7 +261,7 @@ func otherReason(res *compare.Result) string { return textutil.FirstLine(res.Err
 func settingsLines(r *compare.Report) []string {
 	st := r.Settings
 	lines := []string{
-		fmt.Sprintf("%d trials × %d runs × %d iterations per version at benchtime %s%s", st.Trials, st.Runs, st.Count, st.BenchTime, map[bool]string{true: ", with allocations", false: ""}[st.Benchmem]),
+		fmt.Sprintf("%s × %s × %s per version at benchtime %s%s", textutil.Plural(st.Trials, "trial"), textutil.Plural(st.Runs, "run"), textutil.Plural(st.Count, "iteration"), st.BenchTime, map[bool]string{true: ", with allocations", false: ""}[st.Benchmem]),
 		fmt.Sprintf("Change of the medians with a %g%% confidence interval from %d hierarchical bootstrap resamples (seed %d); threshold ±%s",
 			100*st.Confidence, st.Resamples, st.Seed, thresholdText(st.Threshold)),
 	}
@@ -366,6 +366,10 @@ func CompareText(w io.Writer, r *compare.Report) error {
 		for i := range other {
 			res := &other[i]
 			cell := wrapName(name(res), nameWidth)
+			if res.Unit != "" && res.Status == compare.Compared {
+				// An estimate that failed is about one unit.
+				cell += " (" + res.Unit + ")"
+			}
 			if why := otherReason(res); why != "" {
 				cell += "\n  " + why
 			}

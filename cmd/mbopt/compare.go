@@ -281,11 +281,20 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		}
 	}
 	if fail := rep.Gate(failOn); len(fail) > 0 {
+		// One entry per benchmark, with the units that failed, in the
+		// report's order.
 		var names []string
+		units := map[string][]string{}
 		for _, r := range fail {
-			names = append(names, r.ID)
+			if _, ok := units[r.ID]; !ok {
+				names = append(names, r.ID)
+			}
+			units[r.ID] = append(units[r.ID], r.Unit)
 		}
-		return &gateError{fmt.Sprintf("--fail-on %s: the gate failed on %s: %s", failOn, textutil.Plural(len(fail), "result"), strings.Join(names, ", "))}
+		for i, id := range names {
+			names[i] = id + " (" + strings.Join(units[id], ", ") + ")"
+		}
+		return &gateError{fmt.Sprintf("--fail-on %s: the gate failed on %s: %s", failOn, textutil.Plural(len(names), "benchmark"), strings.Join(names, ", "))}
 	}
 	return nil
 }

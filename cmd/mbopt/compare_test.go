@@ -64,7 +64,7 @@ func TestCompareGateExitCodes(t *testing.T) {
 		code, stdout, stderr := mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), tc.args...)...)
 		assert.Equal(t, tc.want, code, "%v\nstdout:\n%s\nstderr:\n%s", tc.args, stdout, stderr)
 		if tc.want == exitGate {
-			assert.Contains(t, stderr, "the gate failed on 1 result: "+cmpfixture.Package+"."+cmpfixture.Slower, tc.args)
+			assert.Contains(t, stderr, "the gate failed on 1 benchmark: "+cmpfixture.Package+"."+cmpfixture.Slower+" (sec/op)", tc.args)
 		}
 		assert.Contains(t, stdout, "definite ", tc.args)
 	}
