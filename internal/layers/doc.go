@@ -16,8 +16,9 @@
 //     fixed-value detection over a benchmark's history, on benchstats
 //     intervals)
 //  2. the first stage and the graph comparison: collect (profiles
-//     benchmarks), reference (application profiles), coverage; and
-//     compare (runs two revisions' benchmarks against each other)
+//     benchmarks), reference (application profiles), coverage, staticcg
+//     (static call edges for an application graph); and compare (runs two
+//     revisions' benchmarks against each other)
 //  3. the choices: optimize (Algorithm 2 and variants), recommend
 //     (Algorithm 3); changes (a diff mapped to changed functions and to the
 //     benchmarks that cover them); history (the SQLite store of compare

@@ -38,6 +38,7 @@ var layer = map[string]int{
 	"reference":           2,
 	"coverage":            2,
 	"compare":             2,
+	"staticcg":            2,
 	"internal/proftest":   3,
 	"internal/synth":      3,
 	"internal/cmpfixture": 3,
