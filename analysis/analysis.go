@@ -32,6 +32,7 @@ import (
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/recommend"
+	"github.com/mbopt/mbopt/staticcg"
 )
 
 // Config says what to analyse. Only App and Micro are required.
@@ -81,6 +82,20 @@ type Config struct {
 	// Recommend is the number of recommendations; 0 disables them,
 	// negative means no limit.
 	Recommend int
+	// Edges chooses the application graph's edges that the
+	// recommendations walk: the sampled ones (the zero value, the
+	// paper's), the static call graph's between the application's
+	// functions, or both (see package staticcg). Static edges need the
+	// application's source (Static) and add an *EdgesNote saying how the
+	// recommendations changed.
+	Edges staticcg.Edges
+	// Static configures the static call graph built for Edges static or
+	// both; Static.Dir "" means Dir. Ignored with StaticGraph.
+	Static staticcg.Options
+	// StaticGraph, when not nil, is the static call graph to use instead
+	// of building one from Static (one graph serves every profile of the
+	// same source).
+	StaticGraph *staticcg.Graph
 	// Strict turns every skipped benchmark profile into an error.
 	Strict bool
 	// AllowNonCPU and AllowEmpty accept non-CPU and sample-less
@@ -144,6 +159,9 @@ type Report struct {
 	Suite *optimize.Result
 	// Recommendations is nil when none were asked for.
 	Recommendations *recommend.Result
+	// Edges describes the static edges the recommendations walked; nil
+	// with Config.Edges sampled or without recommendations.
+	Edges *staticcg.Stats
 	// Skipped lists benchmarks left out: first those a collection
 	// manifest records as not ok, then unusable profiles, each sorted by
 	// file.
@@ -156,9 +174,10 @@ type Report struct {
 	// found: *ModuleFromGoModWarning, *NoProjectFunctionWarning,
 	// *NoSharedFunctionWarning, *ExcludeUnmatchedWarning, *CmdTargetsNote,
 	// *ThinProfileWarning, *UnnamedFramesWarning, *ExclusionNote,
-	// *CostSourceNote and *NoCertificateWarning (pick them out with
-	// errors.As). The *ExclusionNote and *CostSourceNote are information,
-	// not caveats: see [Note] and [IsNote].
+	// *CostSourceNote, *UnmatchedFunctionsWarning, *EdgesNote and
+	// *NoCertificateWarning (pick them out with errors.As). The
+	// *ExclusionNote, *CostSourceNote and *EdgesNote are information, not
+	// caveats: see [Note] and [IsNote].
 	Warnings []error
 	// Scenarios compares the application scenarios; nil with fewer than
 	// two.
@@ -200,6 +219,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if cfg.Impact != coverage.AttributedImpact && cfg.Impact != coverage.FlatImpact {
 		return nil, fieldErrorf("%s must be coverage.AttributedImpact or coverage.FlatImpact, not %d", Field("Impact"), int(cfg.Impact))
+	}
+	if cfg.Edges < staticcg.Sampled || cfg.Edges > staticcg.Both {
+		return nil, fieldErrorf("%s must be staticcg.Sampled, Static or Both, not %d", Field("Edges"), int(cfg.Edges))
 	}
 	if err := CheckModules(cfg.Modules); err != nil {
 		return nil, err
@@ -320,7 +342,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				rep.Warnings = append(rep.Warnings, note)
 			}
 		}
-		rep.Recommendations = recommend.Additional(rep.Coverage, rep.Coverage.Covered, opts)
+		if rep.Recommendations, err = recommendations(ctx, cfg, rep, opts); err != nil {
+			return nil, err
+		}
 		rep.Targets = cfg.Targets
 	}
 	return rep, nil

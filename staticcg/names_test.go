@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mbopt/mbopt/callgraph"
@@ -95,21 +98,38 @@ func TestNames(t *testing.T) {
 	}
 }
 
+var example struct {
+	once sync.Once
+	sg   *staticcg.Graph
+	app  *callgraph.Graph
+	err  error
+}
+
+// exampleGraphs returns the example module's static graph and its
+// application profile's graph, built once for the package's tests.
+func exampleGraphs(t *testing.T) (*staticcg.Graph, *callgraph.Graph) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a module")
+	}
+	example.once.Do(func() {
+		example.sg, example.err = staticcg.Build(context.Background(), staticcg.Options{Dir: "../testdata/example"})
+		if example.err != nil {
+			return
+		}
+		example.app, example.err = callgraph.Load([]string{"../testdata/profiles/example/app.pprof"}, callgraph.Options{Modules: []string{"example.com/tinytsdb"}})
+	})
+	if example.err != nil {
+		t.Fatal(example.err)
+	}
+	return example.sg, example.app
+}
+
 // TestNamesOfTheExample checks the names against the other source: every
 // project function of the example application's profile is a function of
 // the example module's static graph.
 func TestNamesOfTheExample(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a module")
-	}
-	sg, err := staticcg.Build(context.Background(), staticcg.Options{Dir: "../testdata/example"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	app, err := callgraph.Load([]string{"../testdata/profiles/example/app.pprof"}, callgraph.Options{Modules: []string{"example.com/tinytsdb"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sg, app := exampleGraphs(t)
 	_, st := staticcg.Apply(app, sg, staticcg.Both)
 	if len(st.Unmatched) > 0 {
 		t.Errorf("project functions of the profile without a static function: %s", strings.Join(st.Unmatched, ", "))
@@ -123,5 +143,48 @@ func TestNamesOfTheExample(t *testing.T) {
 	}
 	if st.Matched < app.ProjectLen() {
 		t.Errorf("Matched = %d, want at least the %d project functions", st.Matched, app.ProjectLen())
+	}
+}
+
+// TestStaticEdgesOfTheExample pins what the static edges add to the
+// example application's graph between project functions: the one call
+// that ran but was never sampled, (*series).seal → sortPoints, and the
+// project functions whose reach it grows. (The recommendations of the
+// example do not change: those functions are covered by the suite.)
+func TestStaticEdgesOfTheExample(t *testing.T) {
+	sg, app := exampleGraphs(t)
+	both, _ := staticcg.Apply(app, sg, staticcg.Both)
+	var added []string
+	for v, ws := range both.Out {
+		for _, w := range ws {
+			if app.Nodes[v].Project && app.Nodes[w].Project && !slices.Contains(app.Out[v], w) {
+				added = append(added, app.Nodes[v].Name+" → "+app.Nodes[w].Name)
+			}
+		}
+	}
+	want := []string{"example.com/tinytsdb/storage.(*series).seal → example.com/tinytsdb/storage.sortPoints"}
+	if !slices.Equal(added, want) {
+		t.Errorf("static project edges not sampled = %q, want %q", added, want)
+	}
+	projectReach := func(g *callgraph.Graph, v int) int {
+		n := 0
+		for _, w := range g.Reachable(v) {
+			if g.Nodes[w].Project {
+				n++
+			}
+		}
+		return n
+	}
+	var grew []string
+	for v := range app.Nodes {
+		if app.Nodes[v].Project {
+			if a, b := projectReach(app, v), projectReach(both, v); a != b {
+				grew = append(grew, fmt.Sprintf("%s %d→%d", strings.TrimPrefix(app.Nodes[v].Name, "example.com/tinytsdb/"), a, b))
+			}
+		}
+	}
+	wantGrew := []string{"httpapi.(*Server).handleWrite 13→14", "storage.(*Table).AddRows 8→9", "storage.(*series).seal 5→6"}
+	if !slices.Equal(grew, wantGrew) {
+		t.Errorf("project reach that static edges grow = %q, want %q", grew, wantGrew)
 	}
 }

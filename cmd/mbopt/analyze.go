@@ -17,6 +17,7 @@ import (
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/recommend"
 	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/staticcg"
 )
 
 // analyzeOptions holds the analyze command's flag values.
@@ -28,6 +29,8 @@ type analyzeOptions struct {
 	nodes           string
 	impact          string
 	recommend       int
+	edges           string
+	staticDir       string
 	format          string
 	explain, strict bool
 	allowNonCPU     bool
@@ -50,6 +53,8 @@ func addAnalysisFlags(cmd *cobra.Command, o *analyzeOptions) {
 	f.StringVar(&o.nodes, "nodes", "project", "nodes the minimal suite must keep covered: {project|all}")
 	f.StringVar(&o.impact, "impact", "attributed", "application time that ranks benchmarks, breaks ties and is the impact objective: {attributed|flat} (attributed: charged to the innermost project function; flat: the paper's reference impact)")
 	f.IntVar(&o.recommend, "recommend", 10, "number of functions to recommend (0: none, -1: until full coverage)")
+	f.StringVar(&o.edges, "edges", "sampled", "call edges the recommendations walk: {sampled|static|both} (static: the x/tools VTA call graph of the source between the functions the application ran; both: the union)")
+	f.StringVar(&o.staticDir, "static-dir", "", "the application's module source for --edges static|both (default: the current directory, or run's DIR)")
 	f.BoolVar(&o.strict, "strict", false, "fail on any unusable benchmark profile instead of skipping it")
 	f.BoolVar(&o.allowNonCPU, "allow-non-cpu", false, "accept non-CPU profiles (weights are then that profile's unit, not seconds)")
 	f.Var(sizeValue{&o.limits.MaxFileBytes}, "max-profile-bytes", "largest profile file read, e.g. 512MiB (default "+formatSize(callgraph.DefaultLimits.MaxFileBytes)+")")
@@ -92,6 +97,13 @@ func (o *analyzeOptions) analysisConfig() (analysis.Config, error) {
 	if err != nil {
 		return analysis.Config{}, badInputf("--targets: %v", strings.TrimPrefix(err.Error(), "invalid targets "))
 	}
+	edges, err := staticcg.ParseEdges(o.edges)
+	if err != nil {
+		return analysis.Config{}, badInputf("--edges: %v", strings.TrimPrefix(err.Error(), "invalid edges "))
+	}
+	if o.staticDir != "" && edges == staticcg.Sampled {
+		return analysis.Config{}, badInputf("--static-dir is the source for static call edges: use it with --edges static or both")
+	}
 	apps, scenarios, err := parseApps(o.app, o.weights)
 	if err != nil {
 		return analysis.Config{}, err
@@ -99,7 +111,7 @@ func (o *analyzeOptions) analysisConfig() (analysis.Config, error) {
 	cfg := analysis.Config{
 		App: apps, Scenarios: scenarios, Micro: o.micro, Modules: o.modules, Nodes: nodes, Impact: impact,
 		Exclude: o.exclude, Targets: targets,
-		Recommend: o.recommend, Strict: o.strict, AllowNonCPU: o.allowNonCPU,
+		Recommend: o.recommend, Edges: edges, Static: staticcg.Options{Dir: o.staticDir}, Strict: o.strict, AllowNonCPU: o.allowNonCPU,
 		Limits: o.limits,
 	}
 	if err := o.sel.apply(&cfg); err != nil {

@@ -118,6 +118,8 @@ var flagOf = map[analysis.Field]string{
 	"Strict":                   "--strict",
 	"Impact":                   "--impact",
 	"Recommend":                "--recommend",
+	"Edges":                    "--edges",
+	"Static.Dir":               "--static-dir",
 	"Select.Objective":         "--objective",
 	"Select.Budget":            "--budget",
 	"Select.CostsFile":         "--costs",

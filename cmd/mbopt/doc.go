@@ -139,6 +139,17 @@
 //	  (project and overall: cumulative coverage after each pick; impact: the benchmark's reference impact)
 //	...
 //
+// --edges both makes the recommendations walk the static call graph of the
+// application's source (x/tools VTA; --static-dir names the module) between
+// the functions the application ran, as well as the sampled calls; a note
+// on standard error counts the edges and lists the sampled-only picks when
+// they differ. It loads the source, so it takes seconds, and it is not run
+// by the test:
+//
+//	mbopt analyze --app testdata/profiles/example/app.pprof \
+//	    --micro testdata/profiles/example/micro --module example.com/tinytsdb \
+//	    --recommend 3 --edges both --static-dir testdata/example
+//
 // Commands that profile take a while and are not run by the test. On a
 // module of your own, from its root:
 //
