@@ -107,7 +107,7 @@ var example struct {
 
 // exampleGraphs returns the example module's static graph and its
 // application profile's graph, built once for the package's tests.
-func exampleGraphs(t *testing.T) (*staticcg.Graph, *callgraph.Graph) {
+func exampleGraphs(t testing.TB) (*staticcg.Graph, *callgraph.Graph) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a module")
