@@ -79,6 +79,11 @@ type Config struct {
 	// impact (see coverage.ImpactKind). Both are always computed and
 	// reported.
 	Impact coverage.ImpactKind
+	// AppFunctions lists function sets of the application (covdata
+	// files, written by `mbopt cover-app`): the application graph's nodes
+	// then come from coverage and their weights from the App profiles
+	// (see [Hybrid]).
+	AppFunctions []string
 	// Recommend is the number of recommendations; 0 disables them,
 	// negative means no limit.
 	Recommend int
@@ -157,6 +162,9 @@ type Report struct {
 	Profiles map[string]string
 	// Suite is the minimal suite.
 	Suite *optimize.Result
+	// Hybrid compares the profile's and the coverage's functions; nil
+	// without Config.AppFunctions.
+	Hybrid *Hybrid
 	// Recommendations is nil when none were asked for.
 	Recommendations *recommend.Result
 	// Edges describes the static edges the recommendations walked; nil
@@ -174,10 +182,10 @@ type Report struct {
 	// found: *ModuleFromGoModWarning, *NoProjectFunctionWarning,
 	// *NoSharedFunctionWarning, *ExcludeUnmatchedWarning, *CmdTargetsNote,
 	// *ThinProfileWarning, *UnnamedFramesWarning, *ExclusionNote,
-	// *CostSourceNote, *UnmatchedFunctionsWarning, *EdgesNote and
-	// *NoCertificateWarning (pick them out with errors.As). The
-	// *ExclusionNote, *CostSourceNote and *EdgesNote are information, not
-	// caveats: see [Note] and [IsNote].
+	// *CostSourceNote, *UnmatchedFunctionsWarning, *EdgesNote, *HybridNote
+	// and *NoCertificateWarning (pick them out with errors.As). The
+	// *ExclusionNote, *CostSourceNote, *EdgesNote and *HybridNote are
+	// information, not caveats: see [Note] and [IsNote].
 	Warnings []error
 	// Scenarios compares the application scenarios; nil with fewer than
 	// two.
@@ -277,6 +285,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	app, err := callgraph.Load(cfg.App, opts)
 	if err != nil {
 		return nil, asInput(fmt.Errorf("application profile %w", err))
+	}
+	if len(cfg.AppFunctions) > 0 {
+		if app, rep.Hybrid, err = hybridGraph(app, cfg.AppFunctions, opts); err != nil {
+			return nil, err
+		}
+		rep.Warnings = append(rep.Warnings, &HybridNote{Hybrid: rep.Hybrid})
 	}
 	if app.UnnamedFrames > 0 {
 		rep.Warnings = append(rep.Warnings, &UnnamedFramesWarning{Frames: app.UnnamedFrames, Seconds: app.Unattributed, Unit: app.Unit, Total: app.Total})

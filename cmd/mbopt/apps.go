@@ -119,6 +119,7 @@ var flagOf = map[analysis.Field]string{
 	"Impact":                   "--impact",
 	"Recommend":                "--recommend",
 	"Edges":                    "--edges",
+	"AppFunctions":             "--app-cover",
 	"Static.Dir":               "--static-dir",
 	"Select.Objective":         "--objective",
 	"Select.Budget":            "--budget",

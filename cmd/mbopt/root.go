@@ -140,6 +140,7 @@ var subcommands = []func(*streams) *cobra.Command{
 	newCmdProfile,
 	newCmdMerge,
 	newCmdAnalyze,
+	newCmdCoverApp,
 	newCmdSuite,
 	newCmdReport,
 	newCmdCheck,
