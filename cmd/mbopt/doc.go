@@ -12,6 +12,7 @@
 //	mbopt analyze --app FILE... --micro DIR|FILE...  coverage, minimal suite, recommendations
 //	mbopt suite --app FILE... --micro DIR|FILE...    the minimal suite as go test invocations
 //	mbopt report --app ... --micro ... --out DIR     Markdown, HTML, JSON and plots
+//	mbopt cover-app [flags] -- PKG|CMD [ARGS...]     the functions a workload runs (go build -cover)
 //	mbopt check --suite FILE [DIR] [flags]           does a saved suite still fit the repository (drift)
 //	mbopt compare [--base REV] [--head REV] [flags]  compare two revisions' benchmarks, gate on regressions
 

@@ -68,7 +68,7 @@ func TestSuiteHelpFlags(t *testing.T) {
 		}
 	}
 	assert.ElementsMatch(t, []string{
-		"allow-empty", "allow-non-cpu", "app", "budget", "changed-since", "costs", "default-cost", "exclude", "format", "help", "impact",
+		"allow-empty", "allow-non-cpu", "app", "app-cover", "budget", "changed-since", "costs", "default-cost", "exclude", "format", "help", "impact",
 		"history", "max-decoded-bytes", "max-instability", "max-profile-bytes", "micro", "min-gain", "module", "nodes", "objective",
 		"only-affected", "output", "strict", "top", "weight",
 	}, listed)
