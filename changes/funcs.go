@@ -7,8 +7,8 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
-	"strconv"
-	"strings"
+
+	"github.com/mbopt/mbopt/internal/srcfunc"
 )
 
 // A span is one function's extent in one revision of one file.
@@ -50,74 +50,26 @@ func parseFuncs(src []byte, initBase, closureBase int) (pf parsedFile, ok bool) 
 		return parsedFile{}, false
 	}
 	pf.pkgName = f.Name.Name
-	tf := fset.File(f.Pos())
-	w := &walker{fset: fset, tf: tf, src: src, out: &pf.spans}
-	for _, d := range f.Decls {
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			name := funcDeclName(d)
-			if d.Recv == nil && d.Name.Name == "init" && d.Type.TypeParams == nil {
-				name = "init." + strconv.Itoa(initBase+pf.inits)
-				pf.inits++
-				w.add(name, d, d.Body, true)
-				continue
-			}
-			w.add(name, d, d.Body, false)
-		case *ast.GenDecl:
-			// Closures in package-level declarations (variable
-			// initializers) belong to the package initializer and are
-			// numbered across the package: init.func1, init.func2, ...
-			ast.Inspect(d, func(n ast.Node) bool {
-				if lit, ok := n.(*ast.FuncLit); ok {
-					pf.pkgClosures++
-					w.add("init.func"+strconv.Itoa(closureBase+pf.pkgClosures), lit, lit.Body, true)
-					return false
-				}
-				return true
-			})
-		}
+	w := &walker{fset: fset, tf: fset.File(f.Pos()), src: src}
+	c := srcfunc.Counters{Inits: initBase, Closures: closureBase}
+	for _, fn := range srcfunc.File(f, &c) {
+		pf.spans = append(pf.spans, span{
+			name:     fn.Name,
+			start:    fset.Position(fn.Node.Pos()).Line,
+			end:      fset.Position(fn.Node.End()).Line,
+			pkgLevel: fn.PkgLevel,
+			hash:     w.ownHash(fn.Node, srcfunc.Closures(fn.Body)),
+		})
 	}
+	pf.inits, pf.pkgClosures = c.Inits-initBase, c.Closures-closureBase
 	return pf, true
 }
 
-// walker records the spans of a function and of the closures in it.
+// walker hashes the tokens of one parsed file.
 type walker struct {
 	fset *token.FileSet
 	tf   *token.File
 	src  []byte
-	out  *[]span
-}
-
-// add records fn (a *ast.FuncDecl or *ast.FuncLit) named name, then the
-// closures directly in body, named name.func1, name.func2, ... (or name.1,
-// name.2, ... when fn is itself a closure), recursively.
-func (w *walker) add(name string, fn ast.Node, body *ast.BlockStmt, pkgLevel bool) {
-	var lits []*ast.FuncLit
-	if body != nil {
-		ast.Inspect(body, func(n ast.Node) bool {
-			if lit, ok := n.(*ast.FuncLit); ok {
-				lits = append(lits, lit)
-				return false // nested closures are numbered by lit
-			}
-			return true
-		})
-	}
-	s := span{
-		name:     name,
-		start:    w.fset.Position(fn.Pos()).Line,
-		end:      w.fset.Position(fn.End()).Line,
-		pkgLevel: pkgLevel,
-		hash:     w.ownHash(fn, lits),
-	}
-	*w.out = append(*w.out, s)
-	_, isLit := fn.(*ast.FuncLit)
-	for i, lit := range lits {
-		sub := name + "." + strconv.Itoa(i+1)
-		if !isLit {
-			sub = name + ".func" + strconv.Itoa(i+1)
-		}
-		w.add(sub, lit, lit.Body, pkgLevel)
-	}
 }
 
 // ownHash hashes the tokens of fn outside the function literals lits, with
@@ -159,35 +111,4 @@ func (w *walker) ownHash(fn ast.Node, lits []*ast.FuncLit) [sha256.Size]byte {
 	}
 	emit(pos, end)
 	return sha256.Sum256(buf.Bytes())
-}
-
-// funcDeclName names a declared function or method as the compiler does,
-// with type-argument lists written "[...]" as callgraph.NormalizeName
-// writes them: "F", "Map[...]", "T.M", "(*T).M", "(*Tree[...]).Insert".
-func funcDeclName(d *ast.FuncDecl) string {
-	name := d.Name.Name
-	if d.Recv == nil || len(d.Recv.List) == 0 {
-		if d.Type.TypeParams != nil && len(d.Type.TypeParams.List) > 0 {
-			name += "[...]"
-		}
-		return name
-	}
-	return recvName(d.Recv.List[0].Type) + "." + name
-}
-
-// recvName names a receiver type: "T", "(*T)", "T[...]", "(*T[...])".
-func recvName(e ast.Expr) string {
-	switch t := e.(type) {
-	case *ast.ParenExpr:
-		return recvName(t.X)
-	case *ast.StarExpr:
-		return "(*" + strings.TrimSuffix(strings.TrimPrefix(recvName(t.X), "("), ")") + ")"
-	case *ast.IndexExpr:
-		return recvName(t.X) + "[...]"
-	case *ast.IndexListExpr:
-		return recvName(t.X) + "[...]"
-	case *ast.Ident:
-		return t.Name
-	}
-	return "?"
 }

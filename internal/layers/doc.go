@@ -5,7 +5,8 @@
 //
 //  0. helpers with no mbopt imports: bitset, benchname, benchstats (the
 //     statistics of a comparison), and internal atomicfile, interrupt,
-//     regfile, textutil, par, proc, lazy, the test helpers internal/golden
+//     regfile, textutil, par, proc, lazy, srcfunc (source functions named as
+//     the compiler names them), the test helpers internal/golden
 //     and internal/gittest and the documentation check internal/doccheck
 //  1. the data each stage exchanges: manifest (the collection record),
 //     callgraph (profiles become graphs), covdata (coverage data becomes

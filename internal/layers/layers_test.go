@@ -14,6 +14,7 @@ var layer = map[string]int{
 	"bitset":              0,
 	"benchname":           0,
 	"benchstats":          0,
+	"internal/srcfunc":    0,
 	"internal/atomicfile": 0,
 	"internal/interrupt":  0,
 	"internal/textutil":   0,
