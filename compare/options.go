@@ -2,6 +2,8 @@ package compare
 
 import (
 	"os"
+
+	"github.com/mbopt/mbopt/shard"
 	"path/filepath"
 	"time"
 )
@@ -61,6 +63,20 @@ type Options struct {
 	// os.UserCacheDir, and "off" disables the cache. Binaries of a dirty
 	// worktree are never cached.
 	CacheDir string
+	// Shard, when enabled, runs only shard Shard.Index of Shard.Count
+	// of the benchmarks (all their trials, both versions on this machine),
+	// chosen by package shard's longest-first partition over ShardCosts,
+	// and writes a [ShardRecord] next to the raw files; [Merge] combines
+	// the shards' outputs.
+	Shard shard.Spec
+	// TrialShard, when enabled, runs every benchmark but only the trials
+	// t (from 1) with (t − 1) mod TrialShard.Count == TrialShard.Index,
+	// so each machine is one of the study's instance runs; [Merge]
+	// combines them. Settings.Trials counts the trials of all machines.
+	TrialShard shard.Spec
+	// ShardCosts are the benchmarks' costs (top-level id → seconds) that
+	// balance Shard; nil balances by count. Every shard must get the same.
+	ShardCosts map[string]float64
 	// Progress, when set, is called with each step, from one goroutine
 	// at a time.
 	Progress func(Event)

@@ -108,6 +108,9 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
+	if err := opt.checkShards(s); err != nil {
+		return nil, err
+	}
 	if _, err := benchname.CompileFilter(opt.Bench); err != nil {
 		return nil, &InputError{Field: "Bench", Err: err}
 	}
@@ -138,6 +141,10 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if err := r.plan(ctx, ws); err != nil {
 		return nil, err
 	}
+	rec, err := r.shardUnits()
+	if err != nil {
+		return nil, err
+	}
 	r.fitBudget()
 	if err := r.schedule(ctx); err != nil {
 		return nil, err
@@ -158,6 +165,19 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	}
 	rep.Module, rep.Base, rep.Head, rep.Raw = r.modPath, r.vers[Base].rev, r.vers[Head].rev, r.rep.Raw
 	rep.Results = r.failures(rep.Results)
+	if rec != nil {
+		rec.Base, rec.Head, rec.Settings = r.vers[Base].rev, r.vers[Head].rev, r.s
+		rec.Trials = trialsOf(r.s.Trials, opt.TrialShard)
+		for _, res := range rep.Results {
+			if res.Status == BuildFailed || res.Status == Failed {
+				rec.Failures = append(rec.Failures, res)
+			}
+		}
+		r.note(rec.note())
+	}
+	if err := writeShardRecord(out, rec); err != nil {
+		return nil, err
+	}
 	rep.Notes = r.rep.Notes
 	SortResults(rep.Results)
 	rep.Saved = r.saved
@@ -657,7 +677,7 @@ func (r *runner) schedule(ctx context.Context) error {
 	for _, u := range r.units {
 		for side := range 2 {
 			if u.on[side] {
-				r.total += r.s.Trials * r.s.Runs
+				r.total += len(trialsOf(r.s.Trials, r.opt.TrialShard)) * r.s.Runs
 			}
 		}
 	}
@@ -667,7 +687,8 @@ func (r *runner) schedule(ctx context.Context) error {
 		r.timeout = max(10*time.Minute, 10*time.Duration(r.s.Count)*d)
 	}
 	order := slices.Clone(r.units)
-	for t := 1; t <= r.s.Trials; t++ {
+	trials := trialsOf(r.s.Trials, r.opt.TrialShard)
+	for _, t := range trials {
 		for run := 1; run <= r.s.Runs; run++ {
 			r.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 			for _, u := range order {

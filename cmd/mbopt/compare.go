@@ -54,6 +54,9 @@ type compareOptions struct {
 	terminal     bool // progress bar; set by the command from stderr
 	width        int
 	hist         compareHistoryOptions
+	shard        string // --shard as given
+	trialShard   string // --trial-shard as given
+	shardCosts   string // --shard-costs as given
 }
 
 // compareFlagOf maps compare.InputError fields to flags.
@@ -64,6 +67,7 @@ var compareFlagOf = map[string]string{
 	"Settings.BenchTime": "--benchtime", "Settings.Threshold": "--threshold",
 	"Settings.Confidence": "--confidence", "Settings.Resamples": "--resamples",
 	"Settings.UntilStable": "--until-stable", "Settings.Budget": "--budget",
+	"Shard": "--shard", "TrialShard": "--trial-shard", "ShardCosts": "--shard-costs",
 }
 
 func newCmdCompare(s *streams) *cobra.Command {
@@ -164,7 +168,11 @@ failed is reported, never a gate failure by itself.`,
 	f.IntVar(&o.resamples, "resamples", d.Resamples, "bootstrap resamples")
 	f.Float64Var(&o.untilStable, "until-stable", 0, "stop a benchmark once both versions have 2 trials and its interval is narrower than this width, e.g. 0.02 (0: off)")
 	f.BoolVar(&o.noCache, "no-cache", false, "build every test binary afresh instead of reusing those built from the same commit")
+	f.StringVar(&o.shard, "shard", "", "run only shard `K/N` of the benchmarks, both versions on this machine (K from 0; /N takes K from $JOB_COMPLETION_INDEX); combine with 'mbopt compare merge'")
+	f.StringVar(&o.trialShard, "trial-shard", "", "run every benchmark but only trial shard `K/N` of the --trials (each machine one instance run); combine with 'mbopt compare merge'")
+	f.StringVar(&o.shardCosts, "shard-costs", "", "with --shard: balance the shards by the costs recorded in this `manifest` (a manifest.json or a collection directory; default: by count)")
 	addCompareHistoryFlags(f, &o.hist)
+	cmd.AddCommand(newCmdCompareMerge(s))
 	return cmd
 }
 
@@ -213,6 +221,9 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			Resamples: o.resamples, UntilStable: o.untilStable, Budget: o.budget}}
 	if o.noCache {
 		opt.CacheDir = "off"
+	}
+	if err := o.resolveShards(&opt, os.Getenv); err != nil {
+		return err
 	}
 	sources := 0
 	for _, set := range []bool{o.suiteFile != "", len(o.app) > 0 || len(o.micro) > 0, o.bench != ""} {
@@ -280,6 +291,12 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			fmt.Fprintf(s.Err, "mbopt: %s\n", n)
 		}
 	}
+	return gate(rep, failOn)
+}
+
+// gate applies the --fail-on policy to rep: a *gateError (exit 3) naming
+// each failing benchmark once, with its units, in the report's order.
+func gate(rep *compare.Report, failOn compare.FailOn) error {
 	if fail := rep.Gate(failOn); len(fail) > 0 {
 		// One entry per benchmark, with the units that failed, in the
 		// report's order.

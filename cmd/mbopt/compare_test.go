@@ -159,3 +159,36 @@ func TestCompareBadRevisions(t *testing.T) {
 	assert.Len(t, worktrees(t, dir), 1, "no worktree left by a failed run")
 	assert.Empty(t, tempDirs(t, tmp), "no temporary directory left by a failed run")
 }
+
+// TestCompareShardAndMerge runs the fixture's comparison as 2 shards, as two
+// CI jobs would (the index of one from JOB_COMPLETION_INDEX), and merges
+// them: the merge gates on the whole suite, refuses an incomplete set of
+// shards, and a shard job's own gate can be switched off.
+func TestCompareShardAndMerge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the fixture's comparison in 2 shards")
+	}
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	tmp := t.TempDir()
+	shards := []string{filepath.Join(tmp, "shard-0"), filepath.Join(tmp, "shard-1")}
+	code, stdout, stderr := mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--shard", "0/2", "--fail-on", "never", "--out", shards[0])...)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stdout, "note: shard 0/2: ran 2 of the 3 benchmarks, all trials")
+	t.Setenv("JOB_COMPLETION_INDEX", "1")
+	code, stdout, stderr = mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--shard", "/2", "--fail-on", "never", "--out", shards[1], "--format", "json")...)
+	require.Equal(t, exitOK, code, stderr)
+	var rep compare.Report
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
+	assert.Contains(t, strings.Join(rep.Notes, "\n"), "shard 1/2: ran")
+
+	merged := filepath.Join(tmp, "merged")
+	code, stdout, stderr = mboptIn(t, dir, tmp, "compare", "merge", shards[0], shards[1], "--out", merged)
+	assert.Equal(t, exitGate, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Contains(t, stderr, "the gate failed on 1 benchmark: "+cmpfixture.Package+"."+cmpfixture.Slower+" (sec/op)")
+	assert.Contains(t, stdout, "merged 2 shards, sharded by benchmarks")
+	assert.FileExists(t, filepath.Join(merged, compare.BaseFile))
+
+	code, _, stderr = mboptIn(t, dir, tmp, "compare", "merge", shards[0], "--out", filepath.Join(tmp, "half"))
+	assert.Equal(t, exitBadInput, code, stderr)
+	assert.Contains(t, stderr, "shard 1/2 missing")
+}

@@ -158,18 +158,29 @@ func (o *profileOptions) resolveShard(getenv func(string) string) error {
 	if !spec.Enabled() {
 		return badInputf("--shard-costs needs --shard")
 	}
-	m, err := loadManifest(o.shardCosts)
+	costs, err := readShardCosts(o.shardCosts)
 	if err != nil {
-		return badInputf("--shard-costs: %v", err)
+		return err
+	}
+	o.costs = costs
+	return nil
+}
+
+// readShardCosts reads --shard-costs: the benchmark costs a whole
+// collection's manifest recorded.
+func readShardCosts(path string) (map[string]float64, error) {
+	m, err := loadManifest(path)
+	if err != nil {
+		return nil, badInputf("--shard-costs: %v", err)
 	}
 	if m.Shard != nil {
-		return badInputf("--shard-costs %s is the manifest of shard %d/%d, which knows only its own share; give a whole collection (the output of 'mbopt merge')", o.shardCosts, m.Shard.Index, m.Shard.Count)
+		return nil, badInputf("--shard-costs %s is the manifest of shard %d/%d, which knows only its own share; give a whole collection (the output of 'mbopt merge')", path, m.Shard.Index, m.Shard.Count)
 	}
-	o.costs = m.Costs()
-	if o.costs == nil {
-		o.costs = map[string]float64{}
+	costs := m.Costs()
+	if costs == nil {
+		costs = map[string]float64{}
 	}
-	return nil
+	return costs, nil
 }
 
 // loadManifest reads the manifest in path, a directory or a manifest file.

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/shard"
+)
+
+// resolveShards sets opt.Shard, TrialShard and ShardCosts from --shard,
+// --trial-shard and --shard-costs. Unlike profile --shard, an unset flag
+// does not read $MBOPT_SHARD: a collection's shard index says nothing
+// about a comparison's.
+func (o *compareOptions) resolveShards(opt *compare.Options, getenv func(string) string) error {
+	for _, f := range []struct {
+		flag, value string
+		spec        *shard.Spec
+	}{{"--shard", o.shard, &opt.Shard}, {"--trial-shard", o.trialShard, &opt.TrialShard}} {
+		if f.value == "" {
+			continue
+		}
+		spec, err := shard.Resolve(f.value, getenv)
+		if err != nil {
+			return badInputf("%s: %v", f.flag, err)
+		}
+		*f.spec = spec
+	}
+	if o.shardCosts != "" {
+		if !opt.Shard.Enabled() {
+			return badInputf("--shard-costs needs --shard")
+		}
+		costs, err := readShardCosts(o.shardCosts)
+		if err != nil {
+			return err
+		}
+		opt.ShardCosts = costs
+	}
+	return nil
+}
+
+// compareMergeOptions holds the compare merge command's flag values.
+type compareMergeOptions struct {
+	out, failOn, format, output string
+}
+
+func newCmdCompareMerge(s *streams) *cobra.Command {
+	o := &compareMergeOptions{}
+	cmd := &cobra.Command{
+		Use:   "merge DIR... [--out DIR] [flags]",
+		Short: "Combine the outputs of sharded comparisons and judge them together",
+		Long: `Merge combines the output directories of the shards of one comparison
+(mbopt compare --shard K/N, or --trial-shard K/N, each on its own machine) and
+computes the statistics over all of them: the raw files are concatenated
+before the bootstrap, so each verdict uses every trial of every shard.
+
+It refuses shards that do not fit together, naming the directories: different
+base or head commits, settings, module, kind or number of shards, a different
+partition (the shards saw different benchmarks or costs), a shard given twice
+or missing, a benchmark in two shards, or a shard without its raw files (it was
+interrupted). The merged raw files base.txt and head.txt go to --out; the
+report, the --format and the --fail-on gate (exit status 3) are as for
+mbopt compare.`,
+		Example: `  $ mbopt compare merge shard-0 shard-1 shard-2 --out merged --format github`,
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCompareMerge(s, o, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.out, "out", ".mbopt/compare", "directory of the merged raw results base.txt and head.txt")
+	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|never}")
+	f.StringVar(&o.format, "format", "text", "output format: {"+strings.Join(compareFormats, "|")+"}")
+	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout")
+	return cmd
+}
+
+func runCompareMerge(s *streams, o *compareMergeOptions, dirs []string) error {
+	failOn, err := compare.ParseFailOn(o.failOn)
+	if err != nil {
+		return badInputf("--fail-on: %v", err)
+	}
+	if !slices.Contains(compareFormats, o.format) {
+		return badInputf("--format: invalid value %q: valid values are {%s}", o.format, strings.Join(compareFormats, "|"))
+	}
+	if o.output != "" {
+		if err := checkOutputPath(o.output); err != nil {
+			return err
+		}
+	}
+	rep, err := compare.Merge(dirs, o.out, nil)
+	if err != nil {
+		if errors.Is(err, compare.ErrMerge) {
+			return badInput(err)
+		}
+		return err
+	}
+	co := &compareOptions{cmpFormat: o.format}
+	co.output = o.output
+	if err := writeCompareReport(s, co, rep); err != nil {
+		return err
+	}
+	if o.format == "json" || o.format == "github" {
+		for _, n := range rep.Notes {
+			fmt.Fprintf(s.Err, "mbopt: %s\n", n)
+		}
+	}
+	return gate(rep, failOn)
+}

@@ -1,0 +1,345 @@
+package compare
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/regfile"
+	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/shard"
+)
+
+// ShardFile is the name of the shard record [Run] writes next to the raw
+// files when Options.Shard or Options.TrialShard is set; [Merge] reads it.
+const ShardFile = "shard.json"
+
+// The kinds of a [ShardRecord].
+const (
+	// ShardBenchmarks: each shard ran all trials of its share of the
+	// benchmarks, both versions on one machine (a duet).
+	ShardBenchmarks = "benchmarks"
+	// ShardTrials: each shard ran every benchmark, but only its share of
+	// the trials; each machine is one of the study's instance runs.
+	ShardTrials = "trials"
+)
+
+// A ShardRecord says which share of a comparison one shard ran, so that
+// [Merge] can check that the shards fit together.
+type ShardRecord struct {
+	// Schema is SchemaVersion.
+	Schema int `json:"schema"`
+	// Kind is ShardBenchmarks or ShardTrials.
+	Kind string `json:"kind"`
+	// Index is the shard's index, from 0.
+	Index int `json:"index"`
+	// Count is the number of shards.
+	Count int `json:"count"`
+	// Digest fingerprints what was partitioned (every benchmark and its
+	// cost); all shards of one comparison have the same.
+	Digest string `json:"digest"`
+	// Module is the module path.
+	Module string `json:"module"`
+	// Base and Head are the revisions compared.
+	Base Revision `json:"base"`
+	// Head is the head revision.
+	Head Revision `json:"head"`
+	// Settings are the settings the shard ran with.
+	Settings Settings `json:"settings"`
+	// Total is the number of benchmarks partitioned (of all shards).
+	Total int `json:"total"`
+	// Benchmarks are the ids of the benchmarks (top-level, package +
+	// "." + name) the shard ran, sorted.
+	Benchmarks []string `json:"benchmarks"`
+	// Trials are the trials (from 1) the shard ran.
+	Trials []int `json:"trials"`
+	// Failures are the shard's results with status BuildFailed or Failed,
+	// which the raw files cannot hold.
+	Failures []Result `json:"failures,omitempty"`
+}
+
+// trialsOf returns the trials (from 1) of t trials that shard s runs:
+// those with (trial − 1) mod s.Count == s.Index; all of them when s is
+// not enabled.
+func trialsOf(t int, s shard.Spec) []int {
+	var ts []int
+	for i := 1; i <= t; i++ {
+		if !s.Enabled() || (i-1)%s.Count == s.Index {
+			ts = append(ts, i)
+		}
+	}
+	return ts
+}
+
+// checkShards checks Options.Shard, TrialShard and ShardCosts against
+// the settings.
+func (o *Options) checkShards(s Settings) error {
+	switch {
+	case o.Shard.Enabled() && o.TrialShard.Enabled():
+		return inputErrorf("TrialShard", "a comparison is sharded by benchmarks (Shard) or by trials (TrialShard), not both")
+	case o.Shard.Enabled() && (o.Shard.Index < 0 || o.Shard.Index >= o.Shard.Count):
+		return inputErrorf("Shard", "shard %s: the index must be from 0 to %d", o.Shard, o.Shard.Count-1)
+	case o.TrialShard.Enabled() && (o.TrialShard.Index < 0 || o.TrialShard.Index >= o.TrialShard.Count):
+		return inputErrorf("TrialShard", "trial shard %s: the index must be from 0 to %d", o.TrialShard, o.TrialShard.Count-1)
+	case o.TrialShard.Enabled() && o.TrialShard.Count > s.Trials:
+		return inputErrorf("TrialShard", "trial shard %s: %d machines need at least %d trials (Settings.Trials is %d)", o.TrialShard, o.TrialShard.Count, o.TrialShard.Count, s.Trials)
+	case o.TrialShard.Enabled() && s.UntilStable > 0:
+		return inputErrorf("TrialShard", "UntilStable needs every trial of a benchmark on one machine; it cannot be used with TrialShard")
+	}
+	return nil
+}
+
+// shardUnits keeps the units of the shard's share (Options.Shard) and
+// returns the record of the share.
+func (r *runner) shardUnits() (*ShardRecord, error) {
+	o := &r.opt
+	if !o.Shard.Enabled() && !o.TrialShard.Enabled() {
+		return nil, nil
+	}
+	ids := make([]string, len(r.units))
+	for i, u := range r.units {
+		ids[i] = u.pkg + "." + u.name
+	}
+	items, _ := shard.Items(ids, o.ShardCosts)
+	rec := &ShardRecord{Schema: SchemaVersion, Digest: shard.Digest(items), Module: r.modPath, Total: len(ids)}
+	if o.TrialShard.Enabled() {
+		rec.Kind, rec.Index, rec.Count = ShardTrials, o.TrialShard.Index, o.TrialShard.Count
+		rec.Benchmarks = ids
+		slices.Sort(rec.Benchmarks)
+		return rec, nil
+	}
+	share, err := shard.Share(items, o.Shard)
+	if err != nil {
+		return nil, &InputError{Field: "Shard", Err: err}
+	}
+	keep := map[string]bool{}
+	for _, id := range share {
+		keep[id] = true
+	}
+	r.units = slices.DeleteFunc(r.units, func(u *unit) bool { return !keep[u.pkg+"."+u.name] })
+	rec.Kind, rec.Index, rec.Count = ShardBenchmarks, o.Shard.Index, o.Shard.Count
+	rec.Benchmarks = slices.Sorted(func(yield func(string) bool) {
+		for id := range keep {
+			if !yield(id) {
+				return
+			}
+		}
+	})
+	return rec, nil
+}
+
+// writeShardRecord writes rec into out, or removes a stale record of an
+// earlier sharded run when rec is nil.
+func writeShardRecord(out string, rec *ShardRecord) error {
+	path := filepath.Join(out, ShardFile)
+	if rec == nil {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, append(data, '\n'))
+}
+
+// ErrMerge matches (with errors.Is) every error of [Merge] about shard
+// directories that do not fit together or cannot be read.
+var ErrMerge = errors.New("compare shards do not merge")
+
+// mergeError names the directories at fault.
+func mergeError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrMerge, fmt.Sprintf(format, args...))
+}
+
+// ReadShard reads the shard record and checks the raw files of one
+// shard's output directory.
+func ReadShard(dir string) (*ShardRecord, error) {
+	data, err := regfile.ReadFile(filepath.Join(dir, ShardFile), 16<<20)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, mergeError("%s has no %s: it is not the output of mbopt compare --shard or --trial-shard", dir, ShardFile)
+		}
+		return nil, mergeError("%s: %v", dir, err)
+	}
+	var rec ShardRecord
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return nil, mergeError("%s: %v", filepath.Join(dir, ShardFile), err)
+	}
+	if rec.Schema != SchemaVersion || (rec.Kind != ShardBenchmarks && rec.Kind != ShardTrials) || rec.Count < 1 || rec.Index < 0 || rec.Index >= rec.Count {
+		return nil, mergeError("%s: not a shard record of this mbopt (schema %d, kind %q, shard %d/%d)", filepath.Join(dir, ShardFile), rec.Schema, rec.Kind, rec.Index, rec.Count)
+	}
+	for _, f := range []string{BaseFile, HeadFile} {
+		fh, _, err := regfile.Open(filepath.Join(dir, f))
+		if err != nil {
+			return nil, mergeError("%s: %v (an interrupted shard writes no raw files; run it again)", filepath.Join(dir, f), err)
+		}
+		fh.Close()
+	}
+	return &rec, nil
+}
+
+// comparable returns the settings that must agree between shards: those
+// the user chose, not those a budget or until-stable adjusted per shard.
+func (s Settings) comparable() Settings {
+	s.Runs, s.Count, s.Budget = 0, 0, 0
+	return s
+}
+
+// Merge combines the outputs of the shards of one comparison (the
+// directories [Run] wrote with Options.Shard or Options.TrialShard): it
+// checks that they fit together — the same module, revisions, settings,
+// kind and number of shards, the same partition, every shard exactly
+// once and no benchmark in two shards — concatenates their raw files into
+// out (atomically) and computes the report over all of them with
+// [Analyze], so the verdicts use every trial of every shard. impacts may
+// be nil. Errors about the inputs match [ErrMerge] and name the
+// directories.
+func Merge(dirs []string, out string, impacts map[string]Impact) (*Report, error) {
+	if len(dirs) == 0 {
+		return nil, mergeError("no shard directories given")
+	}
+	recs := make([]*ShardRecord, len(dirs))
+	seen := map[string]string{}
+	for i, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return nil, mergeError("%s: %v", d, err)
+		}
+		if prev, ok := seen[abs]; ok {
+			return nil, mergeError("%s is given twice (also as %s)", d, prev)
+		}
+		seen[abs] = d
+		if o, err := filepath.Abs(out); err == nil && o == abs {
+			return nil, mergeError("the output directory %s is one of the shards; write the merge elsewhere", out)
+		}
+		if recs[i], err = ReadShard(d); err != nil {
+			return nil, err
+		}
+	}
+	first := recs[0]
+	byIndex := make([]string, first.Count)
+	owner := map[string]string{}
+	for i, rec := range recs {
+		d := dirs[i]
+		switch {
+		case rec.Kind != first.Kind:
+			return nil, mergeError("%s is sharded by %s, %s by %s", dirs[0], first.Kind, d, rec.Kind)
+		case rec.Count != first.Count:
+			return nil, mergeError("%s is one of %d shards, %s one of %d", dirs[0], first.Count, d, rec.Count)
+		case rec.Module != first.Module:
+			return nil, mergeError("%s compared module %s, %s module %s", dirs[0], first.Module, d, rec.Module)
+		case rec.Base.Commit != first.Base.Commit || rec.Head.Commit != first.Head.Commit:
+			return nil, mergeError("%s compared %.12s → %.12s, %s compared %.12s → %.12s; every shard must compare the same commits", dirs[0], first.Base.Commit, first.Head.Commit, d, rec.Base.Commit, rec.Head.Commit)
+		case rec.Base.Dirty || rec.Head.Dirty:
+			return nil, mergeError("%s compared uncommitted changes, which other machines cannot reproduce; shard a comparison of commits", d)
+		case rec.Settings.comparable() != first.Settings.comparable():
+			return nil, mergeError("%s and %s ran with different settings (trials, benchtime, seed, threshold, confidence or resamples)", dirs[0], d)
+		case rec.Digest != first.Digest:
+			return nil, mergeError("%s and %s partitioned different benchmarks or costs (digests %s and %s); give every shard the same benchmarks and costs", dirs[0], d, first.Digest, rec.Digest)
+		case byIndex[rec.Index] != "":
+			return nil, mergeError("%s and %s are both shard %d/%d", byIndex[rec.Index], d, rec.Index, rec.Count)
+		}
+		byIndex[rec.Index] = d
+		if rec.Kind == ShardBenchmarks {
+			for _, id := range rec.Benchmarks {
+				if o, ok := owner[id]; ok {
+					return nil, mergeError("benchmark %s is in %s and in %s", id, o, d)
+				}
+				owner[id] = d
+			}
+		}
+	}
+	var missing []string
+	for i, d := range byIndex {
+		if d == "" {
+			missing = append(missing, fmt.Sprintf("%d/%d", i, first.Count))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, mergeError("shard %s missing: merge needs the output directory of every shard", strings.Join(missing, ", "))
+	}
+
+	// Concatenate each version's raw files, in shard order.
+	var raws [2]bytes.Buffer
+	for _, d := range byIndex {
+		for side, f := range []string{BaseFile, HeadFile} {
+			path := filepath.Join(d, f)
+			fh, _, err := regfile.Open(path)
+			if err != nil {
+				return nil, mergeError("%s: %v", path, err)
+			}
+			_, err = io.Copy(&raws[side], fh)
+			fh.Close()
+			if err != nil {
+				return nil, mergeError("%s: %v", path, err)
+			}
+			if n := raws[side].Len(); n > 0 && raws[side].Bytes()[n-1] != '\n' {
+				raws[side].WriteByte('\n')
+			}
+		}
+	}
+	inputs := []Input{{Name: "base (merged)", R: bytes.NewReader(raws[Base].Bytes())}, {Name: "head (merged)", R: bytes.NewReader(raws[Head].Bytes())}}
+	rep, err := AnalyzeReaders(inputs, first.Settings, impacts)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("creating the output directory %s: %w", out, err)
+	}
+	for side, f := range []string{BaseFile, HeadFile} {
+		if err := atomicfile.WriteFile(filepath.Join(out, f), raws[side].Bytes()); err != nil {
+			return nil, err
+		}
+	}
+	if err := writeShardRecord(out, nil); err != nil {
+		return nil, err
+	}
+	rep.Results = withFailures(rep.Results, recs)
+	rep.Module, rep.Base, rep.Head = first.Module, first.Base, first.Head
+	rep.Raw = map[string]string{"base": BaseFile, "head": HeadFile}
+	rep.Notes = append(rep.Notes, fmt.Sprintf("merged %s, sharded by %s", textutil.Plural(first.Count, "shard"), first.Kind))
+	return rep, nil
+}
+
+// withFailures puts the shards' failed and unbuilt benchmarks into the
+// merged results: a benchmark that failed in one version has results only
+// from the other, which the raw files make look added or removed.
+func withFailures(rs []Result, recs []*ShardRecord) []Result {
+	failed := map[string]bool{}
+	var fs []Result
+	for _, rec := range recs {
+		for _, f := range rec.Failures {
+			if !failed[f.ID+"\x00"+f.Unit] {
+				failed[f.ID+"\x00"+f.Unit] = true
+				fs = append(fs, f)
+			}
+			failed[f.ID] = true
+		}
+	}
+	rs = slices.DeleteFunc(rs, func(r Result) bool {
+		return failed[r.ID] && (r.Status == Added || r.Status == Removed || failed[r.ID+"\x00"+r.Unit])
+	})
+	rs = append(rs, fs...)
+	SortResults(rs)
+	return rs
+}
+
+// note describes the shard's share for the report's notes.
+func (rec *ShardRecord) note() string {
+	if rec.Kind == ShardTrials {
+		return fmt.Sprintf("trial shard %d/%d: ran trials %v of %d of all %s; merge the shards' outputs with mbopt compare merge",
+			rec.Index, rec.Count, rec.Trials, rec.Settings.Trials, textutil.Plural(rec.Total, "benchmark"))
+	}
+	return fmt.Sprintf("shard %d/%d: ran %d of the %s, all trials; merge the shards' outputs with mbopt compare merge",
+		rec.Index, rec.Count, len(rec.Benchmarks), textutil.Plural(rec.Total, "benchmark"))
+}

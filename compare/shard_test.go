@@ -1,0 +1,200 @@
+package compare_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/internal/cmpfixture"
+	"github.com/mbopt/mbopt/shard"
+)
+
+// TestShardedVerdicts: the fixture compared in 2 benchmark shards and in 3
+// trial shards, each merged, gives the verdicts of the unsharded run on the
+// same seed.
+func TestShardedVerdicts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the fixture's comparison three times")
+	}
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	cache := t.TempDir()
+	const seed = 1
+	run := func(o compare.Options) *compare.Report {
+		t.Helper()
+		o.Dir, o.Settings, o.CacheDir = dir, quick(seed), cache
+		rep, err := compare.Run(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	want := verdicts(run(compare.Options{Out: t.TempDir()}))
+	for _, tc := range []struct {
+		name string
+		n    int
+		spec func(k, n int) compare.Options
+	}{
+		{"benchmarks", 2, func(k, n int) compare.Options { return compare.Options{Shard: shard.Spec{Index: k, Count: n}} }},
+		{"trials", 3, func(k, n int) compare.Options { return compare.Options{TrialShard: shard.Spec{Index: k, Count: n}} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var dirs []string
+			seen := map[string]int{}
+			for k := range tc.n {
+				o := tc.spec(k, tc.n)
+				o.Out = t.TempDir()
+				rep := run(o)
+				dirs = append(dirs, o.Out)
+				for name := range verdicts(rep) {
+					seen[name]++
+				}
+				rec, err := compare.ReadShard(o.Out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rec.Index != k || rec.Count != tc.n || rec.Kind != tc.name || rec.Total != 3 {
+					t.Errorf("shard %d: record %+v", k, rec)
+				}
+			}
+			for _, name := range []string{cmpfixture.Slower, cmpfixture.Faster, cmpfixture.Same} {
+				wantRuns := 1
+				if tc.name == "trials" {
+					wantRuns = tc.n // every trial shard measures every benchmark
+				}
+				if seen[name] != wantRuns {
+					t.Errorf("%s measured by %d shards, want %d", name, seen[name], wantRuns)
+				}
+			}
+			merged, err := compare.Merge(dirs, filepath.Join(t.TempDir(), "merged"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := verdicts(merged)
+			for _, name := range []string{cmpfixture.Slower, cmpfixture.Faster} {
+				if got[name] != want[name] {
+					t.Errorf("%s: merged %s, unsharded %s", name, got[name], want[name])
+				}
+			}
+			if got[cmpfixture.Same].Definite() {
+				t.Errorf("%s: merged %s, want not definite", cmpfixture.Same, got[cmpfixture.Same])
+			}
+			if want[cmpfixture.Slower] != benchstats.DefiniteRegression {
+				t.Errorf("unsharded %s is %s", cmpfixture.Slower, want[cmpfixture.Slower])
+			}
+			for _, r := range merged.Results {
+				if r.Unit == "sec/op" && r.Trials != 3 {
+					t.Errorf("%s: merged %d trials, want all 3", r.Name, r.Trials)
+				}
+			}
+		})
+	}
+}
+
+// writeShard writes a shard directory with a record and empty raw files.
+func writeShard(t *testing.T, rec compare.ShardRecord) string {
+	t.Helper()
+	dir := t.TempDir()
+	data, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string][]byte{compare.ShardFile: data, compare.BaseFile: nil, compare.HeadFile: nil} {
+		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestMergeRefuses(t *testing.T) {
+	good := func(k int) compare.ShardRecord {
+		return compare.ShardRecord{Schema: compare.SchemaVersion, Kind: compare.ShardBenchmarks, Index: k, Count: 2, Digest: "d1",
+			Module: "example.com/m", Base: compare.Revision{Commit: "aaa"}, Head: compare.Revision{Commit: "bbb"},
+			Settings: quick(1), Total: 2, Benchmarks: []string{[]string{"example.com/m.BenchmarkA", "example.com/m.BenchmarkB"}[k]}}
+	}
+	for _, tc := range []struct {
+		name   string
+		second func(r *compare.ShardRecord)
+		dirs   func(a, b string) []string
+		want   string
+	}{
+		{"other head", func(r *compare.ShardRecord) { r.Head.Commit = "ccc" }, nil, "every shard must compare the same commits"},
+		{"other settings", func(r *compare.ShardRecord) { r.Settings.Seed = 9 }, nil, "different settings"},
+		{"other count", func(r *compare.ShardRecord) { r.Count = 3 }, nil, "one of 3"},
+		{"other kind", func(r *compare.ShardRecord) { r.Kind = compare.ShardTrials }, nil, "by trials"},
+		{"other partition", func(r *compare.ShardRecord) { r.Digest = "d2" }, nil, "partitioned different benchmarks"},
+		{"other module", func(r *compare.ShardRecord) { r.Module = "example.com/n" }, nil, "module example.com/n"},
+		{"same index twice", func(r *compare.ShardRecord) { r.Index = 0 }, nil, "are both shard 0/2"},
+		{"benchmark in two shards", func(r *compare.ShardRecord) { r.Benchmarks = []string{"example.com/m.BenchmarkA"} }, nil, "is in"},
+		{"uncommitted changes", func(r *compare.ShardRecord) { r.Head.Dirty = true }, nil, "uncommitted changes"},
+		{"missing shard", nil, func(a, b string) []string { return []string{a} }, "shard 1/2 missing"},
+		{"directory twice", nil, func(a, b string) []string { return []string{a, a} }, "given twice"},
+		{"not a shard", nil, func(a, b string) []string { return []string{a, t.TempDir()} }, "has no shard.json"},
+		{"no directories", nil, func(a, b string) []string { return nil }, "no shard directories"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := writeShard(t, good(0))
+			second := good(1)
+			if tc.second != nil {
+				tc.second(&second)
+			}
+			b := writeShard(t, second)
+			dirs := []string{a, b}
+			if tc.dirs != nil {
+				dirs = tc.dirs(a, b)
+			}
+			out := filepath.Join(t.TempDir(), "out")
+			_, err := compare.Merge(dirs, out, nil)
+			if !errors.Is(err, compare.ErrMerge) {
+				t.Fatalf("err = %v, want ErrMerge", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %q, want it to say %q", err, tc.want)
+			}
+			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a refused merge wrote %s", out)
+			}
+		})
+	}
+	// An interrupted shard has a record but no raw files.
+	a, b := writeShard(t, good(0)), writeShard(t, good(1))
+	if err := os.Remove(filepath.Join(b, compare.HeadFile)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := compare.Merge([]string{a, b}, filepath.Join(t.TempDir(), "out"), nil); err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("missing raw file: err = %v", err)
+	}
+	// The output directory may not be a shard.
+	if _, err := compare.Merge([]string{a, b}, a, nil); err == nil || !strings.Contains(err.Error(), "is one of the shards") {
+		t.Errorf("output is a shard: err = %v", err)
+	}
+}
+
+func TestShardOptionsRefused(t *testing.T) {
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	for _, tc := range []struct {
+		name  string
+		o     compare.Options
+		field string
+	}{
+		{"both", compare.Options{Shard: shard.Spec{Index: 0, Count: 2}, TrialShard: shard.Spec{Index: 0, Count: 2}}, "TrialShard"},
+		{"more machines than trials", compare.Options{TrialShard: shard.Spec{Index: 0, Count: 5}}, "TrialShard"},
+		{"until-stable with trial shards", compare.Options{TrialShard: shard.Spec{Index: 0, Count: 2}, Settings: compare.Settings{UntilStable: 0.1}}, "TrialShard"},
+		{"index out of range", compare.Options{Shard: shard.Spec{Index: 2, Count: 2}}, "Shard"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.o.Dir = dir
+			_, err := compare.Run(context.Background(), tc.o)
+			var ie *compare.InputError
+			if !errors.As(err, &ie) || ie.Field != tc.field {
+				t.Errorf("err = %v, want an InputError on %s", err, tc.field)
+			}
+		})
+	}
+}
