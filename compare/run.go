@@ -138,11 +138,14 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if err := r.checkout(ctx, ws); err != nil {
 		return nil, err
 	}
+	rec, err := r.shardBenchmarks()
+	if err != nil {
+		return nil, err
+	}
 	if err := r.plan(ctx, ws); err != nil {
 		return nil, err
 	}
-	rec, err := r.shardUnits()
-	if err != nil {
+	if rec, err = r.shardUnits(rec); err != nil {
 		return nil, err
 	}
 	r.fitBudget()

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
@@ -96,43 +98,79 @@ func (o *Options) checkShards(s Settings) error {
 	return nil
 }
 
-// shardUnits keeps the units of the shard's share (Options.Shard) and
-// returns the record of the share.
-func (r *runner) shardUnits() (*ShardRecord, error) {
+// shardBenchmarks partitions the named benchmarks (Options.Benchmarks,
+// such as a suite) before anything is built, so that a shard builds only
+// the packages of its share, and returns the record of the share; nil
+// when the comparison is not sharded or chooses benchmarks by pattern.
+func (r *runner) shardBenchmarks() (*ShardRecord, error) {
 	o := &r.opt
-	if !o.Shard.Enabled() && !o.TrialShard.Enabled() {
+	if len(o.Benchmarks) == 0 || !o.Shard.Enabled() {
 		return nil, nil
+	}
+	var ids []string
+	seen := map[string]bool{}
+	for _, b := range o.Benchmarks {
+		id := b.Package + "." + benchname.Rewrite(b.Name)
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	rec, keep, err := r.share(ids)
+	if err != nil {
+		return nil, err
+	}
+	o.Benchmarks = slices.DeleteFunc(slices.Clone(o.Benchmarks), func(b Benchmark) bool {
+		return !keep[b.Package+"."+benchname.Rewrite(b.Name)]
+	})
+	if len(o.Benchmarks) == 0 {
+		return nil, inputErrorf("Shard", "shard %s has no benchmarks: the suite has only %s; use at most %d shards", o.Shard, textutil.Plural(len(ids), "benchmark"), len(ids))
+	}
+	return rec, nil
+}
+
+// shardUnits keeps the units of the shard's share when the benchmarks
+// were chosen by pattern (known only once built and listed), and returns
+// the record of the share; rec is the record shardBenchmarks made, if any.
+func (r *runner) shardUnits(rec *ShardRecord) (*ShardRecord, error) {
+	o := &r.opt
+	if rec != nil || (!o.Shard.Enabled() && !o.TrialShard.Enabled()) {
+		return rec, nil
 	}
 	ids := make([]string, len(r.units))
 	for i, u := range r.units {
 		ids[i] = u.pkg + "." + u.name
 	}
-	items, _ := shard.Items(ids, o.ShardCosts)
-	rec := &ShardRecord{Schema: SchemaVersion, Digest: shard.Digest(items), Module: r.modPath, Total: len(ids)}
 	if o.TrialShard.Enabled() {
-		rec.Kind, rec.Index, rec.Count = ShardTrials, o.TrialShard.Index, o.TrialShard.Count
-		rec.Benchmarks = ids
-		slices.Sort(rec.Benchmarks)
+		items, _ := shard.Items(ids, o.ShardCosts)
+		rec := &ShardRecord{Schema: SchemaVersion, Digest: shard.Digest(items), Module: r.modPath, Total: len(ids),
+			Kind: ShardTrials, Index: o.TrialShard.Index, Count: o.TrialShard.Count, Benchmarks: slices.Sorted(slices.Values(ids))}
 		return rec, nil
 	}
-	share, err := shard.Share(items, o.Shard)
+	rec, keep, err := r.share(ids)
 	if err != nil {
-		return nil, &InputError{Field: "Shard", Err: err}
-	}
-	keep := map[string]bool{}
-	for _, id := range share {
-		keep[id] = true
+		return nil, err
 	}
 	r.units = slices.DeleteFunc(r.units, func(u *unit) bool { return !keep[u.pkg+"."+u.name] })
-	rec.Kind, rec.Index, rec.Count = ShardBenchmarks, o.Shard.Index, o.Shard.Count
-	rec.Benchmarks = slices.Sorted(func(yield func(string) bool) {
-		for id := range keep {
-			if !yield(id) {
-				return
-			}
-		}
-	})
 	return rec, nil
+}
+
+// share partitions ids (Options.Shard, balanced by Options.ShardCosts)
+// and returns the record and the ids of this shard's share.
+func (r *runner) share(ids []string) (*ShardRecord, map[string]bool, error) {
+	o := &r.opt
+	items, _ := shard.Items(ids, o.ShardCosts)
+	mine, err := shard.Share(items, o.Shard)
+	if err != nil {
+		return nil, nil, &InputError{Field: "Shard", Err: err}
+	}
+	keep := map[string]bool{}
+	for _, id := range mine {
+		keep[id] = true
+	}
+	rec := &ShardRecord{Schema: SchemaVersion, Kind: ShardBenchmarks, Index: o.Shard.Index, Count: o.Shard.Count,
+		Digest: shard.Digest(items), Module: r.modPath, Total: len(ids), Benchmarks: slices.Sorted(maps.Keys(keep))}
+	return rec, keep, nil
 }
 
 // writeShardRecord writes rec into out, or removes a stale record of an

@@ -42,6 +42,13 @@ func TestShardedVerdicts(t *testing.T) {
 	}{
 		{"benchmarks", 2, func(k, n int) compare.Options { return compare.Options{Shard: shard.Spec{Index: k, Count: n}} }},
 		{"trials", 3, func(k, n int) compare.Options { return compare.Options{TrialShard: shard.Spec{Index: k, Count: n}} }},
+		{"suite", 2, func(k, n int) compare.Options {
+			var bs []compare.Benchmark
+			for _, name := range []string{cmpfixture.Slower, cmpfixture.Faster, cmpfixture.Same} {
+				bs = append(bs, compare.Benchmark{Package: cmpfixture.Package, Name: name})
+			}
+			return compare.Options{Shard: shard.Spec{Index: k, Count: n}, Benchmarks: bs}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var dirs []string
@@ -58,7 +65,8 @@ func TestShardedVerdicts(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if rec.Index != k || rec.Count != tc.n || rec.Kind != tc.name || rec.Total != 3 {
+				kind := map[bool]string{true: compare.ShardTrials, false: compare.ShardBenchmarks}[tc.name == "trials"]
+				if rec.Index != k || rec.Count != tc.n || rec.Kind != kind || rec.Total != 3 {
 					t.Errorf("shard %d: record %+v", k, rec)
 				}
 			}

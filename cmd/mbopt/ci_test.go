@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mbopt/mbopt/compare"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
@@ -203,4 +204,154 @@ func parseCommand(t *testing.T, args []string) *profileOptions {
 	require.NoError(t, cmd.ParseFlags(rest), "%v", args)
 	require.NoError(t, cmd.ValidateArgs(cmd.Flags().Args()), "%v", args)
 	return nil
+}
+
+// TestCompareShardRecipes checks the sharded-comparison recipes of
+// docs/ci.md like TestCIRecipes checks the collection's: the doc holds
+// each file verbatim; the workflow's matrix of N compare jobs runs
+// compare --shard ${{ matrix.shard }}/N with one seed for all, and the merge
+// job needs them and merges shards 0 to N-1 with the gate; the Indexed Job
+// has completions == parallelism == N and runs --shard /N, and its merge Job
+// merges the N directories; every mbopt command parses with the real flags.
+func TestCompareShardRecipes(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/ci.md")
+	require.NoError(t, err)
+	read := func(name string) []byte {
+		data, err := os.ReadFile(filepath.Join(ciDir, name))
+		require.NoError(t, err)
+		assert.Contains(t, string(doc), "```yaml\n"+string(data)+"```\n", "docs/ci.md includes docs/ci/%s verbatim", name)
+		return data
+	}
+	check := func(recipe string, compareCmds, mergeCmds [][]string, n int, shardArg, dirFormat string) {
+		t.Helper()
+		require.Len(t, compareCmds, 1, "%s: one mbopt command compares", recipe)
+		require.Len(t, mergeCmds, 1, "%s: one mbopt command merges", recipe)
+		c := compareCmds[0]
+		require.Equal(t, "compare", c[1], recipe)
+		parseCommand(t, c)
+		o := &compareOptions{shard: flagValue(c, "--shard")}
+		assert.Equal(t, shardArg, o.shard, recipe)
+		assert.NotEmpty(t, flagValue(c, "--seed"), "%s: every shard needs the same --seed", recipe)
+		assert.Equal(t, "never", flagValue(c, "--fail-on"), "%s: a shard does not gate on its share", recipe)
+		var opt compare.Options
+		require.NoError(t, o.resolveShards(&opt, os.Getenv), recipe)
+		assert.Equal(t, n, opt.Shard.Count, "%s: the N of --shard is the number of shards", recipe)
+
+		m := mergeCmds[0]
+		require.Equal(t, []string{"compare", "merge"}, m[1:3], recipe)
+		parseCommand(t, m)
+		var dirs []string
+		for _, a := range m[3:] {
+			if strings.HasPrefix(a, "-") {
+				break
+			}
+			dirs = append(dirs, a)
+		}
+		var want []string
+		for k := range n {
+			want = append(want, fmt.Sprintf(dirFormat, k))
+		}
+		assert.Equal(t, want, dirs, "%s: merge is given every shard", recipe)
+		assert.Equal(t, "definite-regression", flagValue(m, "--fail-on"), "%s: the merge gates", recipe)
+	}
+
+	var wf struct {
+		Jobs map[string]struct {
+			Needs    any `yaml:"needs"`
+			Strategy struct {
+				Matrix map[string][]int `yaml:"matrix"`
+			} `yaml:"strategy"`
+			Steps []struct {
+				Run string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	require.NoError(t, yaml.Unmarshal(read("compare-sharded.yml"), &wf))
+	cmpJob, mergeJob := wf.Jobs["compare"], wf.Jobs["merge"]
+	shards := cmpJob.Strategy.Matrix["shard"]
+	require.Greater(t, len(shards), 1, "a matrix of shards")
+	for k, s := range shards {
+		assert.Equal(t, k, s, "the matrix lists shards 0 to N-1")
+	}
+	assert.Equal(t, "compare", mergeJob.Needs, "merge waits for every compare job")
+	var cmpCmds, mergeCmds [][]string
+	for _, s := range cmpJob.Steps {
+		cmpCmds = append(cmpCmds, mbopt(t, joinContinued(s.Run), map[string]string{"${{ matrix.shard }}": "1",
+			`"$base"`: "base", `"$GITHUB_RUN_ID"`: "42", `"$RUNNER_TEMP/shard"`: "shard"})...)
+	}
+	for _, s := range mergeJob.Steps {
+		mergeCmds = append(mergeCmds, mbopt(t, s.Run, nil)...)
+	}
+	check("workflow", cmpCmds, mergeCmds, len(shards), fmt.Sprintf("1/%d", len(shards)), "shards/compare-shard-%d")
+
+	type container struct {
+		Command []string `yaml:"command"`
+		Args    []string `yaml:"args"`
+	}
+	type job struct {
+		Kind string `yaml:"kind"`
+		Spec struct {
+			CompletionMode string `yaml:"completionMode"`
+			Completions    *int   `yaml:"completions"`
+			Parallelism    *int   `yaml:"parallelism"`
+			Template       struct {
+				Spec struct {
+					RestartPolicy string      `yaml:"restartPolicy"`
+					Containers    []container `yaml:"containers"`
+				} `yaml:"spec"`
+			} `yaml:"template"`
+		} `yaml:"spec"`
+	}
+	var jobs []job
+	dec := yaml.NewDecoder(bytes.NewReader(read("compare-indexed-job.yaml")))
+	for {
+		var j job
+		if err := dec.Decode(&j); err != nil {
+			break
+		}
+		jobs = append(jobs, j)
+	}
+	require.Len(t, jobs, 2, "the Indexed Job and the merge Job")
+	run, merge := jobs[0], jobs[1]
+	assert.Equal(t, "Indexed", run.Spec.CompletionMode)
+	require.NotNil(t, run.Spec.Completions)
+	require.NotNil(t, run.Spec.Parallelism)
+	assert.Equal(t, *run.Spec.Completions, *run.Spec.Parallelism)
+	assert.Equal(t, "Never", run.Spec.Template.Spec.RestartPolicy)
+	var runCmds, mergeK8s [][]string
+	for _, c := range run.Spec.Template.Spec.Containers {
+		for _, script := range c.Args {
+			runCmds = append(runCmds, mbopt(t, script, map[string]string{`"$BASE"`: "base", `"$HEAD_COMMIT"`: "head",
+				`"/shared/compare/$JOB_COMPLETION_INDEX"`: "/shared/compare/1"})...)
+		}
+	}
+	for _, c := range merge.Spec.Template.Spec.Containers {
+		mergeK8s = append(mergeK8s, c.Command)
+	}
+	t.Setenv("JOB_COMPLETION_INDEX", "1")
+	check("Indexed Job", runCmds, mergeK8s, *run.Spec.Completions, fmt.Sprintf("/%d", *run.Spec.Completions), "/shared/compare/%d")
+
+	if path, err := exec.LookPath("actionlint"); err == nil {
+		out, err := exec.Command(path, "-shellcheck=", "-pyflakes=", filepath.Join(ciDir, "compare-sharded.yml")).CombinedOutput()
+		assert.NoError(t, err, "actionlint:\n%s", out)
+	}
+}
+
+// flagValue returns the value of --name in args ("--name value" or
+// "--name=value"), or "".
+func flagValue(args []string, name string) string {
+	for i, a := range args {
+		if a == name && i+1 < len(args) {
+			return args[i+1]
+		}
+		if v, ok := strings.CutPrefix(a, name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// joinContinued joins shell lines continued with a backslash.
+func joinContinued(script string) string {
+	return strings.ReplaceAll(script, "\\\n", " ")
 }

@@ -9,6 +9,7 @@
 //	mbopt run [DIR] [flags]                          profile the application and every benchmark, then analyse
 //	mbopt profile [PATTERN...] [flags]               profile every benchmark of a module (--shard K/N: one share)
 //	mbopt merge DIR... [-o OUT]                      combine the output directories of profile --shard
+//	mbopt compare merge DIR... [--out DIR]           combine the outputs of compare --shard or --trial-shard
 //	mbopt analyze --app FILE... --micro DIR|FILE...  coverage, minimal suite, recommendations
 //	mbopt suite --app FILE... --micro DIR|FILE...    the minimal suite as go test invocations
 //	mbopt report --app ... --micro ... --out DIR     Markdown, HTML, JSON and plots
@@ -198,4 +199,14 @@
 // (.mbopt/compare), are in the Go benchmark format: benchstat base.txt
 // head.txt compares them. The exit status is 3 when the --fail-on gate
 // (definite-regression by default, any-regression, never) fails.
+//
+// A comparison too slow for one machine runs as N shards, one per CI job,
+// each with the same commits, suite and seed, and one merge that gates:
+//
+//	mbopt compare --base "$BASE" --suite suite.json --shard 0/3 --seed 7 --fail-on never --out shard-0
+//	mbopt compare merge shard-0 shard-1 shard-2 --out merged
+//
+// --shard K/N runs a share of the benchmarks, both versions on one machine;
+// --trial-shard K/N runs every benchmark but a share of the trials, so that
+// machines differ between trials (docs/compare.md says what each measures).
 package main
