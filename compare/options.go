@@ -77,6 +77,13 @@ type Options struct {
 	// ShardCosts are the benchmarks' costs (top-level id → seconds) that
 	// balance Shard; nil balances by count. Every shard must get the same.
 	ShardCosts map[string]float64
+	// Affected, when not nil, says which benchmarks (top-level id:
+	// package + "." + name) cover a function the change touched; a result
+	// of any other benchmark is marked Untouched, and its detections are
+	// likely noise. nil means unknown.
+	Affected map[string]bool
+	// OnlyAffected compares only the Benchmarks that Affected marks.
+	OnlyAffected bool
 	// Progress, when set, is called with each step, from one goroutine
 	// at a time.
 	Progress func(Event)

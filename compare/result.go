@@ -141,6 +141,10 @@ type Result struct {
 	// Trials is the number of trials that measured the benchmark; with
 	// UntilStable it may be fewer than Settings.Trials.
 	Trials int `json:"trials,omitempty"`
+	// Untouched is set when the comparison knew which functions the
+	// change touched (Options.Affected) and this benchmark covers none of
+	// them: a detection here is likely noise.
+	Untouched bool `json:"untouched,omitempty"`
 	// Impact is the benchmark's reference impact, when the comparison was
 	// given an analysis.
 	Impact *Impact `json:"impact,omitempty"`

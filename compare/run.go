@@ -138,6 +138,17 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if err := r.checkout(ctx, ws); err != nil {
 		return nil, err
 	}
+	if opt.OnlyAffected {
+		if opt.Affected == nil || len(opt.Benchmarks) == 0 {
+			return nil, inputErrorf("OnlyAffected", "OnlyAffected needs the Benchmarks and which of them the change affected (Affected)")
+		}
+		r.opt.Benchmarks = slices.DeleteFunc(slices.Clone(opt.Benchmarks), func(b Benchmark) bool {
+			return !opt.Affected[b.Package+"."+topName(b.Name)]
+		})
+		if len(r.opt.Benchmarks) == 0 {
+			return nil, inputErrorf("OnlyAffected", "the change touches none of the functions the %s cover, so nothing needs comparing", textutil.Plural(len(opt.Benchmarks), "benchmark"))
+		}
+	}
 	rec, err := r.shardBenchmarks()
 	if err != nil {
 		return nil, err
@@ -182,6 +193,9 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, err
 	}
 	rep.Notes = r.rep.Notes
+	if n := markUntouched(rep.Results, opt.Affected); n > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s in benchmarks that cover none of the changed functions: likely noise (marked untouched in JSON); the gate still counts them", textutil.Plural(n, "detection")))
+	}
 	SortResults(rep.Results)
 	rep.Saved = r.saved
 	rep.GoVersion = r.vers[Head].govers
@@ -899,4 +913,29 @@ func (r *runner) failures(rs []Result) []Result {
 		}
 	}
 	return rs
+}
+
+// topName returns the top-level benchmark of a full name.
+func topName(name string) string {
+	top, _, _ := strings.Cut(name, "/")
+	return top
+}
+
+// markUntouched marks the results of the benchmarks that affected (nil:
+// unknown) does not list, and returns how many of them are detections.
+func markUntouched(rs []Result, affected map[string]bool) int {
+	if affected == nil {
+		return 0
+	}
+	n := 0
+	for i := range rs {
+		if affected[rs[i].Package+"."+topName(rs[i].Name)] {
+			continue
+		}
+		rs[i].Untouched = true
+		if rs[i].Verdict != benchstats.Unchanged {
+			n++
+		}
+	}
+	return n
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/internal/gittest"
 	"github.com/mbopt/mbopt/internal/proftest"
 	"github.com/mbopt/mbopt/manifest"
@@ -214,4 +215,61 @@ func TestSuiteChangedSinceErrors(t *testing.T) {
 			assert.Contains(t, errOut, tt.want)
 		})
 	}
+}
+
+// TestCompareChangedSince is issue 11's change-aware compare: after a
+// commit that changes Gc (covered by BenchmarkC only), --only-affected
+// compares only BenchmarkC, and without it the results of A and B are
+// marked untouched (a detection there is likely noise). A comment-only
+// change leaves nothing to compare, successfully.
+func TestCompareChangedSince(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the fixture's benchmarks")
+	}
+	f := newChangeFixture(t)
+	f.repo.Replace("q/q.go", "func Gc() {}", "func Gc() { _ = 1 }")
+	f.repo.Commit("change Gc")
+	t.Chdir(f.repo.Dir)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	args := []string{"compare", "--app", f.app, "--micro", f.micro, "--module", "example.com/fix", "--base", "main",
+		"--trials", "2", "--runs", "1", "--count", "2", "--benchtime", "3x", "--resamples", "200",
+		"--no-history", "--fail-on", "never", "--format", "json", "--out", t.TempDir()}
+	results := func(out string) map[string]compare.Result {
+		var rep compare.Report
+		require.NoError(t, json.Unmarshal([]byte(out), &rep))
+		m := map[string]compare.Result{}
+		for _, r := range rep.Results {
+			if r.Unit == "sec/op" {
+				m[r.Name] = r
+			}
+		}
+		return m
+	}
+	code, out, errOut := run(t, append(args, "--changed-since", "merge-base", "--only-affected")...)
+	require.Equal(t, 0, code, errOut)
+	got := results(out)
+	assert.Len(t, got, 1, "only the affected benchmark runs: %v", got)
+	assert.Contains(t, got, "BenchmarkC")
+	assert.False(t, got["BenchmarkC"].Untouched)
+	assert.Contains(t, errOut, "1 function changed; 1 of the suite's 3 benchmarks affected")
+
+	code, out, errOut = run(t, append(args, "--changed-since", "main")...)
+	require.Equal(t, 0, code, errOut)
+	got = results(out)
+	require.Len(t, got, 3, errOut)
+	assert.True(t, got["BenchmarkA"].Untouched)
+	assert.True(t, got["BenchmarkB"].Untouched)
+	assert.False(t, got["BenchmarkC"].Untouched)
+
+	// A comment-only change: nothing is affected, nothing to compare.
+	f.repo.Replace("q/q.go", "func Format", "// Format formats.\nfunc Format")
+	f.repo.Commit("comment")
+	code, out, errOut = run(t, append(args, "--changed-since", "HEAD~1", "--only-affected")...)
+	assert.Equal(t, 0, code, errOut)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "nothing to compare")
+
+	code, _, errOut = run(t, "compare", "--bench", ".", "--changed-since", "main")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "--changed-since needs the analysis flags")
 }

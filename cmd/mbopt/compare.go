@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -57,6 +58,8 @@ type compareOptions struct {
 	shard        string // --shard as given
 	trialShard   string // --trial-shard as given
 	shardCosts   string // --shard-costs as given
+	changedSince string // --changed-since
+	onlyAffected bool   // --only-affected
 }
 
 // compareFlagOf maps compare.InputError fields to flags.
@@ -68,6 +71,7 @@ var compareFlagOf = map[string]string{
 	"Settings.Confidence": "--confidence", "Settings.Resamples": "--resamples",
 	"Settings.UntilStable": "--until-stable", "Settings.Budget": "--budget",
 	"Shard": "--shard", "TrialShard": "--trial-shard", "ShardCosts": "--shard-costs",
+	"OnlyAffected": "--only-affected",
 }
 
 func newCmdCompare(s *streams) *cobra.Command {
@@ -171,6 +175,8 @@ failed is reported, never a gate failure by itself.`,
 	f.StringVar(&o.shard, "shard", "", "run only shard `K/N` of the benchmarks, both versions on this machine (K from 0; /N takes K from $JOB_COMPLETION_INDEX); combine with 'mbopt compare merge'")
 	f.StringVar(&o.trialShard, "trial-shard", "", "run every benchmark but only trial shard `K/N` of the --trials (each machine one instance run); combine with 'mbopt compare merge'")
 	f.StringVar(&o.shardCosts, "shard-costs", "", "with --shard: balance the shards by the costs recorded in this `manifest` (a manifest.json or a collection directory; default: by count)")
+	f.StringVar(&o.changedSince, "changed-since", "", "with the analysis flags: mark the results of benchmarks covering none of the functions changed since `REV` ("+mergeBase+": the --base) as likely noise")
+	f.BoolVar(&o.onlyAffected, "only-affected", false, "with --changed-since: compare only the suite's benchmarks whose covered functions changed")
 	addCompareHistoryFlags(f, &o.hist)
 	cmd.AddCommand(newCmdCompareMerge(s))
 	return cmd
@@ -234,6 +240,13 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if sources > 1 {
 		return badInputf("--suite, the analysis flags (--app, --micro) and --bench each choose the benchmarks; give one of them")
 	}
+	analysisFlags := len(o.app) > 0 || len(o.micro) > 0
+	if o.onlyAffected && o.changedSince == "" {
+		return badInputf("--only-affected needs --changed-since REV (or --changed-since %s) to know what changed", mergeBase)
+	}
+	if o.changedSince != "" && !analysisFlags {
+		return badInputf("--changed-since needs the analysis flags (--app, --micro): they say which functions each benchmark covers")
+	}
 	if len(args) > 0 && o.bench == "" {
 		return badInputf("package patterns %s need --bench PATTERN (or use --suite)", strings.Join(args, " "))
 	}
@@ -264,6 +277,34 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			opt.Benchmarks = append(opt.Benchmarks, compare.Benchmark{Package: b.Package, Name: b.Name})
 		}
 		opt.Impacts = analysis.Impacts(rep)
+		if o.changedSince != "" {
+			since := o.changedSince
+			if since == mergeBase && o.base != "" {
+				since = o.base
+			}
+			head := o.head
+			switch head {
+			case "":
+				head = "HEAD"
+			case compare.Worktree:
+				head = "" // changes.Diff's work tree
+			}
+			sel, printChanged, err := tagAffected(cmd.Context(), s, since, head, rep)
+			if err != nil {
+				return err
+			}
+			opt.Affected = map[string]bool{}
+			for _, b := range sel {
+				top, _, _ := strings.Cut(b.Name, "/")
+				opt.Affected[b.Package+"."+top] = opt.Affected[b.Package+"."+top] || b.Affected
+			}
+			opt.OnlyAffected = o.onlyAffected
+			printChanged()
+			if o.onlyAffected && !slices.Contains(slices.Collect(maps.Values(opt.Affected)), true) {
+				fmt.Fprintf(s.Err, "mbopt: the change touches none of the functions the suite's %s cover: nothing to compare\n", textutil.Plural(len(opt.Affected), "benchmark"))
+				return nil
+			}
+		}
 	}
 	p := &compareProgress{progressPrinter: progressPrinter{w: s.Err, terminal: o.terminal, width: o.width, now: time.Now, start: time.Now()}}
 	opt.Progress = p.event

@@ -110,7 +110,7 @@ and succeeds, since nothing the suite measures changed.`,
 			}
 			var tagged func()
 			if o.changedSince != "" {
-				if sel, tagged, err = tagAffected(cmd.Context(), s, o, rep); err != nil {
+				if sel, tagged, err = tagAffected(cmd.Context(), s, o.changedSince, "", rep); err != nil {
 					return err
 				}
 			}
@@ -156,24 +156,25 @@ and succeeds, since nothing the suite measures changed.`,
 	return cmd
 }
 
-// tagAffected maps the changes since o.changedSince to changed functions
-// and marks the suite's benchmarks they affect. It returns the marked
-// selection and a function that prints what changed on stderr, called
-// after the suite so that stdout's consumer sees the suite first.
-func tagAffected(ctx context.Context, s *streams, o *suiteOptions, rep *analysis.Report) ([]suite.Benchmark, func(), error) {
-	base := o.changedSince
+// tagAffected maps the changes from changedSince (--changed-since) to head
+// ("" for the work tree) to changed functions and marks the suite's
+// benchmarks they affect. It returns the marked selection and a function
+// that prints what changed on stderr, called after the suite so that
+// stdout's consumer sees the suite first.
+func tagAffected(ctx context.Context, s *streams, changedSince, head string, rep *analysis.Report) ([]suite.Benchmark, func(), error) {
+	base := changedSince
 	if base == mergeBase {
 		base = ""
 	}
-	ch, err := changes.Diff(ctx, changes.Options{Base: base})
+	ch, err := changes.Diff(ctx, changes.Options{Base: base, Head: head})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, err
 		}
 		if errors.Is(err, gitrev.ErrNotRepository) {
-			return nil, nil, badInputf("--changed-since %s: %v; run mbopt inside the git repository", o.changedSince, err)
+			return nil, nil, badInputf("--changed-since %s: %v; run mbopt inside the git repository", changedSince, err)
 		}
-		return nil, nil, badInputf("--changed-since %s: %v", o.changedSince, err)
+		return nil, nil, badInputf("--changed-since %s: %v", changedSince, err)
 	}
 	sel, hits, err := analysis.AffectedSuite(rep, ch)
 	if err != nil {
