@@ -133,7 +133,9 @@ type Result struct {
 	Detections []Detection `json:"detections"`
 }
 
-// Detect runs the detectors over points, which are in commit order. It
+// Detect runs the detectors over points, which are in commit order and
+// relative to a baseline; the first point's jump is its change from the
+// baseline (0, with the interval [0, 0]). It
 // fails only on invalid options or a point whose value or interval is not
 // finite or whose value is −1 or less (a metric of 0 or below). Its cost
 // is O(len(points) × (Window + Widths)).
@@ -164,8 +166,14 @@ func Detect(points []Point, opt Options) (Result, error) {
 			}
 		}
 		definiteJump := false
-		if i > 0 {
-			prev := points[i-1]
+		{
+			// The first point is compared with the baseline itself: a
+			// change of 0 known exactly, so the first commit after the
+			// baseline can be a jump.
+			prev := Point{}
+			if i > 0 {
+				prev = points[i-1]
+			}
 			c := (1+p.Value)/(1+prev.Value) - 1
 			if math.Abs(c) > t {
 				definiteJump = !p.CI.Overlaps(prev.CI)
