@@ -221,3 +221,23 @@ func TestUntilStableKeepsVerdicts(t *testing.T) {
 	}
 	t.Logf("full %s, until-stable %s, saved %s; notes %q", full.Wall, stable.Wall, stable.Saved, stable.Notes)
 }
+
+// TestStateDirIgnored: a comparison into the default output directory
+// (.mbopt/compare) of a repository that ignores nothing leaves git status
+// clean, because mbopt writes .mbopt/.gitignore when it creates .mbopt.
+func TestStateDirIgnored(t *testing.T) {
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	if _, err := compare.Run(context.Background(), compare.Options{Dir: dir, Bench: "Same", Settings: tiny(1), CacheDir: "off"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".mbopt", "compare", compare.BaseFile)); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("git", "-C", dir, "status", "--porcelain").CombinedOutput()
+	if err != nil {
+		t.Fatalf("git status: %v\n%s", err, out)
+	}
+	if len(out) != 0 {
+		t.Errorf("git status after compare:\n%s", out)
+	}
+}

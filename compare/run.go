@@ -21,6 +21,7 @@ import (
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/proc"
+	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/internal/testbin"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
@@ -125,7 +126,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	}
 	out := opt.Out
 	if out == "" {
-		out = filepath.Join(r.repo, r.modRel, ".mbopt", "compare")
+		out = filepath.Join(r.repo, r.modRel, statedir.Name, "compare")
 	}
 	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
 		return nil, inputErrorf("Out", "output directory %s is a file; choose a directory", out)
@@ -163,7 +164,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if err := r.schedule(ctx); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	if err := statedir.MkdirAll(out); err != nil {
 		return nil, inputErrorf("Out", "cannot create output directory %s: %v", out, err)
 	}
 	files := []string{filepath.Join(out, BaseFile), filepath.Join(out, HeadFile)}

@@ -15,6 +15,7 @@ import (
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/regfile"
+	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/shard"
 )
@@ -331,7 +332,7 @@ func Merge(dirs []string, out string, impacts map[string]Impact) (*Report, error
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	if err := statedir.MkdirAll(out); err != nil {
 		return nil, fmt.Errorf("creating the output directory %s: %w", out, err)
 	}
 	for side, f := range []string{BaseFile, HeadFile} {

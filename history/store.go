@@ -7,18 +7,18 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/internal/statedir"
 )
 
 // DefaultPath is where the command keeps the history, relative to the
 // module root.
-const DefaultPath = ".mbopt/history.db"
+const DefaultPath = statedir.Name + "/history.db"
 
 // SchemaVersion is the version of the database schema this package
 // writes; [Open] migrates older databases to it.
@@ -44,7 +44,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("history: no database path")
 	}
-	if err := makeDir(filepath.Dir(path)); err != nil {
+	if err := statedir.MkdirAll(filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("history: %s: %w", path, err)
 	}
 	q := url.Values{}
@@ -63,20 +63,6 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("history: %s: %w", path, err)
 	}
 	return s, nil
-}
-
-// makeDir creates dir when missing, with a .gitignore when it is .mbopt.
-func makeDir(dir string) error {
-	if _, err := os.Stat(dir); err == nil {
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return err
-	}
-	if filepath.Base(dir) == ".mbopt" {
-		return os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*\n"), 0o666)
-	}
-	return nil
 }
 
 // Path returns the database's path as given to [Open].

@@ -16,7 +16,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,6 +27,7 @@ import (
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/dirlock"
+	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/reference"
@@ -35,7 +35,7 @@ import (
 
 // StateDir is the directory, in the module's directory, that holds what
 // Run collects by default (see the package documentation).
-const StateDir = ".mbopt"
+const StateDir = statedir.Name
 
 // Defaults of the Config fields whose zero value means a default.
 const (
@@ -465,10 +465,7 @@ func (s *stateDir) ignore() {
 		return
 	}
 	s.done = true
-	gi := filepath.Join(s.path, ".gitignore")
-	if _, err := os.Lstat(gi); errors.Is(err, fs.ErrNotExist) {
-		_ = atomicfile.WriteFile(gi, []byte("*\n"))
-	}
+	statedir.Ignore(s.path)
 }
 
 // appProfiles takes the application profiles: App, then those from the

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/shard"
 )
 
@@ -72,7 +73,7 @@ mbopt compare.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.out, "out", ".mbopt/compare", "directory of the merged raw results base.txt and head.txt")
+	f.StringVar(&o.out, "out", statedir.Name+"/compare", "directory of the merged raw results base.txt and head.txt")
 	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|never}")
 	f.StringVar(&o.format, "format", "text", "output format: {"+strings.Join(compareFormats, "|")+"}")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout")

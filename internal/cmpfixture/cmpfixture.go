@@ -74,7 +74,6 @@ func Repo(t testing.TB, v Variant) string {
 	git("config", "user.email", "fixture@example.com")
 	git("config", "user.name", "fixture")
 	write("go.mod", "module "+Module+"\n\ngo 1.22\n")
-	write(".gitignore", ".mbopt/\n")
 	write("work/work.go", workGo)
 	write("work/work_test.go", benchmarks(baseN, baseN, baseN, Same))
 	git("add", "-A")

@@ -12,7 +12,8 @@
 //     callgraph (profiles become graphs), covdata (coverage data becomes
 //     the set of functions that ran), shard (the partition of a suite
 //     over N machines); internal/gitrev (revisions and the default base,
-//     run through internal/proc); internal/testbin (runs test binaries and
+//     run through internal/proc); internal/statedir (the .mbopt
+//     directory git must not see); internal/testbin (runs test binaries and
 //     the go command for collect and compare); detect (jump, trend and
 //     fixed-value detection over a benchmark's history, on benchstats
 //     intervals)

@@ -32,6 +32,7 @@ var layer = map[string]int{
 	"shard":               1,
 	"callgraph":           1,
 	"internal/gitrev":     1,
+	"internal/statedir":   1,
 	"detect":              1,
 
 	"covdata":             1,
