@@ -19,6 +19,55 @@ import (
 // ciDir holds the CI recipes docs/ci.md includes.
 const ciDir = "../../docs/ci"
 
+// recipeReader returns a function that reads a recipe of docs/ci and
+// checks that docs/ci.md includes it verbatim.
+func recipeReader(t *testing.T) func(name string) []byte {
+	doc, err := os.ReadFile("../../docs/ci.md")
+	require.NoError(t, err)
+	return func(name string) []byte {
+		data, err := os.ReadFile(filepath.Join(ciDir, name))
+		require.NoError(t, err)
+		assert.Contains(t, string(doc), "```yaml\n"+string(data)+"```\n", "docs/ci.md includes docs/ci/%s verbatim", name)
+		return data
+	}
+}
+
+// ghWorkflow is the part of a GitHub Actions workflow the recipe tests
+// check.
+type ghWorkflow struct {
+	Jobs map[string]struct {
+		Needs    any `yaml:"needs"`
+		Strategy struct {
+			Matrix map[string][]int `yaml:"matrix"`
+		} `yaml:"strategy"`
+		Steps []struct {
+			Run string `yaml:"run"`
+		} `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+// k8sContainer and k8sJob are the parts of a Kubernetes Job the recipe
+// tests check.
+type k8sContainer struct {
+	Command []string `yaml:"command"`
+	Args    []string `yaml:"args"`
+}
+
+type k8sJob struct {
+	Kind string `yaml:"kind"`
+	Spec struct {
+		CompletionMode string `yaml:"completionMode"`
+		Completions    *int   `yaml:"completions"`
+		Parallelism    *int   `yaml:"parallelism"`
+		Template       struct {
+			Spec struct {
+				RestartPolicy string         `yaml:"restartPolicy"`
+				Containers    []k8sContainer `yaml:"containers"`
+			} `yaml:"spec"`
+		} `yaml:"template"`
+	} `yaml:"spec"`
+}
+
 // TestCIRecipes checks the sharded-collection recipes of docs/ci.md: the
 // doc holds each file verbatim; the GitHub Actions workflow has a matrix
 // of N shards whose collect job runs --shard ${{ matrix.shard }}/N and a
@@ -27,27 +76,10 @@ const ciDir = "../../docs/ci"
 // and the merge Job merges the N shard directories; every mbopt command
 // parses with the command's real flags.
 func TestCIRecipes(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/ci.md")
-	require.NoError(t, err)
-	read := func(name string) []byte {
-		data, err := os.ReadFile(filepath.Join(ciDir, name))
-		require.NoError(t, err)
-		assert.Contains(t, string(doc), "```yaml\n"+string(data)+"```\n", "docs/ci.md includes docs/ci/%s verbatim", name)
-		return data
-	}
+	read := recipeReader(t)
 
 	// GitHub Actions.
-	var wf struct {
-		Jobs map[string]struct {
-			Needs    any `yaml:"needs"`
-			Strategy struct {
-				Matrix map[string][]int `yaml:"matrix"`
-			} `yaml:"strategy"`
-			Steps []struct {
-				Run string `yaml:"run"`
-			} `yaml:"steps"`
-		} `yaml:"jobs"`
-	}
+	var wf ghWorkflow
 	require.NoError(t, yaml.Unmarshal(read("collect-sharded.yml"), &wf))
 	collectJob, mergeJob := wf.Jobs["collect"], wf.Jobs["merge"]
 	shards := collectJob.Strategy.Matrix["shard"]
@@ -67,25 +99,7 @@ func TestCIRecipes(t *testing.T) {
 	checkShardCommands(t, "workflow", collectCmds, mergeCmds, n, fmt.Sprintf("1/%d", n), "shards/shard-%d")
 
 	// Kubernetes.
-	type container struct {
-		Command []string `yaml:"command"`
-		Args    []string `yaml:"args"`
-	}
-	type job struct {
-		Kind string `yaml:"kind"`
-		Spec struct {
-			CompletionMode string `yaml:"completionMode"`
-			Completions    *int   `yaml:"completions"`
-			Parallelism    *int   `yaml:"parallelism"`
-			Template       struct {
-				Spec struct {
-					RestartPolicy string      `yaml:"restartPolicy"`
-					Containers    []container `yaml:"containers"`
-				} `yaml:"spec"`
-			} `yaml:"template"`
-		} `yaml:"spec"`
-	}
-	commands := func(j job) [][]string {
+	commands := func(j k8sJob) [][]string {
 		var cmds [][]string
 		for _, c := range j.Spec.Template.Spec.Containers {
 			switch {
@@ -99,7 +113,7 @@ func TestCIRecipes(t *testing.T) {
 		}
 		return cmds
 	}
-	var collect, merge job
+	var collect, merge k8sJob
 	require.NoError(t, yaml.Unmarshal(read("collect-indexed-job.yaml"), &collect))
 	require.NoError(t, yaml.Unmarshal(read("merge-job.yaml"), &merge))
 	assert.Equal(t, "Job", collect.Kind)
@@ -214,14 +228,7 @@ func parseCommand(t *testing.T, args []string) *profileOptions {
 // has completions == parallelism == N and runs --shard /N, and its merge Job
 // merges the N directories; every mbopt command parses with the real flags.
 func TestCompareShardRecipes(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/ci.md")
-	require.NoError(t, err)
-	read := func(name string) []byte {
-		data, err := os.ReadFile(filepath.Join(ciDir, name))
-		require.NoError(t, err)
-		assert.Contains(t, string(doc), "```yaml\n"+string(data)+"```\n", "docs/ci.md includes docs/ci/%s verbatim", name)
-		return data
-	}
+	read := recipeReader(t)
 	check := func(recipe string, compareCmds, mergeCmds [][]string, n int, shardArg, dirFormat string) {
 		t.Helper()
 		require.Len(t, compareCmds, 1, "%s: one mbopt command compares", recipe)
@@ -255,17 +262,7 @@ func TestCompareShardRecipes(t *testing.T) {
 		assert.Equal(t, "definite-regression", flagValue(m, "--fail-on"), "%s: the merge gates", recipe)
 	}
 
-	var wf struct {
-		Jobs map[string]struct {
-			Needs    any `yaml:"needs"`
-			Strategy struct {
-				Matrix map[string][]int `yaml:"matrix"`
-			} `yaml:"strategy"`
-			Steps []struct {
-				Run string `yaml:"run"`
-			} `yaml:"steps"`
-		} `yaml:"jobs"`
-	}
+	var wf ghWorkflow
 	require.NoError(t, yaml.Unmarshal(read("compare-sharded.yml"), &wf))
 	cmpJob, mergeJob := wf.Jobs["compare"], wf.Jobs["merge"]
 	shards := cmpJob.Strategy.Matrix["shard"]
@@ -284,28 +281,10 @@ func TestCompareShardRecipes(t *testing.T) {
 	}
 	check("workflow", cmpCmds, mergeCmds, len(shards), fmt.Sprintf("1/%d", len(shards)), "shards/compare-shard-%d")
 
-	type container struct {
-		Command []string `yaml:"command"`
-		Args    []string `yaml:"args"`
-	}
-	type job struct {
-		Kind string `yaml:"kind"`
-		Spec struct {
-			CompletionMode string `yaml:"completionMode"`
-			Completions    *int   `yaml:"completions"`
-			Parallelism    *int   `yaml:"parallelism"`
-			Template       struct {
-				Spec struct {
-					RestartPolicy string      `yaml:"restartPolicy"`
-					Containers    []container `yaml:"containers"`
-				} `yaml:"spec"`
-			} `yaml:"template"`
-		} `yaml:"spec"`
-	}
-	var jobs []job
+	var jobs []k8sJob
 	dec := yaml.NewDecoder(bytes.NewReader(read("compare-indexed-job.yaml")))
 	for {
-		var j job
+		var j k8sJob
 		if err := dec.Decode(&j); err != nil {
 			break
 		}
