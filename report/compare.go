@@ -354,7 +354,11 @@ func CompareText(w io.Writer, r *compare.Report) error {
 					cells = append(cells, "-", "-")
 				}
 			}
-			t.row(append(cells, res.Unit, wrapName(name(res), nameWidth))...)
+			shown := wrapName(name(res), nameWidth)
+			if noisy(res) {
+				shown += " " + untouchedMark
+			}
+			t.row(append(cells, res.Unit, shown)...)
 		}
 		t.writeLastLeft(ew)
 	}
@@ -386,6 +390,9 @@ func CompareText(w io.Writer, r *compare.Report) error {
 		p("instability: the interval's width in percentage points; no impact known (the comparison had no analysis)\n")
 	}
 	for _, l := range settingsLines(r) {
+		p("%s\n", l)
+	}
+	if l := untouchedLegend(r); l != "" {
 		p("%s\n", l)
 	}
 	if raw := rawText(r); raw != "" {

@@ -60,8 +60,13 @@ func compareAnnotations(r *compare.Report) []annotation {
 			if im := res.Impact; im != nil {
 				msg += fmt.Sprintf(", which covers %s of the application's CPU time (%s flat)", pct(im.Attributed), pct(im.Flat))
 			}
+			title := fmt.Sprintf("%s %s: %s", signedPct(e.Change), res.Unit, id)
+			if noisy(res) {
+				title += " " + untouchedMark
+				msg += "; the benchmark covers no function the change touches, so this is likely noise"
+			}
 			lvl := annotationLevel(res.Verdict)
-			byLevel[lvl] = append(byLevel[lvl], annotation{lvl, fmt.Sprintf("%s %s: %s", signedPct(e.Change), res.Unit, id), msg})
+			byLevel[lvl] = append(byLevel[lvl], annotation{lvl, title, msg})
 		case res.Status == compare.BuildFailed || res.Status == compare.Failed:
 			byLevel["warning"] = append(byLevel["warning"], annotation{"warning", otherStatus(res) + ": " + id, res.ID + ": " + res.Error})
 		}

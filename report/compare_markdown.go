@@ -87,7 +87,11 @@ func CompareMarkdown(w io.Writer, r *compare.Report) error {
 					cells = append(cells, "–", "–")
 				}
 			}
-			cells = append(cells, mdEscape(res.Unit), mdCellCode(name(res)))
+			shown := mdCellCode(name(res))
+			if noisy(res) {
+				shown += " *" + untouchedMark + "*"
+			}
+			cells = append(cells, mdEscape(res.Unit), shown)
 			p("| %s |\n", strings.Join(cells, " | "))
 		}
 		p("\n")
@@ -119,6 +123,9 @@ func CompareMarkdown(w io.Writer, r *compare.Report) error {
 		p("*impact*: the share of the application's CPU time attributed to the functions a benchmark covers; *flat*: the share of their flat time (the paper's reference impact); ")
 	}
 	p("*instability*: the interval's width in percentage points. ")
+	if l := untouchedLegend(r); l != "" {
+		p("*%s*. ", mdEscape(l))
+	}
 	p("%s.", strings.Join(settingsLines(r), ". "))
 	if raw := rawText(r); raw != "" {
 		p(" Raw results (Go benchmark format, for benchstat): %s.", mdEscape(raw))
