@@ -195,7 +195,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	}
 	rep.Notes = r.rep.Notes
 	if n := markUntouched(rep.Results, opt.Affected); n > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s in benchmarks that cover none of the changed functions: likely noise (marked untouched in JSON); the gate still counts them", textutil.Plural(n, "detection")))
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s in benchmarks that cover none of the changed functions: likely noise (marked untouched); the gate still counts them", textutil.Plural(n, "detection")))
 	}
 	SortResults(rep.Results)
 	rep.Saved = r.saved
