@@ -192,17 +192,9 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			return badInputf("%s %d: it must be at least 1", n.flag, n.value)
 		}
 	}
-	failOn, err := compare.ParseFailOn(o.failOn)
+	failOn, err := checkReportFlags(o.failOn, o.cmpFormat, o.output)
 	if err != nil {
-		return badInputf("--fail-on: %v", err)
-	}
-	if !slices.Contains(compareFormats, o.cmpFormat) {
-		return badInputf("--format: invalid value %q: valid values are {%s}", o.cmpFormat, strings.Join(compareFormats, "|"))
-	}
-	if o.output != "" {
-		if err := checkOutputPath(o.output); err != nil {
-			return err
-		}
+		return err
 	}
 	if o.hist.aa {
 		switch {
@@ -355,6 +347,24 @@ func gate(rep *compare.Report, failOn compare.FailOn) error {
 		return &gateError{fmt.Sprintf("--fail-on %s: the gate failed on %s: %s", failOn, textutil.Plural(len(names), "benchmark"), strings.Join(names, ", "))}
 	}
 	return nil
+}
+
+// checkReportFlags checks the flags compare and compare merge share:
+// --fail-on, --format and -o.
+func checkReportFlags(failOn, format, output string) (compare.FailOn, error) {
+	f, err := compare.ParseFailOn(failOn)
+	if err != nil {
+		return "", badInputf("--fail-on: %v", err)
+	}
+	if !slices.Contains(compareFormats, format) {
+		return "", badInputf("--format: invalid value %q: valid values are {%s}", format, strings.Join(compareFormats, "|"))
+	}
+	if output != "" {
+		if err := checkOutputPath(output); err != nil {
+			return "", err
+		}
+	}
+	return f, nil
 }
 
 // compareFormats are the values of compare --format.

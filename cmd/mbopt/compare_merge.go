@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -81,17 +80,9 @@ mbopt compare.`,
 }
 
 func runCompareMerge(s *streams, o *compareMergeOptions, dirs []string) error {
-	failOn, err := compare.ParseFailOn(o.failOn)
+	failOn, err := checkReportFlags(o.failOn, o.format, o.output)
 	if err != nil {
-		return badInputf("--fail-on: %v", err)
-	}
-	if !slices.Contains(compareFormats, o.format) {
-		return badInputf("--format: invalid value %q: valid values are {%s}", o.format, strings.Join(compareFormats, "|"))
-	}
-	if o.output != "" {
-		if err := checkOutputPath(o.output); err != nil {
-			return err
-		}
+		return err
 	}
 	rep, err := compare.Merge(dirs, o.out, nil)
 	if err != nil {
