@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -53,7 +54,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	uri, err := fileURI(path, q)
+	if err != nil {
+		return nil, fmt.Errorf("history: %s: %w", path, err)
+	}
+	db, err := sql.Open("sqlite", uri)
 	if err != nil {
 		return nil, fmt.Errorf("history: %s: %w", path, err)
 	}
@@ -63,6 +68,24 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("history: %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// fileURI returns the SQLite URI of the file at path with query q. The
+// path is made absolute and percent-escaped, so that the characters a URI
+// gives a meaning to ('?', '#', '%') stay part of the file name: SQLite
+// decodes the escapes, and the driver, which splits its own parameters
+// off at the first '?', finds the query's.
+func fileURI(path string, q url.Values) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive letter: file:///C:/…
+	}
+	u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
+	return u.String(), nil
 }
 
 // Path returns the database's path as given to [Open].

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -225,15 +226,55 @@ func TestOpenNewerSchema(t *testing.T) {
 }
 
 // The helper processes of the tests below: the test binary re-executed
-// with historyWriterEnv set to "MODE|PATH".
-const historyWriterEnv = "MBOPT_HISTORY_TEST_WRITER"
+// with historyWriterModeEnv set to the mode and historyWriterPathEnv to
+// the database's absolute path. They are two variables, not one to split:
+// an earlier version split "MODE PATH" at the first space, so "add 1
+// /tmp/…/h.db" became the mode "add" and the relative path "1 /tmp/…/h.db",
+// and the helpers wrote databases into the source tree.
+const (
+	historyWriterModeEnv = "MBOPT_HISTORY_TEST_WRITER"
+	historyWriterPathEnv = "MBOPT_HISTORY_TEST_WRITER_PATH"
+)
 
 func TestMain(m *testing.M) {
-	if spec := os.Getenv(historyWriterEnv); spec != "" {
-		mode, path, _ := strings.Cut(spec, "|")
+	if mode := os.Getenv(historyWriterModeEnv); mode != "" {
+		path := os.Getenv(historyWriterPathEnv)
+		if !filepath.IsAbs(path) {
+			fmt.Fprintf(os.Stderr, "%s=%q: want an absolute path (a test's temporary directory)\n", historyWriterPathEnv, path)
+			os.Exit(2)
+		}
 		os.Exit(writer(mode, path))
 	}
-	os.Exit(m.Run())
+	before, err := sourceFiles()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	code := m.Run()
+	after, err := sourceFiles()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	for _, f := range after {
+		if !slices.Contains(before, f) {
+			fmt.Fprintf(os.Stderr, "FAIL: the tests left %q in the source tree; write into t.TempDir()\n", f)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// sourceFiles lists the files below the package's directory.
+func sourceFiles() ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, p)
+		}
+		return err
+	})
+	return files, err
 }
 
 // writer is the helper process: "add N" adds N comparisons of
@@ -289,7 +330,8 @@ func helper(t *testing.T, mode, path string) *exec.Cmd {
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), historyWriterEnv+"="+mode+"|"+path)
+	require.True(t, filepath.IsAbs(path), "helper %q: want an absolute path", path)
+	cmd.Env = append(os.Environ(), historyWriterModeEnv+"="+mode, historyWriterPathEnv+"="+path)
 	cmd.Stderr = os.Stderr
 	return cmd
 }

@@ -34,8 +34,13 @@ const longHistoryID = "example.com/tinytsdb/internal/storage/engine.BenchmarkCom
 // commits 2 and 3 are false alarms while its threshold warms up.
 func historyFixture(t *testing.T) string {
 	t.Helper()
+	return historyFixtureAt(t, filepath.Join(t.TempDir(), "history.db"))
+}
+
+// historyFixtureAt writes the history of historyFixture at path.
+func historyFixtureAt(t *testing.T, path string) string {
+	t.Helper()
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "history.db")
 	st, err := history.Open(ctx, path)
 	require.NoError(t, err)
 	defer st.Close()
@@ -198,5 +203,24 @@ func TestHistoryBadInput(t *testing.T) {
 		code, _, errOut := run(t, append([]string{"history"}, tc.args...)...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, errOut)
 		assert.Contains(t, errOut, tc.want, "%v", tc.args)
+	}
+}
+
+// TestHistoryOddPaths: --history and -o take paths with characters a URI
+// gives a meaning to; each names its own file (issue 25 item 1).
+func TestHistoryOddPaths(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join("testdata", "golden", "history.txt"))
+	require.NoError(t, err)
+	for _, name := range []string{"h#1.db", "h?x=1.db", "job%2Fmain/h.db", "my history/h 1.db", "Geschichte-ä/履歴.db"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			db := historyFixtureAt(t, filepath.Join(dir, name))
+			out := db + " out#?%2F.txt"
+			code, _, errOut := run(t, "history", "--history", db, "-o", out)
+			require.Equal(t, 0, code, errOut)
+			got, err := os.ReadFile(out)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(got))
+		})
 	}
 }
