@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/mbopt/mbopt/benchstats"
 )
@@ -46,6 +47,13 @@ type Options struct {
 	Window int `json:"window"`
 	// Fixed, when not nil, adds the fixed-value detector.
 	Fixed *Bounds `json:"fixed,omitempty"`
+	// Detectors are the detectors to run, among Jump, Trend and
+	// EDivisive, in any order; nil or empty runs Jump and Trend, the
+	// study's pair. Fixed runs when Fixed is set, whatever this says.
+	Detectors []Kind `json:"detectors,omitempty"`
+	// EDivisive holds the E-divisive detector's parameters when Detectors
+	// names it; nil means [DefaultEDivisiveOptions].
+	EDivisive *EDivisiveOptions `json:"edivisive,omitempty"`
 }
 
 // DefaultOptions are the study's parameters. InitialThreshold is the
@@ -80,7 +88,31 @@ func (o Options) Check() error {
 			return fmt.Errorf("detect: Fixed is [%v, %v]; Lower must be below Upper", b.Lower, b.Upper)
 		}
 	}
+	for _, k := range o.Detectors {
+		switch k {
+		case Jump, Trend, EDivisive:
+		default:
+			return fmt.Errorf("detect: Detectors holds %q; valid detectors are {jump|trend|edivisive}", k)
+		}
+	}
+	if o.EDivisive != nil {
+		if err := o.EDivisive.Check(); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// Runs reports whether [Detect] runs detector k with o (Fixed: when
+// o.Fixed is set).
+func (o Options) Runs(k Kind) bool {
+	if k == Fixed {
+		return o.Fixed != nil
+	}
+	if len(o.Detectors) == 0 {
+		return k == Jump || k == Trend
+	}
+	return slices.Contains(o.Detectors, k)
 }
 
 // A Kind names a detector.
@@ -88,9 +120,10 @@ type Kind string
 
 // The detectors.
 const (
-	Fixed Kind = "fixed"
-	Jump  Kind = "jump"
-	Trend Kind = "trend"
+	Fixed     Kind = "fixed"
+	Jump      Kind = "jump"
+	Trend     Kind = "trend"
+	EDivisive Kind = "edivisive"
 )
 
 // A Direction says which way a detection went.
@@ -112,8 +145,9 @@ type Detection struct {
 	// Direction is the sign of Change.
 	Direction Direction `json:"direction"`
 	// Change is what the detector measured: the jump from the previous
-	// point, the trend against the window's mean, or, for Fixed, the
-	// point's value.
+	// point, the trend against the window's mean, for EDivisive the
+	// change between the means of the segments before and after the
+	// point, or, for Fixed, the point's value.
 	Change float64 `json:"change"`
 	// Threshold is the point's threshold (for Fixed, the bound crossed).
 	Threshold float64 `json:"threshold"`
@@ -129,7 +163,8 @@ type Detection struct {
 type Result struct {
 	// Thresholds holds each point's dynamic threshold, one per point.
 	Thresholds []float64 `json:"thresholds"`
-	// Detections are ordered by index, then fixed, jump, trend.
+	// Detections are ordered by index, then fixed, jump, trend,
+	// edivisive.
 	Detections []Detection `json:"detections"`
 }
 
@@ -138,7 +173,8 @@ type Result struct {
 // baseline (0, with the interval [0, 0]). It
 // fails only on invalid options or a point whose value or interval is not
 // finite or whose value is −1 or less (a metric of 0 or below). Its cost
-// is O(len(points) × (Window + Widths)).
+// is O(len(points) × (Window + Widths)), plus that of [ChangePoints] when
+// opt.Detectors names it.
 func Detect(points []Point, opt Options) (Result, error) {
 	if err := opt.Check(); err != nil {
 		return Result{}, err
@@ -166,7 +202,7 @@ func Detect(points []Point, opt Options) (Result, error) {
 			}
 		}
 		definiteJump := false
-		{
+		if opt.Runs(Jump) || opt.Runs(Trend) { // the window restarts after a definite jump either way
 			// The first point is compared with the baseline itself: a
 			// change of 0 known exactly, so the first commit after the
 			// baseline can be a jump.
@@ -177,10 +213,12 @@ func Detect(points []Point, opt Options) (Result, error) {
 			c := (1+p.Value)/(1+prev.Value) - 1
 			if math.Abs(c) > t {
 				definiteJump = !p.CI.Overlaps(prev.CI)
-				res.Detections = append(res.Detections, Detection{Index: i, Kind: Jump, Direction: direction(c), Change: c, Threshold: t, Definite: definiteJump})
+				if opt.Runs(Jump) {
+					res.Detections = append(res.Detections, Detection{Index: i, Kind: Jump, Direction: direction(c), Change: c, Threshold: t, Definite: definiteJump})
+				}
 			}
 		}
-		if from := max(start, i-opt.Window); i-from >= 2 {
+		if from := max(start, i-opt.Window); opt.Runs(Trend) && i-from >= 2 {
 			window := points[from:i]
 			sum := 0.0
 			overlaps := false
@@ -197,7 +235,42 @@ func Detect(points []Point, opt Options) (Result, error) {
 			start = i
 		}
 	}
+	if opt.Runs(EDivisive) {
+		eo := DefaultEDivisiveOptions
+		if opt.EDivisive != nil {
+			eo = *opt.EDivisive
+		}
+		values := make([]float64, len(points))
+		for i, p := range points {
+			values[i] = p.Value
+		}
+		cps, err := ChangePoints(values, eo)
+		if err != nil {
+			return Result{}, err
+		}
+		var eds []Detection
+		for _, cp := range cps {
+			c := (1+cp.After)/(1+cp.Before) - 1
+			t := res.Thresholds[cp.Index]
+			eds = append(eds, Detection{Index: cp.Index, Kind: EDivisive, Direction: direction(c), Change: c, Threshold: t, Definite: math.Abs(c) > t})
+		}
+		res.Detections = mergeByIndex(res.Detections, eds)
+	}
 	return res, nil
+}
+
+// mergeByIndex merges b into a, both ordered by index, keeping at one
+// index a's detections before b's.
+func mergeByIndex(a, b []Detection) []Detection {
+	out := make([]Detection, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		if len(b) == 0 || (len(a) > 0 && a[0].Index <= b[0].Index) {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return out
 }
 
 // Thresholds returns the dynamic threshold of each point (see the package

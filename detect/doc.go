@@ -51,8 +51,45 @@
 // detection: definite when its whole interval lies outside, potential
 // when only the value does.
 //
+// # E-divisive means
+//
+// Jump and trend look at one point and the few before it. E-divisive
+// means (Matteson and James, "A Nonparametric Approach for Multiple
+// Change Point Analysis of Multivariate Data", JASA 2014), the method of
+// MongoDB's change-point service (Daly et al., ICPE 2020) and Apache
+// Otava, looks at the whole series at once: [ChangePoints] splits it where
+// the points before and after differ most in distribution, tests the split
+// by permutation, and repeats within the parts until a split is not
+// significant. For a segment x_1..x_n split at τ into X = x_1..x_τ and
+// Y = x_{τ+1}..x_n (m = τ and k = n − τ points),
+//
+//	Ê = 2/(m·k) Σ|X_i − Y_j|^α − Σ_{i<l}|X_i − X_l|^α / C(m,2) − Σ_{j<l}|Y_j − Y_l|^α / C(k,2)
+//	Q̂ = m·k/(m + k) · Ê
+//
+// (α = 1: the energy distance, which grows with a change of the mean or of
+// the spread). Each segment's split is the τ of largest Q̂ with both parts
+// at least MinSize long (ties: the smaller τ), the segment's end standing
+// for the paper's κ as in MongoDB's implementation; the candidate is the
+// split of largest Q̂ over all current segments. Its p-value is (1 + the
+// number of permutations whose largest Q̂ reaches it) / (1 + Permutations),
+// each permutation shuffling the points within every current segment;
+// the candidate is a change point when the p-value is at most
+// Significance, and the search stops at the first one that is not. The
+// permutations come from a PCG generator seeded with [EDivisiveOptions].Seed,
+// so a series always gives the same change points.
+//
+// As a detector ([Options].Detectors holding [EDivisive]), each change
+// point is a detection at its first point whose change is the ratio of the
+// segment means around it, (1 + after)/(1 + before) − 1, judged against
+// the point's dynamic threshold: definite when the change exceeds it,
+// potential when the permutation test found a change smaller than the
+// benchmark's instability. A change point needs MinSize commits on each
+// side, so E-divisive sees a change only MinSize commits after it landed,
+// and, unlike jump and trend, never the first commits after the baseline.
+// Which detector to use when: docs/detectors.md.
+//
 // # Order
 //
 // [Detect] returns the detections by point index, and at one index in the
-// order fixed, jump, trend.
+// order fixed, jump, trend, edivisive.
 package detect

@@ -2,6 +2,7 @@ package detect_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/detect"
@@ -32,4 +33,29 @@ func Example() {
 	// Output:
 	// commit 5: definite jump up +8.1% (threshold 1.5%)
 	// commit 5: definite trend up +8.0% (threshold 1.5%)
+}
+
+// E-divisive over a whole series: 30 commits at the baseline's level,
+// then 30 commits 4% slower, with 1% noise, too little a step for a jump
+// against intervals 5% wide.
+func ExampleChangePoints() {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var values []float64
+	for i := range 60 {
+		v := 0.01 * rng.NormFloat64()
+		if i >= 30 {
+			v += 0.04
+		}
+		values = append(values, v)
+	}
+	cps, err := detect.ChangePoints(values, detect.DefaultEDivisiveOptions)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range cps {
+		fmt.Printf("change at commit %d: mean %+.1f%% → %+.1f%% (p = %.3f)\n", c.Index, 100*c.Before, 100*c.After, c.PValue)
+	}
+	// Output:
+	// change at commit 30: mean +0.1% → +3.9% (p = 0.005)
 }
