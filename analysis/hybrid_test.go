@@ -14,7 +14,7 @@ import (
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/covdata"
-	"github.com/mbopt/mbopt/internal/proftest"
+	"github.com/mbopt/mbopt/internal/testing/proftest"
 )
 
 // writeSet writes a function set of package example.com/fig/app holding

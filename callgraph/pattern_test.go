@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/callgraph"
-	"github.com/mbopt/mbopt/internal/proftest"
+	"github.com/mbopt/mbopt/internal/testing/proftest"
 )
 
 // The cases follow "go help packages" and cmd/go's own pattern tests

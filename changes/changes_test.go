@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mbopt/mbopt/changes"
-	"github.com/mbopt/mbopt/internal/gittest"
+	"github.com/mbopt/mbopt/internal/testing/gittest"
 )
 
 // fixture is the base revision of the mapping tests: module example.com/m

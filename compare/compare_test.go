@@ -12,7 +12,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/internal/cmpfixture"
+	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 )
 
 // quick are short settings for tests that are not about the schedule.

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/internal/cmpfixture"
+	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 )
 
 // TestBenchstatReadsRawFiles runs golang.org/x/perf/cmd/benchstat, built

@@ -11,7 +11,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/internal/cmpfixture"
+	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 	"github.com/mbopt/mbopt/shard"
 )
 

@@ -14,8 +14,8 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/golden"
-	"github.com/mbopt/mbopt/internal/proftest"
+	"github.com/mbopt/mbopt/internal/testing/golden"
+	"github.com/mbopt/mbopt/internal/testing/proftest"
 )
 
 func stacks(names ...string) *profile.Profile {

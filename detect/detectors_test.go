@@ -12,7 +12,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/detect"
-	"github.com/mbopt/mbopt/internal/golden"
+	"github.com/mbopt/mbopt/internal/testing/golden"
 )
 
 // This file is the synthetic comparison of the detectors behind

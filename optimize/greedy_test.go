@@ -9,7 +9,7 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/proftest"
+	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/optimize"
 )
 

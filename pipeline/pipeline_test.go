@@ -16,7 +16,7 @@ import (
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/collect"
-	"github.com/mbopt/mbopt/internal/proftest"
+	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/pipeline"
 )

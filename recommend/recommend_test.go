@@ -13,7 +13,7 @@ import (
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/proftest"
+	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/recommend"
 )
 

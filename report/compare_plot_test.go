@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/benchstats"
-	"github.com/mbopt/mbopt/internal/golden"
+	"github.com/mbopt/mbopt/internal/testing/golden"
 	"github.com/mbopt/mbopt/report"
 )
 

@@ -14,7 +14,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/internal/golden"
+	"github.com/mbopt/mbopt/internal/testing/golden"
 	"github.com/mbopt/mbopt/report"
 )
 

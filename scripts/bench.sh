@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench.sh: mbopt's performance figures ('make bench').
 #
-# Runs the benchmarks of internal/synth (see the comment at the top of
-# internal/synth/bench_test.go) once each, then prints a summary:
+# Runs the benchmarks of internal/testing/synth (see the comment at the top of
+# internal/testing/synth/bench_test.go) once each, then prints a summary:
 #   - time and memory of the pipeline (coverage + minimal suite + 20
 #     recommendations) at three synthetic sizes, and of the whole in-memory
 #     analysis (graph building included);
@@ -33,9 +33,9 @@ BENCHTIME=${BENCHTIME:-1s}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mbopt-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-echo "# go test -run '^\$' -bench '$BENCH' -benchmem -count 1 -benchtime $BENCHTIME ./internal/synth" >&2
-"$GO" test -c -o "$work/synth.test" ./internal/synth
-(cd internal/synth && "$work/synth.test" -test.run '^$' -test.bench "$BENCH" -test.benchmem \
+echo "# go test -run '^\$' -bench '$BENCH' -benchmem -count 1 -benchtime $BENCHTIME ./internal/testing/synth" >&2
+"$GO" test -c -o "$work/synth.test" ./internal/testing/synth
+(cd internal/testing/synth && "$work/synth.test" -test.run '^$' -test.bench "$BENCH" -test.benchmem \
 	-test.count 1 -test.benchtime "$BENCHTIME" -test.timeout 30m) | tee "$work/out.txt"
 
 # Peak RSS, when GNU time is there: the largest pipeline case in a process
@@ -43,12 +43,12 @@ echo "# go test -run '^\$' -bench '$BENCH' -benchmem -count 1 -benchtime $BENCHT
 # CLI on the end-to-end corpus.
 rss_pipeline="" rss_deep="" rss_cli="" wall_cli=""
 if [ -x /usr/bin/time ] && grep -q 'Pipeline/app=50000' "$work/out.txt"; then
-	(cd internal/synth && /usr/bin/time -f '%M %e' -o "$work/rss-pipeline" "$work/synth.test" -test.run '^$' \
+	(cd internal/testing/synth && /usr/bin/time -f '%M %e' -o "$work/rss-pipeline" "$work/synth.test" -test.run '^$' \
 		-test.bench '^BenchmarkPipeline$/^app=50000,bench=5000$' -test.benchtime 1x >/dev/null) &&
 		rss_pipeline=$(awk '{printf "%.0f", $1/1024}' "$work/rss-pipeline")
 fi
 if [ -x /usr/bin/time ] && grep -q '^BenchmarkDeep/pipeline' "$work/out.txt"; then
-	(cd internal/synth && /usr/bin/time -f '%M %e' -o "$work/rss-deep" "$work/synth.test" -test.run '^$' \
+	(cd internal/testing/synth && /usr/bin/time -f '%M %e' -o "$work/rss-deep" "$work/synth.test" -test.run '^$' \
 		-test.bench '^BenchmarkDeep$/^pipeline$' -test.benchtime 1x >/dev/null) &&
 		rss_deep=$(awk '{printf "%.0f", $1/1024}' "$work/rss-deep")
 fi
@@ -150,8 +150,8 @@ END {
 # except cost (three greedy passes and two reverse-delete passes: 3.5x).
 if [ -z "${SKIP_OBJECTIVES:-}" ]; then
 	echo >&2
-	echo "# go test -run '^\$' -bench '^BenchmarkObjectives\$' -benchtime 5x ./internal/synth" >&2
-	(cd internal/synth && "$work/synth.test" -test.run '^$' -test.bench '^BenchmarkObjectives$' \
+	echo "# go test -run '^\$' -bench '^BenchmarkObjectives\$' -benchtime 5x ./internal/testing/synth" >&2
+	(cd internal/testing/synth && "$work/synth.test" -test.run '^$' -test.bench '^BenchmarkObjectives$' \
 		-test.benchtime 5x -test.count 1 -test.timeout 30m) | tee "$work/obj.txt"
 	awk '
 	/^BenchmarkObjectives\/greedy/ { g = $3 }

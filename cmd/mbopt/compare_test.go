@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/internal/cmpfixture"
+	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 )
 
 // compareArgs are short settings for the fixture.

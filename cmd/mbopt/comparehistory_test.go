@@ -12,7 +12,7 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/internal/cmpfixture"
+	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 )
 
 // TestCompareCalibration: compare --aa stores each benchmark's A/A

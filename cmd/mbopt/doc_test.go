@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mbopt/mbopt/internal/golden"
+	"github.com/mbopt/mbopt/internal/testing/golden"
 )
 
 // The command examples of README.md and of this package's documentation

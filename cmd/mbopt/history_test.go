@@ -18,7 +18,7 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/internal/golden"
+	"github.com/mbopt/mbopt/internal/testing/golden"
 )
 
 var historyPlots = flag.String("history-plots", "", "also write the history test plots into this directory, to look at")

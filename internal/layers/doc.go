@@ -6,8 +6,7 @@
 //  0. helpers with no mbopt imports: bitset, benchname, benchstats (the
 //     statistics of a comparison), and internal atomicfile, interrupt,
 //     regfile, textutil, par, proc, lazy, srcfunc (source functions named as
-//     the compiler names them), the test helpers internal/golden
-//     and internal/gittest and the documentation check internal/doccheck
+//     the compiler names them) and the documentation check internal/doccheck
 //  1. the data each stage exchanges: manifest (the collection record),
 //     callgraph (profiles become graphs), covdata (coverage data becomes
 //     the set of functions that ran), shard (the partition of a suite
@@ -29,11 +28,14 @@
 //  5. the pipeline on files: analysis
 //  6. the renderings: report; and the whole pipeline on a module: pipeline
 //     (collect, reference and analysis in one call)
-//  7. the command: cmd/mbopt
+//  7. test support, under internal/testing: the fixtures proftest, synth and
+//     cmpfixture, the golden-file and git helpers golden and gittest
+//  8. the programs that write test corpora: internal/testing/badcorpus,
+//     internal/testing/nosamples
+//  9. the command: cmd/mbopt
 //
-// Test fixtures (internal/proftest, internal/synth, internal/cmpfixture) sit
-// above the packages they build for, and the command imports none of them,
-// nor the golden-file and git fixture helpers (internal/golden,
-// internal/gittest) outside its tests, nor any internal algorithm code
-// (internal/lazy): it maps flags to the library.
+// Test support sits above the packages it builds for and may import any of
+// them; no production package imports it (only _test.go files do). The
+// command imports no internal algorithm code (internal/lazy) either: it
+// maps flags to the library.
 package layers

@@ -25,9 +25,7 @@ var layer = map[string]int{
 	"internal/testbin":    1,
 	"internal/lazy":       0,
 	"internal/layers":     0,
-	"internal/golden":     0,
 	"internal/doccheck":   0,
-	"internal/gittest":    0,
 	"manifest":            1,
 	"shard":               1,
 	"callgraph":           1,
@@ -35,15 +33,12 @@ var layer = map[string]int{
 	"internal/statedir":   1,
 	"detect":              1,
 
-	"covdata":             1,
-	"collect":             2,
-	"reference":           2,
-	"coverage":            2,
-	"compare":             2,
-	"staticcg":            2,
-	"internal/proftest":   3,
-	"internal/synth":      3,
-	"internal/cmpfixture": 3,
+	"covdata":   1,
+	"collect":   2,
+	"reference": 2,
+	"coverage":  2,
+	"compare":   2,
+	"staticcg":  2,
 
 	"history":   3,
 	"optimize":  3,
@@ -53,12 +48,28 @@ var layer = map[string]int{
 	"analysis":  5,
 	"report":    6,
 	"pipeline":  6,
-	"cmd/mbopt": 7,
+	"cmd/mbopt": 9,
+
+	// Test support: it may import any library package, and no
+	// production package imports it (TestProductionImportsNoTestSupport).
+	"internal/testing/golden":     7,
+	"internal/testing/gittest":    7,
+	"internal/testing/cmpfixture": 7,
+	"internal/testing/proftest":   7,
+	"internal/testing/synth":      7,
+	"internal/testing/badcorpus":  8,
+	"internal/testing/nosamples":  8,
 }
 
-// notForTheCommand are internal packages cmd/mbopt must not import: test
-// fixtures and algorithm internals.
-var notForTheCommand = []string{"internal/lazy", "internal/proftest", "internal/synth", "internal/golden", "internal/gittest", "internal/cmpfixture"}
+// testSupport is the directory of test support: fixtures, golden files,
+// synthetic suites and the programs that write test corpora. Only tests
+// import its packages.
+const testSupport = "internal/testing/"
+
+// notForTheCommand are internal packages cmd/mbopt must not import:
+// algorithm internals. (Test support is for no production package; see
+// TestProductionImportsNoTestSupport.)
+var notForTheCommand = []string{"internal/lazy"}
 
 // imports returns each module package's direct non-test imports of other
 // module packages, both without the module prefix.
@@ -103,6 +114,21 @@ func TestCommandImportsNoAlgorithmInternals(t *testing.T) {
 		for _, bad := range notForTheCommand {
 			if imp == bad {
 				t.Errorf("cmd/mbopt imports %s; the command only maps flags to the library", imp)
+			}
+		}
+	}
+}
+
+// TestProductionImportsNoTestSupport checks that no production package
+// imports test support: only _test.go files may, and test support itself.
+func TestProductionImportsNoTestSupport(t *testing.T) {
+	for pkg, imps := range imports(t) {
+		if strings.HasPrefix(pkg, testSupport) {
+			continue
+		}
+		for _, imp := range imps {
+			if strings.HasPrefix(imp, testSupport) {
+				t.Errorf("%s imports %s outside its tests: test support (%s...) is for _test.go files only", pkg, imp, testSupport)
 			}
 		}
 	}

@@ -67,7 +67,7 @@ head -c $(($(wc -c <"$src") / 2)) "$src" >"$bad/truncated.pprof"
 go test -run '^$' -bench '^BenchmarkParseLine$' -benchtime 200ms \
 	-memprofile "$bad/heap.pprof" ./encoding >/dev/null
 rm -f ./*.test
-(cd "$bad" && go run gen/main.go no-samples.pprof)
+(cd "$here/../.." && go run ./internal/testing/nosamples "$bad/no-samples.pprof")
 printf 'this is not a pprof profile\n' >"$bad/not-a-profile.pprof"
 : >"$bad/empty-file.pprof"
 

@@ -45,7 +45,7 @@ import (
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/synth"
+	"github.com/mbopt/mbopt/internal/testing/synth"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/recommend"
 )

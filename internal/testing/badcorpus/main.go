@@ -1,9 +1,9 @@
-// Command gen writes the input files of the bad-input corpus in
+// Command badcorpus writes the input files of the bad-input corpus in
 // testdata/bad (see its README): the shared good profiles and every bad
 // profile a case needs. It is deterministic, so a rerun rewrites the
 // committed files byte for byte.
 //
-// Usage, from the repository root: go run ./testdata/bad/gen
+// Usage, from the repository root: go run ./internal/testing/badcorpus
 //
 // Files that are too large to commit or cannot be committed (a gzip bomb, a
 // 1 GiB sparse file, named pipes) are made by the test at run time (the
@@ -20,7 +20,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/mbopt/mbopt/internal/proftest"
+	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/manifest"
 )
 
@@ -28,7 +28,7 @@ const root = "testdata/bad"
 
 func main() {
 	if _, err := os.Stat(filepath.Join(root, "README.md")); err != nil {
-		log.Fatal("run from the repository root: go run ./testdata/bad/gen")
+		log.Fatal("run from the repository root: go run ./internal/testing/badcorpus")
 	}
 	app, one, two := proftest.Figure62()
 

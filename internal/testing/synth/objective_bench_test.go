@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/synth"
+	"github.com/mbopt/mbopt/internal/testing/synth"
 	"github.com/mbopt/mbopt/optimize"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/synth"
+	"github.com/mbopt/mbopt/internal/testing/synth"
 )
 
 func graph(t *testing.T, s *synth.Suite, p *profile.Profile) *callgraph.Graph {
