@@ -16,18 +16,19 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// ciDir holds the CI recipes docs/ci.md includes.
+// ciDir holds the CI recipes docs/ci.md links.
 const ciDir = "../../docs/ci"
 
 // recipeReader returns a function that reads a recipe of docs/ci and
-// checks that docs/ci.md includes it verbatim.
+// checks that docs/ci.md links it (a Markdown link to ci/NAME), so that
+// every tested recipe is one the guide points to.
 func recipeReader(t *testing.T) func(name string) []byte {
 	doc, err := os.ReadFile("../../docs/ci.md")
 	require.NoError(t, err)
 	return func(name string) []byte {
 		data, err := os.ReadFile(filepath.Join(ciDir, name))
 		require.NoError(t, err)
-		assert.Contains(t, string(doc), "```yaml\n"+string(data)+"```\n", "docs/ci.md includes docs/ci/%s verbatim", name)
+		assert.Contains(t, string(doc), "](ci/"+name+")", "docs/ci.md links docs/ci/%s", name)
 		return data
 	}
 }
@@ -68,8 +69,8 @@ type k8sJob struct {
 	} `yaml:"spec"`
 }
 
-// TestCIRecipes checks the sharded-collection recipes of docs/ci.md: the
-// doc holds each file verbatim; the GitHub Actions workflow has a matrix
+// TestCIRecipes checks the sharded-collection recipes of docs/ci: the
+// guide links each file; the GitHub Actions workflow has a matrix
 // of N shards whose collect job runs --shard ${{ matrix.shard }}/N and a
 // merge job that needs it and merges shards 0 to N-1; the Kubernetes
 // Indexed Job has completions == parallelism == N and runs --shard /N,
@@ -228,8 +229,8 @@ func parseCommand(t *testing.T, args []string) *profileOptions {
 }
 
 // TestCompareShardRecipes checks the sharded-comparison recipes of
-// docs/ci.md like TestCIRecipes checks the collection's: the doc holds
-// each file verbatim; the workflow's matrix of N compare jobs runs
+// docs/ci like TestCIRecipes checks the collection's: the guide links
+// each file; the workflow's matrix of N compare jobs runs
 // compare --shard ${{ matrix.shard }}/N with one seed for all, and the merge
 // job needs them and merges shards 0 to N-1 with the gate; the Indexed Job
 // has completions == parallelism == N and runs --shard /N, and its merge Job

@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -15,7 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// workflow is the part of a GitHub Actions workflow the recipe test reads.
+// workflow is the part of a GitHub Actions workflow the recipe tests read.
 type workflow struct {
 	On   map[string]any `yaml:"on"`
 	Jobs map[string]struct {
@@ -54,20 +53,13 @@ func mboptCommands(t *testing.T, script string) [][]string {
 	return cmds
 }
 
-// TestCompareRecipe checks the CI recipe of docs/ci.md: the workflow file
-// is valid YAML of the expected shape, docs/ci.md includes it verbatim,
-// and every mbopt command line in it uses a subcommand and flags that
-// exist.
+// TestCompareRecipe checks the pull-request comparison recipe of
+// docs/ci: the workflow file is valid YAML of the expected shape, the
+// guide links it, and it runs mbopt compare with the GitHub output and a
+// gate (TestCIRecipeFlags checks its flags).
 func TestCompareRecipe(t *testing.T) {
-	root := filepath.Join("..", "..")
-	data, err := os.ReadFile(filepath.Join(root, "docs", "examples", "compare.yml"))
-	require.NoError(t, err)
-	ci, err := os.ReadFile(filepath.Join(root, "docs", "ci.md"))
-	require.NoError(t, err)
-	assert.Contains(t, string(ci), "```yaml\n"+string(data)+"```\n", "docs/ci.md must include docs/examples/compare.yml verbatim")
-
 	var wf workflow
-	require.NoError(t, yaml.Unmarshal(data, &wf))
+	require.NoError(t, yaml.Unmarshal(recipeReader(t)("compare.yml"), &wf))
 	assert.Contains(t, wf.On, "pull_request")
 	require.Contains(t, wf.Jobs, "compare")
 	job := wf.Jobs["compare"]
@@ -82,31 +74,59 @@ func TestCompareRecipe(t *testing.T) {
 		cmds = append(cmds, mboptCommands(t, st.Run)...)
 	}
 	assert.True(t, checkout)
-
-	rootCmd := newRootCmd(&streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
 	var compared bool
 	for _, args := range cmds {
-		require.NotEmpty(t, args)
-		cmd, rest, err := rootCmd.Find(args)
-		known := func(name string) bool { return lookupFlag(cmd, name) }
-		require.NoError(t, err, "mbopt %s", strings.Join(args, " "))
-		require.NotEqual(t, rootCmd, cmd, "mbopt %s: no such subcommand", strings.Join(args, " "))
 		if args[0] == "compare" {
 			compared = true
 			assert.Contains(t, args, "--format")
 			assert.Equal(t, "github", args[slices.Index(args, "--format")+1])
 			assert.Contains(t, args, "--fail-on")
 		}
-		for _, a := range rest {
-			name, ok := strings.CutPrefix(a, "--")
-			if !ok {
-				continue
-			}
-			name, _, _ = strings.Cut(name, "=")
-			assert.True(t, known(name), "mbopt %s: the recipe uses --%s, which the command does not have", args[0], name)
-		}
 	}
 	assert.True(t, compared, "the recipe runs mbopt compare")
+}
+
+// TestCIRecipeFlags checks every recipe of docs/ci: the guide links it,
+// and every mbopt command line of a GitHub Actions workflow uses a
+// subcommand and flags that exist (the Kubernetes Jobs' commands are
+// parsed by TestCIRecipes and TestCompareShardRecipes).
+func TestCIRecipeFlags(t *testing.T) {
+	read := recipeReader(t)
+	entries, err := os.ReadDir(ciDir)
+	require.NoError(t, err)
+	rootCmd := newRootCmd(&streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+	var workflows int
+	for _, e := range entries {
+		data := read(e.Name())
+		var wf workflow
+		require.NoError(t, yaml.Unmarshal(data, &wf), e.Name())
+		if len(wf.Jobs) == 0 {
+			continue // a Kubernetes Job
+		}
+		workflows++
+		var cmds [][]string
+		for _, job := range wf.Jobs {
+			for _, st := range job.Steps {
+				cmds = append(cmds, mboptCommands(t, st.Run)...)
+			}
+		}
+		assert.NotEmpty(t, cmds, "%s runs mbopt", e.Name())
+		for _, args := range cmds {
+			require.NotEmpty(t, args)
+			cmd, rest, err := rootCmd.Find(args)
+			require.NoError(t, err, "%s: mbopt %s", e.Name(), strings.Join(args, " "))
+			require.NotEqual(t, rootCmd, cmd, "%s: mbopt %s: no such subcommand", e.Name(), strings.Join(args, " "))
+			for _, a := range rest {
+				name, ok := strings.CutPrefix(a, "--")
+				if !ok {
+					continue
+				}
+				name, _, _ = strings.Cut(name, "=")
+				assert.True(t, lookupFlag(cmd, name), "%s: mbopt %s: the recipe uses --%s, which the command does not have", e.Name(), args[0], name)
+			}
+		}
+	}
+	assert.GreaterOrEqual(t, workflows, 3, "docs/ci holds the GitHub Actions workflows")
 }
 
 // lookupFlag reports whether cmd has the flag, its own or inherited.
