@@ -6,9 +6,10 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 )
 
-// SchemaVersion is the version of the JSON form of a [Report]. It changes
-// only when a field changes meaning or disappears; new fields may appear
-// without a change.
+// SchemaVersion is the version of the JSON form of a [Report] (what mbopt
+// compare --format json writes; the field meanings are on Report and the
+// types it holds). It changes only when a field changes meaning or
+// disappears; new fields may appear without a change.
 const SchemaVersion = 1
 
 // A Side is one of the two versions compared.
@@ -39,9 +40,10 @@ type Revision struct {
 	// Dirty is set when the revision is the worktree with uncommitted
 	// changes.
 	Dirty bool `json:"dirty,omitempty"`
-	// Time is the commit time (committer date).
+	// Time is the commit time (committer date), RFC 3339 in JSON.
 	Time time.Time `json:"time"`
-	// Subject is the first line of the commit message.
+	// Subject is the first line of the commit message; omitted when
+	// empty.
 	Subject string `json:"subject,omitempty"`
 }
 
@@ -76,7 +78,7 @@ type Settings struct {
 	// this width.
 	UntilStable float64 `json:"until_stable,omitempty"`
 	// Budget, when positive, is the wall-clock budget the schedule was
-	// fitted into.
+	// fitted into (nanoseconds in JSON; omitted when none).
 	Budget time.Duration `json:"budget,omitempty"`
 }
 
@@ -98,8 +100,8 @@ const (
 	Failed Status = "failed"
 )
 
-// An Impact says what a benchmark means for the application: its
-// reference impact from the analysis of the suite.
+// An Impact says what a benchmark means for the application, from the
+// analysis of the suite: its attributed and its reference impact.
 type Impact struct {
 	// Attributed is the share of the application's CPU time attributed
 	// to the functions the benchmark covers (0..1).
@@ -125,16 +127,20 @@ type Result struct {
 	Unit string `json:"unit"`
 	// Status says whether the benchmark could be compared.
 	Status Status `json:"status"`
-	// Side is the version a BuildFailed or Failed status refers to.
+	// Side is the version a BuildFailed or Failed status refers to:
+	// "base" or "head" ([Side.String]).
 	Side string `json:"side,omitempty"`
 	// Error is the reason for a BuildFailed or Failed status.
 	Error string `json:"error,omitempty"`
-	// Estimate is the relative change and its confidence interval
+	// Estimate is the relative change (a fraction: 0.12 is 12%), its
+	// confidence interval, the medians and the number of measurements
 	// (Status Compared only).
 	Estimate *benchstats.Estimate `json:"estimate,omitempty"`
-	// Instability is the width of the interval.
+	// Instability is the width of the interval (Estimate.CI), a
+	// fraction: the larger, the larger a change must be to be seen.
 	Instability float64 `json:"instability,omitempty"`
-	// Verdict classifies the estimate against the threshold.
+	// Verdict classifies the estimate against the threshold; in JSON its
+	// stable name, such as "definite-regression" ([benchstats.Verdict]).
 	Verdict benchstats.Verdict `json:"verdict"`
 	// PValue is the Mann-Whitney U-test's p-value (a second opinion).
 	PValue float64 `json:"p_value,omitempty"`
@@ -143,17 +149,20 @@ type Result struct {
 	Trials int `json:"trials,omitempty"`
 	// Untouched is set when the comparison knew which functions the
 	// change touched (Options.Affected) and this benchmark covers none of
-	// them: a detection here is likely noise.
+	// them: a detection here is likely noise. The gate still counts it.
 	Untouched bool `json:"untouched,omitempty"`
-	// Impact is the benchmark's reference impact, when the comparison was
-	// given an analysis.
+	// Impact is what the benchmark means for the application, when the
+	// comparison was given an analysis; omitted otherwise.
 	Impact *Impact `json:"impact,omitempty"`
 	// Threshold is the threshold the verdict used when it is not
 	// Settings.Threshold: a calibrated one (see [Reclassify]).
 	Threshold float64 `json:"threshold,omitempty"`
 }
 
-// A Report is the outcome of a comparison.
+// A Report is the outcome of a comparison, and its JSON form is what mbopt
+// compare --format json writes (schema [SchemaVersion]). In JSON, shares
+// and changes are fractions (0.12 is 12%) and durations are integer
+// nanoseconds; a field marked omitempty is left out when empty.
 type Report struct {
 	// Schema is SchemaVersion.
 	Schema int `json:"schema"`
@@ -169,9 +178,9 @@ type Report struct {
 	// impact.
 	Results []Result `json:"results"`
 	// Raw names the raw result files (Go benchmark format) of each
-	// version, relative to the output directory.
+	// version, keyed "base" and "head", relative to the output directory.
 	Raw map[string]string `json:"raw,omitempty"`
-	// Wall is the wall-clock time of the comparison.
+	// Wall is the wall-clock time of the comparison (wall_ns in JSON).
 	Wall time.Duration `json:"wall_ns"`
 	// Saved is the time UntilStable saved, estimated from the measured
 	// time per run of the benchmarks it stopped.

@@ -1,6 +1,12 @@
 // Package report renders an analysis for people and programs: a plain text
-// report, and a JSON document whose schema ([Document]) is stable and
-// documented in the README.
+// report, and a JSON document, [Document], what mbopt analyze --format json
+// writes. Each field's meaning is documented on Document and the types it
+// holds. The schema is stable: a field keeps its name and meaning ([Version]
+// changes when one does not), new fields may be added, every list is
+// present (possibly empty), ratios and shares are in [0, 1], and times are
+// in seconds (in the profile's own unit for non-CPU profiles). Optional
+// objects (selection, certificate, cost_certificate, suite_cost,
+// scenarios) appear only when the analysis computed them.
 //
 // Every list has a defined order, the same in every format: benchmarks by
 // the impact [Document.Impact] names (largest first, then id), the minimal
