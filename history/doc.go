@@ -18,6 +18,15 @@
 // takes its write lock when a transaction begins, so several processes
 // may add comparisons at once; each waits for the others.
 //
+// [OpenReadOnly] opens an existing history for reading (mbopt history):
+// it refuses a file that is not an mbopt history before SQLite writes
+// anything (an empty file, another format, someone else's SQLite
+// database), never migrates the file in place (an older history is read
+// through a migrated temporary copy), and cannot add comparisons. [Open]
+// refuses someone else's database too, before it would switch it to WAL
+// mode. The path may hold any character: it is percent-escaped into the
+// SQLite URI.
+//
 // The schema is versioned: the schema_version table holds the version,
 // and [Open] migrates an older database to [SchemaVersion] in one
 // transaction. Version 1 stored comparisons and results; version 2 added

@@ -6,8 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,13 +38,26 @@ const busyTimeout = 30 * time.Second
 type Store struct {
 	db   *sql.DB
 	path string
+	// readOnly is set by [OpenReadOnly]: Add refuses.
+	readOnly bool
+	// tmp, when not empty, is a directory [Store.Close] removes: that of
+	// the migrated copy [OpenReadOnly] reads an older history from.
+	tmp string
 }
+
+// ErrNotHistory is returned (wrapped) by [OpenReadOnly] for a file that
+// is not an mbopt history database, and by [Open] for an SQLite database
+// of someone else's.
+var ErrNotHistory = errors.New("not an mbopt history database")
 
 // Open opens the history database at path, creating it (and its
 // directory) when it does not exist, and migrates it to [SchemaVersion].
 // When Open creates a directory named ".mbopt", it writes a .gitignore
 // there so that nothing in it is committed. A database of a newer schema
-// than this package knows is an error that says to update mbopt.
+// than this package knows is an error that says to update mbopt; a file
+// that is neither empty nor an mbopt history (not SQLite, or an SQLite
+// database with other tables) is an error wrapping [ErrNotHistory], and
+// Open leaves it as it was.
 func Open(ctx context.Context, path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("history: no database path")
@@ -48,17 +65,20 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := statedir.MkdirAll(filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("history: %s: %w", path, err)
 	}
+	// Look before the connection below sets WAL mode, which would change
+	// someone else's database.
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		if _, err := lookRetrying(ctx, path, url.Values{"mode": {"ro"}}); err != nil {
+			return nil, fmt.Errorf("history: %s: %w", path, err)
+		}
+	}
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Set("_txlock", "immediate")
-	uri, err := fileURI(path, q)
-	if err != nil {
-		return nil, fmt.Errorf("history: %s: %w", path, err)
-	}
-	db, err := sql.Open("sqlite", uri)
+	db, err := openURI(path, q)
 	if err != nil {
 		return nil, fmt.Errorf("history: %s: %w", path, err)
 	}
@@ -68,6 +88,209 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("history: %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// sqliteMagic begins every SQLite database file.
+const sqliteMagic = "SQLite format 3\x00"
+
+// OpenReadOnly opens the existing history database at path for reading:
+// it never creates, migrates or writes the file. A file that is not an
+// mbopt history (empty, not SQLite, or an SQLite database without the
+// history's tables) is an error wrapping [ErrNotHistory], found before
+// SQLite writes anything beside it; a missing file is an error wrapping
+// [fs.ErrNotExist]. A history of an older schema is copied (VACUUM INTO)
+// into a temporary directory and the copy migrated and read; [Store.Close]
+// removes it. The Store's [Store.Add] fails.
+func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("history: no database path")
+	}
+	s, err := openReadOnly(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("history: %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func openReadOnly(ctx context.Context, path string) (*Store, error) {
+	// The look goes through an immutable connection, which creates no
+	// -wal or -shm file and takes no lock. It sees what a writer has not
+	// yet checkpointed only when no -wal file exists, so with one the look
+	// is a plain read-only connection (a writer's, or a crashed writer's,
+	// files are there already).
+	look := url.Values{"mode": {"ro"}}
+	if _, err := os.Lstat(path + "-wal"); errors.Is(err, fs.ErrNotExist) {
+		look.Set("immutable", "1")
+	}
+	v, err := lookRetrying(ctx, path, look)
+	if err != nil {
+		return nil, err
+	}
+	if v == 0 {
+		return nil, fmt.Errorf("%w: an SQLite database without tables", ErrNotHistory)
+	}
+	// The reading connection may open the file for writing (so that, the
+	// last to close, it removes the -wal and -shm files as a writer would)
+	// but query_only keeps it from changing anything; mode=rw keeps it
+	// from creating the file should it vanish meanwhile.
+	q := url.Values{"mode": {"rw"}}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "query_only(1)")
+	db, err := openURI(path, q)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{db: db, path: path, readOnly: true}
+	if v == SchemaVersion {
+		return s, nil
+	}
+	defer db.Close()
+	return migratedCopy(ctx, s)
+}
+
+// lookRetrying is [look] retried while the database is busy.
+func lookRetrying(ctx context.Context, path string, q url.Values) (int, error) {
+	if err := checkHeader(path); err != nil {
+		return 0, err
+	}
+	return retryBusy(ctx, func() (int, error) { return look(ctx, path, q) })
+}
+
+// checkHeader refuses a file that is not an SQLite database.
+func checkHeader(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%w: not a regular file", ErrNotHistory)
+	}
+	head := make([]byte, len(sqliteMagic))
+	n, err := io.ReadFull(f, head)
+	switch {
+	case n == 0:
+		return fmt.Errorf("%w: the file is empty; mbopt compare writes a history", ErrNotHistory)
+	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF):
+		return err
+	case string(head[:n]) != sqliteMagic:
+		return fmt.Errorf("%w: not even an SQLite database; move it away to start a new history", ErrNotHistory)
+	}
+	return nil
+}
+
+// look opens path with query q for one look at its schema: the version
+// of an mbopt history, 0 for a database without tables, or an error
+// wrapping ErrNotHistory for someone else's. A version newer than
+// SchemaVersion is an error.
+func look(ctx context.Context, path string, q url.Values) (int, error) {
+	db, err := openURI(path, q)
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	var tables []string
+	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+	if err != nil {
+		return 0, damaged(err)
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return 0, damaged(err)
+		}
+		tables = append(tables, name)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, damaged(err)
+	}
+	if len(tables) == 0 {
+		return 0, nil
+	}
+	for _, want := range []string{"comparisons", "results", "schema_version"} {
+		if !slices.Contains(tables, want) {
+			return 0, fmt.Errorf("%w: an SQLite database without the table %s (its tables: %s); give the --history file mbopt compare wrote",
+				ErrNotHistory, want, strings.Join(tables[:min(5, len(tables))], ", "))
+		}
+	}
+	var v int
+	if err := db.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil {
+		if isBusy(err) {
+			return 0, err
+		}
+		return 0, fmt.Errorf("%w: its schema_version table holds no version (%v)", ErrNotHistory, err)
+	}
+	if v > SchemaVersion {
+		return 0, newerSchema(v)
+	}
+	return v, nil
+}
+
+// damaged is the error of a database SQLite cannot read; busy errors
+// pass unchanged, for retryBusy.
+func damaged(err error) error {
+	if isBusy(err) {
+		return err
+	}
+	return fmt.Errorf("%w: not an SQLite database, or a damaged one (%v); move it away to start a new history", ErrNotHistory, err)
+}
+
+// migratedCopy copies the older history of s into a temporary directory
+// and returns the copy, migrated, as a read-only Store that removes the
+// directory when closed.
+func migratedCopy(ctx context.Context, s *Store) (*Store, error) {
+	dir, err := os.MkdirTemp("", "mbopt-history-")
+	if err != nil {
+		return nil, err
+	}
+	copyPath := filepath.Join(dir, "history.db")
+	err = func() error {
+		// VACUUM INTO writes only the copy, but query_only forbids it.
+		conn, err := s.db.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, `PRAGMA query_only = 0`); err != nil {
+			return err
+		}
+		_, err = conn.ExecContext(ctx, `VACUUM INTO ?`, copyPath)
+		// The connection goes back to the pool: make it read-only again.
+		_, _ = conn.ExecContext(ctx, `PRAGMA query_only = 1`)
+		return err
+	}()
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("copying the history to migrate it: %w", err)
+	}
+	c, err := Open(ctx, copyPath)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	c.path, c.readOnly, c.tmp = s.path, true, dir
+	return c, nil
+}
+
+// openURI opens the database at path with the URI query q.
+func openURI(path string, q url.Values) (*sql.DB, error) {
+	uri, err := fileURI(path, q)
+	if err != nil {
+		return nil, err
+	}
+	return sql.Open("sqlite", uri)
+}
+
+// newerSchema is the error for a database of schema version v >
+// SchemaVersion.
+func newerSchema(v int) error {
+	return fmt.Errorf("schema version %d is newer than this mbopt's %d: update mbopt, or use another --history file", v, SchemaVersion)
 }
 
 // fileURI returns the SQLite URI of the file at path with query q. The
@@ -91,8 +314,17 @@ func fileURI(path string, q url.Values) (string, error) {
 // Path returns the database's path as given to [Open].
 func (s *Store) Path() string { return s.path }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the database (and removes the temporary copy of
+// [OpenReadOnly]).
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if s.tmp != "" {
+		if rerr := os.RemoveAll(s.tmp); err == nil {
+			err = rerr
+		}
+	}
+	return err
+}
 
 // migrations[v] moves a database from version v to v+1; migrations[0]
 // creates version 1.
@@ -191,7 +423,7 @@ func (s *Store) migrate(ctx context.Context) error {
 			return err
 		}
 		if v > SchemaVersion {
-			return fmt.Errorf("schema version %d is newer than this mbopt's %d: update mbopt, or use another --history file", v, SchemaVersion)
+			return newerSchema(v)
 		}
 		if v == SchemaVersion {
 			return nil
@@ -269,6 +501,13 @@ func versionIn(ctx context.Context, q querier) (int, error) {
 		return 0, fmt.Errorf("not an SQLite database, or a damaged one (%w); move it away to start a new history", err)
 	}
 	if n == 0 {
+		var tables int
+		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
+			return 0, err
+		}
+		if tables > 0 {
+			return 0, fmt.Errorf("%w: an SQLite database with other tables; give another --history file", ErrNotHistory)
+		}
 		return 0, nil
 	}
 	var v int
@@ -289,6 +528,9 @@ var testHookMidAdd func()
 func (s *Store) Add(ctx context.Context, r *compare.Report, m Machine) (int64, error) {
 	if r == nil {
 		return 0, errors.New("history: Add: nil report")
+	}
+	if s.readOnly {
+		return 0, fmt.Errorf("history: %s: opened read-only", s.path)
 	}
 	settings, err := json.Marshal(r.Settings)
 	if err != nil {

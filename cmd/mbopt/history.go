@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -156,18 +157,16 @@ func detectFlagError(err error) error {
 	return err
 }
 
-// openHistory opens an existing history database; a missing one is bad
-// input that says how to make one.
+// openHistory opens an existing history database for reading; a missing
+// one is bad input that says how to make one, and so is a file that is not
+// a history (left untouched).
 func openHistory(ctx context.Context, path string) (*history.Store, error) {
-	if _, err := os.Stat(path); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, badInputf("--history %s: no history database; mbopt compare writes one (unless --no-history)", path)
-		}
-		return nil, badInputf("--history %s: %v", path, err)
+	st, err := history.OpenReadOnly(ctx, path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, badInputf("--history %s: no history database; mbopt compare writes one (unless --no-history)", path)
 	}
-	st, err := history.Open(ctx, path)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, badInputf("--history %s: %v", path, strings.TrimPrefix(err.Error(), "history: "+path+": "))
 	}
 	return st, nil
 }

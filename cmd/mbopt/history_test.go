@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha1"
+	"database/sql"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -221,6 +223,53 @@ func TestHistoryOddPaths(t *testing.T) {
 			got, err := os.ReadFile(out)
 			require.NoError(t, err)
 			assert.Equal(t, string(want), string(got))
+		})
+	}
+}
+
+// TestHistoryRefusesNonHistory: history reads; given a file that is not
+// an mbopt history it says so and leaves the file as it was (issue 25
+// item 9: it gave a foreign database mbopt's tables and WAL mode, and made
+// an empty file a history).
+func TestHistoryRefusesNonHistory(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		make func(path string) error
+		want string
+	}{
+		{"empty file", func(p string) error { return os.WriteFile(p, nil, 0o666) }, "not an mbopt history database: the file is empty; mbopt compare writes a history"},
+		{"foreign database", func(p string) error {
+			db, err := sql.Open("sqlite", p)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			_, err = db.Exec(`CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users VALUES (1, 'a')`)
+			return err
+		}, "not an mbopt history database: an SQLite database without the table comparisons (its tables: users); give the --history file mbopt compare wrote"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "app.db")
+			require.NoError(t, tc.make(path))
+			old := time.Now().Add(-time.Hour).Truncate(time.Second)
+			require.NoError(t, os.Chtimes(path, old, old))
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
+			for _, args := range [][]string{{"history"}, {"history", "--instability"}} {
+				code, _, errOut := run(t, append(args, "--history", path)...)
+				assert.Equal(t, 2, code, errOut)
+				assert.Equal(t, "mbopt: --history "+path+": "+tc.want+"\n", errOut)
+			}
+			after, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.True(t, bytes.Equal(data, after), "the file's bytes are unchanged")
+			fi, err := os.Stat(path)
+			require.NoError(t, err)
+			assert.Equal(t, old, fi.ModTime(), "the file's modification time is unchanged")
+			entries, err := os.ReadDir(dir)
+			require.NoError(t, err)
+			assert.Len(t, entries, 1, "no -wal or -shm file beside it")
 		})
 	}
 }
