@@ -114,7 +114,7 @@ does.
 Raw results go to --out (default .mbopt/compare) as base.txt and head.txt in
 the Go benchmark format: benchstat base.txt head.txt reads them.
 
-Output (--format): text, json (the documented schema, docs/compare.md),
+Output (--format): text, json (a compare.Report, documented on the type),
 markdown (a pull-request comment) or github (annotations and a step summary).
 
 Exit status 3 means the --fail-on gate failed: a definite regression (the

@@ -1,43 +1,596 @@
-// Command mbopt measures how relevant a Go microbenchmark suite is to an
-// application workload, picks the smallest sub-suite with the same coverage
-// and recommends what to benchmark next. It compares the CPU profile of the
-// application (an application benchmark, a production /debug/pprof/profile
-// capture or a default.pgo) with one CPU profile per benchmark.
+// Mbopt makes a Go microbenchmark suite small, fast and relevant. Its first
+// half measures how relevant the suite is to an application: it compares the
+// CPU profile of an application workload (an application benchmark, a
+// production /debug/pprof/profile capture or a default.pgo) with one CPU
+// profile per benchmark, picks the smallest sub-suite with the same coverage
+// and recommends what to benchmark next. Its second half runs that suite on
+// two revisions, says with sound statistics whether the change made the
+// application slower, and follows the verdicts over commits.
 //
 // Usage:
+//
+//	mbopt <command> [arguments]
+//
+// The commands:
 //
 //	mbopt run [DIR] [flags]                          profile the application and every benchmark, then analyse
 //	mbopt profile [PATTERN...] [flags]               profile every benchmark of a module (--shard K/N: one share)
 //	mbopt merge DIR... [-o OUT]                      combine the output directories of profile --shard
-//	mbopt compare merge DIR... [--out DIR]           combine the outputs of compare --shard or --trial-shard
 //	mbopt analyze --app FILE... --micro DIR|FILE...  coverage, minimal suite, recommendations
 //	mbopt suite --app FILE... --micro DIR|FILE...    the minimal suite as go test invocations
 //	mbopt report --app ... --micro ... --out DIR     Markdown, HTML, JSON and plots
 //	mbopt cover-app [flags] -- PKG|CMD [ARGS...]     the functions a workload runs (go build -cover)
 //	mbopt check --suite FILE [DIR] [flags]           does a saved suite still fit the repository (drift)
 //	mbopt compare [--base REV] [--head REV] [flags]  compare two revisions' benchmarks, gate on regressions
-
+//	mbopt compare merge DIR... [--out DIR]           combine the outputs of compare --shard or --trial-shard
 //	mbopt history [BENCHMARK...] [flags]             stored comparisons over commits: jumps, trends, A/A calibration
 //
-// Every command prints its results on standard output and progress,
-// warnings and errors on standard error, and takes --cpuprofile FILE to
-// profile mbopt itself. "mbopt COMMAND --help" lists each command's flags
-// with examples; the README is the full manual.
+// The relevance half is profile → analyze → suite (run does all three at
+// once; report, check and cover-app work on the same inputs); the comparison
+// half is compare → history. "mbopt COMMAND --help" lists a command's flags
+// with examples; this manual explains them, command by command, with the
+// flags that several commands share explained once, under "Analysis flags"
+// and "Collection flags". The definitions (call graph, project function,
+// coverage, attributed and reference impact, Algorithms 2 and 3) are in the
+// documentation of the packages that compute them: callgraph, coverage,
+// optimize and recommend.
 //
-// Exit status: 0 success; 2 bad input or usage (missing or bad files, bad
-// flags, no benchmarks); 3 the --fail-on gate of mbopt compare failed; 4
-// drift found by mbopt check (the saved suite no longer fits the
-// repository); 1 anything else (nothing could be profiled, internal
-// errors); 130, 143, 129 interrupted by SIGINT, SIGTERM, SIGHUP.
+// Every command prints its results on standard output and its progress,
+// notes ("mbopt: note: …"), warnings and errors on standard error. Progress
+// is a bar with counts and an ETA on a terminal, one line per step otherwise
+// or when $CI is set. Every command takes --cpuprofile FILE, which writes a
+// CPU profile of mbopt itself (for performance reports, or to analyse mbopt
+// with mbopt); it is written only when the command succeeds.
+//
+// -o FILE (--output FILE), where a command has it, writes the result to FILE
+// instead of standard output, atomically: a failed run leaves no file, a
+// symbolic link is followed and an existing file keeps its mode. FILE may not
+// be one of the command's inputs.
+//
+// # Exit status
+//
+//	0         success
+//	1         anything else: nothing could be profiled, an internal error
+//	2         bad input or usage: a missing or bad file, a bad flag value, no
+//	          benchmarks, a --module that matches no application function, an
+//	          empty suite; the message names the file or flag and the fix
+//	3         mbopt compare and compare merge: the --fail-on gate failed
+//	4         mbopt check found drift: the saved suite no longer fits the
+//	          repository (the findings are on standard output)
+//	130, 143, 129
+//	          interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP: 128 plus the
+//	          signal's number, as a shell reports a process killed by it
+//
+// On SIGINT, SIGTERM or SIGHUP mbopt stops within a second, whatever it is
+// doing (even blocked opening a named pipe): the first signal cancels the
+// work; if that has not ended it 0.8 s later, or at a second signal, mbopt
+// removes its temporary files and exits. Its last line on standard error is
+// "mbopt: interrupted; run the same command again", which is always safe:
+// outputs are written atomically and collection resumes. An interrupted
+// --app-cmd workload counts as an interruption, not as bad input.
+//
+// # Analysis flags
+//
+// analyze, suite, report and run analyse profiles with these flags; compare
+// takes them to compute its suite, and check takes the input flags among
+// them.
+//
+// Inputs:
+//
+//   - --app FILE: an application (reference) CPU profile; repeat it to merge
+//     several. --app NAME=FILE[:WEIGHT] names a scenario (NAME: a letter or
+//     digit, then letters, digits, '_', '.' and '-'): the scenarios are
+//     analysed as one application, their union, and each is shown on its own,
+//     with the pairwise overlap (see the scenarios example below). A FILE:W
+//     that names an existing file is that file, not a weight.
+//   - --weight NAME=W: the weight of scenario NAME in the union suite, the
+//     unambiguous form of NAME=FILE:W (repeatable); with it, that scenario's
+//     --app values are file names as written, so a profile named data:2 is
+//     --app q=data:2 --weight q=1.
+//   - --micro DIR|FILE: a benchmark profile, or a directory of them (*.pprof,
+//     *.prof, *.pb.gz, *.pb, and the manifest.json of mbopt profile, which
+//     names each benchmark and records its cost); repeatable. A benchmark's id
+//     is its manifest name, else its file name without the extension. A
+//     directory of function sets (mbopt profile --source cover) reads the same
+//     way; one directory may not mix the two.
+//   - --module PREFIX: a project module path prefix (repeatable). The default
+//     is the manifest's module, else the module of the go.mod in the current
+//     directory or above. A prefix is an import path (example.com/m,
+//     example.com/m/storage, or main for package main's functions); one that
+//     matches no application function is an error that lists the modules the
+//     application profile does contain, by CPU time.
+//   - --exclude PATTERN: a Go package pattern of code in the module that is
+//     not project code, typically the workload driver: ./cmd/... (relative to
+//     the module) or example.com/m/internal/bench (repeatable). Excluded
+//     functions stay in the graph as external ones: overall coverage is
+//     unchanged, project-only coverage, the suite and the recommendations
+//     leave them out. A pattern that matches nothing is a warning.
+//   - --app-cover FILE: the application's function set from mbopt cover-app
+//     (repeatable): the application's functions then come from coverage,
+//     which is exact, and their times from --app; a note lists the functions
+//     only one of the two saw. See "mbopt cover-app".
+//   - --strict: fail on any unusable benchmark profile. Without it, an empty,
+//     truncated, sample-less or non-CPU benchmark profile (a benchmark that
+//     failed leaves one) is skipped with a warning that names it and why, and
+//     listed in the output; a benchmark the manifest records as failed is
+//     listed the same way. A bad application profile is always an error.
+//   - --allow-non-cpu: accept non-CPU profiles; times are then in that
+//     profile's unit.
+//   - --max-profile-bytes N, --max-decoded-bytes N: refuse a profile file
+//     larger than N, or decompressing to more than N (default 256MiB each;
+//     sizes such as 512MiB or 2GiB).
+//
+// The suite:
+//
+//   - --nodes project|all: the functions the minimal suite must keep covered:
+//     the project's (the default, the paper's practical relevance) or every
+//     application function.
+//   - --impact attributed|flat: the application time that orders the
+//     benchmarks, breaks the suite's ties, is the impact objective's gain and
+//     is plotted. attributed (the default) charges each sample to the
+//     innermost project function on its stack; flat is the paper's reference
+//     impact, printed alone with exactly the paper's columns. Both are always
+//     in the JSON.
+//   - --objective nodes|impact|cost: what a pick gains: covered functions (the
+//     default, the paper's Algorithm 2), covered application time (of
+//     --impact), or cost: the cheapest suite mbopt finds with exactly the
+//     coverage of nodes (package optimize says how, and that it is never
+//     costlier than Algorithm 2's suite).
+//   - --budget D: keep the suite's summed benchmark cost within D, such as
+//     90s (budgeted maximum coverage; --suite-budget on compare).
+//   - --costs FILE: benchmark costs in seconds: JSON {"id": seconds}, CSV
+//     id,seconds, or a manifest.json. Without it costs come from the
+//     manifest in a --micro directory (each benchmark's wall time), else from
+//     each profile's recorded duration, so --budget and --objective cost work
+//     on bare profiles; a note names the source. When every covering benchmark
+//     has a cost, the output adds a line comparing Algorithm 2's suite with the
+//     cheapest suite of the same coverage.
+//   - --default-cost D: the cost of a benchmark without one (by default such
+//     a benchmark is an error under --budget and --objective cost).
+//   - --top N: stop after N picks. --min-gain K: stop when a pick would add
+//     fewer than K functions (the TCC study used 4).
+//   - --certify: bound the minimal suite's distance from the smallest
+//     possible with the LP relaxation (with --objective cost, also the
+//     cheapest suite's cost); skipped with a note on very large instances.
+//   - --max-instability W: leave out of the suite the benchmarks whose median
+//     A/A instability in sec/op (the width of their mbopt compare --aa
+//     intervals stored in --history, on any machine) exceeds W, such as 0.05; a
+//     note says what coverage that costs and which functions no other
+//     benchmark covers. Benchmarks are matched by their manifest entries, and
+//     no certificate is computed then. --history FILE is the database it reads
+//     (default .mbopt/history.db in the module root).
+//
+// The recommendations (analyze, report and run):
+//
+//   - --recommend N: how many functions to recommend (default 10; 0 none; -1
+//     until full coverage).
+//   - --targets callable|any: what may be recommended. callable (the default):
+//     functions and methods a benchmark can call, each closure folded into the
+//     function that returns or starts it, nothing in package main or under a
+//     cmd/ directory of the module, with what is needed to write the benchmark
+//     (file and line, internal or external test, the application's callers,
+//     the hottest functions beneath). any: the paper's Algorithm 3 on every
+//     function.
+//   - --edges sampled|static|both: the call edges the recommendations walk:
+//     those of the profile's stacks (the default, the paper's), the static
+//     call graph of the application's source between the functions the
+//     application ran (x/tools VTA), or both; a note counts the edges and lists
+//     the picks of the sampled edges alone when they differ. Loading the
+//     source takes seconds.
+//   - --static-dir DIR: the module source for --edges static|both (default:
+//     the current directory; run's DIR).
+//   - --explain (analyze and run): under each pick and recommendation, list
+//     the application functions it adds, with their time.
+//
+// docs/sampling.md says what a sampled profile misses and measures the exact
+// alternatives (--source cover, --app-cover, --edges both); mbopt warns about
+// a benchmark profile of fewer than 100 samples and an application profile of
+// fewer than 500.
+//
+// # Collection flags
+//
+// profile and run collect with these flags:
+//
+//   - --bench RE: only the benchmarks matching RE (go test -bench syntax).
+//   - --skip RE: leave out the benchmarks matching RE, with their
+//     sub-benchmarks (go test -skip syntax; they never run).
+//   - --benchtime D: run time per benchmark, a duration or Nx iterations
+//     (default 1s; 500ms with --source cover; the papers used 10s, and a
+//     longer run samples more rarely called functions).
+//   - --timeout D: kill a benchmark's process after D (default 5m).
+//   - -j N (--jobs N): benchmarks run in parallel (default one per CPU:
+//     coverage needs every function sampled, not a quiet machine).
+//   - --sub=false: one profile per top-level benchmark instead of one per
+//     sub-benchmark.
+//   - --tags T, --mod M: build tags and module download mode, as for go test
+//     (vendor directories are honoured).
+//   - --force: collect everything again instead of reusing complete profiles,
+//     failures and discovery results of the same test binary.
+//   - --retry-failed: run again the benchmarks recorded as failed or timed
+//     out with the same test binary.
+//   - --strict: exit 1 when any benchmark fails, times out or does not build
+//     (on run, any unusable profile in the analysis too).
+//
+// # mbopt run
+//
+//	mbopt run [DIR] (--app FILE | --app-url URL | --app-pgo | --app-cmd [NAME=]CMD) [flags]
+//
+// Run does everything on the module in DIR (default "."): it takes the
+// application profile, profiles every benchmark as mbopt profile does, and
+// prints the analysis as mbopt analyze does. It takes the Collection flags
+// (profile's -C, --source and --shard aside) and the Analysis flags (--micro
+// aside), with --format and -o (--output) as for analyze, and these
+// application sources, at least one (several are merged):
+//
+//   - --app FILE: an existing CPU profile (repeatable; NAME=FILE for
+//     scenarios).
+//   - --app-url URL: capture the profile from a running program's
+//     net/http/pprof, a base URL or the full profile URL, for --app-seconds N
+//     seconds (default 30).
+//   - --app-pgo: the module's default.pgo files (vendor, testdata and hidden
+//     directories skipped).
+//   - --app-cmd CMD: a workload run with sh -c in DIR that writes a CPU
+//     profile where {profile} stands (also in $MBOPT_CPUPROFILE). --app-cmd
+//     NAME=CMD makes it scenario NAME (repeatable; weights with --weight); a
+//     command that starts with a variable assignment must be written
+//     "env GOGC=off go run …", since "GOGC=…" reads as a scenario name. The
+//     workload's output goes to a log, whose path and last lines a failure
+//     prints.
+//   - --app-timeout D: kill the workload after D (default 10m).
+//   - --app-runs N: run the workload N times ($MBOPT_APP_RUN is the run's
+//     number), merge the profiles, and say how many functions every run saw
+//     and how many only some did: functions seen by chance make coverage
+//     unstable.
+//
+// The benchmark profiles go to --out DIR (default DIR/.mbopt/profiles; a rerun
+// resumes), the profiles run takes and the workloads' logs to --app-out DIR
+// (default DIR/.mbopt/app, neither inside --out nor around it): url.pprof,
+// cmd.pprof and cmd.log (cmd-N.* with --app-runs), NAME.pprof and NAME.log for
+// scenario NAME. A run that creates DIR/.mbopt writes a .gitignore there.
+// The application profile is taken first, so a broken source fails in
+// seconds, and run holds a lock on --app-out, so a second run on the same
+// module exits 2 at once. At the end, on standard error, run names the
+// profiles and prints the mbopt suite and mbopt report commands that repeat
+// its analysis without profiling.
+//
+// # mbopt profile
+//
+//	mbopt profile [PATTERN...] [flags]
+//
+// Profile finds the packages matching PATTERN (default ./...) that have
+// benchmarks, builds each package's test binary once, lists its benchmarks,
+// finds sub-benchmarks with a -benchtime 1x run, and runs every benchmark
+// alone with a CPU profile, as soon as it is found. It writes
+// --out/manifest.json (the schema is package manifest's), one profile per
+// benchmark, and logs/ for the failures. It takes the Collection flags and:
+//
+//   - --out DIR: the output directory (default profiles; relative to the
+//     current directory, not to -C).
+//   - -C DIR (--dir DIR): run in DIR, a directory of the module to profile.
+//   - --source profile|cover: what to record per benchmark: a CPU profile (the
+//     default), or cover, the exact set of module functions it executed, from
+//     test binaries built with -cover (package covdata names them as profiles
+//     do). The analysis reads the sets like profiles, but they hold no time
+//     and no function outside the module. Profiles and function sets never
+//     share an --out.
+//   - --shard K/N: collect only shard K of N (K from 0) of the benchmarks,
+//     one of N machines; --shard /N takes K from $JOB_COMPLETION_INDEX (a
+//     Kubernetes Indexed Job), and $MBOPT_SHARD=K/N stands for a missing
+//     --shard. Every shard builds and lists every benchmark, then takes its
+//     share of a partition balanced by the costs the collection already in
+//     --out recorded (package shard has the rule); combine the shards with
+//     mbopt merge.
+//   - --shard-costs MANIFEST: balance the shards by the costs of this
+//     manifest.json or collection directory instead. Every shard must see the
+//     same costs.
+//
+// A package that does not build, and a benchmark that panics, fails, hangs
+// past --timeout or writes no profile, is recorded and named in the summary;
+// the others complete. Rerunning into the same --out resumes: complete
+// profiles of the same test binary and benchtime are reused, and an unchanged
+// module starts no test binary (on the example module, 23 benchmarks, a rerun
+// takes about 2.6 s: go test -c relinking). The manifest is merged, never
+// truncated, and rewritten after every benchmark; one mbopt at a time may use
+// an --out (a second exits 2, naming the holder). Package collect documents
+// these rules. Exit status 0 when at least one benchmark was profiled (with
+// --strict, all of them), 1 otherwise, 2 for bad flags or no benchmarks.
+//
+// # mbopt merge
+//
+//	mbopt merge DIR... [-o OUT]
+//
+// Merge combines the output directories of the N shards of one collection
+// (mbopt profile --shard K/N) into -o OUT (--out OUT, default profiles): one
+// manifest and every profile and log, what one unsharded run would have
+// written. It refuses, naming the directories, inputs that are not the N
+// shards of one collection: a different module, revision, Go version,
+// GOOS/GOARCH, build flags or benchtime; shards of different N or that
+// partitioned different benchmarks or costs; a shard given twice, missing or
+// interrupted; a benchmark in two shards; a profile missing or changed since
+// it was collected. OUT is replaced as a whole and atomically, so it must be
+// new, empty or an earlier output directory, and a refused merge leaves it as
+// it was. docs/ci.md has a GitHub Actions matrix and a Kubernetes Indexed Job,
+// docs/scale.md a plan for 5,000 benchmarks.
+//
+// # mbopt analyze
+//
+//	mbopt analyze --app FILE... --micro DIR|FILE... [flags]
+//
+// Analyze prints the whole suite's project-only and overall coverage of the
+// application's call graph, every benchmark's attributed and reference
+// impact, the minimal suite (Algorithm 2, in pick order) and the
+// recommendations (Algorithm 3). It takes the Analysis flags, and:
+//
+//   - --format text|json|github: text (the default); json, a report.Document
+//     (go doc github.com/mbopt/mbopt/report Document documents each field);
+//     github: the suite on standard output (or -o), then a Markdown summary
+//     appended to $GITHUB_STEP_SUMMARY (to standard output when that is
+//     unset; a summary file that cannot be written exits 2).
+//   - -o FILE (--output FILE): write the result to FILE.
+//
+// The examples at the end of this manual show its output.
+//
+// # mbopt cover-app
+//
+//	mbopt cover-app [flags] -- PKG|CMD [ARGS...]
+//
+// Cover-app runs the application workload once with Go's coverage
+// instrumentation and writes the functions that executed, named as profiles
+// name them (package covdata), to -o FILE (--output, default
+// app.cover.json). PKG, a local main package (./cmd/load), is built with go
+// build -cover; any other CMD runs with GOCOVERDIR set and -cover added to
+// GOFLAGS. An argument {profile} becomes the set's name with .pprof, so the
+// same run can write the CPU profile too. The functions of main packages are
+// left out of the set.
+//
+//   - --coverpkg PATTERNS: the packages to instrument, as go build -coverpkg
+//     takes them (default: ./... of the current directory).
+//   - --gocoverdir DIR: read the coverage data a program built with -cover
+//     already wrote to DIR instead of running anything.
+//
+// Give the set and a profile of the same run to analyze, run, report or suite
+// with --app-cover FILE.
+//
+// # mbopt suite
+//
+//	mbopt suite --app FILE... --micro DIR|FILE... [flags]
+//
+// Suite runs the analysis and prints the minimal suite as go test
+// invocations, one per package, each with an anchored -bench pattern that
+// selects exactly the chosen benchmarks and -run '^$', to run from the module
+// root:
+//
+//	go test -run '^$' -bench '^BenchmarkQuery$/^(avg_by_host|sum\(cpu\))$|^BenchmarkSelect$' example.com/tinytsdb/query
+//
+// Benchmarks must come from a manifest or have ids <import path>.<Benchmark>.
+// It takes the Analysis flags that choose the suite; --recommend, --targets,
+// --certify, --edges and --static-dir are accepted and ignored. And:
+//
+//   - --format shell|json|list: shell (the default), json ({"invocations":
+//     [...]}, which mbopt compare --suite and mbopt check --suite read), or
+//     list, one "package Benchmark" line each.
+//   - -o FILE (--output FILE): write the suite to FILE.
+//   - --top N: keep the N most relevant picks.
+//   - --allow-empty: accept an empty suite. Without it an empty suite is an
+//     error (exit 2, saying why), so that mbopt suite | sh cannot pass in CI
+//     without running a benchmark.
+//   - --changed-since REV: map the changes from REV to the work tree (commits
+//     and uncommitted edits) to the functions they change (package changes
+//     says how), and tag each benchmark whose covered application functions,
+//     or whose own benchmark function, changed: shell lines end in
+//     "# affected: NAMES", list lines get a third field "affected", JSON
+//     invocations an "affected" list. REV merge-base is the merge-base of
+//     HEAD with the default branch (origin/HEAD, else main, else master). Run
+//     it inside the repository.
+//   - --only-affected: print only the tagged benchmarks; nothing, with exit
+//     0, when none is.
+//
+// # mbopt check
+//
+//	mbopt check --suite FILE [DIR] [flags]
+//
+// Check compares a saved suite (--suite FILE, the JSON of mbopt suite
+// --format json) with the module in DIR (default ".") as it is now, and exits
+// 4 when it has drifted, printing one line per finding:
+//
+//	missing       a suite benchmark's function is no longer declared: removed or
+//	              renamed (the package's new benchmarks are named as possible new names)
+//	unprofiled    a benchmark declared in the module but not in the profiles
+//	no_profile    a suite benchmark without a profile in --micro
+//	no_coverage   a suite benchmark that covers no application function any more
+//	low_coverage  the suite's project-only coverage is below --min-coverage
+//
+// Benchmarks are found in the _test.go files by top-level name, as mbopt
+// profile finds them. The checks after missing need the profiles:
+//
+//   - --micro DIR|FILE and --app FILE: the benchmark and application profiles,
+//     as for analyze (repeatable).
+//   - --module PREFIX, --exclude PATTERN: as for analyze (the default module:
+//     the profiles' manifest, else the module of DIR).
+//   - --min-coverage P: the lowest acceptable project-only coverage, in
+//     percent (default 0: no check).
+//   - --format text|json: the findings as lines (the default) or JSON.
+//
+// # mbopt report
+//
+//	mbopt report --app FILE... --micro DIR|FILE... --out DIR [flags]
+//
+// Report runs the analysis (the Analysis flags) and writes into --out DIR
+// report.md, a self-contained report.html, report.json (the JSON of analyze)
+// and the plots, in PNG and SVG: the minimal suite's cumulative coverage (the
+// dissertation's Figure 6.6), the recommendations' (Figure 6.7), the impact of
+// each selected benchmark, and with scenarios their coverage and overlap
+// (Table 6.4). The directory is written as one set, built beside --out and
+// swapped in, so a failed run leaves the previous report whole and a rerun
+// keeps no stale file; the files are listed in DIR/.mbopt-report, and an
+// --out that holds any other file is refused.
+//
+// # mbopt compare
+//
+//	mbopt compare [--base REV] [--head REV|worktree] [--suite FILE | --bench PATTERN [PACKAGES]] [flags]
+//
+// Compare runs benchmarks of two revisions of the module in the current
+// directory against each other in randomized multiple interleaved trials,
+// says per benchmark and unit whether the head is slower or faster (a
+// definite or potential regression or improvement, against a threshold band),
+// leads with what that means for the application, and gates on regressions.
+// docs/compare.md explains the method; package compare documents the
+// revisions, the test-binary cache, the schedule and the JSON.
+//
+// Revisions:
+//
+//   - --base REV: the base (default: the merge-base of HEAD with the default
+//     branch, origin/HEAD, else main, else master; a note says which).
+//   - --head REV: the head (default HEAD); worktree compares the uncommitted
+//     changes. Each revision is checked out with git worktree under $TMPDIR;
+//     your tree is never touched, and the checkouts are removed on every exit.
+//   - --no-cache: build every test binary afresh instead of reusing those
+//     cached per commit under the user cache directory.
+//
+// The benchmarks, one of:
+//
+//   - --suite FILE: the JSON of mbopt suite --format json.
+//   - the Analysis flags (--app, --micro, …), which compute the suite and
+//     give each benchmark its impact; the suite's --budget is --suite-budget
+//     here. With them, --changed-since REV (merge-base: the --base) marks the
+//     results of the benchmarks that cover none of the changed functions
+//     "untouched: likely noise", and --only-affected compares only the
+//     benchmarks the change touched (exit 0 when there are none).
+//   - --bench PATTERN [PACKAGES]: a go test -bench pattern in PACKAGES
+//     (default ./...).
+//
+// A benchmark in one revision only is reported as added or removed, one that
+// fails or does not build with its error; none of these is an error.
+//
+// The schedule:
+//
+//   - --trials N (3), --runs N (3), --count N (5), --benchtime D (1s): each
+//     of --trials trials runs --runs processes per benchmark and version, each
+//     -test.count --count at -test.benchtime --benchtime; in each run the
+//     benchmarks are shuffled and each one's base and head run back to back in
+//     a random order.
+//   - --benchmem: also compare B/op and allocs/op.
+//   - --seed N: the seed of the schedule and the bootstrap (default 1).
+//   - --budget D: fit the schedule into D of wall-clock time (fewer runs, then
+//     counts, never fewer than 2 trials; a note says what it chose).
+//   - --until-stable WIDTH: stop a benchmark once both versions have 2 trials
+//     and its interval is narrower than WIDTH, such as 0.02 (2 points); the
+//     report says how much time that saved.
+//   - --shard K/N: run only shard K of N of the benchmarks, both versions on
+//     this machine (--shard /N takes K from $JOB_COMPLETION_INDEX;
+//     --shard-costs MANIFEST balances them by recorded costs); --trial-shard
+//     K/N runs every benchmark but a share of the trials, so that machines
+//     differ between trials. Combine the shards with mbopt compare merge.
+//
+// The statistics and the verdict:
+//
+//   - --threshold T: the band's half width (default 0.01, 1%). Without it,
+//     a benchmark calibrated by --aa on the same machine and settings is
+//     judged against the larger of 1% and its calibrated threshold (the
+//     JSON result's threshold says so); an explicit --threshold applies to
+//     every benchmark.
+//   - --confidence C (0.99), --resamples N (10000): the hierarchical
+//     bootstrap's confidence level and resamples.
+//   - --fail-on definite-regression|any-regression|never: what fails the
+//     gate, exit 3 (default definite-regression).
+//   - --aa: A/A calibration: compare the head with itself and store each
+//     benchmark's instability, from which later comparisons on the same
+//     machine and settings take their thresholds (see mbopt history).
+//
+// Output:
+//
+//   - --format text|json|markdown|github: text (the default); json, a
+//     compare.Report; markdown, a pull-request comment; github, annotations on
+//     standard output (at most 10 per level, as GitHub shows no more) and the
+//     Markdown appended to $GITHUB_STEP_SUMMARY.
+//   - -o FILE (--output FILE): write the report to FILE.
+//   - --out DIR: the raw results base.txt and head.txt, in the Go benchmark
+//     format, which benchstat base.txt head.txt reads (default .mbopt/compare
+//     in the module root).
+//   - --history FILE: store the report in this database (default
+//     .mbopt/history.db in the module root), one transaction per comparison;
+//     --no-history stores nothing and uses no calibrated threshold.
+//
+// # mbopt compare merge
+//
+//	mbopt compare merge DIR... [--out DIR] [flags]
+//
+// Compare merge combines the output directories of the shards of one
+// comparison (compare --shard or --trial-shard, never both) and computes the
+// statistics over all of them at once, so each verdict uses every
+// measurement. It refuses shards that do not fit together, naming the
+// directories: other commits, settings, module or partition, a shard given
+// twice, missing or without its raw files, a benchmark in two shards.
+//
+//   - --out DIR: the merged raw results (default .mbopt/compare).
+//   - --format, -o FILE (--output FILE), --fail-on: as for mbopt compare;
+//     the gate exits 3.
+//
+// # mbopt history
+//
+//	mbopt history [BENCHMARK...] [flags]
+//
+// History shows each benchmark's series: its change against one fixed
+// baseline revision at every compared head commit, in commit order, with its
+// 99% interval, and runs the TCC study's jump and trend detectors on it
+// (package detect has their definitions, package history the store and the
+// calibration). Each machine and settings hash is a series of its own.
+// Arguments keep the benchmarks whose id (import path + "." + full name) or
+// full name equals one of them.
+//
+//   - --history FILE: the database mbopt compare writes (default
+//     .mbopt/history.db).
+//   - --baseline REV: the base revision of the series (default: the base of
+//     the most stored comparisons); a stored base's hash or prefix, or any
+//     revision of the repository in the current directory.
+//   - --unit U: show only this unit, such as sec/op.
+//   - --window N: trend detection: the number of earlier commits the current
+//     one is compared with (default 10).
+//   - --factor F, --widths N, --floor T: the dynamic threshold, F (0.75)
+//     times the mean of the last N (3) interval widths, at least T (0.01).
+//   - --initial-threshold T: the initial threshold of every benchmark,
+//     replacing the calibrated ones (default: calibrated from A/A
+//     comparisons, else 0.06).
+//   - --fixed LOWER,UPPER: fixed-value bounds on the change against the
+//     baseline, such as -0.2,0.2.
+//   - --instability: show the A/A calibration instead: every benchmark's A/A
+//     instabilities and the initial threshold derived from them.
+//   - --plot DIR: write one SVG per series (the change with its interval, the
+//     jump threshold, the detections), or with --instability the distribution
+//     of the instabilities, instability.svg.
+//   - --format text|json|markdown, -o FILE (--output FILE): the output
+//     format and file.
+//
+// A calibration, then comparisons that use it and their history:
+//
+//	mbopt compare --aa --bench . ./...
+//	mbopt compare --suite suite.json
+//	mbopt history --plot plots/
+//	mbopt history --instability --plot plots/
+//
+// # Profiles by hand
+//
+// mbopt profile and mbopt run record profiles for you; by hand, a benchmark
+// profile is one go test run per benchmark, from the package directory, named
+// <import path>.<Benchmark>.pprof so that mbopt suite can name its package:
+//
+//	go test -run '^$' -bench '^BenchmarkAddRows$' -benchtime 10s \
+//	    -cpuprofile /tmp/profiles/example.com/db/storage.BenchmarkAddRows.pprof ./storage
+//
+// An application profile comes from a program that imports net/http/pprof,
+// while it serves a realistic workload (curl -o app.pprof
+// 'http://localhost:6060/debug/pprof/profile?seconds=30'), from one that calls
+// runtime/pprof.StartCPUProfile around its workload, or from a repository's
+// default.pgo.
 //
 // # Examples
 //
 // The examples below analyse the profiles committed under
 // testdata/profiles/example (app.pprof, an application workload, and one
-// profile per benchmark of the example module example.com/tinytsdb) from
-// the root of mbopt's repository. A test runs each example that starts with
-// "$ mbopt" and compares the output with the text ("..." on a line of its
-// own stands for lines left out), so they show what mbopt prints today.
+// profile per benchmark of the example module example.com/tinytsdb) from the
+// root of mbopt's repository. A test runs each example that starts with
+// "$ mbopt" and compares the output with the text ("..." on a line of its own
+// stands for lines left out), so they show what mbopt prints today.
 //
 // The analysis: the whole suite's coverage of the application's call
 // graph, the minimal suite with the same coverage (Algorithm 2, in pick
@@ -141,24 +694,96 @@
 //	  (project and overall: cumulative coverage after each pick; impact: the benchmark's reference impact)
 //	...
 //
-// --edges both makes the recommendations walk the static call graph of the
-// application's source (x/tools VTA; --static-dir names the module) between
-// the functions the application ran, as well as the sampled calls; a note
-// on standard error counts the edges and lists the sampled-only picks when
-// they differ. It loads the source, so it takes seconds, and it is not run
-// by the test:
+// Several --app NAME=FILE profiles are scenarios: analysed as one
+// application and compared with each other:
 //
-//	mbopt analyze --app testdata/profiles/example/app.pprof \
+//	$ mbopt analyze --app mixed=testdata/profiles/example/app.pprof \
+//	    --app ingest=testdata/profiles/example/app-ingest.pprof \
+//	    --app query=testdata/profiles/example/app-query.pprof \
+//	    --micro testdata/profiles/example/micro --module example.com/tinytsdb --recommend 0
+//	mbopt: microbenchmark suite relevance for example.com/tinytsdb
+//
+//	Application  3 profiles, 790 functions (57 project), 25.35s CPU, 7.09s (28.0%) outside project code
+//	Benchmarks   19 analysed
+//
+//	Coverage of the application by the whole suite
+//	  project-only    52/57  91.2%
+//	  overall       454/790  57.5%
+//
+//	Coverage of each scenario by the whole suite
+//	  scenario  weight  functions  project  project coverage  overall coverage
+//	  mixed          1        605       51       47/51 92.2%     359/605 59.3%
+//	  ingest         1        541       44       41/44 93.2%     312/541 57.7%
+//	  query          1        389       39       38/39 97.4%     261/389 67.1%
+//	  union                   790       57       52/57 91.2%     454/790 57.5%
+//
+//	Pair-wise overlap between scenarios (functions both call; in brackets, their share of the row scenario's)
+//	  overall         mixed        ingest         query  unique
+//	  mixed            same  410 (67.77%)  316 (52.23%)     131
+//	  ingest   410 (75.79%)          same  271 (50.09%)     112
+//	  query    316 (81.23%)  271 (69.67%)          same      54
+//	  common to all: 252 of 790
+//
+//	  project-only        mixed       ingest        query  unique
+//	  mixed                same  39 (76.47%)  36 (70.59%)       3
+//	  ingest        39 (88.64%)         same  29 (65.91%)       3
+//	  query         36 (92.31%)  29 (74.36%)         same       1
+//	  common to all: 27 of 57
+//
+//	Minimal suite (Algorithm 2, project nodes): 6 of 19 benchmarks keep the same coverage
+//	  # benchmark                       added  project  overall  attributed  share    flat  share
+//	  1 query__BenchmarkQuery             +32    56.1%    29.2%      14.57s  57.5%  18.29s  72.1%
+//	  2 httpapi__BenchmarkWrite           +10    73.7%    38.1%       8.24s  32.5%  11.67s  46.0%
+//	  3 httpapi__BenchmarkQueryHandler     +5    82.5%    43.7%      16.41s  64.7%  17.90s  70.6%
+//	  4 query__BenchmarkSelect             +3    87.7%    45.2%      14.33s  56.5%  18.60s  73.4%
+//	  5 storage__BenchmarkAddRows          +1    89.5%    47.2%       1.24s   4.9%   6.85s  27.0%
+//	  6 backup__BenchmarkSnapshot          +1    91.2%    51.5%      11.07s  43.7%  13.68s  54.0%
+//	...
+//
+// --format json writes the report.Document, with every list present:
+//
+//	$ mbopt analyze --app testdata/profiles/example/app.pprof \
 //	    --micro testdata/profiles/example/micro --module example.com/tinytsdb \
-//	    --recommend 3 --edges both --static-dir testdata/example
+//	    --recommend 1 --format json
+//	{
+//	  "version": 1,
+//	  "modules": [
+//	    "example.com/tinytsdb"
+//	  ],
+//	  "criterion": "project",
+//	  "impact": "attributed",
+//	  "application": {
+//	    "profiles": [
+//	      "testdata/profiles/example/app.pprof"
+//	    ],
+//	    "nodes": 605,
+//	    "project_nodes": 51,
+//	    "total_seconds": 11.66,
+//	    "outside_project_seconds": 2.93,
+//	    "outside_project_share": 0.25128644939965844
+//	  },
+//	...
+//	  "recommendation_targets": "callable",
+//	  "skipped": [],
+//	  "warnings": [],
+//	  "suite_cost": {
+//	    "source": "profiles",
+//	    "source_files": [],
+//	    "algorithm2_seconds": 20.52270897,
+//	    "algorithm2_benchmarks": 4,
+//	    "cheapest_seconds": 20.52270897,
+//	    "cheapest_benchmarks": 4
+//	  }
+//	}
 //
-// Commands that profile take a while and are not run by the test. On a
-// module of your own, from its root:
+// Commands that profile take a while and are not run by the test. On a module
+// of your own, from its root:
 //
 //	mbopt run --app-cmd 'go run ./cmd/loadtest -duration 60s -cpuprofile {profile}'
+//	mbopt run --app-url http://127.0.0.1:6060 --app-seconds 60
 //	mbopt profile --out profiles
 //	mbopt analyze --app app.pprof --micro profiles
-//	mbopt suite --app app.pprof --micro profiles
+//	mbopt suite --app app.pprof --micro profiles --format json -o suite.json
 //
 // In CI, on a pull request, run only the suite's benchmarks whose covered
 // functions the change touched, and fail when the saved suite has drifted
@@ -167,46 +792,11 @@
 //	mbopt suite --app app.pprof --micro profiles --changed-since merge-base --only-affected | sh
 //	mbopt check --suite suite.json --app app.pprof --micro profiles --min-coverage 90
 //
-// With --source cover, profile records instead the exact set of module
-// functions each benchmark executed (test binaries built with -cover, each
-// benchmark run for 500ms), which analyze, suite and report read like
-// profiles; see package covdata for how functions are named:
+// Compare two revisions, and spread a comparison too slow for one machine
+// over three, each with the same commits, suite and seed, then merge and gate:
 //
-//	mbopt profile --source cover --out cover
-//	mbopt analyze --app app.pprof --micro cover
-//
-// # Comparing two revisions
-//
-// mbopt compare runs benchmarks of two revisions against each other in
-// randomized multiple interleaved trials and gates on regressions. It
-// measures, so it is not run by the test either. In a git clone of the
-// module, after mbopt suite --format json -o suite.json:
-//
-//	mbopt compare --suite suite.json
-//	mbopt compare --base origin/main --head worktree --bench Query ./query
 //	mbopt compare --suite suite.json --budget 10m --format github
-//
-// The base defaults to the merge-base of HEAD with the default branch
-// (origin/HEAD, else main, else master), the head to HEAD; "--head
-// worktree" compares uncommitted changes. Each revision is checked out with
-// git worktree under $TMPDIR/mbopt-compare-<pid>-*, removed on every exit
-// (a killed run's is removed by the next run); test binaries are cached
-// per commit under the user cache directory. The schedule is --trials ×
-// --runs processes of -test.count --count at --benchtime per benchmark and
-// version (3 × 3 × 5 at 1s); --budget fits it into a wall-clock time and
-// --until-stable WIDTH stops a benchmark whose interval is narrower than
-// WIDTH after 2 trials. The raw results, base.txt and head.txt in --out
-// (.mbopt/compare), are in the Go benchmark format: benchstat base.txt
-// head.txt compares them. The exit status is 3 when the --fail-on gate
-// (definite-regression by default, any-regression, never) fails.
-//
-// A comparison too slow for one machine runs as N shards, one per CI job,
-// each with the same commits, suite and seed, and one merge that gates:
-//
+//	mbopt compare --base origin/main --head worktree --bench Query ./query
 //	mbopt compare --base "$BASE" --suite suite.json --shard 0/3 --seed 7 --fail-on never --out shard-0
 //	mbopt compare merge shard-0 shard-1 shard-2 --out merged
-//
-// --shard K/N runs a share of the benchmarks, both versions on one machine;
-// --trial-shard K/N runs every benchmark but a share of the trials, so that
-// machines differ between trials (docs/compare.md says what each measures).
 package main

@@ -3,12 +3,21 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/doc"
 	"go/parser"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/internal/testing/golden"
 )
@@ -468,5 +477,108 @@ func TestDocConvention(t *testing.T) {
 	want := []docExample{{pos: "d.go:12", args: []string{"a"}, want: []string{"line 1", "", "line 3"}}}
 	if err != nil || fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
 		t.Errorf("examples of Go doc %q = %q, %v; want %q", doc, got, err, want)
+	}
+}
+
+// renderedManual returns this command's documentation as go doc prints it:
+// the package comment that go/doc finds in the package's files (the comment
+// group right above a package clause, as go doc picks it), rendered as text.
+// Checking the rendered text, not doc.go's source, catches what only
+// rendering shows: a blank line that cuts the comment in two leaves go doc
+// only the part after it.
+func renderedManual(t *testing.T) string {
+	t.Helper()
+	fset := token.NewFileSet()
+	names, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	p, err := doc.NewFromFiles(fset, files, "github.com/mbopt/mbopt/cmd/mbopt")
+	require.NoError(t, err)
+	return string(p.Text(p.Doc))
+}
+
+// manualSections splits the rendered manual at its headings ("# Title"
+// lines): the text before the first heading is the overview, keyed "".
+func manualSections(text string) map[string]string {
+	sections := map[string]string{}
+	title := ""
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if h, ok := strings.CutPrefix(line, "# "); ok {
+			title = strings.TrimSpace(h)
+			continue
+		}
+		sections[title] += line
+	}
+	return sections
+}
+
+// commandTree returns mbopt's commands, the root first, each before its
+// subcommands.
+func commandTree(root *cobra.Command) []*cobra.Command {
+	cmds := []*cobra.Command{root}
+	for _, c := range root.Commands() {
+		cmds = append(cmds, commandTree(c)...)
+	}
+	return cmds
+}
+
+// TestManualShowsEveryCommand checks that go doc ./cmd/mbopt begins like a
+// command's documentation and shows every command: in the overview's list
+// of commands and as a section of its own ("# mbopt compare merge").
+func TestManualShowsEveryCommand(t *testing.T) {
+	text := renderedManual(t)
+	if !strings.HasPrefix(text, "Mbopt ") && !strings.HasPrefix(text, "Command mbopt ") {
+		first, _, _ := strings.Cut(text, "\n")
+		t.Fatalf("go doc ./cmd/mbopt begins %q, want \"Mbopt …\" or \"Command mbopt …\" (is the package comment cut by a blank line?)", first)
+	}
+	sections := manualSections(text)
+	root := newRootCmd(&streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+	for _, c := range commandTree(root)[1:] {
+		path := c.CommandPath()
+		assert.Regexp(t, `(?m)^\s*`+regexp.QuoteMeta(path)+`( |$)`, sections[""], "the overview's list of commands shows %s", path)
+		assert.Contains(t, sections, path, "the manual has a section # %s", path)
+	}
+}
+
+// TestManualNamesEveryFlag walks the real command tree and checks that the
+// manual explains every flag of every command (local and persistent,
+// hidden ones included), by its --name and its -shorthand: in the command's
+// own section, or in a section that is not a command's ("Analysis flags")
+// whose title the command's section names. The root's section is the
+// overview.
+func TestManualNamesEveryFlag(t *testing.T) {
+	sections := manualSections(renderedManual(t))
+	root := newRootCmd(&streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+	for _, c := range commandTree(root) {
+		title := c.CommandPath()
+		if c == root {
+			title = ""
+		}
+		own, ok := sections[title]
+		if !ok {
+			continue // TestManualShowsEveryCommand reports it
+		}
+		text := own
+		for h, body := range sections {
+			if h != "" && !strings.HasPrefix(h, "mbopt ") && strings.Contains(own, h) {
+				text += body
+			}
+		}
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			if !regexp.MustCompile(`(^|[^-\w])--` + regexp.QuoteMeta(f.Name) + `([^-\w]|$)`).MatchString(text) {
+				t.Errorf("go doc ./cmd/mbopt does not explain --%s of %s: name it in # %s or in a shared section that section names", f.Name, c.CommandPath(), title)
+			}
+			if f.Shorthand != "" && !regexp.MustCompile(`(^|[^-\w])-`+regexp.QuoteMeta(f.Shorthand)+`([^-\w]|$)`).MatchString(text) {
+				t.Errorf("go doc ./cmd/mbopt does not name -%s (--%s) of %s", f.Shorthand, f.Name, c.CommandPath())
+			}
+		})
 	}
 }
