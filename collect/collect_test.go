@@ -197,7 +197,9 @@ func TestCollectResume(t *testing.T) {
 		slices.Sort(reused)
 		return reused, discovered, m
 	}
+	launches := collect.Launches()
 	_, _, first := run(collect.Config{BenchTime: "1x"})
+	assert.Positive(t, collect.Launches()-launches, "the first run starts test binaries (and Launches counts them)")
 	require.Equal(t, 7, first.Count(manifest.StatusOK), "ok entries: %+v", first.Benchmarks)
 	require.Equal(t, 2, first.Count(manifest.StatusFailed), "BenchmarkFatal and BenchmarkSubPanic/bad")
 	all := []string{
@@ -205,7 +207,7 @@ func TestCollectResume(t *testing.T) {
 		"panics.BenchmarkFast", "panics.BenchmarkFatal", "panics.BenchmarkSubPanic/after", "panics.BenchmarkSubPanic/bad", "panics.BenchmarkSubPanic/ok",
 	}
 
-	launches := collect.Launches()
+	launches = collect.Launches()
 	reused, discovered, second := run(collect.Config{BenchTime: "1x"})
 	assert.Equal(t, all, reused, "every entry is reused, failures included")
 	assert.Zero(t, discovered, "discovery comes from the cache")

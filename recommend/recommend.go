@@ -466,18 +466,3 @@ func better(a, b *candidate) bool {
 	}
 	return a.name < b.name
 }
-
-// AdditionalSet returns the set Algorithm 3 computes for one function in its
-// first round: the project nodes reachable from node in the application
-// graph (node included, paths through covered nodes allowed) that are not
-// in covered, as ids in increasing order. For the dissertation's Figure 6.2
-// and node 3 it is {3, 5, 6}. Cost O(V+E).
-func AdditionalSet(cov *coverage.Result, covered bitset.Set, node int) []int {
-	var out []int
-	for _, v := range cov.App.Reachable(node) {
-		if cov.App.Nodes[v].Project && !covered.Has(v) {
-			out = append(out, v)
-		}
-	}
-	return out
-}

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench.sh: mbopt's performance figures ('make bench').
 #
-# Runs the benchmarks of internal/testing/synth (see the comment at the top of
-# internal/testing/synth/bench_test.go) once each, then prints a summary:
+# Runs the performance benchmarks where they live (see the comments at the
+# top of analysis/bench_test.go, recommend/bench_test.go and
+# optimize/objective_bench_test.go) once each, then prints a summary:
 #   - time and memory of the pipeline (coverage + minimal suite + 20
 #     recommendations) at three synthetic sizes, and of the whole in-memory
 #     analysis (graph building included);
@@ -33,22 +34,28 @@ BENCHTIME=${BENCHTIME:-1s}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mbopt-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-echo "# go test -run '^\$' -bench '$BENCH' -benchmem -count 1 -benchtime $BENCHTIME ./internal/testing/synth" >&2
-"$GO" test -c -o "$work/synth.test" ./internal/testing/synth
-(cd internal/testing/synth && "$work/synth.test" -test.run '^$' -test.bench "$BENCH" -test.benchmem \
-	-test.count 1 -test.benchtime "$BENCHTIME" -test.timeout 30m) | tee "$work/out.txt"
+# The pipeline benchmarks of analysis, then recommend's (BenchmarkDeep's
+# recommend/from=... cases), into one output for the summary.
+echo "# go test -run '^\$' -bench '$BENCH' -benchmem -count 1 -benchtime $BENCHTIME ./analysis ./recommend" >&2
+"$GO" test -c -o "$work/analysis.test" ./analysis
+"$GO" test -c -o "$work/recommend.test" ./recommend
+: >"$work/out.txt"
+for pkg in analysis recommend; do
+	(cd "$pkg" && "$work/$pkg.test" -test.run '^$' -test.bench "$BENCH" -test.benchmem \
+		-test.count 1 -test.benchtime "$BENCHTIME" -test.timeout 30m) | tee -a "$work/out.txt"
+done
 
 # Peak RSS, when GNU time is there: the largest pipeline case in a process
 # of its own (generation, graph building and the timed pipeline), and the
 # CLI on the end-to-end corpus.
 rss_pipeline="" rss_deep="" rss_cli="" wall_cli=""
 if [ -x /usr/bin/time ] && grep -q 'Pipeline/app=50000' "$work/out.txt"; then
-	(cd internal/testing/synth && /usr/bin/time -f '%M %e' -o "$work/rss-pipeline" "$work/synth.test" -test.run '^$' \
+	(cd analysis && /usr/bin/time -f '%M %e' -o "$work/rss-pipeline" "$work/analysis.test" -test.run '^$' \
 		-test.bench '^BenchmarkPipeline$/^app=50000,bench=5000$' -test.benchtime 1x >/dev/null) &&
 		rss_pipeline=$(awk '{printf "%.0f", $1/1024}' "$work/rss-pipeline")
 fi
 if [ -x /usr/bin/time ] && grep -q '^BenchmarkDeep/pipeline' "$work/out.txt"; then
-	(cd internal/testing/synth && /usr/bin/time -f '%M %e' -o "$work/rss-deep" "$work/synth.test" -test.run '^$' \
+	(cd analysis && /usr/bin/time -f '%M %e' -o "$work/rss-deep" "$work/analysis.test" -test.run '^$' \
 		-test.bench '^BenchmarkDeep$/^pipeline$' -test.benchtime 1x >/dev/null) &&
 		rss_deep=$(awk '{printf "%.0f", $1/1024}' "$work/rss-deep")
 fi
@@ -150,8 +157,9 @@ END {
 # except cost (three greedy passes and two reverse-delete passes: 3.5x).
 if [ -z "${SKIP_OBJECTIVES:-}" ]; then
 	echo >&2
-	echo "# go test -run '^\$' -bench '^BenchmarkObjectives\$' -benchtime 5x ./internal/testing/synth" >&2
-	(cd internal/testing/synth && "$work/synth.test" -test.run '^$' -test.bench '^BenchmarkObjectives$' \
+	echo "# go test -run '^\$' -bench '^BenchmarkObjectives\$' -benchtime 5x ./optimize" >&2
+	"$GO" test -c -o "$work/optimize.test" ./optimize
+	(cd optimize && "$work/optimize.test" -test.run '^$' -test.bench '^BenchmarkObjectives$' \
 		-test.benchtime 5x -test.count 1 -test.timeout 30m) | tee "$work/obj.txt"
 	awk '
 	/^BenchmarkObjectives\/greedy/ { g = $3 }

@@ -57,6 +57,7 @@ var layer = map[string]int{
 	"internal/testing/cmpfixture": 7,
 	"internal/testing/proftest":   7,
 	"internal/testing/synth":      7,
+	"internal/testing/perf":       7,
 	"internal/testing/badcorpus":  8,
 	"internal/testing/nosamples":  8,
 }

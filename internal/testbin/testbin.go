@@ -10,7 +10,6 @@ import (
 	"context"
 	"os/exec"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/mbopt/mbopt/internal/proc"
@@ -23,13 +22,6 @@ const QuitGrace = 2 * time.Second
 // MaxOutput bounds the output kept from one process; beyond it, the oldest
 // half is dropped.
 const MaxOutput = 4 << 20
-
-// launches counts the processes Run started.
-var launches atomic.Int64
-
-// Launches returns the number of processes [Run] has started in this
-// process, for tests that check what a rerun reuses.
-func Launches() int64 { return launches.Load() }
 
 // A Result is how one process ended.
 type Result struct {
@@ -59,7 +51,6 @@ func Run(ctx context.Context, dir string, env []string, timeout time.Duration, n
 	cmd.Stderr = &out
 	cmd.WaitDelay = QuitGrace // don't wait forever for grandchildren holding the pipe
 	start := time.Now()
-	launches.Add(1)
 	if err := proc.Start(cmd); err != nil {
 		return Result{Err: err}
 	}

@@ -1,4 +1,4 @@
-package synth_test
+package optimize_test
 
 import (
 	"fmt"
@@ -11,8 +11,8 @@ import (
 
 // BenchmarkObjectives times optimize.Select's variants against the plain
 // optimize.Greedy (Algorithm 2) on the 50,000-node synthetic instance with
-// 5,000 benchmarks; coverage is computed outside the timer. scripts or a
-// reader compare each variant's ns/op with greedy's from the same run: no
+// 5,000 benchmarks; coverage is computed outside the timer. scripts/bench.sh
+// (or a reader) compares each variant's ns/op with greedy's from the same run: no
 // variant may take more than twice as long, except cost, which runs three
 // greedy passes (the cost-weighted one, Algorithm 2's for the safeguard and
 // the ordering of the kept picks) plus two reverse-delete passes: at most
@@ -20,11 +20,7 @@ import (
 func BenchmarkObjectives(b *testing.B) {
 	const apps, nb = 50000, 5000
 	s := synth.New(synth.Config{Seed: 1, AppNodes: apps, Benchmarks: nb})
-	app := newGraph(s, s.App())
-	benches := make([]coverage.Benchmark, nb)
-	forEach(nb, func(k int) {
-		benches[k] = coverage.Benchmark{ID: s.Benchmarks()[k].ID, Graph: newGraph(s, s.Benchmark(k))}
-	})
+	app, benches := s.Graphs()
 	cov := coverage.Compute(app, benches)
 	// Costs: 50 ms plus 1 ms per graph node, a stand-in for measured
 	// running times that differ by two orders of magnitude.
