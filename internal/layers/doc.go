@@ -28,9 +28,11 @@
 //  5. the pipeline on files: analysis
 //  6. the renderings: report; and the whole pipeline on a module: pipeline
 //     (collect, reference and analysis in one call)
-//  7. test support, under internal/testing: the fixtures proftest, synth and
-//     cmpfixture, the golden-file and git helpers golden and gittest, and
-//     perf (the performance benchmarks' memory and CPU metrics)
+//  7. the history as a static web site, from report's history document:
+//     report/site; and test support, under internal/testing: the fixtures
+//     proftest, synth and cmpfixture, the golden-file and git helpers
+//     golden and gittest, and perf (the performance benchmarks' memory and
+//     CPU metrics)
 //  8. the programs that write test corpora: internal/testing/badcorpus,
 //     internal/testing/nosamples
 //  9. the command: cmd/mbopt

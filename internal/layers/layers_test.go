@@ -50,6 +50,8 @@ var layer = map[string]int{
 	"pipeline":  6,
 	"cmd/mbopt": 9,
 
+	"report/site": 7,
+
 	// Test support: it may import any library package, and no
 	// production package imports it (TestProductionImportsNoTestSupport).
 	"internal/testing/golden":     7,

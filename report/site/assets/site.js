@@ -1,0 +1,583 @@
+// The pages of an mbopt history site. A classic script (browsers refuse
+// ES modules and fetch() from file://): the data files call MBOPT.index
+// and MBOPT.chunk with JSON literals, and everything shown is built with
+// createElement, textContent and setAttribute — never innerHTML — so a
+// benchmark name is always text.
+"use strict";
+(function () {
+  var M = (window.MBOPT = { data: null, chunks: {}, waiting: {}, drawn: 0 });
+  M.index = function (d) {
+    M.data = d;
+  };
+  M.chunk = function (n, series) {
+    M.chunks[n] = series;
+    var w = M.waiting[n] || [];
+    delete M.waiting[n];
+    w.forEach(function (f) {
+      f();
+    });
+  };
+
+  var NS = "http://www.w3.org/2000/svg";
+  var root = ""; // the site's root, relative to the page
+
+  // svg makes an SVG element with attributes under parent.
+  function svg(tag, attrs, parent) {
+    var e = document.createElementNS(NS, tag);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  // html makes an HTML element with a class and text under parent.
+  function html(tag, cls, text, parent) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function pad3(n) {
+    return ("00" + n).slice(-3);
+  }
+  function short(h) {
+    return h.slice(0, 10);
+  }
+  function signed(p) {
+    // p is a percentage
+    var s = Math.abs(p) < 10 ? p.toFixed(2) : p.toFixed(1);
+    if (p > 0) s = "+" + s;
+    return s + "%";
+  }
+  function fmtValue(v, unit) {
+    if (!v) return "";
+    if (unit === "sec/op") {
+      var scales = [[1e-9, "ns"], [1e-6, "µs"], [1e-3, "ms"], [1, "s"]];
+      var i = 0;
+      while (i + 1 < scales.length && Math.abs(v) >= scales[i + 1][0]) i++;
+      return (v / scales[i][0]).toPrecision(4) + " " + scales[i][1] + "/op";
+    }
+    return Number(v.toPrecision(4)) + " " + unit;
+  }
+  var verdictWords = { u: "unchanged", i: "potential improvement", r: "potential regression", I: "definite improvement", R: "definite regression" };
+  var kindWords = { jump: "jump", trend: "trend", edivisive: "E-divisive change point", fixed: "fixed-value bound" };
+  function detWords(definite, kind, change) {
+    return (definite ? "definite " : "potential ") + (kindWords[kind] || kind) + " " + signed(change);
+  }
+  // commitURL returns the link of a commit, or "" without a template.
+  function commitURL(hash) {
+    var t = M.data.commitURL;
+    if (!t || !/^https?:\/\//.test(t) || !/^[0-9a-f]+$/.test(hash)) return "";
+    return t.split("{commit}").join(hash);
+  }
+  // axisLabel is a series chart's y label: the metric and unit, then
+  // what the numbers are.
+  function axisLabel(unit) {
+    var m = M.data.metric ? " (metric " + M.data.metric + ")" : "";
+    return [unit + m, "% vs baseline " + M.data.baseline.hash.slice(0, 7)];
+  }
+  function chunkOf(k) {
+    return Math.floor(k / M.data.chunkSize);
+  }
+  function seriesData(k) {
+    var c = M.chunks[chunkOf(k)];
+    return c ? c[k % M.data.chunkSize] : null;
+  }
+  // load calls f once the data file holding series k is loaded.
+  function load(k, f) {
+    var n = chunkOf(k);
+    if (M.chunks[n]) return f();
+    if (M.waiting[n]) return M.waiting[n].push(f);
+    M.waiting[n] = [f];
+    var s = document.createElement("script");
+    s.src = root + "data/chunk-" + pad3(n) + ".js";
+    document.head.appendChild(s);
+  }
+
+  // The tooltip.
+  var tip;
+  function showTip(ev, lines) {
+    tip.textContent = "";
+    lines.forEach(function (l, i) {
+      html("div", i === 0 ? "tip-head" : "", l, tip);
+    });
+    tip.hidden = false;
+    var x = ev.clientX + 14,
+      y = ev.clientY + 14;
+    var r = tip.getBoundingClientRect();
+    if (x + r.width > window.innerWidth) x = Math.max(0, ev.clientX - r.width - 14);
+    if (y + r.height > window.innerHeight) y = Math.max(0, ev.clientY - r.height - 14);
+    tip.style.left = x + "px";
+    tip.style.top = y + "px";
+  }
+  function hideTip() {
+    tip.hidden = true;
+  }
+  function hover(node, lines) {
+    node.addEventListener("mousemove", function (ev) {
+      showTip(ev, lines());
+    });
+    node.addEventListener("mouseleave", hideTip);
+    node.addEventListener("focus", function () {
+      var r = node.getBoundingClientRect();
+      showTip({ clientX: r.right, clientY: r.top }, lines());
+    });
+    node.addEventListener("blur", hideTip);
+  }
+
+  // niceTicks returns about n round values spanning [lo, hi].
+  function niceTicks(lo, hi, n) {
+    var span = hi - lo || 1;
+    var step = Math.pow(10, Math.floor(Math.log10(span / n)));
+    var err = span / n / step;
+    if (err >= 7.5) step *= 10;
+    else if (err >= 3.5) step *= 5;
+    else if (err >= 1.5) step *= 2;
+    var out = [];
+    for (var v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+    return out;
+  }
+
+  // frame draws the axes of a chart and returns its scales.
+  function frame(box, o) {
+    var W = o.width,
+      H = o.height,
+      L = 84,
+      R = 14,
+      T = 10,
+      B = 46;
+    var root = svg("svg", { viewBox: "0 0 " + W + " " + H, class: "plot", role: "img", "aria-label": o.label }, box);
+    var nC = M.data.commits.hash.length;
+    var x0 = o.xMin !== undefined ? o.xMin : 0,
+      x1 = o.xMax !== undefined ? o.xMax : Math.max(1, nC - 1);
+    if (x1 === x0) {
+      x0 -= 1;
+      x1 += 1;
+    }
+    var pad = (o.yMax - o.yMin) * 0.08 || 1;
+    var y0 = o.yMin - pad,
+      y1 = o.yMax + pad;
+    var sx = function (c) {
+      return L + ((c - x0) / (x1 - x0)) * (W - L - R);
+    };
+    var sy = function (v) {
+      return T + (1 - (v - y0) / (y1 - y0)) * (H - T - B);
+    };
+    var g = svg("g", { class: "axes" }, root);
+    niceTicks(y0, y1, o.big ? 8 : 4).forEach(function (v) {
+      svg("line", { x1: L, x2: W - R, y1: sy(v), y2: sy(v), class: v === 0 ? "zero" : "grid" }, g);
+      svg("text", { x: L - 6, y: sy(v) + 4, class: "tick", "text-anchor": "end" }, g).textContent = o.yTick(v);
+    });
+    // x ticks: up to 6 commits, short hash and date
+    var want = o.big ? 8 : 5;
+    var step = Math.max(1, Math.ceil((x1 - x0 + 1) / want));
+    for (var c = Math.max(0, Math.ceil(x0)); c <= x1 && c < nC; c += step) {
+      svg("line", { x1: sx(c), x2: sx(c), y1: H - B, y2: H - B + 4, class: "grid" }, g);
+      var anchor = sx(c) - L < 40 ? "start" : W - R - sx(c) < 40 ? "end" : "middle";
+      var t = svg("text", { x: sx(c), y: H - B + 16, class: "tick", "text-anchor": anchor }, g);
+      t.textContent = M.data.commits.hash[c].slice(0, 7) + " " + M.data.commits.date[c].slice(5, 10);
+    }
+    svg("line", { x1: L, x2: W - R, y1: H - B, y2: H - B, class: "axis" }, g);
+    svg("line", { x1: L, x2: L, y1: T, y2: H - B, class: "axis" }, g);
+    svg("text", { x: (L + W - R) / 2, y: H - 6, class: "label", "text-anchor": "middle" }, g).textContent = o.xLabel;
+    // the y label: one or two lines, rotated
+    [].concat(o.yLabel).forEach(function (line, i, all) {
+      var yl = svg("text", { x: 0, y: 0, class: "label", "text-anchor": "middle", transform: "translate(" + (all.length > 1 ? 12 + 13 * i : 16) + "," + (T + H - B) / 2 + ") rotate(-90)" }, g);
+      yl.textContent = line;
+    });
+    return { svg: root, sx: sx, sy: sy, W: W, H: H, L: L, R: R, T: T, B: B, x0: x0, x1: x1 };
+  }
+
+  // marker draws a detection's symbol at (x, y).
+  function marker(parent, kind, definite, up, x, y) {
+    var cls = "det " + (definite ? "definite" : "potential") + " " + kind;
+    var r = 6;
+    if (kind === "jump") {
+      var d = up ? -1 : 1;
+      return svg("path", { d: "M" + (x - r) + " " + (y - d * r * 0.2) + " L" + (x + r) + " " + (y - d * r * 0.2) + " L" + x + " " + (y + d * r) + " Z", class: cls }, parent);
+    }
+    if (kind === "trend") return svg("path", { d: "M" + x + " " + (y - 8) + " L" + (x + 8) + " " + y + " L" + x + " " + (y + 8) + " L" + (x - 8) + " " + y + " Z", class: cls }, parent);
+    if (kind === "edivisive") return svg("circle", { cx: x, cy: y, r: 9, class: cls }, parent);
+    return svg("rect", { x: x - 5, y: y - 5, width: 10, height: 10, class: cls }, parent);
+  }
+
+  // chart draws series k (summary s, data d) into box.
+  function chart(box, k, big) {
+    var s = M.data.series[k],
+      d = seriesData(k);
+    var n = d.c.length;
+    var lo = 0,
+      hi = 0;
+    var upper = [],
+      lower = [];
+    for (var i = 0; i < n; i++) {
+      var prev = i > 0 ? d.v[i - 1] : 0; // the first point's jump is from the baseline
+      var t = d.th[i];
+      upper.push(((1 + prev / 100) * (1 + t / 100) - 1) * 100);
+      lower.push(((1 + prev / 100) * (1 - t / 100) - 1) * 100);
+      lo = Math.min(lo, d.lo[i], d.v[i], lower[i]);
+      hi = Math.max(hi, d.hi[i], d.v[i], upper[i]);
+    }
+    var f = frame(box, {
+      width: big ? 960 : 600,
+      height: big ? 380 : 230,
+      big: big,
+      yMin: lo,
+      yMax: hi,
+      label: s.id + " " + s.unit,
+      yTick: function (v) {
+        return signed(v);
+      },
+      xLabel: "commit (oldest → newest), short hash and date",
+      yLabel: axisLabel(s.unit),
+    });
+    var sx = f.sx,
+      sy = f.sy,
+      g = svg("g", { class: "series" }, f.svg);
+    if (n === 0) return f;
+    // CI band
+    var band = "";
+    for (i = 0; i < n; i++) band += (i ? " L" : "M") + sx(d.c[i]) + " " + sy(d.hi[i]);
+    for (i = n - 1; i >= 0; i--) band += " L" + sx(d.c[i]) + " " + sy(d.lo[i]);
+    svg("path", { d: band + " Z", class: "band" }, g);
+    // the dynamic threshold around the previous commit
+    var half = n > 1 ? Math.min(12, (sx(d.c[1]) - sx(d.c[0])) / 2.5) : 8;
+    var up = "",
+      dn = "";
+    for (i = 0; i < n; i++) {
+      var x = sx(d.c[i]);
+      up += " M" + (x - half) + " " + sy(upper[i]) + " H" + (x + half);
+      dn += " M" + (x - half) + " " + sy(lower[i]) + " H" + (x + half);
+    }
+    svg("path", { d: up, class: "threshold" }, g);
+    svg("path", { d: dn, class: "threshold" }, g);
+    var line = "";
+    for (i = 0; i < n; i++) line += (i ? " L" : "M") + sx(d.c[i]) + " " + sy(d.v[i]);
+    svg("path", { d: line, class: "line" }, g);
+    for (i = 0; i < n; i++) svg("circle", { cx: sx(d.c[i]), cy: sy(d.v[i]), r: big ? 3 : 2.2, class: "pt v-" + d.vd[i] }, g);
+    var byPoint = {};
+    d.d.forEach(function (det) {
+      (byPoint[det[0]] = byPoint[det[0]] || []).push(det);
+      marker(g, det[1], det[2] === 1, det[3] >= 0, sx(d.c[det[0]]), sy(d.v[det[0]]));
+    });
+    // hover targets, links to the commits
+    var hits = svg("g", { class: "hits" }, f.svg);
+    for (i = 0; i < n; i++) {
+      (function (i) {
+        var c = d.c[i],
+          x = sx(c);
+        var left = i > 0 ? (sx(d.c[i - 1]) + x) / 2 : f.L,
+          right = i + 1 < n ? (sx(d.c[i + 1]) + x) / 2 : f.W - f.R;
+        var url = commitURL(M.data.commits.hash[c]);
+        var parent = hits;
+        if (url) parent = svg("a", { href: url, target: "_blank", rel: "noopener noreferrer" }, hits);
+        var r = svg("rect", { x: left, y: f.T, width: Math.max(1, right - left), height: f.H - f.T - f.B, class: "hit", tabindex: url ? -1 : 0 }, parent);
+        hover(parent === hits ? r : parent, function () {
+          return pointLines(s, d, i, byPoint[i] || []);
+        });
+      })(i);
+    }
+    return f;
+  }
+
+  function pointLines(s, d, i, dets) {
+    var c = d.c[i];
+    var lines = [M.data.commits.hash[c].slice(0, 10) + " · " + M.data.commits.date[c] + " UTC"];
+    if (M.data.commits.subject[c]) lines.push(M.data.commits.subject[c]);
+    var val = d.h ? fmtValue(d.h[i], s.unit) + " (baseline " + fmtValue(d.b[i], s.unit) + "), " : "";
+    lines.push(val + signed(d.v[i]) + " vs baseline");
+    lines.push("99% CI [" + signed(d.lo[i]) + ", " + signed(d.hi[i]) + "], threshold ±" + d.th[i].toFixed(2) + "%");
+    lines.push("verdict: " + verdictWords[d.vd[i]]);
+    dets.forEach(function (det) {
+      lines.push(detWords(det[2] === 1, det[1], det[3]) + " (threshold " + det[4].toFixed(2) + "%)");
+    });
+    return lines;
+  }
+
+  // The overview: Figure 8/9 view, filters, cards.
+  function overview() {
+    var D = M.data;
+    document.getElementById("title").textContent = D.title + ": benchmark history";
+    var nDet = 0;
+    D.series.forEach(function (s) {
+      nDet += s.det.length;
+    });
+    document.getElementById("summary").textContent =
+      D.series.length + " series over " + D.commits.hash.length + " commits against baseline " + short(D.baseline.hash) + " (" + D.baseline.date + " UTC" + (D.baseline.subject ? ", " + D.baseline.subject : "") + "); " + nDet + " detections.";
+    var t0 = performance.now();
+    figure();
+    M.timing = { start: t0, figure: performance.now() - t0 };
+    var cards = document.getElementById("cards");
+    var nodes = [];
+    var observer =
+      "IntersectionObserver" in window
+        ? new IntersectionObserver(
+            function (entries) {
+              entries.forEach(function (e) {
+                if (e.isIntersecting) drawCard(e.target);
+              });
+            },
+            { rootMargin: "400px" }
+          )
+        : null;
+    D.series.forEach(function (s, k) {
+      var card = html("section", "card", null, cards);
+      card.dataset.k = k;
+      var h = html("h3", "", null, card);
+      var a = html("a", "", s.name, h);
+      a.setAttribute("href", s.page);
+      var facts = [s.pkg, s.unit];
+      if (s.machine) facts.push(s.machine);
+      if (s.settings) facts.push("settings: " + s.settings);
+      facts.push(s.impact !== undefined ? s.impactKind + " impact " + s.impact.toFixed(1) + "%" : "impact unknown");
+      facts.push("last " + signed(s.last));
+      var def = 0;
+      s.det.forEach(function (x) {
+        def += x[2];
+      });
+      facts.push(s.det.length ? def + " definite, " + (s.det.length - def) + " potential detections" : "no detections");
+      html("p", "facts", facts.join(" · "), card);
+      html("div", "chart", null, card);
+      nodes.push(card);
+    });
+    function drawCard(card) {
+      if (card.dataset.drawn) return;
+      card.dataset.drawn = "1";
+      if (observer) observer.unobserve(card);
+      var k = +card.dataset.k;
+      load(k, function () {
+        chart(card.querySelector(".chart"), k, false);
+        M.drawn++;
+      });
+    }
+    // filters and order
+    var pkgSel = document.getElementById("filter-package"),
+      nameIn = document.getElementById("filter-name"),
+      sortSel = document.getElementById("sort");
+    var pkgs = {};
+    D.series.forEach(function (s) {
+      pkgs[s.pkg] = true;
+    });
+    Object.keys(pkgs)
+      .sort()
+      .forEach(function (p) {
+        var o = html("option", "", p, pkgSel);
+        o.value = p;
+      });
+    function apply() {
+      var pkg = pkgSel.value,
+        q = nameIn.value.toLowerCase();
+      var order = nodes.slice();
+      if (sortSel.value === "impact")
+        order.sort(function (a, b) {
+          var sa = D.series[+a.dataset.k],
+            sb = D.series[+b.dataset.k];
+          var ia = sa.impact === undefined ? -1 : sa.impact,
+            ib = sb.impact === undefined ? -1 : sb.impact;
+          return ib - ia || +a.dataset.k - +b.dataset.k;
+        });
+      else if (sortSel.value === "name")
+        order.sort(function (a, b) {
+          var sa = D.series[+a.dataset.k].id,
+            sb = D.series[+b.dataset.k].id;
+          return sa < sb ? -1 : sa > sb ? 1 : +a.dataset.k - +b.dataset.k;
+        });
+      var shown = 0;
+      order.forEach(function (card) {
+        var s = D.series[+card.dataset.k];
+        var ok = (!pkg || s.pkg === pkg) && (!q || s.name.toLowerCase().indexOf(q) >= 0 || s.pkg.toLowerCase().indexOf(q) >= 0);
+        card.hidden = !ok;
+        cards.appendChild(card);
+        if (!ok) return;
+        // the first 20 shown are drawn at once, the rest when near the view
+        if (shown < 20) drawCard(card);
+        else if (observer && !card.dataset.drawn) observer.observe(card);
+        else if (!observer) drawCard(card);
+        shown++;
+      });
+      document.getElementById("shown").textContent = "showing " + shown + " of " + D.series.length + " series";
+    }
+    M.timing.cards = performance.now() - t0 - M.timing.figure;
+    pkgSel.addEventListener("change", apply);
+    nameIn.addEventListener("input", apply);
+    sortSel.addEventListener("change", apply);
+    document.getElementById("controls").addEventListener("submit", function (ev) {
+      ev.preventDefault();
+    });
+    var t1 = performance.now();
+    apply();
+    M.timing.charts = performance.now() - t1;
+  }
+
+  // figure draws the Figure 8/9 view: the application above, every
+  // detection below at its commit, as high as its benchmark's impact.
+  function figure() {
+    var D = M.data,
+      A = D.app;
+    var appBox = document.getElementById("app-chart");
+    if (!A || !A.c.length) {
+      html("p", "note", "No application series is stored: the upper chart of the study's figure needs application measurements per commit (or a reference profile's total).", appBox);
+    } else {
+      var lo = Infinity,
+        hi = -Infinity;
+      A.c.forEach(function (_, i) {
+        lo = Math.min(lo, A.v[i], A.lo[i] || A.v[i]);
+        hi = Math.max(hi, A.v[i], A.hi[i] || A.v[i]);
+      });
+      var f = frame(appBox, {
+        width: 1000,
+        height: 200,
+        yMin: lo,
+        yMax: hi,
+        label: "application " + A.name,
+        yTick: function (v) {
+          return Number(v.toPrecision(3)) + "";
+        },
+        xLabel: "commit (oldest → newest)",
+        yLabel: [A.name, A.unit + " (" + A.source + ")"],
+      });
+      var g = svg("g", { class: "series app" }, f.svg);
+      var band = "",
+        line = "";
+      A.c.forEach(function (c, i) {
+        band += (i ? " L" : "M") + f.sx(c) + " " + f.sy(A.hi[i] || A.v[i]);
+        line += (i ? " L" : "M") + f.sx(c) + " " + f.sy(A.v[i]);
+      });
+      for (var i = A.c.length - 1; i >= 0; i--) band += " L" + f.sx(A.c[i]) + " " + f.sy(A.lo[i] || A.v[i]);
+      svg("path", { d: band + " Z", class: "band" }, g);
+      svg("path", { d: line, class: "line" }, g);
+      A.c.forEach(function (c, i) {
+        var pt = svg("circle", { cx: f.sx(c), cy: f.sy(A.v[i]), r: 3, class: "pt", tabindex: 0 }, g);
+        hover(pt, function () {
+          return [D.commits.hash[c].slice(0, 10) + " · " + D.commits.date[c] + " UTC", A.name + ": " + fmtValue(A.v[i], A.unit)];
+        });
+      });
+      (A.det || []).forEach(function (c) {
+        var i = A.c.indexOf(c);
+        marker(g, "jump", true, true, f.sx(c), f.sy(A.v[i]));
+      });
+    }
+    // the detections by impact
+    var box = document.getElementById("impact-chart");
+    var dets = [],
+      top = 0,
+      unknown = false;
+    D.series.forEach(function (s, k) {
+      s.det.forEach(function (det) {
+        var y = s.impact === undefined ? null : s.impact;
+        if (y === null) unknown = true;
+        else top = Math.max(top, y);
+        dets.push({ k: k, c: det[0], kind: det[1], definite: det[2] === 1, change: det[3], y: y });
+      });
+    });
+    var f2 = frame(box, {
+      width: 1000,
+      height: 240,
+      yMin: unknown ? -top * 0.12 - 0.5 : 0,
+      yMax: Math.max(top, 1),
+      label: "detections by impact",
+      yTick: function (v) {
+        return v < 0 ? "" : v.toFixed(v < 10 ? 1 : 0) + "%";
+      },
+      xLabel: "commit (oldest → newest)",
+      yLabel: ["impact on the application", "(% of its CPU time)"],
+    });
+    if (unknown) {
+      var yu = f2.sy(-top * 0.06 - 0.25);
+      svg("text", { x: f2.L + 4, y: yu - 8, class: "tick" }, f2.svg).textContent = "impact unknown";
+    }
+    var g2 = svg("g", { class: "impacts" }, f2.svg);
+    // potential first, so definite ones lie on top
+    dets.sort(function (a, b) {
+      return a.definite - b.definite || a.c - b.c || a.k - b.k;
+    });
+    dets.forEach(function (det) {
+      var s = D.series[det.k];
+      var y = det.y === null ? f2.sy(-top * 0.06 - 0.25) : f2.sy(det.y);
+      var a = svg("a", { href: s.page, class: "impact-link" }, g2);
+      svg("circle", { cx: f2.sx(det.c), cy: y, r: 5, class: "impact " + (det.definite ? "definite" : "potential") }, a);
+      hover(a, function () {
+        return [
+          s.name,
+          s.pkg + " · " + s.unit,
+          detWords(det.definite, det.kind, det.change) + " at " + D.commits.hash[det.c].slice(0, 10) + " · " + D.commits.date[det.c] + " UTC",
+          det.y === null ? "impact unknown" : s.impactKind + " impact " + det.y.toFixed(2) + "%",
+        ];
+      });
+    });
+  }
+
+  // The page of one series.
+  function seriesPage(k) {
+    var D = M.data,
+      s = D.series[k],
+      d = seriesData(k);
+    document.getElementById("title").textContent = s.name;
+    var facts = document.getElementById("facts");
+    function fact(term, value) {
+      html("dt", "", term, facts);
+      html("dd", "", value, facts);
+    }
+    fact("package", s.pkg);
+    fact("benchmark", s.name);
+    fact("unit", s.unit + (D.metric ? " (metric " + D.metric + ")" : ""));
+    fact("baseline", short(D.baseline.hash) + " (" + D.baseline.date + " UTC" + (D.baseline.subject ? ", " + D.baseline.subject : "") + ")");
+    if (s.machine) fact("machine", s.machine);
+    if (s.settings) fact("settings", s.settings);
+    fact("impact", s.impact !== undefined ? s.impactKind + " impact " + s.impact.toFixed(2) + "% of the application's CPU time" : "unknown");
+    fact("initial threshold", d.init.toFixed(2) + "% (" + d.src + ")");
+    chart(document.getElementById("chart"), k, true);
+    var ul = document.getElementById("detections");
+    if (!d.d.length) html("li", "", "no detections", ul);
+    var marks = {};
+    d.d.forEach(function (det) {
+      var c = d.c[det[0]];
+      var li = html("li", det[2] ? "definite" : "potential", null, ul);
+      commitLink(li, c);
+      li.appendChild(document.createTextNode(" " + detWords(det[2] === 1, det[1], det[3]) + " (threshold " + det[4].toFixed(2) + "%" + (det[5] ? ", against " + det[5] + " commits" : "") + ")"));
+      (marks[det[0]] = marks[det[0]] || []).push((det[2] ? "definite " : "potential ") + det[1]);
+    });
+    var tb = document.querySelector("#points tbody");
+    for (var i = d.c.length - 1; i >= 0; i--) {
+      var c = d.c[i];
+      var tr = html("tr", "v-" + d.vd[i], null, tb);
+      html("td", "num", i, tr);
+      commitLink(html("td", "", null, tr), c);
+      html("td", "", D.commits.date[c], tr);
+      html("td", "subject", D.commits.subject[c], tr);
+      html("td", "num", d.h ? fmtValue(d.h[i], s.unit) : "", tr);
+      html("td", "num", signed(d.v[i]), tr);
+      html("td", "num", "[" + signed(d.lo[i]) + ", " + signed(d.hi[i]) + "]", tr);
+      html("td", "num", d.th[i].toFixed(2) + "%", tr);
+      html("td", "", verdictWords[d.vd[i]], tr);
+      html("td", "", (marks[i] || []).join(", "), tr);
+    }
+    M.drawn = 1;
+  }
+  function commitLink(parent, c) {
+    var h = M.data.commits.hash[c];
+    var url = commitURL(h);
+    var a = html(url ? "a" : "code", "commit", h.slice(0, 10), parent);
+    if (url) a.setAttribute("href", url);
+    return a;
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    tip = document.getElementById("tip");
+    var body = document.body;
+    root = body.dataset.root || "";
+    if (!M.data) {
+      html("p", "note", "The site's data (data/index.js) did not load.", document.querySelector("main"));
+      return;
+    }
+    if (body.dataset.series !== undefined) seriesPage(+body.dataset.series);
+    else overview();
+    // Ready once the drawn page has been painted: the frame after this
+    // one has begun. renderMs counts from the start of the navigation.
+    requestAnimationFrame(function () {
+      setTimeout(function () {
+        M.renderMs = performance.now();
+        document.documentElement.dataset.ready = "1";
+      }, 0);
+    });
+  });
+})();

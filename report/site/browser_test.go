@@ -1,0 +1,414 @@
+package site_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/report/site"
+)
+
+// chromium returns the path of a headless-capable Chromium. Where none is
+// installed the test skips, except in CI (CI=true), where it fails: CI's
+// .ci/run installs Debian's chromium.
+func chromium(t testing.TB) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no chromium on PATH, and CI=true: the browser test must run in CI (.ci/run installs it: apt-get install -y chromium)")
+	}
+	t.Skip("no chromium on PATH: skipping the browser test (apt-get install -y chromium to run it)")
+	return ""
+}
+
+// browser is a headless Chromium tab that records what must not happen:
+// console errors, uncaught exceptions, failed loads and CSP violations
+// (log entries of level error), and JavaScript dialogs (alert), which it
+// dismisses.
+type browser struct {
+	ctx      context.Context
+	mu       sync.Mutex
+	problems []string
+	dialogs  []string
+}
+
+func newBrowser(t testing.TB) *browser {
+	t.Helper()
+	path := chromium(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.WindowSize(1400, 1000),
+		chromedp.Flag("allow-file-access-from-files", false))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	b := &browser{ctx: ctx}
+	chromedp.ListenTarget(ctx, func(ev any) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeAssert {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				b.problems = append(b.problems, "console error: "+strings.Join(args, " "))
+			}
+		case *runtime.EventExceptionThrown:
+			b.problems = append(b.problems, "exception: "+ev.ExceptionDetails.Text+" "+exceptionText(ev.ExceptionDetails))
+		case *cdplog.EventEntryAdded:
+			if ev.Entry.Level == cdplog.LevelError {
+				b.problems = append(b.problems, fmt.Sprintf("log %s: %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
+			}
+		case *page.EventJavascriptDialogOpening:
+			b.dialogs = append(b.dialogs, string(ev.Type)+": "+ev.Message)
+			go chromedp.Run(ctx, page.HandleJavaScriptDialog(false))
+		}
+	})
+	require.NoError(t, chromedp.Run(ctx, cdplog.Enable(), runtime.Enable()))
+	return b
+}
+
+func exceptionText(d *runtime.ExceptionDetails) string {
+	if d.Exception != nil {
+		return d.Exception.Description
+	}
+	return ""
+}
+
+// check fails t for every problem and dialog recorded so far.
+func (b *browser) check(t *testing.T, where string) {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, p := range b.problems {
+		t.Errorf("%s: %s", where, p)
+	}
+	for _, d := range b.dialogs {
+		t.Errorf("%s: a dialog opened: %s", where, d)
+	}
+	b.problems, b.dialogs = nil, nil
+}
+
+// open loads a file of the site and waits until its script has drawn it.
+func (b *browser) open(t *testing.T, path string) {
+	t.Helper()
+	u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+	require.NoError(t, chromedp.Run(b.ctx, chromedp.Navigate(u), chromedp.WaitVisible(`html[data-ready]`, chromedp.ByQuery)))
+}
+
+// eval runs a JavaScript expression and stores its JSON result in out.
+func (b *browser) eval(t *testing.T, expr string, out any) {
+	t.Helper()
+	require.NoError(t, chromedp.Run(b.ctx, chromedp.Evaluate(expr, out)))
+}
+
+// hover moves the mouse to the centre of the element selector names (the
+// i-th match) and returns the tooltip's text.
+func (b *browser) hover(t *testing.T, selector string, i int) string {
+	t.Helper()
+	var r struct{ X, Y float64 }
+	b.eval(t, fmt.Sprintf(`(function(){var e=document.querySelectorAll(%q)[%d]; e.scrollIntoView({block:"center"}); var r=e.getBoundingClientRect(); return {X:r.left+r.width/2, Y:r.top+r.height/2};})()`, selector, i), &r)
+	var text string
+	require.NoError(t, chromedp.Run(b.ctx,
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			return input.DispatchMouseEvent(input.MouseMoved, r.X, r.Y).Do(ctx)
+		}),
+		chromedp.Text(`#tip`, &text, chromedp.ByQuery, chromedp.NodeVisible)))
+	return text
+}
+
+// screenshot saves a full-page PNG into $MBOPT_SCREENSHOTS when it is set.
+func (b *browser) screenshot(t *testing.T, name string) {
+	dir := os.Getenv("MBOPT_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	var png []byte
+	require.NoError(t, chromedp.Run(b.ctx, chromedp.FullScreenshot(&png, 100)))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
+}
+
+// linkTargets returns every link's resolved href on the page.
+func (b *browser) linkTargets(t *testing.T) []string {
+	var hrefs []string
+	b.eval(t, `Array.from(document.querySelectorAll("a")).map(function(a){ return a.href.baseVal !== undefined ? new URL(a.getAttribute("href"), document.baseURI).href : a.href; })`, &hrefs)
+	return hrefs
+}
+
+// checkLinks checks that every file: link names a file of the site and
+// every other link is a commit link of the template, with a full hash.
+func checkLinks(t *testing.T, hrefs []string, dir, commitURL string, commits []site.Commit) {
+	t.Helper()
+	prefix, _, _ := strings.Cut(commitURL, "{commit}")
+	for _, h := range hrefs {
+		u, err := url.Parse(h)
+		require.NoError(t, err, h)
+		switch u.Scheme {
+		case "file":
+			assert.FileExists(t, u.Path, "link %s", h)
+			assert.True(t, strings.HasPrefix(u.Path, dir), "link %s leaves the site", h)
+		case "https":
+			hash, ok := strings.CutPrefix(h, prefix)
+			assert.True(t, ok, "link %s is not a commit link", h)
+			found := false
+			for _, c := range commits {
+				found = found || c.Hash == hash
+			}
+			assert.True(t, found, "link %s names no fixture commit", h)
+		default:
+			t.Errorf("link %s: unexpected scheme", h)
+		}
+	}
+}
+
+const testCommitURL = "https://github.com/example/tsdb/commit/{commit}"
+
+func TestSiteInBrowser(t *testing.T) {
+	for _, hostile := range []bool{false, true} {
+		t.Run(map[bool]string{false: "fixture history", true: "hostile names"}[hostile], func(t *testing.T) {
+			d := fixtureData(t, hostile)
+			dir := filepath.Join(t.TempDir(), "site")
+			require.NoError(t, site.Write(dir, d, site.Options{CommitURL: testCommitURL}))
+			b := newBrowser(t)
+			b.open(t, filepath.Join(dir, "index.html"))
+			b.check(t, "overview")
+
+			// Every card is there, by name, and the first 20 are drawn with
+			// every element: band, line, both threshold paths, one point
+			// per commit, one marker per detection.
+			type card struct {
+				Name, Unit                             string
+				Bands, Lines, Thresholds, Points, Dets int
+				Hits, Axes                             int
+				YLabel                                 string
+			}
+			var cards []card
+			b.eval(t, `Array.from(document.querySelectorAll(".card")).map(function(c){ var q=function(s){return c.querySelectorAll(s).length;}; return {Name:c.querySelector("h3 a").textContent, Unit: MBOPT.data.series[+c.dataset.k].unit, Bands:q("path.band"), Lines:q("path.line"), Thresholds:q("path.threshold"), Points:q("circle.pt"), Dets:q(".det"), Hits:q("rect.hit"), Axes:q(".axes"), YLabel: Array.from(c.querySelectorAll(".axes .label")).map(function(l){ return l.textContent; }).join(" | ")}; })`, &cards)
+			require.Len(t, cards, len(d.Series))
+			byName := map[string]card{}
+			for _, c := range cards {
+				byName[c.Name+" "+c.Unit] = c
+			}
+			for _, s := range d.Series {
+				c, ok := byName[s.Name+" "+s.Unit]
+				if !assert.True(t, ok, "no card named %q", s.Name) {
+					continue
+				}
+				assert.Equal(t, 1, c.Bands, "%s band", s.Name)
+				assert.Equal(t, 1, c.Lines, "%s line", s.Name)
+				assert.Equal(t, 2, c.Thresholds, "%s threshold", s.Name)
+				assert.Equal(t, len(s.Points), c.Points, "%s points", s.Name)
+				assert.Equal(t, len(s.Points), c.Hits, "%s hover targets", s.Name)
+				assert.Equal(t, len(s.Detections), c.Dets, "%s detection markers", s.Name)
+				assert.Contains(t, c.YLabel, s.Unit+" (metric time) | % vs baseline 0f1e2d3", "%s: metric and unit on the axis", s.Name)
+			}
+			var drawn int
+			b.eval(t, `MBOPT.drawn`, &drawn)
+			assert.Equal(t, min(20, len(d.Series)), drawn)
+
+			// Hover: the tooltip names the commit, value, change, CI and
+			// verdict. The query benchmark's third commit is its jump.
+			k := -1
+			for i, c := range cards {
+				if c.Name == "BenchmarkQuery" && strings.Contains(fmt.Sprint(i), "") {
+					var unit string
+					b.eval(t, fmt.Sprintf(`MBOPT.data.series[%d].unit`, i), &unit)
+					if unit == "sec/op" {
+						k = i
+					}
+				}
+			}
+			require.GreaterOrEqual(t, k, 0)
+			tipText := b.hover(t, fmt.Sprintf(`.card:nth-child(%d) rect.hit`, k+1), 2)
+			for _, want := range []string{fixtureCommits[2].Commit[:10], "2026-03-03 09:15 UTC", "query: <b>copy</b> every row", "2.725 µs/op (baseline 2.500 µs/op)", "+9.00% vs baseline", "99% CI [+8.40%, +9.60%]", "verdict: definite regression", "definite jump +9."} {
+				assert.Contains(t, tipText, want)
+			}
+			// The Figure 8/9 view: the relevant regression stands higher
+			// than the irrelevant one.
+			var heights []struct {
+				Name string
+				Y    float64
+			}
+			b.eval(t, `Array.from(document.querySelectorAll("#impact-chart circle.impact")).map(function(c){ return {Name: c.parentNode.getAttribute("href"), Y: +c.getAttribute("cy")}; })`, &heights)
+			pages := site.PageNames(d.Series)
+			yOf := map[string]float64{}
+			for i, s := range d.Series {
+				for _, h := range heights {
+					if h.Name == "series/"+pages[i] {
+						yOf[s.ID+" "+s.Unit] = h.Y
+					}
+				}
+			}
+			require.Contains(t, yOf, "example.com/tsdb/query.BenchmarkQuery sec/op")
+			require.Contains(t, yOf, "example.com/tsdb/util.BenchmarkFormat sec/op")
+			assert.Less(t, yOf["example.com/tsdb/query.BenchmarkQuery sec/op"], yOf["example.com/tsdb/util.BenchmarkFormat sec/op"], "the relevant detection is drawn higher (smaller y)")
+			var appPoints int
+			b.eval(t, `document.querySelectorAll("#app-chart circle.pt").length`, &appPoints)
+			assert.Equal(t, 3, appPoints)
+			impactTip := b.hover(t, `#impact-chart a`, 0)
+			assert.Contains(t, impactTip, "reference impact")
+
+			// Filters: by name (typed), then by package (chosen).
+			var shown string
+			require.NoError(t, chromedp.Run(b.ctx, chromedp.SendKeys(`#filter-name`, "insert", chromedp.ByQuery), chromedp.Text(`#shown`, &shown, chromedp.ByQuery)))
+			assert.Equal(t, fmt.Sprintf("showing 1 of %d series", len(d.Series)), shown)
+			setFilter := func(name, pkg string) string {
+				var out string
+				b.eval(t, fmt.Sprintf(`(function(){ var n=document.getElementById("filter-name"), p=document.getElementById("filter-package"); n.value=%q; p.value=%q; n.dispatchEvent(new Event("input")); p.dispatchEvent(new Event("change")); return document.getElementById("shown").textContent; })()`, name, pkg), &out)
+				return out
+			}
+			assert.Equal(t, fmt.Sprintf("showing 2 of %d series", len(d.Series)), setFilter("", "example.com/tsdb/query"))
+			assert.Equal(t, fmt.Sprintf("showing %d of %d series", len(d.Series), len(d.Series)), setFilter("", ""))
+			if hostile {
+				assert.Equal(t, fmt.Sprintf("showing 1 of %d series", len(d.Series)), setFilter("<script>", ""))
+				setFilter("", "")
+			}
+
+			checkLinks(t, b.linkTargets(t), dir, testCommitURL, d.Commits)
+			var scripts []string
+			b.eval(t, `Array.from(document.scripts).map(function(s){ return s.getAttribute("src") || "INLINE"; })`, &scripts)
+			for _, s := range scripts {
+				assert.True(t, strings.HasPrefix(s, "assets/") || strings.HasPrefix(s, "data/"), "script %q", s)
+			}
+			if hostile {
+				b.screenshot(t, "overview-hostile.png")
+			} else {
+				b.screenshot(t, "overview.png")
+			}
+			b.check(t, "overview after hovering and filtering")
+
+			// Every series page: the title is the name, a row per commit,
+			// the chart drawn, the links resolve.
+			for i, s := range d.Series {
+				b.open(t, filepath.Join(dir, "series", pages[i]))
+				var got struct {
+					Title       string
+					Rows, Pts   int
+					Detections  int
+					DocTitle    string
+					Thresholds  int
+					HasBackLink bool
+				}
+				b.eval(t, `({Title: document.getElementById("title").textContent, Rows: document.querySelectorAll("#points tbody tr").length, Pts: document.querySelectorAll("#chart circle.pt").length, Detections: document.querySelectorAll("#chart .det").length, DocTitle: document.title, Thresholds: document.querySelectorAll("#chart path.threshold").length, HasBackLink: !!document.querySelector("#back[href='../index.html']")})`, &got)
+				assert.Equal(t, s.Name, got.Title)
+				assert.Equal(t, len(s.Points), got.Rows, s.Name)
+				assert.Equal(t, len(s.Points), got.Pts, s.Name)
+				assert.Equal(t, len(s.Detections), got.Detections, s.Name)
+				assert.Equal(t, 2, got.Thresholds, s.Name)
+				assert.True(t, strings.HasPrefix(got.DocTitle, s.ID+" ("+s.Unit+")"), "document title %q", got.DocTitle)
+				assert.True(t, got.HasBackLink)
+				checkLinks(t, b.linkTargets(t), dir, testCommitURL, d.Commits)
+				if s.Name == "BenchmarkQuery" && s.Unit == "sec/op" {
+					tip := b.hover(t, `#chart rect.hit`, 2)
+					assert.Contains(t, tip, "verdict: definite regression")
+					if !hostile {
+						b.screenshot(t, "series.png")
+					}
+				}
+				if strings.Contains(s.Name, "<script>") {
+					b.screenshot(t, "series-hostile.png")
+				}
+				b.check(t, "series page "+pages[i])
+			}
+		})
+	}
+}
+
+// BenchmarkOverview500x200 measures the first render of the overview of
+// 500 series × 200 commits in headless Chromium: from the start of the
+// navigation to the end of the page's drawing (20 charts and the Figure
+// 8/9 view), as the page's performance.now() tells it, and the bytes the
+// first load reads.
+func BenchmarkOverview500x200(b *testing.B) {
+	d := syntheticData(b, 500, 200)
+	dir := filepath.Join(b.TempDir(), "site")
+	if err := site.Write(dir, d, site.Options{CommitURL: testCommitURL}); err != nil {
+		b.Fatal(err)
+	}
+	bytes := 0
+	for _, n := range firstLoad {
+		fi, err := os.Stat(filepath.Join(dir, n))
+		if err != nil {
+			b.Fatal(err)
+		}
+		bytes += int(fi.Size())
+	}
+	br := newBrowser(b)
+	u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, "index.html"))}).String()
+	total := 0.0
+	for b.Loop() {
+		var ms float64
+		var drawn int
+		if err := chromedp.Run(br.ctx, chromedp.Navigate(u), chromedp.WaitVisible(`html[data-ready]`, chromedp.ByQuery),
+			chromedp.Evaluate(`MBOPT.renderMs`, &ms), chromedp.Evaluate(`MBOPT.drawn`, &drawn)); err != nil {
+			b.Fatal(err)
+		}
+		if drawn != 20 {
+			b.Fatalf("%d charts drawn at load, want 20", drawn)
+		}
+		total += ms
+	}
+	b.ReportMetric(total/float64(b.N), "ms/render")
+	b.ReportMetric(float64(bytes)/1e6, "MB-first-load")
+	if len(br.problems) > 0 || len(br.dialogs) > 0 {
+		b.Fatalf("problems: %v, dialogs: %v", br.problems, br.dialogs)
+	}
+}
+
+// TestSiteLazyInBrowser checks the lazy half of the overview: 20 charts
+// at load, the others, and their data files, once they scroll into view;
+// and a series page whose data lies in a later chunk.
+func TestSiteLazyInBrowser(t *testing.T) {
+	d := syntheticData(t, 65, 30)
+	dir := filepath.Join(t.TempDir(), "site")
+	require.NoError(t, site.Write(dir, d, site.Options{CommitURL: testCommitURL}))
+	b := newBrowser(t)
+	b.open(t, filepath.Join(dir, "index.html"))
+	var state struct {
+		Drawn, Charts, Chunks int
+	}
+	probe := `({Drawn: MBOPT.drawn, Charts: document.querySelectorAll(".card .chart svg").length, Chunks: Object.keys(MBOPT.chunks).length})`
+	b.eval(t, probe, &state)
+	assert.Equal(t, 20, state.Drawn)
+	assert.Equal(t, 20, state.Charts)
+	assert.Equal(t, 1, state.Chunks, "only the first data file at load")
+	// Scroll to the last card: its chunk loads and its chart is drawn.
+	require.NoError(t, chromedp.Run(b.ctx,
+		chromedp.Evaluate(`document.querySelector(".card:last-child").scrollIntoView()`, nil),
+		chromedp.WaitVisible(`.card:last-child .chart svg`, chromedp.ByQuery)))
+	b.eval(t, probe, &state)
+	assert.Greater(t, state.Drawn, 20)
+	assert.Less(t, state.Drawn, 65, "not every chart: only those near the view")
+	assert.Equal(t, state.Drawn, state.Charts)
+	assert.GreaterOrEqual(t, state.Chunks, 2)
+	b.check(t, "overview after scrolling")
+
+	order := site.Order(d.Series)
+	last := order[len(order)-1]
+	b.open(t, filepath.Join(dir, "series", site.PageNames(d.Series)[last]))
+	var rows int
+	b.eval(t, `document.querySelectorAll("#points tbody tr").length`, &rows)
+	assert.Equal(t, len(d.Series[last].Points), rows)
+	b.check(t, "series page of the last chunk")
+}

@@ -1,0 +1,167 @@
+package site_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/detect"
+	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/report/site"
+)
+
+// hostileNames are sub-benchmark names a pull request from a fork could
+// choose (issue 25): HTML, Markdown, a mention, a workflow command and a
+// path.
+var hostileNames = []string{
+	"<script>alert(1)</script>",
+	"[x](http://e)",
+	"@someone",
+	"::error::x",
+	"../../etc",
+}
+
+// fixtureBench is one benchmark of the fixture history: its changes at
+// the three commits, its base median in its unit, and its reference
+// impact (negative: unknown).
+type fixtureBench struct {
+	pkg, name, unit string
+	changes         [3]float64
+	half            float64 // half the width of every interval
+	base            float64
+	impact          float64
+}
+
+// fixtureBenches: the application-relevant query regresses by 9% at
+// commit 3 (reference impact 40%), an irrelevant helper by 12% at commit 2
+// (impact 2%), insert is 2.5% slower at commit 3, but so unstable that
+// the jump and trend are potential, and BenchmarkQuery's allocations are
+// a second unit.
+var fixtureBenches = []fixtureBench{
+	{"example.com/tsdb/query", "BenchmarkQuery", "sec/op", [3]float64{0.002, -0.001, 0.09}, 0.006, 2.5e-6, 0.40},
+	{"example.com/tsdb/query", "BenchmarkQuery", "B/op", [3]float64{0, 0, 0.25}, 0.006, 4096, 0.40},
+	{"example.com/tsdb/store", "BenchmarkInsert", "sec/op", [3]float64{0.001, 0.003, 0.025}, 0.012, 8.1e-7, 0.25},
+	{"example.com/tsdb/util", "BenchmarkFormat", "sec/op", [3]float64{-0.002, 0.12, 0.121}, 0.006, 3.2e-8, 0.02},
+}
+
+// fixtureCommits are the three compared heads.
+var fixtureCommits = [3]compare.Revision{
+	{Spec: "HEAD~2", Commit: "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678", Time: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC), Subject: "query: cache the parsed plan"},
+	{Spec: "HEAD~1", Commit: "b2c3d4e5f60718293a4b5c6d7e8f901234567891", Time: time.Date(2026, 3, 2, 11, 30, 0, 0, time.UTC), Subject: "util: format with fmt"},
+	{Spec: "HEAD", Commit: "c3d4e5f60718293a4b5c6d7e8f90123456789123", Time: time.Date(2026, 3, 3, 9, 15, 0, 0, time.UTC), Subject: "query: <b>copy</b> every row"},
+}
+
+var fixtureBase = compare.Revision{Spec: "v1.0.0", Commit: "0f1e2d3c4b5a69788796a5b4c3d2e1f001234567", Time: time.Date(2026, 2, 28, 8, 0, 0, 0, time.UTC), Subject: "release 1.0.0"}
+
+// fixtureData stores three comparisons in a history, reads them back as
+// mbopt history does and returns the site data, with the values and
+// impacts the history does not store yet filled in from the fixture.
+// With hostile, each hostile name is a sub-benchmark of BenchmarkNames.
+func fixtureData(t *testing.T, hostile bool) *site.Data {
+	t.Helper()
+	benches := fixtureBenches
+	if hostile {
+		benches = append([]fixtureBench(nil), benches...)
+		for i, n := range hostileNames {
+			benches = append(benches, fixtureBench{"example.com/tsdb/evil", "BenchmarkNames/" + n, "sec/op", [3]float64{0.001 * float64(i), 0.08, 0.081}, 0.006, 1e-6, 0.05 * float64(i+1)})
+		}
+	}
+	ctx := context.Background()
+	st, err := history.Open(ctx, filepath.Join(t.TempDir(), "history.db"))
+	require.NoError(t, err)
+	defer st.Close()
+	machine := history.Machine{GOOS: "linux", GOARCH: "amd64", CPU: "Test CPU @ 2.0GHz", GoVersion: "go1.26.8"}
+	for c, head := range fixtureCommits {
+		r := &compare.Report{Schema: compare.SchemaVersion, Module: "example.com/tsdb", Base: fixtureBase, Head: head,
+			Settings: compare.Settings{Trials: 3, Runs: 3, Count: 5, BenchTime: "100ms", Seed: 1, Threshold: 0.01, Confidence: 0.99, Resamples: 1000}}
+		for _, b := range benches {
+			ch := b.changes[c]
+			e := &benchstats.Estimate{Change: ch, CI: benchstats.Interval{Low: ch - b.half, High: ch + b.half}, BaseMedian: b.base, HeadMedian: b.base * (1 + ch), BaseN: 45, HeadN: 45}
+			r.Results = append(r.Results, compare.Result{ID: b.pkg + "." + b.name, Package: b.pkg, Name: b.name, Unit: b.unit,
+				Status: compare.Compared, Estimate: e, Verdict: benchstats.Classify(*e, 0.01, false), Trials: 3})
+		}
+		_, err := st.Add(ctx, r, machine)
+		require.NoError(t, err)
+	}
+	set, err := st.Series(ctx, history.Query{})
+	require.NoError(t, err)
+	opt := detect.DefaultOptions
+	opt.InitialThreshold = 0.02
+	doc, err := report.NewHistoryDocument(set, opt, nil)
+	require.NoError(t, err)
+	d, err := site.FromHistory(set, doc)
+	require.NoError(t, err)
+	d.Title = "example.com/tsdb"
+	d.Metric = "time"
+	// What history does not store yet: the values and the impacts.
+	for i := range d.Series {
+		s := &d.Series[i]
+		for _, b := range benches {
+			if b.pkg+"."+b.name != s.ID || b.unit != s.Unit {
+				continue
+			}
+			if b.impact >= 0 {
+				s.Impact = &site.Impact{Reference: b.impact}
+			}
+			for j := range s.Points {
+				s.Points[j].Base = b.base
+				s.Points[j].Head = b.base * (1 + b.changes[j])
+			}
+		}
+	}
+	// The application's own measurements: slower at commit 3, as the
+	// relevant benchmark says.
+	d.Application = &site.Application{Name: "tsdbload queries", Unit: "ms/query", Source: "measurements", Points: []site.AppPoint{
+		{Commit: 0, Value: 1.20, CI: benchstats.Interval{Low: 1.18, High: 1.22}},
+		{Commit: 1, Value: 1.21, CI: benchstats.Interval{Low: 1.19, High: 1.23}},
+		{Commit: 2, Value: 1.31, CI: benchstats.Interval{Low: 1.29, High: 1.33}, Detected: true},
+	}}
+	return d
+}
+
+// syntheticData returns a history of nSeries benchmarks over nCommits
+// commits in packages of 20 benchmarks: a random walk of small changes
+// with a step now and then, detected with the study's detectors.
+func syntheticData(t testing.TB, nSeries, nCommits int) *site.Data {
+	rng := rand.New(rand.NewPCG(42, 7))
+	d := &site.Data{Title: "example.com/big", Metric: "time", Baseline: site.Commit{Hash: fmt.Sprintf("%040x", 1), Time: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), Subject: "baseline"}}
+	for c := range nCommits {
+		d.Commits = append(d.Commits, site.Commit{Hash: fmt.Sprintf("%040x", uint64(c+2)*0x9e3779b97f4a7c15), Time: d.Baseline.Time.Add(time.Duration(c+1) * 6 * time.Hour), Subject: fmt.Sprintf("commit %d: change something in package %d", c+1, c%25)})
+	}
+	for k := range nSeries {
+		s := site.Series{ID: fmt.Sprintf("example.com/big/pkg%02d.BenchmarkOp%03d/size=%d", k/20, k, 1<<(k%8)), Package: fmt.Sprintf("example.com/big/pkg%02d", k/20), Unit: "sec/op", Machine: "linux/amd64, Test CPU, go1.26.8", ThresholdSource: "calibrated", InitialThreshold: 0.03}
+		s.Name = s.ID[len(s.Package)+1:]
+		s.Impact = &site.Impact{Reference: math.Round(rng.Float64()*rng.Float64()*1e4) / 1e4}
+		level, base := 0.0, 1e-6*(1+rng.Float64()*100)
+		var pts []detect.Point
+		for c := range nCommits {
+			if rng.Float64() < 0.01 {
+				level += 0.05 * rng.NormFloat64()
+			}
+			sd := 0.005 + 0.01*rng.Float64()
+			v := level + sd*rng.NormFloat64()
+			ci := benchstats.Interval{Low: v - 2.6*sd, High: v + 2.6*sd}
+			pts = append(pts, detect.Point{Value: v, CI: ci})
+			s.Points = append(s.Points, site.Point{Commit: c, Change: v, CI: ci, Verdict: benchstats.Classify(benchstats.Estimate{Change: v, CI: ci}, 0.01, false), Base: base, Head: base * (1 + v)})
+		}
+		opt := detect.DefaultOptions
+		opt.InitialThreshold = s.InitialThreshold
+		res, err := detect.Detect(pts, opt)
+		require.NoError(t, err)
+		for i := range s.Points {
+			s.Points[i].Threshold = res.Thresholds[i]
+		}
+		s.Detections = res.Detections
+		d.Series = append(d.Series, s)
+	}
+	return d
+}

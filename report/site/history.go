@@ -1,0 +1,145 @@
+package site
+
+import (
+	"cmp"
+	"container/heap"
+	"fmt"
+	"time"
+
+	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/report"
+)
+
+// FromHistory returns the site data of a history: set is what
+// [history.Store.Series] returned and doc the detections that
+// report.NewHistoryDocument found in it (its series in set's order).
+// Commits are ordered so that every series keeps its own order; commits
+// no series orders are ordered by commit time, then hash. A benchmark
+// that ran with several settings on one machine has one series per
+// settings hash, each named by its hash.
+func FromHistory(set *history.Set, doc *report.HistoryDocument) (*Data, error) {
+	if len(set.Series) != len(doc.Series) {
+		return nil, fmt.Errorf("site: %d series in the history but %d in its document", len(set.Series), len(doc.Series))
+	}
+	b := set.Baseline
+	d := &Data{Baseline: Commit{Hash: b.Commit, Time: b.Time, Subject: b.Subject}, Series: []Series{}}
+	commits, index := commitOrder(set)
+	for _, h := range commits {
+		d.Commits = append(d.Commits, Commit{Hash: h.Commit, Time: h.Time, Subject: h.Subject})
+	}
+	// Settings name a series only where they tell two apart.
+	type bench struct{ id, unit, machine string }
+	hashes := map[bench]map[string]bool{}
+	for _, s := range set.Series {
+		k := bench{s.ID, s.Unit, s.Machine.String()}
+		if hashes[k] == nil {
+			hashes[k] = map[string]bool{}
+		}
+		hashes[k][s.SettingsHash] = true
+	}
+	for i, s := range set.Series {
+		hs := doc.Series[i]
+		if hs.ID != s.ID || hs.Unit != s.Unit || len(hs.Points) != len(s.Points) {
+			return nil, fmt.Errorf("site: series %d is %s (%s) in the history but %s (%s) in its document", i, s.ID, s.Unit, hs.ID, hs.Unit)
+		}
+		out := Series{ID: s.ID, Package: s.Package, Name: s.Name, Unit: s.Unit, Machine: s.Machine.String(),
+			InitialThreshold: hs.InitialThreshold, ThresholdSource: hs.ThresholdSource}
+		if len(hashes[bench{s.ID, s.Unit, out.Machine}]) > 1 {
+			out.Settings = "settings " + s.SettingsHash[:min(8, len(s.SettingsHash))]
+		}
+		for j, p := range s.Points {
+			out.Points = append(out.Points, Point{Commit: index[p.Head.Commit], Change: p.Change, CI: p.CI,
+				Threshold: hs.Points[j].Threshold, Verdict: p.Verdict})
+		}
+		for _, det := range hs.Detections {
+			out.Detections = append(out.Detections, det.Detection)
+		}
+		d.Series = append(d.Series, out)
+	}
+	return d, d.Check()
+}
+
+// commitOrder returns the head commits of set in an order that keeps
+// every series' order (Kahn's algorithm over consecutive points; of the
+// commits free to come next, the earliest by time, then hash), and each
+// commit's index in it.
+func commitOrder(set *history.Set) ([]commitNode, map[string]int) {
+	nodes := map[string]*commitNode{}
+	for _, s := range set.Series {
+		var prev *commitNode
+		for _, p := range s.Points {
+			n := nodes[p.Head.Commit]
+			if n == nil {
+				n = &commitNode{Commit: p.Head.Commit, Time: p.Head.Time, Subject: p.Head.Subject, next: map[string]bool{}}
+				nodes[p.Head.Commit] = n
+			}
+			if prev != nil && prev != n && !prev.next[n.Commit] {
+				prev.next[n.Commit] = true
+				n.in++
+			}
+			prev = n
+		}
+	}
+	var ready commitHeap
+	for _, n := range nodes {
+		if n.in == 0 {
+			ready = append(ready, n)
+		}
+	}
+	heap.Init(&ready)
+	var order []commitNode
+	index := map[string]int{}
+	for ready.Len() > 0 {
+		n := heap.Pop(&ready).(*commitNode)
+		index[n.Commit] = len(order)
+		order = append(order, *n)
+		for c := range n.next {
+			m := nodes[c]
+			if m.in--; m.in == 0 {
+				heap.Push(&ready, m)
+			}
+		}
+	}
+	// Series that disagree on the order leave a cycle: its commits go last,
+	// by time and hash.
+	if len(order) < len(nodes) {
+		var rest commitHeap
+		for _, n := range nodes {
+			if _, ok := index[n.Commit]; !ok {
+				rest = append(rest, n)
+			}
+		}
+		heap.Init(&rest)
+		for rest.Len() > 0 {
+			n := heap.Pop(&rest).(*commitNode)
+			index[n.Commit] = len(order)
+			order = append(order, *n)
+		}
+	}
+	return order, index
+}
+
+type commitNode struct {
+	Commit, Subject string
+	Time            time.Time
+	next            map[string]bool
+	in              int
+}
+
+type commitHeap []*commitNode
+
+func (h commitHeap) Len() int { return len(h) }
+func (h commitHeap) Less(i, j int) bool {
+	if c := h[i].Time.Compare(h[j].Time); c != 0 {
+		return c < 0
+	}
+	return cmp.Less(h[i].Commit, h[j].Commit)
+}
+func (h commitHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *commitHeap) Push(x any)   { *h = append(*h, x.(*commitNode)) }
+func (h *commitHeap) Pop() any {
+	old := *h
+	n := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return n
+}

@@ -1,0 +1,226 @@
+package site
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/detect"
+)
+
+// Data is what a site shows: benchmark series against one baseline, the
+// commits they were measured at, and the application's series for the
+// Figure 8/9 view. [Write] checks it ([Data.Check]) and orders the series
+// itself.
+type Data struct {
+	// Title heads every page, such as the module path.
+	Title string `json:"title"`
+	// Metric names what was measured, such as "time" or "instructions";
+	// it goes on every axis beside the unit. Empty: only the unit.
+	Metric string `json:"metric,omitempty"`
+	// Baseline is the revision every change is relative to.
+	Baseline Commit `json:"baseline"`
+	// Commits are the compared head commits in commit order (oldest
+	// first); points refer to them by index, and every chart's x axis is
+	// this order.
+	Commits []Commit `json:"commits"`
+	// Series are the benchmark series, in any order.
+	Series []Series `json:"series"`
+	// Application is the application benchmark's series drawn above the
+	// detections in the Figure 8/9 view; nil when none is known.
+	Application *Application `json:"application,omitempty"`
+}
+
+// A Commit is one revision.
+type Commit struct {
+	// Hash is the full commit hash.
+	Hash string `json:"hash"`
+	// Time is the commit time.
+	Time time.Time `json:"time"`
+	// Subject is the first line of the commit message.
+	Subject string `json:"subject,omitempty"`
+}
+
+// A Series is one benchmark's changes against the baseline in one unit on
+// one machine with one set of settings.
+type Series struct {
+	// ID is the benchmark id (package + "." + name).
+	ID string `json:"id"`
+	// Package is the benchmark's import path.
+	Package string `json:"package"`
+	// Name is the benchmark's full name, sub-benchmarks included.
+	Name string `json:"name"`
+	// Unit is the unit of the measurements, such as "sec/op".
+	Unit string `json:"unit"`
+	// Machine describes where it ran.
+	Machine string `json:"machine,omitempty"`
+	// Settings names the comparison settings that set this series apart
+	// from others of the same benchmark, unit and machine (such as
+	// "count 5, benchmem"); empty when there are no others.
+	Settings string `json:"settings,omitempty"`
+	// Impact is the benchmark's impact on the application; nil when not
+	// known.
+	Impact *Impact `json:"impact,omitempty"`
+	// InitialThreshold is the detectors' initial threshold, and
+	// ThresholdSource where it came from (calibrated, suite, given or
+	// default).
+	InitialThreshold float64 `json:"initial_threshold"`
+	// ThresholdSource says where InitialThreshold came from.
+	ThresholdSource string `json:"threshold_source,omitempty"`
+	// Points are the series' commits, in commit order.
+	Points []Point `json:"points"`
+	// Detections index Points, ordered as package detect orders them.
+	Detections []detect.Detection `json:"detections"`
+}
+
+// Impact is what a benchmark means for the application.
+type Impact struct {
+	// Reference is the benchmark's reference impact: the share of the
+	// application's flat CPU time in the functions it covers (0..1).
+	Reference float64 `json:"reference"`
+	// Application, when known, is the estimated share of the
+	// application's time a change of the benchmark moves (0..1); the
+	// Figure 8/9 view prefers it to Reference.
+	Application *float64 `json:"application,omitempty"`
+}
+
+// Height is the impact the Figure 8/9 view places a detection at: the
+// application impact where known, else the reference impact.
+func (im *Impact) Height() float64 {
+	if im.Application != nil {
+		return *im.Application
+	}
+	return im.Reference
+}
+
+// A Point is one commit of a series.
+type Point struct {
+	// Commit indexes Data.Commits.
+	Commit int `json:"commit"`
+	// Change is the change against the baseline (0.05 is +5%).
+	Change float64 `json:"change"`
+	// CI is Change's confidence interval.
+	CI benchstats.Interval `json:"ci"`
+	// Threshold is the dynamic threshold the detectors judged the point
+	// with.
+	Threshold float64 `json:"threshold"`
+	// Verdict is the comparison's own verdict.
+	Verdict benchstats.Verdict `json:"verdict"`
+	// Base and Head are the medians of the baseline and the commit, in
+	// Unit; 0 when not known.
+	Base float64 `json:"base,omitempty"`
+	// Head is the commit's median, in Unit; 0 when not known.
+	Head float64 `json:"head,omitempty"`
+}
+
+// Application is the application benchmark's series.
+type Application struct {
+	// Name names the application benchmark, such as "tsdbload inserts".
+	Name string `json:"name"`
+	// Unit is the unit of Values, such as "sec/op" or "ops/s".
+	Unit string `json:"unit"`
+	// Source says where the values come from: "measurements" of the
+	// application per commit, or "reference profile" (its total CPU time,
+	// one value for every commit).
+	Source string `json:"source"`
+	// Points are the application's values, in commit order.
+	Points []AppPoint `json:"points"`
+}
+
+// An AppPoint is the application's value at one commit.
+type AppPoint struct {
+	// Commit indexes Data.Commits.
+	Commit int `json:"commit"`
+	// Value is the measurement, in Application.Unit.
+	Value float64 `json:"value"`
+	// CI is Value's interval; zero when not known.
+	CI benchstats.Interval `json:"ci"`
+	// Detected is set when the application's own detection fired here.
+	Detected bool `json:"detected,omitempty"`
+}
+
+// Options change how [Write] renders a site.
+type Options struct {
+	// CommitURL is the link of a commit with "{commit}" for its full
+	// hash, such as "https://github.com/o/r/commit/{commit}"; empty: no
+	// commit links. Only http and https links are allowed.
+	CommitURL string
+	// Force lets Write replace a directory that is not an earlier site.
+	Force bool
+}
+
+// CheckCommitURL returns an error unless u is empty or an http or https
+// URL template holding "{commit}".
+func CheckCommitURL(u string) error {
+	if u == "" {
+		return nil
+	}
+	if !strings.Contains(u, "{commit}") {
+		return fmt.Errorf("commit URL %q has no {commit} for the hash, such as https://github.com/OWNER/REPO/commit/{commit}", u)
+	}
+	p, err := url.Parse(strings.ReplaceAll(u, "{commit}", "0"))
+	if err != nil {
+		return fmt.Errorf("commit URL %q: %w", u, err)
+	}
+	if p.Scheme != "http" && p.Scheme != "https" || p.Host == "" {
+		return fmt.Errorf("commit URL %q must be an http or https URL, such as https://github.com/OWNER/REPO/commit/{commit}", u)
+	}
+	return nil
+}
+
+// Check reports the first problem of d, naming the series and point: a
+// commit index out of range or out of order, a detection index out of
+// range, or a number that is not finite.
+func (d *Data) Check() error {
+	if d == nil {
+		return errors.New("site: no data")
+	}
+	finite := func(vs ...float64) bool {
+		for _, v := range vs {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return false
+			}
+		}
+		return true
+	}
+	for i, s := range d.Series {
+		prev := -1
+		for j, p := range s.Points {
+			if p.Commit <= prev || p.Commit >= len(d.Commits) {
+				return fmt.Errorf("site: series %s (%s), point %d: commit %d is not after %d and below %d", s.ID, s.Unit, j, p.Commit, prev, len(d.Commits))
+			}
+			prev = p.Commit
+			if !finite(p.Change, p.CI.Low, p.CI.High, p.Threshold, p.Base, p.Head) {
+				return fmt.Errorf("site: series %s (%s), point %d: a value is not finite", s.ID, s.Unit, j)
+			}
+		}
+		for _, det := range s.Detections {
+			if det.Index < 0 || det.Index >= len(s.Points) {
+				return fmt.Errorf("site: series %s (%s): detection at point %d of %d", s.ID, s.Unit, det.Index, len(s.Points))
+			}
+			if !finite(det.Change, det.Threshold) {
+				return fmt.Errorf("site: series %s (%s): detection at point %d: a value is not finite", s.ID, s.Unit, det.Index)
+			}
+		}
+		if im := s.Impact; im != nil && (!finite(im.Reference) || im.Application != nil && !finite(*im.Application)) {
+			return fmt.Errorf("site: series %d, %s (%s): its impact is not finite", i, s.ID, s.Unit)
+		}
+	}
+	if a := d.Application; a != nil {
+		prev := -1
+		for j, p := range a.Points {
+			if p.Commit <= prev || p.Commit >= len(d.Commits) {
+				return fmt.Errorf("site: application %s, point %d: commit %d is not after %d and below %d", a.Name, j, p.Commit, prev, len(d.Commits))
+			}
+			prev = p.Commit
+			if !finite(p.Value, p.CI.Low, p.CI.High) {
+				return fmt.Errorf("site: application %s, point %d: a value is not finite", a.Name, j)
+			}
+		}
+	}
+	return nil
+}
