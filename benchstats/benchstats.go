@@ -1,6 +1,7 @@
 package benchstats
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -143,6 +144,11 @@ type Estimate struct {
 	BaseN int `json:"base_n"`
 	// HeadN counts the head's measurements.
 	HeadN int `json:"head_n"`
+	// P is the two-sided p-value of the hierarchical bootstrap: twice the
+	// smaller share of resampled changes on either side of 0 (see
+	// [BootstrapP]). It is what the run's false-discovery-rate correction
+	// ([BenjaminiHochberg]) is applied to.
+	P float64 `json:"p"`
 }
 
 // Instability returns the width of the confidence interval.
@@ -210,21 +216,27 @@ func estimate(base, head Hierarchy, opt Options, hier bool) (Estimate, error) {
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x6d626f7074)) // "mbopt"
 	n := opt.resamples()
 	changes := make([]float64, 0, n)
-	bs := make([]float64, 0, len(bv))
-	hs := make([]float64, 0, len(hv))
+	// Resamples draw ranks instead of values, so that a resample's median
+	// is found by counting in O(len) instead of sorting; the draws, and so
+	// the medians, are the same as drawing the values.
+	br, bsorted := ranked(base)
+	hr, hsorted := ranked(head)
+	bflat, hflat := br.values(), hr.values()
+	bs := make([]int32, 0, len(bv))
+	hs := make([]int32, 0, len(hv))
+	bcount := make([]int32, len(bv))
+	hcount := make([]int32, len(hv))
 	for range n {
 		bs, hs = bs[:0], hs[:0]
 		if hier {
-			bs, hs = resampleHier(rng, base, head, bs, hs)
+			bs, hs = resampleHier(rng, br, hr, bs, hs)
 		} else {
-			bs = resampleFlat(rng, bv, bs)
-			hs = resampleFlat(rng, hv, hs)
+			bs = resampleFlat(rng, bflat, bs)
+			hs = resampleFlat(rng, hflat, hs)
 		}
-		slices.Sort(bs)
-		slices.Sort(hs)
 		// A resample whose base median alone is 0 has no relative change;
 		// it can only happen when some measurements are 0.
-		if c, ok := change(sortedMedian(bs), sortedMedian(hs)); ok {
+		if c, ok := change(rankMedian(bs, bcount, bsorted), rankMedian(hs, hcount, hsorted)); ok {
 			changes = append(changes, c)
 		}
 	}
@@ -232,6 +244,7 @@ func estimate(base, head Hierarchy, opt Options, hier bool) (Estimate, error) {
 		return Estimate{}, ErrZeroMedian
 	}
 	slices.Sort(changes)
+	e.P = BootstrapP(changes)
 	alpha := 1 - opt.confidence()
 	e.CI = Interval{
 		Low:  stat.Quantile(alpha/2, stat.Empirical, changes, nil),
@@ -253,7 +266,7 @@ func change(base, head float64) (c float64, ok bool) {
 	return head/base - 1, true
 }
 
-func resampleFlat(rng *rand.Rand, vs, dst []float64) []float64 {
+func resampleFlat[T any](rng *rand.Rand, vs, dst []T) []T {
 	for range vs {
 		dst = append(dst, vs[rng.IntN(len(vs))])
 	}
@@ -263,7 +276,7 @@ func resampleFlat(rng *rand.Rand, vs, dst []float64) []float64 {
 // resampleHier draws one hierarchical resample of both versions. Trials
 // are paired by index while both versions have that trial; runs within a
 // drawn trial are paired when both versions have the same number of them.
-func resampleHier(rng *rand.Rand, base, head Hierarchy, bs, hs []float64) ([]float64, []float64) {
+func resampleHier[T any](rng *rand.Rand, base, head [][][]T, bs, hs []T) ([]T, []T) {
 	nt := max(len(base), len(head))
 	for range nt {
 		t := rng.IntN(nt)
@@ -286,9 +299,92 @@ func resampleHier(rng *rand.Rand, base, head Hierarchy, bs, hs []float64) ([]flo
 	return bs, hs
 }
 
+// ranks is a [Hierarchy] whose measurements are replaced by their ranks.
+type ranks [][][]int32
+
+func (h ranks) values() []int32 {
+	var vs []int32
+	for _, t := range h {
+		for _, r := range t {
+			vs = append(vs, r...)
+		}
+	}
+	return vs
+}
+
+// ranked returns h with each measurement replaced by its position in
+// sorted, which holds all of h's measurements in increasing order (equal
+// values get distinct positions).
+func ranked(h Hierarchy) (ranks, []float64) {
+	type pos struct{ t, r, i int }
+	var ps []pos
+	var vs []float64
+	for t, tr := range h {
+		for r, run := range tr {
+			for i, v := range run {
+				ps = append(ps, pos{t, r, i})
+				vs = append(vs, v)
+			}
+		}
+	}
+	order := make([]int, len(vs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(vs[a], vs[b]) })
+	rk := make(ranks, len(h))
+	for t, tr := range h {
+		rk[t] = make([][]int32, len(tr))
+		for r, run := range tr {
+			rk[t][r] = make([]int32, len(run))
+		}
+	}
+	sorted := make([]float64, len(vs))
+	for k, o := range order {
+		p := ps[o]
+		rk[p.t][p.r][p.i] = int32(k)
+		sorted[k] = vs[o]
+	}
+	return rk, sorted
+}
+
+// rankMedian returns the median of the measurements whose ranks are in
+// rs: sorted[rank] is a measurement, count is scratch space of
+// len(sorted). It counts instead of sorting, in O(len(rs) + len(sorted)).
+func rankMedian(rs, count []int32, sorted []float64) float64 {
+	clear(count)
+	for _, r := range rs {
+		count[r]++
+	}
+	n := len(rs)
+	// The medians are the values at 0-based positions lo and hi of the
+	// resample in order (equal for an odd n).
+	lo, hi := (n-1)/2, n/2
+	var vlo, vhi float64
+	seen := 0
+	for r, c := range count {
+		if c == 0 {
+			continue
+		}
+		next := seen + int(c)
+		if seen <= lo && lo < next {
+			vlo = sorted[r]
+		}
+		if seen <= hi && hi < next {
+			vhi = sorted[r]
+			break
+		}
+		seen = next
+	}
+	if lo == hi {
+		return vlo
+	}
+	return (vlo + vhi) / 2
+}
+
 // trial returns trial t of h, or a random trial of h when h has fewer
 // trials than the other version.
-func trial(h Hierarchy, t int, rng *rand.Rand) [][]float64 {
+func trial[T any](h [][][]T, t int, rng *rand.Rand) [][]T {
 	if t < len(h) {
 		return h[t]
 	}

@@ -1,8 +1,9 @@
 // Package benchstats holds the statistics mbopt uses to compare two
 // versions of a benchmark: the relative change of the medians, its
-// confidence interval from a hierarchical bootstrap, the classification of
-// a change as definite or potential, and a Mann-Whitney U-test as a second
-// opinion.
+// confidence interval and p-value from a hierarchical bootstrap, the
+// classification of a change as definite or potential, the control of the
+// false discovery rate over a run's many benchmarks, and a Mann-Whitney
+// U-test as a second opinion.
 //
 // The method is the one of Grambow et al., "Using Microbenchmark Suites to
 // Detect Application Performance Changes" (IEEE TCC 2022), sections 3.3

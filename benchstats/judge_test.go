@@ -1,0 +1,123 @@
+package benchstats
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestMinSamples(t *testing.T) {
+	for _, tc := range []struct {
+		confidence float64
+		want       int
+	}{
+		// 2·0.5ⁿ ≤ 1 − c: 2/64 ≤ 0.05 < 2/32; 2/256 ≤ 0.01 < 2/128.
+		{0.95, 6}, {0.99, 8}, {0, 8}, {0.9, 5}, {0.999, 11}, {0.5, 2},
+	} {
+		assert.Equal(t, tc.want, MinSamples(tc.confidence), "confidence %v", tc.confidence)
+	}
+	// The schedules of issue 25: 2 trials × 1 run × 2 counts is too few at
+	// 99%; the default 3 × 3 × 5 and 3 × 2 × 3 are enough.
+	assert.Less(t, 2*1*2, MinSamples(0.99))
+	assert.GreaterOrEqual(t, 3*3*5, MinSamples(0.99))
+	assert.GreaterOrEqual(t, 3*2*3, MinSamples(0.99))
+}
+
+func TestMinDetectableEffect(t *testing.T) {
+	for _, tc := range []struct {
+		e    Estimate
+		want float64
+	}{
+		{Estimate{Change: 0.01, CI: Interval{-0.02, 0.03}}, 0.03},
+		{Estimate{Change: 0.01, CI: Interval{0.005, 0.05}}, 0.04},
+		{Estimate{Change: 0.03, CI: Interval{0.03, 0.03}}, 0},
+	} {
+		assert.InDelta(t, tc.want, tc.e.MinDetectableEffect(), 1e-12, "%+v", tc.e)
+	}
+}
+
+func TestJudge(t *testing.T) {
+	est := func(change, lo, hi float64) Estimate {
+		return Estimate{Change: change, CI: Interval{lo, hi}, BaseN: 45, HeadN: 45}
+	}
+	for _, tc := range []struct {
+		name   string
+		e      Estimate
+		r      Rule
+		want   Verdict
+		t      float64
+		basis  Basis
+		tooFew bool
+	}{{
+		// Counted instructions: a 3% change in a 0.1%-wide interval. The
+		// dynamic threshold (0.075%) and the MDE (0.05%) are below 1%.
+		name: "deterministic 3%", e: est(0.03, 0.0295, 0.0305),
+		r: Rule{Threshold: 0.01, Significant: true}, want: DefiniteRegression, t: 0.01, basis: BasisFixed,
+	}, {
+		// Width 0 still needs the fixed threshold to call a change.
+		name: "deterministic 0.5%", e: est(0.005, 0.005, 0.005),
+		r: Rule{Threshold: 0.01, Significant: true}, want: Unchanged, t: 0.01, basis: BasisFixed,
+	}, {
+		// The A/A of issue 21: +12.1% in [−9.9%, +43.5%] was a potential
+		// regression against 1%; the dynamic threshold is 0.75·53.4% =
+		// 40.05%, so it is no change.
+		name: "noise is no change", e: est(0.121, -0.099, 0.435),
+		r: Rule{Threshold: 0.01, Significant: false}, want: Unchanged, t: 0.4005, basis: BasisDynamic,
+	}, {
+		// A 30% change in a 20%-wide interval: dynamic threshold 15%,
+		// interval clear of ±1%.
+		name: "wall time 30%", e: est(0.30, 0.20, 0.40),
+		r: Rule{Threshold: 0.01, Significant: true}, want: DefiniteRegression, t: 0.15, basis: BasisDynamic,
+	}, {
+		// The same estimate, not significant after the correction: at
+		// most potential.
+		name: "not significant", e: est(0.30, 0.20, 0.40),
+		r: Rule{Threshold: 0.01, Significant: false}, want: PotentialRegression, t: 0.15, basis: BasisDynamic,
+	}, {
+		// Median beyond the threshold (0.75·3% = 2.25%), interval
+		// reaching into ±1%.
+		name: "potential", e: est(-0.025, -0.04, -0.01),
+		r: Rule{Threshold: 0.01, Significant: true}, want: PotentialImprovement, t: 0.0225, basis: BasisDynamic,
+	}, {
+		// A skewed interval: the MDE (lower half-width 8.5%) beats the
+		// dynamic threshold (0.75·9.5%); the median passes it.
+		name: "potential beyond the MDE", e: est(0.09, 0.005, 0.10),
+		r: Rule{Threshold: 0.01, Significant: true}, want: PotentialRegression, t: 0.085, basis: BasisMDE,
+	}, {
+		// A skewed interval: the MDE (upper half-width 8%) beats the
+		// dynamic threshold (0.75·9% = 6.75%).
+		name: "mde", e: est(0.07, 0.06, 0.15),
+		r: Rule{Threshold: 0.01, Significant: true}, want: Unchanged, t: 0.08, basis: BasisMDE,
+	}, {
+		// A calibrated threshold replaces the dynamic one and widens the
+		// band: the interval must clear ±5%.
+		name: "calibrated", e: est(0.08, 0.045, 0.10),
+		r: Rule{Threshold: 0.01, Calibrated: 0.05, Significant: true}, want: PotentialRegression, t: 0.05, basis: BasisCalibrated,
+	}, {
+		name: "calibrated definite", e: est(0.08, 0.06, 0.10),
+		r: Rule{Threshold: 0.01, Calibrated: 0.05, Significant: true}, want: DefiniteRegression, t: 0.05, basis: BasisCalibrated,
+	}, {
+		name: "throughput", e: est(0.30, 0.25, 0.35),
+		r: Rule{Threshold: 0.01, HigherIsBetter: true, Significant: true}, want: DefiniteImprovement, t: 0.075, basis: BasisDynamic,
+	}, {
+		// 4 measurements per version (2 trials × 1 run × 2 counts) at
+		// 99%: no verdict, however clear the data.
+		name: "too few", e: Estimate{Change: 0.5, CI: Interval{0.5, 0.5}, BaseN: 4, HeadN: 4},
+		r: Rule{Threshold: 0.01, MinSamples: 8, Significant: true}, want: Unchanged, t: 0.01, basis: BasisFixed, tooFew: true,
+	}, {
+		name: "enough", e: Estimate{Change: 0.5, CI: Interval{0.5, 0.5}, BaseN: 8, HeadN: 9},
+		r: Rule{Threshold: 0.01, MinSamples: 8, Significant: true}, want: DefiniteRegression, t: 0.01, basis: BasisFixed,
+	}, {
+		name: "negative threshold", e: est(0.03, 0.0295, 0.0305),
+		r: Rule{Threshold: -0.01, Significant: true}, want: DefiniteRegression, t: 0.01, basis: BasisFixed,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			j := Judge(tc.e, tc.r)
+			assert.Equal(t, tc.want, j.Verdict)
+			assert.InDelta(t, tc.t, j.Threshold, 1e-12)
+			assert.Equal(t, tc.basis, j.Basis)
+			assert.Equal(t, tc.tooFew, j.TooFew)
+			assert.InDelta(t, tc.e.MinDetectableEffect(), j.MDE, 0)
+		})
+	}
+}
