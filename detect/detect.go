@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/mbopt/mbopt/benchstats"
 )
@@ -101,6 +102,26 @@ func (o Options) Check() error {
 		}
 	}
 	return nil
+}
+
+// ParseDetectors parses a comma-separated list of detectors, such as
+// "jump,trend" or "edivisive", for [Options].Detectors. Names may repeat
+// (kept once, in the order first given); an unknown or empty name is an
+// error listing the valid ones.
+func ParseDetectors(list string) ([]Kind, error) {
+	var out []Kind
+	for _, name := range strings.Split(list, ",") {
+		k := Kind(strings.TrimSpace(name))
+		switch k {
+		case Jump, Trend, EDivisive:
+		default:
+			return nil, fmt.Errorf("detector %q: valid detectors are {jump|trend|edivisive}, such as jump,trend", strings.TrimSpace(name))
+		}
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out, nil
 }
 
 // Runs reports whether [Detect] runs detector k with o (Fixed: when

@@ -213,3 +213,31 @@ func TestSplitFastPath(t *testing.T) {
 		}
 	}
 }
+
+func TestParseDetectors(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []Kind
+		err  string
+	}{
+		{"jump,trend", []Kind{Jump, Trend}, ""},
+		{"edivisive", []Kind{EDivisive}, ""},
+		{" trend , jump,trend", []Kind{Trend, Jump}, ""},
+		{"jump,trend,edivisive", []Kind{Jump, Trend, EDivisive}, ""},
+		{"fixed", nil, `detector "fixed": valid detectors are {jump|trend|edivisive}`},
+		{"", nil, `detector "": valid detectors are`},
+		{"jump,", nil, `detector ""`},
+		{"cusum", nil, `detector "cusum"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseDetectors(tt.in)
+			if tt.err != "" {
+				assert.ErrorContains(t, err, tt.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}

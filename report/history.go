@@ -170,7 +170,8 @@ func detectionText(det detect.Detection) string {
 }
 
 // pointMarks returns, per point, the short marks of its detections:
-// "J" definite jump, "j" potential jump, "T"/"t" trend, "F"/"f" fixed.
+// "J" definite jump, "j" potential jump, "T"/"t" trend, "F"/"f" fixed,
+// "E"/"e" E-divisive.
 func pointMarks(s HistorySeries) []string {
 	marks := make([]string, len(s.Points))
 	for _, det := range s.Detections {
@@ -220,7 +221,11 @@ func WriteHistoryText(w io.Writer, d *HistoryDocument) error {
 		}
 	}
 	if len(d.Series) > 0 {
-		fmt.Fprintln(ew, "\n(marks: J jump, T trend, F fixed-value bound; capital definite, small potential)")
+		legend := "J jump, T trend, F fixed-value bound"
+		if d.Options.Runs(detect.EDivisive) {
+			legend += ", E E-divisive change point"
+		}
+		fmt.Fprintf(ew, "\n(marks: %s; capital definite, small potential)\n", legend)
 	}
 	return ew.err
 }

@@ -157,7 +157,7 @@ func HistorySVG(s HistorySeries, baseline string) ([]byte, error) {
 	}
 	// Trends (large outlines) first, so the jumps' filled marks lie on
 	// top of them at the same commit.
-	rank := map[detect.Kind]int{detect.Trend: 0, detect.Jump: 1, detect.Fixed: 2}
+	rank := map[detect.Kind]int{detect.Trend: 0, detect.EDivisive: 1, detect.Jump: 2, detect.Fixed: 3}
 	slices.SortFunc(keys, func(a, b key) int {
 		switch {
 		case a.definite != b.definite:
@@ -198,7 +198,8 @@ func boolRank(b bool) int {
 
 // detectionGlyph is the marker of a detection: a triangle pointing its way
 // for a jump, a large diamond outline around the point for a trend, a
-// square for a fixed-value bound; red when definite, orange when
+// large ring for an E-divisive change point, a square for a fixed-value
+// bound; red when definite, orange when
 // potential, and a potential jump is an outline.
 func detectionGlyph(kind detect.Kind, definite, up bool) draw.GlyphStyle {
 	g := draw.GlyphStyle{Radius: vg.Points(5), Color: potentialColor}
@@ -211,6 +212,9 @@ func detectionGlyph(kind detect.Kind, definite, up bool) draw.GlyphStyle {
 	case detect.Trend:
 		g.Shape = diamond{}
 		g.Radius = vg.Points(7)
+	case detect.EDivisive:
+		g.Shape = draw.RingGlyph{}
+		g.Radius = vg.Points(8)
 	default:
 		g.Shape = draw.SquareGlyph{}
 		if definite {
