@@ -22,13 +22,10 @@ package analysis_test
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/google/pprof/profile"
 
@@ -155,55 +152,15 @@ func BenchmarkDeep(b *testing.B) {
 	runtime.KeepAlive(benches)
 }
 
-// corpusConfig is the end-to-end corpus: 1,000 benchmark profiles of about
-// 50 KB each (50 MB), exercising 200 to 4,000 functions of a 30,000-node
-// application.
-var corpusConfig = synth.Config{Seed: 1, AppNodes: 30000, Benchmarks: 1000, MinBenchNodes: 200, MaxBenchNodes: 4000}
-
-// corpus returns the files of corpusConfig, written once under
-// os.TempDir() as mbopt-bench-corpus-<hash> (scripts/bench.sh finds it
-// there) and reused by later runs (regenerated if incomplete).
+// corpus returns the files of synth.CorpusConfig, written once under
+// os.TempDir() as mbopt-bench-corpus-<hash> and reused by later runs and
+// by scripts/bench.sh (see synth.Cached and internal/testing/corpus).
 func corpus(b *testing.B) *synth.Files {
-	key := sha256.Sum256(fmt.Appendf(nil, "v%d %+v", synth.Version, corpusConfig))
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("mbopt-bench-corpus-%x", key[:6]))
-	s := synth.New(corpusConfig)
-	fs := &synth.Files{App: filepath.Join(dir, "app.pprof"), MicroDir: filepath.Join(dir, "micro")}
-	complete := true
-	for _, bm := range s.Benchmarks() {
-		path := filepath.Join(fs.MicroDir, bm.ID+".pprof")
-		st, err := os.Stat(path)
-		if err != nil {
-			complete = false
-			break
-		}
-		fs.Micro = append(fs.Micro, path)
-		fs.MicroBytes += st.Size()
-	}
-	if _, err := os.Stat(filepath.Join(dir, "complete")); err == nil && complete {
-		return fs
-	}
-	b.Logf("writing the benchmark corpus to %s", dir)
-	start := time.Now()
-	tmp, err := os.MkdirTemp(os.TempDir(), "mbopt-bench-corpus-tmp-")
+	fs, err := synth.Cached(os.TempDir(), synth.CorpusConfig)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.WriteDir(tmp, 0); err != nil {
-		b.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(tmp, "complete"), nil, 0o644); err != nil {
-		b.Fatal(err)
-	}
-	os.RemoveAll(dir)
-	if err := os.Rename(tmp, dir); err != nil {
-		// Another run may have just written it.
-		os.RemoveAll(tmp)
-		if _, serr := os.Stat(filepath.Join(dir, "complete")); serr != nil {
-			b.Fatal(err)
-		}
-	}
-	b.Logf("corpus written in %v", time.Since(start).Round(time.Millisecond))
-	return corpus(b)
+	return fs
 }
 
 // BenchmarkEndToEnd compares decoding every file of the corpus with
@@ -253,7 +210,7 @@ func BenchmarkEndToEnd(b *testing.B) {
 			rep, err = analysis.Run(context.Background(), analysis.Config{
 				App:       []string{fs.App},
 				Micro:     []string{fs.MicroDir},
-				Modules:   synth.New(corpusConfig).Modules(),
+				Modules:   synth.New(synth.CorpusConfig).Modules(),
 				Recommend: recommendN,
 			})
 			if err != nil {

@@ -13,18 +13,25 @@
 #     benchmarks): the pipeline, and 20 recommendations alone from the
 #     suite's coverage and from nothing covered, against the targets of
 #     300 MB and 2 s;
-#   - end to end: analysis.Run on a 1,000-file, ~50 MB corpus against just
-#     decoding the same files with profile.Parse (the floor);
-#   - the peak RSS of the largest pipeline case, of the deep pipeline and
-#     of 'mbopt analyze' on the corpus, measured with /usr/bin/time when it
-#     exists.
+#   - end to end: analysis.Run on the synthetic corpus (1,000 files, ~50 MB)
+#     against just decoding the same files with profile.Parse, in one
+#     process;
+#   - the peak RSS of the largest pipeline case and of the deep pipeline,
+#     measured with /usr/bin/time when it exists;
+#   - 'mbopt analyze' against the decoding floor (internal/testing/floor),
+#     each in a process of its own on the same corpus: wall time, CPU time
+#     and peak RSS, medians of 3, as ratios to the floor's (issue 20's
+#     goals), with /usr/bin/time.
 #
 # Wall times depend on what else the machine runs; cpu-ms/op (user+system
 # CPU time of the process) is steadier. The corpus is written once to
-# $TMPDIR/mbopt-bench-corpus-<hash> and reused. About 3-5 minutes on 2 cores.
+# $TMPDIR/mbopt-bench-corpus-<hash> (by internal/testing/corpus) and reused.
+# About 3-5 minutes on 2 cores.
 #
 # Environment: GO (default go), BENCH (a -bench regexp to run a subset),
-# BENCHTIME (default 1s).
+# BENCHTIME (default 1s), FLOOR_RUNS (runs of the floor and of mbopt
+# analyze, default 3), SKIP_FLOOR, SKIP_OBJECTIVES, SKIP_MERGE and
+# SKIP_SOURCES (non-empty skips that part).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,7 +55,7 @@ done
 # Peak RSS, when GNU time is there: the largest pipeline case in a process
 # of its own (generation, graph building and the timed pipeline), and the
 # CLI on the end-to-end corpus.
-rss_pipeline="" rss_deep="" rss_cli="" wall_cli=""
+rss_pipeline="" rss_deep=""
 if [ -x /usr/bin/time ] && grep -q 'Pipeline/app=50000' "$work/out.txt"; then
 	(cd analysis && /usr/bin/time -f '%M %e' -o "$work/rss-pipeline" "$work/analysis.test" -test.run '^$' \
 		-test.bench '^BenchmarkPipeline$/^app=50000,bench=5000$' -test.benchtime 1x >/dev/null) &&
@@ -59,21 +66,7 @@ if [ -x /usr/bin/time ] && grep -q '^BenchmarkDeep/pipeline' "$work/out.txt"; th
 		-test.bench '^BenchmarkDeep$/^pipeline$' -test.benchtime 1x >/dev/null) &&
 		rss_deep=$(awk '{printf "%.0f", $1/1024}' "$work/rss-deep")
 fi
-corpus=$(ls -td "${TMPDIR:-/tmp}"/mbopt-bench-corpus-*/ 2>/dev/null | head -1 || true)
-if [ -x /usr/bin/time ] && [ -n "$corpus" ] && [ -f "$corpus/complete" ]; then
-	if "$GO" build -o "$work/mbopt" ./cmd/mbopt 2>/dev/null &&
-		/usr/bin/time -f '%M %e %U %S' -o "$work/rss-cli" "$work/mbopt" analyze --app "$corpus/app.pprof" \
-			--micro "$corpus/micro" --module example.com/synth --recommend 20 >/dev/null 2>"$work/cli.err"; then
-		read -r rss_cli wall_cli cpu_u cpu_s <"$work/rss-cli"
-		rss_cli=$((rss_cli / 1024))
-		cpu_cli=$(awk -v u="$cpu_u" -v s="$cpu_s" 'BEGIN{printf "%.2f", u+s}')
-	else
-		echo "note: 'mbopt analyze' on the corpus failed; see below" >&2
-		head -5 "$work/cli.err" >&2 || true
-	fi
-fi
-
-awk -v rss_pipeline="$rss_pipeline" -v rss_deep="$rss_deep" -v rss_cli="$rss_cli" -v wall_cli="$wall_cli" -v cpu_cli="${cpu_cli:-}" '
+awk -v rss_pipeline="$rss_pipeline" -v rss_deep="$rss_deep" '
 /^Benchmark/ {
 	name = $1; sub(/-[0-9]+$/, "", name)
 	names[++n] = name
@@ -135,8 +128,6 @@ END {
 		printf "  %-24s %10s %10s %8.1f MB/s\n", "decode-only (1 goroutine)", dur(v[d, "ns/op"]), dur(v[d, "cpu-ms/op"] * 1e6), v[d, "MB/s"]
 		printf "  %-24s %10s %10s %8.1f MB/s %6.0f MB peak-heap\n", "analyze (analysis.Run)", dur(v[a, "ns/op"]), dur(v[a, "cpu-ms/op"] * 1e6), v[a, "MB/s"], v[a, "peak-heap-MB"]
 		printf "  analyze/decode: wall %.2fx, cpu %.2fx (target: at most 1.5x)\n", v[a, "ns/op"] / v[d, "ns/op"], v[a, "cpu-ms/op"] / v[d, "cpu-ms/op"]
-		if (wall_cli != "")
-			printf "  mbopt analyze (CLI, --recommend 20): wall %.2f s, cpu %.2f s, max RSS %d MB\n", wall_cli, cpu_cli, rss_cli
 		print ""
 	}
 	p = lastOf["BenchmarkPipeline"]; m = lastOf["BenchmarkInMemory"]
@@ -151,6 +142,58 @@ END {
 				dur(v[m, "ns/op"]), dur(v[m, "cpu-ms/op"] * 1e6), v[m, "peak-heap-MB"], v[m, "input-MB"]
 	}
 }' "$work/out.txt"
+
+# mbopt analyze against the decoding floor (issue 20), each in a process of
+# its own on the synthetic corpus (internal/testing/corpus: a 20,000-function
+# application and 1,000 benchmark profiles): the floor
+# (internal/testing/floor) decodes every profile with profile.Parse on one
+# goroutine and walks each sample's stack once, keeping nothing; 'mbopt
+# analyze' with its defaults computes coverage, the minimal suite and 10
+# recommendations. They run alternately FLOOR_RUNS times (default 3); the
+# summary gives the medians of wall time, CPU time (user + system) and peak
+# RSS, and analyze's as ratios to the floor's, against the goals of at most
+# 0.8x wall, 1.2x CPU and 2x RSS, with the load average before and after
+# (the machine's cores are shared: wall times mean little under load).
+if [ -x /usr/bin/time ] && [ -z "${SKIP_FLOOR:-}" ]; then
+	echo >&2
+	echo "# mbopt analyze vs. the decoding floor on the synthetic corpus, ${FLOOR_RUNS:-3} runs each" >&2
+	corpus=$("$GO" run ./internal/testing/corpus)
+	"$GO" build -o "$work/floor" ./internal/testing/floor
+	"$GO" build -o "$work/mbopt" ./cmd/mbopt
+	load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
+	: >"$work/floor.txt"
+	for i in $(seq "${FLOOR_RUNS:-3}"); do
+		/usr/bin/time -f 'floor %e %U %S %M' -o "$work/time" "$work/floor" "$corpus/app.pprof" "$corpus/micro" >/dev/null
+		tail -1 "$work/time" >>"$work/floor.txt"
+		/usr/bin/time -f 'analyze %e %U %S %M' -o "$work/time" "$work/mbopt" analyze --app "$corpus/app.pprof" \
+			--micro "$corpus/micro" --module example.com/synth >/dev/null 2>"$work/cli.err" ||
+			{ echo "mbopt analyze on the corpus failed:" >&2; head -5 "$work/cli.err" >&2; exit 1; }
+		tail -1 "$work/time" >>"$work/floor.txt"
+	done
+	load_after=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
+	size=$(du -sk "$corpus" | cut -f1)
+	awk -v size="$size" -v before="$load_before" -v after="$load_after" -v cores="$(nproc 2>/dev/null || echo '?')" '
+	{ k = $1; n[k]++; wall[k, n[k]] = $2; cpu[k, n[k]] = $3 + $4; rss[k, n[k]] = $5 / 1024 }
+	function median(a, k,    i, j, t, m, x) {
+		m = n[k]
+		for (i = 1; i <= m; i++) x[i] = a[k, i]
+		for (i = 2; i <= m; i++) for (j = i; j > 1 && x[j-1] > x[j]; j--) { t = x[j]; x[j] = x[j-1]; x[j-1] = t }
+		return m % 2 ? x[(m+1)/2] : (x[m/2] + x[m/2+1]) / 2
+	}
+	function ok(r, goal) { return r <= goal ? "ok" : "MISSED" }
+	END {
+		fw = median(wall, "floor"); fc = median(cpu, "floor"); fr = median(rss, "floor")
+		aw = median(wall, "analyze"); ac = median(cpu, "analyze"); ar = median(rss, "analyze")
+		printf "\nmbopt analyze vs. the decoding floor: synthetic corpus, 20,000 application functions, 1,000 benchmark profiles, %.0f MB\n", size / 1024
+		printf "(medians of %d runs each, alternating; load average %s before, %s after, %s cores)\n", n["floor"], before, after, cores
+		printf "  %-42s %9s %9s %10s\n", "", "wall", "cpu", "peak RSS"
+		printf "  %-42s %7.2f s %7.2f s %7.0f MB\n", "floor (profile.Parse, 1 goroutine)", fw, fc, fr
+		printf "  %-42s %7.2f s %7.2f s %7.0f MB\n", "mbopt analyze (coverage, suite, 10 recs)", aw, ac, ar
+		printf "  %-42s %8.2fx %8.2fx %9.2fx\n", "analyze / floor", aw / fw, ac / fc, ar / fr
+		printf "  %-42s %9s %9s %10s\n", "goal", "<= 0.8x", "<= 1.2x", "<= 2x"
+		printf "  %-42s %9s %9s %10s\n", "", ok(aw / fw, 0.8), ok(ac / fc, 1.2), ok(ar / fr, 2)
+	}' "$work/floor.txt"
+fi
 
 # Objective variants (optimize.Select) against the plain greedy, measured in
 # one run on the 50,000-node instance: none may take more than 2x greedy,

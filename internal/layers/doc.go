@@ -34,7 +34,9 @@
 //     golden and gittest, and perf (the performance benchmarks' memory and
 //     CPU metrics)
 //  8. the programs that write test corpora: internal/testing/badcorpus,
-//     internal/testing/nosamples
+//     internal/testing/nosamples, internal/testing/corpus (the synthetic
+//     corpus of 'make bench'); and internal/testing/floor, the decoding
+//     floor 'make bench' measures mbopt analyze against
 //  9. the command: cmd/mbopt
 //
 // Test support sits above the packages it builds for and may import any of

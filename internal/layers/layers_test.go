@@ -62,6 +62,8 @@ var layer = map[string]int{
 	"internal/testing/perf":       7,
 	"internal/testing/badcorpus":  8,
 	"internal/testing/nosamples":  8,
+	"internal/testing/corpus":     8,
+	"internal/testing/floor":      8,
 }
 
 // testSupport is the directory of test support: fixtures, golden files,

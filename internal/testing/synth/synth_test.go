@@ -3,6 +3,7 @@ package synth_test
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -144,6 +145,39 @@ func fileSize(t *testing.T, path string) int64 {
 
 // Chain and MaxStack: deep call chains, samples truncated to their
 // leaf-most frames, every function still in the graph.
+// TestCached checks that Cached writes a configuration's files once,
+// reuses them, and writes them again when the directory is incomplete.
+func TestCached(t *testing.T) {
+	root := t.TempDir()
+	cfg := synth.Config{Seed: 3, AppNodes: 200, Benchmarks: 4}
+	first, err := synth.Cached(root, cfg)
+	require.NoError(t, err)
+	require.Len(t, first.Micro, 4)
+	dir := filepath.Dir(first.App)
+	st, err := os.Stat(first.Micro[0])
+	require.NoError(t, err)
+
+	again, err := synth.Cached(root, cfg)
+	require.NoError(t, err)
+	assert.Equal(t, first, again)
+	st2, err := os.Stat(first.Micro[0])
+	require.NoError(t, err)
+	assert.Equal(t, st.ModTime(), st2.ModTime(), "a complete corpus is reused, not written again")
+
+	require.NoError(t, os.Remove(first.Micro[2]))
+	rewritten, err := synth.Cached(root, cfg)
+	require.NoError(t, err)
+	assert.Equal(t, first, rewritten)
+	assert.FileExists(t, first.Micro[2])
+
+	other, err := synth.Cached(root, synth.Config{Seed: 4, AppNodes: 200, Benchmarks: 4})
+	require.NoError(t, err)
+	assert.NotEqual(t, dir, filepath.Dir(other.App), "another configuration has a directory of its own")
+	entries, err := os.ReadDir(root)
+	require.NoError(t, err)
+	assert.Len(t, entries, 2, "no temporary directory is left behind")
+}
+
 func TestDeepChains(t *testing.T) {
 	const n, limit = 5000, 64
 	s := synth.New(synth.Config{Seed: 1, AppNodes: n, Benchmarks: 20, Chain: 0.9, MaxStack: limit})

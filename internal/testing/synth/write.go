@@ -2,6 +2,7 @@ package synth
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -93,4 +94,65 @@ func writeProfile(path string, p *profile.Profile) (int64, error) {
 		return 0, fmt.Errorf("synth: writing %s: %w", path, err)
 	}
 	return size, nil
+}
+
+// CorpusConfig is the shape of the end-to-end corpus of 'make bench': 1,000
+// benchmark profiles of about 50 KB each (about 50 MB gzipped), exercising
+// 200 to 4,000 functions of a 20,000-function application.
+var CorpusConfig = Config{Seed: 1, AppNodes: 20000, Benchmarks: 1000, MinBenchNodes: 200, MaxBenchNodes: 4000}
+
+// Cached returns the files of cfg written under root, in a directory named
+// after cfg and [Version]: written once (by up to GOMAXPROCS goroutines)
+// and reused by later calls and processes, rewritten if incomplete. A
+// complete directory holds a file named "complete", written last; the
+// directory is renamed into place whole, so a concurrent writer never
+// leaves a partial one.
+func Cached(root string, cfg Config) (*Files, error) {
+	key := sha256.Sum256(fmt.Appendf(nil, "v%d %+v", Version, cfg))
+	dir := filepath.Join(root, fmt.Sprintf("mbopt-bench-corpus-%x", key[:6]))
+	s := New(cfg)
+	if fs, ok := s.complete(dir); ok {
+		return fs, nil
+	}
+	tmp, err := os.MkdirTemp(root, "mbopt-bench-corpus-tmp-")
+	if err != nil {
+		return nil, fmt.Errorf("synth: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	if _, err := s.WriteDir(tmp, 0); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "complete"), nil, 0o644); err != nil {
+		return nil, fmt.Errorf("synth: %w", err)
+	}
+	os.RemoveAll(dir)
+	if err := os.Rename(tmp, dir); err != nil {
+		// Another process may have just written it.
+		if fs, ok := s.complete(dir); ok {
+			return fs, nil
+		}
+		return nil, fmt.Errorf("synth: %w", err)
+	}
+	if fs, ok := s.complete(dir); ok {
+		return fs, nil
+	}
+	return nil, fmt.Errorf("synth: %s is incomplete right after writing it", dir)
+}
+
+// complete returns the files of s in dir and whether they are all there.
+func (s *Suite) complete(dir string) (*Files, bool) {
+	if _, err := os.Stat(filepath.Join(dir, "complete")); err != nil {
+		return nil, false
+	}
+	fs := &Files{App: filepath.Join(dir, "app.pprof"), MicroDir: filepath.Join(dir, "micro")}
+	for _, bm := range s.benches {
+		path := filepath.Join(fs.MicroDir, bm.ID+".pprof")
+		st, err := os.Stat(path)
+		if err != nil {
+			return nil, false
+		}
+		fs.Micro = append(fs.Micro, path)
+		fs.MicroBytes += st.Size()
+	}
+	return fs, true
 }
