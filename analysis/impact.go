@@ -4,12 +4,12 @@ import (
 	"slices"
 
 	"github.com/mbopt/mbopt/benchname"
-	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/relevance"
 )
 
 // Impacts returns what each analysed benchmark means for the application,
-// in the form package compare attaches to its results: by benchmark id,
-// the benchmark's attributed impact and the paper's (flat) reference
+// as the [relevance.Impact] package compare attaches to its results: by
+// benchmark id, the benchmark's attributed impact and the paper's (flat) reference
 // impact as shares of the application's CPU time (the figures of the
 // "Benchmarks by attributed impact" table, coverage.Set's
 // AttributedImpactShare and ImpactShare), and the project functions it
@@ -25,8 +25,8 @@ import (
 // ("storage__BenchmarkX") keep their analysis id and match no compare
 // result. Skipped benchmarks have no entry. The map is empty, not nil,
 // when there are no benchmarks.
-func Impacts(rep *Report) map[string]compare.Impact {
-	out := map[string]compare.Impact{}
+func Impacts(rep *Report) map[string]relevance.Impact {
+	out := map[string]relevance.Impact{}
 	cov := rep.Coverage
 	if cov == nil {
 		return out
@@ -43,7 +43,7 @@ func Impacts(rep *Report) map[string]compare.Impact {
 		if e, ok := rep.Entries[s.ID]; ok && e.Package != "" && e.Name != "" {
 			id = benchname.ID(e.Package, e.Name)
 		}
-		out[id] = compare.Impact{Attributed: s.AttributedImpactShare, Flat: s.ImpactShare, Functions: fns}
+		out[id] = relevance.Impact{Attributed: s.AttributedImpactShare, Flat: s.ImpactShare, Functions: fns}
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/relevance"
 )
 
 // An Input is one raw result file to [AnalyzeReaders].
@@ -25,7 +26,7 @@ type Input struct {
 // several of each, such as the shards of one comparison) and compares
 // every benchmark and unit measured in both versions; see
 // [AnalyzeReaders].
-func Analyze(files []string, s Settings, impacts map[string]Impact) (*Report, error) {
+func Analyze(files []string, s Settings, impacts map[string]relevance.Impact) (*Report, error) {
 	d, err := readRawFiles(files)
 	if err != nil {
 		return nil, err
@@ -45,10 +46,10 @@ func Analyze(files []string, s Settings, impacts map[string]Impact) (*Report, er
 // comes from the unit (golang.org/x/perf/benchfmt: higher is better for
 // throughput such as B/s; lower for sec/op, B/op, allocs/op and every
 // unknown unit). One measured in only the head is [Added], only the base
-// [Removed]. impacts (benchmark id → Impact, may be nil) adds each
+// [Removed]. impacts (benchmark id → [relevance.Impact], may be nil) adds each
 // benchmark's reference impact. Results are sorted by [SortResults]. The
 // report's Base and Head hold only the commits; Run fills in the rest.
-func AnalyzeReaders(inputs []Input, s Settings, impacts map[string]Impact) (*Report, error) {
+func AnalyzeReaders(inputs []Input, s Settings, impacts map[string]relevance.Impact) (*Report, error) {
 	d := newRawData()
 	for _, in := range inputs {
 		if err := d.read(in.Name, in.R); err != nil {
@@ -59,7 +60,7 @@ func AnalyzeReaders(inputs []Input, s Settings, impacts map[string]Impact) (*Rep
 }
 
 // report computes the report of the raw data.
-func (d *rawData) report(s Settings, impacts map[string]Impact) (*Report, error) {
+func (d *rawData) report(s Settings, impacts map[string]relevance.Impact) (*Report, error) {
 	s = s.withDefaults()
 	if err := s.check(); err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package compare
 import (
 	"os"
 
+	"github.com/mbopt/mbopt/relevance"
 	"github.com/mbopt/mbopt/shard"
 	"path/filepath"
 	"time"
@@ -46,7 +47,7 @@ type Options struct {
 	// .mbopt/compare under the module root.
 	Out string
 	// Impacts maps benchmark ids to their reference impact; may be nil.
-	Impacts map[string]Impact
+	Impacts map[string]relevance.Impact
 	// BuildFlags are extra go test -c flags, such as "-tags", "x".
 	BuildFlags []string
 	// Env holds extra environment variables ("KEY=value") for the go

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/relevance"
 )
 
 // SchemaVersion is the version of the JSON form of a [Report] (what mbopt
@@ -100,20 +101,6 @@ const (
 	Failed Status = "failed"
 )
 
-// An Impact says what a benchmark means for the application, from the
-// analysis of the suite: its attributed and its reference impact.
-type Impact struct {
-	// Attributed is the share of the application's CPU time attributed
-	// to the functions the benchmark covers (0..1).
-	Attributed float64 `json:"attributed"`
-	// Flat is the share of the application's flat (self) CPU time in the
-	// functions the benchmark covers (0..1), the paper's reference impact.
-	Flat float64 `json:"flat"`
-	// Functions are the project functions of the application that the
-	// benchmark covers, sorted by name.
-	Functions []string `json:"functions,omitempty"`
-}
-
 // A Result is the comparison of one benchmark in one unit.
 type Result struct {
 	// ID is the benchmark id: package import path + "." + full name
@@ -151,9 +138,10 @@ type Result struct {
 	// change touched (Options.Affected) and this benchmark covers none of
 	// them: a detection here is likely noise. The gate still counts it.
 	Untouched bool `json:"untouched,omitempty"`
-	// Impact is what the benchmark means for the application, when the
-	// comparison was given an analysis; omitted otherwise.
-	Impact *Impact `json:"impact,omitempty"`
+	// Impact is what the benchmark means for the application (see
+	// [relevance.Impact]), when the comparison was given an analysis;
+	// omitted otherwise.
+	Impact *relevance.Impact `json:"impact,omitempty"`
 	// Threshold is the threshold the verdict used when it is not
 	// Settings.Threshold: a calibrated one (see [Reclassify]).
 	Threshold float64 `json:"threshold,omitempty"`

@@ -17,6 +17,7 @@ import (
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/relevance"
 	"github.com/mbopt/mbopt/shard"
 )
 
@@ -243,7 +244,7 @@ func (s Settings) comparable() Settings {
 // [Analyze], so the verdicts use every trial of every shard. impacts may
 // be nil. Errors about the inputs match [ErrMerge] and name the
 // directories.
-func Merge(dirs []string, out string, impacts map[string]Impact) (*Report, error) {
+func Merge(dirs []string, out string, impacts map[string]relevance.Impact) (*Report, error) {
 	if len(dirs) == 0 {
 		return nil, mergeError("no shard directories given")
 	}

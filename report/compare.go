@@ -12,6 +12,7 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/relevance"
 )
 
 // This file renders a compare.Report as text; compare_markdown.go and
@@ -88,9 +89,9 @@ func leadCompare(a, b *compare.Result) int {
 }
 
 // impactOf returns the result's impact, zero when unknown.
-func impactOf(r *compare.Result) compare.Impact {
+func impactOf(r *compare.Result) relevance.Impact {
 	if r.Impact == nil {
-		return compare.Impact{}
+		return relevance.Impact{}
 	}
 	return *r.Impact
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/relevance"
 	"github.com/mbopt/mbopt/report"
 )
 
@@ -26,11 +27,11 @@ func ExampleCompareText() {
 		Results: []compare.Result{{
 			ID: "example.com/tinytsdb/encoding.BenchmarkParse", Package: "example.com/tinytsdb/encoding", Name: "BenchmarkParse",
 			Unit: "sec/op", Status: compare.Compared, Estimate: est(0.41, 0.35, 0.47), Instability: 0.12,
-			Verdict: benchstats.DefiniteRegression, Impact: &compare.Impact{Attributed: 0.055, Flat: 0.168},
+			Verdict: benchstats.DefiniteRegression, Impact: &relevance.Impact{Attributed: 0.055, Flat: 0.168},
 		}, {
 			ID: "example.com/tinytsdb/storage.BenchmarkSearch", Package: "example.com/tinytsdb/storage", Name: "BenchmarkSearch",
 			Unit: "sec/op", Status: compare.Compared, Estimate: est(0.12, 0.10, 0.15), Instability: 0.05,
-			Verdict: benchstats.DefiniteRegression, Impact: &compare.Impact{Attributed: 0.34, Flat: 0.41},
+			Verdict: benchstats.DefiniteRegression, Impact: &relevance.Impact{Attributed: 0.34, Flat: 0.41},
 		}},
 	}
 	if err := report.CompareText(os.Stdout, r); err != nil {

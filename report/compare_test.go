@@ -15,6 +15,7 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/internal/testing/golden"
+	"github.com/mbopt/mbopt/relevance"
 	"github.com/mbopt/mbopt/report"
 )
 
@@ -25,7 +26,7 @@ const fixtureModule = "example.com/tinytsdb"
 const uglyName = "BenchmarkCompactLevels/levels=8/block_size=4096/codec=zstd|lz4/values=`raw`_<int64>*/workers=16%/retention=720h,keep:all"
 
 // result builds a compared result of the fixture module.
-func result(pkg, name, unit string, change, lo, hi float64, v benchstats.Verdict, im *compare.Impact) compare.Result {
+func result(pkg, name, unit string, change, lo, hi float64, v benchstats.Verdict, im *relevance.Impact) compare.Result {
 	return compare.Result{
 		ID: pkg + "." + name, Package: pkg, Name: name, Unit: unit, Status: compare.Compared,
 		Estimate: &benchstats.Estimate{
@@ -36,8 +37,8 @@ func result(pkg, name, unit string, change, lo, hi float64, v benchstats.Verdict
 	}
 }
 
-func impact(attributed, flat float64, fns ...string) *compare.Impact {
-	return &compare.Impact{Attributed: attributed, Flat: flat, Functions: fns}
+func impact(attributed, flat float64, fns ...string) *relevance.Impact {
+	return &relevance.Impact{Attributed: attributed, Flat: flat, Functions: fns}
 }
 
 func settings() compare.Settings {

@@ -2,74 +2,103 @@ package layers
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
 const module = "github.com/mbopt/mbopt/"
 
-// layer is each package's layer (see the package documentation). A new
-// package must be added here, which makes its place in the flow a decision.
+// The layers, lowest first (see the package documentation). A package's
+// number is its layer plus a step that orders the packages of one layer
+// that import one another.
+const (
+	helpers     = 0  // internal helpers that know nothing of benchmarks
+	nouns       = 10 // the nouns the stages and the two halves share
+	inputs      = 20 // what runs benchmarks and workloads, and reads their output
+	relevance   = 30 // the relevance half: which benchmarks matter
+	comparison  = 40 // the comparison half: revisions → verdicts → trends
+	documents   = 50 // renderings of both halves' results
+	pipelines   = 60 // whole pipelines on a module
+	testSupport = 70 // test support (internal/testing); only tests import it
+	command     = 80 // cmd/mbopt
+)
+
+// layer is each package's layer and step. A new package must be added
+// here (and to doc.go), which makes its place in the flow a decision.
 var layer = map[string]int{
-	"bitset":              0,
-	"benchname":           0,
-	"benchstats":          0,
-	"internal/srcfunc":    0,
-	"internal/atomicfile": 0,
-	"internal/interrupt":  0,
-	"internal/textutil":   0,
-	"internal/regfile":    0,
-	"internal/dirlock":    0,
-	"internal/par":        0,
-	"internal/proc":       0,
-	"internal/testbin":    1,
-	"internal/lazy":       0,
-	"internal/layers":     0,
-	"internal/doccheck":   0,
-	"manifest":            1,
-	"shard":               1,
-	"callgraph":           1,
-	"internal/gitrev":     1,
-	"internal/statedir":   1,
-	"detect":              1,
+	"bitset":              helpers,
+	"internal/atomicfile": helpers,
+	"internal/dirlock":    helpers,
+	"internal/doccheck":   helpers,
+	"internal/interrupt":  helpers,
+	"internal/layers":     helpers,
+	"internal/lazy":       helpers,
+	"internal/par":        helpers,
+	"internal/proc":       helpers,
+	"internal/regfile":    helpers,
+	"internal/srcfunc":    helpers,
+	"internal/textutil":   helpers,
+	"internal/gitrev":     helpers + 1,
+	"internal/statedir":   helpers + 1,
+	"internal/testbin":    helpers + 1,
 
-	"covdata":   1,
-	"collect":   2,
-	"reference": 2,
-	"coverage":  2,
-	"compare":   2,
-	"staticcg":  2,
+	"benchname": nouns,
+	"relevance": nouns,
+	"shard":     nouns,
+	"callgraph": nouns + 1,
+	"manifest":  nouns + 1,
 
-	"history":   3,
-	"optimize":  3,
-	"recommend": 3,
-	"changes":   3,
-	"suite":     4,
-	"analysis":  5,
-	"report":    6,
-	"pipeline":  6,
-	"cmd/mbopt": 9,
+	"covdata":   inputs,
+	"reference": inputs,
+	"collect":   inputs + 1,
 
-	"report/site": 7,
+	"coverage":  relevance,
+	"staticcg":  relevance,
+	"suite":     relevance,
+	"changes":   relevance + 1,
+	"optimize":  relevance + 1,
+	"recommend": relevance + 1,
+	"analysis":  relevance + 2,
 
-	// Test support: it may import any library package, and no
-	// production package imports it (TestProductionImportsNoTestSupport).
-	"internal/testing/golden":     7,
-	"internal/testing/gittest":    7,
-	"internal/testing/cmpfixture": 7,
-	"internal/testing/proftest":   7,
-	"internal/testing/synth":      7,
-	"internal/testing/perf":       7,
-	"internal/testing/badcorpus":  8,
-	"internal/testing/nosamples":  8,
-	"internal/testing/corpus":     8,
-	"internal/testing/floor":      8,
+	"benchstats": comparison,
+	"compare":    comparison + 1,
+	"detect":     comparison + 1,
+	"history":    comparison + 2,
+
+	"report":      documents,
+	"report/site": documents + 1,
+
+	"pipeline": pipelines,
+
+	"internal/testing/cmpfixture": testSupport,
+	"internal/testing/gittest":    testSupport,
+	"internal/testing/golden":     testSupport,
+	"internal/testing/perf":       testSupport,
+	"internal/testing/proftest":   testSupport,
+	"internal/testing/synth":      testSupport,
+	"internal/testing/badcorpus":  testSupport + 1,
+	"internal/testing/nosamples":  testSupport + 1,
+	"internal/testing/corpus":     testSupport + 1,
+	"internal/testing/floor":      testSupport + 1,
+
+	"cmd/mbopt": command + 1,
 }
 
-// testSupport is the directory of test support: fixtures, golden files,
+// relevanceHalf are the packages of the relevance half and its inputs and
+// nouns, and comparisonHalf the packages that compare revisions and
+// render comparisons: no package of the first list may depend on one of
+// the second, even indirectly (TestRelevanceNeedsNoComparison). The halves
+// meet in the nouns (package relevance) and in the command.
+var (
+	relevanceHalf  = []string{"analysis", "suite", "coverage", "optimize", "recommend", "changes", "callgraph", "manifest", "collect", "reference", "staticcg", "covdata", "relevance"}
+	comparisonHalf = []string{"compare", "benchstats", "history", "detect"}
+)
+
+// testDir is the directory of test support: fixtures, golden files,
 // synthetic suites and the programs that write test corpora. Only tests
 // import its packages.
-const testSupport = "internal/testing/"
+const testDir = "internal/testing/"
 
 // notForTheCommand are internal packages cmd/mbopt must not import:
 // algorithm internals. (Test support is for no production package; see
@@ -97,6 +126,23 @@ func imports(t *testing.T) map[string][]string {
 		}
 	}
 	return m
+}
+
+// deps returns the module packages pkg depends on, directly or not,
+// without the module prefix.
+func deps(t *testing.T, pkg string) []string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", module+pkg).Output()
+	if err != nil {
+		t.Fatalf("go list -deps %s: %v", pkg, err)
+	}
+	var ds []string
+	for _, dep := range strings.Fields(string(out)) {
+		if rest, ok := strings.CutPrefix(dep, module); ok && rest != pkg {
+			ds = append(ds, rest)
+		}
+	}
+	return ds
 }
 
 func TestImportsPointDown(t *testing.T) {
@@ -128,12 +174,12 @@ func TestCommandImportsNoAlgorithmInternals(t *testing.T) {
 // imports test support: only _test.go files may, and test support itself.
 func TestProductionImportsNoTestSupport(t *testing.T) {
 	for pkg, imps := range imports(t) {
-		if strings.HasPrefix(pkg, testSupport) {
+		if strings.HasPrefix(pkg, testDir) {
 			continue
 		}
 		for _, imp := range imps {
-			if strings.HasPrefix(imp, testSupport) {
-				t.Errorf("%s imports %s outside its tests: test support (%s...) is for _test.go files only", pkg, imp, testSupport)
+			if strings.HasPrefix(imp, testDir) {
+				t.Errorf("%s imports %s outside its tests: test support (%s...) is for _test.go files only", pkg, imp, testDir)
 			}
 		}
 	}
@@ -144,13 +190,26 @@ func TestProductionImportsNoTestSupport(t *testing.T) {
 // runner (package collect): the manifest is all they need of it.
 func TestPipelineNeedsNoRunner(t *testing.T) {
 	for _, pkg := range []string{"analysis", "report", "suite", "coverage", "optimize", "recommend", "callgraph", "manifest"} {
-		out, err := exec.Command("go", "list", "-deps", module+pkg).Output()
-		if err != nil {
-			t.Fatalf("go list -deps %s: %v", pkg, err)
+		for _, dep := range deps(t, pkg) {
+			if dep == "collect" || dep == "reference" {
+				t.Errorf("%s depends on %s", pkg, dep)
+			}
 		}
-		for _, dep := range strings.Fields(string(out)) {
-			if dep == module+"collect" || dep == module+"reference" {
-				t.Errorf("%s depends on %s", pkg, strings.TrimPrefix(dep, module))
+	}
+}
+
+// TestRelevanceNeedsNoComparison checks, over all transitive dependencies,
+// that the relevance half never depends on the comparison half: what
+// compare needs of an analysis is a shared noun (relevance.Impact), not an
+// import.
+func TestRelevanceNeedsNoComparison(t *testing.T) {
+	for _, pkg := range relevanceHalf {
+		if _, ok := layer[pkg]; !ok {
+			t.Errorf("relevanceHalf names %s, which has no layer", pkg)
+		}
+		for _, dep := range deps(t, pkg) {
+			if slices.Contains(comparisonHalf, dep) {
+				t.Errorf("%s (relevance half) depends on %s (comparison half): share a noun instead (see package relevance)", pkg, dep)
 			}
 		}
 	}
