@@ -24,8 +24,7 @@ import (
 
 // The command examples of README.md and of this package's documentation
 // (doc.go) are run by TestDocExamples, so the manual cannot drift from the
-// program. The convention, also stated in the README's "Examples that run"
-// section:
+// program. The convention (the README and the manual point here):
 //
 //   - A block whose first line starts with "$ mbopt " is a tested example:
 //     a fenced block in Markdown, an indented code block in a Go doc
