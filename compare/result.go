@@ -46,6 +46,10 @@ type Revision struct {
 	// Subject is the first line of the commit message; omitted when
 	// empty.
 	Subject string `json:"subject,omitempty"`
+	// Depth is the commit's position in first-parent order (git rev-list
+	// --first-parent --count): it orders a branch's commits by ancestry
+	// where their times tie. 0, omitted, when unknown (a shallow clone).
+	Depth int `json:"depth,omitempty"`
 }
 
 // Settings are the parameters of one comparison: the RMIT schedule and

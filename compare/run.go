@@ -304,6 +304,9 @@ func (r *runner) resolve(ctx context.Context) error {
 		when, subject, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 		v.rev.Time, _ = time.Parse(time.RFC3339, when)
 		v.rev.Subject = subject
+		if v.rev.Depth, err = gitrev.Depth(ctx, r.repo, v.rev.Commit); err != nil {
+			return err
+		}
 	}
 	r.vers = [2]*version{base, head}
 	r.same = base.rev.Commit == head.rev.Commit && !head.rev.Dirty

@@ -31,7 +31,8 @@
 // and [Open] migrates an older database to [SchemaVersion] in one
 // transaction. Version 1 stored comparisons and results; version 2 added
 // the settings hash and the A/A flag (backfilled from the stored
-// settings and revisions) and the indexes the series queries use.
+// settings and revisions) and the indexes the series queries use; version
+// 3 added each revision's first-parent depth.
 //
 // # Series
 //
@@ -42,7 +43,11 @@
 // commit of the stored comparisons; see [Query.Baseline] for the default.
 // A/A comparisons and heads with uncommitted changes are left out; when a
 // head was compared more than once, the latest comparison counts. Points
-// are ordered by the head's commit time, then its commit hash.
+// are ordered by ancestry: by the head's first-parent depth (stored with
+// each comparison, see compare.Revision.Depth), then commit time, then
+// hash; a series with a point of unknown depth (stored before version 3,
+// or compared in a shallow clone) is ordered by commit time first
+// ([SortPoints]).
 //
 // # Calibration
 //

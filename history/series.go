@@ -1,6 +1,7 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -44,7 +45,7 @@ type Set struct {
 }
 
 // A Series is one benchmark's changes against the baseline, one point per
-// head commit, in commit order (see the package documentation).
+// head commit, in ancestry order (see [SortPoints]).
 type Series struct {
 	// ID is the benchmark's id: Package + "." + Name (see package
 	// benchname).
@@ -59,7 +60,7 @@ type Series struct {
 	Machine Machine `json:"machine"`
 	// SettingsHash is the [SettingsHash] of its comparisons' settings.
 	SettingsHash string `json:"settings_hash"`
-	// Points are the series' commits, in commit-time order.
+	// Points are the series' commits in ancestry order (see [SortPoints]).
 	Points []Point `json:"points"`
 }
 
@@ -99,14 +100,14 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT r.bench_id, r.package, r.name, r.unit,
 			c.goos, c.goarch, c.cpu, c.go_version, c.settings_hash,
-			c.head_spec, c.head_commit, c.head_time, c.head_subject,
+			c.head_spec, c.head_commit, c.head_time, c.head_subject, c.head_depth,
 			r.change, r.ci_low, r.ci_high, r.verdict, c.id
 		FROM results r JOIN comparisons c ON r.comparison_id = c.id
 		WHERE c.base_commit = ? AND c.aa = 0 AND c.head_dirty = 0
 			AND r.status = ? AND r.change IS NOT NULL
 			AND (? = '' OR r.unit = ?)
 		ORDER BY r.bench_id, r.unit, c.goos, c.goarch, c.cpu, c.go_version, c.settings_hash,
-			c.head_time, c.head_commit, c.recorded DESC, c.id DESC`,
+			c.head_commit, c.recorded DESC, c.id DESC`,
 		base.Commit, string(compare.Compared), q.Unit, q.Unit)
 	if err != nil {
 		return nil, fmt.Errorf("history: %s: %w", s.path, err)
@@ -135,7 +136,7 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 		)
 		if err := rows.Scan(&sr.ID, &sr.Package, &sr.Name, &sr.Unit,
 			&sr.Machine.GOOS, &sr.Machine.GOARCH, &sr.Machine.CPU, &sr.Machine.GoVersion, &sr.SettingsHash,
-			&p.Head.Spec, &p.Head.Commit, &headT, &p.Head.Subject,
+			&p.Head.Spec, &p.Head.Commit, &headT, &p.Head.Subject, &p.Head.Depth,
 			&p.Change, &p.CI.Low, &p.CI.High, &verdict, &p.Comparison); err != nil {
 			return nil, fmt.Errorf("history: %s: %w", s.path, err)
 		}
@@ -159,12 +160,39 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("history: %s: %w", s.path, err)
 	}
+	for i := range set.Series {
+		SortPoints(set.Series[i].Points)
+	}
 	for _, b := range q.Benchmarks {
 		if !matched[b] && !slices.Contains(set.Unmatched, b) {
 			set.Unmatched = append(set.Unmatched, b)
 		}
 	}
 	return set, nil
+}
+
+// SortPoints orders points by ancestry: when every point's head has a
+// first-parent depth (compare.Revision.Depth), by depth, then commit time,
+// then hash; otherwise (a comparison stored before depths were, or run in
+// a shallow clone) by commit time, then depth, then hash. Commit times
+// alone put commits made in the same second (a script, a rebase) in hash
+// order, which made false jumps and trends.
+func SortPoints(points []Point) {
+	byDepth := !slices.ContainsFunc(points, func(p Point) bool { return p.Head.Depth == 0 })
+	slices.SortStableFunc(points, func(a, b Point) int {
+		d := cmp.Compare(a.Head.Depth, b.Head.Depth)
+		t := a.Head.Time.Compare(b.Head.Time)
+		if !byDepth {
+			d, t = t, d
+		}
+		if d != 0 {
+			return d
+		}
+		if t != 0 {
+			return t
+		}
+		return strings.Compare(a.Head.Commit, b.Head.Commit)
+	})
 }
 
 // baseline resolves Query.Baseline to a stored base revision.

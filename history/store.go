@@ -27,7 +27,7 @@ const DefaultPath = statedir.Name + "/history.db"
 
 // SchemaVersion is the version of the database schema this package
 // writes; [Open] migrates older databases to it.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // busyTimeout is how long a writer waits for another's lock before it
 // fails with "database is locked".
@@ -331,6 +331,15 @@ func (s *Store) Close() error {
 var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 	execAll(schemaV1...),
 	migrateV2,
+	execAll(schemaV3...),
+}
+
+// schemaV3 adds each revision's first-parent depth (compare.Revision.Depth),
+// which orders a series by ancestry; 0, unknown, for the comparisons
+// stored before.
+var schemaV3 = []string{
+	`ALTER TABLE comparisons ADD COLUMN base_depth INTEGER NOT NULL DEFAULT 0`,
+	`ALTER TABLE comparisons ADD COLUMN head_depth INTEGER NOT NULL DEFAULT 0`,
 }
 
 // schemaV1 is the first schema: comparisons and their results.
@@ -550,13 +559,15 @@ func (s *Store) add(ctx context.Context, r *compare.Report, m Machine, settings 
 		module,
 		base_spec, base_commit, base_time, base_dirty, base_subject,
 		head_spec, head_commit, head_time, head_dirty, head_subject,
-		goos, goarch, cpu, go_version, settings, settings_hash, aa, wall_ns, recorded
-	) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		goos, goarch, cpu, go_version, settings, settings_hash, aa, wall_ns, recorded,
+		base_depth, head_depth
+	) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.Module,
 		r.Base.Spec, r.Base.Commit, r.Base.Time.UnixNano(), r.Base.Dirty, r.Base.Subject,
 		r.Head.Spec, r.Head.Commit, r.Head.Time.UnixNano(), r.Head.Dirty, r.Head.Subject,
 		m.GOOS, m.GOARCH, m.CPU, m.GoVersion, string(settings), SettingsHash(r.Settings), IsAA(r),
-		int64(r.Wall), time.Now().UnixNano())
+		int64(r.Wall), time.Now().UnixNano(),
+		r.Base.Depth, r.Head.Depth)
 	if err != nil {
 		return 0, fmt.Errorf("history: %s: storing the comparison: %w", s.path, err)
 	}

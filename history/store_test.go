@@ -216,7 +216,7 @@ func TestOpenNewerSchema(t *testing.T) {
 	require.NoError(t, s.Close())
 	_, err = Open(ctx, path)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "schema version 99 is newer than this mbopt's 2: update mbopt")
+	assert.Contains(t, err.Error(), fmt.Sprintf("schema version 99 is newer than this mbopt's %d: update mbopt", SchemaVersion))
 
 	junk := filepath.Join(t.TempDir(), "junk.db")
 	require.NoError(t, os.WriteFile(junk, []byte(strings.Repeat("not a database ", 100)), 0o666))

@@ -32,6 +32,7 @@ func TestCompareCalibration(t *testing.T) {
 	var aa compare.Report
 	require.NoError(t, json.Unmarshal([]byte(stdout), &aa))
 	assert.Equal(t, aa.Base.Commit, aa.Head.Commit)
+	assert.Positive(t, aa.Head.Depth, "the head's first-parent depth, which orders the history")
 	require.NotEmpty(t, aa.GoVersion)
 
 	ctx := context.Background()

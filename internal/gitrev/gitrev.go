@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strconv"
 	"strings"
 
 	"github.com/mbopt/mbopt/internal/proc"
@@ -169,6 +170,31 @@ func ResolveBase(ctx context.Context, dir, rev, head string) (Base, error) {
 		return Base{}, fmt.Errorf("%s and %s share no history in %s (no merge-base); name the base revision explicitly", head, branch, orDot(dir))
 	}
 	return Base{Commit: strings.TrimSpace(string(out)), Branch: branch, Head: head}, nil
+}
+
+// Depth returns commit's position in first-parent order: the number of
+// commits on its first-parent chain back to the root, itself included
+// (git rev-list --first-parent --count). Along a branch's first-parent
+// history it grows by one per commit, whatever the commit times, so it
+// orders commits made in the same second. In a shallow clone the chain is
+// cut, so Depth returns 0 (unknown).
+func Depth(ctx context.Context, dir, commit string) (int, error) {
+	out, err := Git(ctx, dir, "rev-parse", "--is-shallow-repository")
+	if err != nil {
+		return 0, err
+	}
+	if strings.TrimSpace(string(out)) == "true" {
+		return 0, nil
+	}
+	out, err = Git(ctx, dir, "rev-list", "--first-parent", "--count", "--end-of-options", commit)
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		return 0, fmt.Errorf("%s: git rev-list --count %s: %q is not a count", orDot(dir), commit, out)
+	}
+	return n, nil
 }
 
 // TopLevel returns the absolute root directory of the work tree that dir

@@ -108,3 +108,46 @@ func TestResolveBaseErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestDepth: the first-parent depth counts a branch's commits whatever
+// their times (here all made in the same second), a merge is one more
+// than its first parent, and a shallow clone's depth is unknown (0).
+func TestDepth(t *testing.T) {
+	ctx := context.Background()
+	r := gittest.New(t, "main")
+	commit := func(msg string) string {
+		// Every commit at the same second, as a script or a rebase makes
+		// them.
+		r.Git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", msg, "--date", "2024-01-01T00:00:00Z")
+		return r.Git("rev-parse", "HEAD")
+	}
+	var main []string
+	for _, m := range []string{"one", "two", "three"} {
+		main = append(main, commit(m))
+	}
+	r.Git("checkout", "-q", "-b", "feature", main[0])
+	side := []string{commit("side 1"), commit("side 2")}
+	r.Git("checkout", "-q", "main")
+	r.Git("merge", "-q", "--no-ff", "-m", "merge", "feature")
+	merge := r.Git("rev-parse", "HEAD")
+	for _, tc := range []struct {
+		commit string
+		want   int
+	}{
+		{main[0], 1}, {main[1], 2}, {main[2], 3}, {side[0], 2}, {side[1], 3}, {merge, 4},
+	} {
+		got, err := gitrev.Depth(ctx, r.Dir, tc.commit)
+		if err != nil || got != tc.want {
+			t.Errorf("Depth(%.7s) = %d, %v; want %d", tc.commit, got, err, tc.want)
+		}
+	}
+	shallow := t.TempDir()
+	r.Git("clone", "-q", "--depth", "2", "file://"+r.Dir, shallow)
+	got, err := gitrev.Depth(ctx, shallow, merge)
+	if err != nil || got != 0 {
+		t.Errorf("Depth in a shallow clone = %d, %v; want 0 (unknown)", got, err)
+	}
+	if _, err := gitrev.Depth(ctx, r.Dir, strings.Repeat("f", 40)); err == nil {
+		t.Error("Depth of a missing commit: no error")
+	}
+}
