@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/changes"
 	"github.com/mbopt/mbopt/suite"
 )
@@ -44,12 +43,8 @@ func suiteIDs(rep *Report) []string {
 func Benchmarks(rep *Report, ids []string) []changes.Benchmark {
 	out := make([]changes.Benchmark, len(ids))
 	for i, id := range ids {
-		out[i] = changes.Benchmark{ID: id}
-		if e, ok := rep.Entries[id]; ok {
-			out[i].Package, out[i].Name = e.Package, e.Name
-		} else if pkg, name, ok := benchname.SplitID(id); ok {
-			out[i].Package, out[i].Name = pkg, name
-		}
+		pkg, name, _ := rep.benchmarkOf(id)
+		out[i] = changes.Benchmark{ID: id, Package: pkg, Name: name}
 	}
 	return out
 }

@@ -335,7 +335,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	rep.Warnings = append(rep.Warnings, thinProfiles(cfg.App, app.SamplesTaken, app.Unit == "seconds", benches)...)
-	if n := excludedSets(cfg.Select.ExcludeBenchmarks, rep.Coverage, rep.Entries); n != nil {
+	if n := excludedSets(cfg.Select.ExcludeBenchmarks, rep); n != nil {
 		rep.Warnings = append(rep.Warnings, n)
 	}
 	rep.Suite = optimize.Greedy(rep.Coverage, optimize.Options{Nodes: cfg.Nodes, Impact: cfg.Impact, Exclude: excluded(rep)})

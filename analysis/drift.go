@@ -113,16 +113,16 @@ func CheckDrift(cfg DriftConfig) (*Drift, error) {
 	}
 	inSuite := map[[2]string]bool{}
 	for _, b := range cfg.Suite {
-		inSuite[[2]string{b.Package, topLevel(b.Name)}] = true
+		inSuite[[2]string{b.Package, benchname.Top(b.Name)}] = true
 	}
 	profiled := map[[2]string]bool{}
 	if rep := cfg.Report; rep != nil {
 		for _, e := range rep.Entries {
-			profiled[[2]string{e.Package, topLevel(e.Name)}] = true
+			profiled[[2]string{e.Package, benchname.Top(e.Name)}] = true
 		}
 		for id := range rep.Profiles {
-			if pkg, name, ok := benchname.SplitID(id); ok {
-				profiled[[2]string{pkg, topLevel(name)}] = true
+			if pkg, name, ok := rep.benchmarkOf(id); ok {
+				profiled[[2]string{pkg, benchname.Top(name)}] = true
 			}
 		}
 	}
@@ -141,7 +141,7 @@ func CheckDrift(cfg DriftConfig) (*Drift, error) {
 
 	seen := map[[2]string]bool{}
 	for _, b := range cfg.Suite {
-		k := [2]string{b.Package, topLevel(b.Name)}
+		k := [2]string{b.Package, benchname.Top(b.Name)}
 		if declared[k] || seen[k] {
 			continue
 		}
@@ -181,7 +181,7 @@ func (d *Drift) profileFindings(cfg DriftConfig, declared, profiled map[[2]strin
 	cov := rep.Coverage
 	union := bitset.New(cov.App.Len())
 	for _, b := range cfg.Suite {
-		k := [2]string{b.Package, topLevel(b.Name)}
+		k := [2]string{b.Package, benchname.Top(b.Name)}
 		if !declared[k] {
 			continue // reported as missing
 		}
@@ -219,15 +219,11 @@ func suiteSets(rep *Report, b suite.Benchmark) []int {
 	name := benchname.Rewrite(b.Name)
 	var out []int
 	for i, s := range rep.Coverage.Sets {
-		pkg, full, ok := "", "", false
-		if e, found := rep.Entries[s.ID]; found {
-			pkg, full, ok = e.Package, benchname.Rewrite(e.Name), true
-		} else {
-			pkg, full, ok = benchname.SplitID(s.ID)
-		}
+		pkg, full, ok := rep.benchmarkOf(s.ID)
 		if !ok || pkg != b.Package {
 			continue
 		}
+		full = benchname.Rewrite(full)
 		if full == name {
 			return []int{i}
 		}
@@ -236,10 +232,4 @@ func suiteSets(rep *Report, b suite.Benchmark) []int {
 		}
 	}
 	return out
-}
-
-// topLevel returns the top-level function of a full benchmark name.
-func topLevel(name string) string {
-	top, _, _ := strings.Cut(name, "/")
-	return top
 }

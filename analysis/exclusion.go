@@ -5,10 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/manifest"
 )
 
 // ExclusionNote says which benchmarks [SelectConfig].ExcludeBenchmarks kept
@@ -72,12 +70,11 @@ func ratioWords(r coverage.Ratio) string {
 	return fmt.Sprintf("%d/%d (%.1f%%)", r.Covered, r.Total, 100*r.Ratio)
 }
 
-// excludedSets resolves SelectConfig.ExcludeBenchmarks to coverage set ids:
-// a given id matches a benchmark's id in the analysis or, for a benchmark
-// collected with a manifest, its import path + "." + full name (the id
-// mbopt compare and the history use). It returns nil when nothing is
-// given.
-func excludedSets(given []string, cov *coverage.Result, entries map[string]manifest.Entry) *ExclusionNote {
+// excludedSets resolves SelectConfig.ExcludeBenchmarks to the ids of
+// rep.Coverage's sets: a given id matches a benchmark's id in the analysis
+// or the id mbopt compare and the history use (rep.compareID). It returns
+// nil when nothing is given.
+func excludedSets(given []string, rep *Report) *ExclusionNote {
 	if len(given) == 0 {
 		return nil
 	}
@@ -87,11 +84,12 @@ func excludedSets(given []string, cov *coverage.Result, entries map[string]manif
 	}
 	matched := map[string]bool{}
 	n := &ExclusionNote{}
+	cov := rep.Coverage
 	keep := bitset.New(cov.App.Len())
 	for _, s := range cov.Sets {
 		names := []string{s.ID}
-		if e, ok := entries[s.ID]; ok {
-			names = append(names, benchname.ID(e.Package, e.Name))
+		if id := rep.compareID(s.ID); id != "" && id != s.ID {
+			names = append(names, id)
 		}
 		out := false
 		for _, id := range names {

@@ -3,7 +3,6 @@ package analysis
 import (
 	"slices"
 
-	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/relevance"
 )
 
@@ -39,9 +38,9 @@ func Impacts(rep *Report) map[string]relevance.Impact {
 			}
 		})
 		slices.Sort(fns)
-		id := s.ID
-		if e, ok := rep.Entries[s.ID]; ok && e.Package != "" && e.Name != "" {
-			id = benchname.ID(e.Package, e.Name)
+		id := rep.compareID(s.ID)
+		if id == "" {
+			id = s.ID
 		}
 		out[id] = relevance.Impact{Attributed: s.AttributedImpactShare, Flat: s.ImpactShare, Functions: fns}
 	}

@@ -1,9 +1,6 @@
 package analysis
 
-import (
-	"github.com/mbopt/mbopt/benchname"
-	"github.com/mbopt/mbopt/suite"
-)
+import "github.com/mbopt/mbopt/suite"
 
 // SuiteBenchmarks returns the minimal suite of rep (its Suite steps, in pick
 // order) as benchmarks that package suite turns into go test invocations.
@@ -15,15 +12,11 @@ import (
 func SuiteBenchmarks(rep *Report) ([]suite.Benchmark, error) {
 	var out []suite.Benchmark
 	for _, s := range rep.Suite.Steps {
-		if e, ok := rep.Entries[s.ID]; ok {
-			out = append(out, suite.Benchmark{Package: e.Package, Dir: e.Dir, Name: e.Name})
-			continue
-		}
-		pkg, name, ok := benchname.SplitID(s.ID)
+		pkg, name, ok := rep.benchmarkOf(s.ID)
 		if !ok {
 			return nil, inputf("cannot tell the package of benchmark %q: collect profiles with 'mbopt profile' (which writes manifest.json) or name each profile <import path>.<BenchmarkName>.pprof", s.ID)
 		}
-		out = append(out, suite.Benchmark{Package: pkg, Name: name})
+		out = append(out, suite.Benchmark{Package: pkg, Dir: rep.Entries[s.ID].Dir, Name: name})
 	}
 	return out, nil
 }

@@ -101,6 +101,21 @@ func TestSplitID(t *testing.T) {
 	}
 }
 
+func TestTop(t *testing.T) {
+	tests := []struct{ name, want string }{
+		{"BenchmarkAdd", "BenchmarkAdd"},
+		{"BenchmarkAdd/n=10", "BenchmarkAdd"},
+		{"BenchmarkQuery/sum(cpu.user)/x", "BenchmarkQuery"},
+		{"BenchmarkA/", "BenchmarkA"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := Top(tt.name); got != tt.want {
+			t.Errorf("Top(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestTopPattern(t *testing.T) {
 	for _, tc := range []struct{ pattern, top, want string }{
 		{"", "BenchmarkA", "^BenchmarkA$"},

@@ -6,7 +6,8 @@
 //   - An id names one benchmark across a module: the package's import path,
 //     ".", and the full benchmark name as go test prints it, such as
 //     "example.com/m/storage.BenchmarkAdd/n=10" ([ID], inverted by
-//     [SplitID]).
+//     [SplitID]). A full name's top-level benchmark, the BenchmarkXxx
+//     function it runs under, is the name up to its first "/" ([Top]).
 //   - Sub-benchmark names are printed rewritten: white space becomes "_" and
 //     unprintable runes their escapes ([Rewrite]).
 //   - A -bench pattern is split at "/" into per-level pieces and at "|" into

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
 )
@@ -185,9 +186,11 @@ func (r *Result) own(b Benchmark) []string {
 	if b.Package == "" || b.Name == "" {
 		return nil
 	}
-	top, _, _ := strings.Cut(b.Name, "/")
+	// The benchmark function's name in a profile is the id of the
+	// top-level benchmark, in the package or its external test package.
+	top := benchname.Top(b.Name)
 	var out []string
-	for _, prefix := range []string{b.Package + "." + top, b.Package + "_test." + top} {
+	for _, prefix := range []string{benchname.ID(b.Package, top), benchname.ID(b.Package+"_test", top)} {
 		for _, f := range r.Functions {
 			if f.Name == prefix || strings.HasPrefix(f.Name, prefix+".") || strings.HasPrefix(f.Name, prefix+"-range") {
 				out = append(out, f.Name)

@@ -494,9 +494,8 @@ func (c *collector) dropVanished() {
 	inPatterns := packageMatcher(c.cfg.patterns(), dir, c.m.Module, c.modDir)
 	keep := c.m.Benchmarks[:0]
 	for _, e := range c.m.Benchmarks {
-		top, _, _ := strings.Cut(e.Name, "/")
 		drop := !c.seen[e.ID] && inPatterns(e.Package) && c.selects(e.Name, false) &&
-			!c.incomplete[benchname.ID(e.Package, top)]
+			!c.incomplete[benchname.ID(e.Package, benchname.Top(e.Name))]
 		if !drop {
 			keep = append(keep, e)
 		}

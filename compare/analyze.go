@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/relevance"
 )
@@ -68,11 +67,8 @@ func (d *rawData) report(s Settings, impacts map[string]relevance.Impact) (*Repo
 	rep := &Report{Schema: SchemaVersion, Settings: s,
 		Base: Revision{Commit: d.commits[Base]}, Head: Revision{Commit: d.commits[Head]}}
 	for _, k := range d.order {
-		pkg, name, ok := benchname.SplitID(k.id)
-		if !ok {
-			pkg, name = d.pkgs[k.id], strings.TrimPrefix(k.id, d.pkgs[k.id]+".")
-		}
-		r := Result{ID: k.id, Package: pkg, Name: name, Unit: k.unit}
+		who := d.benches[k.id]
+		r := Result{ID: k.id, Package: who.pkg, Name: who.name, Unit: k.unit}
 		if imp, ok := impacts[k.id]; ok {
 			imp := imp
 			r.Impact = &imp

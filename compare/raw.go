@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/benchstats"
 )
 
@@ -128,11 +129,15 @@ type rawData struct {
 	samples [2]map[key]*sample
 	commits [2]string
 	order   []key // every key, in first-seen order
-	pkgs    map[string]string
+	benches map[string]bench
 }
 
+// A bench is the package ("pkg:" configuration, may be empty) and full name
+// of the results with one benchmark id.
+type bench struct{ pkg, name string }
+
 func newRawData() *rawData {
-	return &rawData{samples: [2]map[key]*sample{{}, {}}, pkgs: map[string]string{}}
+	return &rawData{samples: [2]map[key]*sample{{}, {}}, benches: map[string]bench{}}
 }
 
 // read adds the results of one raw file. Results before the first marker
@@ -178,12 +183,12 @@ func (d *rawData) read(name string, r io.Reader) error {
 			if m.commit != "" {
 				d.commits[m.side] = m.commit
 			}
-			pkg := rec.GetConfig("pkg")
-			id := pkg + "." + fullName(rec.Name)
-			if pkg == "" {
-				id = fullName(rec.Name)
+			b := bench{pkg: rec.GetConfig("pkg"), name: fullName(rec.Name)}
+			id := b.name
+			if b.pkg != "" {
+				id = benchname.ID(b.pkg, b.name)
 			}
-			d.pkgs[id] = pkg
+			d.benches[id] = b
 			for _, v := range rec.Values {
 				k := key{id, v.Unit}
 				s := d.samples[m.side][k]

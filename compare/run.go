@@ -66,6 +66,9 @@ type unit struct {
 	trials             int           // trials done
 }
 
+// id returns the benchmark id of u (see [benchname.ID]).
+func (u *unit) id() string { return benchname.ID(u.pkg, u.name) }
+
 // runner holds the state of one Run.
 type runner struct {
 	opt     Options
@@ -144,7 +147,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 			return nil, inputErrorf("OnlyAffected", "OnlyAffected needs the Benchmarks and which of them the change affected (Affected)")
 		}
 		r.opt.Benchmarks = slices.DeleteFunc(slices.Clone(opt.Benchmarks), func(b Benchmark) bool {
-			return !opt.Affected[b.Package+"."+topName(b.Name)]
+			return !opt.Affected[benchname.ID(b.Package, benchname.Top(b.Name))]
 		})
 		if len(r.opt.Benchmarks) == 0 {
 			return nil, inputErrorf("OnlyAffected", "the change touches none of the functions the %s cover, so nothing needs comparing", textutil.Plural(len(opt.Benchmarks), "benchmark"))
@@ -417,14 +420,13 @@ func (r *runner) plan(ctx context.Context, ws *workspace) error {
 		seen := map[string]bool{}
 		for _, b := range r.opt.Benchmarks {
 			name := benchname.Rewrite(b.Name)
-			if seen[b.Package+"."+name] {
+			u := &unit{pkg: b.Package, name: name, pattern: benchname.Pattern([]string{name}), requested: true}
+			if seen[u.id()] {
 				continue
 			}
-			seen[b.Package+"."+name] = true
-			u := &unit{pkg: b.Package, name: name, pattern: benchname.Pattern([]string{name}), requested: true}
-			top, _, _ := strings.Cut(name, "/")
+			seen[u.id()] = true
 			for side, pb := range r.builds[b.Package] {
-				u.on[side] = pb.bin != "" && slices.Contains(pb.tops, top)
+				u.on[side] = pb.bin != "" && slices.Contains(pb.tops, benchname.Top(name))
 			}
 			r.units = append(r.units, u)
 		}
@@ -784,9 +786,9 @@ func (r *runner) runOne(ctx context.Context, u *unit, side Side, trial, run int)
 func (r *runner) ids(u *unit) []string {
 	var ids []string
 	seen := map[string]bool{}
-	prefix := u.pkg + "." + u.name
+	prefix := u.id()
 	for _, k := range r.data.order {
-		if (k.id == prefix || strings.HasPrefix(k.id, prefix+"/")) && !seen[k.id] && r.data.pkgs[k.id] == u.pkg {
+		if (k.id == prefix || strings.HasPrefix(k.id, prefix+"/")) && !seen[k.id] && r.data.benches[k.id].pkg == u.pkg {
 			seen[k.id] = true
 			ids = append(ids, k.id)
 		}
@@ -919,12 +921,6 @@ func (r *runner) failures(rs []Result) []Result {
 	return rs
 }
 
-// topName returns the top-level benchmark of a full name.
-func topName(name string) string {
-	top, _, _ := strings.Cut(name, "/")
-	return top
-}
-
 // markUntouched marks the results of the benchmarks that affected (nil:
 // unknown) does not list, and returns how many of them are detections.
 func markUntouched(rs []Result, affected map[string]bool) int {
@@ -933,7 +929,7 @@ func markUntouched(rs []Result, affected map[string]bool) int {
 	}
 	n := 0
 	for i := range rs {
-		if affected[rs[i].Package+"."+topName(rs[i].Name)] {
+		if affected[benchname.ID(rs[i].Package, benchname.Top(rs[i].Name))] {
 			continue
 		}
 		rs[i].Untouched = true

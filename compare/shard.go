@@ -112,7 +112,7 @@ func (r *runner) shardBenchmarks() (*ShardRecord, error) {
 	var ids []string
 	seen := map[string]bool{}
 	for _, b := range o.Benchmarks {
-		id := b.Package + "." + benchname.Rewrite(b.Name)
+		id := benchname.ID(b.Package, benchname.Rewrite(b.Name))
 		if !seen[id] {
 			seen[id] = true
 			ids = append(ids, id)
@@ -123,7 +123,7 @@ func (r *runner) shardBenchmarks() (*ShardRecord, error) {
 		return nil, err
 	}
 	o.Benchmarks = slices.DeleteFunc(slices.Clone(o.Benchmarks), func(b Benchmark) bool {
-		return !keep[b.Package+"."+benchname.Rewrite(b.Name)]
+		return !keep[benchname.ID(b.Package, benchname.Rewrite(b.Name))]
 	})
 	if len(o.Benchmarks) == 0 {
 		return nil, inputErrorf("Shard", "shard %s has no benchmarks: the suite has only %s; use at most %d shards", o.Shard, textutil.Plural(len(ids), "benchmark"), len(ids))
@@ -141,7 +141,7 @@ func (r *runner) shardUnits(rec *ShardRecord) (*ShardRecord, error) {
 	}
 	ids := make([]string, len(r.units))
 	for i, u := range r.units {
-		ids[i] = u.pkg + "." + u.name
+		ids[i] = u.id()
 	}
 	if o.TrialShard.Enabled() {
 		items, _ := shard.Items(ids, o.ShardCosts)
@@ -153,7 +153,7 @@ func (r *runner) shardUnits(rec *ShardRecord) (*ShardRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.units = slices.DeleteFunc(r.units, func(u *unit) bool { return !keep[u.pkg+"."+u.name] })
+	r.units = slices.DeleteFunc(r.units, func(u *unit) bool { return !keep[u.id()] })
 	return rec, nil
 }
 

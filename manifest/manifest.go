@@ -199,7 +199,7 @@ func ProfileName(mod, pkg, name string) string {
 		rel = pkg[len(mod)+1:]
 	}
 	sum := sha256.Sum256([]byte(benchname.ID(pkg, name)))
-	return SafeName(rel+"."+name, 120) + "-" + hex.EncodeToString(sum[:4]) + ".pprof"
+	return SafeName(benchname.ID(rel, name), 120) + "-" + hex.EncodeToString(sum[:4]) + ".pprof"
 }
 
 // FunctionsName returns the function set file name for the benchmark name

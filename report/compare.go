@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/internal/textutil"
@@ -141,7 +142,7 @@ func displayName(module string, res *compare.Result) string {
 		return res.Name
 	}
 	if rel, ok := strings.CutPrefix(res.Package, module+"/"); ok {
-		return rel + "." + res.Name
+		return benchname.ID(rel, res.Name)
 	}
 	return res.ID
 }

@@ -244,9 +244,9 @@ func IDLabels(ids []string) (labels []string, prefix string) {
 		l := id
 		if s := splits[i]; s.ok {
 			rel := s.elems[common:]
-			l = strings.Join(rel, "/") + "." + s.name
+			l = benchname.ID(strings.Join(rel, "/"), s.name)
 			if utf8.RuneCountInString(l) > labelLineRunes && len(rel) > 1 {
-				l = "…/" + rel[len(rel)-1] + "." + s.name
+				l = benchname.ID("…/"+rel[len(rel)-1], s.name)
 			}
 		}
 		labels[i] = fitLabel(l, labelLineRunes, labelLines)

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
@@ -287,8 +288,8 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			}
 			opt.Affected = map[string]bool{}
 			for _, b := range sel {
-				top, _, _ := strings.Cut(b.Name, "/")
-				opt.Affected[b.Package+"."+top] = opt.Affected[b.Package+"."+top] || b.Affected
+				id := benchname.ID(b.Package, benchname.Top(b.Name))
+				opt.Affected[id] = opt.Affected[id] || b.Affected
 			}
 			opt.OnlyAffected = o.onlyAffected
 			printChanged()
@@ -461,7 +462,7 @@ func (p *compareProgress) event(ev compare.Event) {
 			per := p.now().Sub(p.runStart) / time.Duration(p.runs)
 			eta = (per * time.Duration(ev.Total-ev.Done)).Round(time.Second).String()
 		}
-		line := fmt.Sprintf("[%d/%d] trial %d run %d %s %s.%s %.2fs", ev.Done, ev.Total, ev.Trial, ev.Run, ev.Side, ev.Package, ev.Name, ev.Wall.Seconds())
+		line := fmt.Sprintf("[%d/%d] trial %d run %d %s %s %.2fs", ev.Done, ev.Total, ev.Trial, ev.Run, ev.Side, benchname.ID(ev.Package, ev.Name), ev.Wall.Seconds())
 		if ev.Err != nil {
 			p.println(line + ": failed: " + ev.Err.Error())
 		} else if !p.terminal {
@@ -474,6 +475,6 @@ func (p *compareProgress) event(ev compare.Event) {
 		}
 		p.draw(fmt.Sprintf("[%s%s] %d/%d  ETA %s  trial %d run %d %s %s", strings.Repeat("=", filled), strings.Repeat(" ", cells-filled), ev.Done, ev.Total, eta, ev.Trial, ev.Run, ev.Side, ev.Name))
 	case compare.EventStable:
-		p.println(fmt.Sprintf("stable after trial %d: %s.%s (no more runs)", ev.Trial, ev.Package, ev.Name))
+		p.println(fmt.Sprintf("stable after trial %d: %s (no more runs)", ev.Trial, benchname.ID(ev.Package, ev.Name)))
 	}
 }

@@ -395,7 +395,7 @@ func (p *progressPrinter) event(ev collect.Event) {
 			p.runStart = p.now()
 		}
 		p.total = ev.Total
-		p.current = ev.Package + "." + ev.Name
+		p.current = benchname.ID(ev.Package, ev.Name)
 		p.draw(p.bar())
 	case collect.EventFinish:
 		p.total, p.done = ev.Total, ev.Done

@@ -20,6 +20,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/manifest"
 )
@@ -132,7 +133,7 @@ func collection(dir string, profiles map[string]*profile.Profile, edit func(*man
 		}
 		writeProfile(filepath.Join(dir, n), p)
 		pkg := proftest.Figure62Module + "/app"
-		m.Benchmarks = append(m.Benchmarks, manifest.Entry{ID: pkg + "." + bench[n], Package: pkg, Dir: "app",
+		m.Benchmarks = append(m.Benchmarks, manifest.Entry{ID: benchname.ID(pkg, bench[n]), Package: pkg, Dir: "app",
 			Name: bench[n], Status: manifest.StatusOK, Profile: n, WallSeconds: 1})
 	}
 	if edit != nil {
