@@ -10,6 +10,18 @@ import (
 	"github.com/mbopt/mbopt/report"
 )
 
+// WriteHistory writes the site of a history into dir: [FromHistory], then
+// [Write] with opt. title heads the pages, such as the module path (may
+// be empty).
+func WriteHistory(dir, title string, set *history.Set, doc *report.HistoryDocument, opt Options) error {
+	d, err := FromHistory(set, doc)
+	if err != nil {
+		return err
+	}
+	d.Title = title
+	return Write(dir, d, opt)
+}
+
 // FromHistory returns the site data of a history: set is what
 // [history.Store.Series] returned and doc the detections that
 // report.NewHistoryDocument found in it (its series in set's order).

@@ -328,3 +328,16 @@ func TestDrawsItsOwnCharts(t *testing.T) {
 		assert.False(t, strings.HasPrefix(imp, "gonum.org/v1/plot"), "report/site imports %s", imp)
 	}
 }
+
+func TestWriteRefusesFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "history.db")
+	require.NoError(t, os.WriteFile(file, []byte("data"), 0o644))
+	for _, force := range []bool{false, true} {
+		err := site.Write(file, fixtureData(t, false), site.Options{Force: force})
+		var fe *site.ForeignError
+		require.True(t, errors.As(err, &fe), "%v", err)
+		assert.True(t, fe.NotDir)
+		b, _ := os.ReadFile(file)
+		assert.Equal(t, "data", string(b), "the file is untouched")
+	}
+}

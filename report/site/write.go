@@ -41,14 +41,19 @@ const ChunkSize = 20
 const Marker = ".mbopt-site"
 
 // ForeignError is returned by [Write] for a directory that holds files
-// and is not a site Write wrote.
+// and is not a site Write wrote, or for a path that is not a directory.
 type ForeignError struct {
 	// Dir is the directory.
 	Dir string
+	// NotDir is set when Dir is a file, not a directory.
+	NotDir bool
 }
 
 // Error says what is in the way and what to do.
 func (e *ForeignError) Error() string {
+	if e.NotDir {
+		return fmt.Sprintf("%s is a file, not a directory; give a new or empty directory for the site", e.Dir)
+	}
 	return fmt.Sprintf("%s is not empty and is not a site mbopt wrote (no %s in it); give a new or empty directory, or remove it first", e.Dir, Marker)
 }
 
@@ -58,7 +63,8 @@ func (e *ForeignError) Error() string {
 // into a new sibling directory that then takes dir's place
 // (atomicfile.ReplaceDir): a reader sees the old site or the new one.
 // dir may be missing, empty or an earlier site (it holds [Marker]);
-// anything else is a *[ForeignError] unless opt.Force.
+// anything else is a *[ForeignError] unless opt.Force, and a file is one
+// even then.
 //
 // The overview lists the series by their most recent detection (the
 // latest commit with one first, then more definite detections, then
@@ -72,8 +78,8 @@ func Write(dir string, d *Data, opt Options) error {
 	if err := CheckCommitURL(opt.CommitURL); err != nil {
 		return fmt.Errorf("site: %w", err)
 	}
-	if !opt.Force {
-		if err := checkReplaceable(dir); err != nil {
+	if err := checkReplaceable(dir); err != nil {
+		if fe, ok := err.(*ForeignError); !ok || !opt.Force || fe.NotDir {
 			return err
 		}
 	}
@@ -96,6 +102,9 @@ func Write(dir string, d *Data, opt Options) error {
 }
 
 func checkReplaceable(dir string) error {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return &ForeignError{Dir: dir, NotDir: true}
+	}
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) || err == nil && len(entries) == 0 {
 		return nil

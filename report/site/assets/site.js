@@ -296,7 +296,7 @@
   // The overview: Figure 8/9 view, filters, cards.
   function overview() {
     var D = M.data;
-    document.getElementById("title").textContent = D.title + ": benchmark history";
+    document.getElementById("title").textContent = (D.title ? D.title + ": " : "") + "benchmark history";
     var nDet = 0;
     D.series.forEach(function (s) {
       nDet += s.det.length;
