@@ -286,6 +286,18 @@ func sampleIndex(p *profile.Profile, allowNonCPU bool) (idx int, scale float64, 
 	return idx, 1, p.SampleType[idx].Unit, nil
 }
 
+// countIndex returns the index of the last samples/count sample type, -1
+// for none: the count of times the profiler sampled (Graph.SamplesTaken).
+func countIndex(types []*profile.ValueType) int {
+	idx := -1
+	for i, st := range types {
+		if st.Type == "samples" && st.Unit == "count" {
+			idx = i
+		}
+	}
+	return idx
+}
+
 // builder accumulates nodes and edges by name across profiles.
 type builder struct {
 	opts    Options
@@ -361,12 +373,7 @@ func (b *builder) add(p *profile.Profile, validated bool) error {
 	if p.DurationNanos > 0 {
 		b.duration += float64(p.DurationNanos) * 1e-9
 	}
-	countIdx := -1
-	for i, st := range p.SampleType {
-		if st.Type == "samples" && st.Unit == "count" {
-			countIdx = i
-		}
-	}
+	countIdx := countIndex(p.SampleType)
 	if len(p.Sample) == 0 {
 		if !b.opts.AllowEmpty {
 			return fmt.Errorf("%w; was the benchmark or workload too short to be sampled, or did it fail?", ErrEmpty)

@@ -1,0 +1,686 @@
+package callgraph
+
+import (
+	"bufio"
+	"compress/gzip"
+	"io"
+	"strings"
+	"unsafe"
+
+	"github.com/google/pprof/profile"
+	"github.com/mbopt/mbopt/bitset"
+	"github.com/mbopt/mbopt/internal/regfile"
+)
+
+// decoder is the lean pprof decoder behind [Table.Load]. It decodes the
+// fields a footprint needs (sample types, samples, locations' lines,
+// functions' names and the string table) straight from the decompressed
+// protobuf, without building a profile.Profile, and checks everything
+// profile.ParseData and the graph builder would check, so that it succeeds
+// exactly when they would, with the same functions; everything else
+// (legacy formats, and every input that is an error) is left to [Load] by
+// returning false. Wire-level decoding follows google/pprof's
+// profile/proto.go and profile/encode.go field by field: a known field of
+// the wrong wire type is an error, unknown fields are skipped, a repeated
+// scalar field keeps its last value.
+//
+// Its slices are scratch space reused from one profile to the next.
+type decoder struct {
+	gz   *gzip.Reader
+	br   *bufio.Reader
+	lr   io.LimitedReader
+	data []byte // the decompressed profile
+
+	strs     []span   // the string table, as spans of data
+	refs     []int64  // string indices postDecode resolves, checked once the table is complete
+	types    []vtype  // sample types
+	mapIDs   []uint64 // mapping ids
+	funcs    []pbFunc // functions
+	locs     []pbLoc  // locations
+	lines    []uint64 // function ids of the locations' lines, location after location
+	samples  [][]byte // sample messages, decoded once the sample types are known
+	values   []int64  // one sample's values
+	funcIdx  idIndex  // function id → index in funcs
+	locIdx   idIndex  // location id → index in locs
+	seen     []bool   // scratch for duplicate ids
+	locUsed  []bool   // locations on some sample's stack
+	usedLocs []int32  // their indices
+	funcUsed []bool   // functions of those locations' lines
+	usedFns  []int32  // their indices
+	others   []string // names of a footprint's functions not in the table's graph (views of data)
+	scalars  [7]int64 // drop_frames, keep_frames, time_nanos, duration_nanos, period type's type and unit, default_sample_type
+	docURL   int64    // doc_url
+	period   int64    // period (decoded only for its wire type)
+}
+
+// span is a string of the string table: data[start:end].
+type span struct{ start, end int }
+
+// vtype is a ValueType: string indices of its type and unit.
+type vtype struct{ typ, unit int64 }
+
+// pbFunc is a Function's id and the string indices of its names.
+type pbFunc struct {
+	id        uint64
+	name, sys int64
+}
+
+// pbLoc is a Location's id and its lines, lines[first:first+n].
+type pbLoc struct {
+	id       uint64
+	first, n int32
+}
+
+// Indices of decoder.scalars.
+const (
+	scDrop = iota
+	scKeep
+	scTime
+	scDuration
+	scPeriodType
+	scPeriodUnit
+	scDefault
+)
+
+// maxKeptBuffer is the largest decompressed buffer a decoder keeps for the
+// next profile; larger ones are dropped after use.
+const maxKeptBuffer = 16 << 20
+
+// release drops what the decoder should not keep between profiles.
+func (d *decoder) release() {
+	if cap(d.data) > maxKeptBuffer {
+		d.data = nil
+	}
+	if d.br != nil {
+		d.br.Reset(nil)
+	}
+	d.lr.R = nil
+	clear(d.others)
+	d.others = d.others[:0]
+	clear(d.samples)
+	d.samples = d.samples[:0]
+}
+
+// footprint reads the profile at path into a footprint over t; false means
+// the caller must use [Load] (see decoder).
+func (d *decoder) footprint(t *Table, path string, opts Options) (*Footprint, bool) {
+	lim := opts.Limits.orDefault()
+	if !d.read(path, lim) {
+		return nil, false
+	}
+	return d.decode(t, opts.AllowNonCPU, opts.AllowEmpty)
+}
+
+// read reads and decompresses the regular file at path into d.data within
+// lim; false means it could not (Load then reports why).
+func (d *decoder) read(path string, lim Limits) bool {
+	f, st, err := regfile.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if st.Size() > lim.MaxFileBytes {
+		return false
+	}
+	if d.br == nil {
+		d.br = bufio.NewReaderSize(f, 32<<10)
+	} else {
+		d.br.Reset(f)
+	}
+	return d.fill(d.br, st.Size(), lim)
+}
+
+// fill reads the size bytes of a profile file from r into d.data,
+// decompressing them if they are gzipped as parseData decides (at least 18
+// bytes starting with the gzip magic number), within lim; false means it
+// could not (Load then reports why).
+func (d *decoder) fill(r *bufio.Reader, size int64, lim Limits) bool {
+	var src io.Reader = r
+	max := min(lim.MaxDecodedBytes, lim.MaxFileBytes)
+	magic, _ := r.Peek(2)
+	gzipped := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
+	if gzipped && size < 18 {
+		return false // not gzip to parseData, but gzip to profile.ParseData: an error
+	}
+	if gzipped {
+		var err error
+		if d.gz == nil {
+			d.gz, err = gzip.NewReader(r)
+		} else {
+			err = d.gz.Reset(r)
+		}
+		if err != nil {
+			return false
+		}
+		src, max = d.gz, lim.MaxDecodedBytes
+	}
+	d.lr = io.LimitedReader{R: src, N: max + 1}
+	d.data = d.data[:0]
+	if cap(d.data) == 0 {
+		d.data = make([]byte, 0, min(max+1, 4*size+512))
+	}
+	for {
+		if len(d.data) == cap(d.data) {
+			d.data = append(d.data, 0)[:len(d.data)]
+		}
+		n, err := d.lr.Read(d.data[len(d.data):cap(d.data)])
+		d.data = d.data[:len(d.data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return false
+		}
+	}
+	if int64(len(d.data)) > max {
+		return false
+	}
+	// parseData refuses to decompress a second gzip layer.
+	return !gzipped || len(d.data) < 2 || d.data[0] != 0x1f || d.data[1] != 0x8b
+}
+
+// varint decodes a varint as pprof does: at most 10 bytes, bits past the
+// 64th dropped.
+func varint(b []byte) (uint64, []byte, bool) {
+	var u uint64
+	for i := 0; ; i++ {
+		if i >= 10 || i >= len(b) {
+			return 0, nil, false
+		}
+		u |= uint64(b[i]&0x7F) << uint(7*i)
+		if b[i]&0x80 == 0 {
+			return u, b[i+1:], true
+		}
+	}
+}
+
+// field is one decoded protobuf field.
+type field struct {
+	num  uint64
+	typ  int
+	u64  uint64
+	data []byte
+}
+
+// next decodes the field at the start of b and returns the rest, as
+// pprof's decodeField does.
+func next(b []byte) (field, []byte, bool) {
+	x, b, ok := varint(b)
+	if !ok {
+		return field{}, nil, false
+	}
+	f := field{num: x >> 3, typ: int(x & 7)}
+	switch f.typ {
+	case 0:
+		f.u64, b, ok = varint(b)
+		if !ok {
+			return field{}, nil, false
+		}
+	case 1:
+		if len(b) < 8 {
+			return field{}, nil, false
+		}
+		f.u64 = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 | uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		b = b[8:]
+	case 2:
+		var n uint64
+		n, b, ok = varint(b)
+		if !ok || n > uint64(len(b)) {
+			return field{}, nil, false
+		}
+		f.data, b = b[:n], b[n:]
+	case 5:
+		if len(b) < 4 {
+			return field{}, nil, false
+		}
+		f.u64 = uint64(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+		b = b[4:]
+	default:
+		return field{}, nil, false
+	}
+	return f, b, true
+}
+
+// varints calls add for each value of a repeated varint field: every
+// varint of a packed one (wire type 2) or the field's own (wire type 0).
+func varints(f field, add func(uint64) bool) bool {
+	switch f.typ {
+	case 0:
+		return add(f.u64)
+	case 2:
+		for b := f.data; len(b) > 0; {
+			u, rest, ok := varint(b)
+			if !ok || !add(u) {
+				return false
+			}
+			b = rest
+		}
+		return true
+	}
+	return false
+}
+
+// scalars decodes a message whose fields 1 to len(dst) are varints into
+// dst (last value wins), skipping other fields.
+func scalars(b []byte, dst []uint64) bool {
+	for len(b) > 0 {
+		f, rest, ok := next(b)
+		if !ok {
+			return false
+		}
+		b = rest
+		if f.num >= 1 && f.num <= uint64(len(dst)) {
+			if f.typ != 0 {
+				return false
+			}
+			dst[f.num-1] = f.u64
+		}
+	}
+	return true
+}
+
+// decode decodes d.data into a footprint over t.
+func (d *decoder) decode(t *Table, allowNonCPU, allowEmpty bool) (*Footprint, bool) {
+	if !d.profile() {
+		return nil, false
+	}
+	types, def, ok := d.checkTable()
+	if !ok {
+		return nil, false
+	}
+	if len(types) == 0 && len(d.samples) != 0 {
+		return nil, false
+	}
+	idx, _, unit, err := sampleIndex(&profile.Profile{SampleType: types, DefaultSampleType: def}, allowNonCPU)
+	if err != nil {
+		return nil, false
+	}
+	if unit == "" {
+		unit = "seconds" // as finish names a graph without unit
+	}
+	fp := &Footprint{Table: t, Unit: unit}
+	if dur := d.scalars[scDuration]; dur > 0 {
+		fp.Duration = float64(dur) * 1e-9
+	}
+	if len(d.samples) == 0 {
+		if !allowEmpty {
+			return nil, false
+		}
+		fp.Nodes = bitset.New(t.g.Len())
+		return fp, true
+	}
+	countIdx := countIndex(types)
+	nonZero := false
+	d.locUsed = resize(d.locUsed, len(d.locs))
+	d.usedLocs = d.usedLocs[:0]
+	for _, s := range d.samples {
+		if !d.sample(s) || len(d.values) != len(types) {
+			return nil, false
+		}
+		raw := d.values[idx]
+		if raw < 0 {
+			return nil, false
+		}
+		nonZero = nonZero || raw != 0
+		if countIdx >= 0 && d.values[countIdx] > 0 {
+			fp.SamplesTaken += d.values[countIdx]
+		} else if countIdx < 0 {
+			fp.SamplesTaken++
+		}
+	}
+	if len(d.usedLocs) == 0 || !nonZero && !allowEmpty {
+		return nil, false
+	}
+	d.funcUsed = resize(d.funcUsed, len(d.funcs))
+	d.usedFns = d.usedFns[:0]
+	for _, k := range d.usedLocs {
+		l := d.locs[k]
+		for _, id := range d.lines[l.first : l.first+l.n] {
+			fi := d.funcIdx.get(id) - 1 // exists: checkTable checked every line
+			if !d.funcUsed[fi] {
+				d.funcUsed[fi] = true
+				d.usedFns = append(d.usedFns, fi)
+			}
+		}
+	}
+	fp.Nodes = bitset.New(t.g.Len())
+	d.others = d.others[:0]
+	for _, fi := range d.usedFns {
+		fn := d.funcs[fi]
+		name := d.str(fn.name)
+		if name == "" {
+			name = d.str(fn.sys)
+		}
+		if name == "" {
+			continue
+		}
+		name = NormalizeName(name)
+		if id, ok := t.g.Lookup(name); ok {
+			fp.Nodes.Add(id)
+		} else {
+			d.others = append(d.others, name)
+		}
+	}
+	if fp.Nodes.Len() == 0 && len(d.others) == 0 {
+		return nil, false // no named frame: ErrUnsymbolized
+	}
+	if len(d.others) > 0 {
+		fp.Others = sortedIDs(t.intern(d.others, make([]int32, 0, len(d.others))))
+	}
+	return fp, true
+}
+
+// str returns string i of the table as a view of d.data, valid until the
+// next profile is read: the bytes are never changed while it is in use,
+// and Table.intern copies the names it keeps.
+func (d *decoder) str(i int64) string {
+	s := d.strs[i]
+	if s.start == s.end {
+		return ""
+	}
+	return unsafe.String(&d.data[s.start], s.end-s.start)
+}
+
+// profile decodes the Profile message's fields other than samples, whose
+// messages it keeps in d.samples.
+func (d *decoder) profile() bool {
+	d.strs, d.refs, d.types, d.mapIDs = d.strs[:0], d.refs[:0], d.types[:0], d.mapIDs[:0]
+	d.funcs, d.locs, d.lines, d.samples = d.funcs[:0], d.locs[:0], d.lines[:0], d.samples[:0]
+	d.usedLocs = d.usedLocs[:0]
+	d.scalars, d.docURL, d.period = [7]int64{}, 0, 0
+	b := d.data
+	if len(b) == 0 {
+		return false
+	}
+	var vals [10]uint64
+	for len(b) > 0 {
+		f, rest, ok := next(b)
+		if !ok {
+			return false
+		}
+		b = rest
+		if f.num >= 1 && f.num <= 5 || f.num == 6 || f.num == 11 {
+			if f.typ != 2 {
+				return false
+			}
+		}
+		switch f.num {
+		case 1: // sample_type
+			vals = [10]uint64{}
+			if !scalars(f.data, vals[:2]) {
+				return false
+			}
+			d.types = append(d.types, vtype{int64(vals[0]), int64(vals[1])})
+		case 2: // sample
+			d.samples = append(d.samples, f.data)
+		case 3: // mapping: id, start, limit, offset, filename, build_id, 4 bools
+			vals = [10]uint64{}
+			if !scalars(f.data, vals[:10]) {
+				return false
+			}
+			d.mapIDs = append(d.mapIDs, vals[0])
+			d.refs = append(d.refs, int64(vals[4]), int64(vals[5]))
+		case 4: // location
+			if !d.location(f.data) {
+				return false
+			}
+		case 5: // function: id, name, system_name, filename, start_line
+			vals = [10]uint64{}
+			if !scalars(f.data, vals[:5]) {
+				return false
+			}
+			d.funcs = append(d.funcs, pbFunc{id: vals[0], name: int64(vals[1]), sys: int64(vals[2])})
+			d.refs = append(d.refs, int64(vals[3]))
+		case 6: // string_table; its first string must be ""
+			start := len(d.data) - len(f.data) - len(b)
+			d.strs = append(d.strs, span{start, start + len(f.data)})
+			if d.strs[0].start != d.strs[0].end {
+				return false
+			}
+		case 7, 8, 10, 12, 14, 15: // drop_frames, keep_frames, duration, period, default_sample_type, doc_url
+			if f.typ != 0 {
+				return false
+			}
+			switch f.num {
+			case 7:
+				d.scalars[scDrop] = int64(f.u64)
+			case 8:
+				d.scalars[scKeep] = int64(f.u64)
+			case 10:
+				d.scalars[scDuration] = int64(f.u64)
+			case 12:
+				d.period = int64(f.u64)
+			case 14:
+				d.scalars[scDefault] = int64(f.u64)
+			case 15:
+				d.docURL = int64(f.u64)
+			}
+		case 9: // time_nanos: a second non-zero one means concatenated profiles
+			if d.scalars[scTime] != 0 || f.typ != 0 {
+				return false
+			}
+			d.scalars[scTime] = int64(f.u64)
+		case 11: // period_type
+			vals = [10]uint64{}
+			if !scalars(f.data, vals[:2]) {
+				return false
+			}
+			d.scalars[scPeriodType], d.scalars[scPeriodUnit] = int64(vals[0]), int64(vals[1])
+		case 13: // comment
+			if !varints(f, func(u uint64) bool { d.refs = append(d.refs, int64(u)); return true }) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// location decodes a Location message.
+func (d *decoder) location(b []byte) bool {
+	l := pbLoc{first: int32(len(d.lines))}
+	for len(b) > 0 {
+		f, rest, ok := next(b)
+		if !ok {
+			return false
+		}
+		b = rest
+		switch f.num {
+		case 1, 2, 3, 5: // id, mapping_id, address, is_folded
+			if f.typ != 0 {
+				return false
+			}
+			if f.num == 1 {
+				l.id = f.u64
+			}
+		case 4: // line: function_id, line, column
+			var vals [3]uint64
+			if f.typ != 2 || !scalars(f.data, vals[:]) {
+				return false
+			}
+			d.lines = append(d.lines, vals[0])
+		}
+	}
+	l.n = int32(len(d.lines)) - l.first
+	d.locs = append(d.locs, l)
+	return true
+}
+
+// checkTable checks what profile.ParseData checks besides the samples:
+// every string index in range, ids non-zero and unique, every line's
+// function in the Function table. It indexes functions and locations by
+// id and returns the sample types and the default sample type.
+func (d *decoder) checkTable() ([]*profile.ValueType, string, bool) {
+	n := int64(len(d.strs))
+	in := func(i int64) bool { return i >= 0 && i < n }
+	for _, i := range d.refs {
+		if !in(i) {
+			return nil, "", false
+		}
+	}
+	if !in(d.scalars[scDrop]) || !in(d.scalars[scKeep]) {
+		return nil, "", false
+	}
+	for _, i := range d.scalars[scPeriodType:] {
+		if !in(i) {
+			return nil, "", false
+		}
+	}
+	if !in(d.docURL) {
+		return nil, "", false
+	}
+	types := make([]*profile.ValueType, len(d.types))
+	for i, vt := range d.types {
+		if !in(vt.typ) || !in(vt.unit) {
+			return nil, "", false
+		}
+		types[i] = &profile.ValueType{Type: strings.Clone(d.str(vt.typ)), Unit: strings.Clone(d.str(vt.unit))}
+	}
+	for _, fn := range d.funcs {
+		if !in(fn.name) || !in(fn.sys) {
+			return nil, "", false
+		}
+	}
+	if !d.unique(len(d.mapIDs), func(i int) uint64 { return d.mapIDs[i] }, nil) ||
+		!d.unique(len(d.funcs), func(i int) uint64 { return d.funcs[i].id }, &d.funcIdx) ||
+		!d.unique(len(d.locs), func(i int) uint64 { return d.locs[i].id }, &d.locIdx) {
+		return nil, "", false
+	}
+	for _, id := range d.lines {
+		if id == 0 || d.funcIdx.get(id) == 0 {
+			return nil, "", false
+		}
+	}
+	return types, d.str(d.scalars[scDefault]), true
+}
+
+// unique reports whether the n ids that id returns are non-zero and
+// distinct, and indexes them in idx (position + 1) when it is not nil.
+func (d *decoder) unique(n int, id func(int) uint64, idx *idIndex) bool {
+	var x idIndex
+	if idx != nil {
+		x = *idx
+		defer func() { *idx = x }()
+	}
+	dense := true
+	for i := range n {
+		if v := id(i); v == 0 {
+			return false
+		} else if v > uint64(n) {
+			dense = false
+		}
+	}
+	if dense {
+		// ids in 1..n: distinct when each is seen once.
+		d.seen = resize(d.seen, n+1)
+		for i := range n {
+			v := id(i)
+			if d.seen[v] {
+				return false
+			}
+			d.seen[v] = true
+		}
+		if idx != nil {
+			x.m = nil
+			x.dense = resize(x.dense, n+1)
+			for i := range n {
+				x.dense[id(i)] = int32(i + 1)
+			}
+		}
+		return true
+	}
+	m := x.m
+	if m == nil {
+		m = make(map[uint64]int32, n)
+	} else {
+		clear(m)
+	}
+	for i := range n {
+		v := id(i)
+		if _, dup := m[v]; dup {
+			return false
+		}
+		m[v] = int32(i + 1)
+	}
+	if idx != nil {
+		x.m = m
+		x.dense = x.dense[:0]
+	}
+	return true
+}
+
+// idIndex maps ids to positions + 1 (0: absent): a slice when the ids are
+// 1..n, else a map.
+type idIndex struct {
+	dense []int32
+	m     map[uint64]int32
+}
+
+func (x *idIndex) get(id uint64) int32 {
+	if x.m != nil {
+		return x.m[id]
+	}
+	if id < uint64(len(x.dense)) {
+		return x.dense[id]
+	}
+	return 0
+}
+
+// resize returns s with length n, every element zero.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// sample decodes a Sample message: its locations are marked used in
+// d.locUsed and d.usedLocs, its values go to d.values, its labels' string
+// indices are checked as postDecode resolves them.
+func (d *decoder) sample(b []byte) bool {
+	d.values = d.values[:0]
+	n := int64(len(d.strs))
+	for len(b) > 0 {
+		f, rest, ok := next(b)
+		if !ok {
+			return false
+		}
+		b = rest
+		switch f.num {
+		case 1: // location_id
+			if !varints(f, d.useLocation) {
+				return false
+			}
+		case 2: // value
+			if !varints(f, func(u uint64) bool { d.values = append(d.values, int64(u)); return true }) {
+				return false
+			}
+		case 3: // label: key, str, num, num_unit
+			var v [4]uint64
+			if f.typ != 2 || !scalars(f.data, v[:]) {
+				return false
+			}
+			// postDecode resolves the key, then the string value if
+			// there is one, else the unit of a numeric value.
+			key, str, unit := int64(v[0]), int64(v[1]), int64(v[3])
+			if key < 0 || key >= n || str != 0 && (str < 0 || str >= n) || str == 0 && unit != 0 && (unit < 0 || unit >= n) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// useLocation marks the location of id used; false if there is none.
+func (d *decoder) useLocation(id uint64) bool {
+	k := d.locIdx.get(id) - 1
+	if k < 0 {
+		return false
+	}
+	if !d.locUsed[k] {
+		d.locUsed[k] = true
+		d.usedLocs = append(d.usedLocs, k)
+	}
+	return true
+}
