@@ -325,7 +325,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	cbs := make([]coverage.Benchmark, len(benches))
 	for i, b := range benches {
-		cbs[i] = coverage.Benchmark{ID: b.id, Graph: b.graph}
+		cbs[i] = coverage.Benchmark{ID: b.id, Footprint: b.fp}
 		rep.Profiles[b.id] = b.file
 	}
 	rep.Coverage = coverage.Compute(app, cbs)
@@ -538,22 +538,27 @@ func notRegular(path string, mode fs.FileMode) Skip {
 
 type loaded struct {
 	id, file string
-	graph    *callgraph.Graph
+	fp       *callgraph.Footprint
 }
 
-// loadBenchmarks decodes files in parallel; the output order is the input
-// order whatever the scheduling.
+// loadBenchmarks decodes files on up to workers goroutines, each straight
+// into its footprint over a table of app's nodes (coverage compares nodes
+// only): no benchmark's graph or decoded profile outlives its decoding.
+// The output order is the input order whatever the scheduling.
 func loadBenchmarks(ctx context.Context, files []benchFile, app *callgraph.Graph, opts callgraph.Options, workers int) ([]loaded, []Skip, error) {
-	graphs := make([]*callgraph.Graph, len(files))
+	tab := callgraph.NewTable(app)
+	fps := make([]*callgraph.Footprint, len(files))
 	errs := make([]error, len(files))
-	benchOpts := opts
-	benchOpts.NoEdges = true // coverage compares nodes only
 	par.For(ctx, len(files), workers, func(i int) {
 		if files[i].set {
-			graphs[i], errs[i] = functionSetGraph(files[i].path, app, opts)
+			g, err := functionSetGraph(files[i].path, app, opts)
+			if err == nil {
+				fps[i] = tab.Footprint(g)
+			}
+			errs[i] = err
 			return
 		}
-		graphs[i], errs[i] = callgraph.Load([]string{files[i].path}, benchOpts)
+		fps[i], errs[i] = tab.Load(files[i].path, opts)
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -570,7 +575,7 @@ func loadBenchmarks(ctx context.Context, files []benchFile, app *callgraph.Graph
 			skipped = append(skipped, Skip{File: f.path, Reason: reason})
 			continue
 		}
-		out = append(out, loaded{id: f.id, file: f.path, graph: graphs[i]})
+		out = append(out, loaded{id: f.id, file: f.path, fp: fps[i]})
 	}
 	slices.SortFunc(skipped, func(a, b Skip) int { return strings.Compare(a.File, b.File) })
 	return out, skipped, nil

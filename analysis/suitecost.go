@@ -96,8 +96,14 @@ func resolveCosts(cfg Config, manifests []dirManifest, benches []coverage.Benchm
 	}
 	costs := map[string]float64{}
 	for _, b := range benches {
-		if b.Graph.Duration > 0 {
-			costs[b.ID] = b.Graph.Duration
+		d := 0.0
+		if b.Graph != nil {
+			d = b.Graph.Duration
+		} else if b.Footprint != nil {
+			d = b.Footprint.Duration
+		}
+		if d > 0 {
+			costs[b.ID] = d
 		}
 	}
 	if len(costs) > 0 {
@@ -133,7 +139,7 @@ func suiteCost(cfg Config, cov *coverage.Result, alg2 *optimize.Result, cheap *o
 }
 
 // Thresholds of the thin-profile warnings ([ThinProfileWarning]), in
-// samples the profiler took (callgraph.Graph.SamplesTaken).
+// samples the profiler took (callgraph.Graph.SamplesTaken, Footprint.SamplesTaken).
 //
 // A function that takes a share s of a profile's CPU time appears in a
 // profile of N samples with probability 1 − e^(−N·s), and a coverage set
@@ -228,8 +234,8 @@ func thinProfiles(app []string, appSamples int64, cpu bool, benches []loaded) []
 	}
 	thin := &ThinBenchmarksWarning{Min: MinBenchmarkSamples}
 	for _, b := range benches {
-		if b.graph.Unit == "seconds" && b.graph.SamplesTaken < MinBenchmarkSamples {
-			thin.Benchmarks = append(thin.Benchmarks, ThinBenchmark{ID: b.id, File: b.file, Samples: b.graph.SamplesTaken})
+		if b.fp.Unit == "seconds" && b.fp.SamplesTaken < MinBenchmarkSamples {
+			thin.Benchmarks = append(thin.Benchmarks, ThinBenchmark{ID: b.id, File: b.file, Samples: b.fp.SamplesTaken})
 		}
 	}
 	if len(thin.Benchmarks) > 0 {

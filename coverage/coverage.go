@@ -8,7 +8,8 @@ import (
 	"github.com/mbopt/mbopt/callgraph"
 )
 
-// Benchmark is one microbenchmark's graph under its id.
+// Benchmark is one microbenchmark's graph, or footprint, under its id.
+// Exactly one of Graph and Footprint is set.
 type Benchmark struct {
 	// ID names the benchmark, e.g. "storage__BenchmarkAddRows" or
 	// "example.com/m/storage.BenchmarkAddRows/n=10". IDs must be unique.
@@ -16,6 +17,69 @@ type Benchmark struct {
 	// Graph is the benchmark's call graph, as callgraph.Load builds it
 	// from its profile.
 	Graph *callgraph.Graph
+	// Footprint is the benchmark's functions as callgraph.Table.Load
+	// reads them from its profile, without building its graph: coverage
+	// compares only a benchmark graph's nodes, so a footprint gives the
+	// same results for a fraction of the memory. Footprints over a
+	// table made from the application graph map to its nodes directly;
+	// others are matched by name.
+	Footprint *callgraph.Footprint
+}
+
+// len returns the number of functions of b's graph or footprint.
+func (b *Benchmark) len() int {
+	if b.Graph != nil {
+		return b.Graph.Len()
+	}
+	return b.Footprint.Len()
+}
+
+// tableIDs maps the nodes of one graph to the ids of the callgraph.Tables
+// of footprints, by name, each table's once.
+type tableIDs struct {
+	app *callgraph.Graph
+	ids map[*callgraph.Table][]int32
+}
+
+// of returns, for each node of app, its id in t, -1 for none.
+func (m *tableIDs) of(t *callgraph.Table) []int32 {
+	if ids, ok := m.ids[t]; ok {
+		return ids
+	}
+	ids := make([]int32, m.app.Len())
+	for i, n := range m.app.Nodes {
+		ids[i] = -1
+		if id, ok := t.Lookup(n.Name); ok {
+			ids[i] = int32(id)
+		}
+	}
+	if m.ids == nil {
+		m.ids = map[*callgraph.Table][]int32{}
+	}
+	m.ids[t] = ids
+	return ids
+}
+
+// nodes puts the application nodes of b's graph or footprint in set.
+func (b *Benchmark) nodes(app *callgraph.Graph, set bitset.Set, m *tableIDs) {
+	switch {
+	case b.Graph != nil:
+		for _, bn := range b.Graph.Nodes {
+			if id, ok := app.Lookup(bn.Name); ok {
+				set.Add(id)
+			}
+		}
+	case b.Footprint == nil:
+		panic("coverage: benchmark " + b.ID + " has neither a graph nor a footprint")
+	case b.Footprint.Table.Graph() == app:
+		copy(set, b.Footprint.Nodes)
+	default:
+		for i, id := range m.of(b.Footprint.Table) {
+			if id >= 0 && b.Footprint.Has(int(id)) {
+				set.Add(i)
+			}
+		}
+	}
 }
 
 // Ratio is a coverage figure.
@@ -80,8 +144,12 @@ type Result struct {
 
 // Compute returns the coverage of app by benches. Benchmarks are matched to
 // application nodes by normalised function name. Sets are returned sorted by
-// ID whatever the input order. It panics if two benchmarks share an ID.
-// Cost: O(total benchmark nodes) map lookups plus O(B × V/64) words.
+// ID whatever the input order. It panics if two benchmarks share an ID or
+// one has neither a graph nor a footprint. The tables of footprints must
+// not change while it runs.
+// Cost: O(total benchmark nodes) map lookups plus O(B × V/64) words; a
+// footprint over a table of app costs O(V/64) words, one over another
+// table O(V) bit tests after O(V) lookups per table.
 func Compute(app *callgraph.Graph, benches []Benchmark) *Result {
 	n := app.Len()
 	r := &Result{
@@ -104,13 +172,10 @@ func Compute(app *callgraph.Graph, benches []Benchmark) *Result {
 		}
 	}
 	r.Sets = make([]Set, len(sorted))
+	m := &tableIDs{app: app}
 	for i, b := range sorted {
-		s := Set{ID: b.ID, Nodes: bitset.New(n), GraphNodes: b.Graph.Len()}
-		for _, bn := range b.Graph.Nodes {
-			if id, ok := app.Lookup(bn.Name); ok {
-				s.Nodes.Add(id)
-			}
-		}
+		s := Set{ID: b.ID, Nodes: bitset.New(n), GraphNodes: b.len()}
+		b.nodes(app, s.Nodes, m)
 		r.fill(&s)
 		r.Covered.Or(s.Nodes)
 		r.Sets[i] = s
