@@ -291,9 +291,11 @@ func TestLeanDecoderCases(t *testing.T) {
 
 // FuzzFootprint compares the lean decoder with profile.Parse and New on
 // arbitrary bytes (see checkLean), with the options of flags: 1
-// AllowNonCPU, 2 AllowEmpty. Its seed corpus is FuzzGraph's (small real
-// profiles, gzipped and plain, and the bad-input fixtures) and every
-// profile under a testdata directory.
+// AllowNonCPU, 2 AllowEmpty. Its seeds are every profile under a testdata
+// directory of the module (gzipped as written and, when small, plain, so
+// that mutations reach the protobuf; the bad-input fixtures included) and,
+// in testdata/fuzz/FuzzFootprint, FuzzGraph's hand-built profiles
+// (unnamed frames, inlining and recursion, negative and zero values).
 func FuzzFootprint(f *testing.F) {
 	for _, path := range testdataProfiles(f) {
 		data, err := os.ReadFile(path)

@@ -60,3 +60,29 @@ func ExampleIsBelow() {
 	// github.com/x/y/storage true
 	// github.com/x/y-client false
 }
+
+// Table.Load reads a benchmark's profile straight into its footprint: the
+// functions its graph would have, numbered by a table of the application
+// graph's nodes, without building the graph.
+func ExampleTable_Load() {
+	app, err := callgraph.Load([]string{"../testdata/profiles/example/app.pprof"},
+		callgraph.Options{Modules: []string{"example.com/tinytsdb"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tab := callgraph.NewTable(app)
+	fp, err := tab.Load("../testdata/profiles/example/micro/storage__BenchmarkSearch.pprof", callgraph.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d functions: %d of the application's %d, %d others; %d samples taken\n",
+		fp.Len(), fp.Nodes.Len(), app.Len(), len(fp.Others), fp.SamplesTaken)
+	for _, name := range []string{"example.com/tinytsdb/storage.(*Table).Search", "example.com/tinytsdb/storage.BenchmarkSearch"} {
+		id, _ := tab.Lookup(name)
+		fmt.Printf("%s: in the footprint %v, an application node %v\n", name, fp.Has(id), id < app.Len())
+	}
+	// Output:
+	// 131 functions: 76 of the application's 605, 55 others; 269 samples taken
+	// example.com/tinytsdb/storage.(*Table).Search: in the footprint true, an application node true
+	// example.com/tinytsdb/storage.BenchmarkSearch: in the footprint true, an application node false
+}

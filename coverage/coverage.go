@@ -174,8 +174,9 @@ func Compute(app *callgraph.Graph, benches []Benchmark) *Result {
 	r.Sets = make([]Set, len(sorted))
 	m := &tableIDs{app: app}
 	for i, b := range sorted {
-		s := Set{ID: b.ID, Nodes: bitset.New(n), GraphNodes: b.len()}
+		s := Set{ID: b.ID, Nodes: bitset.New(n)}
 		b.nodes(app, s.Nodes, m)
+		s.GraphNodes = b.len()
 		r.fill(&s)
 		r.Covered.Or(s.Nodes)
 		r.Sets[i] = s
