@@ -48,9 +48,10 @@ type decoder struct {
 	funcUsed []bool   // functions of those locations' lines
 	usedFns  []int32  // their indices
 	others   []string // names of a footprint's functions not in the table's graph (views of data)
-	scalars  [7]int64 // drop_frames, keep_frames, time_nanos, duration_nanos, period type's type and unit, default_sample_type
-	docURL   int64    // doc_url
-	period   int64    // period (decoded only for its wire type)
+	// The Profile message's scalar fields that matter: all but
+	// timeNanos and durationNanos are string indices.
+	dropFrames, keepFrames, timeNanos, durationNanos int64
+	periodType, periodUnit, defaultType, docURL      int64
 }
 
 // span is a string of the string table: data[start:end].
@@ -70,17 +71,6 @@ type pbLoc struct {
 	id       uint64
 	first, n int32
 }
-
-// Indices of decoder.scalars.
-const (
-	scDrop = iota
-	scKeep
-	scTime
-	scDuration
-	scPeriodType
-	scPeriodUnit
-	scDefault
-)
 
 // maxKeptBuffer is the largest decompressed buffer a decoder keeps for the
 // next profile; larger ones are dropped after use.
@@ -299,7 +289,7 @@ func (d *decoder) decode(t *Table, allowNonCPU, allowEmpty bool) (*Footprint, bo
 		unit = "seconds" // as finish names a graph without unit
 	}
 	fp := &Footprint{Table: t, Unit: unit}
-	if dur := d.scalars[scDuration]; dur > 0 {
+	if dur := d.durationNanos; dur > 0 {
 		fp.Duration = float64(dur) * 1e-9
 	}
 	if len(d.samples) == 0 {
@@ -387,7 +377,8 @@ func (d *decoder) profile() bool {
 	d.strs, d.refs, d.types, d.mapIDs = d.strs[:0], d.refs[:0], d.types[:0], d.mapIDs[:0]
 	d.funcs, d.locs, d.lines, d.samples = d.funcs[:0], d.locs[:0], d.lines[:0], d.samples[:0]
 	d.usedLocs = d.usedLocs[:0]
-	d.scalars, d.docURL, d.period = [7]int64{}, 0, 0
+	d.dropFrames, d.keepFrames, d.timeNanos, d.durationNanos = 0, 0, 0, 0
+	d.periodType, d.periodUnit, d.defaultType, d.docURL = 0, 0, 0, 0
 	b := d.data
 	if len(b) == 0 {
 		return false
@@ -441,31 +432,29 @@ func (d *decoder) profile() bool {
 			if f.typ != 0 {
 				return false
 			}
-			switch f.num {
+			switch v := int64(f.u64); f.num {
 			case 7:
-				d.scalars[scDrop] = int64(f.u64)
+				d.dropFrames = v
 			case 8:
-				d.scalars[scKeep] = int64(f.u64)
+				d.keepFrames = v
 			case 10:
-				d.scalars[scDuration] = int64(f.u64)
-			case 12:
-				d.period = int64(f.u64)
+				d.durationNanos = v
 			case 14:
-				d.scalars[scDefault] = int64(f.u64)
+				d.defaultType = v
 			case 15:
-				d.docURL = int64(f.u64)
+				d.docURL = v
 			}
 		case 9: // time_nanos: a second non-zero one means concatenated profiles
-			if d.scalars[scTime] != 0 || f.typ != 0 {
+			if d.timeNanos != 0 || f.typ != 0 {
 				return false
 			}
-			d.scalars[scTime] = int64(f.u64)
+			d.timeNanos = int64(f.u64)
 		case 11: // period_type
 			vals = [10]uint64{}
 			if !scalars(f.data, vals[:2]) {
 				return false
 			}
-			d.scalars[scPeriodType], d.scalars[scPeriodUnit] = int64(vals[0]), int64(vals[1])
+			d.periodType, d.periodUnit = int64(vals[0]), int64(vals[1])
 		case 13: // comment
 			if !varints(f, func(u uint64) bool { d.refs = append(d.refs, int64(u)); return true }) {
 				return false
@@ -517,16 +506,10 @@ func (d *decoder) checkTable() ([]*profile.ValueType, string, bool) {
 			return nil, "", false
 		}
 	}
-	if !in(d.scalars[scDrop]) || !in(d.scalars[scKeep]) {
-		return nil, "", false
-	}
-	for _, i := range d.scalars[scPeriodType:] {
+	for _, i := range [...]int64{d.dropFrames, d.keepFrames, d.periodType, d.periodUnit, d.defaultType, d.docURL} {
 		if !in(i) {
 			return nil, "", false
 		}
-	}
-	if !in(d.docURL) {
-		return nil, "", false
 	}
 	types := make([]*profile.ValueType, len(d.types))
 	for i, vt := range d.types {
@@ -550,7 +533,7 @@ func (d *decoder) checkTable() ([]*profile.ValueType, string, bool) {
 			return nil, "", false
 		}
 	}
-	return types, d.str(d.scalars[scDefault]), true
+	return types, d.str(d.defaultType), true
 }
 
 // unique reports whether the n ids that id returns are non-zero and
