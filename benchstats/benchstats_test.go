@@ -182,6 +182,31 @@ func TestVerdictText(t *testing.T) {
 	assert.True(t, PotentialImprovement.Improvement() && !PotentialImprovement.Definite())
 }
 
+func TestVerdictSeverity(t *testing.T) {
+	tests := []struct {
+		v    Verdict
+		want int
+	}{
+		{DefiniteRegression, 4},
+		{PotentialRegression, 3},
+		{DefiniteImprovement, 2},
+		{PotentialImprovement, 1},
+		{Unchanged, 0},
+		{Verdict(9), 0},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, tt.v.Severity(), tt.v.String())
+	}
+	d := Detections()
+	require.Len(t, d, 4)
+	for i := 1; i < len(d); i++ {
+		assert.Greater(t, d[i-1].Severity(), d[i].Severity(), "Detections is most severe first")
+	}
+	assert.NotContains(t, d, Unchanged)
+	d[0] = Unchanged
+	assert.Equal(t, DefiniteRegression, Detections()[0], "each call returns a new slice")
+}
+
 func TestUTest(t *testing.T) {
 	a := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
 	b := []float64{11, 12, 13, 14, 15, 16, 17, 18, 19, 20}

@@ -6,6 +6,16 @@ import (
 )
 
 // A Verdict classifies an [Estimate] against a threshold.
+//
+// Verdicts are ordered for readers by one rule, [Verdict.Severity]:
+// regressions before improvements, and within each direction definite
+// before potential, so DefiniteRegression, PotentialRegression,
+// DefiniteImprovement, PotentialImprovement, then Unchanged. A potential
+// regression outranks a definite improvement because a regression is what
+// a reviewer must act on and what a CI gate may fail on (compare's
+// FailOnAnyRegression). Every ordered list of results or verdicts uses it:
+// package compare's SortResults, and the headline and tally of a
+// comparison's report. The constants' numeric order is not this order.
 type Verdict int
 
 // The verdicts, from no change to a definite one. Their text forms are
@@ -64,6 +74,30 @@ func (v Verdict) Regression() bool { return v == DefiniteRegression || v == Pote
 
 // Improvement reports whether v is an improvement, definite or potential.
 func (v Verdict) Improvement() bool { return v == DefiniteImprovement || v == PotentialImprovement }
+
+// Severity ranks v by the order documented on [Verdict], larger first:
+// DefiniteRegression 4, PotentialRegression 3, DefiniteImprovement 2,
+// PotentialImprovement 1, Unchanged (and any unknown value) 0.
+func (v Verdict) Severity() int {
+	switch v {
+	case DefiniteRegression:
+		return 4
+	case PotentialRegression:
+		return 3
+	case DefiniteImprovement:
+		return 2
+	case PotentialImprovement:
+		return 1
+	}
+	return 0
+}
+
+// Detections returns the verdicts of a change beyond the threshold, every
+// verdict but Unchanged, most severe first ([Verdict.Severity]). The slice
+// is new on every call.
+func Detections() []Verdict {
+	return []Verdict{DefiniteRegression, PotentialRegression, DefiniteImprovement, PotentialImprovement}
+}
 
 // Classify classifies e against the threshold band [−threshold, +threshold]
 // of relative changes (0.01 is 1%). higherIsBetter says which direction is

@@ -138,23 +138,15 @@ func group(r Result) int {
 		}
 		return 9
 	}
-	switch r.Verdict {
-	case benchstats.DefiniteRegression:
-		return 0
-	case benchstats.DefiniteImprovement:
-		return 1
-	case benchstats.PotentialRegression:
-		return 2
-	case benchstats.PotentialImprovement:
-		return 3
-	}
-	return 4
+	// 0 for a definite regression … 4 for unchanged.
+	return 4 - r.Verdict.Severity()
 }
 
-// SortResults sorts results by the report's rule: first by group —
-// definite regressions, definite improvements, potential regressions,
-// potential improvements, unchanged, then the results without a verdict:
-// build failures, failures, added, removed; within a group by
+// SortResults sorts results by the report's rule: first by group — the
+// verdicts most severe first (benchstats.Verdict.Severity: definite
+// regressions, potential regressions, definite improvements, potential
+// improvements, unchanged), then the results without a verdict: build
+// failures, failures, added, removed; within a group by
 // Impact.Attributed, highest first (results with an impact before those
 // without), then by the size of the change |Estimate.Change|, largest
 // first, then by id and unit.

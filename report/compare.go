@@ -25,28 +25,11 @@ import (
 // detections first, by impact) within three groups: detections (a
 // definite or potential change), unchanged, and not compared (added,
 // removed, build failed, failed). The headline names the leading
-// detection: the most severe verdict (definite regression, potential
-// regression, definite improvement, potential improvement), among those
-// the largest attributed impact, then the largest flat impact, then the
-// largest absolute change, then the Report's order.
-
-// severity ranks verdicts for the headline: larger is more important.
-func severity(v benchstats.Verdict) int {
-	switch v {
-	case benchstats.DefiniteRegression:
-		return 4
-	case benchstats.PotentialRegression:
-		return 3
-	case benchstats.DefiniteImprovement:
-		return 2
-	case benchstats.PotentialImprovement:
-		return 1
-	}
-	return 0
-}
-
-// verdictOrder lists the verdicts of detections, most severe first.
-var verdictOrder = []benchstats.Verdict{benchstats.DefiniteRegression, benchstats.PotentialRegression, benchstats.DefiniteImprovement, benchstats.PotentialImprovement}
+// detection: the most severe verdict (benchstats.Verdict.Severity:
+// definite regression, potential regression, definite improvement,
+// potential improvement), among those the largest attributed impact, then
+// the largest flat impact, then the largest absolute change, then the
+// Report's order. The tally counts verdicts in the same order.
 
 // compareGroups splits r's results into detections, unchanged results and
 // results that were not compared, each in r's order.
@@ -82,7 +65,7 @@ func leading(detected []compare.Result) *compare.Result {
 func leadCompare(a, b *compare.Result) int {
 	ia, ib := impactOf(a), impactOf(b)
 	return cmp.Or(
-		cmp.Compare(severity(a.Verdict), severity(b.Verdict)),
+		cmp.Compare(a.Verdict.Severity(), b.Verdict.Severity()),
 		cmp.Compare(ia.Attributed, ib.Attributed),
 		cmp.Compare(ia.Flat, ib.Flat),
 		cmp.Compare(math.Abs(a.Estimate.Change), math.Abs(b.Estimate.Change)),
@@ -202,7 +185,7 @@ func tally(r *compare.Report) string {
 		}
 	}
 	var changed, rest []string
-	for _, v := range verdictOrder {
+	for _, v := range benchstats.Detections() {
 		w := verdictWords(v)
 		if n := count[w]; n > 0 {
 			changed = append(changed, fmt.Sprintf("%d %s", n, textutil.Noun(n, w)))
