@@ -48,20 +48,71 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	sr := set.Series[0]
 	opt := detect.DefaultOptions
 	opt.InitialThreshold = 0.02
-	res, err := detect.Detect(sr.DetectPoints(), opt)
+	detected, err := set.Detect(opt, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	sr := detected[0].Series
 	fmt.Printf("%s: %d points against %.7s\n", sr.Name, len(sr.Points), set.Baseline.Commit)
-	for _, d := range res.Detections {
+	for _, d := range detected[0].Detections {
 		fmt.Printf("%s: %s %s %+.1f%%, definite %v\n", sr.Points[d.Index].Head.Subject, d.Kind, d.Direction, 100*d.Change, d.Definite)
 	}
 	// Output:
 	// BenchmarkQuery: 3 points against 1111111
 	// commit 3: jump up +9.1%, definite true
 	// commit 3: trend up +8.9%, definite true
+}
+
+// Run the detectors over a set of series, each with the initial threshold
+// its A/A calibration gives it: a benchmark without A/A results falls back
+// to the suite threshold.
+func ExampleSet_Detect() {
+	base := compare.Revision{Commit: "1111111111111111111111111111111111111111"}
+	series := func(id string, changes ...float64) history.Series {
+		s := history.Series{ID: id, Unit: "sec/op"}
+		for i, c := range changes {
+			s.Points = append(s.Points, history.Point{
+				Head:   compare.Revision{Commit: fmt.Sprintf("%040d", i+2), Subject: fmt.Sprintf("commit %d", i+1)},
+				Change: c, CI: benchstats.Interval{Low: c - 0.005, High: c + 0.005},
+			})
+		}
+		return s
+	}
+	set := &history.Set{Baseline: base, Series: []history.Series{
+		series("example.com/m.BenchmarkQuery", 0.001, -0.002, 0.06, 0.061),
+		series("example.com/m.BenchmarkWrite", 0.01, 0.02, 0.01, 0.015),
+	}}
+	cal, err := history.Calibrate([]history.Instability{
+		{ID: "example.com/m.BenchmarkQuery", Unit: "sec/op", Widths: []float64{0.02, 0.03, 0.025}},
+	}, history.DefaultCalibrateOptions)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	initial := func(s history.Series) (float64, string, error) {
+		t, own := cal.For(s.ID, s.Unit)
+		if own {
+			return t, history.ThresholdCalibrated, nil
+		}
+		return t, history.ThresholdSuite, nil
+	}
+	detected, err := set.Detect(detect.DefaultOptions, initial)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, d := range detected {
+		fmt.Printf("%s: initial threshold %.1f%% (%s), %d detections\n", d.Series.ID, 100*d.InitialThreshold, d.ThresholdSource, len(d.Detections))
+		for _, det := range d.Detections {
+			fmt.Printf("  %s: %s %s %+.1f%%\n", d.Series.Points[det.Index].Head.Subject, det.Kind, det.Direction, 100*det.Change)
+		}
+	}
+	// Output:
+	// example.com/m.BenchmarkQuery: initial threshold 2.2% (calibrated), 2 detections
+	//   commit 3: jump up +6.2%
+	//   commit 3: trend up +6.1%
+	// example.com/m.BenchmarkWrite: initial threshold 2.5% (suite), 0 detections
 }

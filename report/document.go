@@ -1,10 +1,18 @@
-// Package report renders an analysis for people and programs: a plain text
-// report, and a JSON document, [Document], what mbopt analyze --format json
-// writes. Each field's meaning is documented on Document and the types it
-// holds. The schema is stable: a field keeps its name and meaning ([Version]
-// changes when one does not), new fields may be added, every list is
-// present (possibly empty), ratios and shares are in [0, 1], and times are
-// in seconds (in the profile's own unit for non-CPU profiles). Optional
+// Package report renders an analysis (the suite report) for people and
+// programs: text ([WriteText]), Markdown ([WriteMarkdown]), HTML
+// ([WriteHTML]), its figures ([Figures], drawn by package report/plot), a
+// report directory of all of them ([WriteDir]), a GitHub Actions step
+// summary ([GitHub]), and a JSON document, [Document], what mbopt analyze
+// --format json writes. The other documents have packages of their own:
+// report/verdict renders a comparison of two revisions, report/trend a
+// benchmark history, report/site a history as a web site.
+//
+// The meaning of each field of the JSON document is documented on
+// Document and the types it holds. The schema is stable: a field keeps its
+// name and meaning ([Version] changes when one does not), new fields may
+// be added, every list is present (possibly empty), ratios and shares are
+// in [0, 1], and times are in seconds (in the profile's own unit for
+// non-CPU profiles). Optional
 // objects (selection, certificate, cost_certificate, suite_cost,
 // scenarios) appear only when the analysis computed them.
 //

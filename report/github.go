@@ -3,30 +3,16 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/report/github"
 	"github.com/mbopt/mbopt/suite"
 )
 
-// A StepSummary is an analysis as a GitHub Actions step reports it: the
-// selected suite for the next step to run, and a Markdown summary for the
-// job's page.
-type StepSummary struct {
-	// Suite is the minimal suite as `go test` command lines (see package
-	// suite) when every pick's package is known (see
-	// analysis.SuiteBenchmarks), else the picked benchmark ids, one per
-	// line, in pick order.
-	Suite string
-	// Markdown is the short Markdown form of the report
-	// ([MarkdownOptions].Summary) with Suite shown as a code block.
-	Markdown []byte
-}
-
 // GitHub returns the step summary of rep, whose Document is d.
-func GitHub(rep *analysis.Report, d *Document) (*StepSummary, error) {
-	s := &StepSummary{Suite: suiteLines(rep)}
+func GitHub(rep *analysis.Report, d *Document) (*github.StepSummary, error) {
+	s := &github.StepSummary{Suite: suiteLines(rep)}
 	var md bytes.Buffer
 	if err := WriteMarkdown(&md, d, MarkdownOptions{Summary: true, Suite: s.Suite}); err != nil {
 		return nil, err
@@ -52,24 +38,4 @@ func suiteLines(rep *analysis.Report) string {
 		fmt.Fprintln(&ids, id)
 	}
 	return ids.String()
-}
-
-// Append appends s.Markdown to the file at path, creating it (mode 0644)
-// when missing: GitHub Actions gives each step such a file in
-// $GITHUB_STEP_SUMMARY and shows what the step appended. The file belongs
-// to the runner, so it is appended to in one write, not replaced. Errors
-// name path.
-func (s *StepSummary) Append(path string) error {
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return fmt.Errorf("appending the step summary: %w", err)
-	}
-	if _, err := f.Write(s.Markdown); err != nil {
-		f.Close()
-		return fmt.Errorf("appending the step summary to %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("appending the step summary to %s: %w", path, err)
-	}
-	return nil
 }

@@ -6,12 +6,15 @@ import (
 	"html/template"
 	"io"
 	"strings"
+
+	"github.com/mbopt/mbopt/report/internal/render"
+	"github.com/mbopt/mbopt/report/plot"
 )
 
 // HTMLImage is a drawn figure for [WriteHTML].
 type HTMLImage struct {
 	// Figure is the figure's data: title, caption and name.
-	Figure Figure
+	Figure plot.Figure
 	// PNG is the figure drawn as PNG; it is inlined as a data: URI.
 	PNG []byte
 }
@@ -64,7 +67,7 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 }
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct":  pct,
+	"pct":  render.Pct,
 	"secs": secs,
 	"inc":  func(i int) int { return i + 1 },
 	// heads and cells are the impact columns (see Document.impactHeads).

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report/internal/render"
 )
 
 // MarkdownOptions configures [WriteMarkdown].
@@ -22,20 +23,13 @@ type MarkdownOptions struct {
 	Suite string
 }
 
-// mdEscape escapes the characters that break a Markdown table cell.
-func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;", "`", "\\`").Replace(s)
-}
-
-func mdCode(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
-
 // mdCodes formats each non-empty s as code, joined by "<br>" (one per line
 // in a table cell).
 func mdCodes(ss []string) string {
 	var out []string
 	for _, s := range ss {
 		if s != "" {
-			out = append(out, mdCode(s))
+			out = append(out, render.MarkdownCode(s))
 		}
 	}
 	return strings.Join(out, "<br>")
@@ -45,7 +39,7 @@ func mdCodes(ss []string) string {
 // figures, the minimal suite, the optimality certificate, the
 // recommendations, the scenarios (Table 6.4) and every benchmark.
 func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
-	ew := &errWriter{w: w}
+	ew := &render.ErrWriter{W: w}
 	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
 	fold := func(summary string) func() {
 		if !opts.Summary {
@@ -55,10 +49,10 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 		return func() { p("</details>\n\n") }
 	}
 
-	p("# mbopt: microbenchmark suite relevance for %s\n\n", mdCode(strings.Join(d.Modules, ", ")))
+	p("# mbopt: microbenchmark suite relevance for %s\n\n", render.MarkdownCode(strings.Join(d.Modules, ", ")))
 	p("The application (%s) calls **%d functions, %d in the project**, using %s of CPU", textutil.Plural(len(d.Application.Profiles), "profile"), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
 	if d.attributed() {
-		p(" (%s, %s, with no project function on the stack)", secs(d.Application.OutsideProjectSeconds), pct(d.Application.OutsideProjectShare))
+		p(" (%s, %s, with no project function on the stack)", secs(d.Application.OutsideProjectSeconds), render.Pct(d.Application.OutsideProjectShare))
 	}
 	p(". ")
 	p("The %d analysed %s", len(d.Benchmarks), textutil.Noun(len(d.Benchmarks), "benchmark"))
@@ -69,10 +63,10 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 	if len(d.Benchmarks) == 1 {
 		cover = "covers"
 	}
-	p(" %s **%s of the project functions** and %s of all functions.\n\n", cover, pct(d.Coverage.Project.Ratio), pct(d.Coverage.Overall.Ratio))
+	p(" %s **%s of the project functions** and %s of all functions.\n\n", cover, render.Pct(d.Coverage.Project.Ratio), render.Pct(d.Coverage.Overall.Ratio))
 	p("| coverage | covered | total | share |\n|---|--:|--:|--:|\n")
-	p("| project-only | %d | %d | %s |\n", d.Coverage.Project.Covered, d.Coverage.Project.Total, pct(d.Coverage.Project.Ratio))
-	p("| overall | %d | %d | %s |\n\n", d.Coverage.Overall.Covered, d.Coverage.Overall.Total, pct(d.Coverage.Overall.Ratio))
+	p("| project-only | %d | %d | %s |\n", d.Coverage.Project.Covered, d.Coverage.Project.Total, render.Pct(d.Coverage.Project.Ratio))
+	p("| overall | %d | %d | %s |\n\n", d.Coverage.Overall.Covered, d.Coverage.Overall.Total, render.Pct(d.Coverage.Overall.Ratio))
 
 	writeSuiteHeading(p, d)
 	if opts.Suite != "" {
@@ -99,7 +93,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 		}
 		p("\n")
 		for i, s := range d.MinimalSuite {
-			p("| %d | %s | +%d | %s | %s | %s |", i+1, mdCode(s.ID), s.Added, pct(s.CumulativeProjectRatio), pct(s.CumulativeOverallRatio),
+			p("| %d | %s | +%d | %s | %s | %s |", i+1, render.MarkdownCode(s.ID), s.Added, render.Pct(s.CumulativeProjectRatio), render.Pct(s.CumulativeOverallRatio),
 				strings.Join(d.impactCells(s.AttributedImpactSeconds, s.AttributedImpactShare, s.ImpactSeconds, s.ImpactShare), " | "))
 			if cost {
 				st := d.Selection.Steps[i]
@@ -129,8 +123,8 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 		}
 		p("\n")
 		for i, r := range d.Recommendations {
-			p("| %d | %s | +%d | +%d | %s | %s |", i+1, mdCode(r.Function), r.AddedProject, r.AddedExternal,
-				strings.Join(d.impactCells(r.AttributedImpactSeconds, r.AttributedImpactShare, r.ImpactSeconds, r.ImpactShare), " | "), pct(r.CumulativeProjectRatio))
+			p("| %d | %s | +%d | +%d | %s | %s |", i+1, render.MarkdownCode(r.Function), r.AddedProject, r.AddedExternal,
+				strings.Join(d.impactCells(r.AttributedImpactSeconds, r.AttributedImpactShare, r.ImpactSeconds, r.ImpactShare), " | "), render.Pct(r.CumulativeProjectRatio))
 			if details {
 				test := "internal"
 				if r.Exported != nil && *r.Exported {
@@ -159,7 +153,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 		if b.Selected {
 			sel = "✓"
 		}
-		p("| %s | %d | %d | %s | %s |\n", mdCode(b.ID), b.ProjectNodes, b.OverallNodes,
+		p("| %s | %d | %d | %s | %s |\n", render.MarkdownCode(b.ID), b.ProjectNodes, b.OverallNodes,
 			strings.Join(d.impactCells(b.AttributedImpactSeconds, b.AttributedImpactShare, b.ImpactSeconds, b.ImpactShare), " | "), sel)
 	}
 	p("\n")
@@ -168,18 +162,18 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 	if len(d.Skipped) > 0 {
 		p("## Skipped benchmark profiles\n\n")
 		for _, s := range d.Skipped {
-			p("- %s: %s\n", mdCode(s.File), mdEscape(s.Reason))
+			p("- %s: %s\n", render.MarkdownCode(s.File), render.EscapeMarkdown(s.Reason))
 		}
 		p("\n")
 	}
 	if len(d.Warnings) > 0 {
 		p("## Warnings\n\n")
 		for _, w := range d.Warnings {
-			p("- %s\n", mdEscape(w))
+			p("- %s\n", render.EscapeMarkdown(w))
 		}
 		p("\n")
 	}
-	return ew.err
+	return ew.Err
 }
 
 func writeSuiteHeading(p func(string, ...any), d *Document) {
@@ -206,7 +200,7 @@ func writeSuiteHeading(p func(string, ...any), d *Document) {
 		p("\n\n")
 		if n > 0 {
 			last := d.MinimalSuite[n-1]
-			p("The selection covers %s of the project functions and %s of all functions.\n\n", pct(last.CumulativeProjectRatio), pct(last.CumulativeOverallRatio))
+			p("The selection covers %s of the project functions and %s of all functions.\n\n", render.Pct(last.CumulativeProjectRatio), render.Pct(last.CumulativeOverallRatio))
 		}
 		return
 	}
@@ -262,7 +256,7 @@ func writeCertificate(p func(string, ...any), d *Document) {
 		p("**Cost optimality.** %s\n\n", CostCertificateText(c))
 	}
 	if c := d.SuiteCost; c != nil {
-		p("**Suite cost.** %s.\n\n", mdEscape(SuiteCostText(c)))
+		p("**Suite cost.** %s.\n\n", render.EscapeMarkdown(SuiteCostText(c)))
 	}
 }
 
@@ -270,11 +264,11 @@ func writeScenarios(p func(string, ...any), sc *Scenarios) {
 	p("## Scenarios\n\n")
 	p("| scenario | weight | functions | project | project coverage | overall coverage |\n|---|--:|--:|--:|--:|--:|\n")
 	for i, e := range sc.Each {
-		p("| %s | %g | %d | %d | %d/%d (%s) | %d/%d (%s) |\n", mdEscape(e.Name), sc.Weights[i], e.Nodes, e.ProjectNodes,
-			e.Project.Covered, e.Project.Total, pct(e.Project.Ratio), e.Overall.Covered, e.Overall.Total, pct(e.Overall.Ratio))
+		p("| %s | %g | %d | %d | %d/%d (%s) | %d/%d (%s) |\n", render.EscapeMarkdown(e.Name), sc.Weights[i], e.Nodes, e.ProjectNodes,
+			e.Project.Covered, e.Project.Total, render.Pct(e.Project.Ratio), e.Overall.Covered, e.Overall.Total, render.Pct(e.Overall.Ratio))
 	}
 	p("| **union** | | %d | %d | %d/%d (%s) | %d/%d (%s) |\n\n", sc.Overall.Union, sc.Project.Union,
-		sc.Union.Project.Covered, sc.Union.Project.Total, pct(sc.Union.Project.Ratio), sc.Union.Overall.Covered, sc.Union.Overall.Total, pct(sc.Union.Overall.Ratio))
+		sc.Union.Project.Covered, sc.Union.Project.Total, render.Pct(sc.Union.Project.Ratio), sc.Union.Overall.Covered, sc.Union.Overall.Total, render.Pct(sc.Union.Overall.Ratio))
 	p("Pair-wise overlap (the dissertation's Table 6.4): each cell counts the functions both scenarios call and, in brackets, their share of the **row** scenario's functions.\n\n")
 	for _, k := range []struct {
 		name string
@@ -282,7 +276,7 @@ func writeScenarios(p func(string, ...any), sc *Scenarios) {
 	}{{"overall", sc.Overall}, {"project-only", sc.Project}} {
 		p("**%s** (common to all: %d of %d)\n\n| | ", k.name, k.o.Common, k.o.Union)
 		for _, n := range sc.Names {
-			p("%s | ", mdEscape(n))
+			p("%s | ", render.EscapeMarkdown(n))
 		}
 		p("unique |\n|---|")
 		for range sc.Names {
@@ -290,7 +284,7 @@ func writeScenarios(p func(string, ...any), sc *Scenarios) {
 		}
 		p("--:|\n")
 		for i, n := range sc.Names {
-			p("| %s | ", mdEscape(n))
+			p("| %s | ", render.EscapeMarkdown(n))
 			for j := range sc.Names {
 				if i == j {
 					p("same | ")

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report/internal/render"
 )
 
 // WriteJSON writes d as indented JSON followed by a newline.
@@ -27,8 +27,6 @@ type TextOptions struct {
 	MaxBenchmarks int
 }
 
-func pct(r float64) string { return fmt.Sprintf("%.1f%%", 100*r) }
-
 func secs(s float64) string { return fmt.Sprintf("%.2fs", s) }
 
 // attributed reports whether d ranks by attributed impact; then the
@@ -41,13 +39,13 @@ func (d *Document) attributed() bool { return d.Impact == "attributed" }
 // in pick order, the benchmarks by reference impact, and the
 // recommendations.
 func WriteText(w io.Writer, d *Document, opts TextOptions) error {
-	ew := &errWriter{w: w}
+	ew := &render.ErrWriter{W: w}
 	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
 
 	p("mbopt: microbenchmark suite relevance for %s\n\n", strings.Join(d.Modules, ", "))
 	p("Application  %s, %d functions (%d project), %s CPU", textutil.Plural(len(d.Application.Profiles), "profile"), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
 	if d.attributed() {
-		p(", %s (%s) outside project code", secs(d.Application.OutsideProjectSeconds), pct(d.Application.OutsideProjectShare))
+		p(", %s (%s) outside project code", secs(d.Application.OutsideProjectSeconds), render.Pct(d.Application.OutsideProjectShare))
 	}
 	p("\n")
 	p("Benchmarks   %d analysed", len(d.Benchmarks))
@@ -55,10 +53,10 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 		p(", %d skipped", len(d.Skipped))
 	}
 	p("\n\nCoverage of the application by the whole suite\n")
-	t := &table{}
-	t.row("project-only", fmt.Sprintf("%d/%d", d.Coverage.Project.Covered, d.Coverage.Project.Total), pct(d.Coverage.Project.Ratio))
-	t.row("overall", fmt.Sprintf("%d/%d", d.Coverage.Overall.Covered, d.Coverage.Overall.Total), pct(d.Coverage.Overall.Ratio))
-	t.write(ew)
+	t := &render.Table{}
+	t.Row("project-only", fmt.Sprintf("%d/%d", d.Coverage.Project.Covered, d.Coverage.Project.Total), render.Pct(d.Coverage.Project.Ratio))
+	t.Row("overall", fmt.Sprintf("%d/%d", d.Coverage.Overall.Covered, d.Coverage.Overall.Total), render.Pct(d.Coverage.Overall.Ratio))
+	t.Write(ew)
 	if d.Scenarios != nil {
 		writeScenariosText(ew, d.Scenarios)
 	}
@@ -89,16 +87,16 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	if len(d.MinimalSuite) == 0 {
 		p("  no benchmark covers any %s node of the application\n", d.Criterion)
 	} else {
-		t := &table{}
-		t.row(append([]string{"#", "benchmark", "added", "project", "overall"}, d.impactHeads()...)...)
+		t := &render.Table{}
+		t.Row(append([]string{"#", "benchmark", "added", "project", "overall"}, d.impactHeads()...)...)
 		for i, s := range d.MinimalSuite {
-			t.row(append([]string{fmt.Sprint(i + 1), s.ID, fmt.Sprintf("+%d", s.Added), pct(s.CumulativeProjectRatio), pct(s.CumulativeOverallRatio)},
+			t.Row(append([]string{fmt.Sprint(i + 1), s.ID, fmt.Sprintf("+%d", s.Added), render.Pct(s.CumulativeProjectRatio), render.Pct(s.CumulativeOverallRatio)},
 				d.impactCells(s.AttributedImpactSeconds, s.AttributedImpactShare, s.ImpactSeconds, s.ImpactShare)...)...)
 			if opts.Explain {
-				t.note(d.explain(s.Functions)...)
+				t.Note(d.explain(s.Functions)...)
 			}
 		}
-		t.write(ew)
+		t.Write(ew)
 		if d.attributed() {
 			p("  (project and overall: cumulative coverage after each pick; attributed: the benchmark's attributed impact,\n")
 			p("   the application time charged to the project functions it covers; flat: the paper's reference impact)\n")
@@ -118,21 +116,21 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	}
 
 	p("\nBenchmarks by %s\n", d.impactName())
-	t = &table{}
-	t.row(append(append([]string{"benchmark", "project", "overall"}, d.impactHeads()...), "in suite")...)
+	t = &render.Table{}
+	t.Row(append(append([]string{"benchmark", "project", "overall"}, d.impactHeads()...), "in suite")...)
 	for i, b := range d.Benchmarks {
 		if opts.MaxBenchmarks > 0 && i == opts.MaxBenchmarks {
-			t.note(fmt.Sprintf("... and %d more", len(d.Benchmarks)-i))
+			t.Note(fmt.Sprintf("... and %d more", len(d.Benchmarks)-i))
 			break
 		}
 		sel := ""
 		if b.Selected {
 			sel = "yes"
 		}
-		t.row(append(append([]string{b.ID, fmt.Sprint(b.ProjectNodes), fmt.Sprint(b.OverallNodes)},
+		t.Row(append(append([]string{b.ID, fmt.Sprint(b.ProjectNodes), fmt.Sprint(b.OverallNodes)},
 			d.impactCells(b.AttributedImpactSeconds, b.AttributedImpactShare, b.ImpactSeconds, b.ImpactShare)...), sel)...)
 	}
-	t.write(ew)
+	t.Write(ew)
 
 	if len(d.Recommendations) > 0 {
 		if d.RecommendationTargets == "" {
@@ -140,19 +138,19 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 		} else {
 			p("\nRecommended benchmark targets (Algorithm 3, %s functions)\n", d.RecommendationTargets)
 		}
-		t := &table{}
-		t.row(append(append([]string{"#", "function", "+project", "+external"}, d.impactHeads()...), "project after")...)
+		t := &render.Table{}
+		t.Row(append(append([]string{"#", "function", "+project", "+external"}, d.impactHeads()...), "project after")...)
 		for i, r := range d.Recommendations {
-			t.row(append(append([]string{fmt.Sprint(i + 1), r.Function, fmt.Sprintf("+%d", r.AddedProject), fmt.Sprintf("+%d", r.AddedExternal)},
-				d.impactCells(r.AttributedImpactSeconds, r.AttributedImpactShare, r.ImpactSeconds, r.ImpactShare)...), pct(r.CumulativeProjectRatio))...)
+			t.Row(append(append([]string{fmt.Sprint(i + 1), r.Function, fmt.Sprintf("+%d", r.AddedProject), fmt.Sprintf("+%d", r.AddedExternal)},
+				d.impactCells(r.AttributedImpactSeconds, r.AttributedImpactShare, r.ImpactSeconds, r.ImpactShare)...), render.Pct(r.CumulativeProjectRatio))...)
 			if d.RecommendationTargets != "" {
-				t.note(r.detailLines()...)
+				t.Note(r.detailLines()...)
 			}
 			if opts.Explain {
-				t.note(d.explain(r.Functions)...)
+				t.Note(d.explain(r.Functions)...)
 			}
 		}
-		t.write(ew)
+		t.Write(ew)
 	}
 	if len(d.Skipped) > 0 {
 		p("\nSkipped benchmark profiles\n")
@@ -166,7 +164,7 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 			p("  %s\n", w)
 		}
 	}
-	return ew.err
+	return ew.Err
 }
 
 // writeScenariosText writes the scenario table and the pairwise overlaps,
@@ -174,14 +172,14 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 // writeScenarios) as aligned tables.
 func writeScenariosText(w io.Writer, sc *Scenarios) {
 	fmt.Fprintf(w, "\nCoverage of each scenario by the whole suite\n")
-	t := &table{}
-	t.row("scenario", "weight", "functions", "project", "project coverage", "overall coverage")
+	t := &render.Table{}
+	t.Row("scenario", "weight", "functions", "project", "project coverage", "overall coverage")
 	for i, e := range sc.Each {
-		t.row(e.Name, fmt.Sprintf("%g", sc.Weights[i]), fmt.Sprint(e.Nodes), fmt.Sprint(e.ProjectNodes),
+		t.Row(e.Name, fmt.Sprintf("%g", sc.Weights[i]), fmt.Sprint(e.Nodes), fmt.Sprint(e.ProjectNodes),
 			ratioText(e.Project), ratioText(e.Overall))
 	}
-	t.row("union", "", fmt.Sprint(sc.Overall.Union), fmt.Sprint(sc.Project.Union), ratioText(sc.Union.Project), ratioText(sc.Union.Overall))
-	t.write(w)
+	t.Row("union", "", fmt.Sprint(sc.Overall.Union), fmt.Sprint(sc.Project.Union), ratioText(sc.Union.Project), ratioText(sc.Union.Overall))
+	t.Write(w)
 	fmt.Fprintf(w, "\nPair-wise overlap between scenarios (functions both call; in brackets, their share of the row scenario's)\n")
 	for i, k := range []struct {
 		name string
@@ -190,8 +188,8 @@ func writeScenariosText(w io.Writer, sc *Scenarios) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		t := &table{}
-		t.row(append(append([]string{k.name}, sc.Names...), "unique")...)
+		t := &render.Table{}
+		t.Row(append(append([]string{k.name}, sc.Names...), "unique")...)
 		for i, n := range sc.Names {
 			cells := []string{n}
 			for j := range sc.Names {
@@ -201,16 +199,16 @@ func writeScenariosText(w io.Writer, sc *Scenarios) {
 				}
 				cells = append(cells, fmt.Sprintf("%d (%.2f%%)", k.o.Counts[i][j], 100*k.o.Shares[i][j]))
 			}
-			t.row(append(cells, fmt.Sprint(k.o.Unique[i]))...)
+			t.Row(append(cells, fmt.Sprint(k.o.Unique[i]))...)
 		}
-		t.note(fmt.Sprintf("  common to all: %d of %d", k.o.Common, k.o.Union))
-		t.write(w)
+		t.Note(fmt.Sprintf("  common to all: %d of %d", k.o.Common, k.o.Union))
+		t.Write(w)
 	}
 }
 
 // ratioText is a ratio as "covered/total share".
 func ratioText(r Ratio) string {
-	return fmt.Sprintf("%d/%d %s", r.Covered, r.Total, pct(r.Ratio))
+	return fmt.Sprintf("%d/%d %s", r.Covered, r.Total, render.Pct(r.Ratio))
 }
 
 // impactShare returns the share of the pick's own impact that d shows
@@ -260,9 +258,9 @@ func (d *Document) impactHeads() []string {
 // impactCells returns the cells under [Document.impactHeads].
 func (d *Document) impactCells(attributed, attributedShare, flat, flatShare float64) []string {
 	if d.attributed() {
-		return []string{secs(attributed), pct(attributedShare), secs(flat), pct(flatShare)}
+		return []string{secs(attributed), render.Pct(attributedShare), secs(flat), render.Pct(flatShare)}
 	}
-	return []string{secs(flat), pct(flatShare)}
+	return []string{secs(flat), render.Pct(flatShare)}
 }
 
 // explain returns the --explain lines of fs: each function's flat time,
@@ -282,78 +280,4 @@ func (d *Document) explain(fs []Function) []string {
 		lines = append(lines, line)
 	}
 	return lines
-}
-
-// table aligns rows of cells in columns, indented by two spaces. Columns
-// after the first two are right-aligned (they hold figures). Notes are
-// free lines printed after the row they follow, outside the columns.
-type table struct {
-	rows  [][]string
-	notes map[int][]string
-}
-
-func (t *table) row(cells ...string) { t.rows = append(t.rows, cells) }
-
-func (t *table) note(lines ...string) {
-	if t.notes == nil {
-		t.notes = map[int][]string{}
-	}
-	t.notes[len(t.rows)-1] = append(t.notes[len(t.rows)-1], lines...)
-}
-
-func (t *table) write(w io.Writer) {
-	var widths []int
-	for _, r := range t.rows {
-		for i, c := range r {
-			if i == len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
-	}
-	// A leading "#" column is numeric too; the name column is left-aligned.
-	left := 0
-	if len(t.rows) > 0 && t.rows[0][0] == "#" {
-		left = 1
-	}
-	for ri, r := range t.rows {
-		var b strings.Builder
-		b.WriteString(" ")
-		for i, c := range r {
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			b.WriteString(" ")
-			if i == left {
-				b.WriteString(c)
-				b.WriteString(pad)
-			} else {
-				if i > 0 {
-					b.WriteString(" ")
-				}
-				b.WriteString(pad)
-				b.WriteString(c)
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-		for _, n := range t.notes[ri] {
-			fmt.Fprintln(w, n)
-		}
-	}
-	for _, n := range t.notes[-1] {
-		fmt.Fprintln(w, n)
-	}
-}
-
-// errWriter remembers the first write error.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/report/verdict"
 	"github.com/mbopt/mbopt/suite"
 )
 
@@ -386,11 +386,11 @@ func writeCompareReport(s *streams, o *compareOptions, rep *compare.Report) erro
 		out.Write(data)
 		out.WriteByte('\n')
 	case "markdown":
-		if err := report.CompareMarkdown(&out, rep); err != nil {
+		if err := verdict.WriteMarkdown(&out, rep); err != nil {
 			return err
 		}
 	case "github":
-		sum, err := report.CompareGitHub(&out, rep)
+		sum, err := verdict.WriteGitHub(&out, rep)
 		if err != nil {
 			return err
 		}
@@ -402,7 +402,7 @@ func writeCompareReport(s *streams, o *compareOptions, rep *compare.Report) erro
 			out.Write(sum.Markdown)
 		}
 	default:
-		if err := report.CompareText(&out, rep); err != nil {
+		if err := verdict.WriteText(&out, rep); err != nil {
 			return err
 		}
 	}

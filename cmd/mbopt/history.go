@@ -20,7 +20,7 @@ import (
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/report/trend"
 )
 
 // historyOptions holds the history command's flag values.
@@ -204,7 +204,7 @@ func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 	cals := map[string]*history.Calibration{}
 	initial := func(sr history.Series) (float64, string, error) {
 		if o.initialGiven {
-			return o.detect.InitialThreshold, report.ThresholdGiven, nil
+			return o.detect.InitialThreshold, history.ThresholdGiven, nil
 		}
 		key := sr.Machine.String() + "\x00" + sr.SettingsHash
 		cal, ok := cals[key]
@@ -221,24 +221,25 @@ func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 		t, own := cal.For(sr.ID, sr.Unit)
 		switch {
 		case own:
-			return t, report.ThresholdCalibrated, nil
+			return t, history.ThresholdCalibrated, nil
 		case t > 0:
-			return t, report.ThresholdSuite, nil
+			return t, history.ThresholdSuite, nil
 		}
-		return o.detect.InitialThreshold, report.ThresholdDefault, nil
+		return o.detect.InitialThreshold, history.ThresholdDefault, nil
 	}
-	doc, err := report.NewHistoryDocument(set, o.detect, initial)
+	detected, err := set.Detect(o.detect, initial)
 	if err != nil {
 		return err
 	}
+	doc := trend.NewDocument(set.Baseline, o.detect, detected)
 	var buf bytes.Buffer
 	switch o.format {
 	case "json":
-		err = report.WriteHistoryJSON(&buf, doc)
+		err = trend.WriteJSON(&buf, doc)
 	case "markdown":
-		err = report.WriteHistoryMarkdown(&buf, doc)
+		err = trend.WriteMarkdown(&buf, doc)
 	default:
-		err = report.WriteHistoryText(&buf, doc)
+		err = trend.WriteText(&buf, doc)
 	}
 	if err != nil {
 		return err
@@ -259,7 +260,7 @@ var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._=+-]+`)
 // plotFileName names the SVG of a series: its id and unit with every run
 // of other characters replaced by "_", and a number when two series would
 // share the name (the same benchmark on two machines).
-func plotFileName(s report.HistorySeries, used map[string]bool) string {
+func plotFileName(s trend.Series, used map[string]bool) string {
 	base := unsafeFileChars.ReplaceAllString(s.ID+"-"+s.Unit, "_")
 	if len(base) > 200 {
 		base = base[:200]
@@ -273,13 +274,13 @@ func plotFileName(s report.HistorySeries, used map[string]bool) string {
 }
 
 // writeHistoryPlots writes one SVG per series of doc into dir.
-func writeHistoryPlots(stderr io.Writer, dir string, doc *report.HistoryDocument) error {
+func writeHistoryPlots(stderr io.Writer, dir string, doc *trend.Document) error {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return badInputf("--plot %s: %v", dir, err)
 	}
 	used := map[string]bool{}
 	for _, sr := range doc.Series {
-		svg, err := report.HistorySVG(sr, doc.Baseline.Commit)
+		svg, err := trend.SeriesSVG(sr, doc.Baseline.Commit)
 		if err != nil {
 			return err
 		}
@@ -316,9 +317,9 @@ func runInstability(ctx context.Context, s *streams, o *historyOptions, st *hist
 	}
 	var buf bytes.Buffer
 	if o.format == "json" {
-		err = report.WriteCalibrationJSON(&buf, insts, cal)
+		err = trend.WriteCalibrationJSON(&buf, insts, cal)
 	} else {
-		err = report.WriteCalibrationText(&buf, insts, cal)
+		err = trend.WriteCalibrationText(&buf, insts, cal)
 	}
 	if err != nil {
 		return err
@@ -327,7 +328,7 @@ func runInstability(ctx context.Context, s *streams, o *historyOptions, st *hist
 		if err := os.MkdirAll(o.plot, 0o777); err != nil {
 			return badInputf("--plot %s: %v", o.plot, err)
 		}
-		svg, err := report.InstabilitySVG(insts, cal)
+		svg, err := trend.InstabilitySVG(insts, cal)
 		if err != nil {
 			return err
 		}

@@ -34,8 +34,13 @@
 //     detect (jump, trend and fixed-value detection over a benchmark's
 //     history); then history (the SQLite store of compare reports, their
 //     series, detections and A/A calibration)
-//  5. documents: report (the suite report of an analysis); then report/site
-//     (the history as a static web site, from report's history document)
+//  5. documents, one package per document: first what they share,
+//     report/plot (draws every figure; the only importer of
+//     gonum.org/v1/plot), report/github (GitHub Actions step summaries and
+//     annotations) and report/internal/render (text tables, Markdown
+//     escaping); and report/site (a history as a static web site); then
+//     report (the suite report of an analysis), report/verdict (a
+//     comparison of two revisions) and report/trend (a benchmark history)
 //  6. pipelines: pipeline (collect, reference and analysis on a module in
 //     one call)
 //  7. test support, under internal/testing: the fixtures proftest, synth and
@@ -48,7 +53,8 @@
 //
 // The halves meet only in the nouns and above them: no package of the
 // relevance half, its inputs or its nouns depends, even indirectly, on a
-// package of the comparison half. Test support sits above the packages it
+// package of the comparison half or on a document of it (report/verdict,
+// report/trend, report/site). Test support sits above the packages it
 // builds for and may import any of them; no production package imports it
 // (only _test.go files do). The command imports no internal algorithm code
 // (internal/lazy) either: it maps flags to the library.

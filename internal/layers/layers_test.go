@@ -66,8 +66,13 @@ var layer = map[string]int{
 	"detect":     comparison + 1,
 	"history":    comparison + 2,
 
-	"report":      documents,
-	"report/site": documents + 1,
+	"report/github":          documents,
+	"report/internal/render": documents,
+	"report/plot":            documents,
+	"report/site":            documents,
+	"report":                 documents + 1,
+	"report/trend":           documents + 1,
+	"report/verdict":         documents + 1,
 
 	"pipeline": pipelines,
 
@@ -92,7 +97,7 @@ var layer = map[string]int{
 // meet in the nouns (package relevance) and in the command.
 var (
 	relevanceHalf  = []string{"analysis", "suite", "coverage", "optimize", "recommend", "changes", "callgraph", "manifest", "collect", "reference", "staticcg", "covdata", "relevance"}
-	comparisonHalf = []string{"compare", "benchstats", "history", "detect"}
+	comparisonHalf = []string{"compare", "benchstats", "history", "detect", "report/verdict", "report/trend", "report/site"}
 )
 
 // testDir is the directory of test support: fixtures, golden files,
@@ -197,6 +202,28 @@ func TestPipelineNeedsNoRunner(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlyPlotDraws checks that report/plot is the only package that
+// imports gonum.org/v1/plot: the documents build a figure's data, and
+// report/plot draws it.
+func TestOnlyPlotDraws(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		pkg := strings.TrimPrefix(f[0], module)
+		for _, imp := range f[1:] {
+			if (imp == gonumPlot || strings.HasPrefix(imp, gonumPlot+"/")) && pkg != "report/plot" {
+				t.Errorf("%s imports %s: build the figure's data and let report/plot draw it", pkg, imp)
+			}
+		}
+	}
+}
+
+// gonumPlot is the plotting library report/plot draws with.
+const gonumPlot = "gonum.org/v1/plot"
 
 // TestRelevanceNeedsNoComparison checks, over all transitive dependencies,
 // that the relevance half never depends on the comparison half: what

@@ -15,7 +15,6 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/report"
 	"github.com/mbopt/mbopt/report/site"
 )
 
@@ -96,9 +95,9 @@ func fixtureData(t *testing.T, hostile bool) *site.Data {
 	require.NoError(t, err)
 	opt := detect.DefaultOptions
 	opt.InitialThreshold = 0.02
-	doc, err := report.NewHistoryDocument(set, opt, nil)
+	detected, err := set.Detect(opt, nil)
 	require.NoError(t, err)
-	d, err := site.FromHistory(set, doc)
+	d, err := site.FromHistory(set, detected)
 	require.NoError(t, err)
 	d.Title = "example.com/tsdb"
 	d.Metric = "time"

@@ -7,14 +7,13 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/report"
 )
 
-// WriteHistory writes the site of a history into dir: [FromHistory], then
-// [Write] with opt. title heads the pages, such as the module path (may
+// WriteHistory writes the site of a history into dir: [FromHistory] of set
+// and what [history.Set.Detect] found in it, then [Write] with opt. title heads the pages, such as the module path (may
 // be empty).
-func WriteHistory(dir, title string, set *history.Set, doc *report.HistoryDocument, opt Options) error {
-	d, err := FromHistory(set, doc)
+func WriteHistory(dir, title string, set *history.Set, detected []history.Detected, opt Options) error {
+	d, err := FromHistory(set, detected)
 	if err != nil {
 		return err
 	}
@@ -23,15 +22,15 @@ func WriteHistory(dir, title string, set *history.Set, doc *report.HistoryDocume
 }
 
 // FromHistory returns the site data of a history: set is what
-// [history.Store.Series] returned and doc the detections that
-// report.NewHistoryDocument found in it (its series in set's order).
+// [history.Store.Series] returned and detected what [history.Set.Detect]
+// found in it (its series in set's order).
 // Commits are ordered so that every series keeps its own order; commits
 // no series orders are ordered by commit time, then hash. A benchmark
 // that ran with several settings on one machine has one series per
 // settings hash, each named by its hash.
-func FromHistory(set *history.Set, doc *report.HistoryDocument) (*Data, error) {
-	if len(set.Series) != len(doc.Series) {
-		return nil, fmt.Errorf("site: %d series in the history but %d in its document", len(set.Series), len(doc.Series))
+func FromHistory(set *history.Set, detected []history.Detected) (*Data, error) {
+	if len(set.Series) != len(detected) {
+		return nil, fmt.Errorf("site: %d series in the history but %d detected", len(set.Series), len(detected))
 	}
 	b := set.Baseline
 	d := &Data{Baseline: Commit{Hash: b.Commit, Time: b.Time, Subject: b.Subject}, Series: []Series{}}
@@ -50,9 +49,9 @@ func FromHistory(set *history.Set, doc *report.HistoryDocument) (*Data, error) {
 		hashes[k][s.SettingsHash] = true
 	}
 	for i, s := range set.Series {
-		hs := doc.Series[i]
-		if hs.ID != s.ID || hs.Unit != s.Unit || len(hs.Points) != len(s.Points) {
-			return nil, fmt.Errorf("site: series %d is %s (%s) in the history but %s (%s) in its document", i, s.ID, s.Unit, hs.ID, hs.Unit)
+		hs := detected[i]
+		if hs.Series.ID != s.ID || hs.Series.Unit != s.Unit || len(hs.Thresholds) != len(s.Points) {
+			return nil, fmt.Errorf("site: series %d is %s (%s) in the history but %s (%s) in its detections", i, s.ID, s.Unit, hs.Series.ID, hs.Series.Unit)
 		}
 		out := Series{ID: s.ID, Package: s.Package, Name: s.Name, Unit: s.Unit, Machine: s.Machine.String(),
 			InitialThreshold: hs.InitialThreshold, ThresholdSource: hs.ThresholdSource}
@@ -61,11 +60,9 @@ func FromHistory(set *history.Set, doc *report.HistoryDocument) (*Data, error) {
 		}
 		for j, p := range s.Points {
 			out.Points = append(out.Points, Point{Commit: index[p.Head.Commit], Change: p.Change, CI: p.CI,
-				Threshold: hs.Points[j].Threshold, Verdict: p.Verdict})
+				Threshold: hs.Thresholds[j], Verdict: p.Verdict})
 		}
-		for _, det := range hs.Detections {
-			out.Detections = append(out.Detections, det.Detection)
-		}
+		out.Detections = append(out.Detections, hs.Detections...)
 		d.Series = append(d.Series, out)
 	}
 	return d, d.Check()

@@ -1,4 +1,4 @@
-package report_test
+package verdict_test
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/internal/testing/golden"
 	"github.com/mbopt/mbopt/relevance"
-	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/report/verdict"
 )
 
 const fixtureModule = "example.com/tinytsdb"
@@ -105,23 +105,23 @@ func compareFixtures() map[string]*compare.Report {
 	return map[string]*compare.Report{"full": full, "quiet": quiet, "nothing": nothing}
 }
 
-func TestCompareTextGolden(t *testing.T) {
+func TestTextGolden(t *testing.T) {
 	for name, r := range compareFixtures() {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer
-			require.NoError(t, report.CompareText(&b, r))
-			golden.Check(t, filepath.Join("testdata", "compare-"+name+".txt"), b.Bytes())
+			require.NoError(t, verdict.WriteText(&b, r))
+			golden.Check(t, filepath.Join("..", "testdata", "compare-"+name+".txt"), b.Bytes())
 			var again bytes.Buffer
-			require.NoError(t, report.CompareText(&again, r))
+			require.NoError(t, verdict.WriteText(&again, r))
 			assert.Equal(t, b.String(), again.String(), "the same report gives the same bytes")
 		})
 	}
 }
 
-// TestCompareTextManyRows checks that a table of many results with long
+// TestTextManyRows checks that a table of many results with long
 // names stays aligned: in each table every row's unit is in the same column and no
 // line of a table is longer than the figures plus the wrapped name.
-func TestCompareTextManyRows(t *testing.T) {
+func TestTextManyRows(t *testing.T) {
 	r := &compare.Report{Schema: compare.SchemaVersion, Module: fixtureModule, Base: baseRev, Head: headRev, Settings: settings()}
 	for i := range 40 {
 		name := "BenchmarkX"
@@ -132,7 +132,7 @@ func TestCompareTextManyRows(t *testing.T) {
 		r.Results = append(r.Results, result(fixtureModule+"/p", fmt.Sprintf("%s/%d", name, i), "sec/op", 0.01*float64(i%5), -0.01, 0.02, v, impact(0.01*float64(i), 0.02*float64(i))))
 	}
 	var b bytes.Buffer
-	require.NoError(t, report.CompareText(&b, r))
+	require.NoError(t, verdict.WriteText(&b, r))
 	unitEnd := -1
 	rows := 0
 	for _, line := range strings.Split(b.String(), "\n") {
@@ -154,25 +154,25 @@ func TestCompareTextManyRows(t *testing.T) {
 	assert.Equal(t, 40, rows)
 }
 
-func TestCompareMarkdownGolden(t *testing.T) {
+func TestMarkdownGolden(t *testing.T) {
 	for name, r := range compareFixtures() {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer
-			require.NoError(t, report.CompareMarkdown(&b, r))
-			golden.Check(t, filepath.Join("testdata", "compare-"+name+".md"), b.Bytes())
+			require.NoError(t, verdict.WriteMarkdown(&b, r))
+			golden.Check(t, filepath.Join("..", "testdata", "compare-"+name+".md"), b.Bytes())
 		})
 	}
 }
 
-func TestCompareGitHubGolden(t *testing.T) {
+func TestGitHubGolden(t *testing.T) {
 	for name, r := range compareFixtures() {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer
-			s, err := report.CompareGitHub(&b, r)
+			s, err := verdict.WriteGitHub(&b, r)
 			require.NoError(t, err)
-			golden.Check(t, filepath.Join("testdata", "compare-"+name+".github"), b.Bytes())
+			golden.Check(t, filepath.Join("..", "testdata", "compare-"+name+".github"), b.Bytes())
 			var md bytes.Buffer
-			require.NoError(t, report.CompareMarkdown(&md, r))
+			require.NoError(t, verdict.WriteMarkdown(&md, r))
 			assert.Equal(t, md.String(), string(s.Markdown), "the step summary is the Markdown comment")
 			assert.Empty(t, s.Suite)
 		})
@@ -181,14 +181,14 @@ func TestCompareGitHubGolden(t *testing.T) {
 
 // GitHub shows at most 10 annotations of a level per step: beyond that,
 // the tenth counts the rest, and the levels keep their order.
-func TestCompareGitHubCapsAnnotations(t *testing.T) {
+func TestGitHubCapsAnnotations(t *testing.T) {
 	r := &compare.Report{Schema: compare.SchemaVersion, Module: fixtureModule, Base: baseRev, Head: headRev, Settings: settings()}
 	for i := range 12 {
 		r.Results = append(r.Results, result(fixtureModule+"/p", fmt.Sprintf("BenchmarkR%02d", i), "sec/op", 0.2, 0.1, 0.3, benchstats.DefiniteRegression, nil))
 	}
 	r.Results = append(r.Results, result(fixtureModule+"/p", "BenchmarkI", "sec/op", -0.2, -0.3, -0.1, benchstats.DefiniteImprovement, nil))
 	var b bytes.Buffer
-	_, err := report.CompareGitHub(&b, r)
+	_, err := verdict.WriteGitHub(&b, r)
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	require.Len(t, lines, 11)

@@ -1,4 +1,10 @@
-package report
+// Package plot draws mbopt's figures with gonum.org/v1/plot, its only
+// importer in mbopt: the data of a figure ([Figure], [IntervalFigure],
+// [HistoryFigure], [CDFFigure]) is built by the document packages
+// (report, report/verdict, report/trend) and drawn here, as PNG or SVG,
+// in one style: Liberation Sans everywhere, legends beside the data, never
+// over it, benchmark ids shortened by the rules of [IDLabels].
+package plot
 
 import (
 	"bytes"
@@ -18,7 +24,6 @@ import (
 	"gonum.org/v1/plot/vg/recorder"
 
 	"github.com/mbopt/mbopt/benchname"
-	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // Figure is the data behind one plot of the report, independent of how
@@ -67,117 +72,6 @@ type Bars struct {
 	Values []float64 `json:"values"`
 }
 
-// Figures returns the report's figures for d, in display order:
-//
-//   - "suite-coverage": cumulative project-only and overall coverage (and
-//     covered application CPU time, of [Document.Impact]) after each pick
-//     of the minimal suite,
-//     the dissertation's Figure 6.6; with scenarios, one project-only line
-//     per scenario as well;
-//   - "recommend-coverage": cumulative coverage after each recommended
-//     function, starting from the whole suite's coverage (Figure 6.7),
-//     when there are recommendations;
-//   - "suite-impact": each selected benchmark's impact (attributed or
-//     reference impact, as [Document.Impact] says), as a share of the
-//     application's CPU time, in pick order.
-//
-// Percentages are 0–100. Benchmark ids are labelled by the rules of
-// [IDLabels], so real import paths leave room for the data.
-func Figures(d *Document) []Figure {
-	var figs []Figure
-	n := len(d.MinimalSuite)
-	x := make([]float64, n+1)
-	for i := range x {
-		x[i] = float64(i)
-	}
-	proj, over, imp := []float64{0}, []float64{0}, []float64{0}
-	for _, p := range d.MinimalSuite {
-		proj = append(proj, 100*p.CumulativeProjectRatio)
-		over = append(over, 100*p.CumulativeOverallRatio)
-		share := 0.0
-		if d.Application.TotalSeconds > 0 {
-			share = 100 * d.cumulativeImpact(p) / d.Application.TotalSeconds
-		}
-		imp = append(imp, share)
-	}
-	suite := Figure{
-		Name:    "suite-coverage",
-		Title:   "Coverage of the application by the minimal suite",
-		Caption: fmt.Sprintf("Cumulative coverage after each of the %s (%s criterion), as in the dissertation's Figure 6.6: the first picks matter most; the last point is the whole suite's coverage.", textutil.Plural(n, "pick"), d.Criterion),
-		XLabel:  "benchmarks in the suite",
-		YLabel:  "coverage (%)",
-		Lines: []Series{
-			{Label: "project-only", X: x, Y: proj},
-			{Label: "overall", X: x, Y: over},
-			{Label: d.impactLabel("application CPU time"), X: x, Y: imp},
-		},
-	}
-	if sc := d.Scenarios; sc != nil {
-		for i, name := range sc.Names {
-			y := append([]float64{0}, scale100(sc.SuiteProject[i])...)
-			suite.Lines = append(suite.Lines, Series{Label: "project-only: " + name, X: x, Y: y})
-		}
-	}
-	figs = append(figs, suite)
-
-	if len(d.Recommendations) > 0 {
-		m := len(d.Recommendations)
-		rx := make([]float64, m+1)
-		for i := range rx {
-			rx[i] = float64(i)
-		}
-		rp := []float64{100 * d.Coverage.Project.Ratio}
-		ro := []float64{100 * d.Coverage.Overall.Ratio}
-		for _, r := range d.Recommendations {
-			rp = append(rp, 100*r.CumulativeProjectRatio)
-			ro = append(ro, 100*r.CumulativeOverallRatio)
-		}
-		figs = append(figs, Figure{
-			Name:    "recommend-coverage",
-			Title:   "Coverage if the recommended functions were benchmarked",
-			Caption: fmt.Sprintf("Cumulative coverage after adding a benchmark for each of the %d recommended %s (Algorithm 3), starting from the whole suite's coverage at 0, as in the dissertation's Figure 6.7.", m, textutil.Noun(m, "function")),
-			XLabel:  "recommended functions",
-			YLabel:  "coverage (%)",
-			Lines:   []Series{{Label: "project-only", X: rx, Y: rp}, {Label: "overall", X: rx, Y: ro}},
-		})
-	}
-
-	if n > 0 {
-		b := &Bars{}
-		for _, p := range d.MinimalSuite {
-			b.IDs = append(b.IDs, p.ID)
-			b.Values = append(b.Values, 100*d.impactShare(p))
-		}
-		title, caption := "Reference impact of the selected benchmarks", "Share of the application's CPU time spent in the functions each selected benchmark covers (its reference impact), in pick order; bars are numbered as in the suite table. Shares overlap, so they need not sum to 100%."
-		if d.attributed() {
-			title, caption = "Attributed impact of the selected benchmarks", "Share of the application's CPU time charged to the project functions each selected benchmark covers (its attributed impact: each sample goes to the innermost project function on its stack), in pick order; bars are numbered as in the suite table. Benchmarks that cover the same project functions share their time, so the shares may overlap; benchmarks with disjoint coverage never add up past 100%."
-		}
-		var prefix string
-		b.Labels, prefix = IDLabels(b.IDs)
-		f := Figure{
-			Name:    "suite-impact",
-			Title:   title,
-			Caption: caption,
-			XLabel:  d.impactLabel("application CPU time covered") + " (%)",
-			Bars:    b,
-		}
-		if prefix != "" {
-			f.Note = "benchmark ids relative to " + middleEllipsis(prefix, noteRunes)
-			f.Caption += " Benchmark ids are shown relative to " + prefix + "; in long ones, … marks what is left out (the tables give them whole)."
-		}
-		figs = append(figs, f)
-	}
-	return figs
-}
-
-func scale100(v []float64) []float64 {
-	out := make([]float64, len(v))
-	for i, x := range v {
-		out[i] = 100 * x
-	}
-	return out
-}
-
 // Label rules; see [IDLabels].
 const (
 	// labelLineRunes bounds one line of a label; labelLines bounds its
@@ -185,10 +79,13 @@ const (
 	// of a figure's width.
 	labelLineRunes = 36
 	labelLines     = 2
-	// noteRunes bounds a figure's note and legendRunes a legend entry.
-	noteRunes   = 90
+	// legendRunes bounds a legend entry.
 	legendRunes = 40
 )
+
+// NoteRunes bounds a figure's note: a longer one is shortened with
+// [MiddleEllipsis] before it is stored in the figure.
+const NoteRunes = 90
 
 // IDLabels returns the labels figures draw for benchmark ids, one per id,
 // and the import path prefix they are relative to ("" when none was
@@ -249,7 +146,7 @@ func IDLabels(ids []string) (labels []string, prefix string) {
 				l = benchname.ID("…/"+rel[len(rel)-1], s.name)
 			}
 		}
-		labels[i] = fitLabel(l, labelLineRunes, labelLines)
+		labels[i] = FitLabel(l, labelLineRunes, labelLines)
 	}
 	return labels, prefix
 }
@@ -263,10 +160,10 @@ func sharedElems(a, b []string) int {
 	return n
 }
 
-// middleEllipsis shortens s to at most n characters by replacing its
+// MiddleEllipsis shortens s to at most n characters by replacing its
 // middle with "…", keeping slightly more of the end (where benchmark
 // names and sub-benchmark parameters are) than of the start.
-func middleEllipsis(s string, n int) string {
+func MiddleEllipsis(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s
@@ -276,12 +173,12 @@ func middleEllipsis(s string, n int) string {
 	return string(r[:head]) + "…" + string(r[len(r)-tail:])
 }
 
-// fitLabel breaks s into at most lines lines of at most width
+// FitLabel breaks s into at most lines lines of at most width
 // characters. Breaks fall after a "/" or before a "." (a part longer than
 // a line is cut into pieces of width-1 characters). When the parts do not
 // fit, the first lines are filled from the start, the last line from the
 // end, and it starts with "…" in place of the parts in between.
-func fitLabel(s string, width, lines int) string {
+func FitLabel(s string, width, lines int) string {
 	if utf8.RuneCountInString(s) <= width {
 		return s
 	}
@@ -460,7 +357,7 @@ func (f Figure) newFrame() (*frame, error) {
 			line.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
 		}
 		p.Add(line, points)
-		leg.Add(middleEllipsis(s.Label, legendRunes), line, points)
+		leg.Add(MiddleEllipsis(s.Label, legendRunes), line, points)
 	}
 	if len(f.Lines) > 0 {
 		fr.legend = &leg

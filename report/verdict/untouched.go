@@ -1,4 +1,4 @@
-package report
+package verdict
 
 import (
 	"fmt"

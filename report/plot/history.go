@@ -1,4 +1,4 @@
-package report
+package plot
 
 import (
 	"bytes"
@@ -11,17 +11,14 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/detect"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/internal/textutil"
 )
 
-// titleRunes bounds a history figure's title: a long benchmark id keeps
-// its start and end with "…" between (the text and JSON give it whole).
+// titleRunes bounds the title of a line figure ([HistoryFigure],
+// [CDFFigure]): a long benchmark id keeps its start and end with "…"
+// between (the text and JSON give it whole).
 const titleRunes = 70
-
-// machineRunes bounds the machine's description in a figure's note.
-const machineRunes = 24
 
 // Colours of the history figures.
 var (
@@ -32,11 +29,11 @@ var (
 	potentialColor = color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff}
 )
 
-// newPlotFrame returns a frame for a line plot with the report's fonts
-// and a legend column, like the figures of [Figures].
+// newPlotFrame returns a frame for a line plot with the figures' fonts
+// and a legend column, like a line [Figure]'s.
 func newPlotFrame(title, note, xLabel, yLabel string) *frame {
 	p := plot.New()
-	fr := &frame{fig: Figure{Title: middleEllipsis(title, titleRunes), Note: middleEllipsis(note, noteRunes)}, plot: p, title: p.Title.TextStyle}
+	fr := &frame{fig: Figure{Title: MiddleEllipsis(title, titleRunes), Note: MiddleEllipsis(note, NoteRunes)}, plot: p, title: p.Title.TextStyle}
 	sans(&fr.title, titleSize)
 	fr.note = fr.title
 	sans(&fr.note, noteSize)
@@ -72,37 +69,61 @@ func (fr *frame) svg() ([]byte, error) {
 	return bytes.ReplaceAll(buf.Bytes(), []byte(svgFont), []byte(svgFontFallback)), nil
 }
 
-// HistorySVG draws s in the style of the study's Figures 5, 6, 8 and 9:
-// the change against the baseline per commit (in %) with its confidence
-// interval as a band, the jump threshold around the previous commit as
-// dashed lines (a point outside them is a jump), and the detections as
-// markers: triangles for jumps, diamond outlines for trends, squares for
-// fixed-value bounds; red when definite, orange when potential.
-// baseline is the baseline's commit, named in the note.
-func HistorySVG(s HistorySeries, baseline string) ([]byte, error) {
-	note := fmt.Sprintf("%s vs %s · initial threshold %s (%s) · %s", s.Unit, short(baseline), pct(s.InitialThreshold), s.ThresholdSource, middleEllipsis(s.Machine, machineRunes))
-	fr := newPlotFrame(s.ID, note, "commit", "change vs baseline (%)")
+// A HistoryFigure is one benchmark's history in the style of the study's
+// Figures 5, 6, 8 and 9: the change against the baseline per commit (in
+// %) with its confidence interval as a band, the jump threshold around the
+// previous commit as dashed lines (a point outside them is a jump), and
+// the detections as markers: triangles for jumps, diamond outlines for
+// trends, rings for E-divisive change points, squares for fixed-value
+// bounds; red when definite, orange when potential.
+type HistoryFigure struct {
+	// Title is drawn above the plot, shortened to 70 characters with
+	// [MiddleEllipsis].
+	Title string
+	// Note is drawn under the title, shortened to [NoteRunes].
+	Note string
+	// Points are the commits, in order; at least one.
+	Points []HistoryPoint
+	// Detections mark points (by Index) with their kind, direction and
+	// certainty.
+	Detections []detect.Detection
+}
+
+// A HistoryPoint is one commit of a [HistoryFigure].
+type HistoryPoint struct {
+	// Change is the change against the baseline (0.05 is +5%).
+	Change float64
+	// CI is its confidence interval.
+	CI benchstats.Interval
+	// Threshold is the dynamic threshold the point was judged against.
+	Threshold float64
+}
+
+// SVG draws the figure as an SVG document (Liberation Sans with metric
+// fallbacks, like [Figure.SVG]). It fails on a figure without points.
+func (f *HistoryFigure) SVG() ([]byte, error) {
+	fr := newPlotFrame(f.Title, f.Note, "commit", "change vs baseline (%)")
 	p := fr.plot
-	n := len(s.Points)
+	n := len(f.Points)
 	if n == 0 {
-		return nil, fmt.Errorf("report: %s: no points to plot", s.ID)
+		return nil, fmt.Errorf("report: %s: no points to plot", f.Title)
 	}
 	line, band := make(plotter.XYs, n), make(plotter.XYs, 0, 2*n)
-	for i, pt := range s.Points {
+	for i, pt := range f.Points {
 		line[i] = plotter.XY{X: float64(i), Y: 100 * pt.Change}
 		band = append(band, plotter.XY{X: float64(i), Y: 100 * pt.CI.High})
 	}
 	for i := n - 1; i >= 0; i-- {
-		band = append(band, plotter.XY{X: float64(i), Y: 100 * s.Points[i].CI.Low})
+		band = append(band, plotter.XY{X: float64(i), Y: 100 * f.Points[i].CI.Low})
 	}
 	if n == 1 {
 		// A band needs width: draw the lone interval as a thin box.
-		pt := s.Points[0]
+		pt := f.Points[0]
 		band = plotter.XYs{{X: -0.05, Y: 100 * pt.CI.High}, {X: 0.05, Y: 100 * pt.CI.High}, {X: 0.05, Y: 100 * pt.CI.Low}, {X: -0.05, Y: 100 * pt.CI.Low}}
 	}
 	poly, err := plotter.NewPolygon(band)
 	if err != nil {
-		return nil, fmt.Errorf("report: %s: %w", s.ID, err)
+		return nil, fmt.Errorf("report: %s: %w", f.Title, err)
 	}
 	poly.Color = bandColor
 	poly.LineStyle.Width = 0
@@ -112,11 +133,11 @@ func HistorySVG(s HistorySeries, baseline string) ([]byte, error) {
 	// The jump threshold of point i: a short dash above and below it at
 	// the previous value ± the threshold, the band a jump must leave.
 	for i := 1; i < n; i++ {
-		prev, t := 1+s.Points[i-1].Change, s.Points[i].Threshold
+		prev, t := 1+f.Points[i-1].Change, f.Points[i].Threshold
 		for _, y := range []float64{100 * (prev*(1+t) - 1), 100 * (prev*(1-t) - 1)} {
 			l, err := plotter.NewLine(plotter.XYs{{X: float64(i) - 0.35, Y: y}, {X: float64(i) + 0.35, Y: y}})
 			if err != nil {
-				return nil, fmt.Errorf("report: %s: %w", s.ID, err)
+				return nil, fmt.Errorf("report: %s: %w", f.Title, err)
 			}
 			l.Color = thresholdColor
 			l.Width = vg.Points(1)
@@ -130,7 +151,7 @@ func HistorySVG(s HistorySeries, baseline string) ([]byte, error) {
 
 	l, pts, err := plotter.NewLinePoints(line)
 	if err != nil {
-		return nil, fmt.Errorf("report: %s: %w", s.ID, err)
+		return nil, fmt.Errorf("report: %s: %w", f.Title, err)
 	}
 	l.Color, pts.Color = seriesColor, seriesColor
 	l.Width = vg.Points(1.5)
@@ -145,9 +166,9 @@ func HistorySVG(s HistorySeries, baseline string) ([]byte, error) {
 		up       bool
 	}
 	groups := map[key]plotter.XYs{}
-	for _, det := range s.Detections {
+	for _, det := range f.Detections {
 		k := key{det.Kind, det.Definite, det.Direction == detect.Up}
-		groups[k] = append(groups[k], plotter.XY{X: float64(det.Index), Y: 100 * s.Points[det.Index].Change})
+		groups[k] = append(groups[k], plotter.XY{X: float64(det.Index), Y: 100 * f.Points[det.Index].Change})
 	}
 	// Draw and list the groups in a fixed order: definite before
 	// potential, then trend, jump, fixed, then up before down.
@@ -170,7 +191,7 @@ func HistorySVG(s HistorySeries, baseline string) ([]byte, error) {
 	for _, k := range keys {
 		sc, err := plotter.NewScatter(groups[k])
 		if err != nil {
-			return nil, fmt.Errorf("report: %s: %w", s.ID, err)
+			return nil, fmt.Errorf("report: %s: %w", f.Title, err)
 		}
 		sc.GlyphStyle = detectionGlyph(k.kind, k.definite, k.up)
 		p.Add(sc)
@@ -264,33 +285,51 @@ func (diamond) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	c.Stroke(p)
 }
 
-// InstabilitySVG draws the distribution of the A/A instabilities in
-// insts as a cumulative distribution function, the study's Figure 7: for
-// each instability x (in %), the share of A/A results at most x. One line
-// per unit; the calibration's suite threshold, when positive, is a dashed
-// vertical line, and the calibration quantile a dashed horizontal one.
-func InstabilitySVG(insts []history.Instability, cal *history.Calibration) ([]byte, error) {
-	byUnit := map[string][]float64{}
-	var units []string
+// A CDFFigure draws empirical cumulative distribution functions, the
+// study's Figure 7: for each value x (in %), the share of a line's values
+// at most x, one step per value. A vertical dashed line can mark a
+// threshold and a horizontal dotted one a quantile.
+type CDFFigure struct {
+	// Title is drawn above the plot, shortened to 70 characters.
+	Title string
+	// Note is drawn under the title, shortened to [NoteRunes].
+	Note string
+	// XLabel and YLabel label the axes.
+	XLabel, YLabel string
+	// Lines are the distributions, drawn and listed in the legend in
+	// order; at least one value in all.
+	Lines []CDFLine
+	// Threshold, when positive, is drawn as a dashed vertical line at
+	// 100 × Threshold %, and Quantile (0..1) as a dotted horizontal line
+	// at 100 × Quantile %; with no threshold, neither is drawn.
+	Threshold, Quantile float64
+	// ThresholdLabel and QuantileLabel name the two lines in the legend.
+	ThresholdLabel, QuantileLabel string
+}
+
+// A CDFLine is one distribution of a [CDFFigure].
+type CDFLine struct {
+	// Label names the line in the legend.
+	Label string
+	// Values are its values (0.05 is 5%), in any order.
+	Values []float64
+}
+
+// SVG draws the figure as an SVG document (Liberation Sans with metric
+// fallbacks, like [Figure.SVG]).
+func (f *CDFFigure) SVG() ([]byte, error) {
 	total := 0
-	for _, in := range insts {
-		if _, ok := byUnit[in.Unit]; !ok {
-			units = append(units, in.Unit)
-		}
-		byUnit[in.Unit] = append(byUnit[in.Unit], in.Widths...)
-		total += len(in.Widths)
+	for _, l := range f.Lines {
+		total += len(l.Values)
 	}
 	if total == 0 {
-		return nil, fmt.Errorf("report: no A/A instabilities to plot")
+		return nil, fmt.Errorf("report: %s: no values to plot", f.Title)
 	}
-	slices.Sort(units)
-	fr := newPlotFrame("Instability of the benchmarks in A/A comparisons",
-		fmt.Sprintf("%s of %s; instability = width of the 99%% CI", textutil.Plural(total, "A/A result"), textutil.Plural(len(insts), "benchmark")),
-		"instability (%)", "A/A results at most this unstable (%)")
+	fr := newPlotFrame(f.Title, f.Note, f.XLabel, f.YLabel)
 	p := fr.plot
 	maxX := 0.0
-	for i, u := range units {
-		ws := slices.Clone(byUnit[u])
+	for i, line := range f.Lines {
+		ws := slices.Clone(line.Values)
 		slices.Sort(ws)
 		xys := plotter.XYs{{X: 0, Y: 0}}
 		for j, w := range ws {
@@ -304,19 +343,19 @@ func InstabilitySVG(insts []history.Instability, cal *history.Calibration) ([]by
 		l.Color = []color.Color{seriesColor, potentialColor, definiteColor, thresholdColor}[i%4]
 		l.Width = vg.Points(1.5)
 		p.Add(l)
-		fr.legend.Add(fmt.Sprintf("%s (%d)", u, len(ws)), l)
+		fr.legend.Add(line.Label, l)
 	}
-	if cal != nil && cal.Suite > 0 {
-		maxX = max(maxX, 100*cal.Suite)
-		v, err := plotter.NewLine(plotter.XYs{{X: 100 * cal.Suite, Y: 0}, {X: 100 * cal.Suite, Y: 100}})
+	if f.Threshold > 0 {
+		maxX = max(maxX, 100*f.Threshold)
+		v, err := plotter.NewLine(plotter.XYs{{X: 100 * f.Threshold, Y: 0}, {X: 100 * f.Threshold, Y: 100}})
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}
 		v.Color = thresholdColor
 		v.Dashes = []vg.Length{vg.Points(3), vg.Points(2)}
 		p.Add(v)
-		fr.legend.Add(fmt.Sprintf("suite threshold %s", pct(cal.Suite)), v)
-		q := 100 * cal.Options.Quantile
+		fr.legend.Add(f.ThresholdLabel, v)
+		q := 100 * f.Quantile
 		h, err := plotter.NewLine(plotter.XYs{{X: 0, Y: q}, {X: maxX * 1.05, Y: q}})
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
@@ -324,7 +363,7 @@ func InstabilitySVG(insts []history.Instability, cal *history.Calibration) ([]by
 		h.Color = thresholdColor
 		h.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
 		p.Add(h)
-		fr.legend.Add(fmt.Sprintf("%.0f%% of the results", q), h)
+		fr.legend.Add(f.QuantileLabel, h)
 	}
 	p.X.Min, p.X.Max = 0, max(maxX*1.05, 1)
 	p.Y.Min, p.Y.Max = 0, 100

@@ -1,4 +1,4 @@
-package report
+package plot
 
 import (
 	"bytes"
@@ -13,7 +13,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/mbopt/mbopt/benchstats"
-	"github.com/mbopt/mbopt/compare"
 )
 
 // An IntervalRow is one row of an interval figure ([IntervalFigure]): a
@@ -56,36 +55,6 @@ var verdictColors = map[benchstats.Verdict]color.Color{
 
 // rowHeight is the height of one row of an interval figure.
 const rowHeight = 0.75 * vg.Centimeter
-
-// CompareFigure returns the interval figure of r's compared results, in
-// r's order: one row per benchmark and unit, labelled with the benchmark
-// relative to the module, in at most two lines of 48 characters (long
-// names keep their start and end, see [IDLabels]), and the unit unless it
-// is sec/op; against r's
-// threshold. Results that were not compared are left out. It returns nil
-// when no result was compared.
-func CompareFigure(r *compare.Report) *IntervalFigure {
-	f := &IntervalFigure{
-		Title:     fmt.Sprintf("%s: change of each benchmark, %g%% CI", r.Module, 100*r.Settings.Confidence),
-		XLabel:    fmt.Sprintf("change of the median, head vs base (%%); shaded: ±%s, unchanged", thresholdText(r.Settings.Threshold)),
-		Threshold: r.Settings.Threshold,
-	}
-	for i := range r.Results {
-		res := &r.Results[i]
-		if res.Status != compare.Compared || res.Estimate == nil {
-			continue
-		}
-		label := fitLabel(displayName(r.Module, res), 48, 2)
-		if res.Unit != "sec/op" {
-			label += " (" + res.Unit + ")"
-		}
-		f.Rows = append(f.Rows, IntervalRow{Label: label, Estimate: *res.Estimate, Verdict: res.Verdict})
-	}
-	if len(f.Rows) == 0 {
-		return nil
-	}
-	return f
-}
 
 // SVG draws the figure as an SVG document (Liberation Sans with metric
 // fallbacks, like [Figure.SVG]).

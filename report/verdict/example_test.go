@@ -1,4 +1,4 @@
-package report_test
+package verdict_test
 
 import (
 	"os"
@@ -6,14 +6,14 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/relevance"
-	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/report/verdict"
 )
 
-// CompareText leads with the detection that matters most for the
+// WriteText leads with the detection that matters most for the
 // application: here a definite regression in a benchmark whose functions
 // take a third of the application's CPU time, ahead of a larger change in
 // a benchmark that barely matters.
-func ExampleCompareText() {
+func ExampleWriteText() {
 	est := func(change, lo, hi float64) *benchstats.Estimate {
 		return &benchstats.Estimate{Change: change, CI: benchstats.Interval{Low: lo, High: hi}}
 	}
@@ -34,7 +34,7 @@ func ExampleCompareText() {
 			Verdict: benchstats.DefiniteRegression, Impact: &relevance.Impact{Attributed: 0.34, Flat: 0.41},
 		}},
 	}
-	if err := report.CompareText(os.Stdout, r); err != nil {
+	if err := verdict.WriteText(os.Stdout, r); err != nil {
 		panic(err)
 	}
 	// Output:

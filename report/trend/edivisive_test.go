@@ -1,4 +1,4 @@
-package report_test
+package trend_test
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/report/trend"
 )
 
 // TestHistoryEDivisive renders a series judged by E-divisive alone: the
@@ -37,16 +37,17 @@ func TestHistoryEDivisive(t *testing.T) {
 	opt := detect.DefaultOptions
 	opt.InitialThreshold = 0.01
 	opt.Detectors = []detect.Kind{detect.EDivisive}
-	doc, err := report.NewHistoryDocument(set, opt, nil)
+	detected, err := set.Detect(opt, nil)
 	require.NoError(t, err)
+	doc := trend.NewDocument(set.Baseline, opt, detected)
 	require.Len(t, doc.Series[0].Detections, 1)
 	assert.Equal(t, detect.EDivisive, doc.Series[0].Detections[0].Kind)
 	assert.Equal(t, 7, doc.Series[0].Detections[0].Index)
 	var buf bytes.Buffer
-	require.NoError(t, report.WriteHistoryText(&buf, doc))
+	require.NoError(t, trend.WriteText(&buf, doc))
 	assert.Contains(t, buf.String(), "E E-divisive change point")
 	assert.Contains(t, buf.String(), "definite edivisive up +5.")
-	svg, err := report.HistorySVG(doc.Series[0], doc.Baseline.Commit)
+	svg, err := trend.SeriesSVG(doc.Series[0], doc.Baseline.Commit)
 	require.NoError(t, err)
 	assert.Contains(t, string(svg), "definite edivisive up")
 }

@@ -1,4 +1,4 @@
-package report_test
+package verdict_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/report/verdict"
 )
 
 // TestCompareUntouched checks that every renderer marks a detection in an
@@ -26,10 +26,10 @@ func TestCompareUntouched(t *testing.T) {
 		Results: []compare.Result{noise, real, quiet}}
 
 	render := map[string]func(*bytes.Buffer) error{
-		"text":     func(b *bytes.Buffer) error { return report.CompareText(b, rep) },
-		"markdown": func(b *bytes.Buffer) error { return report.CompareMarkdown(b, rep) },
+		"text":     func(b *bytes.Buffer) error { return verdict.WriteText(b, rep) },
+		"markdown": func(b *bytes.Buffer) error { return verdict.WriteMarkdown(b, rep) },
 		"github": func(b *bytes.Buffer) error {
-			_, err := report.CompareGitHub(b, rep)
+			_, err := verdict.WriteGitHub(b, rep)
 			return err
 		},
 	}
@@ -56,6 +56,6 @@ func TestCompareUntouched(t *testing.T) {
 	// Without an untouched detection there is no mark and no legend.
 	rep.Results[0].Untouched = false
 	var b bytes.Buffer
-	require.NoError(t, report.CompareText(&b, rep))
+	require.NoError(t, verdict.WriteText(&b, rep))
 	assert.NotContains(t, b.String(), "untouched")
 }

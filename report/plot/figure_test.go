@@ -1,4 +1,4 @@
-package report
+package plot
 
 import (
 	"bytes"
@@ -113,22 +113,47 @@ func TestFitLabel(t *testing.T) {
 		{"abcdefghijkl", 6, 2, "abcde\n…kl"},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, fitLabel(tt.in, tt.width, tt.lines), "fitLabel(%q, %d, %d)", tt.in, tt.width, tt.lines)
+		assert.Equal(t, tt.want, FitLabel(tt.in, tt.width, tt.lines), "FitLabel(%q, %d, %d)", tt.in, tt.width, tt.lines)
 	}
 }
 
-// longIDDoc is a suite of n picks with ids like real modules': 60–110
-// characters, nested packages, sub-benchmarks.
-func longIDDoc(n int, pkgs []string, sub string) *Document {
-	d := &Document{Criterion: "project", Application: Application{TotalSeconds: 10}}
+// longIDFigures are figures shaped like the suite report's (see
+// report.Figures) for a suite of n picks with ids like real modules':
+// 60–110 characters, nested packages, sub-benchmarks. lines is the
+// coverage after each pick, one line per scenario besides the report's
+// three; bars the picks' impacts, labelled by IDLabels.
+func longIDFigures(n int, pkgs []string, sub string, scenarios ...string) (lines, bars Figure) {
+	var ids []string
+	var values []float64
+	x, proj, over, imp := []float64{0}, []float64{0}, []float64{0}, []float64{0}
 	for i := range n {
-		id := fmt.Sprintf("%s.BenchmarkWriteBatch%d%s", pkgs[i%len(pkgs)], i, sub)
-		share := 0.02 + 0.9*float64((i*37)%n)/float64(n)
+		ids = append(ids, fmt.Sprintf("%s.BenchmarkWriteBatch%d%s", pkgs[i%len(pkgs)], i, sub))
+		values = append(values, 100*(0.02+0.9*float64((i*37)%n)/float64(n)))
 		r := float64(i+1) / float64(n)
-		d.MinimalSuite = append(d.MinimalSuite, Pick{ID: id, ImpactShare: share,
-			CumulativeProjectRatio: 0.8 * r, CumulativeOverallRatio: 0.5 * r, CumulativeImpact: 9 * r})
+		x, proj, over, imp = append(x, float64(i+1)), append(proj, 80*r), append(over, 50*r), append(imp, 90*r)
 	}
-	return d
+	lines = Figure{Name: "suite-coverage", Title: "Coverage of the application by the minimal suite", XLabel: "benchmarks in the suite", YLabel: "coverage (%)",
+		Lines: []Series{{Label: "project-only", X: x, Y: proj}, {Label: "overall", X: x, Y: over}, {Label: "application CPU time", X: x, Y: imp}}}
+	for _, sc := range scenarios {
+		lines.Lines = append(lines.Lines, Series{Label: "project-only: " + sc, X: x, Y: make([]float64, len(x))})
+	}
+	return lines, barsOf(ids, values)
+}
+
+// bars returns the bar chart of longIDFigures.
+func bars(_, b Figure) Figure { return b }
+
+// barsOf is the bar chart of ids and values, labelled as report.Figures
+// labels the suite's impacts.
+func barsOf(ids []string, values []float64) Figure {
+	b := &Bars{IDs: ids, Values: values}
+	var prefix string
+	b.Labels, prefix = IDLabels(ids)
+	f := Figure{Name: "suite-impact", Title: "Attributed impact of the selected benchmarks", XLabel: "application CPU time covered (%)", Bars: b}
+	if prefix != "" {
+		f.Note = "benchmark ids relative to " + MiddleEllipsis(prefix, NoteRunes)
+	}
+	return f
 }
 
 var realPkgs = []string{
@@ -147,25 +172,18 @@ var realPkgs = []string{
 func TestBarsVisibleWithLongIDs(t *testing.T) {
 	tests := []struct {
 		name       string
-		doc        *Document
+		fig        Figure
 		minIDRunes int
 	}{
-		{"40+ character ids", longIDDoc(6, []string{"example.com/tinytsdb/storage", "example.com/tinytsdb/query"}, ""), 40},
-		{"100+ character ids", longIDDoc(8, realPkgs, "/size=1024/parallel=true/compression=snappy"), 100},
-		{"50 bars of 60-110 character ids", longIDDoc(50, realPkgs, "/size=1024/parallel=true"), 60},
-		{"one long id", longIDDoc(1, realPkgs[3:], "/size=1024/parallel=true/compression=snappy"), 100},
-		{"ids without import paths", &Document{Application: Application{TotalSeconds: 1}, MinimalSuite: []Pick{
-			{ID: "query__BenchmarkQuery", ImpactShare: 0.7}, {ID: "storage__BenchmarkAddRows", ImpactShare: 0.3}}}, 20},
+		{"40+ character ids", bars(longIDFigures(6, []string{"example.com/tinytsdb/storage", "example.com/tinytsdb/query"}, "")), 40},
+		{"100+ character ids", bars(longIDFigures(8, realPkgs, "/size=1024/parallel=true/compression=snappy")), 100},
+		{"50 bars of 60-110 character ids", bars(longIDFigures(50, realPkgs, "/size=1024/parallel=true")), 60},
+		{"one long id", bars(longIDFigures(1, realPkgs[3:], "/size=1024/parallel=true/compression=snappy")), 100},
+		{"ids without import paths", barsOf([]string{"query__BenchmarkQuery", "storage__BenchmarkAddRows"}, []float64{70, 30}), 20},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var fig *Figure
-			for _, f := range Figures(tt.doc) {
-				if f.Name == "suite-impact" {
-					fig = &f
-				}
-			}
-			require.NotNil(t, fig, "suite-impact figure")
+			fig := tt.fig
 			for _, id := range fig.Bars.IDs {
 				require.GreaterOrEqual(t, utf8.RuneCountInString(id), tt.minIDRunes, "test ids are as long as claimed")
 			}
@@ -208,13 +226,8 @@ func TestBarsVisibleWithLongIDs(t *testing.T) {
 // TestLegendOutsideData checks that the line plots' legends sit in their
 // own column, right of the data area.
 func TestLegendOutsideData(t *testing.T) {
-	d := longIDDoc(12, realPkgs, "")
-	d.Scenarios = &Scenarios{Names: []string{"ingest", "a-scenario-with-a-rather-long-name-indeed-yes"},
-		SuiteProject: [][]float64{make([]float64, 12), make([]float64, 12)}}
-	for _, f := range Figures(d) {
-		if f.Lines == nil {
-			continue
-		}
+	lines, _ := longIDFigures(12, realPkgs, "", "ingest", "a-scenario-with-a-rather-long-name-indeed-yes")
+	for _, f := range []Figure{lines} {
 		t.Run(f.Name, func(t *testing.T) {
 			fr, err := f.newFrame()
 			require.NoError(t, err)
@@ -239,7 +252,8 @@ func TestFigureRejectsBadBars(t *testing.T) {
 // TestOneSansFont: every text of every figure is Liberation Sans, with
 // metric-compatible fallbacks in SVG.
 func TestOneSansFont(t *testing.T) {
-	for _, f := range Figures(longIDDoc(3, realPkgs, "")) {
+	lines, bars := longIDFigures(3, realPkgs, "")
+	for _, f := range []Figure{lines, bars} {
 		svg, err := f.SVG()
 		require.NoError(t, err)
 		families := map[string]int{}

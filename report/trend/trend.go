@@ -1,4 +1,11 @@
-package report
+// Package trend renders a benchmark history (package history) as
+// documents: what `mbopt history` shows. A [Document] holds each
+// benchmark's series against one baseline with the detections that
+// history.Set.Detect found in it; [WriteText], [WriteMarkdown] and
+// [WriteJSON] write it, [SeriesSVG] draws one series. The A/A calibration
+// has its own: [WriteCalibrationText], [WriteCalibrationJSON] and
+// [InstabilitySVG]. The figures are drawn by package report/plot.
+package trend
 
 import (
 	"encoding/json"
@@ -8,33 +15,36 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report/internal/render"
+	"github.com/mbopt/mbopt/report/plot"
 )
 
-// HistorySchemaVersion is the version of the JSON form of a
-// [HistoryDocument].
-const HistorySchemaVersion = 1
+// SchemaVersion is the version of the JSON form of a [Document] and of a
+// [CalibrationDocument].
+const SchemaVersion = 1
 
-// HistoryDocument is what `mbopt history` shows: each benchmark's series
+// Document is what `mbopt history` shows: each benchmark's series
 // against one baseline and the detections in it. Its JSON field names are
 // stable.
-type HistoryDocument struct {
-	// Schema is HistorySchemaVersion.
+type Document struct {
+	// Schema is SchemaVersion.
 	Schema int `json:"schema"`
 	// Baseline is the base revision of every series.
-	Baseline HistoryRevision `json:"baseline"`
+	Baseline Revision `json:"baseline"`
 	// Options are the detectors' parameters; each series' initial
-	// threshold may differ (see HistorySeries.InitialThreshold).
+	// threshold may differ (see Series.InitialThreshold).
 	Options detect.Options `json:"options"`
 	// Series are in the order of history.Set: by id, unit, machine and
 	// settings hash.
-	Series []HistorySeries `json:"series"`
+	Series []Series `json:"series"`
 }
 
-// HistoryRevision is a commit of a series.
-type HistoryRevision struct {
+// Revision is a commit of a series.
+type Revision struct {
 	// Commit is the full hash.
 	Commit string `json:"commit"`
 	// Subject is the commit message's first line.
@@ -43,20 +53,8 @@ type HistoryRevision struct {
 	Time time.Time `json:"time"`
 }
 
-// Threshold sources of a [HistorySeries].
-const (
-	// ThresholdCalibrated: the benchmark's own A/A results.
-	ThresholdCalibrated = "calibrated"
-	// ThresholdSuite: the suite threshold of the A/A results of others.
-	ThresholdSuite = "suite"
-	// ThresholdGiven: set by the caller (the --initial-threshold flag).
-	ThresholdGiven = "given"
-	// ThresholdDefault: detect.DefaultOptions, no A/A result stored.
-	ThresholdDefault = "default"
-)
-
-// HistorySeries is one benchmark's series and its detections.
-type HistorySeries struct {
+// Series is one benchmark's series and its detections.
+type Series struct {
 	// ID is the benchmark id.
 	ID string `json:"id"`
 	// Unit is the unit of the measurements.
@@ -69,18 +67,18 @@ type HistorySeries struct {
 	// ThresholdSource where it came from: calibrated, suite, given or
 	// default.
 	InitialThreshold float64 `json:"initial_threshold"`
-	// ThresholdSource is one of the Threshold… constants.
+	// ThresholdSource is one of history's Threshold… constants.
 	ThresholdSource string `json:"threshold_source"`
 	// Points are the commits in order.
-	Points []HistoryPoint `json:"points"`
+	Points []Point `json:"points"`
 	// Detections are ordered as package detect orders them.
-	Detections []HistoryDetection `json:"detections"`
+	Detections []Detection `json:"detections"`
 }
 
-// HistoryPoint is one commit of a series.
-type HistoryPoint struct {
+// Point is one commit of a series.
+type Point struct {
 	// Head is the commit.
-	Head HistoryRevision `json:"head"`
+	Head Revision `json:"head"`
 	// Change is the change against the baseline (0.05 is +5%).
 	Change float64 `json:"change"`
 	// CI is its confidence interval.
@@ -89,60 +87,45 @@ type HistoryPoint struct {
 	Threshold float64 `json:"threshold"`
 }
 
-// HistoryDetection is one detection, with its commit.
-type HistoryDetection struct {
+// Detection is one detection, with its commit.
+type Detection struct {
 	// Detection is the detection; its fields are inlined in JSON.
 	detect.Detection
 	// Commit is the hash of the point's commit.
 	Commit string `json:"commit"`
 }
 
-// InitialThresholdFunc returns a series' initial threshold and its source
-// (one of the Threshold… constants), or an error.
-type InitialThresholdFunc func(s history.Series) (float64, string, error)
-
-// NewHistoryDocument runs the detectors over every series of set with
-// opt, taking each series' initial threshold from initial (nil: opt's,
-// with source "default").
-func NewHistoryDocument(set *history.Set, opt detect.Options, initial InitialThresholdFunc) (*HistoryDocument, error) {
-	d := &HistoryDocument{
-		Schema:   HistorySchemaVersion,
-		Baseline: HistoryRevision{Commit: set.Baseline.Commit, Subject: set.Baseline.Subject, Time: set.Baseline.Time},
+// NewDocument returns the document of the detections in a history:
+// each series of detected (see [history.Set.Detect]) against baseline, in
+// detected's order; opt are the detectors' options (each series' initial
+// threshold may differ from opt's).
+func NewDocument(baseline compare.Revision, opt detect.Options, detected []history.Detected) *Document {
+	d := &Document{
+		Schema:   SchemaVersion,
+		Baseline: Revision{Commit: baseline.Commit, Subject: baseline.Subject, Time: baseline.Time},
 		Options:  opt,
-		Series:   []HistorySeries{},
+		Series:   []Series{},
 	}
-	for _, s := range set.Series {
-		o := opt
-		src := ThresholdDefault
-		if initial != nil {
-			t, from, err := initial(s)
-			if err != nil {
-				return nil, err
-			}
-			o.InitialThreshold, src = t, from
-		}
-		res, err := detect.Detect(s.DetectPoints(), o)
-		if err != nil {
-			return nil, fmt.Errorf("report: %s (%s): %w", s.ID, s.Unit, err)
-		}
-		hs := HistorySeries{ID: s.ID, Unit: s.Unit, Machine: s.Machine.String(), SettingsHash: s.SettingsHash,
-			InitialThreshold: o.InitialThreshold, ThresholdSource: src, Detections: []HistoryDetection{}}
+	for _, ds := range detected {
+		s := ds.Series
+		hs := Series{ID: s.ID, Unit: s.Unit, Machine: s.Machine.String(), SettingsHash: s.SettingsHash,
+			InitialThreshold: ds.InitialThreshold, ThresholdSource: ds.ThresholdSource, Detections: []Detection{}}
 		for i, p := range s.Points {
-			hs.Points = append(hs.Points, HistoryPoint{
-				Head:   HistoryRevision{Commit: p.Head.Commit, Subject: p.Head.Subject, Time: p.Head.Time},
-				Change: p.Change, CI: p.CI, Threshold: res.Thresholds[i],
+			hs.Points = append(hs.Points, Point{
+				Head:   Revision{Commit: p.Head.Commit, Subject: p.Head.Subject, Time: p.Head.Time},
+				Change: p.Change, CI: p.CI, Threshold: ds.Thresholds[i],
 			})
 		}
-		for _, det := range res.Detections {
-			hs.Detections = append(hs.Detections, HistoryDetection{Detection: det, Commit: s.Points[det.Index].Head.Commit})
+		for _, det := range ds.Detections {
+			hs.Detections = append(hs.Detections, Detection{Detection: det, Commit: s.Points[det.Index].Head.Commit})
 		}
 		d.Series = append(d.Series, hs)
 	}
-	return d, nil
+	return d
 }
 
-// WriteHistoryJSON writes d as indented JSON.
-func WriteHistoryJSON(w io.Writer, d *HistoryDocument) error {
+// WriteJSON writes d as indented JSON.
+func WriteJSON(w io.Writer, d *Document) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(d)
@@ -157,14 +140,14 @@ func detectionText(det detect.Detection) string {
 	if det.Definite {
 		kind = "definite"
 	}
-	s := fmt.Sprintf("%s %s %s %s", kind, det.Kind, det.Direction, signedPct(det.Change))
+	s := fmt.Sprintf("%s %s %s %s", kind, det.Kind, det.Direction, render.SignedPct(det.Change))
 	switch det.Kind {
 	case detect.Fixed:
-		s += fmt.Sprintf(" (bound %s)", signedPct(det.Threshold))
+		s += fmt.Sprintf(" (bound %s)", render.SignedPct(det.Threshold))
 	case detect.Trend:
-		s += fmt.Sprintf(" (threshold %s, against %d commits)", pct(det.Threshold), det.Window)
+		s += fmt.Sprintf(" (threshold %s, against %d commits)", render.Pct(det.Threshold), det.Window)
 	default:
-		s += fmt.Sprintf(" (threshold %s)", pct(det.Threshold))
+		s += fmt.Sprintf(" (threshold %s)", render.Pct(det.Threshold))
 	}
 	return s
 }
@@ -172,7 +155,7 @@ func detectionText(det detect.Detection) string {
 // pointMarks returns, per point, the short marks of its detections:
 // "J" definite jump, "j" potential jump, "T"/"t" trend, "F"/"f" fixed,
 // "E"/"e" E-divisive.
-func pointMarks(s HistorySeries) []string {
+func pointMarks(s Series) []string {
 	marks := make([]string, len(s.Points))
 	for _, det := range s.Detections {
 		m := strings.ToUpper(string(det.Kind[0]))
@@ -187,31 +170,31 @@ func pointMarks(s HistorySeries) []string {
 // subjectRunes bounds a commit subject in the text table.
 const subjectRunes = 40
 
-// WriteHistoryText writes d as text: per series a table of its commits
+// WriteText writes d as text: per series a table of its commits
 // (change, interval, threshold, marks) and its detections in words.
-func WriteHistoryText(w io.Writer, d *HistoryDocument) error {
-	ew := &errWriter{w: w}
+func WriteText(w io.Writer, d *Document) error {
+	ew := &render.ErrWriter{W: w}
 	fmt.Fprintf(ew, "mbopt: benchmark history against baseline %s", short(d.Baseline.Commit))
 	if d.Baseline.Subject != "" {
-		fmt.Fprintf(ew, " (%s)", middleEllipsis(textutil.FirstLine(d.Baseline.Subject), subjectRunes))
+		fmt.Fprintf(ew, " (%s)", plot.MiddleEllipsis(textutil.FirstLine(d.Baseline.Subject), subjectRunes))
 	}
 	fmt.Fprintf(ew, ", %d series\n", len(d.Series))
 	for _, s := range d.Series {
 		fmt.Fprintf(ew, "\n%s  %s\n", s.ID, s.Unit)
-		fmt.Fprintf(ew, "  %s, settings %s; initial threshold %s (%s)\n", s.Machine, s.SettingsHash, pct(s.InitialThreshold), s.ThresholdSource)
-		t := &table{}
-		t.row("#", "commit", "change", "ci", "threshold", "marks")
+		fmt.Fprintf(ew, "  %s, settings %s; initial threshold %s (%s)\n", s.Machine, s.SettingsHash, render.Pct(s.InitialThreshold), s.ThresholdSource)
+		t := &render.Table{}
+		t.Row("#", "commit", "change", "ci", "threshold", "marks")
 		marks := pointMarks(s)
 		for i, p := range s.Points {
 			commit := short(p.Head.Commit)
 			if sub := textutil.FirstLine(p.Head.Subject); sub != "" {
-				commit += " " + middleEllipsis(sub, subjectRunes)
+				commit += " " + plot.MiddleEllipsis(sub, subjectRunes)
 			}
-			t.row(fmt.Sprint(i), commit, signedPct(p.Change),
-				fmt.Sprintf("[%s, %s]", signedPct(p.CI.Low), signedPct(p.CI.High)),
-				pct(p.Threshold), marks[i])
+			t.Row(fmt.Sprint(i), commit, render.SignedPct(p.Change),
+				fmt.Sprintf("[%s, %s]", render.SignedPct(p.CI.Low), render.SignedPct(p.CI.High)),
+				render.Pct(p.Threshold), marks[i])
 		}
-		t.write(ew)
+		t.Write(ew)
 		if len(s.Detections) == 0 {
 			fmt.Fprintln(ew, "  no detections")
 			continue
@@ -227,19 +210,19 @@ func WriteHistoryText(w io.Writer, d *HistoryDocument) error {
 		}
 		fmt.Fprintf(ew, "\n(marks: %s; capital definite, small potential)\n", legend)
 	}
-	return ew.err
+	return ew.Err
 }
 
-// WriteHistoryMarkdown writes d as Markdown: a summary table of every
+// WriteMarkdown writes d as Markdown: a summary table of every
 // series and a section per series with detections.
-func WriteHistoryMarkdown(w io.Writer, d *HistoryDocument) error {
-	ew := &errWriter{w: w}
+func WriteMarkdown(w io.Writer, d *Document) error {
+	ew := &render.ErrWriter{W: w}
 	p := func(format string, args ...any) { fmt.Fprintf(ew, format+"\n", args...) }
-	p("## Benchmark history against %s", mdCode(short(d.Baseline.Commit)))
+	p("## Benchmark history against %s", render.MarkdownCode(short(d.Baseline.Commit)))
 	p("")
 	if len(d.Series) == 0 {
 		p("No series.")
-		return ew.err
+		return ew.Err
 	}
 	p("| benchmark | unit | commits | last change | definite | potential |")
 	p("| --- | --- | ---: | ---: | ---: | ---: |")
@@ -254,30 +237,30 @@ func WriteHistoryMarkdown(w io.Writer, d *HistoryDocument) error {
 		}
 		last := ""
 		if n := len(s.Points); n > 0 {
-			last = signedPct(s.Points[n-1].Change)
+			last = render.SignedPct(s.Points[n-1].Change)
 		}
-		p("| %s | %s | %d | %s | %d | %d |", mdCode(s.ID), mdEscape(s.Unit), len(s.Points), last, def, pot)
+		p("| %s | %s | %d | %s | %d | %d |", render.MarkdownCode(s.ID), render.EscapeMarkdown(s.Unit), len(s.Points), last, def, pot)
 	}
 	for _, s := range d.Series {
 		if len(s.Detections) == 0 {
 			continue
 		}
 		p("")
-		p("### %s (%s)", mdCode(s.ID), mdEscape(s.Unit))
+		p("### %s (%s)", render.MarkdownCode(s.ID), render.EscapeMarkdown(s.Unit))
 		p("")
-		p("%s, initial threshold %s (%s).", mdEscape(s.Machine), pct(s.InitialThreshold), s.ThresholdSource)
+		p("%s, initial threshold %s (%s).", render.EscapeMarkdown(s.Machine), render.Pct(s.InitialThreshold), s.ThresholdSource)
 		p("")
 		for _, det := range s.Detections {
-			p("- %s %s: %s", mdCode(short(det.Commit)), mdEscape(textutil.FirstLine(s.Points[det.Index].Head.Subject)), detectionText(det.Detection))
+			p("- %s %s: %s", render.MarkdownCode(short(det.Commit)), render.EscapeMarkdown(textutil.FirstLine(s.Points[det.Index].Head.Subject)), detectionText(det.Detection))
 		}
 	}
-	return ew.err
+	return ew.Err
 }
 
 // CalibrationDocument is the JSON form of an A/A calibration: the
 // instabilities and the thresholds derived from them.
 type CalibrationDocument struct {
-	// Schema is HistorySchemaVersion.
+	// Schema is SchemaVersion.
 	Schema int `json:"schema"`
 	// Instabilities are sorted by id, then unit.
 	Instabilities []history.Instability `json:"instabilities"`
@@ -289,19 +272,19 @@ type CalibrationDocument struct {
 func WriteCalibrationJSON(w io.Writer, insts []history.Instability, cal *history.Calibration) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(CalibrationDocument{Schema: HistorySchemaVersion, Instabilities: insts, Calibration: cal})
+	return enc.Encode(CalibrationDocument{Schema: SchemaVersion, Instabilities: insts, Calibration: cal})
 }
 
 // WriteCalibrationText writes insts and cal as a table: per benchmark and
 // unit its number of A/A results, median and largest instability, the
 // calibration quantile and the initial threshold.
 func WriteCalibrationText(w io.Writer, insts []history.Instability, cal *history.Calibration) error {
-	ew := &errWriter{w: w}
+	ew := &render.ErrWriter{W: w}
 	q := cal.Options.Quantile
 	fmt.Fprintf(ew, "mbopt: A/A instabilities of %s, initial thresholds = max(%s, %.2f × the %.0fth percentile)\n\n",
-		textutil.Plural(len(insts), "benchmark"), pct(cal.Options.Floor), cal.Options.Factor, 100*q)
-	t := &table{}
-	t.row("benchmark", "unit", "runs", "median", "max", fmt.Sprintf("p%.0f", 100*q), "threshold")
+		textutil.Plural(len(insts), "benchmark"), render.Pct(cal.Options.Floor), cal.Options.Factor, 100*q)
+	t := &render.Table{}
+	t.Row("benchmark", "unit", "runs", "median", "max", fmt.Sprintf("p%.0f", 100*q), "threshold")
 	for _, in := range insts {
 		if len(in.Widths) == 0 {
 			continue
@@ -313,11 +296,11 @@ func WriteCalibrationText(w io.Writer, insts []history.Instability, cal *history
 				own = c
 			}
 		}
-		t.row(in.ID, in.Unit, fmt.Sprint(len(in.Widths)), pct(benchstats.Median(in.Widths)), pct(maxOf(in.Widths)), pct(own.Instability), pct(th))
+		t.Row(in.ID, in.Unit, fmt.Sprint(len(in.Widths)), render.Pct(benchstats.Median(in.Widths)), render.Pct(maxOf(in.Widths)), render.Pct(own.Instability), render.Pct(th))
 	}
-	t.write(ew)
-	fmt.Fprintf(ew, "\nsuite threshold (benchmarks without A/A results): %s, the %.0fth percentile of the benchmarks' median instabilities\n", pct(cal.Suite), 100*q)
-	return ew.err
+	t.Write(ew)
+	fmt.Fprintf(ew, "\nsuite threshold (benchmarks without A/A results): %s, the %.0fth percentile of the benchmarks' median instabilities\n", render.Pct(cal.Suite), 100*q)
+	return ew.Err
 }
 
 func maxOf(xs []float64) float64 {

@@ -1,4 +1,4 @@
-package report
+package verdict
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report/internal/render"
 )
 
 // verdictMarks are the signs before a verdict in Markdown, so a reader
@@ -21,49 +22,49 @@ var verdictMarks = map[benchstats.Verdict]string{
 }
 
 // mdCellCode formats s as code inside a table cell: backticks become
-// quotes (as in mdCode) and "|", which would end the cell even inside
+// quotes (as in render.MarkdownCode) and "|", which would end the cell even inside
 // code, is escaped.
-func mdCellCode(s string) string { return strings.ReplaceAll(mdCode(s), "|", `\|`) }
+func mdCellCode(s string) string { return strings.ReplaceAll(render.MarkdownCode(s), "|", `\|`) }
 
 // mdRevision describes a revision in Markdown: short commit as code, the
 // spec, a dirty mark and the subject.
 func mdRevision(rev compare.Revision) string {
 	var b strings.Builder
 	if rev.Commit != "" {
-		b.WriteString(mdCode(rev.Commit[:min(12, len(rev.Commit))]))
+		b.WriteString(render.MarkdownCode(rev.Commit[:min(12, len(rev.Commit))]))
 		if rev.Dirty {
 			b.WriteString(" **+ uncommitted changes**")
 		}
 		b.WriteString(" ")
 	}
-	fmt.Fprintf(&b, "(%s)", mdEscape(rev.Spec))
+	fmt.Fprintf(&b, "(%s)", render.EscapeMarkdown(rev.Spec))
 	if rev.Subject != "" {
-		fmt.Fprintf(&b, " “%s”", mdEscape(rev.Subject))
+		fmt.Fprintf(&b, " “%s”", render.EscapeMarkdown(rev.Subject))
 	}
 	return b.String()
 }
 
-// CompareMarkdown writes r as GitHub-flavoured Markdown for a pull
+// WriteMarkdown writes r as GitHub-flavoured Markdown for a pull
 // request comment: a heading, the headline in bold (the leading detection
-// and its share of the application's CPU time, as in [CompareText]) with
+// and its share of the application's CPU time, as in [WriteText]) with
 // the tally and the two revisions; a table of the detections; the
 // unchanged results folded in a <details> block; the results that could
 // not be compared; and a footnote with the settings, raw files and notes.
 // Benchmarks are named relative to the module, as code. Results keep r's
 // order within each table. It returns the first write error.
-func CompareMarkdown(w io.Writer, r *compare.Report) error {
-	ew := &errWriter{w: w}
+func WriteMarkdown(w io.Writer, r *compare.Report) error {
+	ew := &render.ErrWriter{W: w}
 	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
 	name := func(res *compare.Result) string { return displayName(r.Module, res) }
 
-	p("## mbopt compare: %s\n\n", mdCode(r.Module))
-	p("**%s**\n\n", headline(r, func(res *compare.Result) string { return mdCode(name(res)) }))
+	p("## mbopt compare: %s\n\n", render.MarkdownCode(r.Module))
+	p("**%s**\n\n", headline(r, func(res *compare.Result) string { return render.MarkdownCode(name(res)) }))
 	if t := tally(r); t != "" {
 		p("In all: %s.\n", t)
 	}
 	p("Base %s, head %s.\n\n", mdRevision(r.Base), mdRevision(r.Head))
 
-	detected, unchanged, other := compareGroups(r)
+	detected, unchanged, other := groups(r)
 	impact := hasImpact(r)
 	conf := fmt.Sprintf("%g%% CI", 100*r.Settings.Confidence)
 	writeTable := func(results []compare.Result) {
@@ -79,10 +80,10 @@ func CompareMarkdown(w io.Writer, r *compare.Report) error {
 		for i := range results {
 			res := &results[i]
 			e := res.Estimate
-			cells := []string{verdictMarks[res.Verdict], verdictWords(res.Verdict), signedPct(e.Change), ciText(e.CI), ppText(res.Instability)}
+			cells := []string{verdictMarks[res.Verdict], verdictWords(res.Verdict), render.SignedPct(e.Change), ciText(e.CI), ppText(res.Instability)}
 			if impact {
 				if res.Impact != nil {
-					cells = append(cells, pct(res.Impact.Attributed), pct(res.Impact.Flat))
+					cells = append(cells, render.Pct(res.Impact.Attributed), render.Pct(res.Impact.Flat))
 				} else {
 					cells = append(cells, "–", "–")
 				}
@@ -91,7 +92,7 @@ func CompareMarkdown(w io.Writer, r *compare.Report) error {
 			if noisy(res) {
 				shown += " *" + untouchedMark + "*"
 			}
-			cells = append(cells, mdEscape(res.Unit), shown)
+			cells = append(cells, render.EscapeMarkdown(res.Unit), shown)
 			p("| %s |\n", strings.Join(cells, " | "))
 		}
 		p("\n")
@@ -124,18 +125,18 @@ func CompareMarkdown(w io.Writer, r *compare.Report) error {
 	}
 	p("*instability*: the interval's width in percentage points. ")
 	if l := untouchedLegend(r); l != "" {
-		p("*%s*. ", mdEscape(l))
+		p("*%s*. ", render.EscapeMarkdown(l))
 	}
 	p("%s.", strings.Join(settingsLines(r), ". "))
 	if raw := rawText(r); raw != "" {
-		p(" Raw results (Go benchmark format, for benchstat): %s.", mdEscape(raw))
+		p(" Raw results (Go benchmark format, for benchstat): %s.", render.EscapeMarkdown(raw))
 	}
 	p("</sub>\n")
 	if len(r.Notes) > 0 {
 		p("\nNotes:\n\n")
 		for _, n := range r.Notes {
-			p("- %s\n", mdEscape(n))
+			p("- %s\n", render.EscapeMarkdown(n))
 		}
 	}
-	return ew.err
+	return ew.Err
 }

@@ -1,9 +1,7 @@
-package report_test
+package plot_test
 
 import (
-	"bytes"
 	"fmt"
-	"image/png"
 	"math"
 	"path/filepath"
 	"testing"
@@ -13,7 +11,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/internal/testing/golden"
-	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/report/plot"
 )
 
 // classificationExamples are the rows of docs/compare-classification.svg,
@@ -37,7 +35,7 @@ var classificationExamples = []struct {
 // docs/compare.md (make golden rewrites it).
 func TestClassificationFigureGolden(t *testing.T) {
 	const threshold = 0.01
-	f := &report.IntervalFigure{
+	f := &plot.IntervalFigure{
 		Title:     "Classifying a change: its 99% confidence interval against the ±1% band",
 		XLabel:    "relative change of the median, head vs base (%); shaded: the threshold band",
 		Threshold: threshold,
@@ -46,44 +44,20 @@ func TestClassificationFigureGolden(t *testing.T) {
 		e := benchstats.Estimate{Change: ex.change, CI: benchstats.Interval{Low: ex.low, High: ex.high}}
 		v := benchstats.Classify(e, threshold, false)
 		require.Equal(t, ex.want, v, "%s: Classify disagrees with the figure's label", ex.label)
-		f.Rows = append(f.Rows, report.IntervalRow{Label: ex.label, Estimate: e, Verdict: v})
+		f.Rows = append(f.Rows, plot.IntervalRow{Label: ex.label, Estimate: e, Verdict: v})
 	}
 	svg, err := f.SVG()
 	require.NoError(t, err)
-	golden.Check(t, filepath.Join("..", "docs", "compare-classification.svg"), svg)
+	golden.Check(t, filepath.Join("..", "..", "docs", "compare-classification.svg"), svg)
 	again, err := f.SVG()
 	require.NoError(t, err)
 	assert.Equal(t, svg, again, "deterministic")
 }
 
-func TestCompareFigure(t *testing.T) {
-	r := compareFixtures()["full"]
-	f := report.CompareFigure(r)
-	require.NotNil(t, f)
-	var labels []string
-	for _, row := range f.Rows {
-		labels = append(labels, row.Label)
-	}
-	assert.Equal(t, []string{
-		"storage.BenchmarkSearch", "query.BenchmarkQuery",
-		"internal/storage/engine/compaction\n…workers=16%/retention=720h,keep:all", // two lines of at most 48 runes, the plots' label rule
-		"query.BenchmarkQuery (B/op)", "github.com/other/lib.BenchmarkHash", "BenchmarkRoot",
-	}, labels, "compared results only, in the report's order")
-	pngData, err := f.PNG()
-	require.NoError(t, err)
-	img, err := png.Decode(bytes.NewReader(pngData))
-	require.NoError(t, err)
-	w, h := f.Size()
-	assert.Equal(t, int(w.Dots(96)+0.5), img.Bounds().Dx())
-	assert.Equal(t, int(h.Dots(96)+0.5), img.Bounds().Dy())
-	svg, err := f.SVG()
-	require.NoError(t, err)
-	golden.Check(t, filepath.Join("testdata", "compare-full.svg"), svg)
-
-	assert.Nil(t, report.CompareFigure(compareFixtures()["nothing"]), "nothing compared, no figure")
-	_, err = (&report.IntervalFigure{Title: "x"}).SVG()
+func TestIntervalFigureRejectsBadRows(t *testing.T) {
+	_, err := (&plot.IntervalFigure{Title: "x"}).SVG()
 	assert.ErrorContains(t, err, "no rows")
-	bad := &report.IntervalFigure{Title: "x", Rows: []report.IntervalRow{{Label: "nan", Estimate: benchstats.Estimate{Change: nan()}}}}
+	bad := &plot.IntervalFigure{Title: "x", Rows: []plot.IntervalRow{{Label: "nan", Estimate: benchstats.Estimate{Change: nan()}}}}
 	_, err = bad.PNG()
 	assert.ErrorContains(t, err, fmt.Sprintf("row %q", "nan"))
 }
@@ -102,7 +76,7 @@ func TestChangeTicks(t *testing.T) {
 		{1, 1, nil},
 	} {
 		var got []string
-		for _, tk := range report.ChangeTicks(tc.min, tc.max) {
+		for _, tk := range plot.ChangeTicks(tc.min, tc.max) {
 			got = append(got, tk.Label)
 		}
 		assert.Equal(t, tc.want, got, "ticks(%v, %v)", tc.min, tc.max)

@@ -1,4 +1,4 @@
-package report
+package verdict
 
 import (
 	"cmp"
@@ -14,10 +14,11 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/relevance"
+	"github.com/mbopt/mbopt/report/internal/render"
 )
 
-// This file renders a compare.Report as text; compare_markdown.go and
-// compare_github.go render it for pull requests and GitHub Actions. All
+// This file renders a compare.Report as text; markdown.go and
+// github.go render it for pull requests and GitHub Actions. All
 // three share the reading of a report below: which result leads, how the
 // results are grouped and how figures are written.
 //
@@ -31,9 +32,9 @@ import (
 // the largest flat impact, then the largest absolute change, then the
 // Report's order. The tally counts verdicts in the same order.
 
-// compareGroups splits r's results into detections, unchanged results and
+// groups splits r's results into detections, unchanged results and
 // results that were not compared, each in r's order.
-func compareGroups(r *compare.Report) (detected, unchanged, other []compare.Result) {
+func groups(r *compare.Report) (detected, unchanged, other []compare.Result) {
 	for _, res := range r.Results {
 		switch {
 		case res.Status != compare.Compared || res.Estimate == nil:
@@ -95,19 +96,9 @@ func verdictWords(v benchstats.Verdict) string {
 	return strings.ReplaceAll(v.String(), "-", " ")
 }
 
-// signedPct writes a relative change as a signed percentage: "+12.3%",
-// "-0.4%", "+0.0%". The sign always shows which way it went.
-func signedPct(x float64) string {
-	s := fmt.Sprintf("%+.1f%%", 100*x)
-	if s == "-0.0%" {
-		s = "+0.0%"
-	}
-	return s
-}
-
 // ciText writes an interval: "+10.1% … +14.6%".
 func ciText(ci benchstats.Interval) string {
-	return signedPct(ci.Low) + " … " + signedPct(ci.High)
+	return render.SignedPct(ci.Low) + " … " + render.SignedPct(ci.High)
 }
 
 // ppText writes a width of relative changes in percentage points: "4.5pp".
@@ -153,13 +144,13 @@ func revisionText(rev compare.Revision) string {
 // headline returns the sentence the report leads with, naming benchmarks
 // with name.
 func headline(r *compare.Report, name func(*compare.Result) string) string {
-	detected, unchanged, _ := compareGroups(r)
+	detected, unchanged, _ := groups(r)
 	conf := fmt.Sprintf("%g%%", 100*r.Settings.Confidence)
 	if lead := leading(detected); lead != nil {
 		e := lead.Estimate
-		s := fmt.Sprintf("A %s of %s in %s (%s, %s CI %s)", verdictWords(lead.Verdict), signedPct(e.Change), name(lead), lead.Unit, conf, ciText(e.CI))
+		s := fmt.Sprintf("A %s of %s in %s (%s, %s CI %s)", verdictWords(lead.Verdict), render.SignedPct(e.Change), name(lead), lead.Unit, conf, ciText(e.CI))
 		if im := lead.Impact; im != nil {
-			s += fmt.Sprintf(", which covers %s of the application's CPU time (%s flat)", pct(im.Attributed), pct(im.Flat))
+			s += fmt.Sprintf(", which covers %s of the application's CPU time (%s flat)", render.Pct(im.Attributed), render.Pct(im.Flat))
 		}
 		return s + "."
 	}
@@ -292,7 +283,7 @@ func rawText(r *compare.Report) string {
 	return strings.Join(parts, ", ")
 }
 
-// CompareText writes r as text: a header naming the module and the two
+// WriteText writes r as text: a header naming the module and the two
 // revisions; the headline, a sentence on the leading detection and its
 // share of the application's CPU time; a tally; the table of detections
 // and the table of unchanged results (verdict, change, confidence
@@ -302,8 +293,8 @@ func rawText(r *compare.Report) string {
 // the settings, raw files and notes. Benchmarks are named relative to the
 // module. Results keep r's order within each table. It returns the first
 // write error.
-func CompareText(w io.Writer, r *compare.Report) error {
-	ew := &errWriter{w: w}
+func WriteText(w io.Writer, r *compare.Report) error {
+	ew := &render.ErrWriter{W: w}
 	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
 	name := func(res *compare.Result) string { return displayName(r.Module, res) }
 
@@ -315,26 +306,26 @@ func CompareText(w io.Writer, r *compare.Report) error {
 		p("In all: %s.\n", t)
 	}
 
-	detected, unchanged, other := compareGroups(r)
+	detected, unchanged, other := groups(r)
 	impact := hasImpact(r)
 	writeTable := func(title string, results []compare.Result) {
 		if len(results) == 0 {
 			return
 		}
 		p("\n%s\n", title)
-		t := &table{}
+		t := &render.Table{}
 		heads := []string{"verdict", "change", fmt.Sprintf("%g%% CI", 100*r.Settings.Confidence), "instability"}
 		if impact {
 			heads = append(heads, "impact", "flat")
 		}
-		t.row(append(heads, "unit", "benchmark")...)
+		t.Row(append(heads, "unit", "benchmark")...)
 		for i := range results {
 			res := &results[i]
 			e := res.Estimate
-			cells := []string{verdictWords(res.Verdict), signedPct(e.Change), ciText(e.CI), ppText(res.Instability)}
+			cells := []string{verdictWords(res.Verdict), render.SignedPct(e.Change), ciText(e.CI), ppText(res.Instability)}
 			if impact {
 				if res.Impact != nil {
-					cells = append(cells, pct(res.Impact.Attributed), pct(res.Impact.Flat))
+					cells = append(cells, render.Pct(res.Impact.Attributed), render.Pct(res.Impact.Flat))
 				} else {
 					cells = append(cells, "-", "-")
 				}
@@ -343,15 +334,15 @@ func CompareText(w io.Writer, r *compare.Report) error {
 			if noisy(res) {
 				shown += " " + untouchedMark
 			}
-			t.row(append(cells, res.Unit, shown)...)
+			t.Row(append(cells, res.Unit, shown)...)
 		}
-		t.writeLastLeft(ew)
+		t.WriteLastLeft(ew)
 	}
 	writeTable("Changes (beyond the threshold band)", detected)
 	writeTable("Unchanged", unchanged)
 	if len(other) > 0 {
 		p("\nNot compared\n")
-		t := &table{}
+		t := &render.Table{}
 		for i := range other {
 			res := &other[i]
 			cell := wrapName(name(res), nameWidth)
@@ -362,9 +353,9 @@ func CompareText(w io.Writer, r *compare.Report) error {
 			if why := otherReason(res); why != "" {
 				cell += "\n  " + why
 			}
-			t.row(otherStatus(res), cell)
+			t.Row(otherStatus(res), cell)
 		}
-		t.writeLeft(ew)
+		t.WriteLeft(ew)
 	}
 
 	p("\n")
@@ -386,19 +377,7 @@ func CompareText(w io.Writer, r *compare.Report) error {
 	for _, n := range r.Notes {
 		p("note: %s\n", n)
 	}
-	return ew.err
-}
-
-// writeLastLeft writes t with the last column left-aligned and not
-// padded (it holds names of any length), the others right-aligned except
-// the first.
-func (t *table) writeLastLeft(w io.Writer) {
-	t.writeAligned(w, func(i, n int) bool { return i == 0 || i == n-1 })
-}
-
-// writeLeft writes t with every column left-aligned.
-func (t *table) writeLeft(w io.Writer) {
-	t.writeAligned(w, func(int, int) bool { return true })
+	return ew.Err
 }
 
 // nameWidth is the width beyond which the text tables wrap a benchmark
@@ -423,54 +402,4 @@ func wrapName(name string, width int) string {
 		line += part
 	}
 	return strings.Join(append(lines, line), "\n")
-}
-
-// writeAligned writes t's rows indented by two spaces, columns separated
-// by two spaces, left-aligned where left(column, columns) says so and
-// right-aligned elsewhere; trailing spaces are trimmed. A cell of the
-// last column may hold several lines: the later ones are printed on lines
-// of their own, starting under the column.
-func (t *table) writeAligned(w io.Writer, left func(i, n int) bool) {
-	var widths []int
-	for _, r := range t.rows {
-		for i, c := range r {
-			if i == len(widths) {
-				widths = append(widths, 0)
-			}
-			for _, l := range strings.Split(c, "\n") {
-				widths[i] = max(widths[i], utf8.RuneCountInString(l))
-			}
-		}
-	}
-	for _, r := range t.rows {
-		var b strings.Builder
-		b.WriteString(" ")
-		var more []string
-		for i, c := range r {
-			if i == len(r)-1 {
-				c, _, _ = strings.Cut(c, "\n")
-				more = strings.Split(r[i], "\n")[1:]
-			}
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			b.WriteString(" ")
-			if i > 0 {
-				b.WriteString(" ")
-			}
-			if left(i, len(r)) {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString(pad + c)
-			}
-		}
-		line := strings.TrimRight(b.String(), " ")
-		fmt.Fprintln(w, line)
-		if len(more) == 0 {
-			continue
-		}
-		first, _, _ := strings.Cut(r[len(r)-1], "\n")
-		indent := strings.Repeat(" ", utf8.RuneCountInString(line)-utf8.RuneCountInString(first))
-		for _, m := range more {
-			fmt.Fprintln(w, indent+m)
-		}
-	}
 }

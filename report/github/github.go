@@ -1,0 +1,83 @@
+// Package github writes what GitHub Actions reads from a step of a
+// workflow: the Markdown step summary appended to the file named by
+// $GITHUB_STEP_SUMMARY ([StepSummary]), and workflow commands such as
+// ::error, which the runner reads from the step's standard output and
+// shows as annotations ([Annotation]). The documents of package report
+// and report/verdict fill them.
+package github
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// A StepSummary is a document as a GitHub Actions step reports it: a
+// Markdown summary for the job's page and, for an analysis, the selected
+// suite for the next step to run.
+type StepSummary struct {
+	// Suite is, for an analysis (report.GitHub), the minimal suite as
+	// `go test` command lines (see package suite) when every pick's
+	// package is known (see analysis.SuiteBenchmarks), else the picked
+	// benchmark ids, one per line, in pick order; empty for a comparison.
+	Suite string
+	// Markdown is the summary: for an analysis the short Markdown form of
+	// the report (report.MarkdownOptions.Summary) with Suite shown as a
+	// code block, for a comparison verdict.WriteMarkdown's.
+	Markdown []byte
+}
+
+// Append appends s.Markdown to the file at path, creating it (mode 0644)
+// when missing: GitHub Actions gives each step such a file in
+// $GITHUB_STEP_SUMMARY and shows what the step appended. The file belongs
+// to the runner, so it is appended to in one write, not replaced. Errors
+// name path.
+func (s *StepSummary) Append(path string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("appending the step summary: %w", err)
+	}
+	if _, err := f.Write(s.Markdown); err != nil {
+		f.Close()
+		return fmt.Errorf("appending the step summary to %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("appending the step summary to %s: %w", path, err)
+	}
+	return nil
+}
+
+// An Annotation is one GitHub Actions workflow command such as ::error:
+// GitHub shows it on the run's page, titled, at its level.
+type Annotation struct {
+	// Level is "error", "warning" or "notice".
+	Level string
+	// Title is the annotation's title.
+	Title string
+	// Message is its text; it may hold several lines.
+	Message string
+}
+
+// escapeData escapes an annotation's message as GitHub's workflow
+// commands require.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes an annotation's property value (the title).
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// WriteAnnotations writes as, one workflow command per line
+// ("::error title=T::message"), escaped as GitHub requires, and returns the
+// first write error.
+func WriteAnnotations(w io.Writer, as []Annotation) error {
+	for _, a := range as {
+		if _, err := fmt.Fprintf(w, "::%s title=%s::%s\n", a.Level, escapeProperty(a.Title), escapeData(a.Message)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,51 @@
+package trend_test
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/detect"
+	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/report/trend"
+)
+
+// A history of four commits against one baseline: history finds the jump,
+// trend renders the series and names it.
+func ExampleWriteText() {
+	s := history.Series{ID: "example.com/m.BenchmarkQuery", Unit: "sec/op", SettingsHash: "3f2a",
+		Machine: history.Machine{GOOS: "linux", GOARCH: "amd64", GoVersion: "go1.26.8"}}
+	for i, c := range []float64{0.001, -0.002, 0.06, 0.061} {
+		s.Points = append(s.Points, history.Point{
+			Head:   compare.Revision{Commit: fmt.Sprintf("%040d", i+2), Subject: fmt.Sprintf("commit %d", i+1), Time: time.Unix(int64(i)*3600, 0)},
+			Change: c, CI: benchstats.Interval{Low: c - 0.005, High: c + 0.005},
+		})
+	}
+	set := &history.Set{Baseline: compare.Revision{Commit: "1111111111111111111111111111111111111111", Subject: "v1.0"}, Series: []history.Series{s}}
+	opt := detect.DefaultOptions
+	opt.InitialThreshold = 0.02
+	detected, err := set.Detect(opt, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := trend.WriteText(os.Stdout, trend.NewDocument(set.Baseline, opt, detected)); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// mbopt: benchmark history against baseline 1111111111 (v1.0), 1 series
+	//
+	// example.com/m.BenchmarkQuery  sec/op
+	//   linux/amd64, go1.26.8, settings 3f2a; initial threshold 2.0% (default)
+	//   # commit               change              ci  threshold  marks
+	//   0 0000000000 commit 1   +0.1%  [-0.4%, +0.6%]       2.0%
+	//   1 0000000000 commit 2   -0.2%  [-0.7%, +0.3%]       1.6%
+	//   2 0000000000 commit 3   +6.0%  [+5.5%, +6.5%]       1.2%     JT
+	//   3 0000000000 commit 4   +6.1%  [+5.6%, +6.6%]       1.0%
+	//   2 0000000000: definite jump up +6.2% (threshold 1.2%)
+	//   2 0000000000: definite trend up +6.1% (threshold 1.2%, against 2 commits)
+	//
+	// (marks: J jump, T trend, F fixed-value bound; capital definite, small potential)
+}

@@ -1,0 +1,70 @@
+package trend
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report/internal/render"
+	"github.com/mbopt/mbopt/report/plot"
+)
+
+// machineRunes bounds the machine's description in a figure's note.
+const machineRunes = 24
+
+// SeriesSVG draws s in the style of the study's Figures 5, 6, 8 and 9 (see
+// [plot.HistoryFigure]): the change against the baseline per commit with
+// its confidence interval, the jump thresholds and the detections.
+// baseline is the baseline's commit, named in the note with the unit, the
+// initial threshold and the machine. It fails on a series without points.
+func SeriesSVG(s Series, baseline string) ([]byte, error) {
+	f := &plot.HistoryFigure{
+		Title: s.ID,
+		Note:  fmt.Sprintf("%s vs %s · initial threshold %s (%s) · %s", s.Unit, short(baseline), render.Pct(s.InitialThreshold), s.ThresholdSource, plot.MiddleEllipsis(s.Machine, machineRunes)),
+	}
+	for _, p := range s.Points {
+		f.Points = append(f.Points, plot.HistoryPoint{Change: p.Change, CI: p.CI, Threshold: p.Threshold})
+	}
+	for _, det := range s.Detections {
+		f.Detections = append(f.Detections, det.Detection)
+	}
+	return f.SVG()
+}
+
+// InstabilitySVG draws the distribution of the A/A instabilities in
+// insts as a cumulative distribution function, the study's Figure 7: for
+// each instability x (in %), the share of A/A results at most x. One line
+// per unit, in unit order; the calibration's suite threshold, when
+// positive, is a dashed vertical line, and the calibration quantile a
+// dotted horizontal one. It fails when insts hold no A/A result.
+func InstabilitySVG(insts []history.Instability, cal *history.Calibration) ([]byte, error) {
+	byUnit := map[string][]float64{}
+	var units []string
+	total := 0
+	for _, in := range insts {
+		if _, ok := byUnit[in.Unit]; !ok {
+			units = append(units, in.Unit)
+		}
+		byUnit[in.Unit] = append(byUnit[in.Unit], in.Widths...)
+		total += len(in.Widths)
+	}
+	if total == 0 {
+		return nil, fmt.Errorf("report: no A/A instabilities to plot")
+	}
+	slices.Sort(units)
+	f := &plot.CDFFigure{
+		Title:  "Instability of the benchmarks in A/A comparisons",
+		Note:   fmt.Sprintf("%s of %s; instability = width of the 99%% CI", textutil.Plural(total, "A/A result"), textutil.Plural(len(insts), "benchmark")),
+		XLabel: "instability (%)",
+		YLabel: "A/A results at most this unstable (%)",
+	}
+	for _, u := range units {
+		f.Lines = append(f.Lines, plot.CDFLine{Label: fmt.Sprintf("%s (%d)", u, len(byUnit[u])), Values: byUnit[u]})
+	}
+	if cal != nil && cal.Suite > 0 {
+		f.Threshold, f.ThresholdLabel = cal.Suite, fmt.Sprintf("suite threshold %s", render.Pct(cal.Suite))
+		f.Quantile, f.QuantileLabel = cal.Options.Quantile, fmt.Sprintf("%.0f%% of the results", 100*cal.Options.Quantile)
+	}
+	return f.SVG()
+}
