@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -193,4 +194,27 @@ func TestOpenReadOnlyWhileWriting(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, set.Series[0].Points, 2)
 	assert.True(t, slices.ContainsFunc(set.Series[0].Points, func(p Point) bool { return strings.HasPrefix(p.Head.Commit, "c") }))
+}
+
+func TestCheckWritable(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "h.db")
+	w := open(t, path)
+	require.NoError(t, w.CheckWritable(ctx))
+	r, err := OpenReadOnly(ctx, path)
+	require.NoError(t, err)
+	defer r.Close()
+	err = r.CheckWritable(ctx)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), path+": opened read-only")
+	// A connection that SQLite opened read-only, as it does for a file
+	// the process may not write.
+	db, err := openURI(path, url.Values{"mode": {"ro"}})
+	require.NoError(t, err)
+	ro := &Store{db: db, path: path}
+	defer ro.Close()
+	err = ro.CheckWritable(ctx)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), path+": cannot write")
+	assert.Equal(t, []string{path, path + "-wal", path + "-shm", path + "-journal"}, Files(path))
 }

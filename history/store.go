@@ -215,7 +215,7 @@ func look(ctx context.Context, path string, q url.Values) (int, error) {
 	}
 	for _, want := range []string{"comparisons", "results", "schema_version"} {
 		if !slices.Contains(tables, want) {
-			return 0, fmt.Errorf("%w: an SQLite database without the table %s (its tables: %s); give the --history file mbopt compare wrote",
+			return 0, fmt.Errorf("%w: an SQLite database without the table %s (its tables: %s), someone else's; give another --history file",
 				ErrNotHistory, want, strings.Join(tables[:min(5, len(tables))], ", "))
 		}
 	}
@@ -309,6 +309,37 @@ func fileURI(path string, q url.Values) (string, error) {
 	}
 	u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
 	return u.String(), nil
+}
+
+// Files returns the files of the database at path: the database and the
+// -wal, -shm and -journal files SQLite keeps beside it. A command that
+// reads or writes the history must not write its output over any of them.
+func Files(path string) []string {
+	return []string{path, path + "-wal", path + "-shm", path + "-journal"}
+}
+
+// CheckWritable reports whether [Store.Add] can write: it takes the write
+// lock (waiting for other writers, as Add does) and makes a change it
+// rolls back. A read-only file or directory, or a store from
+// [OpenReadOnly], is an error naming the path. Callers check before
+// long work whose result they would store.
+func (s *Store) CheckWritable(ctx context.Context) error {
+	if s.readOnly {
+		return fmt.Errorf("history: %s: opened read-only", s.path)
+	}
+	_, err := retryBusy(ctx, func() (int, error) {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return 0, err
+		}
+		defer tx.Rollback()
+		_, err = tx.ExecContext(ctx, `UPDATE schema_version SET version = version`)
+		return 0, err
+	})
+	if err != nil {
+		return fmt.Errorf("history: %s: cannot write: %w", s.path, err)
+	}
+	return nil
 }
 
 // Path returns the database's path as given to [Open].

@@ -18,8 +18,11 @@ import (
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report/github"
 	"github.com/mbopt/mbopt/report/verdict"
 	"github.com/mbopt/mbopt/suite"
 )
@@ -243,6 +246,29 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if len(args) > 0 && o.bench == "" {
 		return badInputf("package patterns %s need --bench PATTERN (or use --suite)", strings.Join(args, " "))
 	}
+	inputs := []string{o.suiteFile}
+	histPath := ""
+	if !o.hist.noHistory {
+		histPath = historyPath(cmd.Context(), o.hist.path)
+		inputs = append(inputs, history.Files(histPath)...)
+	}
+	if in := atomicfile.Overwrites(o.output, inputs...); in != "" {
+		return outputIsInput("-o", o.output, in)
+	}
+	st, err := openCompareHistory(cmd.Context(), histPath)
+	if err != nil {
+		return err
+	}
+	if st != nil {
+		defer st.Close()
+	}
+	if o.cmpFormat == "github" {
+		if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
+			if err := github.CheckStepSummary(path); err != nil {
+				return badInputf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
+			}
+		}
+	}
 	switch {
 	case o.suiteFile != "":
 		if opt.Benchmarks, err = readSuiteFile(o.suiteFile); err != nil {
@@ -255,6 +281,9 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			return err
 		}
 		cfg.Recommend, cfg.Certify = 0, false
+		if err := checkOutput(o.output, cfg); err != nil {
+			return err
+		}
 		rep, err := analyze(cmd.Context(), cfg)
 		if err != nil {
 			return err
@@ -313,9 +342,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		}
 		return err
 	}
-	if err := applyHistory(cmd.Context(), s.Err, &o.hist, rep, cmd.Flags().Changed("threshold")); err != nil {
-		return err
-	}
+	storeErr := applyHistory(cmd.Context(), s.Err, &o.hist, st, histPath, rep, cmd.Flags().Changed("threshold"))
 	if err := writeCompareReport(s, o, rep); err != nil {
 		return err
 	}
@@ -325,7 +352,12 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			fmt.Fprintf(s.Err, "mbopt: %s\n", n)
 		}
 	}
-	return gate(rep, failOn)
+	// The gate comes first: a regression is what the run is for. A
+	// history that could not be stored still fails a passing run.
+	if err := gate(rep, failOn); err != nil {
+		return err
+	}
+	return storeErr
 }
 
 // gate applies the --fail-on policy to rep: a *gateError (exit 3) naming

@@ -3,11 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/shard"
 )
@@ -79,10 +82,30 @@ mbopt compare.`,
 	return cmd
 }
 
+// shardFiles lists the shard directories and the files in them: the
+// inputs of compare merge.
+func shardFiles(dirs []string) []string {
+	var files []string
+	for _, d := range dirs {
+		files = append(files, d)
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			continue // compare.Merge reports it
+		}
+		for _, e := range entries {
+			files = append(files, filepath.Join(d, e.Name()))
+		}
+	}
+	return files
+}
+
 func runCompareMerge(s *streams, o *compareMergeOptions, dirs []string) error {
 	failOn, err := checkReportFlags(o.failOn, o.format, o.output)
 	if err != nil {
 		return err
+	}
+	if in := atomicfile.Overwrites(o.output, shardFiles(dirs)...); in != "" {
+		return outputIsInput("-o", o.output, in)
 	}
 	rep, err := compare.Merge(dirs, o.out, nil)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -26,50 +27,75 @@ func addCompareHistoryFlags(f *pflag.FlagSet, o *compareHistoryOptions) {
 	f.BoolVar(&o.aa, "aa", false, "A/A calibration: compare the head with itself, store each benchmark's instability, and calibrate the thresholds later comparisons use")
 }
 
-// applyHistory uses and updates the history after a comparison: unless
+// openCompareHistory opens the history at path that compare will store
+// into (creating and migrating it) and checks that it can write there,
+// before any benchmark runs: a read-only, newer or foreign history, or a
+// path that cannot hold one, is bad input found in a second, not after the
+// whole schedule. An empty path (--no-history) returns nil.
+func openCompareHistory(ctx context.Context, path string) (*history.Store, error) {
+	if path == "" {
+		return nil, nil
+	}
+	st, err := history.Open(ctx, path)
+	if err != nil {
+		return nil, badInputf("--history %s: %v", path, strings.TrimPrefix(err.Error(), "history: "+path+": "))
+	}
+	if err := st.CheckWritable(ctx); err != nil {
+		st.Close()
+		return nil, badInputf("--history %s: %v; give a writable --history file, or --no-history", path, strings.TrimPrefix(err.Error(), "history: "+path+": "))
+	}
+	return st, nil
+}
+
+// applyHistory uses and updates the history st (from
+// openCompareHistory; nil with --no-history) after a comparison: unless
 // thresholdGiven, each benchmark's verdict is taken against its threshold
 // calibrated from the A/A comparisons stored for this machine and these
 // settings (never below --threshold); then the report is stored. After an
 // A/A comparison it prints the thresholds calibrated from it on stderr.
-func applyHistory(ctx context.Context, stderr io.Writer, o *compareHistoryOptions, rep *compare.Report, thresholdGiven bool) error {
-	if o.noHistory {
+//
+// The comparison is done by then, so a failure here loses no report: a
+// calibration that cannot be read is a warning (the verdicts keep
+// --threshold), and a report that cannot be stored is a warning and the
+// returned error, which the caller reports after printing the report and
+// applying the gate.
+func applyHistory(ctx context.Context, stderr io.Writer, o *compareHistoryOptions, st *history.Store, path string, rep *compare.Report, thresholdGiven bool) error {
+	if st == nil {
 		return nil
 	}
-	path := historyPath(ctx, o.path)
-	st, err := history.Open(ctx, path)
-	if err != nil {
-		return badInputf("--history %s: %v", path, err)
-	}
-	defer st.Close()
 	m := history.ThisMachine(rep.GoVersion)
 	filter := history.Filter{Machine: &m, SettingsHash: history.SettingsHash(rep.Settings)}
 	if !thresholdGiven && !o.aa {
-		insts, err := st.Instabilities(ctx, filter)
-		if err != nil {
-			return err
-		}
-		cal, err := history.Calibrate(insts, history.DefaultCalibrateOptions)
-		if err != nil {
-			return err
-		}
-		if cal.Suite > 0 {
-			compare.Reclassify(rep, func(id, unit string) float64 {
-				t, _ := cal.For(id, unit)
-				return max(t, rep.Settings.Threshold)
-			})
-			rep.Notes = append(rep.Notes, fmt.Sprintf("thresholds calibrated from A/A comparisons in %s: %s of their own, %s for the others (--threshold sets one for all)",
-				path, textutil.Plural(len(cal.Thresholds), "benchmark"), pct(max(cal.Suite, rep.Settings.Threshold))))
+		if err := calibrate(ctx, st, filter, path, rep); err != nil {
+			fmt.Fprintf(stderr, "mbopt: warning: --history %s: reading the A/A calibration: %v; the verdicts use --threshold %s\n", path, err, pct(rep.Settings.Threshold))
 		}
 	}
 	id, err := st.Add(ctx, rep, m)
 	if err != nil {
-		return err
+		fmt.Fprintf(stderr, "mbopt: warning: --history %s: the comparison was not stored: %v\n", path, err)
+		return fmt.Errorf("--history %s: the report was printed but not stored in the history: %w", path, err)
 	}
 	rep.Notes = append(rep.Notes, fmt.Sprintf("stored as comparison %d in %s", id, path))
 	if !o.aa {
 		return nil
 	}
 	insts, err := st.Instabilities(ctx, filter)
+	if err == nil {
+		var cal *history.Calibration
+		if cal, err = history.Calibrate(insts, history.DefaultCalibrateOptions); err == nil {
+			printAACalibration(stderr, rep, insts, cal)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mbopt: warning: --history %s: reading back the A/A calibration: %v\n", path, err)
+	}
+	return nil
+}
+
+// calibrate takes each verdict of rep against the benchmark's threshold
+// calibrated from the A/A comparisons f keeps, never below --threshold.
+func calibrate(ctx context.Context, st *history.Store, f history.Filter, path string, rep *compare.Report) error {
+	insts, err := st.Instabilities(ctx, f)
 	if err != nil {
 		return err
 	}
@@ -77,6 +103,19 @@ func applyHistory(ctx context.Context, stderr io.Writer, o *compareHistoryOption
 	if err != nil {
 		return err
 	}
+	if cal.Suite > 0 {
+		compare.Reclassify(rep, func(id, unit string) float64 {
+			t, _ := cal.For(id, unit)
+			return max(t, rep.Settings.Threshold)
+		})
+		rep.Notes = append(rep.Notes, fmt.Sprintf("thresholds calibrated from A/A comparisons in %s: %s of their own, %s for the others (--threshold sets one for all)",
+			path, textutil.Plural(len(cal.Thresholds), "benchmark"), pct(max(cal.Suite, rep.Settings.Threshold))))
+	}
+	return nil
+}
+
+// printAACalibration prints the thresholds an A/A comparison calibrated.
+func printAACalibration(stderr io.Writer, rep *compare.Report, insts []history.Instability, cal *history.Calibration) {
 	fmt.Fprintf(stderr, "mbopt: A/A calibration from %s on this machine:\n", textutil.Plural(maxRuns(insts), "A/A comparison"))
 	for _, r := range rep.Results {
 		if r.Status != compare.Compared || r.Estimate == nil {
@@ -86,7 +125,6 @@ func applyHistory(ctx context.Context, stderr io.Writer, o *compareHistoryOption
 		fmt.Fprintf(stderr, "  %s %s: instability %s, initial threshold %s\n", r.ID, r.Unit, pct(r.Instability), pct(t))
 	}
 	fmt.Fprintf(stderr, "mbopt: later comparisons take each benchmark's verdict against its threshold; mbopt history --instability shows them all\n")
-	return nil
 }
 
 // maxRuns is the largest number of A/A results of one benchmark.

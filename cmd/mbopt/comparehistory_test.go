@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -97,4 +100,95 @@ func TestCompareCalibration(t *testing.T) {
 	code, _, stderr = mboptIn(t, dir, tmp, args("--aa", "--base", "main")...)
 	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, stderr, "--aa compares the head with itself: leave --base unset")
+}
+
+// TestCompareChecksFirst: what would make compare fail after the whole
+// schedule — a history it cannot store into, an -o that is an input, a
+// $GITHUB_STEP_SUMMARY it cannot append to — is bad input found before
+// the first benchmark (issue 25 items 2 and 3).
+func TestCompareChecksFirst(t *testing.T) {
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	tmp := t.TempDir()
+	ctx := context.Background()
+	newer := filepath.Join(tmp, "newer.db")
+	st, err := history.Open(ctx, newer)
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+	db, err := sql.Open("sqlite", newer)
+	require.NoError(t, err)
+	_, err = db.Exec(`UPDATE schema_version SET version = 99`)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+	foreign := filepath.Join(tmp, "app.db")
+	db, err = sql.Open("sqlite", foreign)
+	require.NoError(t, err)
+	_, err = db.Exec(`CREATE TABLE users (id INTEGER)`)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+	file := filepath.Join(tmp, "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	odd := filepath.Join(tmp, "h#1.db")
+	summaryDir := filepath.Join(tmp, "summary")
+	require.NoError(t, os.Mkdir(summaryDir, 0o755))
+
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		summary string
+		want    string
+	}{
+		{"newer history", []string{"--history", newer}, "", "--history " + newer + ": schema version 99 is newer than this mbopt's"},
+		{"foreign history", []string{"--history", foreign}, "", "--history " + foreign + ": not an mbopt history database: an SQLite database without the table comparisons (its tables: users), someone else's"},
+		{"history below a file", []string{"--history", filepath.Join(file, "h.db")}, "", "--history " + filepath.Join(file, "h.db") + ": "},
+		{"-o is the history", []string{"--history", odd, "-o", odd}, "", "-o " + odd + " is the input " + odd},
+		{"-o is its -wal file", []string{"--history", odd, "-o", odd + "-wal"}, "", "-o " + odd + "-wal is the input " + odd + "-wal"},
+		{"step summary is a directory", []string{"--no-history", "--format", "github"}, summaryDir, "$GITHUB_STEP_SUMMARY: " + summaryDir + " is a directory"},
+		{"step summary in a missing directory", []string{"--no-history", "--format", "github"}, filepath.Join(tmp, "none", "s.md"), "the directory " + filepath.Join(tmp, "none") + " does not exist"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("GITHUB_STEP_SUMMARY", tc.summary)
+			code, stdout, stderr := mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), tc.args...)...)
+			assert.Equal(t, exitBadInput, code, stderr)
+			assert.Empty(t, stdout)
+			assert.Contains(t, stderr, tc.want)
+			assert.NoFileExists(t, filepath.Join(dir, ".mbopt", "compare", compare.BaseFile), "no benchmark ran")
+		})
+	}
+	assert.NoFileExists(t, odd, "-o is checked before the history is created")
+	assert.NoFileExists(t, odd+"-wal")
+}
+
+// TestCompareStoreFailsAtEnd: when storing the report fails after the
+// run, the report is still printed and the gate applied; the failure is a
+// warning and, when the gate passes, the exit status (issue 25 item 3).
+func TestCompareStoreFailsAtEnd(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "h.db")
+	o := &compareHistoryOptions{path: path}
+	st, err := openCompareHistory(ctx, path)
+	require.NoError(t, err)
+	require.NoError(t, st.Close()) // storing will fail
+	rep := &compare.Report{Module: cmpfixture.Module, Settings: compare.Settings{Threshold: 0.01},
+		Base: compare.Revision{Commit: strings.Repeat("a", 40)}, Head: compare.Revision{Commit: strings.Repeat("b", 40)}}
+	var stderr strings.Builder
+	err = applyHistory(ctx, &stderr, o, st, path, rep, false)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "--history "+path+": the report was printed but not stored in the history")
+	assert.Contains(t, stderr.String(), "mbopt: warning: --history "+path+": reading the A/A calibration: ")
+	assert.Contains(t, stderr.String(), "mbopt: warning: --history "+path+": the comparison was not stored: ")
+}
+
+// TestCompareMergeOutputIsInput: compare merge -o naming a shard's file
+// is refused before anything is read or written.
+func TestCompareMergeOutputIsInput(t *testing.T) {
+	shard := t.TempDir()
+	raw := filepath.Join(shard, compare.BaseFile)
+	require.NoError(t, os.WriteFile(raw, []byte("BenchmarkX 1 2 ns/op\n"), 0o644))
+	code, stdout, stderr := run(t, "compare", "merge", shard, "-o", raw, "--out", t.TempDir())
+	assert.Equal(t, exitBadInput, code, stderr)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, "-o "+raw+" is the input "+raw)
+	data, err := os.ReadFile(raw)
+	require.NoError(t, err)
+	assert.Equal(t, "BenchmarkX 1 2 ns/op\n", string(data))
 }

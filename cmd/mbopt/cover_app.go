@@ -67,6 +67,13 @@ a note lists the functions only one of the two saw.`,
 			if o.output == "" {
 				return badInputf("-o must name the function set file to write")
 			}
+			// Found before the workload runs, not after.
+			if err := checkOutputPath(o.output); err != nil {
+				return err
+			}
+			if containsArg(args, "{profile}") && atomicfile.Overwrites(o.output, profileOf(o.output)) != "" {
+				return badInputf("-o %s: {profile} is the -o file with .pprof for its extension, which is -o itself; give -o another extension, such as app.cover.json", o.output)
+			}
 			return runCoverApp(cmd.Context(), s, o, args)
 		},
 	}

@@ -72,3 +72,33 @@ func TestCoverAppExample(t *testing.T) {
 		t.Errorf("analyze --app-cover: the coverage run missed functions the profile sampled:\n%s", stderr.String())
 	}
 }
+
+// TestCoverAppOutputCheckedFirst: an -o that cannot be written is found
+// before the workload runs, not after (issue 25 item 3); so is an -o that
+// {profile} would overwrite.
+func TestCoverAppOutputCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing directory", []string{"-o", filepath.Join(dir, "missing", "app.cover.json"), "--", "sh", "-c", "touch " + marker},
+			"-o " + filepath.Join(dir, "missing", "app.cover.json") + ": the directory " + filepath.Join(dir, "missing") + " does not exist"},
+		{"a directory", []string{"-o", dir, "--", "sh", "-c", "touch " + marker}, "-o " + dir + ": is a directory"},
+		{"-o is the profile", []string{"-o", filepath.Join(dir, "app.pprof"), "--", "sh", "-c", "touch " + marker + " {profile}"},
+			"{profile} is the -o file with .pprof for its extension, which is -o itself"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Main(append([]string{"cover-app"}, tc.args...), strings.NewReader(""), &stdout, &stderr)
+			if code != exitBadInput || !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr.String(), exitBadInput, tc.want)
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Error("the workload ran before -o was checked")
+			}
+		})
+	}
+}

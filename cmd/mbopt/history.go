@@ -18,6 +18,7 @@ import (
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/report/trend"
@@ -133,6 +134,9 @@ func (o *historyOptions) check() error {
 	if o.output != "" {
 		if err := checkOutputPath(o.output); err != nil {
 			return err
+		}
+		if in := atomicfile.Overwrites(o.output, history.Files(o.path)...); in != "" {
+			return outputIsInput("-o", o.output, in)
 		}
 	}
 	return nil

@@ -246,7 +246,7 @@ func TestHistoryRefusesNonHistory(t *testing.T) {
 			defer db.Close()
 			_, err = db.Exec(`CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users VALUES (1, 'a')`)
 			return err
-		}, "not an mbopt history database: an SQLite database without the table comparisons (its tables: users); give the --history file mbopt compare wrote"},
+		}, "not an mbopt history database: an SQLite database without the table comparisons (its tables: users), someone else's; give another --history file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -272,4 +272,26 @@ func TestHistoryRefusesNonHistory(t *testing.T) {
 			assert.Len(t, entries, 1, "no -wal or -shm file beside it")
 		})
 	}
+}
+
+// TestHistoryOutputIsInput: -o naming the history database, or one of
+// the files SQLite keeps beside it, is refused and the history kept
+// (issue 25 item 2: it was overwritten with the report, exit 0).
+func TestHistoryOutputIsInput(t *testing.T) {
+	dir := t.TempDir()
+	db := historyFixtureAt(t, filepath.Join(dir, "self#1.db"))
+	require.NoError(t, os.Symlink(db, filepath.Join(dir, "link.db")))
+	before, err := os.ReadFile(db)
+	require.NoError(t, err)
+	for _, out := range []string{db, db + "-wal", db + "-shm", filepath.Join(dir, "link.db"), filepath.Join(dir, ".", "self#1.db")} {
+		code, stdout, errOut := run(t, "history", "--history", db, "-o", out)
+		assert.Equal(t, exitBadInput, code, "-o %s: %s", out, errOut)
+		assert.Empty(t, stdout)
+		assert.Contains(t, errOut, "-o "+out+" is the input ", "-o %s", out)
+	}
+	after, err := os.ReadFile(db)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(before, after), "the history is intact")
+	_, err = os.Stat(db + "-wal")
+	assert.ErrorIs(t, err, os.ErrNotExist, "nothing written as the -wal file")
 }

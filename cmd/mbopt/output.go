@@ -9,22 +9,14 @@ import (
 	"github.com/mbopt/mbopt/manifest"
 )
 
-// checkOutput refuses an -o that names one of cfg's inputs (after
-// following symbolic links): an application profile, a benchmark profile
-// or a manifest among --micro (given as a file or inside a directory), or
-// the --costs file. Writing the result there would silently destroy the
-// input. An -o that does not exist yet cannot be an input.
+// checkOutput refuses an -o that names one of cfg's inputs (see
+// atomicfile.Overwrites): an application profile, a benchmark profile or a
+// manifest among --micro (given as a file or inside a directory), the
+// --costs file. Writing the result there
+// would silently destroy the input.
 func checkOutput(output string, cfg analysis.Config) error {
 	if output == "" {
 		return nil
-	}
-	out, err := os.Stat(output)
-	if err != nil || !out.Mode().IsRegular() {
-		return nil // new, or a device such as /dev/stdout: not an input
-	}
-	same := func(path string) bool {
-		fi, err := os.Stat(path)
-		return err == nil && os.SameFile(fi, out)
 	}
 	inputs := append([]string(nil), cfg.App...)
 	if cfg.Select.CostsFile != "" {
@@ -42,12 +34,16 @@ func checkOutput(output string, cfg analysis.Config) error {
 			}
 		}
 	}
-	for _, in := range inputs {
-		if same(in) {
-			return badInputf("-o %s is the input %s: writing the result there would overwrite it; choose another file", output, in)
-		}
+	if in := atomicfile.Overwrites(output, inputs...); in != "" {
+		return outputIsInput("-o", output, in)
 	}
 	return nil
+}
+
+// outputIsInput is the bad-input error of an output flag whose file is
+// one of the command's inputs.
+func outputIsInput(flag, output, input string) error {
+	return badInputf("%s %s is the input %s: writing the result there would overwrite it; choose another file", flag, output, input)
 }
 
 // checkOutputPath words the usual reasons why -o cannot be written: its

@@ -7,9 +7,12 @@
 package github
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -26,6 +29,33 @@ type StepSummary struct {
 	// the report (report.MarkdownOptions.Summary) with Suite shown as a
 	// code block, for a comparison verdict.WriteMarkdown's.
 	Markdown []byte
+}
+
+// CheckStepSummary reports whether [StepSummary.Append] can append to
+// path, before the work whose summary it is: path must be a file that can
+// be opened for appending (it is not changed), or not exist in an
+// existing directory. A directory, or a missing directory, is an error
+// naming path.
+func CheckStepSummary(path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && fi.IsDir():
+		return fmt.Errorf("%s is a directory", path)
+	case err == nil:
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	case errors.Is(err, fs.ErrNotExist):
+		dir := filepath.Dir(path)
+		if di, err := os.Stat(dir); err != nil || !di.IsDir() {
+			return fmt.Errorf("%s: the directory %s does not exist", path, dir)
+		}
+		return nil
+	default:
+		return err
+	}
 }
 
 // Append appends s.Markdown to the file at path, creating it (mode 0644)
