@@ -6,10 +6,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/detect"
@@ -19,6 +21,21 @@ import (
 // no comparison to build a series from.
 var ErrEmpty = errors.New("the history holds no comparison of two different revisions")
 
+// ErrBaseline is returned (wrapped) by [Store.Series] when
+// Query.Baseline names no stored base, or more than one.
+var ErrBaseline = errors.New("the baseline names no one stored base")
+
+// baselineError is an [ErrBaseline] with its own message.
+type baselineError struct{ msg string }
+
+func (e *baselineError) Error() string        { return e.msg }
+func (e *baselineError) Is(target error) bool { return target == ErrBaseline }
+
+// MaxChange bounds the changes a series takes: a stored change (or an
+// end of its interval) beyond ±MaxChange, a factor of a billion, is no
+// measurement, and the detectors' sums would overflow on it.
+const MaxChange = 1e9
+
 // Query chooses the series [Store.Series] returns.
 type Query struct {
 	// Baseline is the base commit of the series, a full hash or a prefix
@@ -26,8 +43,10 @@ type Query struct {
 	// comparisons (A/A ones aside); a tie goes to the base compared most
 	// recently, then to the smaller hash.
 	Baseline string
-	// Benchmarks keeps the benchmarks whose id or full name (without the
-	// package) equals one of them; empty keeps all.
+	// Benchmarks keeps the benchmarks whose id, full name (without the
+	// package) or displayed name (benchname.Display: the package relative
+	// to the module, as compare prints it) equals one of them; empty keeps
+	// all.
 	Benchmarks []string
 	// Unit keeps one unit, such as "sec/op"; empty keeps all.
 	Unit string
@@ -62,6 +81,20 @@ type Series struct {
 	SettingsHash string `json:"settings_hash"`
 	// Points are the series' commits in ancestry order (see [SortPoints]).
 	Points []Point `json:"points"`
+	// Skipped are the stored results the series leaves out because they
+	// hold no usable change (see [Store.Series]), by head hash.
+	Skipped []Skipped `json:"skipped,omitempty"`
+}
+
+// A Skipped is a stored result a series leaves out, and why.
+type Skipped struct {
+	// Head is the compared head revision.
+	Head compare.Revision `json:"head"`
+	// Comparison is the stored comparison's id.
+	Comparison int64 `json:"comparison"`
+	// Reason says what is wrong with it, such as "change +Inf is not
+	// finite".
+	Reason string `json:"reason"`
 }
 
 // A Point is one head commit of a series.
@@ -89,8 +122,11 @@ func (s Series) DetectPoints() []detect.Point {
 
 // Series returns the stored series that q chooses. An empty history, or
 // one with only A/A comparisons, is an error wrapping [ErrEmpty]; a
-// Baseline that names no stored base, or more than one, is an error that
-// lists the stored bases.
+// Baseline that names no stored base, or more than one, is an error
+// wrapping [ErrBaseline] that lists the stored bases. A stored result that
+// holds no usable change (not finite, beyond ±[MaxChange], −100% or less,
+// an interval missing or inverted, an unknown verdict) does not fail the
+// series: it is left out and listed in Series.Skipped.
 func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 	base, err := s.baseline(ctx, q.Baseline)
 	if err != nil {
@@ -98,7 +134,7 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 	}
 	set := &Set{Baseline: base, Series: []Series{}}
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT r.bench_id, r.package, r.name, r.unit,
+		SELECT r.bench_id, r.package, r.name, r.unit, c.module,
 			c.goos, c.goarch, c.cpu, c.go_version, c.settings_hash,
 			c.head_spec, c.head_commit, c.head_time, c.head_subject, c.head_depth,
 			r.change, r.ci_low, r.ci_high, r.verdict, c.id
@@ -114,45 +150,60 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 	}
 	defer rows.Close()
 	matched := map[string]bool{}
-	keep := func(id, name string) bool {
+	keep := func(module, pkg, id, name string) bool {
 		if len(q.Benchmarks) == 0 {
 			return true
 		}
+		shown := benchname.Display(module, pkg, name)
 		ok := false
 		for _, b := range q.Benchmarks {
-			if b == id || b == name {
+			if b == id || b == name || b == shown {
 				matched[b], ok = true, true
 			}
 		}
 		return ok
 	}
-	var cur *Series
+	var (
+		cur      *Series
+		lastHead string // of cur: rows of one head come latest first
+	)
 	for rows.Next() {
 		var (
-			sr      Series
-			p       Point
-			headT   int64
-			verdict string
+			sr             Series
+			p              Point
+			module         string
+			headT          int64
+			change, lo, hi sql.NullFloat64
+			verdict        sql.NullString
 		)
-		if err := rows.Scan(&sr.ID, &sr.Package, &sr.Name, &sr.Unit,
+		if err := rows.Scan(&sr.ID, &sr.Package, &sr.Name, &sr.Unit, &module,
 			&sr.Machine.GOOS, &sr.Machine.GOARCH, &sr.Machine.CPU, &sr.Machine.GoVersion, &sr.SettingsHash,
 			&p.Head.Spec, &p.Head.Commit, &headT, &p.Head.Subject, &p.Head.Depth,
-			&p.Change, &p.CI.Low, &p.CI.High, &verdict, &p.Comparison); err != nil {
+			&change, &lo, &hi, &verdict, &p.Comparison); err != nil {
 			return nil, fmt.Errorf("history: %s: %w", s.path, err)
 		}
-		if !keep(sr.ID, sr.Name) {
+		if !keep(module, sr.Package, sr.ID, sr.Name) {
 			continue
 		}
 		p.Head.Time = time.Unix(0, headT).UTC()
-		if err := p.Verdict.UnmarshalText([]byte(verdict)); err != nil {
-			return nil, fmt.Errorf("history: %s: comparison %d, %s: %w", s.path, p.Comparison, sr.ID, err)
-		}
 		if cur == nil || cur.ID != sr.ID || cur.Unit != sr.Unit || cur.Machine != sr.Machine || cur.SettingsHash != sr.SettingsHash {
 			set.Series = append(set.Series, sr)
-			cur = &set.Series[len(set.Series)-1]
+			cur, lastHead = &set.Series[len(set.Series)-1], ""
 		}
-		// Rows of one head come latest first: keep that one.
-		if n := len(cur.Points); n > 0 && cur.Points[n-1].Head.Commit == p.Head.Commit {
+		// The latest comparison of a head counts, even when unusable.
+		if p.Head.Commit == lastHead {
+			continue
+		}
+		lastHead = p.Head.Commit
+		p.Change, p.CI.Low, p.CI.High = change.Float64, lo.Float64, hi.Float64
+		reason := unusable(change, lo, hi)
+		if reason == "" {
+			if err := p.Verdict.UnmarshalText([]byte(verdict.String)); err != nil {
+				reason = fmt.Sprintf("unknown verdict %q", verdict.String)
+			}
+		}
+		if reason != "" {
+			cur.Skipped = append(cur.Skipped, Skipped{Head: p.Head, Comparison: p.Comparison, Reason: reason})
 			continue
 		}
 		cur.Points = append(cur.Points, p)
@@ -169,6 +220,32 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 		}
 	}
 	return set, nil
+}
+
+// unusable says why a stored change and interval make no point, "" when
+// they do.
+func unusable(change, lo, hi sql.NullFloat64) string {
+	if !lo.Valid || !hi.Valid {
+		return "no confidence interval stored"
+	}
+	for _, v := range []struct {
+		what string
+		x    float64
+	}{{"change", change.Float64}, {"interval low", lo.Float64}, {"interval high", hi.Float64}} {
+		switch {
+		case math.IsNaN(v.x) || math.IsInf(v.x, 0):
+			return fmt.Sprintf("%s %v is not finite", v.what, v.x)
+		case math.Abs(v.x) > MaxChange:
+			return fmt.Sprintf("%s %v is beyond any measurement (±%g)", v.what, v.x, float64(MaxChange))
+		}
+	}
+	switch {
+	case change.Float64 <= -1:
+		return fmt.Sprintf("change %v is −100%% or less", change.Float64)
+	case lo.Float64 > hi.Float64:
+		return fmt.Sprintf("interval [%v, %v] is inverted", lo.Float64, hi.Float64)
+	}
+	return ""
 }
 
 // SortPoints orders points by ancestry: when every point's head has a
@@ -227,11 +304,11 @@ func (s *Store) baseline(ctx context.Context, want string) (compare.Revision, er
 	if want != "" {
 		switch len(matches) {
 		case 0:
-			return compare.Revision{}, fmt.Errorf("no stored comparison has base %s; the stored bases are %s", want, shortList(bases))
+			return compare.Revision{}, &baselineError{fmt.Sprintf("no stored comparison has base %s; the stored bases are %s", want, shortList(bases))}
 		case 1:
 			commit = matches[0]
 		default:
-			return compare.Revision{}, fmt.Errorf("base %s is ambiguous: it begins %s", want, shortList(matches))
+			return compare.Revision{}, &baselineError{fmt.Sprintf("base %s is ambiguous: it begins %s", want, shortList(matches))}
 		}
 	}
 	var r compare.Revision

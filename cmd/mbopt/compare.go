@@ -200,6 +200,9 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if err != nil {
 		return err
 	}
+	if o.hist.noHistory && cmd.Flags().Changed("history") {
+		return badInputf("--no-history and --history %s contradict each other: give one", o.hist.path)
+	}
 	if o.hist.aa {
 		switch {
 		case o.base != "":

@@ -186,21 +186,28 @@ func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 	}
 	q := history.Query{Baseline: o.baseline, Benchmarks: o.benchmarks, Unit: o.unit}
 	set, err := st.Series(ctx, q)
-	if err != nil && o.baseline != "" && !errors.Is(err, history.ErrEmpty) {
+	if errors.Is(err, history.ErrBaseline) {
 		// Not a stored base's prefix: perhaps a revision name.
 		if c, gerr := gitrev.Commit(ctx, ".", o.baseline); gerr == nil {
 			q.Baseline = c
 			set, err = st.Series(ctx, q)
 		}
 	}
-	if errors.Is(err, history.ErrEmpty) {
+	switch {
+	case errors.Is(err, history.ErrEmpty):
 		return badInputf("--history %s: %v; run mbopt compare to add some", o.path, err)
-	}
-	if err != nil {
+	case errors.Is(err, history.ErrBaseline):
 		return badInput(fmt.Errorf("--baseline: %w", err))
+	case err != nil:
+		return badInputf("--history %s: %v", o.path, strings.TrimPrefix(err.Error(), "history: "+o.path+": "))
 	}
 	for _, b := range set.Unmatched {
 		fmt.Fprintf(s.Err, "mbopt: warning: %s: no stored result against baseline %s matches this benchmark\n", b, short(set.Baseline.Commit))
+	}
+	for _, sr := range set.Series {
+		for _, sk := range sr.Skipped {
+			fmt.Fprintf(s.Err, "mbopt: warning: %s (%s): the result of comparison %d at %s is left out: %s\n", sr.ID, sr.Unit, sk.Comparison, short(sk.Head.Commit), sk.Reason)
+		}
 	}
 	if len(set.Series) == 0 {
 		return badInputf("no series against baseline %s matches the arguments and --unit %q", short(set.Baseline.Commit), o.unit)

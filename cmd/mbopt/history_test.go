@@ -295,3 +295,55 @@ func TestHistoryOutputIsInput(t *testing.T) {
 	_, err = os.Stat(db + "-wal")
 	assert.ErrorIs(t, err, os.ErrNotExist, "nothing written as the -wal file")
 }
+
+// TestHistoryLowDefects: the history command's low-severity defects of
+// issue 25, each fixed.
+func TestHistoryLowDefects(t *testing.T) {
+	exec := func(t *testing.T, db, stmt string) {
+		t.Helper()
+		h, err := sql.Open("sqlite", db)
+		require.NoError(t, err)
+		defer h.Close()
+		_, err = h.Exec(stmt)
+		require.NoError(t, err)
+	}
+	t.Run("a non-finite stored value is left out, not fatal", func(t *testing.T) {
+		db := historyFixture(t)
+		exec(t, db, `UPDATE results SET change = 9e999 WHERE bench_id LIKE '%BenchmarkWrite' AND comparison_id = 4`)
+		exec(t, db, `UPDATE results SET change = 1e308, ci_low = 1e308, ci_high = 1e308 WHERE bench_id LIKE '%BenchmarkWrite' AND comparison_id = 5`)
+		code, out, errOut := run(t, "history", "--history", db)
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, out, "example.com/tinytsdb/storage.BenchmarkWrite  sec/op")
+		assert.Contains(t, out, "(comparison 4): change +Inf is not finite")
+		assert.Contains(t, out, "(comparison 5): change 1e+308 is beyond any measurement")
+		assert.Contains(t, errOut, "mbopt: warning: example.com/tinytsdb/storage.BenchmarkWrite (sec/op): the result of comparison 4 at ")
+	})
+	t.Run("the name compare prints is accepted", func(t *testing.T) {
+		db := historyFixture(t)
+		code, out, errOut := run(t, "history", "--history", db, "query.BenchmarkQuery", "--format", "json")
+		require.Equal(t, 0, code, errOut)
+		assert.Empty(t, errOut)
+		var doc struct {
+			Series []struct {
+				ID string `json:"id"`
+			} `json:"series"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &doc))
+		require.Len(t, doc.Series, 1)
+		assert.Equal(t, "example.com/tinytsdb/query.BenchmarkQuery", doc.Series[0].ID)
+	})
+	t.Run("a read error is not labelled --baseline", func(t *testing.T) {
+		db := historyFixture(t)
+		exec(t, db, `ALTER TABLE results RENAME COLUMN verdict TO verdict_old`)
+		code, _, errOut := run(t, "history", "--history", db)
+		assert.Equal(t, exitBadInput, code)
+		assert.True(t, strings.HasPrefix(errOut, "mbopt: --history "+db+": "), errOut)
+		assert.Contains(t, errOut, "no such column")
+		assert.NotContains(t, errOut, "mbopt: --baseline")
+	})
+	t.Run("--no-history with --history is refused", func(t *testing.T) {
+		code, _, errOut := run(t, "compare", "--no-history", "--history", filepath.Join(t.TempDir(), "h.db"))
+		assert.Equal(t, exitBadInput, code)
+		assert.Contains(t, errOut, "--no-history and --history")
+	})
+}

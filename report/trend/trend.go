@@ -73,6 +73,9 @@ type Series struct {
 	Points []Point `json:"points"`
 	// Detections are ordered as package detect orders them.
 	Detections []Detection `json:"detections"`
+	// Skipped are the stored results the series left out, and why (see
+	// history.Series.Skipped).
+	Skipped []history.Skipped `json:"skipped,omitempty"`
 }
 
 // Point is one commit of a series.
@@ -109,7 +112,8 @@ func NewDocument(baseline compare.Revision, opt detect.Options, detected []histo
 	for _, ds := range detected {
 		s := ds.Series
 		hs := Series{ID: s.ID, Unit: s.Unit, Machine: s.Machine.String(), SettingsHash: s.SettingsHash,
-			InitialThreshold: ds.InitialThreshold, ThresholdSource: ds.ThresholdSource, Detections: []Detection{}}
+			InitialThreshold: ds.InitialThreshold, ThresholdSource: ds.ThresholdSource, Detections: []Detection{},
+			Skipped: s.Skipped}
 		for i, p := range s.Points {
 			hs.Points = append(hs.Points, Point{
 				Head:   Revision{Commit: p.Head.Commit, Subject: p.Head.Subject, Time: p.Head.Time},
@@ -195,6 +199,9 @@ func WriteText(w io.Writer, d *Document) error {
 				render.Pct(p.Threshold), marks[i])
 		}
 		t.Write(ew)
+		for _, sk := range s.Skipped {
+			fmt.Fprintf(ew, "  left out: %s (comparison %d): %s\n", short(sk.Head.Commit), sk.Comparison, sk.Reason)
+		}
 		if len(s.Detections) == 0 {
 			fmt.Fprintln(ew, "  no detections")
 			continue

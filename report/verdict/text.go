@@ -109,16 +109,10 @@ func ppText(x float64) string { return fmt.Sprintf("%.1fpp", 100*x) }
 // name alone for the module's root package; the full id when the result
 // has no package or one outside the module.
 func displayName(module string, res *compare.Result) string {
-	if res.Package == "" || res.Name == "" || module == "" {
+	if res.Package == "" || res.Name == "" {
 		return res.ID
 	}
-	if res.Package == module {
-		return res.Name
-	}
-	if rel, ok := strings.CutPrefix(res.Package, module+"/"); ok {
-		return benchname.ID(rel, res.Name)
-	}
-	return res.ID
+	return benchname.Display(module, res.Package, res.Name)
 }
 
 // revisionText describes a revision in one line: spec, short commit,
