@@ -169,17 +169,29 @@ func (d *decoder) fill(r *bufio.Reader, size int64, lim Limits) bool {
 	return !gzipped || len(d.data) < 2 || d.data[0] != 0x1f || d.data[1] != 0x8b
 }
 
-// varint decodes a varint as pprof does: at most 10 bytes, bits past the
-// 64th dropped.
-func varint(b []byte) (uint64, []byte, bool) {
+// varint decodes the varint at the start of b as pprof does (at most 10
+// bytes, bits past the 64th dropped) and returns it and its length, 0 when
+// b does not start with a varint. The one-byte case, most keys and many
+// values, is inlined.
+func varint(b []byte) (uint64, int) {
+	if len(b) > 0 && b[0] < 0x80 {
+		return uint64(b[0]), 1
+	}
+	return varintSlow(b)
+}
+
+// varintSlow is varint's loop, kept out of line so that varint inlines.
+//
+//go:noinline
+func varintSlow(b []byte) (uint64, int) {
 	var u uint64
 	for i := 0; ; i++ {
 		if i >= 10 || i >= len(b) {
-			return 0, nil, false
+			return 0, 0
 		}
 		u |= uint64(b[i]&0x7F) << uint(7*i)
 		if b[i]&0x80 == 0 {
-			return u, b[i+1:], true
+			return u, i + 1
 		}
 	}
 }
@@ -195,17 +207,18 @@ type field struct {
 // next decodes the field at the start of b and returns the rest, as
 // pprof's decodeField does.
 func next(b []byte) (field, []byte, bool) {
-	x, b, ok := varint(b)
-	if !ok {
+	x, n := varint(b)
+	if n == 0 {
 		return field{}, nil, false
 	}
+	b = b[n:]
 	f := field{num: x >> 3, typ: int(x & 7)}
 	switch f.typ {
 	case 0:
-		f.u64, b, ok = varint(b)
-		if !ok {
+		if f.u64, n = varint(b); n == 0 {
 			return field{}, nil, false
 		}
+		b = b[n:]
 	case 1:
 		if len(b) < 8 {
 			return field{}, nil, false
@@ -213,12 +226,12 @@ func next(b []byte) (field, []byte, bool) {
 		f.u64 = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 | uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 		b = b[8:]
 	case 2:
-		var n uint64
-		n, b, ok = varint(b)
-		if !ok || n > uint64(len(b)) {
+		l, n := varint(b)
+		if n == 0 || l > uint64(len(b)-n) {
 			return field{}, nil, false
 		}
-		f.data, b = b[:n], b[n:]
+		b = b[n:]
+		f.data, b = b[:l], b[l:]
 	case 5:
 		if len(b) < 4 {
 			return field{}, nil, false
@@ -239,11 +252,11 @@ func varints(f field, add func(uint64) bool) bool {
 		return add(f.u64)
 	case 2:
 		for b := f.data; len(b) > 0; {
-			u, rest, ok := varint(b)
-			if !ok || !add(u) {
+			u, n := varint(b)
+			if n == 0 || !add(u) {
 				return false
 			}
-			b = rest
+			b = b[n:]
 		}
 		return true
 	}
