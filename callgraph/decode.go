@@ -3,6 +3,7 @@ package callgraph
 import (
 	"bufio"
 	"compress/gzip"
+	"encoding/binary"
 	"io"
 	"strings"
 	"unsafe"
@@ -169,94 +170,103 @@ func (d *decoder) fill(r *bufio.Reader, size int64, lim Limits) bool {
 	return !gzipped || len(d.data) < 2 || d.data[0] != 0x1f || d.data[1] != 0x8b
 }
 
-// varint decodes the varint at the start of b as pprof does (at most 10
-// bytes, bits past the 64th dropped) and returns it and its length, 0 when
-// b does not start with a varint. The one-byte case, most keys and many
-// values, is inlined.
-func varint(b []byte) (uint64, int) {
-	if len(b) > 0 && b[0] < 0x80 {
-		return uint64(b[0]), 1
-	}
-	return varintSlow(b)
+// pb reads a protobuf message field by field, as pprof's decodeField does.
+type pb struct {
+	b []byte
+	i int // the next byte
 }
 
-// varintSlow is varint's loop, kept out of line so that varint inlines.
-//
-//go:noinline
-func varintSlow(b []byte) (uint64, int) {
+// more reports whether fields are left.
+func (p *pb) more() bool { return p.i < len(p.b) }
+
+// varint reads a varint as pprof does (at most 10 bytes, bits past the
+// 64th dropped); false at a malformed one.
+func (p *pb) varint() (uint64, bool) {
+	if i := p.i; i < len(p.b) {
+		if c := p.b[i]; c < 0x80 {
+			p.i = i + 1
+			return uint64(c), true
+		}
+	}
+	return p.varintSlow()
+}
+
+// varintSlow is varint without its shortcut for one-byte varints.
+func (p *pb) varintSlow() (uint64, bool) {
 	var u uint64
-	for i := 0; ; i++ {
-		if i >= 10 || i >= len(b) {
-			return 0, 0
+	for k := 0; ; k++ {
+		if k >= 10 || p.i+k >= len(p.b) {
+			return 0, false
 		}
-		u |= uint64(b[i]&0x7F) << uint(7*i)
-		if b[i]&0x80 == 0 {
-			return u, i + 1
+		c := p.b[p.i+k]
+		u |= uint64(c&0x7F) << uint(7*k)
+		if c&0x80 == 0 {
+			p.i += k + 1
+			return u, true
 		}
 	}
 }
 
-// field is one decoded protobuf field.
-type field struct {
-	num  uint64
-	typ  int
-	u64  uint64
-	data []byte
-}
-
-// next decodes the field at the start of b and returns the rest, as
-// pprof's decodeField does.
-func next(b []byte) (field, []byte, bool) {
-	x, n := varint(b)
-	if n == 0 {
-		return field{}, nil, false
+// field reads the next field: its number and wire type, and its value
+// (wire types 0, 1 and 5) or bytes (wire type 2); false at a malformed
+// field or an unknown wire type.
+func (p *pb) field() (num uint64, typ int, u uint64, data []byte, ok bool) {
+	// varint's one-byte case by hand: varint does not inline.
+	var x uint64
+	if i := p.i; i < len(p.b) && p.b[i] < 0x80 {
+		x, ok = uint64(p.b[i]), true
+		p.i = i + 1
+	} else if x, ok = p.varintSlow(); !ok {
+		return 0, 0, 0, nil, false
 	}
-	b = b[n:]
-	f := field{num: x >> 3, typ: int(x & 7)}
-	switch f.typ {
+	num, typ = x>>3, int(x&7)
+	switch typ {
 	case 0:
-		if f.u64, n = varint(b); n == 0 {
-			return field{}, nil, false
+		if i := p.i; i < len(p.b) && p.b[i] < 0x80 {
+			u = uint64(p.b[i])
+			p.i = i + 1
+		} else {
+			u, ok = p.varintSlow()
 		}
-		b = b[n:]
 	case 1:
-		if len(b) < 8 {
-			return field{}, nil, false
+		if len(p.b)-p.i < 8 {
+			return 0, 0, 0, nil, false
 		}
-		f.u64 = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 | uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		b = b[8:]
+		u = binary.LittleEndian.Uint64(p.b[p.i:])
+		p.i += 8
 	case 2:
-		l, n := varint(b)
-		if n == 0 || l > uint64(len(b)-n) {
-			return field{}, nil, false
+		n, ok := p.varint()
+		if !ok || n > uint64(len(p.b)-p.i) {
+			return 0, 0, 0, nil, false
 		}
-		b = b[n:]
-		f.data, b = b[:l], b[l:]
+		data = p.b[p.i : p.i+int(n) : p.i+int(n)]
+		p.i += int(n)
 	case 5:
-		if len(b) < 4 {
-			return field{}, nil, false
+		if len(p.b)-p.i < 4 {
+			return 0, 0, 0, nil, false
 		}
-		f.u64 = uint64(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
-		b = b[4:]
+		u = uint64(binary.LittleEndian.Uint32(p.b[p.i:]))
+		p.i += 4
 	default:
-		return field{}, nil, false
+		return 0, 0, 0, nil, false
 	}
-	return f, b, true
+	return num, typ, u, data, ok
 }
 
-// varints calls add for each value of a repeated varint field: every
-// varint of a packed one (wire type 2) or the field's own (wire type 0).
-func varints(f field, add func(uint64) bool) bool {
-	switch f.typ {
+// varints calls add for each value of a repeated varint field of wire type
+// typ: every varint of data for a packed one (wire type 2), else u (wire
+// type 0); false for another wire type, a malformed varint or when add
+// returns false.
+func varints(typ int, u uint64, data []byte, add func(uint64) bool) bool {
+	switch typ {
 	case 0:
-		return add(f.u64)
+		return add(u)
 	case 2:
-		for b := f.data; len(b) > 0; {
-			u, n := varint(b)
-			if n == 0 || !add(u) {
+		for p := (pb{b: data}); p.more(); {
+			v, ok := p.varint()
+			if !ok || !add(v) {
 				return false
 			}
-			b = b[n:]
 		}
 		return true
 	}
@@ -266,17 +276,16 @@ func varints(f field, add func(uint64) bool) bool {
 // scalars decodes a message whose fields 1 to len(dst) are varints into
 // dst (last value wins), skipping other fields.
 func scalars(b []byte, dst []uint64) bool {
-	for len(b) > 0 {
-		f, rest, ok := next(b)
+	for p := (pb{b: b}); p.more(); {
+		num, typ, u, _, ok := p.field()
 		if !ok {
 			return false
 		}
-		b = rest
-		if f.num >= 1 && f.num <= uint64(len(dst)) {
-			if f.typ != 0 {
+		if num-1 < uint64(len(dst)) { // 1 ≤ num ≤ len(dst)
+			if typ != 0 {
 				return false
 			}
-			dst[f.num-1] = f.u64
+			dst[num-1] = u
 		}
 	}
 	return true
@@ -392,60 +401,57 @@ func (d *decoder) profile() bool {
 	d.usedLocs = d.usedLocs[:0]
 	d.dropFrames, d.keepFrames, d.timeNanos, d.durationNanos = 0, 0, 0, 0
 	d.periodType, d.periodUnit, d.defaultType, d.docURL = 0, 0, 0, 0
-	b := d.data
-	if len(b) == 0 {
+	if len(d.data) == 0 {
 		return false
 	}
 	var vals [10]uint64
-	for len(b) > 0 {
-		f, rest, ok := next(b)
+	for p := (pb{b: d.data}); p.more(); {
+		num, typ, u, data, ok := p.field()
 		if !ok {
 			return false
 		}
-		b = rest
-		if f.num >= 1 && f.num <= 5 || f.num == 6 || f.num == 11 {
-			if f.typ != 2 {
+		if num >= 1 && num <= 6 || num == 11 {
+			if typ != 2 {
 				return false
 			}
 		}
-		switch f.num {
+		switch num {
 		case 1: // sample_type
 			vals = [10]uint64{}
-			if !scalars(f.data, vals[:2]) {
+			if !scalars(data, vals[:2]) {
 				return false
 			}
 			d.types = append(d.types, vtype{int64(vals[0]), int64(vals[1])})
 		case 2: // sample
-			d.samples = append(d.samples, f.data)
+			d.samples = append(d.samples, data)
 		case 3: // mapping: id, start, limit, offset, filename, build_id, 4 bools
 			vals = [10]uint64{}
-			if !scalars(f.data, vals[:10]) {
+			if !scalars(data, vals[:10]) {
 				return false
 			}
 			d.mapIDs = append(d.mapIDs, vals[0])
 			d.refs = append(d.refs, int64(vals[4]), int64(vals[5]))
 		case 4: // location
-			if !d.location(f.data) {
+			if !d.location(data) {
 				return false
 			}
 		case 5: // function: id, name, system_name, filename, start_line
 			vals = [10]uint64{}
-			if !scalars(f.data, vals[:5]) {
+			if !scalars(data, vals[:5]) {
 				return false
 			}
 			d.funcs = append(d.funcs, pbFunc{id: vals[0], name: int64(vals[1]), sys: int64(vals[2])})
 			d.refs = append(d.refs, int64(vals[3]))
 		case 6: // string_table; its first string must be ""
-			start := len(d.data) - len(f.data) - len(b)
-			d.strs = append(d.strs, span{start, start + len(f.data)})
+			d.strs = append(d.strs, span{p.i - len(data), p.i})
 			if d.strs[0].start != d.strs[0].end {
 				return false
 			}
 		case 7, 8, 10, 12, 14, 15: // drop_frames, keep_frames, duration, period, default_sample_type, doc_url
-			if f.typ != 0 {
+			if typ != 0 {
 				return false
 			}
-			switch v := int64(f.u64); f.num {
+			switch v := int64(u); num {
 			case 7:
 				d.dropFrames = v
 			case 8:
@@ -458,18 +464,18 @@ func (d *decoder) profile() bool {
 				d.docURL = v
 			}
 		case 9: // time_nanos: a second non-zero one means concatenated profiles
-			if d.timeNanos != 0 || f.typ != 0 {
+			if d.timeNanos != 0 || typ != 0 {
 				return false
 			}
-			d.timeNanos = int64(f.u64)
+			d.timeNanos = int64(u)
 		case 11: // period_type
 			vals = [10]uint64{}
-			if !scalars(f.data, vals[:2]) {
+			if !scalars(data, vals[:2]) {
 				return false
 			}
 			d.periodType, d.periodUnit = int64(vals[0]), int64(vals[1])
 		case 13: // comment
-			if !varints(f, func(u uint64) bool { d.refs = append(d.refs, int64(u)); return true }) {
+			if !varints(typ, u, data, func(u uint64) bool { d.refs = append(d.refs, int64(u)); return true }) {
 				return false
 			}
 		}
@@ -480,23 +486,22 @@ func (d *decoder) profile() bool {
 // location decodes a Location message.
 func (d *decoder) location(b []byte) bool {
 	l := pbLoc{first: int32(len(d.lines))}
-	for len(b) > 0 {
-		f, rest, ok := next(b)
+	for p := (pb{b: b}); p.more(); {
+		num, typ, u, data, ok := p.field()
 		if !ok {
 			return false
 		}
-		b = rest
-		switch f.num {
+		switch num {
 		case 1, 2, 3, 5: // id, mapping_id, address, is_folded
-			if f.typ != 0 {
+			if typ != 0 {
 				return false
 			}
-			if f.num == 1 {
-				l.id = f.u64
+			if num == 1 {
+				l.id = u
 			}
 		case 4: // line: function_id, line, column
 			var vals [3]uint64
-			if f.typ != 2 || !scalars(f.data, vals[:]) {
+			if typ != 2 || !scalars(data, vals[:]) {
 				return false
 			}
 			d.lines = append(d.lines, vals[0])
@@ -637,24 +642,40 @@ func resize[T any](s []T, n int) []T {
 func (d *decoder) sample(b []byte) bool {
 	d.values = d.values[:0]
 	n := int64(len(d.strs))
-	for len(b) > 0 {
-		f, rest, ok := next(b)
+	for p := (pb{b: b}); p.more(); {
+		num, typ, u, data, ok := p.field()
 		if !ok {
 			return false
 		}
-		b = rest
-		switch f.num {
+		switch num {
 		case 1: // location_id
-			if !varints(f, d.useLocation) {
+			if typ == 2 {
+				for q := (pb{b: data}); q.more(); {
+					id, ok := q.varint()
+					if !ok || !d.useLocation(id) {
+						return false
+					}
+				}
+			} else if typ != 0 || !d.useLocation(u) {
 				return false
 			}
 		case 2: // value
-			if !varints(f, func(u uint64) bool { d.values = append(d.values, int64(u)); return true }) {
+			if typ == 2 {
+				for q := (pb{b: data}); q.more(); {
+					v, ok := q.varint()
+					if !ok {
+						return false
+					}
+					d.values = append(d.values, int64(v))
+				}
+			} else if typ == 0 {
+				d.values = append(d.values, int64(u))
+			} else {
 				return false
 			}
 		case 3: // label: key, str, num, num_unit
 			var v [4]uint64
-			if f.typ != 2 || !scalars(f.data, v[:]) {
+			if typ != 2 || !scalars(data, v[:]) {
 				return false
 			}
 			// postDecode resolves the key, then the string value if
