@@ -126,6 +126,22 @@
 // [*LimitError] naming the [Limits] field that raises the limit
 // ([Options.Limits] for [Load]).
 //
+// # Footprints
+//
+// Coverage compares a benchmark's graph with the application's by node
+// names only, so a suite of benchmarks need not have graphs: [Table.Load]
+// decodes a benchmark profile straight into its [Footprint], the set of
+// functions on its samples' stacks as ids of a [Table] (the application
+// graph's nodes first, then every other name met), with the figures the
+// analysis reports about the profile (unit, samples taken, duration). It
+// keeps neither the decoded profile nor a graph: a footprint costs a bit
+// per application function, where a graph costs a [Node] per function. Its
+// decoder reads only the fields a footprint needs, straight from the
+// decompressed protobuf, and checks everything pprof's profile.Parse
+// checks; every profile that is an error, and the legacy formats pprof
+// also reads, go through [Load] instead, so a footprint's functions and
+// every error are exactly Load's.
+//
 // # Validation
 //
 // Every profile is checked before it becomes a graph, and a bad one is an
