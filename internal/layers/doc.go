@@ -22,7 +22,8 @@
 //     verdicts); then manifest (the collection record) and callgraph
 //     (profiles become graphs)
 //  2. inputs: covdata (coverage data becomes the set of functions that
-//     ran), reference (application profiles); then collect (profiles
+//     ran), reference (application profiles), measure (one benchmark's
+//     time, CPU time or instructions per operation); then collect (profiles
 //     benchmarks)
 //  3. the relevance half: coverage, staticcg (static call edges for an
 //     application graph), suite (the suite as go test invocations); then

@@ -50,6 +50,7 @@ var layer = map[string]int{
 	"manifest":  nouns + 1,
 
 	"covdata":   inputs,
+	"measure":   inputs,
 	"reference": inputs,
 	"collect":   inputs + 1,
 

@@ -8,6 +8,7 @@ package testbin
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -34,6 +35,9 @@ type Result struct {
 	TimedOut bool
 	// Wall is the time from start to exit.
 	Wall time.Duration
+	// State is the exited process's state, with its CPU times and, on
+	// Unix, its resource usage (rusage); nil when it did not start.
+	State *os.ProcessState
 }
 
 // Run runs name with args in dir with environment env and waits for it,
@@ -77,6 +81,7 @@ func Run(ctx context.Context, dir string, env []string, timeout time.Duration, n
 	}
 	r.Wall = time.Since(start)
 	r.Output = out.Bytes()
+	r.State = cmd.ProcessState
 	return r
 }
 

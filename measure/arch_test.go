@@ -1,0 +1,5 @@
+package measure
+
+import "runtime"
+
+func isAMD64() bool { return runtime.GOARCH == "amd64" }

@@ -1,0 +1,107 @@
+package measure
+
+import (
+	"context"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// CPUTarget is the native time of the benchmark at the higher count that
+// [CPUTime] aims for: enough that the process's start-up, which the difference
+// cancels only on average, is small beside it.
+const CPUTarget = 250 * time.Millisecond
+
+// CPUTime measures the CPU time of one operation of the benchmark: it runs the
+// test binary twice, at N1 and N2 iterations (-test.cpu 1, GOMAXPROCS=1,
+// the same GODEBUG settings as [CountInstructions], the collector on), takes
+// each process's user plus system CPU time from its resource usage, and
+// returns (C(N2) − C(N1)) / (N2 − N1) in seconds. NotCPU is set when the
+// process waited at least once every other operation (voluntary context
+// switches, where the system reports them) and its wall time grew more
+// than its CPU time by half: a benchmark that sleeps or does I/O, whose
+// time this metric does not see.
+func CPUTime(ctx context.Context, o Options) (Value, error) {
+	n1, n2, err := o.Counts(CPUTarget)
+	if err != nil {
+		return Value{}, err
+	}
+	v := Value{N1: n1, N2: n2}
+	env := countingEnv(o.Env, o.memLimit(), false)
+	var cpu, wall [2]time.Duration
+	var waits [2]int64
+	waitsKnown := true
+	for i, n := range []int{n1, n2} {
+		res, err := o.run(ctx, env, o.Binary, o.args(n, false)...)
+		if err != nil {
+			return Value{}, err
+		}
+		if !ran(res.Output, o.Name) {
+			return Value{}, errNotRun(o.Name, res.Output)
+		}
+		cpu[i] = res.State.UserTime() + res.State.SystemTime()
+		wall[i] = res.Wall
+		var ok bool
+		if waits[i], ok = voluntarySwitches(res.State); !ok {
+			waitsKnown = false
+		}
+	}
+	d := float64(n2 - n1)
+	v.PerOp = (cpu[1] - cpu[0]).Seconds() / d
+	dcpu, dwall := (cpu[1] - cpu[0]).Seconds(), (wall[1] - wall[0]).Seconds()
+	v.NotCPU = waitsKnown && float64(waits[1]-waits[0]) >= d/2 && dwall > 1.5*dcpu
+	return v, nil
+}
+
+// An Allocation is one benchmark's result line from a normal run.
+type Allocation struct {
+	// Name is the full benchmark name without the -GOMAXPROCS suffix.
+	Name string
+	// Iterations is the b.N of the line.
+	Iterations int
+	// NsPerOp, BytesPerOp and AllocsPerOp are the line's ns/op, B/op and
+	// allocs/op.
+	NsPerOp, BytesPerOp, AllocsPerOp float64
+}
+
+// Allocations runs the benchmark (and, for a parent, each sub-benchmark
+// it runs) once normally with -test.benchmem at benchtime (such as
+// "100ms" or "50x"), -test.cpu 1 and GOMAXPROCS=1, and returns each result
+// line in output order, with the process's output. B/op and allocs/op are
+// nearly deterministic, so one run compares them; NsPerOp chooses the
+// counts of [CountInstructions] and [CPUTime].
+func Allocations(ctx context.Context, o Options, benchtime string) ([]Allocation, []byte, error) {
+	args := o.args(1, true)
+	for i := range args {
+		if args[i] == "-test.benchtime" {
+			args[i+1] = benchtime
+		}
+	}
+	res, err := o.run(ctx, countingEnv(o.Env, o.memLimit(), false), o.Binary, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	var as []Allocation
+	r := benchfmt.NewReader(bytesReader(res.Output), o.Name)
+	for r.Scan() {
+		res, ok := r.Result().(*benchfmt.Result)
+		if !ok {
+			continue
+		}
+		// benchfmt drops the "Benchmark" prefix; -test.cpu 1 prints no
+		// -GOMAXPROCS suffix.
+		a := Allocation{Name: "Benchmark" + string(res.Name.Full()), Iterations: res.Iters}
+		a.NsPerOp, _ = res.Value("sec/op")
+		a.NsPerOp *= 1e9
+		a.BytesPerOp, _ = res.Value("B/op")
+		a.AllocsPerOp, _ = res.Value("allocs/op")
+		as = append(as, a)
+	}
+	if err := r.Err(); err != nil {
+		return nil, nil, err
+	}
+	if len(as) == 0 {
+		return nil, nil, errNotRun(o.Name, res.Output)
+	}
+	return as, res.Output, nil
+}
