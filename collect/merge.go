@@ -14,8 +14,8 @@ import (
 
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/regfile"
-	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/shard"
 )
 
 // ErrMerge matches (with errors.Is) every error of [Merge] caused by its
@@ -178,48 +178,24 @@ func mergeManifests(inputs []mergeInput) (*manifest.Manifest, error) {
 		return &m, nil
 	}
 
-	n := first.m.Shard.Count
-	byIndex := make([]string, n)
-	owner := map[string]string{}
+	parts := make([]shard.Part, len(inputs))
 	total := 0
-	for _, in := range inputs {
+	for i, in := range inputs {
 		sh := in.m.Shard
-		if sh.Count != n {
-			return nil, mergeErrorf("%s is shard %d/%d but %s is shard %d/%d: every shard of one collection has the same N", first.dir, first.m.Shard.Index, n, in.dir, sh.Index, sh.Count)
-		}
-		if sh.Inputs != first.m.Shard.Inputs || sh.Total != first.m.Shard.Total {
-			return nil, mergeErrorf("%s and %s partitioned different benchmarks or costs (%d benchmarks, %s; %d benchmarks, %s): the shards found different benchmarks, or balanced different previous manifests; give every shard the same previous collection and collect them again",
-				first.dir, in.dir, first.m.Shard.Total, short(first.m.Shard.Inputs), sh.Total, short(sh.Inputs))
-		}
 		if !sh.Complete {
-			return nil, mergeErrorf("%s: shard %d/%d did not finish (its run was interrupted); run it again", in.dir, sh.Index, sh.Count)
+			return nil, mergeErrorf("%s: shard %s did not finish (its run was interrupted); run it again", in.dir, sh)
 		}
 		if len(in.m.Benchmarks) != sh.Benchmarks {
-			return nil, mergeErrorf("%s: shard %d/%d lists %d benchmarks, but its share has %d; collect the shard again", in.dir, sh.Index, sh.Count, len(in.m.Benchmarks), sh.Benchmarks)
+			return nil, mergeErrorf("%s: shard %s lists %d benchmarks, but its share has %d; collect the shard again", in.dir, sh, len(in.m.Benchmarks), sh.Benchmarks)
 		}
-		if prev := byIndex[sh.Index]; prev != "" {
-			return nil, mergeErrorf("%s and %s are both shard %d/%d (overlapping shards); give each shard once", prev, in.dir, sh.Index, n)
-		}
-		byIndex[sh.Index] = in.dir
-		for _, e := range in.m.Benchmarks {
-			if prev, dup := owner[e.ID]; dup {
-				return nil, mergeErrorf("benchmark %s is in both %s and %s (overlapping shards); collect them again with the same inputs", e.ID, prev, in.dir)
-			}
-			owner[e.ID] = in.dir
+		parts[i] = shard.Part{Name: in.dir, Record: sh.Record, IDs: make([]string, len(in.m.Benchmarks))}
+		for k, e := range in.m.Benchmarks {
+			parts[i].IDs[k] = e.ID
 		}
 		total += sh.Benchmarks
 	}
-	var missing []string
-	for k, d := range byIndex {
-		if d == "" {
-			missing = append(missing, fmt.Sprintf("%d/%d", k, n))
-		}
-	}
-	if len(missing) > 0 {
-		return nil, mergeErrorf("missing %s of %d: shard %s (given: %s); merge every shard", textutil.Plural(len(missing), "shard"), n, strings.Join(missing, ", "), joinDirs(byIndex))
-	}
-	if total != first.m.Shard.Total {
-		return nil, mergeErrorf("the shards in %s hold %d benchmarks, but %d were partitioned; collect them again", joinDirs(byIndex), total, first.m.Shard.Total)
+	if err := shard.CheckPartition(parts, true); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrMerge, err)
 	}
 	m := *first.m
 	m.Shard = nil
@@ -271,25 +247,6 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
-}
-
-// short shortens a digest for messages.
-func short(digest string) string {
-	if len(digest) > len("sha256:")+12 {
-		return digest[:len("sha256:")+12]
-	}
-	return digest
-}
-
-// joinDirs lists the non-empty directories of byIndex.
-func joinDirs(byIndex []string) string {
-	var ds []string
-	for _, d := range byIndex {
-		if d != "" {
-			ds = append(ds, d)
-		}
-	}
-	return strings.Join(ds, ", ")
 }
 
 // copyChecked copies dir/rel to tmp/rel; with a non-empty sum, the copy's

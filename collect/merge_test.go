@@ -85,7 +85,7 @@ func split(t testing.TB, w *manifest.Manifest, n int) []*manifest.Manifest {
 	for k := range out {
 		m := *w
 		m.Benchmarks = nil
-		m.Shard = &manifest.Shard{Index: k, Count: n, Inputs: shard.Digest(items), Total: len(items), ByCount: byCount, Complete: true}
+		m.Shard = &manifest.Shard{Record: shard.NewRecord(shard.Spec{Index: k, Count: n}, items), ByCount: byCount, Complete: true}
 		out[k] = &m
 	}
 	for i, e := range w.Benchmarks {
@@ -202,7 +202,7 @@ func TestMergeRefuses(t *testing.T) {
 			err: "differ in benchtime (1s; 10s)"},
 		{name: "mixed N", edit: func(ms []*manifest.Manifest) { ms[2].Shard.Count = 4 },
 			err: "shard-0 is shard 0/3 but {root}/shard-2 is shard 2/4"},
-		{name: "different partition inputs", edit: func(ms []*manifest.Manifest) { ms[1].Shard.Inputs = "sha256:0000000000000000" },
+		{name: "different partition inputs", edit: func(ms []*manifest.Manifest) { ms[1].Shard.Digest = "sha256:0000000000000000" },
 			err: "shard-0 and {root}/shard-1 partitioned different benchmarks or costs"},
 		{name: "interrupted shard", edit: func(ms []*manifest.Manifest) { ms[1].Shard.Complete = false },
 			err: "shard-1: shard 1/3 did not finish (its run was interrupted)"},

@@ -119,8 +119,7 @@ func (c *collector) runShare(ctx context.Context) error {
 		}
 	}
 	c.m.Benchmarks = keep
-	c.m.Shard = &manifest.Shard{Index: sh.spec.Index, Count: sh.spec.Count, Inputs: shard.Digest(items),
-		Total: len(ids), Benchmarks: len(share), ByCount: byCount}
+	c.m.Shard = &manifest.Shard{Record: shard.NewRecord(sh.spec, items), Benchmarks: len(share), ByCount: byCount}
 	c.total, c.done = len(share), 0
 	clear(c.index) // rebuilt by the write
 	err = c.writeManifestLocked()

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/internal/atomicfile"
@@ -42,13 +41,11 @@ type ShardRecord struct {
 	Schema int `json:"schema"`
 	// Kind is ShardBenchmarks or ShardTrials.
 	Kind string `json:"kind"`
-	// Index is the shard's index, from 0.
-	Index int `json:"index"`
-	// Count is the number of shards.
-	Count int `json:"count"`
-	// Digest fingerprints what was partitioned (every benchmark and its
-	// cost); all shards of one comparison have the same.
-	Digest string `json:"digest"`
+	// Record is package shard's one shard record: the shard's Index of
+	// Count, the Digest of what was partitioned (every benchmark and its
+	// cost; all shards of one comparison have the same) and the Total
+	// number of benchmarks partitioned (of all shards).
+	shard.Record
 	// Module is the module path.
 	Module string `json:"module"`
 	// Base and Head are the revisions compared.
@@ -57,8 +54,6 @@ type ShardRecord struct {
 	Head Revision `json:"head"`
 	// Settings are the settings the shard ran with.
 	Settings Settings `json:"settings"`
-	// Total is the number of benchmarks partitioned (of all shards).
-	Total int `json:"total"`
 	// Benchmarks are the ids of the benchmarks (top-level, package +
 	// "." + name) the shard ran, sorted.
 	Benchmarks []string `json:"benchmarks"`
@@ -145,8 +140,8 @@ func (r *runner) shardUnits(rec *ShardRecord) (*ShardRecord, error) {
 	}
 	if o.TrialShard.Enabled() {
 		items, _ := shard.Items(ids, o.ShardCosts)
-		rec := &ShardRecord{Schema: SchemaVersion, Digest: shard.Digest(items), Module: r.modPath, Total: len(ids),
-			Kind: ShardTrials, Index: o.TrialShard.Index, Count: o.TrialShard.Count, Benchmarks: slices.Sorted(slices.Values(ids))}
+		rec := &ShardRecord{Schema: SchemaVersion, Kind: ShardTrials, Record: shard.NewRecord(o.TrialShard, items),
+			Module: r.modPath, Benchmarks: slices.Sorted(slices.Values(ids))}
 		return rec, nil
 	}
 	rec, keep, err := r.share(ids)
@@ -170,8 +165,8 @@ func (r *runner) share(ids []string) (*ShardRecord, map[string]bool, error) {
 	for _, id := range mine {
 		keep[id] = true
 	}
-	rec := &ShardRecord{Schema: SchemaVersion, Kind: ShardBenchmarks, Index: o.Shard.Index, Count: o.Shard.Count,
-		Digest: shard.Digest(items), Module: r.modPath, Total: len(ids), Benchmarks: slices.Sorted(maps.Keys(keep))}
+	rec := &ShardRecord{Schema: SchemaVersion, Kind: ShardBenchmarks, Record: shard.NewRecord(o.Shard, items),
+		Module: r.modPath, Benchmarks: slices.Sorted(maps.Keys(keep))}
 	return rec, keep, nil
 }
 
@@ -215,7 +210,7 @@ func ReadShard(dir string) (*ShardRecord, error) {
 	if err := json.Unmarshal(data, &rec); err != nil {
 		return nil, mergeError("%s: %v", filepath.Join(dir, ShardFile), err)
 	}
-	if rec.Schema != SchemaVersion || (rec.Kind != ShardBenchmarks && rec.Kind != ShardTrials) || rec.Count < 1 || rec.Index < 0 || rec.Index >= rec.Count {
+	if rec.Schema != SchemaVersion || (rec.Kind != ShardBenchmarks && rec.Kind != ShardTrials) || !rec.Valid() {
 		return nil, mergeError("%s: not a shard record of this mbopt (schema %d, kind %q, shard %d/%d)", filepath.Join(dir, ShardFile), rec.Schema, rec.Kind, rec.Index, rec.Count)
 	}
 	for _, f := range []string{BaseFile, HeadFile} {
@@ -267,15 +262,13 @@ func Merge(dirs []string, out string, impacts map[string]relevance.Impact) (*Rep
 		}
 	}
 	first := recs[0]
-	byIndex := make([]string, first.Count)
-	owner := map[string]string{}
+	parts := make([]shard.Part, len(recs))
 	for i, rec := range recs {
 		d := dirs[i]
+		parts[i] = shard.Part{Name: d, Record: rec.Record, IDs: rec.Benchmarks}
 		switch {
 		case rec.Kind != first.Kind:
 			return nil, mergeError("%s is sharded by %s, %s by %s", dirs[0], first.Kind, d, rec.Kind)
-		case rec.Count != first.Count:
-			return nil, mergeError("%s is one of %d shards, %s one of %d", dirs[0], first.Count, d, rec.Count)
 		case rec.Module != first.Module:
 			return nil, mergeError("%s compared module %s, %s module %s", dirs[0], first.Module, d, rec.Module)
 		case rec.Base.Commit != first.Base.Commit || rec.Head.Commit != first.Head.Commit:
@@ -284,29 +277,14 @@ func Merge(dirs []string, out string, impacts map[string]relevance.Impact) (*Rep
 			return nil, mergeError("%s compared uncommitted changes, which other machines cannot reproduce; shard a comparison of commits", d)
 		case rec.Settings.comparable() != first.Settings.comparable():
 			return nil, mergeError("%s and %s ran with different settings (trials, benchtime, seed, threshold, confidence or resamples)", dirs[0], d)
-		case rec.Digest != first.Digest:
-			return nil, mergeError("%s and %s partitioned different benchmarks or costs (digests %s and %s); give every shard the same benchmarks and costs", dirs[0], d, first.Digest, rec.Digest)
-		case byIndex[rec.Index] != "":
-			return nil, mergeError("%s and %s are both shard %d/%d", byIndex[rec.Index], d, rec.Index, rec.Count)
-		}
-		byIndex[rec.Index] = d
-		if rec.Kind == ShardBenchmarks {
-			for _, id := range rec.Benchmarks {
-				if o, ok := owner[id]; ok {
-					return nil, mergeError("benchmark %s is in %s and in %s", id, o, d)
-				}
-				owner[id] = d
-			}
 		}
 	}
-	var missing []string
-	for i, d := range byIndex {
-		if d == "" {
-			missing = append(missing, fmt.Sprintf("%d/%d", i, first.Count))
-		}
+	if err := shard.CheckPartition(parts, first.Kind == ShardBenchmarks); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrMerge, err)
 	}
-	if len(missing) > 0 {
-		return nil, mergeError("shard %s missing: merge needs the output directory of every shard", strings.Join(missing, ", "))
+	byIndex := make([]string, first.Count)
+	for i, rec := range recs {
+		byIndex[rec.Index] = dirs[i]
 	}
 
 	// Concatenate each version's raw files, in shard order.

@@ -122,9 +122,9 @@ func writeShard(t *testing.T, rec compare.ShardRecord) string {
 
 func TestMergeRefuses(t *testing.T) {
 	good := func(k int) compare.ShardRecord {
-		return compare.ShardRecord{Schema: compare.SchemaVersion, Kind: compare.ShardBenchmarks, Index: k, Count: 2, Digest: "d1",
+		return compare.ShardRecord{Schema: compare.SchemaVersion, Kind: compare.ShardBenchmarks, Record: shard.Record{Index: k, Count: 2, Digest: "d1", Total: 2},
 			Module: "example.com/m", Base: compare.Revision{Commit: "aaa"}, Head: compare.Revision{Commit: "bbb"},
-			Settings: quick(1), Total: 2, Benchmarks: []string{[]string{"example.com/m.BenchmarkA", "example.com/m.BenchmarkB"}[k]}}
+			Settings: quick(1), Benchmarks: []string{[]string{"example.com/m.BenchmarkA", "example.com/m.BenchmarkB"}[k]}}
 	}
 	for _, tc := range []struct {
 		name   string
@@ -134,14 +134,15 @@ func TestMergeRefuses(t *testing.T) {
 	}{
 		{"other head", func(r *compare.ShardRecord) { r.Head.Commit = "ccc" }, nil, "every shard must compare the same commits"},
 		{"other settings", func(r *compare.ShardRecord) { r.Settings.Seed = 9 }, nil, "different settings"},
-		{"other count", func(r *compare.ShardRecord) { r.Count = 3 }, nil, "one of 3"},
+		{"other count", func(r *compare.ShardRecord) { r.Count = 3 }, nil, "is shard 1/3"},
 		{"other kind", func(r *compare.ShardRecord) { r.Kind = compare.ShardTrials }, nil, "by trials"},
 		{"other partition", func(r *compare.ShardRecord) { r.Digest = "d2" }, nil, "partitioned different benchmarks"},
 		{"other module", func(r *compare.ShardRecord) { r.Module = "example.com/n" }, nil, "module example.com/n"},
-		{"same index twice", func(r *compare.ShardRecord) { r.Index = 0 }, nil, "are both shard 0/2"},
-		{"benchmark in two shards", func(r *compare.ShardRecord) { r.Benchmarks = []string{"example.com/m.BenchmarkA"} }, nil, "is in"},
+		{"same index twice", func(r *compare.ShardRecord) { r.Index = 0 }, nil, "are both shard 0/2 (overlapping shards)"},
+		{"benchmark in two shards", func(r *compare.ShardRecord) { r.Benchmarks = []string{"example.com/m.BenchmarkA"} }, nil, "is in both"},
 		{"uncommitted changes", func(r *compare.ShardRecord) { r.Head.Dirty = true }, nil, "uncommitted changes"},
-		{"missing shard", nil, func(a, b string) []string { return []string{a} }, "shard 1/2 missing"},
+		{"share lost", func(r *compare.ShardRecord) { r.Benchmarks = nil }, nil, "hold 1 benchmark, but 2 were partitioned"},
+		{"missing shard", nil, func(a, b string) []string { return []string{a} }, "missing 1 shard of 2: shard 1/2"},
 		{"directory twice", nil, func(a, b string) []string { return []string{a, a} }, "given twice"},
 		{"not a shard", nil, func(a, b string) []string { return []string{a, t.TempDir()} }, "has no shard.json"},
 		{"no directories", nil, func(a, b string) []string { return nil }, "no shard directories"},

@@ -14,9 +14,9 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/benchname"
-
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/regfile"
+	"github.com/mbopt/mbopt/shard"
 )
 
 // FileName is the name of the manifest inside an output directory.
@@ -106,28 +106,54 @@ type Manifest struct {
 
 // A Shard records which share of a sharded collection a manifest holds
 // and what the partition was computed from, so that a merge can check that
-// its inputs are the shards of one partition, all of them, once each.
+// its inputs are the shards of one partition, all of them, once each
+// (shard.CheckPartition).
+//
+// Its Record is package shard's one shard record: Index and Count, the
+// Digest of the partitioned benchmarks and their costs ("sha256:" and the
+// hex SHA-256 of the sorted "ID<TAB>cost" lines, see shard.Digest), which
+// the manifest's JSON calls "inputs", and the Total number of benchmarks
+// partitioned over all shards.
 type Shard struct {
-	// Index is the shard's number, from 0 to Count-1.
-	Index int `json:"index"`
-	// Count is the number of shards.
-	Count int `json:"count"`
-	// Inputs identifies the partitioned benchmarks and the costs the
-	// partition balanced: "sha256:" and the hex SHA-256 of the sorted
-	// "ID<TAB>cost" lines (see package shard's Digest). Every shard of one
-	// partition has the same Inputs.
-	Inputs string `json:"inputs"`
-	// Total is the number of benchmarks partitioned over all shards.
-	Total int `json:"total"`
-	// Benchmarks is the number of them in this shard's share; a complete
-	// shard manifest has exactly that many entries.
-	Benchmarks int `json:"benchmarks"`
+	shard.Record
+	// Benchmarks is the number of benchmarks in this shard's share; a
+	// complete shard manifest has exactly that many entries.
+	Benchmarks int
 	// ByCount reports that no costs were known, so the partition balanced
 	// the number of benchmarks per shard instead of their cost.
-	ByCount bool `json:"by_count,omitempty"`
+	ByCount bool
 	// Complete reports that the shard's run finished; a run that was
 	// interrupted leaves it false.
-	Complete bool `json:"complete"`
+	Complete bool
+}
+
+// shardJSON is a [Shard] as a manifest stores it.
+type shardJSON struct {
+	Index      int    `json:"index"`
+	Count      int    `json:"count"`
+	Inputs     string `json:"inputs"`
+	Total      int    `json:"total"`
+	Benchmarks int    `json:"benchmarks"`
+	ByCount    bool   `json:"by_count,omitempty"`
+	Complete   bool   `json:"complete"`
+}
+
+// MarshalJSON writes s with the manifest's keys: index, count, inputs (the
+// Digest), total, benchmarks, by_count (omitted when false) and complete.
+func (s Shard) MarshalJSON() ([]byte, error) {
+	return json.Marshal(shardJSON{Index: s.Index, Count: s.Count, Inputs: s.Digest, Total: s.Total,
+		Benchmarks: s.Benchmarks, ByCount: s.ByCount, Complete: s.Complete})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (s *Shard) UnmarshalJSON(data []byte) error {
+	var j shardJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*s = Shard{Record: shard.Record{Index: j.Index, Count: j.Count, Digest: j.Inputs, Total: j.Total},
+		Benchmarks: j.Benchmarks, ByCount: j.ByCount, Complete: j.Complete}
+	return nil
 }
 
 // An Entry records one benchmark of a [Manifest].
@@ -312,7 +338,7 @@ func Read(r io.Reader, name string) (*Manifest, error) {
 	default:
 		return nil, fmt.Errorf("%s: unknown source %q (want %q or %q)", name, m.Source, SourceProfile, SourceCover)
 	}
-	if sh := m.Shard; sh != nil && (sh.Count < 1 || sh.Index < 0 || sh.Index >= sh.Count || sh.Benchmarks < 0 || sh.Benchmarks > sh.Total) {
+	if sh := m.Shard; sh != nil && (!sh.Valid() || sh.Benchmarks < 0 || sh.Benchmarks > sh.Total) {
 		return nil, fmt.Errorf("%s: shard %d of %d (%d of %d benchmarks) is not a shard; collect the shard again", name, sh.Index, sh.Count, sh.Benchmarks, sh.Total)
 	}
 	seen := make(map[string]bool, len(m.Benchmarks))

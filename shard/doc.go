@@ -33,4 +33,13 @@
 // computes it from the same items gets the same shares, whatever the order
 // of the items or the map iteration order. [Digest] names the items so that
 // a merge can tell whether two shards partitioned the same inputs.
+//
+// # Merging
+//
+// Each shard's output carries a [Record] (its index, N, the Digest of the
+// partitioned items and their number), the one shard record of both a
+// sharded collection (package manifest) and a sharded comparison (package
+// compare). [CheckPartition] is the one rule a merge applies to the
+// records before using anything: the shards of one partition, all of them,
+// once each, and no benchmark in two shares.
 package shard

@@ -37,3 +37,22 @@ func ExampleShare() {
 	// 2/3 [p.BenchmarkC p.BenchmarkD p.BenchmarkE]
 	// loads [9 8 7], ideal 8.0
 }
+
+// A merge checks that the shards it was given are one partition, all of
+// them, once each; here the second of three shards is missing.
+func ExampleCheckPartition() {
+	ids := []string{"p.BenchmarkA", "p.BenchmarkB", "p.BenchmarkC"}
+	items, _ := shard.Items(ids, nil)
+	var parts []shard.Part
+	for _, k := range []int{0, 2} {
+		spec := shard.Spec{Index: k, Count: 3}
+		share, err := shard.Share(items, spec)
+		if err != nil {
+			log.Fatal(err)
+		}
+		parts = append(parts, shard.Part{Name: fmt.Sprintf("out-%d", k), Record: shard.NewRecord(spec, items), IDs: share})
+	}
+	fmt.Println(shard.CheckPartition(parts, true))
+	// Output:
+	// missing 1 shard of 3: shard 1/3 (given: out-0, out-2); merge every shard
+}

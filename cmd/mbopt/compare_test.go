@@ -190,5 +190,5 @@ func TestCompareShardAndMerge(t *testing.T) {
 
 	code, _, stderr = mboptIn(t, dir, tmp, "compare", "merge", shards[0], "--out", filepath.Join(tmp, "half"))
 	assert.Equal(t, exitBadInput, code, stderr)
-	assert.Contains(t, stderr, "shard 1/2 missing")
+	assert.Contains(t, stderr, "missing 1 shard of 2: shard 1/2")
 }
