@@ -14,7 +14,11 @@
 // (package + full name), unit, base and head revision (commit and commit
 // time), and the [Machine] and settings it ran with: GOOS, GOARCH, CPU
 // model, Go version and a hash of the settings that shape a measurement
-// ([SettingsHash]). The database runs in WAL mode with a busy timeout and
+// ([SettingsHash]). With each result it keeps what the comparison judged
+// it by, so that no later calibration rewrites the past: the verdict, the
+// threshold it was taken against, the medians of both sides and the
+// benchmark's reference impact on the application when the comparison
+// had one. The database runs in WAL mode with a busy timeout and
 // takes its write lock when a transaction begins, so several processes
 // may add comparisons at once; each waits for the others.
 //
@@ -32,7 +36,10 @@
 // transaction. Version 1 stored comparisons and results; version 2 added
 // the settings hash and the A/A flag (backfilled from the stored
 // settings and revisions) and the indexes the series queries use; version
-// 3 added each revision's first-parent depth.
+// 3 added each revision's first-parent depth; version 4 added each
+// result's threshold (backfilled from the stored settings) and reference
+// impact, the bridge flag of [Store.AddBridge], and recomputed the
+// settings hashes, which no longer include --benchmem.
 //
 // # Series
 //
@@ -47,7 +54,8 @@
 // each comparison, see compare.Revision.Depth), then commit time, then
 // hash; a series with a point of unknown depth (stored before version 3,
 // or compared in a shallow clone) is ordered by commit time first
-// ([SortPoints]).
+// ([SortPoints]). Two series of one benchmark, unit and machine name the
+// settings that separate them (Series.Distinct, such as "count 10").
 //
 // # Calibration
 //

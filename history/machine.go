@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"runtime"
 	"strings"
@@ -62,21 +63,40 @@ func cpuModel() string {
 
 // SettingsHash returns a short hash of the settings that shape a
 // measurement and its interval: the schedule (trials, runs, count,
-// benchtime, benchmem) and the statistics (confidence, resamples). The
-// seed, threshold, budget and stop rule are left out: results that differ
-// only in them belong to one series.
+// benchtime) and the statistics (confidence, resamples). The seed,
+// threshold, budget, stop rule and --benchmem are left out: results that
+// differ only in them belong to one series (--benchmem adds the B/op and
+// allocs/op units, which are series of their own anyway).
 func SettingsHash(s compare.Settings) string {
 	key := struct {
 		Trials, Runs, Count int
 		BenchTime           string
-		Benchmem            bool
 		Confidence          float64
 		Resamples           int
-	}{s.Trials, s.Runs, s.Count, s.BenchTime, s.Benchmem, s.Confidence, s.Resamples}
+	}{s.Trials, s.Runs, s.Count, s.BenchTime, s.Confidence, s.Resamples}
 	b, err := json.Marshal(key)
 	if err != nil {
 		panic("history: " + err.Error()) // plain fields always marshal
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:6])
+}
+
+// SettingsDiff names the settings of the hash ([SettingsHash]) in which a
+// and b differ, each as it is in a, such as "count 10": what separates two
+// series of one benchmark. It is empty when a and b hash alike.
+func SettingsDiff(a, b compare.Settings) []string {
+	var out []string
+	add := func(name string, x, y any) {
+		if x != y {
+			out = append(out, fmt.Sprintf("%s %v", name, x))
+		}
+	}
+	add("trials", a.Trials, b.Trials)
+	add("runs", a.Runs, b.Runs)
+	add("count", a.Count, b.Count)
+	add("benchtime", a.BenchTime, b.BenchTime)
+	add("confidence", a.Confidence, b.Confidence)
+	add("resamples", a.Resamples, b.Resamples)
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -15,6 +16,7 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/detect"
+	"github.com/mbopt/mbopt/relevance"
 )
 
 // ErrEmpty is returned (wrapped) by [Store.Series] when the history holds
@@ -79,6 +81,12 @@ type Series struct {
 	Machine Machine `json:"machine"`
 	// SettingsHash is the [SettingsHash] of its comparisons' settings.
 	SettingsHash string `json:"settings_hash"`
+	// Settings are the settings of its latest comparison.
+	Settings compare.Settings `json:"settings"`
+	// Distinct names the settings that separate this series from another
+	// of the same benchmark, unit and machine ([SettingsDiff], joined by
+	// ", "), such as "count 10"; empty when there is no other.
+	Distinct string `json:"distinct_settings,omitempty"`
 	// Points are the series' commits in ancestry order (see [SortPoints]).
 	Points []Point `json:"points"`
 	// Skipped are the stored results the series leaves out because they
@@ -97,7 +105,8 @@ type Skipped struct {
 	Reason string `json:"reason"`
 }
 
-// A Point is one head commit of a series.
+// A Point is one head commit of a series: what its comparison measured
+// and judged, as stored then (a later calibration does not change it).
 type Point struct {
 	// Head is the compared head revision.
 	Head compare.Revision `json:"head"`
@@ -105,8 +114,21 @@ type Point struct {
 	Change float64 `json:"change"`
 	// CI is Change's confidence interval; its width is the instability.
 	CI benchstats.Interval `json:"ci"`
-	// Verdict is the comparison's own verdict against its threshold.
+	// BaseValue and HeadValue are the medians of the measurements of the
+	// baseline and the head, in the series' unit (such as sec/op); 0
+	// when not stored.
+	BaseValue float64 `json:"base_value,omitempty"`
+	// HeadValue is the head's median.
+	HeadValue float64 `json:"head_value,omitempty"`
+	// Verdict is the comparison's own verdict against Threshold.
 	Verdict benchstats.Verdict `json:"verdict"`
+	// Threshold is the threshold the verdict was taken against (a
+	// relative change, 0.01 for ±1%); 0 when not stored.
+	Threshold float64 `json:"threshold,omitempty"`
+	// Impact is the benchmark's reference impact on the application in
+	// that comparison (compare's --app and --micro analysis); nil when it
+	// had none.
+	Impact *relevance.Impact `json:"impact,omitempty"`
 	// Comparison is the stored comparison's id.
 	Comparison int64 `json:"comparison"`
 }
@@ -135,9 +157,10 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 	set := &Set{Baseline: base, Series: []Series{}}
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT r.bench_id, r.package, r.name, r.unit, c.module,
-			c.goos, c.goarch, c.cpu, c.go_version, c.settings_hash,
+			c.goos, c.goarch, c.cpu, c.go_version, c.settings_hash, c.settings,
 			c.head_spec, c.head_commit, c.head_time, c.head_subject, c.head_depth,
-			r.change, r.ci_low, r.ci_high, r.verdict, c.id
+			r.change, r.ci_low, r.ci_high, r.verdict, c.id,
+			r.base_median, r.head_median, r.threshold, r.impact_attributed, r.impact_flat
 		FROM results r JOIN comparisons c ON r.comparison_id = c.id
 		WHERE c.base_commit = ? AND c.aa = 0 AND c.head_dirty = 0
 			AND r.status = ? AND r.change IS NOT NULL
@@ -166,20 +189,25 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 	var (
 		cur      *Series
 		lastHead string // of cur: rows of one head come latest first
+		latest   int64  // the comparison cur.Settings are from
 	)
+	settings := map[string]compare.Settings{} // parsed once per distinct JSON
 	for rows.Next() {
 		var (
-			sr             Series
-			p              Point
-			module         string
-			headT          int64
-			change, lo, hi sql.NullFloat64
-			verdict        sql.NullString
+			sr                      Series
+			p                       Point
+			module, settingsJSON    string
+			headT                   int64
+			change, lo, hi          sql.NullFloat64
+			baseV, headV, threshold sql.NullFloat64
+			attributed, flat        sql.NullFloat64
+			verdict                 sql.NullString
 		)
 		if err := rows.Scan(&sr.ID, &sr.Package, &sr.Name, &sr.Unit, &module,
-			&sr.Machine.GOOS, &sr.Machine.GOARCH, &sr.Machine.CPU, &sr.Machine.GoVersion, &sr.SettingsHash,
+			&sr.Machine.GOOS, &sr.Machine.GOARCH, &sr.Machine.CPU, &sr.Machine.GoVersion, &sr.SettingsHash, &settingsJSON,
 			&p.Head.Spec, &p.Head.Commit, &headT, &p.Head.Subject, &p.Head.Depth,
-			&change, &lo, &hi, &verdict, &p.Comparison); err != nil {
+			&change, &lo, &hi, &verdict, &p.Comparison,
+			&baseV, &headV, &threshold, &attributed, &flat); err != nil {
 			return nil, fmt.Errorf("history: %s: %w", s.path, err)
 		}
 		if !keep(module, sr.Package, sr.ID, sr.Name) {
@@ -188,7 +216,16 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 		p.Head.Time = time.Unix(0, headT).UTC()
 		if cur == nil || cur.ID != sr.ID || cur.Unit != sr.Unit || cur.Machine != sr.Machine || cur.SettingsHash != sr.SettingsHash {
 			set.Series = append(set.Series, sr)
-			cur, lastHead = &set.Series[len(set.Series)-1], ""
+			cur, lastHead, latest = &set.Series[len(set.Series)-1], "", 0
+		}
+		if p.Comparison > latest {
+			st, ok := settings[settingsJSON]
+			if !ok {
+				// Unreadable settings (a damaged row) leave the zero value.
+				_ = json.Unmarshal([]byte(settingsJSON), &st)
+				settings[settingsJSON] = st
+			}
+			cur.Settings, latest = st, p.Comparison
 		}
 		// The latest comparison of a head counts, even when unusable.
 		if p.Head.Commit == lastHead {
@@ -196,6 +233,10 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 		}
 		lastHead = p.Head.Commit
 		p.Change, p.CI.Low, p.CI.High = change.Float64, lo.Float64, hi.Float64
+		p.BaseValue, p.HeadValue, p.Threshold = finiteOr0(baseV), finiteOr0(headV), finiteOr0(threshold)
+		if attributed.Valid && flat.Valid {
+			p.Impact = &relevance.Impact{Attributed: finiteOr0(attributed), Flat: finiteOr0(flat)}
+		}
 		reason := unusable(change, lo, hi)
 		if reason == "" {
 			if err := p.Verdict.UnmarshalText([]byte(verdict.String)); err != nil {
@@ -214,12 +255,52 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 	for i := range set.Series {
 		SortPoints(set.Series[i].Points)
 	}
+	nameDistinctSettings(set.Series)
 	for _, b := range q.Benchmarks {
 		if !matched[b] && !slices.Contains(set.Unmatched, b) {
 			set.Unmatched = append(set.Unmatched, b)
 		}
 	}
 	return set, nil
+}
+
+// finiteOr0 is a stored number, 0 when it is NULL or not finite.
+func finiteOr0(x sql.NullFloat64) float64 {
+	if !x.Valid || math.IsNaN(x.Float64) || math.IsInf(x.Float64, 0) {
+		return 0
+	}
+	return x.Float64
+}
+
+// nameDistinctSettings sets Series.Distinct in every run of series (sorted
+// by id, unit and machine) that share a benchmark, unit and machine: the
+// settings in which each differs from any of the others.
+func nameDistinctSettings(series []Series) {
+	for i := 0; i < len(series); {
+		j := i + 1
+		for j < len(series) && series[j].ID == series[i].ID && series[j].Unit == series[i].Unit && series[j].Machine == series[i].Machine {
+			j++
+		}
+		for a := i; a < j && j-i > 1; a++ {
+			var names []string
+			for b := i; b < j; b++ {
+				if b == a {
+					continue
+				}
+				for _, d := range SettingsDiff(series[a].Settings, series[b].Settings) {
+					if !slices.Contains(names, d) {
+						names = append(names, d)
+					}
+				}
+			}
+			if len(names) == 0 {
+				// Same settings, another hash: an older hash rule.
+				names = []string{"settings " + series[a].SettingsHash}
+			}
+			series[a].Distinct = strings.Join(names, ", ")
+		}
+		i = j
+	}
 }
 
 // unusable says why a stored change and interval make no point, "" when

@@ -27,7 +27,7 @@ const DefaultPath = statedir.Name + "/history.db"
 
 // SchemaVersion is the version of the database schema this package
 // writes; [Open] migrates older databases to it.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // busyTimeout is how long a writer waits for another's lock before it
 // fails with "database is locked".
@@ -363,6 +363,7 @@ var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 	execAll(schemaV1...),
 	migrateV2,
 	execAll(schemaV3...),
+	migrateV4,
 }
 
 // schemaV3 adds each revision's first-parent depth (compare.Revision.Depth),
@@ -371,6 +372,58 @@ var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 var schemaV3 = []string{
 	`ALTER TABLE comparisons ADD COLUMN base_depth INTEGER NOT NULL DEFAULT 0`,
 	`ALTER TABLE comparisons ADD COLUMN head_depth INTEGER NOT NULL DEFAULT 0`,
+}
+
+// migrateV4 adds what a point keeps of its comparison (the threshold its
+// verdict was taken against, backfilled from the stored settings; the
+// benchmark's reference impact, unknown before) and the bridge flag of
+// [Store.AddBridge], and recomputes the settings hashes, which no longer
+// depend on --benchmem.
+func migrateV4(ctx context.Context, tx *sql.Tx) error {
+	if err := execAll(
+		`ALTER TABLE results ADD COLUMN threshold REAL`,
+		`ALTER TABLE results ADD COLUMN impact_attributed REAL`,
+		`ALTER TABLE results ADD COLUMN impact_flat REAL`,
+		`ALTER TABLE comparisons ADD COLUMN bridge INTEGER NOT NULL DEFAULT 0`,
+	)(ctx, tx); err != nil {
+		return err
+	}
+	settings, err := storedSettings(ctx, tx)
+	if err != nil {
+		return err
+	}
+	for id, st := range settings {
+		if _, err := tx.ExecContext(ctx, `UPDATE comparisons SET settings_hash = ? WHERE id = ?`, SettingsHash(st), id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE results SET threshold = ? WHERE comparison_id = ? AND status = ?`, st.Threshold, id, string(compare.Compared)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// storedSettings reads the settings of every stored comparison.
+func storedSettings(ctx context.Context, tx *sql.Tx) (map[int64]compare.Settings, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, settings FROM comparisons`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]compare.Settings{}
+	for rows.Next() {
+		var id int64
+		var js string
+		if err := rows.Scan(&id, &js); err != nil {
+			return nil, err
+		}
+		var st compare.Settings
+		if err := json.Unmarshal([]byte(js), &st); err != nil {
+			return nil, fmt.Errorf("comparison %d: its settings are not the JSON of compare.Settings: %w", id, err)
+		}
+		out[id] = st
+	}
+	return out, rows.Err()
 }
 
 // schemaV1 is the first schema: comparisons and their results.
@@ -412,28 +465,13 @@ func migrateV2(ctx context.Context, tx *sql.Tx) error {
 	)(ctx, tx); err != nil {
 		return err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT id, settings FROM comparisons`)
+	settings, err := storedSettings(ctx, tx)
 	if err != nil {
 		return err
 	}
 	hashes := map[int64]string{}
-	for rows.Next() {
-		var id int64
-		var js string
-		if err := rows.Scan(&id, &js); err != nil {
-			rows.Close()
-			return err
-		}
-		var st compare.Settings
-		if err := json.Unmarshal([]byte(js), &st); err != nil {
-			rows.Close()
-			return fmt.Errorf("comparison %d: its settings are not the JSON of compare.Settings: %w", id, err)
-		}
+	for id, st := range settings {
 		hashes[id] = SettingsHash(st)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	for id, h := range hashes {
 		if _, err := tx.ExecContext(ctx, `UPDATE comparisons SET settings_hash = ? WHERE id = ?`, h, id); err != nil {
@@ -563,9 +601,27 @@ var testHookMidAdd func()
 
 // Add stores r, run on m, in one transaction and returns the
 // comparison's id. Results of every status are stored; those without an
-// estimate have no change or interval. Add waits for other writers (up
-// to a busy timeout of 30s).
+// estimate have no change or interval. With each compared result it keeps
+// what the comparison judged it by, so that a later calibration never
+// rewrites it: the verdict, the threshold the verdict was taken against
+// (Result.Threshold, else the settings'), and the benchmark's reference
+// impact when the comparison had one. Add waits for other writers (up to
+// a busy timeout of 30s).
 func (s *Store) Add(ctx context.Context, r *compare.Report, m Machine) (int64, error) {
+	return s.store(ctx, r, m, false)
+}
+
+// AddBridge stores r like [Store.Add], marked as a bridging comparison:
+// its base is an old baseline and its head the new one (mbopt history
+// rebaseline), and [Store.Series] carries a series across it.
+func (s *Store) AddBridge(ctx context.Context, r *compare.Report, m Machine) (int64, error) {
+	if r != nil && (IsAA(r) || r.Head.Dirty) {
+		return 0, errors.New("history: AddBridge: a bridge goes from one baseline commit to another")
+	}
+	return s.store(ctx, r, m, true)
+}
+
+func (s *Store) store(ctx context.Context, r *compare.Report, m Machine, bridge bool) (int64, error) {
 	if r == nil {
 		return 0, errors.New("history: Add: nil report")
 	}
@@ -577,10 +633,10 @@ func (s *Store) Add(ctx context.Context, r *compare.Report, m Machine) (int64, e
 		return 0, fmt.Errorf("history: Add: %w", err)
 	}
 	// A transaction that failed as busy wrote nothing: try it again.
-	return retryBusy(ctx, func() (int64, error) { return s.add(ctx, r, m, settings) })
+	return retryBusy(ctx, func() (int64, error) { return s.add(ctx, r, m, settings, bridge) })
 }
 
-func (s *Store) add(ctx context.Context, r *compare.Report, m Machine, settings []byte) (int64, error) {
+func (s *Store) add(ctx context.Context, r *compare.Report, m Machine, settings []byte, bridge bool) (int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("history: %s: %w", s.path, err)
@@ -591,14 +647,14 @@ func (s *Store) add(ctx context.Context, r *compare.Report, m Machine, settings 
 		base_spec, base_commit, base_time, base_dirty, base_subject,
 		head_spec, head_commit, head_time, head_dirty, head_subject,
 		goos, goarch, cpu, go_version, settings, settings_hash, aa, wall_ns, recorded,
-		base_depth, head_depth
-	) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		base_depth, head_depth, bridge
+	) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.Module,
 		r.Base.Spec, r.Base.Commit, r.Base.Time.UnixNano(), r.Base.Dirty, r.Base.Subject,
 		r.Head.Spec, r.Head.Commit, r.Head.Time.UnixNano(), r.Head.Dirty, r.Head.Subject,
 		m.GOOS, m.GOARCH, m.CPU, m.GoVersion, string(settings), SettingsHash(r.Settings), IsAA(r),
 		int64(r.Wall), time.Now().UnixNano(),
-		r.Base.Depth, r.Head.Depth)
+		r.Base.Depth, r.Head.Depth, bridge)
 	if err != nil {
 		return 0, fmt.Errorf("history: %s: storing the comparison: %w", s.path, err)
 	}
@@ -609,8 +665,8 @@ func (s *Store) add(ctx context.Context, r *compare.Report, m Machine, settings 
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO results (
 		comparison_id, bench_id, package, name, unit, status, side, error,
 		change, ci_low, ci_high, base_median, head_median, base_n, head_n,
-		verdict, p_value, trials
-	) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		verdict, p_value, trials, threshold, impact_attributed, impact_flat
+	) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return 0, err
 	}
@@ -623,12 +679,19 @@ func (s *Store) add(ctx context.Context, r *compare.Report, m Machine, settings 
 		if e := x.Estimate; e != nil {
 			change, low, high, bm, hm, bn, hn = e.Change, e.CI.Low, e.CI.High, e.BaseMedian, e.HeadMedian, e.BaseN, e.HeadN
 		}
-		var p any
+		var p, threshold, attributed, flat any
 		if x.Status == compare.Compared {
 			p = x.PValue
+			threshold = r.Settings.Threshold
+			if x.Threshold > 0 {
+				threshold = x.Threshold
+			}
+		}
+		if im := x.Impact; im != nil {
+			attributed, flat = im.Attributed, im.Flat
 		}
 		if _, err := stmt.ExecContext(ctx, id, x.ID, x.Package, x.Name, x.Unit, string(x.Status), x.Side, x.Error,
-			change, low, high, bm, hm, bn, hn, x.Verdict.String(), p, x.Trials); err != nil {
+			change, low, high, bm, hm, bn, hn, x.Verdict.String(), p, x.Trials, threshold, attributed, flat); err != nil {
 			return 0, fmt.Errorf("history: %s: storing %s (%s): %w", s.path, x.ID, x.Unit, err)
 		}
 	}

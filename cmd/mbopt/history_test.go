@@ -53,7 +53,7 @@ func historyFixtureAt(t *testing.T, path string) string {
 	settings := compare.Settings{Trials: 3, Runs: 3, Count: 5, BenchTime: "1s", Seed: 1, Threshold: 0.01, Confidence: 0.99, Resamples: 10000}
 	result := func(id string, change, half float64) compare.Result {
 		pkg, name, _ := strings.Cut(id, ".Benchmark")
-		e := &benchstats.Estimate{Change: change, CI: benchstats.Interval{Low: change - half, High: change + half}, BaseMedian: 1e6, HeadMedian: 1e6 * (1 + change), BaseN: 45, HeadN: 45}
+		e := &benchstats.Estimate{Change: change, CI: benchstats.Interval{Low: change - half, High: change + half}, BaseMedian: 1e-3, HeadMedian: 1e-3 * (1 + change), BaseN: 45, HeadN: 45}
 		return compare.Result{ID: id, Package: pkg, Name: "Benchmark" + name, Unit: "sec/op", Status: compare.Compared,
 			Estimate: e, Instability: e.Instability(), Verdict: benchstats.Classify(*e, 0.01, false), Trials: 3}
 	}
@@ -173,7 +173,8 @@ func TestHistoryPlots(t *testing.T) {
 	}, names)
 	svg, err := os.ReadFile(filepath.Join(dir, "example.com_tinytsdb_query.BenchmarkQuery-sec_op.svg"))
 	require.NoError(t, err)
-	for _, want := range []string{"<svg", "example.com/tinytsdb/query.BenchmarkQuery", "definite jump up", "jump threshold", "99% CI"} {
+	// The x axis names commits by short hash and date (the last always).
+	for _, want := range []string{"<svg", "example.com/tinytsdb/query.BenchmarkQuery", "definite jump up", "jump threshold", "99% CI", ">cc53176<", ">2026-03-02<"} {
 		assert.Contains(t, string(svg), want)
 	}
 	long, err := os.ReadFile(filepath.Join(dir, names[0]))

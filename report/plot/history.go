@@ -97,12 +97,20 @@ type HistoryPoint struct {
 	CI benchstats.Interval
 	// Threshold is the dynamic threshold the point was judged against.
 	Threshold float64
+	// Label names the commit under the x axis, such as "0f98b1f" and its
+	// date on a second line; empty labels the axis with the commit's
+	// index.
+	Label string
 }
 
 // SVG draws the figure as an SVG document (Liberation Sans with metric
 // fallbacks, like [Figure.SVG]). It fails on a figure without points.
 func (f *HistoryFigure) SVG() ([]byte, error) {
 	fr := newPlotFrame(f.Title, f.Note, "commit", "change vs baseline (%)")
+	labels := make([]string, len(f.Points))
+	for i, pt := range f.Points {
+		labels[i] = pt.Label
+	}
 	p := fr.plot
 	n := len(f.Points)
 	if n == 0 {
@@ -206,8 +214,35 @@ func (f *HistoryFigure) SVG() ([]byte, error) {
 		fr.legend.Add(fmt.Sprintf("%s %s %s", word, k.kind, dir), sc)
 	}
 	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
-	p.X.Tick.Marker = integerTicks{}
+	p.X.Tick.Marker = commitTicks(labels)
 	return fr.svg()
+}
+
+// commitTicks marks every commit of a history figure and labels at most
+// five of them (a label with a date is wide), evenly, the last always, with their labels (their index
+// where a label is empty).
+type commitTicks []string
+
+func (c commitTicks) Ticks(lo, hi float64) []plot.Tick {
+	n := len(c)
+	step := max(1, (n+4)/5)
+	var ts []plot.Tick
+	for i := range n {
+		if float64(i) < lo || float64(i) > hi {
+			continue
+		}
+		t := plot.Tick{Value: float64(i)}
+		// Every step-th commit, unless too close to the last, which is
+		// always labelled.
+		if i == n-1 || i%step == 0 && n-1-i >= step {
+			t.Label = c[i]
+			if t.Label == "" {
+				t.Label = fmt.Sprint(i)
+			}
+		}
+		ts = append(ts, t)
+	}
+	return ts
 }
 
 func boolRank(b bool) int {

@@ -17,10 +17,14 @@ import (
 func ExampleWriteText() {
 	s := history.Series{ID: "example.com/m.BenchmarkQuery", Unit: "sec/op", SettingsHash: "3f2a",
 		Machine: history.Machine{GOOS: "linux", GOARCH: "amd64", GoVersion: "go1.26.8"}}
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	for i, c := range []float64{0.001, -0.002, 0.06, 0.061} {
+		e := benchstats.Estimate{Change: c, CI: benchstats.Interval{Low: c - 0.005, High: c + 0.005}}
 		s.Points = append(s.Points, history.Point{
-			Head:   compare.Revision{Commit: fmt.Sprintf("%040d", i+2), Subject: fmt.Sprintf("commit %d", i+1), Time: time.Unix(int64(i)*3600, 0)},
-			Change: c, CI: benchstats.Interval{Low: c - 0.005, High: c + 0.005},
+			Head:   compare.Revision{Commit: fmt.Sprintf("%040d", i+2), Subject: fmt.Sprintf("commit %d", i+1), Time: t0.Add(time.Duration(i) * 24 * time.Hour)},
+			Change: c, CI: e.CI, BaseValue: 1.2e-3, HeadValue: 1.2e-3 * (1 + c),
+			// The verdict each comparison gave, against its 1% threshold.
+			Verdict: benchstats.Classify(e, 0.01, false), Threshold: 0.01,
 		})
 	}
 	set := &history.Set{Baseline: compare.Revision{Commit: "1111111111111111111111111111111111111111", Subject: "v1.0"}, Series: []history.Series{s}}
@@ -38,12 +42,13 @@ func ExampleWriteText() {
 	// mbopt: benchmark history against baseline 1111111111 (v1.0), 1 series
 	//
 	// example.com/m.BenchmarkQuery  sec/op
-	//   linux/amd64, go1.26.8, settings 3f2a; initial threshold 2.0% (default)
-	//   # commit               change              ci  threshold  marks
-	//   0 0000000000 commit 1   +0.1%  [-0.4%, +0.6%]       2.0%
-	//   1 0000000000 commit 2   -0.2%  [-0.7%, +0.3%]       1.6%
-	//   2 0000000000 commit 3   +6.0%  [+5.5%, +6.5%]       1.2%     JT
-	//   3 0000000000 commit 4   +6.1%  [+5.6%, +6.6%]       1.0%
+	//   linux/amd64, go1.26.8; initial threshold 2.0% (default)
+	//   # commit                     date    base    head  change              ci  threshold  marks                judged then
+	//   0 0000000000 commit 1  2026-03-01  1.20ms  1.20ms   +0.1%  [-0.4%, +0.6%]       2.0%                   unchanged ±1.0%
+	//   1 0000000000 commit 2  2026-03-02  1.20ms  1.20ms   -0.2%  [-0.7%, +0.3%]       1.6%                   unchanged ±1.0%
+	//   2 0000000000 commit 3  2026-03-03  1.20ms  1.27ms   +6.0%  [+5.5%, +6.5%]       1.2%     JT  definite regression ±1.0%
+	//   3 0000000000 commit 4  2026-03-04  1.20ms  1.27ms   +6.1%  [+5.6%, +6.6%]       1.0%         definite regression ±1.0%
+	//   judged then against ±1.0% (points 0–3); the detectors start from 2.0% (default)
 	//   2 0000000000: definite jump up +6.2% (threshold 1.2%)
 	//   2 0000000000: definite trend up +6.1% (threshold 1.2%, against 2 commits)
 	//

@@ -3,6 +3,7 @@ package trend
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/internal/textutil"
@@ -24,7 +25,8 @@ func SeriesSVG(s Series, baseline string) ([]byte, error) {
 		Note:  fmt.Sprintf("%s vs %s · initial threshold %s (%s) · %s", s.Unit, short(baseline), render.Pct(s.InitialThreshold), s.ThresholdSource, plot.MiddleEllipsis(s.Machine, machineRunes)),
 	}
 	for _, p := range s.Points {
-		f.Points = append(f.Points, plot.HistoryPoint{Change: p.Change, CI: p.CI, Threshold: p.Threshold})
+		f.Points = append(f.Points, plot.HistoryPoint{Change: p.Change, CI: p.CI, Threshold: p.Threshold,
+			Label: strings.TrimSpace(p.Head.Commit[:min(7, len(p.Head.Commit))] + "\n" + date(p.Head.Time))})
 	}
 	for _, det := range s.Detections {
 		f.Detections = append(f.Detections, det.Detection)

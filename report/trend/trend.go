@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +21,7 @@ import (
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/relevance"
 	"github.com/mbopt/mbopt/report/internal/render"
 	"github.com/mbopt/mbopt/report/plot"
 )
@@ -51,6 +54,9 @@ type Revision struct {
 	Subject string `json:"subject,omitempty"`
 	// Time is the commit time.
 	Time time.Time `json:"time"`
+	// Depth is the commit's first-parent depth (compare.Revision.Depth),
+	// omitted when unknown.
+	Depth int `json:"depth,omitempty"`
 }
 
 // Series is one benchmark's series and its detections.
@@ -63,6 +69,9 @@ type Series struct {
 	Machine string `json:"machine"`
 	// SettingsHash identifies the comparison settings.
 	SettingsHash string `json:"settings_hash"`
+	// Distinct names the settings that separate this series from another
+	// of the same benchmark, unit and machine (history.Series.Distinct).
+	Distinct string `json:"distinct_settings,omitempty"`
 	// InitialThreshold is the detectors' initial threshold for it, and
 	// ThresholdSource where it came from: calibrated, suite, given or
 	// default.
@@ -86,8 +95,28 @@ type Point struct {
 	Change float64 `json:"change"`
 	// CI is its confidence interval.
 	CI benchstats.Interval `json:"ci"`
-	// Threshold is the dynamic threshold the point was judged against.
+	// Threshold is the detectors' dynamic threshold at the point.
 	Threshold float64 `json:"threshold"`
+	// BaseValue and HeadValue are the medians of the baseline's and the
+	// head's measurements in the series' unit; omitted when not stored.
+	BaseValue float64 `json:"base_value,omitempty"`
+	// HeadValue is the head's median.
+	HeadValue float64 `json:"head_value,omitempty"`
+	// Judged is how the comparison judged the point when it ran, kept as
+	// it was whatever was calibrated since.
+	Judged Judged `json:"judged"`
+	// Impact is the benchmark's reference impact in that comparison;
+	// omitted when it had none.
+	Impact *relevance.Impact `json:"impact,omitempty"`
+}
+
+// Judged is a comparison's own verdict on a point.
+type Judged struct {
+	// Verdict is the verdict.
+	Verdict benchstats.Verdict `json:"verdict"`
+	// Threshold is the threshold it was taken against; omitted when not
+	// stored.
+	Threshold float64 `json:"threshold,omitempty"`
 }
 
 // Detection is one detection, with its commit.
@@ -111,13 +140,15 @@ func NewDocument(baseline compare.Revision, opt detect.Options, detected []histo
 	}
 	for _, ds := range detected {
 		s := ds.Series
-		hs := Series{ID: s.ID, Unit: s.Unit, Machine: s.Machine.String(), SettingsHash: s.SettingsHash,
+		hs := Series{ID: s.ID, Unit: s.Unit, Machine: s.Machine.String(), SettingsHash: s.SettingsHash, Distinct: s.Distinct,
 			InitialThreshold: ds.InitialThreshold, ThresholdSource: ds.ThresholdSource, Detections: []Detection{},
 			Skipped: s.Skipped}
 		for i, p := range s.Points {
 			hs.Points = append(hs.Points, Point{
-				Head:   Revision{Commit: p.Head.Commit, Subject: p.Head.Subject, Time: p.Head.Time},
+				Head:   Revision{Commit: p.Head.Commit, Subject: p.Head.Subject, Time: p.Head.Time, Depth: p.Head.Depth},
 				Change: p.Change, CI: p.CI, Threshold: ds.Thresholds[i],
+				BaseValue: p.BaseValue, HeadValue: p.HeadValue,
+				Judged: Judged{Verdict: p.Verdict, Threshold: p.Threshold}, Impact: p.Impact,
 			})
 		}
 		for _, det := range ds.Detections {
@@ -174,31 +205,58 @@ func pointMarks(s Series) []string {
 // subjectRunes bounds a commit subject in the text table.
 const subjectRunes = 40
 
-// WriteText writes d as text: per series a table of its commits
-// (change, interval, threshold, marks) and its detections in words.
+// WriteText writes d as text: per series a table of its commits (short
+// hash, subject and date; the baseline's and the head's values, when
+// stored; the
+// change, its interval, the detectors' threshold and marks; and the
+// verdict the comparison gave then, with its threshold) and its
+// detections in words.
 func WriteText(w io.Writer, d *Document) error {
 	ew := &render.ErrWriter{W: w}
 	fmt.Fprintf(ew, "mbopt: benchmark history against baseline %s", short(d.Baseline.Commit))
+	var about []string
 	if d.Baseline.Subject != "" {
-		fmt.Fprintf(ew, " (%s)", plot.MiddleEllipsis(textutil.FirstLine(d.Baseline.Subject), subjectRunes))
+		about = append(about, plot.MiddleEllipsis(textutil.FirstLine(d.Baseline.Subject), subjectRunes))
+	}
+	if !d.Baseline.Time.IsZero() {
+		about = append(about, date(d.Baseline.Time))
+	}
+	if len(about) > 0 {
+		fmt.Fprintf(ew, " (%s)", strings.Join(about, ", "))
 	}
 	fmt.Fprintf(ew, ", %d series\n", len(d.Series))
 	for _, s := range d.Series {
 		fmt.Fprintf(ew, "\n%s  %s\n", s.ID, s.Unit)
-		fmt.Fprintf(ew, "  %s, settings %s; initial threshold %s (%s)\n", s.Machine, s.SettingsHash, render.Pct(s.InitialThreshold), s.ThresholdSource)
+		settings := ""
+		if s.Distinct != "" {
+			settings = ", settings " + s.Distinct
+		}
+		fmt.Fprintf(ew, "  %s%s; initial threshold %s (%s)\n", s.Machine, settings, render.Pct(s.InitialThreshold), s.ThresholdSource)
 		t := &render.Table{}
-		t.Row("#", "commit", "change", "ci", "threshold", "marks")
+		values := slices.ContainsFunc(s.Points, func(p Point) bool { return p.BaseValue != 0 || p.HeadValue != 0 })
+		row := func(cells ...string) {
+			if !values {
+				cells = slices.Delete(cells, 3, 5)
+			}
+			t.Row(cells...)
+		}
+		row("#", "commit", "date", "base", "head", "change", "ci", "threshold", "marks", "judged then")
 		marks := pointMarks(s)
 		for i, p := range s.Points {
 			commit := short(p.Head.Commit)
 			if sub := textutil.FirstLine(p.Head.Subject); sub != "" {
 				commit += " " + plot.MiddleEllipsis(sub, subjectRunes)
 			}
-			t.Row(fmt.Sprint(i), commit, render.SignedPct(p.Change),
+			row(fmt.Sprint(i), commit, date(p.Head.Time),
+				render.Value(p.BaseValue, s.Unit), render.Value(p.HeadValue, s.Unit),
+				render.SignedPct(p.Change),
 				fmt.Sprintf("[%s, %s]", render.SignedPct(p.CI.Low), render.SignedPct(p.CI.High)),
-				render.Pct(p.Threshold), marks[i])
+				render.Pct(p.Threshold), marks[i], judgedText(p.Judged))
 		}
 		t.Write(ew)
+		if line := recalibrated(s); line != "" {
+			fmt.Fprintf(ew, "  %s\n", line)
+		}
 		for _, sk := range s.Skipped {
 			fmt.Fprintf(ew, "  left out: %s (comparison %d): %s\n", short(sk.Head.Commit), sk.Comparison, sk.Reason)
 		}
@@ -220,6 +278,64 @@ func WriteText(w io.Writer, d *Document) error {
 	return ew.Err
 }
 
+// date writes a commit time as its UTC day, "2026-03-01"; "" when zero.
+func date(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.DateOnly)
+}
+
+// judgedText is a comparison's own verdict: "potential regression ±1.0%".
+func judgedText(j Judged) string {
+	s := strings.ReplaceAll(j.Verdict.String(), "-", " ")
+	if j.Threshold > 0 {
+		s += " ±" + render.Pct(j.Threshold)
+	}
+	return s
+}
+
+// recalibrated says, when the comparisons judged s's points against
+// thresholds other than the detectors' initial threshold (a calibration
+// since, or --initial-threshold), which: "judged then against ±1.0%
+// (points 0–7), ±1.5% (8–15); the detectors start from 1.8% (calibrated)".
+// The points' verdicts stay as they were judged.
+func recalibrated(s Series) string {
+	type run struct {
+		t          float64
+		first, end int
+	}
+	var runs []run
+	differs := false
+	for i, p := range s.Points {
+		t := p.Judged.Threshold
+		if t == 0 {
+			continue
+		}
+		differs = differs || math.Abs(t-s.InitialThreshold) > 1e-12
+		if n := len(runs); n > 0 && runs[n-1].t == t && runs[n-1].end == i-1 {
+			runs[n-1].end = i
+			continue
+		}
+		runs = append(runs, run{t, i, i})
+	}
+	if !differs {
+		return ""
+	}
+	var parts []string
+	for i, r := range runs {
+		span := fmt.Sprint(r.first)
+		if r.end > r.first {
+			span += "–" + fmt.Sprint(r.end)
+		}
+		if i == 0 {
+			span = "points " + span
+		}
+		parts = append(parts, fmt.Sprintf("±%s (%s)", render.Pct(r.t), span))
+	}
+	return fmt.Sprintf("judged then against %s; the detectors start from %s (%s)", strings.Join(parts, ", "), render.Pct(s.InitialThreshold), s.ThresholdSource)
+}
+
 // WriteMarkdown writes d as Markdown: a summary table of every
 // series and a section per series with detections.
 func WriteMarkdown(w io.Writer, d *Document) error {
@@ -231,8 +347,8 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		p("No series.")
 		return ew.Err
 	}
-	p("| benchmark | unit | commits | last change | definite | potential |")
-	p("| --- | --- | ---: | ---: | ---: | ---: |")
+	p("| benchmark | unit | commits | last commit | last value | last change | definite | potential |")
+	p("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: |")
 	for _, s := range d.Series {
 		def, pot := 0, 0
 		for _, det := range s.Detections {
@@ -242,11 +358,18 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 				pot++
 			}
 		}
-		last := ""
+		var lastCommit, lastValue, last string
 		if n := len(s.Points); n > 0 {
-			last = render.SignedPct(s.Points[n-1].Change)
+			lp := s.Points[n-1]
+			lastCommit = strings.TrimSpace(render.MarkdownCode(short(lp.Head.Commit)) + " " + date(lp.Head.Time))
+			lastValue = render.EscapeMarkdown(render.Value(lp.HeadValue, s.Unit))
+			last = render.SignedPct(lp.Change)
 		}
-		p("| %s | %s | %d | %s | %d | %d |", render.MarkdownCode(s.ID), render.EscapeMarkdown(s.Unit), len(s.Points), last, def, pot)
+		name := render.MarkdownCode(s.ID)
+		if s.Distinct != "" {
+			name += " (" + render.EscapeMarkdown(s.Distinct) + ")"
+		}
+		p("| %s | %s | %d | %s | %s | %s | %d | %d |", name, render.EscapeMarkdown(s.Unit), len(s.Points), lastCommit, lastValue, last, def, pot)
 	}
 	for _, s := range d.Series {
 		if len(s.Detections) == 0 {
@@ -255,10 +378,19 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		p("")
 		p("### %s (%s)", render.MarkdownCode(s.ID), render.EscapeMarkdown(s.Unit))
 		p("")
-		p("%s, initial threshold %s (%s).", render.EscapeMarkdown(s.Machine), render.Pct(s.InitialThreshold), s.ThresholdSource)
+		machine := s.Machine
+		if s.Distinct != "" {
+			machine += ", settings " + s.Distinct
+		}
+		p("%s, initial threshold %s (%s).", render.EscapeMarkdown(machine), render.Pct(s.InitialThreshold), s.ThresholdSource)
 		p("")
+		if line := recalibrated(s); line != "" {
+			p("%s.", render.EscapeMarkdown(strings.ToUpper(line[:1])+line[1:]))
+			p("")
+		}
 		for _, det := range s.Detections {
-			p("- %s %s: %s", render.MarkdownCode(short(det.Commit)), render.EscapeMarkdown(textutil.FirstLine(s.Points[det.Index].Head.Subject)), detectionText(det.Detection))
+			pt := s.Points[det.Index]
+			p("- %s %s %s: %s", render.MarkdownCode(short(det.Commit)), date(pt.Head.Time), render.EscapeMarkdown(textutil.FirstLine(pt.Head.Subject)), detectionText(det.Detection))
 		}
 	}
 	return ew.Err
