@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/mbopt/mbopt/compare"
@@ -59,6 +60,40 @@ func cpuModel() string {
 		}
 	}
 	return ""
+}
+
+// MachineOfRaw returns the machine that wrote raw, benchmark results in
+// the Go benchmark format: GOOS, GOARCH and CPU from its "goos:",
+// "goarch:" and "cpu:" configuration lines, goVersion as the Go version.
+// compare merge stores the shards' results under it: they ran elsewhere
+// than the merge. Shards that ran on different CPUs give their models
+// sorted and joined by " + "; a line that is missing leaves its field
+// empty.
+func MachineOfRaw(raw []byte, goVersion string) Machine {
+	m := Machine{GoVersion: goVersion}
+	var cpus []string
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok || strings.ContainsAny(k, " \t") {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		switch k {
+		case "goos":
+			m.GOOS = v
+		case "goarch":
+			m.GOARCH = v
+		case "cpu":
+			if !slices.Contains(cpus, v) {
+				cpus = append(cpus, v)
+			}
+		}
+	}
+	slices.Sort(cpus)
+	m.CPU = strings.Join(cpus, " + ")
+	return m
 }
 
 // SettingsHash returns a short hash of the settings that shape a

@@ -93,3 +93,20 @@ func TestSettingsDiff(t *testing.T) {
 		})
 	}
 }
+
+func TestMachineOfRaw(t *testing.T) {
+	for _, tc := range []struct {
+		name, raw string
+		want      Machine
+	}{
+		{"one machine", "# mbopt-compare side=head\ngoos: linux\ngoarch: amd64\npkg: example.com/m\ncpu: Test CPU @ 2.0GHz\nBenchmarkA-8 1 2 ns/op\n",
+			Machine{GOOS: "linux", GOARCH: "amd64", CPU: "Test CPU @ 2.0GHz", GoVersion: "go1.26.8"}},
+		{"two CPUs", "goos: linux\ncpu: B\nBenchmarkA 1 2 ns/op\ncpu: A\ncpu: B\n",
+			Machine{GOOS: "linux", CPU: "A + B", GoVersion: "go1.26.8"}},
+		{"no configuration", "BenchmarkA 1 2 ns/op\n", Machine{GoVersion: "go1.26.8"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, MachineOfRaw([]byte(tc.raw), "go1.26.8"))
+		})
+	}
+}

@@ -200,8 +200,8 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if err != nil {
 		return err
 	}
-	if o.hist.noHistory && cmd.Flags().Changed("history") {
-		return badInputf("--no-history and --history %s contradict each other: give one", o.hist.path)
+	if err := checkHistoryFlags(cmd.Flags(), &o.hist); err != nil {
+		return err
 	}
 	if o.hist.aa {
 		switch {
@@ -251,7 +251,11 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	}
 	inputs := []string{o.suiteFile}
 	histPath := ""
-	if !o.hist.noHistory {
+	sharded := opt.Shard.Enabled() || opt.TrialShard.Enabled()
+	if sharded && cmd.Flags().Changed("history") {
+		return badInputf("--history: a shard's results are only part of the comparison; compare merge judges them together and stores them in its --history")
+	}
+	if !o.hist.noHistory && !sharded {
 		histPath = historyPath(cmd.Context(), o.hist.path)
 		inputs = append(inputs, history.Files(histPath)...)
 	}
@@ -345,7 +349,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		}
 		return err
 	}
-	storeErr := applyHistory(cmd.Context(), s.Err, &o.hist, st, histPath, rep, cmd.Flags().Changed("threshold"))
+	storeErr := applyHistory(cmd.Context(), s.Err, &o.hist, st, histPath, rep, history.ThisMachine(rep.GoVersion), cmd.Flags().Changed("threshold"))
 	if err := writeCompareReport(s, o, rep); err != nil {
 		return err
 	}

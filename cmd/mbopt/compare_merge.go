@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/shard"
@@ -49,6 +51,7 @@ func (o *compareOptions) resolveShards(opt *compare.Options, getenv func(string)
 // compareMergeOptions holds the compare merge command's flag values.
 type compareMergeOptions struct {
 	out, failOn, format, output string
+	hist                        compareHistoryOptions
 }
 
 func newCmdCompareMerge(s *streams) *cobra.Command {
@@ -67,11 +70,16 @@ partition (the shards saw different benchmarks or costs), a shard given twice
 or missing, a benchmark in two shards, or a shard without its raw files (it was
 interrupted). The merged raw files base.txt and head.txt go to --out; the
 report, the --format and the --fail-on gate (exit status 3) are as for
-mbopt compare.`,
+mbopt compare, and so is the history: the merged report is judged against
+the thresholds calibrated in --history and stored there, as one comparison,
+under the machine the shards' raw files name (the shards store nothing).`,
 		Example: `  $ mbopt compare merge shard-0 shard-1 shard-2 --out merged --format github`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCompareMerge(s, o, args)
+			if err := checkHistoryFlags(cmd.Flags(), &o.hist); err != nil {
+				return err
+			}
+			return runCompareMerge(cmd.Context(), s, o, args)
 		},
 	}
 	f := cmd.Flags()
@@ -79,6 +87,7 @@ mbopt compare.`,
 	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|never}")
 	f.StringVar(&o.format, "format", "text", "output format: {"+strings.Join(compareFormats, "|")+"}")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout")
+	addMergeHistoryFlags(f, &o.hist)
 	return cmd
 }
 
@@ -99,13 +108,26 @@ func shardFiles(dirs []string) []string {
 	return files
 }
 
-func runCompareMerge(s *streams, o *compareMergeOptions, dirs []string) error {
+func runCompareMerge(ctx context.Context, s *streams, o *compareMergeOptions, dirs []string) error {
 	failOn, err := checkReportFlags(o.failOn, o.format, o.output)
 	if err != nil {
 		return err
 	}
-	if in := atomicfile.Overwrites(o.output, shardFiles(dirs)...); in != "" {
+	inputs := shardFiles(dirs)
+	histPath := ""
+	if !o.hist.noHistory {
+		histPath = historyPath(ctx, o.hist.path)
+		inputs = append(inputs, history.Files(histPath)...)
+	}
+	if in := atomicfile.Overwrites(o.output, inputs...); in != "" {
 		return outputIsInput("-o", o.output, in)
+	}
+	st, err := openCompareHistory(ctx, histPath)
+	if err != nil {
+		return err
+	}
+	if st != nil {
+		defer st.Close()
 	}
 	rep, err := compare.Merge(dirs, o.out, nil)
 	if err != nil {
@@ -113,6 +135,14 @@ func runCompareMerge(s *streams, o *compareMergeOptions, dirs []string) error {
 			return badInput(err)
 		}
 		return err
+	}
+	var storeErr error
+	if st != nil {
+		raw, err := os.ReadFile(filepath.Join(o.out, compare.HeadFile))
+		if err != nil {
+			return err
+		}
+		storeErr = applyHistory(ctx, s.Err, &o.hist, st, histPath, rep, history.MachineOfRaw(raw, rep.GoVersion), false)
 	}
 	co := &compareOptions{cmpFormat: o.format}
 	co.output = o.output
@@ -124,5 +154,8 @@ func runCompareMerge(s *streams, o *compareMergeOptions, dirs []string) error {
 			fmt.Fprintf(s.Err, "mbopt: %s\n", n)
 		}
 	}
-	return gate(rep, failOn)
+	if err := gate(rep, failOn); err != nil {
+		return err
+	}
+	return storeErr
 }

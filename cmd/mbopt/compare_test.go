@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 )
 
@@ -191,4 +193,23 @@ func TestCompareShardAndMerge(t *testing.T) {
 	code, _, stderr = mboptIn(t, dir, tmp, "compare", "merge", shards[0], "--out", filepath.Join(tmp, "half"))
 	assert.Equal(t, exitBadInput, code, stderr)
 	assert.Contains(t, stderr, "missing 1 shard of 2: shard 1/2")
+
+	// The merge stored the whole comparison in the history, once, under
+	// the machine of the shards' raw files; the shards stored nothing
+	// (issue 23 item 6).
+	st, err := history.OpenReadOnly(context.Background(), filepath.Join(dir, ".mbopt", "history.db"))
+	require.NoError(t, err)
+	defer st.Close()
+	set, err := st.Series(context.Background(), history.Query{Unit: "sec/op"})
+	require.NoError(t, err)
+	require.Len(t, set.Series, 3, "every benchmark of both shards")
+	for _, sr := range set.Series {
+		require.Len(t, sr.Points, 1, sr.ID)
+		assert.Equal(t, set.Series[0].Points[0].Comparison, sr.Points[0].Comparison, "one comparison: the merge's")
+		assert.Equal(t, rep.Head.Commit, sr.Points[0].Head.Commit)
+		assert.NotEmpty(t, sr.Machine.GOOS, "the machine the raw files name")
+	}
+	code, _, stderr = mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--shard", "0/2", "--history", filepath.Join(tmp, "h.db"))...)
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, stderr, "--history: a shard's results are only part of the comparison")
 }

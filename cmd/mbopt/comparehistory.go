@@ -22,9 +22,23 @@ type compareHistoryOptions struct {
 
 // addCompareHistoryFlags registers compare's history flags on f.
 func addCompareHistoryFlags(f *pflag.FlagSet, o *compareHistoryOptions) {
-	f.StringVar(&o.path, "history", "", "store the report in this history database (default: .mbopt/history.db in the module root); mbopt history reads it")
+	f.StringVar(&o.path, "history", "", "store the report in this history database (default: .mbopt/history.db in the module root; a shard's results are stored by compare merge); mbopt history reads it")
 	f.BoolVar(&o.noHistory, "no-history", false, "do not store the report in the history, nor use its calibrated thresholds")
 	f.BoolVar(&o.aa, "aa", false, "A/A calibration: compare the head with itself, store each benchmark's instability, and calibrate the thresholds later comparisons use")
+}
+
+// addMergeHistoryFlags registers compare merge's history flags on f.
+func addMergeHistoryFlags(f *pflag.FlagSet, o *compareHistoryOptions) {
+	f.StringVar(&o.path, "history", "", "store the merged report in this history database, as mbopt compare stores its report (default: .mbopt/history.db in the module root)")
+	f.BoolVar(&o.noHistory, "no-history", false, "do not store the merged report in the history, nor use its calibrated thresholds")
+}
+
+// checkHistoryFlags refuses --no-history with --history.
+func checkHistoryFlags(f *pflag.FlagSet, o *compareHistoryOptions) error {
+	if o.noHistory && f.Changed("history") {
+		return badInputf("--no-history and --history %s contradict each other: give one", o.path)
+	}
+	return nil
 }
 
 // openCompareHistory opens the history at path that compare will store
@@ -59,11 +73,10 @@ func openCompareHistory(ctx context.Context, path string) (*history.Store, error
 // --threshold), and a report that cannot be stored is a warning and the
 // returned error, which the caller reports after printing the report and
 // applying the gate.
-func applyHistory(ctx context.Context, stderr io.Writer, o *compareHistoryOptions, st *history.Store, path string, rep *compare.Report, thresholdGiven bool) error {
+func applyHistory(ctx context.Context, stderr io.Writer, o *compareHistoryOptions, st *history.Store, path string, rep *compare.Report, m history.Machine, thresholdGiven bool) error {
 	if st == nil {
 		return nil
 	}
-	m := history.ThisMachine(rep.GoVersion)
 	filter := history.Filter{Machine: &m, SettingsHash: history.SettingsHash(rep.Settings)}
 	if !thresholdGiven && !o.aa {
 		if err := calibrate(ctx, st, filter, path, rep); err != nil {

@@ -171,7 +171,7 @@ func TestCompareStoreFailsAtEnd(t *testing.T) {
 	rep := &compare.Report{Module: cmpfixture.Module, Settings: compare.Settings{Threshold: 0.01},
 		Base: compare.Revision{Commit: strings.Repeat("a", 40)}, Head: compare.Revision{Commit: strings.Repeat("b", 40)}}
 	var stderr strings.Builder
-	err = applyHistory(ctx, &stderr, o, st, path, rep, false)
+	err = applyHistory(ctx, &stderr, o, st, path, rep, history.ThisMachine(""), false)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "--history "+path+": the report was printed but not stored in the history")
 	assert.Contains(t, stderr.String(), "mbopt: warning: --history "+path+": reading the A/A calibration: ")
