@@ -241,7 +241,7 @@ func TestSiteInBrowser(t *testing.T) {
 			}
 			require.GreaterOrEqual(t, k, 0)
 			tipText := b.hover(t, fmt.Sprintf(`.card:nth-child(%d) rect.hit`, k+1), 2)
-			for _, want := range []string{fixtureCommits[2].Commit[:10], "2026-03-03 09:15 UTC", "query: <b>copy</b> every row", "2.725 µs/op (baseline 2.500 µs/op)", "+9.00% vs baseline", "99% CI [+8.40%, +9.60%]", "verdict: definite regression", "definite jump +9."} {
+			for _, want := range []string{fixtureCommits[2].Commit[:10], "2026-03-03 09:15 UTC", "query: <b>copy</b> every row", "2.725 µs/op (baseline 2.500 µs/op)", "+9.00% vs baseline", "99% CI [+8.40%, +9.60%]", "verdict: definite regression (judged against ±1.00%)", "definite jump +9."} {
 				assert.Contains(t, tipText, want)
 			}
 			// The Figure 8/9 view: the relevant regression stands higher

@@ -15,6 +15,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/relevance"
 	"github.com/mbopt/mbopt/report/site"
 )
 
@@ -62,8 +63,8 @@ var fixtureCommits = [3]compare.Revision{
 var fixtureBase = compare.Revision{Spec: "v1.0.0", Commit: "0f1e2d3c4b5a69788796a5b4c3d2e1f001234567", Time: time.Date(2026, 2, 28, 8, 0, 0, 0, time.UTC), Subject: "release 1.0.0"}
 
 // fixtureData stores three comparisons in a history, reads them back as
-// mbopt history does and returns the site data, with the values and
-// impacts the history does not store yet filled in from the fixture.
+// mbopt history does and returns the site data, with the application's
+// series (the history stores none) added.
 // With hostile, each hostile name is a sub-benchmark of BenchmarkNames.
 func fixtureData(t *testing.T, hostile bool) *site.Data {
 	t.Helper()
@@ -86,7 +87,8 @@ func fixtureData(t *testing.T, hostile bool) *site.Data {
 			ch := b.changes[c]
 			e := &benchstats.Estimate{Change: ch, CI: benchstats.Interval{Low: ch - b.half, High: ch + b.half}, BaseMedian: b.base, HeadMedian: b.base * (1 + ch), BaseN: 45, HeadN: 45}
 			r.Results = append(r.Results, compare.Result{ID: b.pkg + "." + b.name, Package: b.pkg, Name: b.name, Unit: b.unit,
-				Status: compare.Compared, Estimate: e, Verdict: benchstats.Classify(*e, 0.01, false), Trials: 3})
+				Status: compare.Compared, Estimate: e, Verdict: benchstats.Classify(*e, 0.01, false), Trials: 3,
+				Impact: &relevance.Impact{Flat: b.impact, Attributed: b.impact}})
 		}
 		_, err := st.Add(ctx, r, machine)
 		require.NoError(t, err)
@@ -101,19 +103,14 @@ func fixtureData(t *testing.T, hostile bool) *site.Data {
 	require.NoError(t, err)
 	d.Title = "example.com/tsdb"
 	d.Metric = "time"
-	// What history does not store yet: the values and the impacts.
-	for i := range d.Series {
-		s := &d.Series[i]
+	// The history keeps the values and impacts it was given.
+	for _, s := range d.Series {
 		for _, b := range benches {
-			if b.pkg+"."+b.name != s.ID || b.unit != s.Unit {
-				continue
-			}
-			if b.impact >= 0 {
-				s.Impact = &site.Impact{Reference: b.impact}
-			}
-			for j := range s.Points {
-				s.Points[j].Base = b.base
-				s.Points[j].Head = b.base * (1 + b.changes[j])
+			if b.pkg+"."+b.name == s.ID && b.unit == s.Unit {
+				require.NotNil(t, s.Impact, s.ID)
+				require.InDelta(t, b.impact, s.Impact.Reference, 1e-12, s.ID)
+				require.InDelta(t, b.base, s.Points[0].Base, 1e-12*b.base, s.ID)
+				require.InDelta(t, 0.01, s.Points[0].VerdictThreshold, 1e-12, s.ID)
 			}
 		}
 	}

@@ -25,9 +25,11 @@ func WriteHistory(dir, title string, set *history.Set, detected []history.Detect
 // [history.Store.Series] returned and detected what [history.Set.Detect]
 // found in it (its series in set's order).
 // Commits are ordered so that every series keeps its own order; commits
-// no series orders are ordered by commit time, then hash. A benchmark
-// that ran with several settings on one machine has one series per
-// settings hash, each named by its hash.
+// no series orders are ordered by commit time, then hash. A series'
+// settings are the history's names of what sets it apart
+// (history.Series.Distinct), its impact the reference impact stored with
+// its latest comparison that had one, and its points keep the values
+// and the verdict threshold stored with them.
 func FromHistory(set *history.Set, detected []history.Detected) (*Data, error) {
 	if len(set.Series) != len(detected) {
 		return nil, fmt.Errorf("site: %d series in the history but %d detected", len(set.Series), len(detected))
@@ -38,16 +40,6 @@ func FromHistory(set *history.Set, detected []history.Detected) (*Data, error) {
 	for _, h := range commits {
 		d.Commits = append(d.Commits, Commit{Hash: h.Commit, Time: h.Time, Subject: h.Subject})
 	}
-	// Settings name a series only where they tell two apart.
-	type bench struct{ id, unit, machine string }
-	hashes := map[bench]map[string]bool{}
-	for _, s := range set.Series {
-		k := bench{s.ID, s.Unit, s.Machine.String()}
-		if hashes[k] == nil {
-			hashes[k] = map[string]bool{}
-		}
-		hashes[k][s.SettingsHash] = true
-	}
 	for i, s := range set.Series {
 		hs := detected[i]
 		if hs.Series.ID != s.ID || hs.Series.Unit != s.Unit || len(hs.Thresholds) != len(s.Points) {
@@ -55,12 +47,14 @@ func FromHistory(set *history.Set, detected []history.Detected) (*Data, error) {
 		}
 		out := Series{ID: s.ID, Package: s.Package, Name: s.Name, Unit: s.Unit, Machine: s.Machine.String(),
 			InitialThreshold: hs.InitialThreshold, ThresholdSource: hs.ThresholdSource}
-		if len(hashes[bench{s.ID, s.Unit, out.Machine}]) > 1 {
-			out.Settings = "settings " + s.SettingsHash[:min(8, len(s.SettingsHash))]
-		}
+		out.Settings = s.Distinct
 		for j, p := range s.Points {
 			out.Points = append(out.Points, Point{Commit: index[p.Head.Commit], Change: p.Change, CI: p.CI,
-				Threshold: hs.Thresholds[j], Verdict: p.Verdict})
+				Threshold: hs.Thresholds[j], Verdict: p.Verdict, VerdictThreshold: p.Threshold,
+				Base: p.BaseValue, Head: p.HeadValue})
+			if p.Impact != nil {
+				out.Impact = &Impact{Reference: p.Impact.Flat} // the latest comparison's
+			}
 		}
 		out.Detections = append(out.Detections, hs.Detections...)
 		d.Series = append(d.Series, out)

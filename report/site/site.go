@@ -110,6 +110,9 @@ type Point struct {
 	Threshold float64 `json:"threshold"`
 	// Verdict is the comparison's own verdict.
 	Verdict benchstats.Verdict `json:"verdict"`
+	// VerdictThreshold is the threshold the verdict was taken against
+	// when the comparison was made (0.01 for ±1%); 0 when not known.
+	VerdictThreshold float64 `json:"verdict_threshold,omitempty"`
 	// Base and Head are the medians of the baseline and the commit, in
 	// Unit; 0 when not known.
 	Base float64 `json:"base,omitempty"`
@@ -194,7 +197,7 @@ func (d *Data) Check() error {
 				return fmt.Errorf("site: series %s (%s), point %d: commit %d is not after %d and below %d", s.ID, s.Unit, j, p.Commit, prev, len(d.Commits))
 			}
 			prev = p.Commit
-			if !finite(p.Change, p.CI.Low, p.CI.High, p.Threshold, p.Base, p.Head) {
+			if !finite(p.Change, p.CI.Low, p.CI.High, p.Threshold, p.VerdictThreshold, p.Base, p.Head) {
 				return fmt.Errorf("site: series %s (%s), point %d: a value is not finite", s.ID, s.Unit, j)
 			}
 		}

@@ -392,6 +392,7 @@ type (
 		Hi      []pct    `json:"hi"`
 		Th      []pct    `json:"th"`
 		Verdict string   `json:"vd"` // one letter a point: u, i, r (potential), I, R (definite)
+		VTh     []pct    `json:"vt,omitempty"`
 		Base    []num    `json:"b,omitempty"`
 		Head    []num    `json:"h,omitempty"`
 		Det     [][6]any `json:"d"` // point, kind, definite, change, threshold, window
@@ -424,7 +425,7 @@ var verdictLetters = map[benchstats.Verdict]byte{
 
 func jsSeriesOf(s Series) jsSeries {
 	js := jsSeries{Init: pct(s.InitialThreshold), Source: s.ThresholdSource, Det: [][6]any{}}
-	known := false
+	known, judged := false, false
 	verdicts := make([]byte, len(s.Points))
 	for i, p := range s.Points {
 		js.C = append(js.C, p.Commit)
@@ -434,6 +435,12 @@ func jsSeriesOf(s Series) jsSeries {
 		js.Th = append(js.Th, pct(p.Threshold))
 		verdicts[i] = cmp.Or(verdictLetters[p.Verdict], 'u')
 		known = known || p.Base != 0 || p.Head != 0
+		judged = judged || p.VerdictThreshold != 0
+	}
+	if judged {
+		for _, p := range s.Points {
+			js.VTh = append(js.VTh, pct(p.VerdictThreshold))
+		}
 	}
 	js.Verdict = string(verdicts)
 	if known {

@@ -286,7 +286,7 @@
     var val = d.h ? fmtValue(d.h[i], s.unit) + " (baseline " + fmtValue(d.b[i], s.unit) + "), " : "";
     lines.push(val + signed(d.v[i]) + " vs baseline");
     lines.push("99% CI [" + signed(d.lo[i]) + ", " + signed(d.hi[i]) + "], threshold ±" + d.th[i].toFixed(2) + "%");
-    lines.push("verdict: " + verdictWords[d.vd[i]]);
+    lines.push("verdict: " + verdictWords[d.vd[i]] + (d.vt && d.vt[i] ? " (judged against ±" + d.vt[i].toFixed(2) + "%)" : ""));
     dets.forEach(function (det) {
       lines.push(detWords(det[2] === 1, det[1], det[3]) + " (threshold " + det[4].toFixed(2) + "%)");
     });
@@ -548,7 +548,7 @@
       html("td", "num", signed(d.v[i]), tr);
       html("td", "num", "[" + signed(d.lo[i]) + ", " + signed(d.hi[i]) + "]", tr);
       html("td", "num", d.th[i].toFixed(2) + "%", tr);
-      html("td", "", verdictWords[d.vd[i]], tr);
+      html("td", "", verdictWords[d.vd[i]] + (d.vt && d.vt[i] ? " (±" + d.vt[i].toFixed(2) + "%)" : ""), tr);
       html("td", "", (marks[i] || []).join(", "), tr);
     }
     M.drawn = 1;
