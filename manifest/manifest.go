@@ -115,6 +115,7 @@ type Manifest struct {
 // the manifest's JSON calls "inputs", and the Total number of benchmarks
 // partitioned over all shards.
 type Shard struct {
+	// Record is the shard's index, count, partition digest and total.
 	shard.Record
 	// Benchmarks is the number of benchmarks in this shard's share; a
 	// complete shard manifest has exactly that many entries.
