@@ -525,6 +525,10 @@
 //   - --out DIR: the merged raw results (default .mbopt/compare).
 //   - --format, -o FILE (--output FILE), --fail-on: as for mbopt compare;
 //     the gate exits 3.
+//   - --history FILE, --no-history: as for mbopt compare: the merged report
+//     is judged against the thresholds calibrated there and stored as one
+//     comparison, under the machine the shards' raw files name (the shards
+//     store nothing).
 //
 // # mbopt history
 //
