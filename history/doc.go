@@ -57,6 +57,17 @@
 // ([SortPoints]). Two series of one benchmark, unit and machine name the
 // settings that separate them (Series.Distinct, such as "count 10").
 //
+// # Rebaseline
+//
+// A long-lived project cannot compare against one base version forever.
+// A bridging comparison ([Store.AddBridge], mbopt history rebaseline)
+// measures the old baseline against a new one once; [Store.Series] then
+// carries every series across it: a point measured against a baseline
+// that bridges connect to the chosen one gets its change multiplied by the
+// bridges' ratios (the intervals by interval arithmetic), keeps the values
+// and verdict of its own comparison, and names its baseline (Point.Base);
+// Set.Bridges says where the baseline moved.
+//
 // # Calibration
 //
 // An A/A comparison compares a revision with itself (base and head the

@@ -63,6 +63,10 @@ type Set struct {
 	// Unmatched are the Query.Benchmarks no stored result matched, in
 	// the order given.
 	Unmatched []string `json:"unmatched,omitempty"`
+	// Bridges are the bridging comparisons ([Store.AddBridge]) the series
+	// were carried across: where the baseline moved, in the order reached
+	// from Baseline.
+	Bridges []Bridge `json:"bridges,omitempty"`
 }
 
 // A Series is one benchmark's changes against the baseline, one point per
@@ -131,6 +135,13 @@ type Point struct {
 	Impact *relevance.Impact `json:"impact,omitempty"`
 	// Comparison is the stored comparison's id.
 	Comparison int64 `json:"comparison"`
+	// Base is the commit the point was measured against when it is not
+	// the Set's baseline: a baseline the Set's Bridges connect to it.
+	// Change and CI are then carried over to the Set's baseline through
+	// the bridges' results (their ratios multiplied, the intervals by
+	// interval arithmetic); the values and the verdict stay as measured
+	// and judged against Base.
+	Base string `json:"base,omitempty"`
 }
 
 // DetectPoints returns the series' points as the detectors take them.
@@ -149,25 +160,51 @@ func (s Series) DetectPoints() []detect.Point {
 // holds no usable change (not finite, beyond ±[MaxChange], −100% or less,
 // an interval missing or inverted, an unknown verdict) does not fail the
 // series: it is left out and listed in Series.Skipped.
+//
+// A series continues across a rebaseline: the comparisons against every
+// baseline that bridging comparisons connect to the baseline are carried
+// over to it (see Point.Base and Set.Bridges); a head measured against
+// the baseline itself counts before one carried over, and the baseline
+// itself is no point.
 func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 	base, err := s.baseline(ctx, q.Baseline)
 	if err != nil {
 		return nil, fmt.Errorf("history: %s: %w", s.path, err)
 	}
 	set := &Set{Baseline: base, Series: []Series{}}
+	paths, used, err := s.bridges(ctx, base.Commit)
+	if err != nil {
+		return nil, fmt.Errorf("history: %s: %w", s.path, err)
+	}
+	set.Bridges = used
+	var ids []int64
+	for _, b := range used {
+		ids = append(ids, b.Comparison)
+	}
+	ratios, err := s.bridgeRatios(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("history: %s: %w", s.path, err)
+	}
+	bases := []any{}
+	for c := range paths {
+		bases = append(bases, c)
+	}
+	args := append(append([]any{string(compare.Compared), q.Unit, q.Unit}, bases...), base.Commit)
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT r.bench_id, r.package, r.name, r.unit, c.module,
 			c.goos, c.goarch, c.cpu, c.go_version, c.settings_hash, c.settings,
 			c.head_spec, c.head_commit, c.head_time, c.head_subject, c.head_depth,
 			r.change, r.ci_low, r.ci_high, r.verdict, c.id,
-			r.base_median, r.head_median, r.threshold, r.impact_attributed, r.impact_flat
+			r.base_median, r.head_median, r.threshold, r.impact_attributed, r.impact_flat,
+			c.base_commit
 		FROM results r JOIN comparisons c ON r.comparison_id = c.id
-		WHERE c.base_commit = ? AND c.aa = 0 AND c.head_dirty = 0
+		WHERE c.aa = 0 AND c.head_dirty = 0
 			AND r.status = ? AND r.change IS NOT NULL
 			AND (? = '' OR r.unit = ?)
+			AND c.base_commit IN (?`+strings.Repeat(", ?", len(bases)-1)+`)
 		ORDER BY r.bench_id, r.unit, c.goos, c.goarch, c.cpu, c.go_version, c.settings_hash,
-			c.head_commit, c.recorded DESC, c.id DESC`,
-		base.Commit, string(compare.Compared), q.Unit, q.Unit)
+			c.head_commit, c.base_commit = ? DESC, c.recorded DESC, c.id DESC`,
+		args...)
 	if err != nil {
 		return nil, fmt.Errorf("history: %s: %w", s.path, err)
 	}
@@ -197,6 +234,7 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 			sr                      Series
 			p                       Point
 			module, settingsJSON    string
+			measuredAgainst         string
 			headT                   int64
 			change, lo, hi          sql.NullFloat64
 			baseV, headV, threshold sql.NullFloat64
@@ -207,7 +245,7 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 			&sr.Machine.GOOS, &sr.Machine.GOARCH, &sr.Machine.CPU, &sr.Machine.GoVersion, &sr.SettingsHash, &settingsJSON,
 			&p.Head.Spec, &p.Head.Commit, &headT, &p.Head.Subject, &p.Head.Depth,
 			&change, &lo, &hi, &verdict, &p.Comparison,
-			&baseV, &headV, &threshold, &attributed, &flat); err != nil {
+			&baseV, &headV, &threshold, &attributed, &flat, &measuredAgainst); err != nil {
 			return nil, fmt.Errorf("history: %s: %w", s.path, err)
 		}
 		if !keep(module, sr.Package, sr.ID, sr.Name) {
@@ -227,8 +265,9 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 			}
 			cur.Settings, latest = st, p.Comparison
 		}
-		// The latest comparison of a head counts, even when unusable.
-		if p.Head.Commit == lastHead {
+		// The latest comparison of a head counts, even when unusable; one
+		// against the baseline itself first.
+		if p.Head.Commit == lastHead || p.Head.Commit == base.Commit {
 			continue
 		}
 		lastHead = p.Head.Commit
@@ -241,6 +280,17 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 		if reason == "" {
 			if err := p.Verdict.UnmarshalText([]byte(verdict.String)); err != nil {
 				reason = fmt.Sprintf("unknown verdict %q", verdict.String)
+			}
+		}
+		if reason == "" && measuredAgainst != base.Commit {
+			k := seriesKey{sr.ID, sr.Unit, sr.Machine, sr.SettingsHash}
+			r, why := carry(paths[measuredAgainst], k, ratios)
+			if why != "" {
+				reason = fmt.Sprintf("measured against %s: %s", measuredAgainst[:min(10, len(measuredAgainst))], why)
+			} else {
+				p.Base = measuredAgainst
+				p.Change = r.mid*(1+p.Change) - 1
+				p.CI.Low, p.CI.High = r.lo*(1+p.CI.Low)-1, r.hi*(1+p.CI.High)-1
 			}
 		}
 		if reason != "" {
@@ -351,6 +401,16 @@ func SortPoints(points []Point) {
 		}
 		return strings.Compare(a.Head.Commit, b.Head.Commit)
 	})
+}
+
+// Baseline resolves want as [Query.Baseline] does (empty: the default
+// rule) to a stored base revision. Errors are those of [Store.Series].
+func (s *Store) Baseline(ctx context.Context, want string) (compare.Revision, error) {
+	r, err := s.baseline(ctx, want)
+	if err != nil {
+		return compare.Revision{}, fmt.Errorf("history: %s: %w", s.path, err)
+	}
+	return r, nil
 }
 
 // baseline resolves Query.Baseline to a stored base revision.

@@ -39,6 +39,9 @@ func (e *gateError) Error() string { return e.msg }
 // compareOptions holds the compare command's flag values.
 type compareOptions struct {
 	analyzeOptions
+	// preset are the benchmarks to compare when no flag chooses them
+	// (history rebaseline: those of the old baseline).
+	preset       []compare.Benchmark
 	base, head   string
 	suiteFile    string
 	bench        string
@@ -79,7 +82,14 @@ var compareFlagOf = map[string]string{
 }
 
 func newCmdCompare(s *streams) *cobra.Command {
-	o := &compareOptions{}
+	cmd := compareCommand(s, &compareOptions{})
+	cmd.AddCommand(newCmdCompareMerge(s))
+	return cmd
+}
+
+// compareCommand returns the compare command with its flags bound to o;
+// history rebaseline reuses it.
+func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare [--base REV] [--head REV|worktree] [--suite FILE | --bench PATTERN [PACKAGES]] [flags]",
 		Short: "Compare two revisions' benchmarks and gate on regressions",
@@ -182,7 +192,6 @@ failed is reported, never a gate failure by itself.`,
 	f.StringVar(&o.changedSince, "changed-since", "", "with the analysis flags: mark the results of benchmarks covering none of the functions changed since `REV` ("+mergeBase+": the --base) as likely noise")
 	f.BoolVar(&o.onlyAffected, "only-affected", false, "with --changed-since: compare only the suite's benchmarks whose covered functions changed")
 	addCompareHistoryFlags(f, &o.hist)
-	cmd.AddCommand(newCmdCompareMerge(s))
 	return cmd
 }
 
@@ -231,7 +240,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		return err
 	}
 	sources := 0
-	for _, set := range []bool{o.suiteFile != "", len(o.app) > 0 || len(o.micro) > 0, o.bench != ""} {
+	for _, set := range []bool{o.suiteFile != "", len(o.app) > 0 || len(o.micro) > 0, o.bench != "", len(o.preset) > 0} {
 		if set {
 			sources++
 		}
@@ -277,6 +286,8 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		}
 	}
 	switch {
+	case len(o.preset) > 0:
+		opt.Benchmarks = o.preset
 	case o.suiteFile != "":
 		if opt.Benchmarks, err = readSuiteFile(o.suiteFile); err != nil {
 			return err

@@ -18,6 +18,8 @@ type compareHistoryOptions struct {
 	path      string
 	noHistory bool
 	aa        bool
+	// bridge stores the comparison as a bridge (history rebaseline).
+	bridge bool
 }
 
 // addCompareHistoryFlags registers compare's history flags on f.
@@ -83,12 +85,20 @@ func applyHistory(ctx context.Context, stderr io.Writer, o *compareHistoryOption
 			fmt.Fprintf(stderr, "mbopt: warning: --history %s: reading the A/A calibration: %v; the verdicts use --threshold %s\n", path, err, pct(rep.Settings.Threshold))
 		}
 	}
-	id, err := st.Add(ctx, rep, m)
+	add := st.Add
+	if o.bridge {
+		add = st.AddBridge
+	}
+	id, err := add(ctx, rep, m)
 	if err != nil {
 		fmt.Fprintf(stderr, "mbopt: warning: --history %s: the comparison was not stored: %v\n", path, err)
 		return fmt.Errorf("--history %s: the report was printed but not stored in the history: %w", path, err)
 	}
 	rep.Notes = append(rep.Notes, fmt.Sprintf("stored as comparison %d in %s", id, path))
+	if o.bridge {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("it bridges the baseline %s to %s: mbopt history carries every series across it; compare against %s from now on (--base %s)",
+			short(rep.Base.Commit), short(rep.Head.Commit), short(rep.Head.Commit), rep.Head.Commit))
+	}
 	if !o.aa {
 		return nil
 	}

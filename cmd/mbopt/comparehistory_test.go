@@ -192,3 +192,50 @@ func TestCompareMergeOutputIsInput(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "BenchmarkX 1 2 ns/op\n", string(data))
 }
+
+// TestHistoryRebaseline: rebaseline measures the old baseline against
+// the new one once and stores it as a bridge; history then says where the
+// baseline moved and carries the series across (issue 23 item 4).
+func TestHistoryRebaseline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two comparisons of the fixture")
+	}
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	tmp := t.TempDir()
+	code, stdout, stderr := mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--bench", "Slower|Faster", "--fail-on", "never", "--format", "json")...)
+	require.Equal(t, exitOK, code, stderr)
+	var first compare.Report
+	require.NoError(t, json.Unmarshal([]byte(stdout), &first))
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--base", "main"}, "--base: rebaseline compares --from with --to"},
+		{nil, "--to REV names the new baseline"},
+		{[]string{"--to", first.Base.Commit}, "is the baseline " + first.Base.Commit[:10] + " already"},
+		{[]string{"--to", "no-such-rev"}, "--to: revision \"no-such-rev\" names no commit"},
+	} {
+		code, _, stderr := mboptIn(t, dir, tmp, append([]string{"history", "rebaseline"}, tc.args...)...)
+		assert.Equal(t, exitBadInput, code, "%v: %s", tc.args, stderr)
+		assert.Contains(t, stderr, tc.want, "%v", tc.args)
+	}
+
+	// The bridge: the old baseline against the head, the benchmarks stored.
+	code, stdout, stderr = mboptIn(t, dir, tmp, append([]string{"history", "rebaseline", "--to", "HEAD", "--format", "json"}, compareArgs[1:]...)...)
+	require.Equal(t, exitOK, code, "a rebaseline does not gate by default\n%s", stderr)
+	var bridge compare.Report
+	require.NoError(t, json.Unmarshal([]byte(stdout), &bridge))
+	assert.Equal(t, first.Base.Commit, bridge.Base.Commit)
+	assert.Equal(t, first.Head.Commit, bridge.Head.Commit)
+	var ids []string
+	for _, r := range bridge.Results {
+		ids = append(ids, r.Name)
+	}
+	assert.ElementsMatch(t, []string{cmpfixture.Faster, cmpfixture.Slower}, ids, "the benchmarks stored against the old baseline")
+	assert.Contains(t, strings.Join(bridge.Notes, "\n"), "it bridges the baseline "+first.Base.Commit[:10]+" to "+first.Head.Commit[:10])
+
+	code, stdout, stderr = mboptIn(t, dir, tmp, "history")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stdout, "baseline moved: "+first.Base.Commit[:10]+" → "+first.Head.Commit[:10])
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/internal/atomicfile"
@@ -92,6 +93,7 @@ the jump threshold around the previous commit, detections marked), or with
 			return runHistory(cmd.Context(), s, o)
 		},
 	}
+	cmd.AddCommand(newCmdHistoryRebaseline(s))
 	f := cmd.Flags()
 	f.StringVar(&o.path, "history", history.DefaultPath, "the history database mbopt compare writes")
 	f.StringVar(&o.baseline, "baseline", "", "the base revision of the series (default: the base of the most stored comparisons)")
@@ -243,6 +245,7 @@ func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 		return err
 	}
 	doc := trend.NewDocument(set.Baseline, o.detect, detected)
+	doc.Bridges = set.Bridges
 	var buf bytes.Buffer
 	switch o.format {
 	case "json":
@@ -361,4 +364,87 @@ func containsAny(list []string, vs ...string) bool {
 		}
 	}
 	return false
+}
+
+// rebaselineFixed are the compare flags rebaseline sets itself.
+var rebaselineFixed = []string{"base", "head", "aa", "shard", "trial-shard", "shard-costs", "no-history", "changed-since", "only-affected"}
+
+func newCmdHistoryRebaseline(s *streams) *cobra.Command {
+	o := &compareOptions{}
+	var to, from string
+	cmd := compareCommand(s, o)
+	cmd.Use = "rebaseline --to REV [--from REV] [compare flags]"
+	cmd.Short = "Move the history's baseline to a new revision, bridging every series across"
+	cmd.Long = `Rebaseline measures the history's baseline (--from, by default the one
+mbopt history shows) against a new baseline --to once, with mbopt compare, and
+stores that comparison as a bridge: mbopt history then carries every series
+across it, so comparisons against the new baseline continue the series of the
+old one (and the other way round), and the output says where the baseline
+moved. A long-lived project cannot compare against one base version forever.
+
+The bridge measures the benchmarks stored against the old baseline unless
+--suite, --bench or the analysis flags choose others; it takes compare's
+schedule and statistics flags (use those of the series), stores into
+--history, and gates only with an explicit --fail-on. Then compare against
+the new baseline (--base REV).`
+	cmd.Example = `  $ mbopt history rebaseline --to v1.3.0
+  $ mbopt history rebaseline --from v1.2.0 --to v1.3.0 --trials 5`
+	f := cmd.Flags()
+	f.StringVar(&to, "to", "", "the new baseline `REV`")
+	f.StringVar(&from, "from", "", "the old baseline: a stored base's hash or prefix, or a revision (default: the baseline mbopt history shows)")
+	for _, name := range rebaselineFixed {
+		must(f.MarkHidden(name))
+	}
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		for _, name := range rebaselineFixed {
+			if f.Changed(name) {
+				return badInputf("--%s: rebaseline compares --from with --to and stores the bridge in --history", name)
+			}
+		}
+		if to == "" {
+			return badInputf("--to REV names the new baseline")
+		}
+		ctx := c.Context()
+		path := historyPath(ctx, o.hist.path)
+		st, err := openHistory(ctx, path)
+		if err != nil {
+			return err
+		}
+		old, err := st.Baseline(ctx, from)
+		if errors.Is(err, history.ErrBaseline) {
+			// Not a stored base's prefix: perhaps a revision name.
+			if commit, gerr := gitrev.Commit(ctx, ".", from); gerr == nil {
+				old, err = compare.Revision{Commit: commit}, nil
+			}
+		}
+		if err != nil {
+			st.Close()
+			return badInputf("--from: %v", strings.TrimPrefix(err.Error(), "history: "+path+": "))
+		}
+		if len(args) == 0 && o.suiteFile == "" && o.bench == "" && len(o.app) == 0 && len(o.micro) == 0 {
+			if o.preset, err = st.Benchmarks(ctx, old.Commit); err != nil {
+				st.Close()
+				return err
+			}
+			if len(o.preset) == 0 {
+				st.Close()
+				return badInputf("--history %s holds no compared benchmark against %s; choose the benchmarks with --bench or --suite", path, short(old.Commit))
+			}
+		}
+		st.Close()
+		newBase, err := gitrev.Commit(ctx, ".", to)
+		if err != nil {
+			return badInputf("--to: %v", err)
+		}
+		if newBase == old.Commit {
+			return badInputf("--to %s is the baseline %s already", to, short(old.Commit))
+		}
+		o.base, o.head, o.hist.bridge = old.Commit, newBase, true
+		if !f.Changed("fail-on") {
+			o.failOn = string(compare.FailOnNever) // the new baseline differs on purpose
+		}
+		o.terminal, o.width = isTerminal(s.Err)
+		return runCompare(c, s, o, args)
+	}
+	return cmd
 }

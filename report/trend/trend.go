@@ -44,6 +44,9 @@ type Document struct {
 	// Series are in the order of history.Set: by id, unit, machine and
 	// settings hash.
 	Series []Series `json:"series"`
+	// Bridges are where the baseline moved (history.Set.Bridges): points
+	// measured against another baseline are carried across them.
+	Bridges []history.Bridge `json:"bridges,omitempty"`
 }
 
 // Revision is a commit of a series.
@@ -108,6 +111,10 @@ type Point struct {
 	// Impact is the benchmark's reference impact in that comparison;
 	// omitted when it had none.
 	Impact *relevance.Impact `json:"impact,omitempty"`
+	// Base is the baseline the point was measured against when it is not
+	// the document's (history.Point.Base): its change is carried across
+	// the Bridges, its values and verdict are against Base.
+	Base string `json:"base,omitempty"`
 }
 
 // Judged is a comparison's own verdict on a point.
@@ -148,7 +155,7 @@ func NewDocument(baseline compare.Revision, opt detect.Options, detected []histo
 				Head:   Revision{Commit: p.Head.Commit, Subject: p.Head.Subject, Time: p.Head.Time, Depth: p.Head.Depth},
 				Change: p.Change, CI: p.CI, Threshold: ds.Thresholds[i],
 				BaseValue: p.BaseValue, HeadValue: p.HeadValue,
-				Judged: Judged{Verdict: p.Verdict, Threshold: p.Threshold}, Impact: p.Impact,
+				Judged: Judged{Verdict: p.Verdict, Threshold: p.Threshold}, Impact: p.Impact, Base: p.Base,
 			})
 		}
 		for _, det := range ds.Detections {
@@ -225,6 +232,10 @@ func WriteText(w io.Writer, d *Document) error {
 		fmt.Fprintf(ew, " (%s)", strings.Join(about, ", "))
 	}
 	fmt.Fprintf(ew, ", %d series\n", len(d.Series))
+	for _, b := range d.Bridges {
+		fmt.Fprintf(ew, "  baseline moved: %s → %s (%s), bridged by comparison %d; points measured against another baseline are carried across (judged then … vs it)\n",
+			short(b.From.Commit), short(b.To.Commit), date(b.To.Time), b.Comparison)
+	}
 	for _, s := range d.Series {
 		fmt.Fprintf(ew, "\n%s  %s\n", s.ID, s.Unit)
 		settings := ""
@@ -251,7 +262,7 @@ func WriteText(w io.Writer, d *Document) error {
 				render.Value(p.BaseValue, s.Unit), render.Value(p.HeadValue, s.Unit),
 				render.SignedPct(p.Change),
 				fmt.Sprintf("[%s, %s]", render.SignedPct(p.CI.Low), render.SignedPct(p.CI.High)),
-				render.Pct(p.Threshold), marks[i], judgedText(p.Judged))
+				render.Pct(p.Threshold), marks[i], judgedText(p))
 		}
 		t.Write(ew)
 		if line := recalibrated(s); line != "" {
@@ -286,11 +297,16 @@ func date(t time.Time) string {
 	return t.UTC().Format(time.DateOnly)
 }
 
-// judgedText is a comparison's own verdict: "potential regression ±1.0%".
-func judgedText(j Judged) string {
-	s := strings.ReplaceAll(j.Verdict.String(), "-", " ")
-	if j.Threshold > 0 {
-		s += " ±" + render.Pct(j.Threshold)
+// judgedText is a point's verdict as its comparison gave it: "potential
+// regression ±1.0%", and "vs 1a2b3c4d5e" when it was measured against
+// another baseline.
+func judgedText(p Point) string {
+	s := strings.ReplaceAll(p.Judged.Verdict.String(), "-", " ")
+	if p.Judged.Threshold > 0 {
+		s += " ±" + render.Pct(p.Judged.Threshold)
+	}
+	if p.Base != "" {
+		s += " vs " + short(p.Base)
 	}
 	return s
 }
@@ -343,6 +359,10 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	p := func(format string, args ...any) { fmt.Fprintf(ew, format+"\n", args...) }
 	p("## Benchmark history against %s", render.MarkdownCode(short(d.Baseline.Commit)))
 	p("")
+	for _, b := range d.Bridges {
+		p("Baseline moved: %s → %s (%s), bridged by comparison %d.", render.MarkdownCode(short(b.From.Commit)), render.MarkdownCode(short(b.To.Commit)), date(b.To.Time), b.Comparison)
+		p("")
+	}
 	if len(d.Series) == 0 {
 		p("No series.")
 		return ew.Err
