@@ -24,6 +24,7 @@
 //	mbopt compare [--base REV] [--head REV] [flags]  compare two revisions' benchmarks, gate on regressions
 //	mbopt compare merge DIR... [--out DIR]           combine the outputs of compare --shard or --trial-shard
 //	mbopt history [BENCHMARK...] [flags]             stored comparisons over commits: jumps, trends, A/A calibration
+//	mbopt history rebaseline --to REV [flags]        move the baseline, bridging every series across
 //
 // The relevance half is profile → analyze → suite (run does all three at
 // once; report, check and cover-app work on the same inputs); the comparison
@@ -571,6 +572,33 @@
 //	mbopt compare --suite suite.json
 //	mbopt history --plot plots/
 //	mbopt history --instability --plot plots/
+//
+// # mbopt history rebaseline
+//
+//	mbopt history rebaseline --to REV [--from REV] [compare flags]
+//
+// Rebaseline moves the baseline of a long-lived history: it compares the old
+// baseline with the new one once, as mbopt compare does, and stores that
+// comparison as a bridge, across which mbopt history carries every series
+// (a point measured against the new baseline continues the old one's series,
+// and the other way round; the output says where the baseline moved).
+//
+//   - --to REV: the new baseline.
+//   - --from REV: the old baseline, a stored base's hash or prefix or a
+//     revision (default: the baseline mbopt history shows).
+//   - --bench PATTERN [PACKAGES], --suite FILE, or the Analysis flags (with
+//     --suite-budget for the suite's budget): the benchmarks, as for mbopt
+//     compare (default: those stored against the old baseline).
+//   - --trials, --runs, --count, --benchtime, --benchmem, --seed, --budget,
+//     --until-stable, --threshold, --confidence, --resamples, --no-cache: as
+//     for mbopt compare; give those of the series.
+//   - --history FILE, --out DIR, --format, -o FILE (--output FILE), --fail-on:
+//     as for mbopt compare; the gate applies only with an explicit --fail-on.
+//   - --base, --head, --aa, --shard, --trial-shard, --shard-costs,
+//     --no-history, --changed-since and --only-affected are compare's and
+//     refused: rebaseline sets them.
+//
+// Then compare against the new baseline (--base REV).
 //
 // # Profiles by hand
 //
