@@ -12,6 +12,7 @@
 package analysis
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -23,10 +24,9 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/mod/modfile"
-
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/gomod"
 	"github.com/mbopt/mbopt/internal/par"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/manifest"
@@ -263,12 +263,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		mods, from = manifestMods, "the manifest"
 	}
 	if len(mods) == 0 {
-		mod, gomod, err := findModule(cfg.Dir)
+		mod, err := findModule(cfg.Dir)
 		if err != nil {
 			return nil, err
 		}
-		mods, from = []string{mod}, gomod
-		rep.Warnings = append(rep.Warnings, &ModuleFromGoModWarning{Module: mod, GoMod: gomod})
+		mods, from = []string{mod.Path}, mod.GoMod
+		rep.Warnings = append(rep.Warnings, &ModuleFromGoModWarning{Module: mod.Path, GoMod: mod.GoMod})
 	}
 	rep.Modules = mods
 	exclude, err := resolveExclude(cfg.Exclude, mods)
@@ -364,30 +364,20 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// findModule returns the module path of the go.mod in dir or its nearest
-// parent.
-func findModule(dir string) (mod, gomod string, err error) {
-	if dir == "" {
-		dir = "."
+// findModule returns the module of dir (package internal/gomod), which
+// names the project when Config.Modules is not set.
+func findModule(dir string) (gomod.Module, error) {
+	mod, err := gomod.Find(dir)
+	switch {
+	case errors.Is(err, gomod.ErrNoModule):
+		abs, _ := filepath.Abs(cmp.Or(dir, "."))
+		return mod, fieldErrorf("no go.mod in %s or above to name the project: pass %s with the profiled program's module path", abs, Field("Modules"))
+	case errors.Is(err, gomod.ErrNoModulePath):
+		return mod, fieldErrorf("%v; set %s", err, Field("Modules"))
+	case err != nil:
+		return mod, asInput(err)
 	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", "", asInput(err)
-	}
-	for d := abs; ; d = filepath.Dir(d) {
-		path := filepath.Join(d, "go.mod")
-		data, err := os.ReadFile(path)
-		if err == nil {
-			mod := modfile.ModulePath(data)
-			if mod == "" {
-				return "", "", fieldErrorf("%s: no module directive; set %s", path, Field("Modules"))
-			}
-			return mod, path, nil
-		}
-		if filepath.Dir(d) == d {
-			return "", "", fieldErrorf("no go.mod in %s or above to name the project: pass %s with the profiled program's module path", abs, Field("Modules"))
-		}
-	}
+	return mod, nil
 }
 
 var profileExts = []string{".pprof", ".prof", ".pb.gz", ".pb"}

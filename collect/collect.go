@@ -22,7 +22,9 @@ import (
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/covdata"
 	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/gomod"
 	"github.com/mbopt/mbopt/internal/proc"
+	"github.com/mbopt/mbopt/internal/testbin"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/manifest"
 )
@@ -192,16 +194,11 @@ func checkModule(ctx context.Context, cfg Config) error {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return inputErrorf("Dir", "%s is not a directory", dir)
 	}
-	cmd := exec.CommandContext(ctx, cfg.goCmd(), "env", "GOMOD")
-	cmd.Dir = dir
-	cmd.Env = cfg.env()
-	out, err := cmd.Output()
-	if err != nil {
-		return fmt.Errorf("go env GOMOD in %s: %w", dir, err)
-	}
-	if gomod := strings.TrimSpace(string(out)); gomod == "" || gomod == os.DevNull {
+	if _, err := gomod.Find(dir); errors.Is(err, gomod.ErrNoModule) {
 		abs, _ := filepath.Abs(dir)
 		return inputErrorf("Dir", "%s is not inside a Go module (no go.mod there or in a parent directory): run in the module to profile", abs)
+	} else if err != nil {
+		return &InputError{Field: "Dir", Err: err}
 	}
 	return nil
 }
@@ -512,21 +509,15 @@ func (c *collector) buildOne(ctx context.Context, p Package) (*built, error) {
 		return b, err
 	}
 	bin := filepath.Join(c.out, binDir, manifest.SafeName(p.Path, 120)+".test")
-	args := append([]string{"test", "-c", "-o", bin}, c.cfg.buildFlags()...)
-	args = append(args, c.coverFlags()...)
-	args = append(args, p.Path)
-	cmd := exec.CommandContext(ctx, c.cfg.goCmd(), args...)
-	cmd.Dir = c.cfg.Dir
-	cmd.Env = c.cfg.env()
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	build := testbin.Build{GoCmd: c.cfg.goCmd(), Dir: c.cfg.Dir, Env: c.cfg.env(),
+		Flags: append(c.cfg.buildFlags(), c.coverFlags()...), Package: p.Path, Out: bin}
 	start := time.Now()
-	if err := proc.Run(cmd); err != nil {
+	if out, err := build.Run(ctx); err != nil {
 		if ctx.Err() != nil {
 			return b, ctx.Err()
 		}
-		msg := buildError(out.Bytes())
-		log := c.writeLog(manifest.SafeName(p.Path, 120)+".build", "go "+strings.Join(args, " "), out.Bytes())
+		msg := testbin.BuildError(out)
+		log := c.writeLog(manifest.SafeName(p.Path, 120)+".build", "go "+strings.Join(build.Args(), " "), out)
 		c.addDeclared(b, manifest.StatusBuildFailed, shorten(msg), log, time.Since(start))
 		return b, fmt.Errorf("building test binary: %s", textutil.FirstLine(msg))
 	}
@@ -537,17 +528,17 @@ func (c *collector) buildOne(ctx context.Context, p Package) (*built, error) {
 	b.hash = hash
 	tops, ok := c.cache.list(hash)
 	if !ok {
-		r := runProcess(ctx, p.Dir, c.cfg.env(), c.cfg.timeout(), bin, "-test.list", "^Benchmark")
+		var r procResult
+		tops, r = listBenchmarks(ctx, p.Dir, c.cfg.env(), c.cfg.timeout(), bin)
 		if ctx.Err() != nil {
 			return b, ctx.Err()
 		}
 		if r.Err != nil || r.TimedOut {
 			msg := "listing benchmarks: " + crashMessage(r, "-test.list", c.cfg.timeout())
-			log := c.writeLog(manifest.SafeName(p.Path, 120)+".list", bin+" -test.list ^Benchmark", r.Output)
+			log := c.writeLog(manifest.SafeName(p.Path, 120)+".list", strings.Join(append([]string{bin}, testbin.ListArgs()...), " "), r.Output)
 			c.addDeclared(b, statusOf(r), msg, log, r.Wall)
 			return b, errors.New(textutil.FirstLine(msg))
 		}
-		tops = benchmarkLines(r.Output)
 	}
 	c.mu.Lock()
 	c.newCache.Lists = append(c.newCache.Lists, cachedList{Package: p.Path, Binary: hash, Names: tops})
@@ -571,17 +562,6 @@ func statusOf(r procResult) manifest.Status {
 		return manifest.StatusTimeout
 	}
 	return manifest.StatusFailed
-}
-
-// benchmarkLines returns the lines of -test.list output that name benchmarks.
-func benchmarkLines(out []byte) []string {
-	var names []string
-	for _, l := range lines(out) {
-		if strings.HasPrefix(l, "Benchmark") && !strings.ContainsAny(l, " \t") {
-			names = append(names, l)
-		}
-	}
-	return names
 }
 
 // addDeclared records an entry for every selected benchmark b's source

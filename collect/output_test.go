@@ -157,10 +157,3 @@ func TestPanicMessage(t *testing.T) {
 		})
 	}
 }
-
-func TestBuildError(t *testing.T) {
-	out := "# example.com/faults/broken [example.com/faults/broken.test]\nbroken/broken.go:5:17: cannot use x\n\n"
-	if got, want := buildError([]byte(out)), "broken/broken.go:5:17: cannot use x"; got != want {
-		t.Errorf("buildError = %q, want %q", got, want)
-	}
-}

@@ -20,7 +20,7 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/gitrev"
-	"github.com/mbopt/mbopt/internal/proc"
+	"github.com/mbopt/mbopt/internal/gomod"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/internal/testbin"
 	"github.com/mbopt/mbopt/internal/textutil"
@@ -230,31 +230,17 @@ func (r *runner) locate(ctx context.Context) error {
 		}
 		return inputErrorf("Dir", "%s is not inside a git repository: compare checks out revisions with git; run it in a clone", abs)
 	}
-	cmd := exec.CommandContext(ctx, r.opt.goCmd(), "env", "GOMOD")
-	cmd.Dir, cmd.Env = abs, r.opt.env()
-	gomod, err := cmd.Output()
-	if err != nil {
-		return fmt.Errorf("go env GOMOD in %s: %w", abs, err)
-	}
-	mod := strings.TrimSpace(string(gomod))
-	if mod == "" || mod == os.DevNull {
-		return inputErrorf("Dir", "%s is not inside a Go module (no go.mod there or in a parent directory)", abs)
-	}
-	data, err := os.ReadFile(mod)
-	if err != nil {
+	mod, err := gomod.Find(abs)
+	switch {
+	case errors.Is(err, gomod.ErrNoModule), errors.Is(err, gomod.ErrNoModulePath):
+		return &InputError{Field: "Dir", Err: err}
+	case err != nil:
 		return err
 	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if p, ok := strings.CutPrefix(strings.TrimSpace(l), "module "); ok {
-			r.modPath = strings.Trim(strings.TrimSpace(strings.Split(p, "//")[0]), `"`)
-		}
-	}
-	if r.modPath == "" {
-		return inputErrorf("Dir", "%s has no module line", mod)
-	}
+	r.modPath = mod.Path
 	// Compare real paths: the repository top is reported resolved.
 	repo, _ := filepath.EvalSymlinks(r.repo)
-	modDir, _ := filepath.EvalSymlinks(filepath.Dir(mod))
+	modDir, _ := filepath.EvalSymlinks(mod.Dir)
 	if r.modRel, err = filepath.Rel(repo, modDir); err != nil || strings.HasPrefix(r.modRel, "..") {
 		return inputErrorf("Dir", "the module %s is not inside the repository %s", modDir, repo)
 	}
@@ -547,18 +533,13 @@ func (r *runner) build(ctx context.Context, ws *workspace, side Side, pkg string
 			return nil, false, err
 		}
 		tmp := bin + ".tmp-" + strconv.Itoa(os.Getpid())
-		args := append([]string{"test", "-c", "-o", tmp}, r.opt.BuildFlags...)
-		args = append(args, pkg)
-		cmd := exec.CommandContext(ctx, r.opt.goCmd(), args...)
-		cmd.Dir, cmd.Env = v.dir, r.opt.env()
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := proc.Run(cmd); err != nil {
+		build := testbin.Build{GoCmd: r.opt.goCmd(), Dir: v.dir, Env: r.opt.env(), Flags: r.opt.BuildFlags, Package: pkg, Out: tmp}
+		if out, err := build.Run(ctx); err != nil {
 			os.Remove(tmp)
 			if ctx.Err() != nil {
 				return nil, false, ctx.Err()
 			}
-			b.err = shorten(testbin.BuildError(out.Bytes()))
+			b.err = shorten(testbin.BuildError(out))
 			return b, false, nil
 		}
 		if _, err := os.Stat(tmp); err != nil {
@@ -571,7 +552,7 @@ func (r *runner) build(ctx context.Context, ws *workspace, side Side, pkg string
 			return nil, false, err
 		}
 	}
-	res := testbin.Run(ctx, dir, r.opt.env(), time.Minute, bin, "-test.list", "^Benchmark")
+	tops, res := testbin.List(ctx, dir, r.opt.env(), time.Minute, bin)
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()
 	}
@@ -579,13 +560,7 @@ func (r *runner) build(ctx context.Context, ws *workspace, side Side, pkg string
 		b.err = "listing benchmarks: " + shorten(tail(res.Output, 8))
 		return b, cached, nil
 	}
-	b.list = res.Wall
-	for _, l := range strings.Split(string(res.Output), "\n") {
-		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "Benchmark") && !strings.ContainsAny(l, " \t") {
-			b.tops = append(b.tops, l)
-		}
-	}
+	b.list, b.tops = res.Wall, tops
 	b.bin = bin
 	return b, cached, nil
 }

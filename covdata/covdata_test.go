@@ -13,6 +13,7 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/covdata"
+	"github.com/mbopt/mbopt/internal/testbin"
 )
 
 const mod = "testdata/mod"
@@ -27,13 +28,21 @@ func goRun(t *testing.T, dir string, args ...string) string {
 	return string(out)
 }
 
+// buildTest builds the test binary of package pkg of testdata/mod with
+// flags into bin (package internal/testbin) and fails the test on error.
+func buildTest(t *testing.T, pkg, bin string, flags ...string) {
+	t.Helper()
+	out, err := testbin.Build{Dir: mod, Flags: flags, Package: pkg, Out: bin}.Run(t.Context())
+	require.NoError(t, err, "go test -c %s: %s", pkg, out)
+}
+
 // coverRun builds testdata/mod's test binary with -cover, runs its
 // benchmark once into a GOCOVERDIR and loads the set.
 func coverRun(t *testing.T) *covdata.Set {
 	t.Helper()
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "store.test")
-	goRun(t, mod, "test", "-c", "-cover", "-coverpkg=./...", "-o", bin, "./store")
+	buildTest(t, "./store", bin, "-cover", "-coverpkg=./...")
 	covdir := filepath.Join(tmp, "cov")
 	require.NoError(t, os.Mkdir(covdir, 0o755))
 	cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", ".", "-test.benchtime", "1x", "-test.gocoverdir", covdir)
@@ -87,7 +96,7 @@ func TestLoadNamesAsTheCompiler(t *testing.T) {
 	}
 
 	bin := filepath.Join(t.TempDir(), "noinline.test")
-	goRun(t, mod, "test", "-c", "-gcflags=all=-l", "-o", bin, "./store")
+	buildTest(t, "./store", bin, "-gcflags=all=-l")
 	syms := map[string]bool{}
 	for _, l := range strings.Split(goRun(t, mod, "tool", "nm", bin), "\n") {
 		if f := strings.Fields(l); len(f) == 3 && f[1] == "T" {

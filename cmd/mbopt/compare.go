@@ -265,7 +265,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		return badInputf("--history: a shard's results are only part of the comparison; compare merge judges them together and stores them in its --history")
 	}
 	if !o.hist.noHistory && !sharded {
-		histPath = historyPath(cmd.Context(), o.hist.path)
+		histPath = historyPath(o.hist.path)
 		inputs = append(inputs, history.Files(histPath)...)
 	}
 	if in := atomicfile.Overwrites(o.output, inputs...); in != "" {

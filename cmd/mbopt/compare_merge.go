@@ -116,7 +116,7 @@ func runCompareMerge(ctx context.Context, s *streams, o *compareMergeOptions, di
 	inputs := shardFiles(dirs)
 	histPath := ""
 	if !o.hist.noHistory {
-		histPath = historyPath(ctx, o.hist.path)
+		histPath = historyPath(o.hist.path)
 		inputs = append(inputs, history.Files(histPath)...)
 	}
 	if in := atomicfile.Overwrites(o.output, inputs...); in != "" {

@@ -405,7 +405,7 @@ the new baseline (--base REV).`
 			return badInputf("--to REV names the new baseline")
 		}
 		ctx := c.Context()
-		path := historyPath(ctx, o.hist.path)
+		path := historyPath(o.hist.path)
 		st, err := openHistory(ctx, path)
 		if err != nil {
 			return err

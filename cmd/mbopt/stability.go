@@ -3,15 +3,13 @@ package main
 import (
 	"context"
 	"math"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/internal/gomod"
 )
 
 // stabilityUnit is the unit whose A/A instability --max-instability
@@ -31,7 +29,7 @@ func (o *selectOptions) applyStability(cfg *analysis.Config) error {
 		return badInputf("--max-instability must be a positive relative CI width such as 0.05 (0: keep all), not %v", w)
 	}
 	ctx := context.Background()
-	path := historyPath(ctx, o.history)
+	path := historyPath(o.history)
 	st, err := openHistory(ctx, path)
 	if err != nil {
 		return err
@@ -61,13 +59,12 @@ func (o *selectOptions) applyStability(cfg *analysis.Config) error {
 // historyPath returns the history database of the module in the current
 // directory: given when set, else .mbopt/history.db in the module root
 // (the current directory outside a module).
-func historyPath(ctx context.Context, given string) string {
+func historyPath(given string) string {
 	if given != "" {
 		return given
 	}
-	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
-	if mod := strings.TrimSpace(string(out)); err == nil && mod != "" && mod != os.DevNull {
-		return filepath.Join(filepath.Dir(mod), history.DefaultPath)
+	if mod, err := gomod.Find("."); err == nil {
+		return filepath.Join(mod.Dir, history.DefaultPath)
 	}
 	return history.DefaultPath
 }

@@ -9,12 +9,13 @@
 // its layer orders packages of one layer that import one another):
 //
 //  0. helpers, which know nothing of benchmarks: bitset; internal
-//     atomicfile, dirlock, interrupt, lazy, par, proc, regfile, srcfunc
-//     (source functions named as the compiler names them), textutil, the
-//     documentation check doccheck and this package; then, on top of
-//     those, gitrev (revisions and the default base, run through proc),
-//     statedir (the .mbopt directory git must not see) and testbin (runs
-//     test binaries and the go command for collect and compare)
+//     atomicfile, dirlock, gomod (the module a directory belongs to),
+//     interrupt, lazy, par, proc, regfile, srcfunc (source functions named
+//     as the compiler names them), textutil, the documentation check
+//     doccheck and this package; then, on top of those, gitrev (revisions
+//     and the default base, run through proc), statedir (the .mbopt
+//     directory git must not see) and testbin (builds, lists and runs test
+//     binaries for collect and compare)
 //  1. nouns, which the stages and the two halves share: benchname
 //     (benchmark ids), shard (the partition of a suite over N machines),
 //     relevance (what a benchmark means for the application: the Impact

@@ -1,8 +1,10 @@
-// Package testbin runs Go test binaries (and the go command that builds
-// them) for mbopt's collection and comparison: with a timeout that asks
-// for a goroutine dump (SIGQUIT) before killing, with bounded output, and
-// in a process group of their own (package internal/proc), so that none
-// of them outlives mbopt.
+// Package testbin builds, lists and runs Go test binaries for mbopt's
+// collection and comparison, the one place that does: [Build] runs
+// go test -c, [List] asks a binary for its benchmarks (-test.list), and
+// [Run] runs a binary with a timeout that asks for a goroutine dump
+// (SIGQUIT) before killing, with bounded output. Every process runs in a
+// process group of its own (package internal/proc), so that none of them
+// outlives mbopt.
 package testbin
 
 import (
@@ -15,6 +17,81 @@ import (
 
 	"github.com/mbopt/mbopt/internal/proc"
 )
+
+// A Build is one go test -c of one package.
+type Build struct {
+	// GoCmd is the go command; "" means "go".
+	GoCmd string
+	// Dir is the directory the go command runs in.
+	Dir string
+	// Env is its environment; nil means the process's.
+	Env []string
+	// Flags are build flags, placed before the package (-tags, -cover, …).
+	Flags []string
+	// Package is the package's import path or directory.
+	Package string
+	// Out is the path of the test binary to write.
+	Out string
+}
+
+// Args returns the go command's arguments: test -c -o Out, the Flags,
+// then Package.
+func (b Build) Args() []string {
+	args := append([]string{"test", "-c", "-o", b.Out}, b.Flags...)
+	return append(args, b.Package)
+}
+
+// Run builds the test binary and returns the go command's output, stdout
+// and stderr interleaved. A package without test files builds nothing:
+// Run succeeds and Out does not exist. A failed build returns the output
+// (see [BuildError]) and the go command's error; a canceled one
+// ctx.Err().
+func (b Build) Run(ctx context.Context) ([]byte, error) {
+	goCmd := b.GoCmd
+	if goCmd == "" {
+		goCmd = "go"
+	}
+	cmd := exec.CommandContext(ctx, goCmd, b.Args()...)
+	cmd.Dir, cmd.Env = b.Dir, b.Env
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := proc.Run(cmd)
+	if err != nil && ctx.Err() != nil {
+		return out.Bytes(), ctx.Err()
+	}
+	return out.Bytes(), err
+}
+
+// ListArgs returns the flags with which [List] asks a test binary for its
+// benchmarks: -test.list ^Benchmark.
+func ListArgs() []string { return []string{"-test.list", "^Benchmark"} }
+
+// List runs test binary bin with [ListArgs] in dir, as [Run] does, and
+// returns the top-level benchmarks it lists, in its order, with how the
+// process ended. The names are nil when the process failed or timed out
+// (the Result says which), and also when it listed none: a binary without
+// benchmarks, or one whose TestMain does not call m.Run.
+func List(ctx context.Context, dir string, env []string, timeout time.Duration, bin string) ([]string, Result) {
+	r := Run(ctx, dir, env, timeout, bin, ListArgs()...)
+	if r.Err != nil || r.TimedOut {
+		return nil, r
+	}
+	return BenchmarkNames(r.Output), r
+}
+
+// BenchmarkNames returns the lines of -test.list output that name
+// benchmarks, in order: those that, without surrounding white space, start
+// with "Benchmark" and hold no space or tab; nil when there are none.
+func BenchmarkNames(out []byte) []string {
+	var names []string
+	for _, l := range strings.Split(string(out), "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "Benchmark") && !strings.ContainsAny(l, " \t") {
+			names = append(names, l)
+		}
+	}
+	return names
+}
 
 // QuitGrace is how long a timed-out process has to print its goroutine
 // dump after SIGQUIT before its process group is killed.
