@@ -1,9 +1,16 @@
-// Package analysis runs mbopt's whole pipeline on files: it reads the
+// Package analysis is mbopt's relevance half on files: it reads the
 // application profile(s) and a directory or list of benchmark profiles,
 // builds their call graphs ([callgraph]), computes coverage and reference
 // impact ([coverage]), the minimal suite ([optimize], Algorithm 2) and
 // recommendations ([recommend], Algorithm 3), and returns everything as one
 // [Report] that package report renders.
+//
+// An analysis runs no benchmark and no program: it reads the files it is
+// given, which may have been collected anywhere. Package pipeline is the
+// one that runs things on a module: it profiles the benchmarks (package
+// collect) and the application (package reference), then calls [Run]. The
+// two words keep these meanings throughout mbopt: an analysis reads
+// profiles, a pipeline makes them and then analyses them.
 //
 // Bad application input is always an error. Bad benchmark profiles are
 // normal in a large suite (a benchmark that failed or timed out leaves an

@@ -11,10 +11,94 @@ import (
 	"maps"
 	"path/filepath"
 	"strconv"
+	"strings"
 
+	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/manifest"
 )
+
+// CostKind names where benchmark costs came from.
+type CostKind string
+
+// The sources of benchmark costs, in the order [Run] tries them: the first
+// that gives at least one cost is used for every benchmark.
+const (
+	// CostsFromFile: SelectConfig.CostsFile (see [ReadCosts]).
+	CostsFromFile CostKind = "file"
+	// CostsFromConfig: SelectConfig.Costs.
+	CostsFromConfig CostKind = "config"
+	// CostsFromManifest: the manifest.json files of the Micro
+	// directories (see manifest.Manifest.Costs: each benchmark's wall
+	// time).
+	CostsFromManifest CostKind = "manifest"
+	// CostsFromProfiles: each benchmark profile's own duration
+	// (DurationNanos, see callgraph.Graph.Duration), the time the
+	// profiled run took; profiles that record none have no cost.
+	CostsFromProfiles CostKind = "profiles"
+)
+
+// CostSource says where the benchmark costs of a [Report] came from.
+type CostSource struct {
+	// Kind is the source.
+	Kind CostKind
+	// Files are the costs file or the manifest files; empty for the
+	// other kinds.
+	Files []string
+}
+
+// String describes the source for people: "each profile's recorded
+// duration", "manifest DIR/manifest.json", "costs file FILE" or
+// "SelectConfig.Costs".
+func (s CostSource) String() string {
+	switch s.Kind {
+	case CostsFromFile:
+		return "costs file " + strings.Join(s.Files, ", ")
+	case CostsFromConfig:
+		return "SelectConfig.Costs"
+	case CostsFromManifest:
+		return "manifest " + strings.Join(s.Files, ", ")
+	case CostsFromProfiles:
+		return "each profile's recorded duration"
+	}
+	return string(s.Kind)
+}
+
+// resolveCosts returns the benchmark costs by id and their source, trying
+// the sources in the order of [CostKind]'s constants; nil costs and a zero
+// source when none gives a cost.
+func resolveCosts(cfg Config, manifests []dirManifest, benches []coverage.Benchmark) (map[string]float64, CostSource, error) {
+	sc := cfg.Select
+	if sc.CostsFile != "" {
+		costs, err := ReadCosts(sc.CostsFile)
+		if err != nil {
+			return nil, CostSource{}, asInput(err)
+		}
+		return costs, CostSource{Kind: CostsFromFile, Files: []string{sc.CostsFile}}, nil
+	}
+	if sc.Costs != nil {
+		return sc.Costs, CostSource{Kind: CostsFromConfig}, nil
+	}
+	if costs, files := manifestCosts(manifests); len(costs) > 0 {
+		return costs, CostSource{Kind: CostsFromManifest, Files: files}, nil
+	}
+	costs := map[string]float64{}
+	for _, b := range benches {
+		d := 0.0
+		if b.Graph != nil {
+			d = b.Graph.Duration
+		} else if b.Footprint != nil {
+			d = b.Footprint.Duration
+		}
+		if d > 0 {
+			costs[b.ID] = d
+		}
+	}
+	if len(costs) > 0 {
+		return costs, CostSource{Kind: CostsFromProfiles}, nil
+	}
+	return nil, CostSource{}, nil
+}
 
 // manifestCosts merges the costs of the manifests (see
 // [manifest.Manifest.Costs]) and returns them with the manifest files they

@@ -52,41 +52,6 @@ type Revision struct {
 	Depth int `json:"depth,omitempty"`
 }
 
-// Settings are the parameters of one comparison: the RMIT schedule and
-// the statistics.
-type Settings struct {
-	// Trials is the number of trials (the study's instance runs, 3);
-	// Trials × Runs × Count measurements are taken per benchmark and
-	// version.
-	Trials int `json:"trials"`
-	// Runs is the number of suite runs per trial (3).
-	Runs int `json:"runs"`
-	// Count is the number of measurements of a benchmark per run
-	// (-test.count, 5).
-	Count int `json:"count"`
-	// BenchTime is the -test.benchtime of each measurement, such as "1s"
-	// or "100x".
-	BenchTime string `json:"benchtime"`
-	// Benchmem adds B/op and allocs/op.
-	Benchmem bool `json:"benchmem,omitempty"`
-	// Seed seeds the schedule and the bootstrap.
-	Seed uint64 `json:"seed"`
-	// Threshold is the relative change below which nothing is a change
-	// (0.01 is 1%).
-	Threshold float64 `json:"threshold"`
-	// Confidence is the confidence level of the intervals (0.99).
-	Confidence float64 `json:"confidence"`
-	// Resamples is the number of bootstrap resamples.
-	Resamples int `json:"resamples"`
-	// UntilStable, when positive, stops scheduling a benchmark once both
-	// versions have at least 2 trials and its interval is narrower than
-	// this width.
-	UntilStable float64 `json:"until_stable,omitempty"`
-	// Budget, when positive, is the wall-clock budget the schedule was
-	// fitted into (nanoseconds in JSON; omitted when none).
-	Budget time.Duration `json:"budget,omitempty"`
-}
-
 // A Status says whether a benchmark could be compared.
 type Status string
 

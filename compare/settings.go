@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -9,6 +8,41 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 )
+
+// Settings are the parameters of one comparison: the RMIT schedule and
+// the statistics.
+type Settings struct {
+	// Trials is the number of trials (the study's instance runs, 3);
+	// Trials × Runs × Count measurements are taken per benchmark and
+	// version.
+	Trials int `json:"trials"`
+	// Runs is the number of suite runs per trial (3).
+	Runs int `json:"runs"`
+	// Count is the number of measurements of a benchmark per run
+	// (-test.count, 5).
+	Count int `json:"count"`
+	// BenchTime is the -test.benchtime of each measurement, such as "1s"
+	// or "100x".
+	BenchTime string `json:"benchtime"`
+	// Benchmem adds B/op and allocs/op.
+	Benchmem bool `json:"benchmem,omitempty"`
+	// Seed seeds the schedule and the bootstrap.
+	Seed uint64 `json:"seed"`
+	// Threshold is the relative change below which nothing is a change
+	// (0.01 is 1%).
+	Threshold float64 `json:"threshold"`
+	// Confidence is the confidence level of the intervals (0.99).
+	Confidence float64 `json:"confidence"`
+	// Resamples is the number of bootstrap resamples.
+	Resamples int `json:"resamples"`
+	// UntilStable, when positive, stops scheduling a benchmark once both
+	// versions have at least 2 trials and its interval is narrower than
+	// this width.
+	UntilStable float64 `json:"until_stable,omitempty"`
+	// Budget, when positive, is the wall-clock budget the schedule was
+	// fitted into (nanoseconds in JSON; omitted when none).
+	Budget time.Duration `json:"budget,omitempty"`
+}
 
 // The defaults of [Settings]: the study's schedule and statistics.
 const (
@@ -93,35 +127,4 @@ func parseBenchTime(s string) (d time.Duration, iters int, err error) {
 		return 0, 0, fmt.Errorf("BenchTime %q: want a duration such as 1s or an iteration count such as 100x", s)
 	}
 	return d, 0, nil
-}
-
-// ErrInput matches (with errors.Is) every error of [Run] and [Analyze]
-// caused by what the Options or Settings ask for rather than by the
-// benchmarks or the machine: an invalid setting, a directory outside a
-// git repository or Go module, a revision that names no commit, a bad
-// pattern. Such errors are [*InputError] values.
-var ErrInput = errors.New("invalid compare input")
-
-// An InputError is a problem with one field of the [Options] or
-// [Settings]. Its message names the value and says what is wrong, not how
-// a command line spells the field: a CLI maps Field to its flag.
-type InputError struct {
-	// Field is the field at fault, such as "Base", "Dir" or
-	// "Settings.Trials".
-	Field string
-	// Err is the problem.
-	Err error
-}
-
-// Error returns Err's message.
-func (e *InputError) Error() string { return e.Err.Error() }
-
-// Unwrap returns Err.
-func (e *InputError) Unwrap() error { return e.Err }
-
-// Is reports whether target is ErrInput.
-func (e *InputError) Is(target error) bool { return target == ErrInput }
-
-func inputErrorf(field, format string, args ...any) error {
-	return &InputError{Field: field, Err: fmt.Errorf(format, args...)}
 }

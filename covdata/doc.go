@@ -4,6 +4,13 @@
 // the functions of a CPU profile, so a coverage run and a profile of the
 // same code can be compared function by function.
 //
+// Go calls this data coverage; the rest of mbopt calls it cover data
+// (source "cover" in a manifest, mbopt profile --source cover) and what
+// [Load] makes of it a function set ([Set]), and keeps the word coverage
+// for call-graph coverage (package coverage: the share of the
+// application's functions the benchmarks reach). A function set is an
+// input to that coverage, as a CPU profile is.
+//
 // # How the data is read
 //
 // [Load] runs `go tool covdata textfmt -i DIR`, which turns the binary

@@ -57,4 +57,15 @@
 //
 // Sets are bitsets over application node ids ([callgraph.Graph] ids are in
 // name order, so every set is deterministic).
+//
+// # One meaning of coverage
+//
+// In mbopt, coverage always means the call-graph coverage above: which
+// application functions a benchmark reaches, and the share of them a
+// suite reaches. It never means Go's statement coverage. The data of
+// go test -cover is called cover data (package covdata, a manifest of
+// source "cover", mbopt profile --source cover), and what it yields, the
+// functions a benchmark ran, a function set: one of two ways to learn a
+// benchmark's functions, beside its CPU profile, and so an input to
+// coverage, not coverage itself.
 package coverage

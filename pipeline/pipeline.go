@@ -9,6 +9,11 @@
 // PGO profiles) and a workload command that writes a CPU profile (see
 // package reference). It is taken first, so a broken source fails in
 // seconds rather than after the whole suite ran.
+//
+// A pipeline makes the profiles and then analyses them; package analysis
+// is the part that reads them and runs no benchmark. Use analysis.Run when
+// the profiles exist (collected by another machine, a CI job, an earlier
+// run), and [Run] to make them from a module in one call.
 package pipeline
 
 import (
