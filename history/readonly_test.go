@@ -47,7 +47,10 @@ func stateOf(t *testing.T, path string) fileState {
 
 // sqliteFile creates an SQLite database at path with the given
 // statements run on it.
-func sqliteFile(t *testing.T, path string, stmts ...string) {
+func sqliteFile(t *testing.T, path string, stmts ...string) { sqliteFileF(t, path, stmts...) }
+
+// sqliteFileF is sqliteFile for a test or a fuzz target.
+func sqliteFileF(t testing.TB, path string, stmts ...string) {
 	t.Helper()
 	db, err := sql.Open("sqlite", path)
 	require.NoError(t, err)

@@ -536,12 +536,18 @@
 //	mbopt history [BENCHMARK...] [flags]
 //
 // History shows each benchmark's series: its change against one fixed
-// baseline revision at every compared head commit, in commit order, with its
-// 99% interval, and runs the TCC study's jump and trend detectors on it
-// (package detect has their definitions, package history the store and the
-// calibration). Each machine and settings hash is a series of its own.
-// Arguments keep the benchmarks whose id (import path + "." + full name) or
-// full name equals one of them.
+// baseline revision at every compared head commit, in ancestry (first-parent)
+// order, with its 99% interval, the commit's date, the baseline's and the
+// head's values and the verdict the comparison gave then (with its
+// threshold: a later calibration never rewrites it), and runs the TCC
+// study's jump and trend detectors on it (package detect has their
+// definitions, package history the store and the calibration). Each machine
+// and set of settings is a series of its own, named by the settings that
+// differ. Arguments keep the benchmarks whose id (import path + "." + full
+// name), full name or name as compare prints it equals one of them. A stored
+// result that is no measurement (not finite, absurd) is left out with a
+// warning. The input is only read: a file that is not an mbopt history is
+// refused untouched.
 //
 //   - --history FILE: the database mbopt compare writes (default
 //     .mbopt/history.db).

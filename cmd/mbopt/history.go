@@ -49,15 +49,20 @@ func newCmdHistory(s *streams) *cobra.Command {
 		Short: "Show benchmarks' changes over commits, with jump and trend detection",
 		Long: `History reads the comparisons mbopt compare stored (in .mbopt/history.db unless
 --history says otherwise) and shows each benchmark's series: its change against
-one fixed baseline revision at every compared head commit, in commit order, with
-the 99% confidence interval, as the study kept its base version fixed to see
-long-term trends. The baseline is the base of the most stored comparisons;
---baseline REV picks another (a stored base's hash or prefix, or any revision of
-the repository in the current directory). Each machine and each set of compare
-settings (trials, runs, count, benchtime) is a series of its own.
+one fixed baseline revision at every compared head commit, in ancestry
+(first-parent) order, with the 99% confidence interval, as the study kept its
+base version fixed to see long-term trends. Each commit shows its date, the
+baseline's and the head's values and the verdict its comparison gave then,
+against the threshold of then, which a later calibration never rewrites. The
+baseline is the base of the most stored comparisons; --baseline REV picks
+another (a stored base's hash or prefix, or any revision of the repository in
+the current directory); mbopt history rebaseline moves it. Each machine and
+each set of compare settings (trials, runs, count, benchtime) is a series of
+its own, named by the settings that differ.
 
-Arguments keep the benchmarks whose id (import path + "." + full name) or full
-name equals one of them.
+Arguments keep the benchmarks whose id (import path + "." + full name), full
+name, or name as compare prints it (package relative to the module) equals one
+of them.
 
 The detectors are those of Grambow et al. (IEEE TCC 2022, "Jump and Trend
 Detection"): a jump is a change between consecutive commits beyond the
