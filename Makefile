@@ -34,8 +34,9 @@ test:
 test-short:
 	$(GO) test -count=1 -short ./...
 
-## bench: performance figures (synthetic graphs and end-to-end decoding; the
-## time to a verdict of mbopt compare on the example module)
+## bench: performance figures (synthetic graphs, end-to-end decoding and
+## mbopt analyze against the decoding floor; the time to a verdict of mbopt
+## compare on the example module)
 bench:
 	bash scripts/bench.sh
 	bash scripts/bench-compare.sh
