@@ -44,4 +44,49 @@
 // t = 1%): a change is definite when the whole interval lies beyond the
 // band on one side, potential when the median change lies beyond it but
 // the interval reaches into the band, and otherwise unchanged.
+//
+// # Verdicts you can trust
+//
+// Classify is the study's rule with one fixed threshold. [Judge] is the
+// rule mbopt's comparisons use; it adds what a shared, noisy machine and a
+// suite of many benchmarks need:
+//
+//   - The minimum detectable effect of an estimate
+//     ([Estimate.MinDetectableEffect]) is the smallest change its noise and
+//     repetitions could tell from no change: the larger half-width of the
+//     interval. "No change" then means "no change larger than this (or the
+//     threshold)".
+//   - A change is definite when its p-value survives the run's
+//     false-discovery-rate correction and its whole interval lies beyond
+//     ±max(fixed, calibrated threshold).
+//   - Otherwise it is potential when its median passes the largest of the
+//     fixed threshold, the benchmark's calibrated threshold (from A/A
+//     comparisons) or, without one, the dynamic threshold
+//     [DynamicFraction] × the interval's width (the study's 75%), and the
+//     minimum detectable effect towards 0 (the interval's half-width on
+//     that side): noise alone is no potential change.
+//   - Below [MinSamples] measurements per version (6 at 95%, 8 at 99%)
+//     there is no verdict.
+//
+// # P-values and the false discovery rate
+//
+// [Compare] also returns Estimate.P, the two-sided p-value of the same
+// bootstrap ([BootstrapP]): twice the share of resampled changes on the
+// far side of 0, with +1 terms, so it lies in [2/(B+1), 1] for B resamples
+// and is at most 1 − Confidence exactly when the interval excludes 0 (up
+// to those terms). At the default schedule (3 trials × 3 runs × 5
+// iterations) and 10,000 resamples a clear change gets 0.0002; a U-test
+// on 3 trial medians per side could never go below 0.1. Resampling trials,
+// runs and iterations makes it conservative on A/A data.
+//
+// A comparison of m benchmarks and units is m tests. At 99% confidence
+// about m/100 of them show a change by chance in every run. mbopt controls
+// the false discovery rate with the Benjamini–Hochberg procedure
+// ([BenjaminiHochberg], [AdjustBH]) over the P of every estimate of a run
+// at level q (0.05 by default): the k smallest p-values are significant,
+// where k is the largest rank with p_(k) ≤ k·q/m. Among the significant
+// changes at most a share q is expected to be noise, and in a run where
+// nothing changed the chance of any false alarm is at most q
+// ([ExpectedFalseAlarms]; [UncorrectedFalseAlarms] is the figure without
+// the correction).
 package benchstats

@@ -54,7 +54,7 @@ func ExampleJudge() {
 	}
 	fmt.Printf("expected false alarms: %.2f\n", benchstats.ExpectedFalseAlarms(0.05, 1))
 	// Output:
-	// +5.0%: definite-regression (threshold 3.1%, dynamic; MDE 2.1%)
+	// +5.0%: definite-regression (threshold 1.0%, threshold; MDE 2.1%)
 	// +0.0%: unchanged (threshold 3.0%, dynamic; MDE 2.0%)
 	// +0.0%: unchanged (threshold 30.0%, dynamic; MDE 25.0%)
 	// expected false alarms: 0.05

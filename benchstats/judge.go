@@ -80,14 +80,18 @@ type Rule struct {
 type Judgement struct {
 	// Verdict is the classification.
 	Verdict Verdict
-	// Threshold is the applied threshold: the largest of the fixed
-	// threshold, the calibrated or else the dynamic threshold, and the
-	// minimum detectable effect.
+	// Threshold is the threshold the verdict was taken against: for a
+	// definite change the band, the larger of the fixed and the calibrated
+	// threshold, that its whole interval lies beyond; otherwise the
+	// largest of the band, the dynamic threshold (without calibration)
+	// and the half-width of the interval towards 0, which its median had
+	// to pass.
 	Threshold float64
-	// Basis says which of those it was (ties go to the first in the
+	// Basis says which term Threshold is (ties go to the first in the
 	// order fixed, calibrated, dynamic, minimum detectable effect).
 	Basis Basis
-	// MDE is the estimate's minimum detectable effect.
+	// MDE is the estimate's minimum detectable effect in either direction
+	// (Estimate.MinDetectableEffect).
 	MDE float64
 	// TooFew is set when a version has fewer measurements than
 	// Rule.MinSamples: the verdict is then Unchanged whatever the data,
@@ -96,55 +100,65 @@ type Judgement struct {
 }
 
 // Judge classifies e by rule r; it is [Classify] with the thresholds that
-// make a verdict trustworthy:
+// make a verdict trustworthy. Let band = max(|r.Threshold|, r.Calibrated):
 //
-//   - The applied threshold T is the largest of |r.Threshold|, r.Calibrated
-//     (or, without calibration, DynamicFraction × the interval's width) and
-//     e's minimum detectable effect. A change whose median does not pass
-//     ±T is Unchanged: a 1% threshold against a 100%-wide interval does not
-//     make noise a change, and a near-deterministic measurement (width 0)
-//     still needs the fixed threshold.
-//   - A median beyond ±T is a definite change when the estimate is
-//     significant after the run's correction (r.Significant) and its whole
-//     interval lies beyond the band ±max(|r.Threshold|, r.Calibrated);
-//     otherwise it is a potential change. The band leaves out the dynamic
-//     threshold and the minimum detectable effect because the interval
-//     already carries the noise they measure.
+//   - A change is definite when e is significant after the run's
+//     correction (r.Significant) and its whole interval lies beyond ±band
+//     (so it also passes its minimum detectable effect).
+//   - Otherwise it is potential when its median passes ±T, where T is the
+//     largest of band, the dynamic threshold (DynamicFraction × the
+//     interval's width; only without calibration) and the minimum
+//     detectable effect in the change's direction (the interval's
+//     half-width towards 0): a 1% threshold against a 100%-wide interval
+//     does not make noise a change.
+//   - Otherwise it is unchanged; a near-deterministic measurement (width
+//     0) still needs the fixed threshold for any change.
 //   - With fewer than r.MinSamples measurements in a version the verdict is
 //     Unchanged and TooFew is set.
 //
-// Bounds are strict, as in Classify.
+// The dynamic threshold does not apply to definite changes because their
+// interval already carries the noise it measures: asking a definite change
+// to clear 75% of the width beyond its interval would need a median 1.25
+// widths away, and a real 30% change in wall time with a 40%-wide interval
+// could never be called. Bounds are strict, as in Classify.
 func Judge(e Estimate, r Rule) Judgement {
-	j := Judgement{MDE: e.MinDetectableEffect(), Threshold: math.Abs(r.Threshold), Basis: BasisFixed}
-	if r.Calibrated > j.Threshold {
-		j.Threshold, j.Basis = r.Calibrated, BasisCalibrated
+	band, bandBasis := math.Abs(r.Threshold), BasisFixed
+	if r.Calibrated > band {
+		band, bandBasis = r.Calibrated, BasisCalibrated
 	}
+	j := Judgement{MDE: e.MinDetectableEffect(), Threshold: band, Basis: bandBasis}
 	if d := DynamicFraction * e.CI.Width(); r.Calibrated == 0 && d > j.Threshold {
 		j.Threshold, j.Basis = d, BasisDynamic
 	}
-	if j.MDE > j.Threshold {
-		j.Threshold, j.Basis = j.MDE, BasisMDE
+	// The minimum detectable effect towards 0: for an increase the
+	// interval's lower half-width, for a decrease its upper one.
+	mde := j.MDE
+	switch {
+	case e.Change > 0:
+		mde = e.Change - e.CI.Low
+	case e.Change < 0:
+		mde = e.CI.High - e.Change
+	}
+	if mde > j.Threshold {
+		j.Threshold, j.Basis = mde, BasisMDE
 	}
 	if r.MinSamples > 0 && (e.BaseN < r.MinSamples || e.HeadN < r.MinSamples) {
 		j.TooFew = true
 		return j
 	}
-	band := max(math.Abs(r.Threshold), r.Calibrated)
 	up, down := DefiniteRegression, DefiniteImprovement
 	if r.HigherIsBetter {
 		up, down = down, up
 	}
 	switch {
+	case r.Significant && e.CI.Low > band:
+		j.Verdict, j.Threshold, j.Basis = up, band, bandBasis
+	case r.Significant && e.CI.High < -band:
+		j.Verdict, j.Threshold, j.Basis = down, band, bandBasis
 	case e.Change > j.Threshold:
 		j.Verdict = potential(up)
-		if r.Significant && e.CI.Low > band {
-			j.Verdict = up
-		}
 	case e.Change < -j.Threshold:
 		j.Verdict = potential(down)
-		if r.Significant && e.CI.High < -band {
-			j.Verdict = down
-		}
 	}
 	return j
 }

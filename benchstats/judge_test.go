@@ -64,10 +64,15 @@ func TestJudge(t *testing.T) {
 		name: "noise is no change", e: est(0.121, -0.099, 0.435),
 		r: Rule{Threshold: 0.01, Significant: false}, want: Unchanged, t: 0.4005, basis: BasisDynamic,
 	}, {
-		// A 30% change in a 20%-wide interval: dynamic threshold 15%,
-		// interval clear of ±1%.
+		// A 30% change in a 20%-wide interval: the interval clears ±1%
+		// and the median the MDE (10%).
 		name: "wall time 30%", e: est(0.30, 0.20, 0.40),
-		r: Rule{Threshold: 0.01, Significant: true}, want: DefiniteRegression, t: 0.15, basis: BasisDynamic,
+		r: Rule{Threshold: 0.01, Significant: true}, want: DefiniteRegression, t: 0.01, basis: BasisFixed,
+	}, {
+		// A 30% change in a 40%-wide interval is still definite: the
+		// dynamic threshold (30%) is for potential changes.
+		name: "wall time 30% wide", e: est(0.30, 0.12, 0.52),
+		r: Rule{Threshold: 0.01, Significant: true}, want: DefiniteRegression, t: 0.01, basis: BasisFixed,
 	}, {
 		// The same estimate, not significant after the correction: at
 		// most potential.
@@ -79,15 +84,22 @@ func TestJudge(t *testing.T) {
 		name: "potential", e: est(-0.025, -0.04, -0.01),
 		r: Rule{Threshold: 0.01, Significant: true}, want: PotentialImprovement, t: 0.0225, basis: BasisDynamic,
 	}, {
-		// A skewed interval: the MDE (lower half-width 8.5%) beats the
-		// dynamic threshold (0.75·9.5%); the median passes it.
+		// A skewed interval: the MDE towards 0 (lower half-width 8.5%)
+		// beats the dynamic threshold (0.75·9.5%); the median passes it.
 		name: "potential beyond the MDE", e: est(0.09, 0.005, 0.10),
 		r: Rule{Threshold: 0.01, Significant: true}, want: PotentialRegression, t: 0.085, basis: BasisMDE,
 	}, {
-		// A skewed interval: the MDE (upper half-width 8%) beats the
-		// dynamic threshold (0.75·9% = 6.75%).
-		name: "mde", e: est(0.07, 0.06, 0.15),
-		r: Rule{Threshold: 0.01, Significant: true}, want: Unchanged, t: 0.08, basis: BasisMDE,
+		// A skewed interval reaching far up: the change is definite (its
+		// lower bound clears ±1%) although its median is below the MDE
+		// in the other direction (8%).
+		name: "skewed up", e: est(0.07, 0.06, 0.15),
+		r: Rule{Threshold: 0.01, Significant: true}, want: DefiniteRegression, t: 0.01, basis: BasisFixed,
+	}, {
+		// Not significant, the same interval is a potential change: its
+		// median passes the dynamic threshold (6.75%) and the MDE towards
+		// 0 (1%).
+		name: "skewed up, not significant", e: est(0.07, 0.06, 0.15),
+		r: Rule{Threshold: 0.01}, want: PotentialRegression, t: 0.0675, basis: BasisDynamic,
 	}, {
 		// A calibrated threshold replaces the dynamic one and widens the
 		// band: the interval must clear ±5%.
@@ -98,7 +110,7 @@ func TestJudge(t *testing.T) {
 		r: Rule{Threshold: 0.01, Calibrated: 0.05, Significant: true}, want: DefiniteRegression, t: 0.05, basis: BasisCalibrated,
 	}, {
 		name: "throughput", e: est(0.30, 0.25, 0.35),
-		r: Rule{Threshold: 0.01, HigherIsBetter: true, Significant: true}, want: DefiniteImprovement, t: 0.075, basis: BasisDynamic,
+		r: Rule{Threshold: 0.01, HigherIsBetter: true, Significant: true}, want: DefiniteImprovement, t: 0.01, basis: BasisFixed,
 	}, {
 		// 4 measurements per version (2 trials × 1 run × 2 counts) at
 		// 99%: no verdict, however clear the data.

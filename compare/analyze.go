@@ -92,7 +92,10 @@ func (d *rawData) report(s Settings, impacts map[string]relevance.Impact) (*Repo
 				// relative change; equal medians are unchanged.
 				r.Error = "the base median is 0, so there is no relative change"
 				r.Verdict = benchstats.Unchanged
-				if m := benchstats.Median(h.h.Values()); m != 0 {
+				minN := benchstats.MinSamples(s.Confidence)
+				if b.h.Len() < minN || h.h.Len() < minN {
+					r.TooFew = true
+				} else if m := benchstats.Median(h.h.Values()); m != 0 {
 					r.Verdict = benchstats.Classify(benchstats.Estimate{Change: math.Inf(1), CI: benchstats.Interval{Low: math.Inf(1), High: math.Inf(1)}}, s.Threshold, b.better > 0)
 					r.Error = fmt.Sprintf("the base median is 0 and the head median %g", m)
 				}
@@ -104,11 +107,11 @@ func (d *rawData) report(s Settings, impacts map[string]relevance.Impact) (*Repo
 			}
 			r.Estimate = &est
 			r.Instability = est.Instability()
-			r.Verdict = benchstats.Classify(est, s.Threshold, b.better > 0)
 			r.PValue = benchstats.UTest(b.h.Values(), h.h.Values())
 		}
 		rep.Results = append(rep.Results, r)
 	}
+	judge(rep, nil)
 	SortResults(rep.Results)
 	return rep, nil
 }

@@ -223,14 +223,20 @@ func TestUntilStableKeepsVerdicts(t *testing.T) {
 }
 
 // TestStateDirIgnored: a comparison into the default output directory
-// (.mbopt/compare) of a repository that ignores nothing leaves git status
-// clean, because mbopt writes .mbopt/.gitignore when it creates .mbopt.
+// (a directory of its own under .mbopt/compare) of a repository that
+// ignores nothing leaves git status clean, because mbopt writes
+// .mbopt/.gitignore when it creates .mbopt.
 func TestStateDirIgnored(t *testing.T) {
 	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
-	if _, err := compare.Run(context.Background(), compare.Options{Dir: dir, Bench: "Same", Settings: tiny(1), CacheDir: "off"}); err != nil {
+	rep, err := compare.Run(context.Background(), compare.Options{Dir: dir, Bench: "Same", Settings: tiny(1), CacheDir: "off"})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, ".mbopt", "compare", compare.BaseFile)); err != nil {
+	real, _ := filepath.EvalSymlinks(filepath.Join(dir, ".mbopt", "compare"))
+	if got, _ := filepath.EvalSymlinks(filepath.Dir(rep.Out)); got != real {
+		t.Errorf("output directory %s, want one under %s", rep.Out, real)
+	}
+	if _, err := os.Stat(filepath.Join(rep.Out, compare.BaseFile)); err != nil {
 		t.Fatal(err)
 	}
 	out, err := exec.Command("git", "-C", dir, "status", "--porcelain").CombinedOutput()

@@ -43,8 +43,10 @@ type Options struct {
 	// Settings are the schedule and the statistics; zero fields take the
 	// values of [DefaultSettings].
 	Settings Settings
-	// Out is the output directory of the raw result files; "" means
-	// .mbopt/compare under the module root.
+	// Out is the output directory of the raw result files; "" means a
+	// directory of the comparison's own under .mbopt/compare in the module
+	// root, named by the start time (UTC) and the two short commits, so
+	// earlier comparisons' files are kept. Report.Out names it.
 	Out string
 	// Impacts maps benchmark ids to their reference impact; may be nil.
 	Impacts map[string]relevance.Impact

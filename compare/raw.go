@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -93,13 +94,22 @@ func newRawWriter(w io.Writer, header string) *rawWriter {
 	return &rawWriter{w: bw, bw: benchfmt.NewWriter(bw)}
 }
 
-// write writes the results of one process: its output's benchmark and
-// configuration lines after the marker m.
+// testConfig are the configuration keys a Go test binary prints before
+// its benchmarks. Other "key: value" lines in its output are printed by
+// the benchmarks themselves (a benchmark that logs "seed: 42"); the Go
+// benchmark format reads them as configuration too, and benchstat would
+// split its tables by them, so they are kept out of the raw files.
+var testConfig = map[string]bool{"goos": true, "goarch": true, "pkg": true, "cpu": true}
+
+// write writes the results of one process: its output's benchmark lines
+// and the test binary's configuration lines (testConfig) after the marker
+// m.
 func (rw *rawWriter) write(m marker, output []byte) error {
 	fmt.Fprintf(rw.w, "\n%s\n", m)
 	r := benchfmt.NewReader(bytes.NewReader(output), "")
 	for r.Scan() {
 		if res, ok := r.Result().(*benchfmt.Result); ok {
+			res.Config = slices.DeleteFunc(res.Config, func(c benchfmt.Config) bool { return c.File && !testConfig[c.Key] })
 			if err := rw.bw.Write(res); err != nil {
 				return err
 			}

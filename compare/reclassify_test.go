@@ -10,9 +10,9 @@ import (
 
 func TestReclassify(t *testing.T) {
 	est := func(c, lo, hi float64) *benchstats.Estimate {
-		return &benchstats.Estimate{Change: c, CI: benchstats.Interval{Low: lo, High: hi}}
+		return &benchstats.Estimate{Change: c, CI: benchstats.Interval{Low: lo, High: hi}, BaseN: 45, HeadN: 45, P: 0.0002}
 	}
-	rep := &Report{Settings: Settings{Threshold: 0.01}, Results: []Result{
+	rep := &Report{Settings: Settings{Threshold: 0.01, Confidence: 0.99, FDR: 0.05}, Results: []Result{
 		{ID: "m.BenchmarkNoisy", Unit: "sec/op", Status: Compared, Estimate: est(0.04, 0.02, 0.06), Verdict: benchstats.DefiniteRegression},
 		{ID: "m.BenchmarkStable", Unit: "sec/op", Status: Compared, Estimate: est(0.04, 0.02, 0.06), Verdict: benchstats.DefiniteRegression},
 		{ID: "m.BenchmarkThroughput", Unit: "B/s", Status: Compared, Estimate: est(0.04, 0.02, 0.06), Verdict: benchstats.DefiniteImprovement},
@@ -29,7 +29,9 @@ func TestReclassify(t *testing.T) {
 	for _, r := range rep.Results {
 		got[r.ID] = r.Verdict.String()
 		if r.ID == "m.BenchmarkStable" {
-			assert.Zero(t, r.Threshold, "the settings' threshold is not repeated")
+			// Definite: the interval clears ±1%, the threshold shown.
+			assert.Equal(t, 0.01, r.Threshold)
+			assert.Equal(t, benchstats.BasisFixed, r.ThresholdBasis)
 		}
 		if r.ID == "m.BenchmarkNoisy" {
 			assert.Equal(t, 0.03, r.Threshold)

@@ -111,9 +111,49 @@ type Result struct {
 	// [relevance.Impact]), when the comparison was given an analysis;
 	// omitted otherwise.
 	Impact *relevance.Impact `json:"impact,omitempty"`
-	// Threshold is the threshold the verdict used when it is not
-	// Settings.Threshold: a calibrated one (see [Reclassify]).
+	// Threshold is the threshold the verdict applied (Status Compared
+	// with an estimate): the largest of Settings.Threshold, the
+	// benchmark's calibrated threshold ([Reclassify]) or else its dynamic
+	// one (75% of the interval's width), and its minimum detectable
+	// effect. See benchstats.Judge.
 	Threshold float64 `json:"threshold,omitempty"`
+	// ThresholdBasis says which of those Threshold is.
+	ThresholdBasis benchstats.Basis `json:"threshold_basis,omitempty"`
+	// MinDetectableEffect is the smallest relative change this
+	// comparison could have told from no change, given the measured noise
+	// and repetitions (benchstats.Estimate.MinDetectableEffect): "no
+	// change" means no change larger than this or Threshold. Set for
+	// Status Compared with an estimate.
+	MinDetectableEffect *float64 `json:"min_detectable_effect,omitempty"`
+	// PAdjusted is the estimate's bootstrap p-value adjusted for the
+	// comparison's false discovery rate (Benjamini–Hochberg); the result
+	// is significant when it is at most Settings.FDR.
+	PAdjusted float64 `json:"p_adjusted,omitempty"`
+	// TooFew is set when a version has fewer measurements than a verdict
+	// needs at Settings.Confidence (benchstats.MinSamples: 8 at 99%): the
+	// verdict is then unchanged and no gate fails on it.
+	TooFew bool `json:"too_few,omitempty"`
+}
+
+// FalseAlarms is the false-discovery-rate correction of one comparison:
+// Benjamini–Hochberg at Settings.FDR over the bootstrap p-values of every
+// compared result with enough measurements (benchstats.BenjaminiHochberg);
+// only a significant result can be definite.
+type FalseAlarms struct {
+	// FDR is the false discovery rate controlled.
+	FDR float64 `json:"fdr"`
+	// Tests counts the results the correction covered.
+	Tests int `json:"tests"`
+	// Significant counts those that passed it.
+	Significant int `json:"significant"`
+	// Definite counts the definite changes.
+	Definite int `json:"definite"`
+	// Expected is the expected number of false alarms among them
+	// (benchstats.ExpectedFalseAlarms).
+	Expected float64 `json:"expected"`
+	// Uncorrected is the number of false alarms expected without the
+	// correction: Tests × (1 − Confidence).
+	Uncorrected float64 `json:"uncorrected"`
 }
 
 // A Report is the outcome of a comparison, and its JSON form is what mbopt
@@ -137,11 +177,17 @@ type Report struct {
 	// Raw names the raw result files (Go benchmark format) of each
 	// version, keyed "base" and "head", relative to the output directory.
 	Raw map[string]string `json:"raw,omitempty"`
+	// Out is the output directory, absolute, that holds the raw files
+	// (Options.Out, or by default a directory of this comparison's own
+	// under .mbopt/compare).
+	Out string `json:"out,omitempty"`
 	// Wall is the wall-clock time of the comparison (wall_ns in JSON).
 	Wall time.Duration `json:"wall_ns"`
 	// Saved is the time UntilStable saved, estimated from the measured
 	// time per run of the benchmarks it stopped.
 	Saved time.Duration `json:"saved_ns,omitempty"`
+	// FalseAlarms is the false-discovery-rate correction of the verdicts.
+	FalseAlarms *FalseAlarms `json:"false_alarms,omitempty"`
 	// Notes are plain-language remarks for the user, such as how the
 	// default base was chosen or what a budget changed.
 	Notes []string `json:"notes,omitempty"`

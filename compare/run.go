@@ -129,7 +129,18 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	}
 	out := opt.Out
 	if out == "" {
-		out = filepath.Join(r.repo, r.modRel, statedir.Name, "compare")
+		// Each comparison keeps its raw files: a directory of its own,
+		// named by the time and the two commits.
+		out = filepath.Join(r.repo, r.modRel, statedir.Name, "compare", comparisonDir(start, r.vers[Base].rev, r.vers[Head].rev))
+		for i := 2; ; i++ {
+			if _, err := os.Stat(out); os.IsNotExist(err) {
+				break
+			}
+			out = strings.TrimSuffix(out, "-"+strconv.Itoa(i-1)) + "-" + strconv.Itoa(i)
+		}
+	}
+	if abs, err := filepath.Abs(out); err == nil {
+		out = abs
 	}
 	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
 		return nil, inputErrorf("Out", "output directory %s is a file; choose a directory", out)
@@ -181,7 +192,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("analyzing the raw results: %w", err)
 	}
-	rep.Module, rep.Base, rep.Head, rep.Raw = r.modPath, r.vers[Base].rev, r.vers[Head].rev, r.rep.Raw
+	rep.Module, rep.Base, rep.Head, rep.Raw, rep.Out = r.modPath, r.vers[Base].rev, r.vers[Head].rev, r.rep.Raw, out
 	rep.Results = r.failures(rep.Results)
 	if rec != nil {
 		rec.Base, rec.Head, rec.Settings = r.vers[Base].rev, r.vers[Head].rev, r.s
@@ -209,6 +220,20 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	}
 	rep.Wall = time.Since(start)
 	return rep, nil
+}
+
+// comparisonDir names the output directory of a comparison started at
+// start: "20260102-030405-0123456789ab-fedcba987654" (UTC time, short
+// commits; "+dirty" after a commit with uncommitted changes).
+func comparisonDir(start time.Time, base, head Revision) string {
+	short := func(r Revision) string {
+		c := r.Commit[:min(12, len(r.Commit))]
+		if r.Dirty {
+			c += "+dirty"
+		}
+		return c
+	}
+	return start.UTC().Format("20060102-150405") + "-" + short(base) + "-" + short(head)
 }
 
 // locate finds the repository and the module.

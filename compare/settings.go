@@ -42,6 +42,9 @@ type Settings struct {
 	// Budget, when positive, is the wall-clock budget the schedule was
 	// fitted into (nanoseconds in JSON; omitted when none).
 	Budget time.Duration `json:"budget,omitempty"`
+	// FDR is the false discovery rate the verdicts control over all the
+	// comparison's estimates (0.05): see [FalseAlarms].
+	FDR float64 `json:"fdr,omitempty"`
 }
 
 // The defaults of [Settings]: the study's schedule and statistics.
@@ -51,14 +54,16 @@ const (
 	DefaultCount     = 5
 	DefaultBenchTime = "1s"
 	DefaultThreshold = 0.01
+	DefaultFDR       = 0.05
 )
 
 // DefaultSettings returns the study's settings: 3 trials × 3 runs × count
 // 5 at -benchtime 1s, a 1% threshold, 99% intervals from 10,000
-// resamples, seed 1.
+// resamples, seed 1; and a false discovery rate of 5%.
 func DefaultSettings() Settings {
 	return Settings{Trials: DefaultTrials, Runs: DefaultRuns, Count: DefaultCount, BenchTime: DefaultBenchTime,
-		Seed: 1, Threshold: DefaultThreshold, Confidence: benchstats.DefaultConfidence, Resamples: benchstats.DefaultResamples}
+		Seed: 1, Threshold: DefaultThreshold, Confidence: benchstats.DefaultConfidence, Resamples: benchstats.DefaultResamples,
+		FDR: DefaultFDR}
 }
 
 // withDefaults fills the zero fields of s with DefaultSettings.
@@ -85,6 +90,9 @@ func (s Settings) withDefaults() Settings {
 	if s.Resamples == 0 {
 		s.Resamples = d.Resamples
 	}
+	if s.FDR == 0 {
+		s.FDR = d.FDR
+	}
 	return s
 }
 
@@ -101,6 +109,8 @@ func (s Settings) check() error {
 		return inputErrorf("Settings.Threshold", "Threshold is %v; it must be a fraction in [0, 1), such as 0.01 for 1%%", s.Threshold)
 	case !(s.Confidence > 0 && s.Confidence < 1):
 		return inputErrorf("Settings.Confidence", "Confidence is %v; it must be in (0, 1), such as 0.99", s.Confidence)
+	case !(s.FDR > 0 && s.FDR <= 1):
+		return inputErrorf("Settings.FDR", "FDR is %v; it must be in (0, 1], such as 0.05 (1 turns the correction off)", s.FDR)
 	case s.Resamples < 1:
 		return inputErrorf("Settings.Resamples", "Resamples is %d; it must be positive, such as 10000", s.Resamples)
 	case s.UntilStable < 0:

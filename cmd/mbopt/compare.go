@@ -125,8 +125,10 @@ confidence interval (--confidence, --resamples). A change is definite when the
 whole interval lies beyond --threshold, potential when only the median change
 does.
 
-Raw results go to --out (default .mbopt/compare) as base.txt and head.txt in
-the Go benchmark format: benchstat base.txt head.txt reads them.
+Raw results go to --out as base.txt and head.txt in the Go benchmark format:
+benchstat base.txt head.txt reads them. By default each comparison keeps its
+own directory under .mbopt/compare, named by its start time and the two
+commits; the report prints the files' full paths.
 
 Output (--format): text, json (a compare.Report, documented on the type),
 markdown (a pull-request comment) or github (annotations and a step summary).

@@ -78,7 +78,17 @@ func TestCompareGateExitCodes(t *testing.T) {
 	assert.Equal(t, compare.SchemaVersion, rep.Schema)
 	require.Len(t, rep.Results, 1)
 	assert.Equal(t, "definite-improvement", rep.Results[0].Verdict.String())
-	assert.FileExists(t, filepath.Join(dir, ".mbopt", "compare", compare.BaseFile))
+	// Each comparison keeps its raw files in a directory of its own, named
+	// in the report; the text report prints their full paths.
+	assert.True(t, strings.HasPrefix(rep.Out, filepath.Join(dir, ".mbopt", "compare")+string(filepath.Separator)), rep.Out)
+	assert.FileExists(t, filepath.Join(rep.Out, compare.BaseFile))
+	code, stdout, stderr = mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--bench", "Faster")...)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stdout, "raw results (Go benchmark format, for benchstat): base "+filepath.Join(dir, ".mbopt", "compare"))
+	assert.FileExists(t, filepath.Join(rep.Out, compare.HeadFile), "an earlier comparison's files are kept")
+	dirs, err := filepath.Glob(filepath.Join(dir, ".mbopt", "compare", "*", compare.HeadFile))
+	require.NoError(t, err)
+	assert.Len(t, dirs, 6, "one directory per comparison")
 }
 
 // worktrees returns the worktrees git knows of in dir, the main one first.

@@ -85,6 +85,12 @@ func applyHistory(ctx context.Context, stderr io.Writer, o *compareHistoryOption
 			fmt.Fprintf(stderr, "mbopt: warning: --history %s: reading the A/A calibration: %v; the verdicts use --threshold %s\n", path, err, pct(rep.Settings.Threshold))
 		}
 	}
+	if history.IsAA(rep) && !o.aa {
+		// A history stores a commit against itself only as a calibration,
+		// and calibrating is asked for with --aa.
+		rep.Notes = append(rep.Notes, fmt.Sprintf("base and head are the same commit: not stored in %s, so it calibrates nothing (--aa stores an A/A calibration)", path))
+		return nil
+	}
 	add := st.Add
 	if o.bridge {
 		add = st.AddBridge

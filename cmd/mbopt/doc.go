@@ -506,8 +506,10 @@
 //     Markdown appended to $GITHUB_STEP_SUMMARY.
 //   - -o FILE (--output FILE): write the report to FILE.
 //   - --out DIR: the raw results base.txt and head.txt, in the Go benchmark
-//     format, which benchstat base.txt head.txt reads (default .mbopt/compare
-//     in the module root).
+//     format, which benchstat base.txt head.txt reads (default: a directory
+//     of the comparison's own under .mbopt/compare in the module root, named
+//     by its start time and the two commits, so earlier comparisons' files
+//     are kept; the report prints the files' full paths).
 //   - --history FILE: store the report in this database (default
 //     .mbopt/history.db in the module root), one transaction per comparison;
 //     --no-history stores nothing and uses no calibrated threshold.

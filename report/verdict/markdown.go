@@ -70,6 +70,10 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 	writeTable := func(results []compare.Result) {
 		heads := []string{"", "verdict", "change", conf, "instability"}
 		align := []string{"---", "---", "--:", "--:", "--:"}
+		if judged(r) {
+			heads = append(heads, "threshold", "MDE")
+			align = append(align, "--:", "--:")
+		}
 		if impact {
 			heads = append(heads, "impact", "flat")
 			align = append(align, "--:", "--:")
@@ -80,7 +84,10 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 		for i := range results {
 			res := &results[i]
 			e := res.Estimate
-			cells := []string{verdictMarks[res.Verdict], verdictWords(res.Verdict), render.SignedPct(e.Change), ciText(e.CI), ppText(res.Instability)}
+			cells := []string{verdictMarks[res.Verdict], resultVerdict(res), render.SignedPct(e.Change), ciText(e.CI), ppText(res.Instability)}
+			if judged(r) {
+				cells = append(cells, resultThreshold(res), mdeText(res))
+			}
 			if impact {
 				if res.Impact != nil {
 					cells = append(cells, render.Pct(res.Impact.Attributed), render.Pct(res.Impact.Flat))
@@ -97,12 +104,16 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 		}
 		p("\n")
 	}
+	band := "±" + thresholdText(r.Settings.Threshold)
+	if judged(r) {
+		band = "their thresholds"
+	}
 	if len(detected) > 0 {
-		p("### Changes beyond ±%s\n\n", thresholdText(r.Settings.Threshold))
+		p("### Changes beyond %s\n\n", band)
 		writeTable(detected)
 	}
 	if len(unchanged) > 0 {
-		p("<details><summary>%s within ±%s</summary>\n\n", textutil.Plural(len(unchanged), "unchanged result"), thresholdText(r.Settings.Threshold))
+		p("<details><summary>%s within %s</summary>\n\n", textutil.Plural(len(unchanged), "unchanged result"), band)
 		writeTable(unchanged)
 		p("</details>\n\n")
 	}
@@ -127,7 +138,11 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 	if l := untouchedLegend(r); l != "" {
 		p("*%s*. ", render.EscapeMarkdown(l))
 	}
-	p("%s.", strings.Join(settingsLines(r), ". "))
+	lines := settingsLines(r)
+	if judged(r) {
+		lines = append(lines, judgementLines(r)...)
+	}
+	p("%s.", render.EscapeMarkdown(strings.Join(lines, ". ")))
 	if raw := rawText(r); raw != "" {
 		p(" Raw results (Go benchmark format, for benchstat): %s.", render.EscapeMarkdown(raw))
 	}

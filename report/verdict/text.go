@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -136,23 +137,129 @@ func revisionText(rev compare.Revision) string {
 }
 
 // headline returns the sentence the report leads with, naming benchmarks
-// with name.
+// with name. A judged report (see [judged]) leads with its largest definite
+// change; a judged report without one says so first, and then names the
+// leading potential change. A report from before the judgement leads with
+// its leading detection.
 func headline(r *compare.Report, name func(*compare.Result) string) string {
 	detected, unchanged, _ := groups(r)
 	conf := fmt.Sprintf("%g%%", 100*r.Settings.Confidence)
-	if lead := leading(detected); lead != nil {
+	describe := func(lead *compare.Result) string {
 		e := lead.Estimate
-		s := fmt.Sprintf("A %s of %s in %s (%s, %s CI %s)", verdictWords(lead.Verdict), render.SignedPct(e.Change), name(lead), lead.Unit, conf, ciText(e.CI))
+		s := fmt.Sprintf("%s of %s in %s (%s, %s CI %s)", verdictWords(lead.Verdict), render.SignedPct(e.Change), name(lead), lead.Unit, conf, ciText(e.CI))
 		if im := lead.Impact; im != nil {
 			s += fmt.Sprintf(", which covers %s of the application's CPU time (%s flat)", render.Pct(im.Attributed), render.Pct(im.Flat))
 		}
-		return s + "."
+		return s
 	}
 	compared := len(detected) + len(unchanged)
+	if !judged(r) {
+		if lead := leading(detected); lead != nil {
+			return "A " + describe(lead) + "."
+		}
+		if compared == 0 {
+			return "Nothing could be compared: no benchmark ran in both versions."
+		}
+		return fmt.Sprintf("No change beyond ±%s in %s (%s confidence).", thresholdText(r.Settings.Threshold), textutil.Plural(compared, "result"), conf)
+	}
+	var definite []compare.Result
+	for _, d := range detected {
+		if d.Verdict.Definite() {
+			definite = append(definite, d)
+		}
+	}
+	if lead := leading(definite); lead != nil {
+		return "A " + describe(lead) + "."
+	}
 	if compared == 0 {
 		return "Nothing could be compared: no benchmark ran in both versions."
 	}
-	return fmt.Sprintf("No change beyond ±%s in %s (%s confidence).", thresholdText(r.Settings.Threshold), textutil.Plural(compared, "result"), conf)
+	if tooFew(r) == compared {
+		return fmt.Sprintf("No verdict: too few samples in all %s for a verdict at %s confidence (%d measurements per version needed).", textutil.Plural(compared, "result"), conf, benchstats.MinSamples(r.Settings.Confidence))
+	}
+	s := fmt.Sprintf("No definite change in %s (each against its own threshold; %s confidence, false discovery rate %g%%).", textutil.Plural(compared, "result"), conf, 100*r.Settings.FDR)
+	if lead := leading(detected); lead != nil {
+		s += " The largest potential change: a " + describe(lead) + "."
+	}
+	return s
+}
+
+// judged reports whether r's verdicts were taken with per-result
+// thresholds and the false-discovery-rate correction (compare's judgement):
+// then each result carries its threshold and minimum detectable effect,
+// and the report shows them.
+func judged(r *compare.Report) bool { return r.FalseAlarms != nil }
+
+// tooFew counts r's results with too few samples for a verdict.
+func tooFew(r *compare.Report) int {
+	n := 0
+	for _, res := range r.Results {
+		if res.TooFew {
+			n++
+		}
+	}
+	return n
+}
+
+// resultVerdict writes a result's verdict as words, "too few samples"
+// when it had too few for one.
+func resultVerdict(res *compare.Result) string {
+	if res.TooFew {
+		return "too few samples"
+	}
+	return verdictWords(res.Verdict)
+}
+
+// mdeText writes a result's minimum detectable effect: "0.3%", "0.012%"
+// below a tenth of a percent (counted instructions), "-" when unknown.
+func mdeText(res *compare.Result) string {
+	if res.MinDetectableEffect == nil {
+		return "-"
+	}
+	return finePct(*res.MinDetectableEffect)
+}
+
+// finePct writes a relative figure as a percentage with one decimal, or
+// two significant digits below 0.1%.
+func finePct(x float64) string {
+	if x != 0 && math.Abs(x) < 0.001 {
+		return fmt.Sprintf("%.2g%%", 100*x)
+	}
+	return render.Pct(x)
+}
+
+// resultThreshold writes the threshold a result's verdict applied, with
+// its source when that is not the fixed threshold: "4.1% dynamic".
+func resultThreshold(res *compare.Result) string {
+	if res.Threshold == 0 && res.ThresholdBasis == "" {
+		return "-"
+	}
+	s := finePct(res.Threshold)
+	switch res.ThresholdBasis {
+	case benchstats.BasisDynamic:
+		s += " dynamic"
+	case benchstats.BasisCalibrated:
+		s += " calibrated"
+	case benchstats.BasisMDE:
+		s += " MDE"
+	}
+	return s
+}
+
+// judgementLines describe a judged report's rule and its false alarms.
+func judgementLines(r *compare.Report) []string {
+	st, fa := r.Settings, r.FalseAlarms
+	lines := []string{
+		fmt.Sprintf("Threshold: a definite change is significant and its whole interval lies beyond ±%s (or the benchmark's calibrated threshold); otherwise its median must pass the largest of that, the dynamic threshold (%g%% of the interval's width, without calibration) and the minimum detectable effect towards 0 (MDE: the smallest change this run could tell from no change)",
+			thresholdText(st.Threshold), 100*benchstats.DynamicFraction),
+		fmt.Sprintf("False discovery rate %g%% over %s (Benjamini–Hochberg on the bootstrap p-values; only a significant change can be definite): expected false alarms %.2g, %.2g without the correction",
+			100*fa.FDR, textutil.Plural(fa.Tests, "test"), fa.Expected, fa.Uncorrected),
+	}
+	if n := tooFew(r); n > 0 {
+		lines = append(lines, fmt.Sprintf("Too few samples: %s had fewer than the %d measurements per version a verdict needs at %g%% confidence",
+			textutil.Plural(n, "result"), benchstats.MinSamples(st.Confidence), 100*st.Confidence))
+	}
+	return lines
 }
 
 // thresholdText writes the threshold as a percentage: "1%".
@@ -163,7 +270,9 @@ func thresholdText(t float64) string { return fmt.Sprintf("%g%%", 100*math.Abs(t
 func tally(r *compare.Report) string {
 	count := map[string]int{}
 	for _, res := range r.Results {
-		if res.Status == compare.Compared && res.Estimate != nil {
+		if res.TooFew {
+			count["too few samples"]++
+		} else if res.Status == compare.Compared && res.Estimate != nil {
 			count[verdictWords(res.Verdict)]++
 		} else {
 			count[statusWords(res.Status)]++
@@ -178,6 +287,9 @@ func tally(r *compare.Report) string {
 	}
 	if n := count["unchanged"]; n > 0 {
 		changed = append(changed, fmt.Sprintf("%d unchanged", n))
+	}
+	if n := count["too few samples"]; n > 0 {
+		changed = append(changed, fmt.Sprintf("%d with too few samples", n))
 	}
 	for _, st := range []compare.Status{compare.Added, compare.Removed, compare.BuildFailed, compare.Failed} {
 		if n := count[statusWords(st)]; n > 0 {
@@ -235,6 +347,11 @@ func settingsLines(r *compare.Report) []string {
 		fmt.Sprintf("Change of the medians with a %g%% confidence interval from %d hierarchical bootstrap resamples (seed %d); threshold ±%s",
 			100*st.Confidence, st.Resamples, st.Seed, thresholdText(st.Threshold)),
 	}
+	if judged(r) {
+		// The threshold is per result; judgementLines say how.
+		lines[1] = fmt.Sprintf("Change of the medians with a %g%% confidence interval from %d hierarchical bootstrap resamples (seed %d)",
+			100*st.Confidence, st.Resamples, st.Seed)
+	}
 	var extra []string
 	if st.Budget > 0 {
 		extra = append(extra, "Fitted into a budget of "+durText(st.Budget))
@@ -266,11 +383,15 @@ func durText(d time.Duration) string {
 	return d.Round(time.Millisecond).String()
 }
 
-// rawText lists the raw result files: "base: base.txt, head: head.txt".
+// rawText lists the raw result files: "base base.txt, head head.txt",
+// with full paths when the report names its output directory.
 func rawText(r *compare.Report) string {
 	var parts []string
 	for _, side := range []string{"base", "head"} {
 		if f, ok := r.Raw[side]; ok {
+			if r.Out != "" {
+				f = filepath.Join(r.Out, f)
+			}
 			parts = append(parts, side+" "+f)
 		}
 	}
@@ -309,6 +430,9 @@ func WriteText(w io.Writer, r *compare.Report) error {
 		p("\n%s\n", title)
 		t := &render.Table{}
 		heads := []string{"verdict", "change", fmt.Sprintf("%g%% CI", 100*r.Settings.Confidence), "instability"}
+		if judged(r) {
+			heads = append(heads, "threshold", "MDE")
+		}
 		if impact {
 			heads = append(heads, "impact", "flat")
 		}
@@ -316,7 +440,10 @@ func WriteText(w io.Writer, r *compare.Report) error {
 		for i := range results {
 			res := &results[i]
 			e := res.Estimate
-			cells := []string{verdictWords(res.Verdict), render.SignedPct(e.Change), ciText(e.CI), ppText(res.Instability)}
+			cells := []string{resultVerdict(res), render.SignedPct(e.Change), ciText(e.CI), ppText(res.Instability)}
+			if judged(r) {
+				cells = append(cells, resultThreshold(res), mdeText(res))
+			}
 			if impact {
 				if res.Impact != nil {
 					cells = append(cells, render.Pct(res.Impact.Attributed), render.Pct(res.Impact.Flat))
@@ -361,6 +488,11 @@ func WriteText(w io.Writer, r *compare.Report) error {
 	}
 	for _, l := range settingsLines(r) {
 		p("%s\n", l)
+	}
+	if judged(r) {
+		for _, l := range judgementLines(r) {
+			p("%s\n", l)
+		}
 	}
 	if l := untouchedLegend(r); l != "" {
 		p("%s\n", l)

@@ -44,6 +44,13 @@ type Variant struct {
 	AddRemove bool
 	// Broken makes the head's package fail to build.
 	Broken bool
+	// Seed makes the test binary print "seed: 1" when it starts, in both
+	// commits, as benchmarks that log their random seed do: a line the Go
+	// benchmark format reads as configuration.
+	Seed bool
+	// WallTime keeps go test's own ns/op, the wall time, instead of the
+	// CPU time the benchmarks report by default.
+	WallTime bool
 }
 
 // Repo makes the repository in a temporary directory and returns it, with
@@ -75,7 +82,7 @@ func Repo(t testing.TB, v Variant) string {
 	git("config", "user.name", "fixture")
 	write("go.mod", "module "+Module+"\n\ngo 1.22\n")
 	write("work/work.go", workGo)
-	write("work/work_test.go", benchmarks(baseN, baseN, baseN, Same))
+	write("work/work_test.go", benchmarks(baseN, baseN, baseN, Same, v))
 	git("add", "-A")
 	git("commit", "-q", "-m", "base")
 	git("checkout", "-q", "-b", "topic")
@@ -83,7 +90,7 @@ func Repo(t testing.TB, v Variant) string {
 	if v.AddRemove {
 		same = "BenchmarkNew"
 	}
-	write("work/work_test.go", benchmarks(baseN*13/10, baseN*7/10, baseN, same))
+	write("work/work_test.go", benchmarks(baseN*13/10, baseN*7/10, baseN, same, v))
 	if v.Broken {
 		write("work/work.go", workGo+"\nfunc broken() int { return \"not an int\" }\n")
 	}
@@ -107,15 +114,28 @@ func Spin(n int) uint64 {
 }
 `
 
-func benchmarks(slower, faster, same int, sameName string) string {
+func benchmarks(slower, faster, same int, sameName string, v Variant) string {
 	return fmt.Sprintf(`package work
 
 import (
+	"fmt"
 	"syscall"
 	"testing"
 )
 
 var sink uint64
+
+// printSeed makes the binary print its (fixed) random seed.
+const printSeed = %t
+
+// cpuTime makes the benchmarks report CPU time as ns/op.
+const cpuTime = %t
+
+func init() {
+	if printSeed {
+		fmt.Println("seed: 1")
+	}
+}
 
 // cpu returns the process's user and system CPU time in nanoseconds.
 func cpu() int64 {
@@ -131,7 +151,9 @@ func spin(b *testing.B, n int) {
 	for i := 0; i < b.N; i++ {
 		sink += Spin(n)
 	}
-	b.ReportMetric(float64(cpu()-start)/float64(b.N), "ns/op")
+	if cpuTime {
+		b.ReportMetric(float64(cpu()-start)/float64(b.N), "ns/op")
+	}
 }
 
 func BenchmarkSlower(b *testing.B) {
@@ -145,5 +167,5 @@ func BenchmarkFaster(b *testing.B) {
 func %s(b *testing.B) {
 	spin(b, %d)
 }
-`, slower, faster, sameName, same)
+`, v.Seed, !v.WallTime, slower, faster, sameName, same)
 }
