@@ -143,7 +143,10 @@ func (d *decoder) fill(r *bufio.Reader, size int64, lim Limits) bool {
 		if err != nil {
 			return false
 		}
-		src, max = d.gz, lim.MaxDecodedBytes
+		// Past eagerDecoded a gzipped profile is left to Load, which
+		// counts the rest without keeping it: a gzip bomb then costs this
+		// decoder no more memory than Load's own eager buffer.
+		src, max = d.gz, min(lim.MaxDecodedBytes, eagerDecoded)
 	}
 	d.lr = io.LimitedReader{R: src, N: max + 1}
 	d.data = d.data[:0]
@@ -152,7 +155,14 @@ func (d *decoder) fill(r *bufio.Reader, size int64, lim Limits) bool {
 	}
 	for {
 		if len(d.data) == cap(d.data) {
-			d.data = append(d.data, 0)[:len(d.data)]
+			// Grow by doubling, but never past max+1 bytes.
+			next := min(2*int64(cap(d.data))+512, max+1)
+			if next <= int64(len(d.data)) {
+				next = int64(len(d.data)) + 1 // the limited reader reports EOF
+			}
+			grown := make([]byte, len(d.data), next)
+			copy(grown, d.data)
+			d.data = grown
 		}
 		n, err := d.lr.Read(d.data[len(d.data):cap(d.data)])
 		d.data = d.data[:len(d.data)+n]
@@ -164,6 +174,7 @@ func (d *decoder) fill(r *bufio.Reader, size int64, lim Limits) bool {
 		}
 	}
 	if int64(len(d.data)) > max {
+		d.data = nil // a bomb's buffer is not kept for the next profile
 		return false
 	}
 	// parseData refuses to decompress a second gzip layer.
