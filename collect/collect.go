@@ -349,13 +349,21 @@ func (c *collector) buildTask(ctx context.Context, s *scheduler, p Package, npkg
 		return
 	}
 	for _, top := range b.tops {
-		u := unit{b, top}
+		u := unit{b: b, name: top}
 		if c.cfg.TopLevelOnly {
 			c.addUnit(ctx, s, u)
 			continue
 		}
 		if cd, ok := c.cache.discovery(b.hash, top, c.cfg.Skip); ok && !(c.cfg.RetryFailed && hasFailure(cd.Entries)) {
 			c.discovered(ctx, s, u, cd, true)
+			continue
+		}
+		if c.leafBySource(b.pkg, top) {
+			u.unchecked = true
+			c.mu.Lock()
+			c.tops-- // no discovery run to count
+			c.mu.Unlock()
+			c.addUnit(ctx, s, u)
 			continue
 		}
 		s.add(prioDiscover, func() {
@@ -365,6 +373,20 @@ func (c *collector) buildTask(ctx context.Context, s *scheduler, p Package, npkg
 			}
 		})
 	}
+}
+
+// leafBySource reports whether top-level benchmark top of p can be run
+// as a unit without a discovery run: its source declares it and creates
+// no sub-benchmarks (see parentBenchmarks), Bench selects it whole (not
+// only some of its sub-benchmarks), and the run is not sharded (every
+// shard must know every benchmark before the partition, so a guess that
+// turns out wrong cannot be mended there).
+func (c *collector) leafBySource(p Package, top string) bool {
+	if c.shard != nil || !slices.Contains(p.Benchmarks, top) || slices.Contains(p.Parents, top) {
+		return false
+	}
+	ok, partial := c.filter.Match(top)
+	return ok && !partial
 }
 
 // hasFailure reports whether an entry failed or timed out.
@@ -399,7 +421,7 @@ func (c *collector) discovered(ctx context.Context, s *scheduler, top unit, cd c
 		}
 	}
 	for _, leaf := range cd.Leaves {
-		c.addUnit(ctx, s, unit{top.b, leaf})
+		c.addUnit(ctx, s, unit{b: top.b, name: leaf})
 	}
 }
 
@@ -444,10 +466,57 @@ func (c *collector) schedule(ctx context.Context, s *scheduler, u unit) {
 		if c.cfg.cover() {
 			run = c.coverOne
 		}
-		if e, ok := run(ctx, u); ok {
-			c.finish(e, false)
+		e, ok := run(ctx, u)
+		switch {
+		case !ok:
+		case u.unchecked && e.subs:
+			// The source hid its b.Run (in a function of another
+			// package): discover its leaves as for any parent.
+			c.mu.Lock()
+			c.total--
+			c.tops++
+			c.mu.Unlock()
+			cd := c.discoverOne(ctx, u)
+			if ctx.Err() == nil {
+				c.discovered(ctx, s, u, cd, false)
+			}
+		default:
+			c.finish(e.Entry, false)
 		}
 	})
+}
+
+// A unitResult is the outcome of one unit's run: its entry, and whether
+// the run showed sub-benchmarks of a unit that was run without discovery.
+type unitResult struct {
+	manifest.Entry
+	subs bool
+}
+
+// unitArgs returns the test binary flags that select unit u: its
+// pattern, and for a unit run without discovery the Skip pattern, so
+// that a sub-benchmark Skip names does not run should it have some.
+func (c *collector) unitArgs(u unit) []string {
+	args := []string{"-test.run", "^$", "-test.bench", benchname.Pattern([]string{u.name})}
+	if u.unchecked && c.cfg.Skip != "" {
+		args = append(args, "-test.skip", c.cfg.Skip)
+	}
+	return args
+}
+
+// hasSubs reports whether the output of unit u's run shows that it
+// created sub-benchmarks, which only a unit run without discovery can.
+func hasSubs(u unit, output []byte) bool {
+	if !u.unchecked {
+		return false
+	}
+	t := parseTrace(output, u.name)
+	for _, l := range t.leaves() {
+		if l != u.name {
+			return true
+		}
+	}
+	return false
 }
 
 // finish records entry e, replacing any earlier entry with its ID, and
@@ -596,6 +665,10 @@ func (c *collector) entry(b *built, name string) manifest.Entry {
 type unit struct {
 	b    *built
 	name string
+	// unchecked is set for a top-level benchmark run as a unit without a
+	// discovery run, because its source creates no sub-benchmarks; its
+	// run's output is checked for sub-benchmarks all the same.
+	unchecked bool
 }
 
 // discoverOne runs top with -test.benchtime 1x and returns the leaves to
@@ -737,21 +810,23 @@ func (c *collector) reusable(u unit) (manifest.Entry, bool) {
 
 // profile runs unit u alone with a CPU profile. It returns false when ctx
 // was canceled before the run ended.
-func (c *collector) profile(ctx context.Context, u unit) (manifest.Entry, bool) {
+func (c *collector) profile(ctx context.Context, u unit) (unitResult, bool) {
 	e := c.entry(u.b, u.name)
 	file := manifest.ProfileName(c.m.Module, e.Package, e.Name)
 	f, err := atomicfile.Create(filepath.Join(c.out, file))
 	if err != nil {
 		e.Status, e.Error = manifest.StatusFailed, "creating the profile file: "+err.Error()
-		return e, true
+		return unitResult{Entry: e}, true
 	}
 	defer f.Cleanup()
 	f.Close() // the test binary writes it by name
-	args := []string{"-test.run", "^$", "-test.bench", benchname.Pattern([]string{u.name}),
-		"-test.benchtime", c.cfg.benchTime(), "-test.count", "1", "-test.v", "-test.cpuprofile", f.Name()}
+	args := append(c.unitArgs(u), "-test.benchtime", c.cfg.benchTime(), "-test.count", "1", "-test.v", "-test.cpuprofile", f.Name())
 	r := runProcess(ctx, u.b.pkg.Dir, c.cfg.env(), c.cfg.timeout(), u.b.bin, args...)
 	if ctx.Err() != nil {
-		return manifest.Entry{}, false
+		return unitResult{}, false
+	}
+	if hasSubs(u, r.Output) {
+		return unitResult{subs: true}, true
 	}
 	if c.judge(&e, r, u.name) {
 		p, err := readProfile(f.Name())
@@ -776,7 +851,7 @@ func (c *collector) profile(ctx context.Context, u unit) (manifest.Entry, bool) 
 	if e.Status != manifest.StatusOK {
 		e.Log = c.writeLog(logBase(c.m.Module, e), u.b.bin+" "+strings.Join(args, " "), r.Output)
 	}
-	return e, true
+	return unitResult{Entry: e}, true
 }
 
 // judge sets e's status, error and results from the run r of benchmark

@@ -31,6 +31,8 @@ var faultsWant = map[string]struct {
 	"example.com/faults/healthy.BenchmarkSub/n=1":        {manifest.StatusOK, ""},
 	"example.com/faults/healthy.BenchmarkSub/n=10":       {manifest.StatusOK, ""},
 	"example.com/faults/healthy.BenchmarkSub/with_space": {manifest.StatusOK, ""},
+	"example.com/faults/hidden.BenchmarkHidden/a":        {manifest.StatusOK, ""},
+	"example.com/faults/hidden.BenchmarkHidden/b":        {manifest.StatusOK, ""},
 	"example.com/faults/hangs.BenchmarkHang":             {manifest.StatusTimeout, "timed out after 3s while running BenchmarkHang"},
 	"example.com/faults/hangs.BenchmarkQuick":            {manifest.StatusOK, ""},
 	"example.com/faults/panics.BenchmarkFast":            {manifest.StatusOK, ""},
@@ -132,7 +134,7 @@ func TestCollectFaults(t *testing.T) {
 			last = ev
 		}
 	}
-	assert.Equal(t, 5, builds, "packages with benchmarks (nobench has none)")
+	assert.Equal(t, 6, builds, "packages with benchmarks (nobench and benchcases have none)")
 	assert.Equal(t, len(faultsWant), finishes)
 	assert.Equal(t, len(faultsWant), last.Done)
 	assert.Equal(t, len(faultsWant), last.Total)
@@ -234,12 +236,12 @@ func TestCollectResume(t *testing.T) {
 	assert.NotContains(t, reused, "panics.BenchmarkFatal", "RetryFailed")
 	assert.NotContains(t, reused, "panics.BenchmarkSubPanic/bad", "RetryFailed")
 	assert.Len(t, reused, len(all)-2)
-	assert.Equal(t, 2, discovered, "RetryFailed runs discovery again where it failed: BenchmarkFatal and BenchmarkSubPanic")
+	assert.Equal(t, 1, discovered, "RetryFailed runs discovery again where it failed: BenchmarkSubPanic (BenchmarkFatal, which has no sub-benchmarks, has no discovery run)")
 
 	reused, _, _ = run(collect.Config{BenchTime: "1x", Force: true})
 	assert.Empty(t, reused, "Force")
 	reused, _, _ = run(collect.Config{BenchTime: "2x"})
-	assert.Equal(t, []string{"panics.BenchmarkFatal", "panics.BenchmarkSubPanic/bad"}, reused,
+	assert.Equal(t, []string{"panics.BenchmarkSubPanic/bad"}, reused,
 		"another benchtime: only the failures of the -benchtime 1x discovery runs stay")
 }
 
@@ -426,8 +428,12 @@ func TestDiscover(t *testing.T) {
 	pkgs, err := collect.Discover(t.Context(), collect.Config{Dir: "../testdata/faults"})
 	require.NoError(t, err)
 	got := map[string][]string{}
+	parents := map[string][]string{}
 	for _, p := range pkgs {
 		got[p.Path] = p.Benchmarks
+		if p.Parents != nil {
+			parents[p.Path] = p.Parents
+		}
 		assert.Equal(t, "example.com/faults", p.Module)
 		assert.DirExists(t, p.Dir)
 	}
@@ -435,7 +441,12 @@ func TestDiscover(t *testing.T) {
 		"example.com/faults/broken":  {"BenchmarkBroken"},
 		"example.com/faults/hangs":   {"BenchmarkHang", "BenchmarkQuick"},
 		"example.com/faults/healthy": {"BenchmarkExternal", "BenchmarkFast", "BenchmarkSub"},
+		"example.com/faults/hidden":  {"BenchmarkHidden"},
 		"example.com/faults/panics":  {"BenchmarkFast", "BenchmarkFatal", "BenchmarkPanic", "BenchmarkSkip", "BenchmarkSubPanic"},
 		"example.com/faults/spawns":  {"BenchmarkSpawn"},
 	}, got)
+	assert.Equal(t, map[string][]string{
+		"example.com/faults/healthy": {"BenchmarkSub"},
+		"example.com/faults/panics":  {"BenchmarkSubPanic"},
+	}, parents, "benchmarks whose source shows a b.Run (hidden's is in another package)")
 }

@@ -26,20 +26,20 @@ import (
 const DefaultBenchTime = "1s"
 
 // DefaultCoverBenchTime is the -test.benchtime used when [Config.BenchTime]
-// is empty and [Config.Source] is manifest.SourceCover. Coverage counts
-// every function that runs at least once, however briefly, so sampling is
-// no reason to run long; but what a benchmark runs can depend on b.N, when
-// state builds up over iterations (a buffer flushed when full, blocks
-// merged after so many rows, a query list cycled by iteration). On the
-// example module (testdata/example), httpapi.BenchmarkWrite merges a
-// series' blocks only after about 2,100 iterations, so 1x, 10x, 100x and
-// 10ms miss storage.(*series).merge, encoding.UnmarshalValues and others
-// that the committed 2s profiles sample; 100ms (about 3,500 iterations on
-// an idle machine) finds them all, but not on a machine loaded enough to
-// halve that (TestCoverRecallOnExample under 'make test'). 500ms keeps a
-// margin of 4x against load, and still costs a twentieth of the papers'
-// 10s per benchmark.
-const DefaultCoverBenchTime = "500ms"
+// is empty and [Config.Source] is manifest.SourceCover: one iteration.
+// Coverage counts every function that runs at least once, however
+// briefly, so sampling is no reason to run long, and a single iteration
+// runs a benchmark's setup once. What a benchmark runs can depend on b.N,
+// though, when state builds up over iterations (a buffer flushed when
+// full, blocks merged after so many rows, a query list cycled by
+// iteration): on the example module (testdata/example),
+// httpapi.BenchmarkWrite merges a series' blocks only after about 2,100
+// iterations, so at 1x its set lacks storage.(*series).merge and
+// encoding.UnmarshalValues, which other benchmarks of the module run.
+// Give an iteration count that reaches such state ("5000x") when it
+// matters; a duration ("500ms") reaches it on an idle machine only and
+// runs the setup once per b.N go test tries.
+const DefaultCoverBenchTime = "1x"
 
 // DefaultTimeout is the per-process timeout used when [Config.Timeout] is
 // zero: long enough for any benchmark with the default benchtime and a slow

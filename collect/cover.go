@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/covdata"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/manifest"
@@ -55,25 +54,27 @@ func (c *collector) checkSource() error {
 // coverOne runs unit u alone, once, with its coverage counters written to a
 // directory of its own, and records the functions that ran. It returns
 // false when ctx was canceled before the run ended.
-func (c *collector) coverOne(ctx context.Context, u unit) (manifest.Entry, bool) {
+func (c *collector) coverOne(ctx context.Context, u unit) (unitResult, bool) {
 	e := c.entry(u.b, u.name)
 	file := manifest.FunctionsName(c.m.Module, e.Package, e.Name)
 	covdir, err := os.MkdirTemp(filepath.Join(c.out, binDir), "cov-")
 	if err != nil {
 		e.Status, e.Error = manifest.StatusFailed, "creating the coverage directory: "+err.Error()
-		return e, true
+		return unitResult{Entry: e}, true
 	}
 	defer os.RemoveAll(covdir)
-	args := []string{"-test.run", "^$", "-test.bench", benchname.Pattern([]string{u.name}),
-		"-test.benchtime", c.cfg.benchTime(), "-test.count", "1", "-test.v", "-test.gocoverdir", covdir}
+	args := append(c.unitArgs(u), "-test.benchtime", c.cfg.benchTime(), "-test.count", "1", "-test.v", "-test.gocoverdir", covdir)
 	r := runProcess(ctx, u.b.pkg.Dir, c.cfg.env(), c.cfg.timeout(), u.b.bin, args...)
 	if ctx.Err() != nil {
-		return manifest.Entry{}, false
+		return unitResult{}, false
+	}
+	if hasSubs(u, r.Output) {
+		return unitResult{subs: true}, true
 	}
 	if c.judge(&e, r, u.name) {
 		if err := c.writeSet(ctx, covdir, file, &e); err != nil {
 			if ctx.Err() != nil {
-				return manifest.Entry{}, false
+				return unitResult{}, false
 			}
 			e.Status, e.Error = manifest.StatusFailed, err.Error()
 		}
@@ -81,7 +82,7 @@ func (c *collector) coverOne(ctx context.Context, u unit) (manifest.Entry, bool)
 	if e.Status != manifest.StatusOK {
 		e.Log = c.writeLog(logBase(c.m.Module, e), u.b.bin+" "+strings.Join(args, " "), r.Output)
 	}
-	return e, true
+	return unitResult{Entry: e}, true
 }
 
 // writeSet turns the coverage data in covdir into a function set, writes

@@ -29,6 +29,12 @@ type Package struct {
 	// sorted. The test binary's -test.list is authoritative; this list
 	// names benchmarks when the binary cannot be built.
 	Benchmarks []string
+	// Parents are the benchmarks among Benchmarks whose source may create
+	// sub-benchmarks (it selects the Run method of its *testing.B, or a
+	// function of its test package it passes that to does), sorted. Only
+	// these, and benchmarks the source does not declare, get a discovery
+	// run; see "Discovery" in the package documentation.
+	Parents []string
 }
 
 // Discover returns the packages matched by cfg.Patterns whose test files
@@ -92,7 +98,7 @@ func Discover(ctx context.Context, cfg Config) ([]Package, error) {
 			files = append(files, f)
 		}
 		slices.Sort(files)
-		a.pkg.Benchmarks = declaredBenchmarks(files)
+		a.pkg.Benchmarks, a.pkg.Parents = declaredBenchmarks(files)
 		if len(a.pkg.Benchmarks) == 0 {
 			continue
 		}
@@ -111,16 +117,18 @@ func Discover(ctx context.Context, cfg Config) ([]Package, error) {
 }
 
 // declaredBenchmarks returns the sorted names of the benchmark functions
-// declared in files. Files that do not parse contribute what the parser
+// declared in files, and of those that may create sub-benchmarks (see
+// parentBenchmarks). Files that do not parse contribute what the parser
 // recovered.
-func declaredBenchmarks(files []string) []string {
+func declaredBenchmarks(files []string) (names, parents []string) {
 	fset := token.NewFileSet()
-	var names []string
+	var parsed []*ast.File
 	for _, f := range files {
 		af, _ := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
 		if af == nil {
 			continue
 		}
+		parsed = append(parsed, af)
 		for _, d := range af.Decls {
 			if fn, ok := d.(*ast.FuncDecl); ok && isBenchmarkFunc(fn) {
 				names = append(names, fn.Name.Name)
@@ -128,7 +136,7 @@ func declaredBenchmarks(files []string) []string {
 		}
 	}
 	slices.Sort(names)
-	return slices.Compact(names)
+	return slices.Compact(names), parentBenchmarks(parsed)
 }
 
 // isBenchmarkFunc reports whether fn is a benchmark by go test's rules: a

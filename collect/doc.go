@@ -21,9 +21,21 @@
 //
 // A unit is what Collect profiles in a process of its own: every leaf by
 // default, since published suites count each parameterization as a
-// benchmark, or every top-level benchmark with [Config.TopLevelOnly]. To find
-// the leaves, Collect first runs each top-level benchmark once with
-// -test.benchtime 1x (the discovery run).
+// benchmark, or every top-level benchmark with [Config.TopLevelOnly].
+//
+// # Discovery
+//
+// The top-level benchmarks are what the test binary's -test.list prints.
+// A top-level benchmark whose source creates no sub-benchmarks is a leaf
+// and runs as a unit at once. Only the others get a discovery run, which
+// runs the benchmark with -test.benchtime 1x to find its leaves, setup
+// included: those whose source selects the Run method of their *testing.B
+// (b.Run), directly or in a function of their test package that they pass
+// it to ([Package.Parents], found with go/ast), those the source does not
+// declare, and, in a sharded run, all of them. A function of another
+// package that receives the *testing.B is not followed: when such a
+// benchmark's run shows sub-benchmarks after all, that run's result is
+// dropped and the benchmark gets its discovery run, then its leaves.
 //
 // A benchmark's ID is its package import path, ".", and its full name, for
 // example "example.com/tinytsdb/storage.BenchmarkEncode/n=100". IDs are
@@ -132,7 +144,9 @@
 //
 // A shard's fixed cost, paid by every shard whatever N, is the builds and
 // the discovery runs (one -test.benchtime 1x run per top-level benchmark,
-// none for a test binary the discovery cache in Out knows).
+// with or without sub-benchmarks, since every shard must name every
+// benchmark before the partition; none for a test binary the discovery
+// cache in Out knows).
 //
 // # Merging
 //
@@ -154,10 +168,14 @@
 // With [Config.Source] manifest.SourceCover, Collect records what each
 // benchmark executed rather than where it spent its time: every test binary
 // is built with -cover -coverpkg=<main module>/... (one build per package,
-// as for profiles), each benchmark runs for [DefaultCoverBenchTime] with
-// -test.gocoverdir pointing to a directory of its own, and package covdata
-// turns the counters into the set of module functions that ran, named as in
-// profiles. Discovery, scheduling, timeouts, fault handling and resuming are
+// as for profiles), each benchmark runs for [DefaultCoverBenchTime] (one
+// iteration) with -test.gocoverdir pointing to a directory of its own, and
+// package covdata reads the counters in process and turns them into the
+// set of module functions that ran, named as in profiles. A process per
+// benchmark is what keeps each benchmark's counters apart: the test binary
+// writes them when it exits, and resetting them between the benchmarks of
+// one process (runtime/coverage.ClearCounters) would take code of Collect's
+// inside the test binary, between the testing package's benchmark runs. Discovery, scheduling, timeouts, fault handling and resuming are
 // the same; a reused entry needs its function set file to have the
 // recorded SHA-256. A benchmark whose binary instruments nothing of the
 // module (a package of tests only) gets an empty set. The manifest is then

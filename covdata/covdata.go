@@ -10,14 +10,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
-
-	"golang.org/x/tools/cover"
 
 	"github.com/mbopt/mbopt/internal/regfile"
 )
@@ -101,101 +98,67 @@ type pkgSource struct {
 }
 
 // Load reads the coverage data in dir (a GOCOVERDIR: the covmeta.* and
-// covcounters.* files a -cover build writes) and returns the functions that
-// ran. It runs `go tool covdata textfmt`, then parses the instrumented
-// packages' source (found with go list in opts.Dir) to name every function
-// and closure; see the package documentation.
+// covcounters.* files a -cover build writes) with [ReadCounters] and
+// returns the functions that ran, naming every function and closure by
+// parsing the instrumented packages' source (found with go list in
+// opts.Dir); see the package documentation.
 //
 // Load fails when dir is not a directory, holds no coverage data (the
-// error wraps [ErrNoData] and says how to get some), when the go command fails, or when a
-// source file named by the data cannot be found or parsed (it changed
-// since the build). Every error names dir.
+// error wraps [ErrNoData] and says how to get some), when the data does
+// not decode, when go list fails, or when a source file named by the data
+// cannot be found or parsed (it changed since the build). Every error
+// names dir.
 func Load(ctx context.Context, dir string, opts Options) (*Set, error) {
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("%s: not a coverage data directory (a GOCOVERDIR written by a program built with -cover)", dir)
-	}
-	tmp, err := os.CreateTemp("", "mbopt-covdata-*.txt")
+	c, err := ReadCounters(dir)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+		return nil, err
 	}
-	tmp.Close()
-	defer os.Remove(tmp.Name())
-	goCmd := opts.GoCmd
-	if goCmd == "" {
-		goCmd = "go"
-	}
-	cmd := exec.CommandContext(ctx, goCmd, "tool", "covdata", "textfmt", "-i", dir, "-o", tmp.Name())
-	cmd.Dir = opts.Dir
-	cmd.Env = append(os.Environ(), opts.Env...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		msg := strings.TrimSpace(stderr.String())
-		if strings.Contains(msg, "no applicable files") {
-			return nil, fmt.Errorf("%s: %w (was the program built with -cover, and did it exit normally? counters are written at exit)", dir, ErrNoData)
-		}
-		return nil, fmt.Errorf("%s: go tool covdata textfmt: %w: %s", dir, err, msg)
-	}
-	data, err := os.ReadFile(tmp.Name())
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
-	}
-	return fromText(ctx, dir, data, opts)
+	return FromCounters(ctx, c, dir, opts)
 }
 
-// fromText builds the Set from textfmt output.
-func fromText(ctx context.Context, dir string, data []byte, opts Options) (*Set, error) {
-	profiles, err := cover.ParseProfilesFromReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("%s: parsing go tool covdata textfmt output: %w", dir, err)
-	}
-	if len(profiles) == 0 {
-		return nil, fmt.Errorf("%s: %w (was the program built with -cover, and did it exit normally? counters are written at exit)", dir, ErrNoData)
-	}
-	byPkg := map[string][]*cover.Profile{}
-	for _, p := range profiles {
-		pkg := path.Dir(p.FileName)
-		byPkg[pkg] = append(byPkg[pkg], p)
+// FromCounters returns the functions of c's units that ran (a count above
+// zero), named as [Load] names them; name (the data's directory, for
+// messages) starts every error. It fails, wrapping [ErrNoData], when c has
+// no unit: the program instrumented no statement.
+func FromCounters(ctx context.Context, c *Counters, name string, opts Options) (*Set, error) {
+	if len(c.Units) == 0 {
+		return nil, fmt.Errorf("%s: %w (was the program built with -cover, and did it exit normally? counters are written at exit)", name, ErrNoData)
 	}
 	s := &Set{}
-	for pkg := range byPkg {
-		s.Packages = append(s.Packages, pkg)
+	for _, u := range c.Units {
+		if len(s.Packages) == 0 || s.Packages[len(s.Packages)-1] != u.Package {
+			s.Packages = append(s.Packages, u.Package) // Units are sorted by package
+		}
 	}
-	slices.Sort(s.Packages)
 	idx := opts.Index
 	if idx == nil {
 		idx = NewIndex()
 	}
 	if err := idx.load(ctx, s.Packages, opts); err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	ran := map[string]Func{}
-	for _, pkg := range s.Packages {
-		src := idx.get(pkg)
-		if src.err != nil {
-			return nil, fmt.Errorf("%s: %w", dir, src.err)
+	var src *pkgSource
+	for _, u := range c.Units {
+		if u.Count == 0 {
+			continue
 		}
-		for _, p := range byPkg[pkg] {
-			spans, ok := src.files[p.FileName]
-			if !ok {
-				return nil, fmt.Errorf("%s: coverage data names %s, which package %s does not have (did the source change since the build?)", dir, p.FileName, pkg)
+		if src == nil || src != idx.get(u.Package) {
+			if src = idx.get(u.Package); src.err != nil {
+				return nil, fmt.Errorf("%s: %w", name, src.err)
 			}
-			for _, b := range p.Blocks {
-				if b.Count == 0 {
-					continue
-				}
-				i := owner(spans, pos{b.StartLine, b.StartCol})
-				if i < 0 {
-					return nil, fmt.Errorf("%s: coverage block %s:%d.%d lies in no function (did the source change since the build?)", dir, p.FileName, b.StartLine, b.StartCol)
-				}
-				sp := spans[i]
-				if _, ok := ran[sp.name]; !ok {
-					ran[sp.name] = Func{Name: sp.name, File: p.FileName, Line: sp.line}
-				}
-			}
+		}
+		spans, ok := src.files[u.File]
+		if !ok {
+			return nil, fmt.Errorf("%s: coverage data names %s, which package %s does not have (did the source change since the build?)", name, u.File, u.Package)
+		}
+		i := owner(spans, pos{int(u.StartLine), int(u.StartCol)})
+		if i < 0 {
+			return nil, fmt.Errorf("%s: coverage block %s:%d.%d lies in no function (did the source change since the build?)", name, u.File, u.StartLine, u.StartCol)
+		}
+		sp := spans[i]
+		if _, ok := ran[sp.name]; !ok {
+			ran[sp.name] = Func{Name: sp.name, File: u.File, Line: sp.line}
 		}
 	}
 	s.Funcs = make([]Func, 0, len(ran))

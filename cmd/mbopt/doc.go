@@ -196,7 +196,7 @@
 //   - --skip RE: leave out the benchmarks matching RE, with their
 //     sub-benchmarks (go test -skip syntax; they never run).
 //   - --benchtime D: run time per benchmark, a duration or Nx iterations
-//     (default 1s; 500ms with --source cover; the papers used 10s, and a
+//     (default 1s; 1x with --source cover; the papers used 10s, and a
 //     longer run samples more rarely called functions).
 //   - --timeout D: kill a benchmark's process after D (default 5m).
 //   - -j N (--jobs N): benchmarks run in parallel (default one per CPU:
@@ -260,8 +260,9 @@
 //
 // Profile finds the packages matching PATTERN (default ./...) that have
 // benchmarks, builds each package's test binary once, lists its benchmarks,
-// finds sub-benchmarks with a -benchtime 1x run, and runs every benchmark
-// alone with a CPU profile, as soon as it is found. It writes
+// finds sub-benchmarks with a -benchtime 1x run of each benchmark whose
+// source calls b.Run, and runs every benchmark alone with a CPU profile, as
+// soon as it is found. It writes
 // --out/manifest.json (the schema is package manifest's), one profile per
 // benchmark, and logs/ for the failures. It takes the Collection flags and:
 //

@@ -63,19 +63,19 @@ func profileCmd(s *streams, runF func(context.Context, *streams, *profileOptions
 		Long: `Profile finds the benchmarks of the packages matching PATTERN (default ./...,
 as for go test), builds each package's test binary once, and runs every
 benchmark alone with a CPU profile. Sub-benchmarks (b.Run) are found with a
-short -benchtime 1x run and profiled one by one, since each parameterization
-is a benchmark of its own; --sub=false keeps one profile per top-level
-function.
+short -benchtime 1x run of the benchmarks whose source calls b.Run, and
+profiled one by one, since each parameterization is a benchmark of its own;
+--sub=false keeps one profile per top-level function.
 
 It writes DIR/manifest.json, one DIR/*.pprof per benchmark that succeeded and
 DIR/logs/*.log for those that did not. 'mbopt analyze --micro DIR' reads them.
 
 --source cover records instead the set of functions each benchmark executed:
 test binaries are built with -cover -coverpkg=<module>/..., every benchmark
-runs briefly (--benchtime 500ms unless given: what a benchmark runs can depend
-on b.N) and DIR/*.funcs.json lists the module functions it ran, exactly, where
-a profile only samples. It is much faster
-than profiling for seconds, and the analysis reads the sets like profiles (the
+runs once (--benchtime 1x unless given: what a benchmark runs can depend on
+b.N, so give a count such as 5000x to reach state built over many
+iterations) and DIR/*.funcs.json lists the module functions it ran, exactly,
+where a profile only samples. It is much faster than profiling for seconds, and the analysis reads the sets like profiles (the
 module's functions only: the standard library and dependencies are not
 instrumented). Profiles and function sets never share a --out.
 A package that does not build, and a benchmark that panics, fails, hangs past
@@ -135,7 +135,7 @@ of them, skipped ones aside), 1 otherwise, 2 for bad flags or no benchmarks.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.out, "out", "profiles", "output `directory` for the manifest, profiles and logs")
-	f.StringVar(&o.source, "source", string(manifest.SourceProfile), "what to record per benchmark: {profile|cover} (cover: the functions it executed, exactly, from a -cover run; --benchtime defaults to 500ms)")
+	f.StringVar(&o.source, "source", string(manifest.SourceProfile), "what to record per benchmark: {profile|cover} (cover: the functions it executed, exactly, from a -cover run; --benchtime defaults to 1x)")
 	addCollectFlags(f, o)
 	f.BoolVar(&o.strict, "strict", false, "exit 1 when any benchmark fails, times out or does not build")
 	f.StringVarP(&o.dir, "dir", "C", "", "run in this `directory` (a directory of the module to profile)")

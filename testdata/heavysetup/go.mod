@@ -1,0 +1,3 @@
+module example.com/heavysetup
+
+go 1.24

@@ -1,0 +1,3 @@
+module example.com/timed
+
+go 1.24
