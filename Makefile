@@ -36,10 +36,12 @@ test-short:
 
 ## bench: performance figures (synthetic graphs, end-to-end decoding and
 ## mbopt analyze against the decoding floor; the time to a verdict of mbopt
-## compare on the example module)
+## compare on the example module; coverage collection against sampled
+## collection)
 bench:
 	bash scripts/bench.sh
 	bash scripts/bench-compare.sh
+	bash scripts/bench-collect.sh
 
 ## lint: gofmt and go vet
 lint:
