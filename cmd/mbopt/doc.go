@@ -260,9 +260,9 @@
 //
 // Profile finds the packages matching PATTERN (default ./...) that have
 // benchmarks, builds each package's test binary once, lists its benchmarks,
-// finds sub-benchmarks with a -benchtime 1x run of each benchmark whose
-// source calls b.Run, and runs every benchmark alone with a CPU profile, as
-// soon as it is found. It writes
+// finds sub-benchmarks with a -benchtime 1x run of those that call b.Run,
+// and runs every benchmark alone with a CPU profile, as soon as it is
+// found. It writes
 // --out/manifest.json (the schema is package manifest's), one profile per
 // benchmark, and logs/ for the failures. It takes the Collection flags and:
 //
