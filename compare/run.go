@@ -195,7 +195,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	rep.Module, rep.Base, rep.Head, rep.Raw, rep.Out = r.modPath, r.vers[Base].rev, r.vers[Head].rev, r.rep.Raw, out
 	rep.Results = r.failures(rep.Results)
 	if rec != nil {
-		rec.Base, rec.Head, rec.Settings = r.vers[Base].rev, r.vers[Head].rev, r.s
+		rec.Base, rec.Head, rec.Settings, rec.Requested = r.vers[Base].rev, r.vers[Head].rev, r.s, s
 		rec.Trials = trialsOf(r.s.Trials, opt.TrialShard)
 		for _, res := range rep.Results {
 			if res.Status == BuildFailed || res.Status == Failed {

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -122,6 +123,23 @@ func (s Settings) check() error {
 		return &InputError{Field: "Settings.BenchTime", Err: err}
 	}
 	return nil
+}
+
+// differences names each field in which s differs from t, by its JSON
+// name with both values, such as "count 5 ≠ 3", in the order of the
+// fields: every field of Settings, found by reflection, so that a field
+// added to Settings is compared without a list to keep up to date.
+func (s Settings) differences(t Settings) []string {
+	a, b := reflect.ValueOf(s), reflect.ValueOf(t)
+	var out []string
+	for i := range a.NumField() {
+		x, y := a.Field(i).Interface(), b.Field(i).Interface()
+		if !reflect.DeepEqual(x, y) {
+			name, _, _ := strings.Cut(a.Type().Field(i).Tag.Get("json"), ",")
+			out = append(out, fmt.Sprintf("%s %v ≠ %v", name, x, y))
+		}
+	}
+	return out
 }
 
 // parseBenchTime parses a -test.benchtime value: a duration ("1s") or an

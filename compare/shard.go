@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/internal/atomicfile"
@@ -52,8 +53,14 @@ type ShardRecord struct {
 	Base Revision `json:"base"`
 	// Head is the head revision.
 	Head Revision `json:"head"`
-	// Settings are the settings the shard ran with.
+	// Settings are the settings the shard ran with: Requested, with the
+	// Trials, Runs and Count that Requested.Budget fitted to the shard's
+	// machine (the same as Requested without a budget).
 	Settings Settings `json:"settings"`
+	// Requested are the settings the shard was asked to run with
+	// (Options.Settings with the defaults filled in). [Merge] requires
+	// every shard of one comparison to have the same, field for field.
+	Requested Settings `json:"requested"`
 	// Benchmarks are the ids of the benchmarks (top-level, package +
 	// "." + name) the shard ran, sorted.
 	Benchmarks []string `json:"benchmarks"`
@@ -213,6 +220,9 @@ func ReadShard(dir string) (*ShardRecord, error) {
 	if rec.Schema != SchemaVersion || (rec.Kind != ShardBenchmarks && rec.Kind != ShardTrials) || !rec.Valid() {
 		return nil, mergeError("%s: not a shard record of this mbopt (schema %d, kind %q, shard %d/%d)", filepath.Join(dir, ShardFile), rec.Schema, rec.Kind, rec.Index, rec.Count)
 	}
+	if err := rec.checkSettings(); err != nil {
+		return nil, mergeError("%s: %v; run the shard again with this mbopt", filepath.Join(dir, ShardFile), err)
+	}
 	for _, f := range []string{BaseFile, HeadFile} {
 		fh, _, err := regfile.Open(filepath.Join(dir, f))
 		if err != nil {
@@ -223,11 +233,22 @@ func ReadShard(dir string) (*ShardRecord, error) {
 	return &rec, nil
 }
 
-// comparable returns the settings that must agree between shards: those
-// the user chose, not those a budget or until-stable adjusted per shard.
-func (s Settings) comparable() Settings {
-	s.Runs, s.Count, s.Budget = 0, 0, 0
-	return s
+// checkSettings checks that the settings the shard ran with are valid and
+// are those it was asked for, but for the schedule a budget fits to a
+// machine (see fitBudget): the only fields in which the shards of one
+// comparison may have run differently.
+func (rec *ShardRecord) checkSettings() error {
+	if err := rec.Settings.check(); err != nil {
+		return fmt.Errorf("settings: %w", err)
+	}
+	want := rec.Requested
+	if want.Budget > 0 {
+		want.Trials, want.Runs, want.Count = rec.Settings.Trials, rec.Settings.Runs, rec.Settings.Count
+	}
+	if d := rec.Settings.differences(want); len(d) > 0 {
+		return fmt.Errorf("it ran with settings other than those requested (%s), which only a budget may change, and only trials, runs and count", strings.Join(d, ", "))
+	}
+	return nil
 }
 
 // Merge combines the outputs of the shards of one comparison (the
@@ -275,8 +296,9 @@ func Merge(dirs []string, out string, impacts map[string]relevance.Impact) (*Rep
 			return nil, mergeError("%s compared %.12s → %.12s, %s compared %.12s → %.12s; every shard must compare the same commits", dirs[0], first.Base.Commit, first.Head.Commit, d, rec.Base.Commit, rec.Head.Commit)
 		case rec.Base.Dirty || rec.Head.Dirty:
 			return nil, mergeError("%s compared uncommitted changes, which other machines cannot reproduce; shard a comparison of commits", d)
-		case rec.Settings.comparable() != first.Settings.comparable():
-			return nil, mergeError("%s and %s ran with different settings (trials, benchtime, seed, threshold, confidence or resamples)", dirs[0], d)
+		}
+		if diff := first.Requested.differences(rec.Requested); len(diff) > 0 {
+			return nil, mergeError("%s and %s were run with different settings (%s); run every shard with the same flags", dirs[0], d, strings.Join(diff, "; "))
 		}
 	}
 	if err := shard.CheckPartition(parts, first.Kind == ShardBenchmarks); err != nil {

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
@@ -124,7 +126,7 @@ func TestMergeRefuses(t *testing.T) {
 	good := func(k int) compare.ShardRecord {
 		return compare.ShardRecord{Schema: compare.SchemaVersion, Kind: compare.ShardBenchmarks, Record: shard.Record{Index: k, Count: 2, Digest: "d1", Total: 2},
 			Module: "example.com/m", Base: compare.Revision{Commit: "aaa"}, Head: compare.Revision{Commit: "bbb"},
-			Settings: quick(1), Benchmarks: []string{[]string{"example.com/m.BenchmarkA", "example.com/m.BenchmarkB"}[k]}}
+			Settings: shardSettings(), Requested: shardSettings(), Benchmarks: []string{[]string{"example.com/m.BenchmarkA", "example.com/m.BenchmarkB"}[k]}}
 	}
 	for _, tc := range []struct {
 		name   string
@@ -133,7 +135,7 @@ func TestMergeRefuses(t *testing.T) {
 		want   string
 	}{
 		{"other head", func(r *compare.ShardRecord) { r.Head.Commit = "ccc" }, nil, "every shard must compare the same commits"},
-		{"other settings", func(r *compare.ShardRecord) { r.Settings.Seed = 9 }, nil, "different settings"},
+		{"other settings", func(r *compare.ShardRecord) { r.Settings.Seed, r.Requested.Seed = 9, 9 }, nil, "different settings (seed 1 ≠ 9)"},
 		{"other count", func(r *compare.ShardRecord) { r.Count = 3 }, nil, "is shard 1/3"},
 		{"other kind", func(r *compare.ShardRecord) { r.Kind = compare.ShardTrials }, nil, "by trials"},
 		{"other partition", func(r *compare.ShardRecord) { r.Digest = "d2" }, nil, "partitioned different benchmarks"},
@@ -182,6 +184,92 @@ func TestMergeRefuses(t *testing.T) {
 	// The output directory may not be a shard.
 	if _, err := compare.Merge([]string{a, b}, a, nil); err == nil || !strings.Contains(err.Error(), "is one of the shards") {
 		t.Errorf("output is a shard: err = %v", err)
+	}
+}
+
+// shardSettings are valid settings of a shard record.
+func shardSettings() compare.Settings {
+	s := compare.DefaultSettings()
+	s.Trials, s.Runs, s.Count, s.BenchTime = 3, 2, 3, "10ms"
+	return s
+}
+
+// otherValue returns a value of v's type other than v, for every kind a
+// field of compare.Settings has.
+func otherValue(t *testing.T, name string, v reflect.Value) reflect.Value {
+	t.Helper()
+	w := reflect.New(v.Type()).Elem()
+	switch v.Kind() {
+	case reflect.Int, reflect.Int64:
+		w.SetInt(v.Int() + 1)
+	case reflect.Uint64:
+		w.SetUint(v.Uint() + 1)
+	case reflect.Float64:
+		w.SetFloat(v.Float()/2 + 0.001)
+	case reflect.String:
+		w.SetString("20ms")
+	case reflect.Bool:
+		w.SetBool(!v.Bool())
+	default:
+		t.Fatalf("Settings.%s has kind %s: teach otherValue a different value of it", name, v.Kind())
+	}
+	return w
+}
+
+// TestMergeComparesEverySetting: shards asked for settings that differ in
+// any field do not merge (issue 25 item 5: --count and --runs were not
+// compared), and a shard whose settings differ from those it was asked for
+// in anything but the schedule a budget fits is refused. Every field of
+// compare.Settings is tried, found by reflection: a new field is compared
+// unless budgetFitted names it.
+func TestMergeComparesEverySetting(t *testing.T) {
+	budgetFitted := map[string]bool{"Trials": true, "Runs": true, "Count": true} // fitBudget changes only these
+	rec := func(k int, budget time.Duration) compare.ShardRecord {
+		s := shardSettings()
+		s.Budget = budget
+		return compare.ShardRecord{Schema: compare.SchemaVersion, Kind: compare.ShardBenchmarks, Record: shard.Record{Index: k, Count: 2, Digest: "d1", Total: 2},
+			Module: "example.com/m", Base: compare.Revision{Commit: "aaa"}, Head: compare.Revision{Commit: "bbb"},
+			Settings: s, Requested: s, Benchmarks: []string{[]string{"example.com/m.BenchmarkA", "example.com/m.BenchmarkB"}[k]}}
+	}
+	merge := func(first, second compare.ShardRecord) error {
+		_, err := compare.Merge([]string{writeShard(t, first), writeShard(t, second)}, filepath.Join(t.TempDir(), "out"), nil)
+		return err
+	}
+	if err := merge(rec(0, 0), rec(1, 0)); err != nil {
+		t.Fatalf("equal settings: %v", err)
+	}
+	typ := reflect.TypeFor[compare.Settings]()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		t.Run(f.Name, func(t *testing.T) {
+			jsonName, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			// Asked for differently: never merged.
+			second := rec(1, 0)
+			for _, s := range []*compare.Settings{&second.Requested, &second.Settings} {
+				v := reflect.ValueOf(s).Elem().Field(i)
+				v.Set(otherValue(t, f.Name, v))
+			}
+			err := merge(rec(0, 0), second)
+			if !errors.Is(err, compare.ErrMerge) || !strings.Contains(err.Error(), "different settings ("+jsonName+" ") {
+				t.Errorf("requested %s differs: err = %v, want a refusal naming %q", f.Name, err, jsonName)
+			}
+			// Ran differently from what was asked: only the schedule, only with a budget.
+			for _, budget := range []time.Duration{0, time.Hour} {
+				second := rec(1, budget)
+				v := reflect.ValueOf(&second.Settings).Elem().Field(i)
+				v.Set(otherValue(t, f.Name, v))
+				err := merge(rec(0, budget), second)
+				if budget > 0 && budgetFitted[f.Name] {
+					if err != nil {
+						t.Errorf("budget fitted %s: err = %v, want merged", f.Name, err)
+					}
+					continue
+				}
+				if !errors.Is(err, compare.ErrMerge) || !strings.Contains(err.Error(), jsonName+" ") {
+					t.Errorf("ran with another %s (budget %v): err = %v, want a refusal naming %q", f.Name, budget, err, jsonName)
+				}
+			}
+		})
 	}
 }
 

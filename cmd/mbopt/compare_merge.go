@@ -65,7 +65,8 @@ computes the statistics over all of them: the raw files are concatenated
 before the bootstrap, so each verdict uses every trial of every shard.
 
 It refuses shards that do not fit together, naming the directories: different
-base or head commits, settings, module, kind or number of shards, a different
+base or head commits, settings (any flag: --count, --runs, --seed, …; only a
+--budget may fit trials, runs and count to each machine), module, kind or number of shards, a different
 partition (the shards saw different benchmarks or costs), a shard given twice
 or missing, a benchmark in two shards, or a shard without its raw files (it was
 interrupted). The merged raw files base.txt and head.txt go to --out; the

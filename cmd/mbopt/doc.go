@@ -523,8 +523,10 @@
 // comparison (compare --shard or --trial-shard, never both) and computes the
 // statistics over all of them at once, so each verdict uses every
 // measurement. It refuses shards that do not fit together, naming the
-// directories: other commits, settings, module or partition, a shard given
-// twice, missing or without its raw files, a benchmark in two shards.
+// directories: other commits, settings (any of them, such as --count or
+// --runs; only a --budget may fit trials, runs and count to each machine),
+// module or partition, a shard given twice, missing or without its raw
+// files, a benchmark in two shards.
 //
 //   - --out DIR: the merged raw results (default .mbopt/compare).
 //   - --format, -o FILE (--output FILE), --fail-on: as for mbopt compare;
