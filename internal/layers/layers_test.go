@@ -64,6 +64,7 @@ var layer = map[string]int{
 	"analysis":  relevance + 2,
 
 	"benchstats": comparison,
+	"culprit":    comparison,
 	"compare":    comparison + 1,
 	"detect":     comparison + 1,
 	"history":    comparison + 2,
@@ -99,7 +100,7 @@ var layer = map[string]int{
 // meet in the nouns (package relevance) and in the command.
 var (
 	relevanceHalf  = []string{"analysis", "suite", "coverage", "optimize", "recommend", "changes", "callgraph", "manifest", "collect", "reference", "staticcg", "covdata", "relevance"}
-	comparisonHalf = []string{"compare", "benchstats", "history", "detect", "report/verdict", "report/trend", "report/site"}
+	comparisonHalf = []string{"compare", "benchstats", "culprit", "history", "detect", "report/verdict", "report/trend", "report/site"}
 )
 
 // testDir is the directory of test support: fixtures, golden files,

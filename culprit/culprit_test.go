@@ -1,0 +1,159 @@
+package culprit_test
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/mbopt/mbopt/culprit"
+	"github.com/mbopt/mbopt/measure"
+)
+
+const helperFn = "example.com/inline.helper"
+
+// buildSide copies the fixture, doubles helper's loop when head is set,
+// and builds its test binary.
+func buildSide(t *testing.T, head bool) (bin, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	for _, f := range []string{"go.mod", "work.go", "work_test.go"} {
+		src, err := os.ReadFile(filepath.Join("testdata", "inline", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if head && f == "work.go" {
+			src = bytes.Replace(src, []byte("const rounds = 4000"), []byte("const rounds = 8000"), 1)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin = filepath.Join(dir, "inline.test")
+	cmd := exec.Command("go", "test", "-c", "-o", bin, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test -c: %v\n%s", err, out)
+	}
+	return bin, dir
+}
+
+// sideProfile measures one side with the metric.
+func sideProfile(t *testing.T, metric, bin, dir string) *culprit.Profile {
+	t.Helper()
+	switch metric {
+	case "cpu":
+		const n = 100000
+		cpu := filepath.Join(dir, "cpu.pprof")
+		cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", "^BenchmarkWork$", "-test.benchtime", strconv.Itoa(n)+"x", "-test.cpu", "1", "-test.cpuprofile", cpu)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		f, err := os.Open(cpu)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		p, err := profile.Parse(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cp, err := culprit.FromCPUProfile(p, n+1) // Go runs b.N = 1 before n
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cp
+	default:
+		o := measure.Options{Binary: bin, Dir: dir, Name: "BenchmarkWork", N1: 3, N2: 13, Tool: measure.Tool(metric), Keep: filepath.Join(dir, "vg")}
+		v, err := measure.CountInstructions(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := culprit.Instructions(culprit.NewResolver(), v.Files[0], v.Files[1], v.N1, v.N2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+}
+
+// TestInlinedHelperRanksFirst doubles the work of a helper the compiler
+// inlines into its caller: with every metric the helper ranks first, and
+// go tool pprof's diff of the written profiles shows it first too.
+func TestInlinedHelperRanksFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and measures a fixture")
+	}
+	baseBin, baseDir := buildSide(t, false)
+	headBin, headDir := buildSide(t, true)
+	for _, metric := range []string{"cachegrind", "callgrind", "cpu"} {
+		t.Run(metric, func(t *testing.T) {
+			if metric != "cpu" {
+				if _, err := exec.LookPath("valgrind"); err != nil {
+					t.Skip("valgrind not installed")
+				}
+			}
+			base := sideProfile(t, metric, baseBin, baseDir)
+			head := sideProfile(t, metric, headBin, headDir)
+			d := culprit.Compare(base, head, map[string]float64{"example.com/inline.Work": 0.4})
+			if len(d.Culprits) == 0 || d.Culprits[0].Function != helperFn {
+				t.Fatalf("culprits %+v: want %s first", d.Culprits, helperFn)
+			}
+			c := d.Culprits[0]
+			// CPU sampling on a shared machine is noisier than counting.
+			minShare := 0.6
+			if metric == "cpu" {
+				minShare = 0.4
+			}
+			if c.Share < minShare || c.InApp {
+				t.Errorf("helper's share %.2f in_app %v: want at least %.1f of the change, not in the application", c.Share, c.InApp, minShare)
+			}
+			if r := c.Head / c.Base; metric != "cpu" && math.Abs(r-2) > 0.05 {
+				t.Errorf("helper head/base = %.3f, want 2 (twice the work)", r)
+			}
+			t.Logf("%s: total %.0f → %.0f %s/op; helper %.0f → %.0f (share %.2f)", metric, d.Base, d.Head, base.Unit, c.Base, c.Head, c.Share)
+			dir := t.TempDir()
+			bp, hp := filepath.Join(dir, "base.pprof"), filepath.Join(dir, "head.pprof")
+			for path, p := range map[string]*culprit.Profile{bp: base, hp: head} {
+				var buf bytes.Buffer
+				if err := p.WritePprof(&buf); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, err := exec.Command("go", "tool", "pprof", "-top", "-diff_base", bp, hp).CombinedOutput()
+			if err != nil {
+				t.Fatalf("go tool pprof: %v\n%s", err, out)
+			}
+			if top := pprofTop(string(out)); top != helperFn {
+				t.Errorf("go tool pprof -top -diff_base: top function %q, want %s\n%s", top, helperFn, out)
+			}
+		})
+	}
+}
+
+// pprofTop returns the first function of go tool pprof -top's table.
+func pprofTop(out string) string {
+	rows := false
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if rows && len(f) >= 6 {
+			return strings.Join(f[5:], " ")
+		}
+		if len(f) > 0 && f[0] == "flat" {
+			rows = true
+		}
+	}
+	return ""
+}

@@ -1,0 +1,153 @@
+package culprit
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/google/pprof/profile"
+)
+
+// A Profile is one side's cost of one operation, per source line.
+type Profile struct {
+	// Unit names the values: "instructions" or "nanoseconds".
+	Unit string
+	// Type is the sample type: "instructions" or "cpu".
+	Type string
+	// Samples are the lines with their per-operation values.
+	Samples []Sample
+}
+
+// Instructions builds the per-operation instruction profile of one side
+// from two Valgrind output files of the same benchmark at n1 and n2
+// iterations (measure's two counts, lower first): the per-line
+// difference divided by n2 − n1, so start-up and setup cancel out. Lines
+// are credited to the enclosing function by r.
+func Instructions(r *Resolver, low, high string, n1, n2 int) (*Profile, error) {
+	if n2 <= n1 {
+		return nil, fmt.Errorf("culprit: counts %d and %d: the second must be higher", n1, n2)
+	}
+	a, err := readValgrindFile(low)
+	if err != nil {
+		return nil, err
+	}
+	b, err := readValgrindFile(high)
+	if err != nil {
+		return nil, err
+	}
+	r.Resolve(a)
+	r.Resolve(b)
+	for i := range a {
+		a[i].Value = -a[i].Value
+	}
+	p := &Profile{Unit: "instructions", Type: "instructions", Samples: merge(append(b, a...), 1/float64(n2-n1))}
+	return p, nil
+}
+
+// FromCPUProfile builds the per-operation profile of a Go CPU profile
+// (-test.cpuprofile) of ops operations: each sample's CPU time is credited
+// to its innermost frame, inlined frames included.
+func FromCPUProfile(p *profile.Profile, ops int) (*Profile, error) {
+	if ops <= 0 {
+		return nil, fmt.Errorf("culprit: %d operations: need at least one", ops)
+	}
+	col := -1
+	for i, st := range p.SampleType {
+		if st.Type == "cpu" {
+			col = i
+		}
+	}
+	if col < 0 {
+		return nil, fmt.Errorf("culprit: the profile has no sample type cpu: not a CPU profile (go test -cpuprofile)")
+	}
+	var s []Sample
+	for _, smp := range p.Sample {
+		if len(smp.Location) == 0 || len(smp.Location[0].Line) == 0 || smp.Location[0].Line[0].Function == nil {
+			continue
+		}
+		l := smp.Location[0].Line[0]
+		s = append(s, Sample{Function: l.Function.Name, Symbol: l.Function.Name, File: l.Function.Filename, Line: int(l.Line), Value: float64(smp.Value[col])})
+	}
+	return &Profile{Unit: "nanoseconds", Type: "cpu", Samples: merge(s, 1/float64(ops))}, nil
+}
+
+// merge sums samples with the same function, file and line, scales them
+// by f and sorts them by function, file and line.
+func merge(s []Sample, f float64) []Sample {
+	type key struct {
+		fn, file string
+		line     int
+	}
+	idx := map[key]int{}
+	var out []Sample
+	for _, x := range s {
+		k := key{x.Function, x.File, x.Line}
+		if i, ok := idx[k]; ok {
+			out[i].Value += x.Value
+			continue
+		}
+		idx[k] = len(out)
+		out = append(out, x)
+	}
+	for i := range out {
+		out[i].Value *= f
+		out[i].Symbol = ""
+	}
+	slices.SortFunc(out, func(a, b Sample) int {
+		return cmp.Or(cmp.Compare(a.Function, b.Function), cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+	})
+	return out
+}
+
+// Funcs returns the per-operation value of each function.
+func (p *Profile) Funcs() map[string]float64 {
+	m := map[string]float64{}
+	for _, s := range p.Samples {
+		m[s.Function] += s.Value
+	}
+	return m
+}
+
+// Total returns the per-operation value of the whole profile.
+func (p *Profile) Total() float64 {
+	t := 0.0
+	for _, s := range p.Samples {
+		t += s.Value
+	}
+	return t
+}
+
+// WritePprof writes p as a gzipped pprof profile with one sample per
+// line whose value rounds to a non-zero integer, so that
+// `go tool pprof -top -diff_base base.pprof head.pprof` shows the same
+// per-function diff as [Compare].
+func (p *Profile) WritePprof(w io.Writer) error {
+	out := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: p.Type, Unit: p.Unit}},
+		PeriodType: &profile.ValueType{Type: p.Type, Unit: p.Unit},
+		Period:     1,
+	}
+	funcs := map[[2]string]*profile.Function{}
+	for _, s := range p.Samples {
+		v := int64(math.Round(s.Value))
+		if v == 0 {
+			continue
+		}
+		fk := [2]string{s.Function, s.File}
+		fn, ok := funcs[fk]
+		if !ok {
+			fn = &profile.Function{ID: uint64(len(out.Function) + 1), Name: s.Function, SystemName: s.Function, Filename: s.File}
+			funcs[fk] = fn
+			out.Function = append(out.Function, fn)
+		}
+		loc := &profile.Location{ID: uint64(len(out.Location) + 1), Line: []profile.Line{{Function: fn, Line: int64(s.Line)}}}
+		out.Location = append(out.Location, loc)
+		out.Sample = append(out.Sample, &profile.Sample{Location: []*profile.Location{loc}, Value: []int64{v}})
+	}
+	if err := out.CheckValid(); err != nil {
+		return fmt.Errorf("culprit: %w", err)
+	}
+	return out.Write(w)
+}
