@@ -1,11 +1,8 @@
 package collect
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -250,14 +247,9 @@ func orNone(s string) string {
 }
 
 // copyChecked copies dir/rel to tmp/rel; with a non-empty sum, the copy's
-// SHA-256 must be sum.
+// SHA-256 must be sum (see [shard.File.Copy]).
 func copyChecked(dir, rel, tmp, sum string) error {
 	src := filepath.Join(dir, filepath.FromSlash(rel))
-	f, _, err := regfile.Open(src)
-	if err != nil {
-		return mergeErrorf("%s: %v; the manifest names it, collect the shard again", src, err)
-	}
-	defer f.Close()
 	dst := filepath.Join(tmp, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
@@ -266,16 +258,15 @@ func copyChecked(dir, rel, tmp, sum string) error {
 	if err != nil {
 		return err
 	}
-	h := sha256.New()
-	if _, err := io.Copy(io.MultiWriter(w, h), f); err != nil {
-		w.Close()
-		return fmt.Errorf("copying %s: %w", src, err)
+	err = shard.File{Size: -1, SHA256: sum}.Copy(w, src)
+	if cerr := w.Close(); err == nil {
+		err = cerr
 	}
-	if err := w.Close(); err != nil {
-		return err
+	switch {
+	case errors.Is(err, shard.ErrChanged):
+		return mergeErrorf("%v; collect the shard again", err)
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, regfile.ErrNotRegular):
+		return mergeErrorf("%s: %v; the manifest names it, collect the shard again", src, err)
 	}
-	if got := hex.EncodeToString(h.Sum(nil)); sum != "" && got != sum {
-		return mergeErrorf("%s: SHA-256 %s, but the manifest records %s: the profile changed after it was collected; collect the shard again", src, got[:12], sum[:min(12, len(sum))])
-	}
-	return nil
+	return err
 }

@@ -232,7 +232,7 @@ func TestMergeRefuses(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(filepath.Join(d[1], m.Benchmarks[0].Profile), []byte("edited"), 0o644))
 			return d
-		}, err: "the profile changed after it was collected"},
+		}, err: "changed after the shard wrote it"},
 		{name: "profile missing", dirs: func(t *testing.T, root string, d []string) []string {
 			m, err := manifest.Load(d[2])
 			require.NoError(t, err)

@@ -24,6 +24,7 @@ import (
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/internal/testbin"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/shard"
 )
 
 // The raw result files in the output directory.
@@ -197,6 +198,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if rec != nil {
 		rec.Base, rec.Head, rec.Settings, rec.Requested = r.vers[Base].rev, r.vers[Head].rev, r.s, s
 		rec.Trials = trialsOf(r.s.Trials, opt.TrialShard)
+		rec.Files = map[string]shard.File{BaseFile: shard.FileOf(r.raws[Base].Bytes()), HeadFile: shard.FileOf(r.raws[Head].Bytes())}
 		for _, res := range rep.Results {
 			if res.Status == BuildFailed || res.Status == Failed {
 				rec.Failures = append(rec.Failures, res)

@@ -66,6 +66,10 @@ type ShardRecord struct {
 	Benchmarks []string `json:"benchmarks"`
 	// Trials are the trials (from 1) the shard ran.
 	Trials []int `json:"trials"`
+	// Files are the size and SHA-256 of the raw files BaseFile and
+	// HeadFile as the shard wrote them, by name: [Merge] refuses a raw
+	// file that changed since.
+	Files map[string]shard.File `json:"files"`
 	// Failures are the shard's results with status BuildFailed or Failed,
 	// which the raw files cannot hold.
 	Failures []Result `json:"failures,omitempty"`
@@ -224,13 +228,28 @@ func ReadShard(dir string) (*ShardRecord, error) {
 		return nil, mergeError("%s: %v; run the shard again with this mbopt", filepath.Join(dir, ShardFile), err)
 	}
 	for _, f := range []string{BaseFile, HeadFile} {
-		fh, _, err := regfile.Open(filepath.Join(dir, f))
-		if err != nil {
-			return nil, mergeError("%s: %v (an interrupted shard writes no raw files; run it again)", filepath.Join(dir, f), err)
+		if err := rec.copyRaw(io.Discard, dir, f); err != nil {
+			return nil, err
 		}
-		fh.Close()
 	}
 	return &rec, nil
+}
+
+// copyRaw copies the raw file f of the shard in dir to w, checking that
+// it is the file the shard wrote (see [shard.File.Copy]).
+func (rec *ShardRecord) copyRaw(w io.Writer, dir, f string) error {
+	path := filepath.Join(dir, f)
+	want, ok := rec.Files[f]
+	if !ok || want.Size < 0 || want.SHA256 == "" {
+		return mergeError("%s records no size and SHA-256 of %s: an older mbopt wrote it; run the shard again with this mbopt", filepath.Join(dir, ShardFile), f)
+	}
+	if err := want.Copy(w, path); err != nil {
+		if errors.Is(err, shard.ErrChanged) {
+			return mergeError("%v; run the shard again", err)
+		}
+		return mergeError("%s: %v (an interrupted shard writes no raw files; run it again)", path, err)
+	}
+	return nil
 }
 
 // checkSettings checks that the settings the shard ran with are valid and
@@ -304,24 +323,17 @@ func Merge(dirs []string, out string, impacts map[string]relevance.Impact) (*Rep
 	if err := shard.CheckPartition(parts, first.Kind == ShardBenchmarks); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrMerge, err)
 	}
-	byIndex := make([]string, first.Count)
+	byIndex := make([]int, first.Count)
 	for i, rec := range recs {
-		byIndex[rec.Index] = dirs[i]
+		byIndex[rec.Index] = i
 	}
 
 	// Concatenate each version's raw files, in shard order.
 	var raws [2]bytes.Buffer
-	for _, d := range byIndex {
+	for _, i := range byIndex {
 		for side, f := range []string{BaseFile, HeadFile} {
-			path := filepath.Join(d, f)
-			fh, _, err := regfile.Open(path)
-			if err != nil {
-				return nil, mergeError("%s: %v", path, err)
-			}
-			_, err = io.Copy(&raws[side], fh)
-			fh.Close()
-			if err != nil {
-				return nil, mergeError("%s: %v", path, err)
+			if err := recs[i].copyRaw(&raws[side], dirs[i], f); err != nil {
+				return nil, err
 			}
 			if n := raws[side].Len(); n > 0 && raws[side].Bytes()[n-1] != '\n' {
 				raws[side].WriteByte('\n')

@@ -109,12 +109,22 @@ func TestShardedVerdicts(t *testing.T) {
 // writeShard writes a shard directory with a record and empty raw files.
 func writeShard(t *testing.T, rec compare.ShardRecord) string {
 	t.Helper()
+	return writeShardRaw(t, rec, nil, nil)
+}
+
+// writeShardRaw writes a shard directory with a record and the raw files
+// base and head, recording their sizes and hashes unless rec has them.
+func writeShardRaw(t *testing.T, rec compare.ShardRecord, base, head []byte) string {
+	t.Helper()
 	dir := t.TempDir()
+	if rec.Files == nil {
+		rec.Files = map[string]shard.File{compare.BaseFile: shard.FileOf(base), compare.HeadFile: shard.FileOf(head)}
+	}
 	data, err := json.Marshal(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, content := range map[string][]byte{compare.ShardFile: data, compare.BaseFile: nil, compare.HeadFile: nil} {
+	for name, content := range map[string][]byte{compare.ShardFile: data, compare.BaseFile: base, compare.HeadFile: head} {
 		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -184,6 +194,100 @@ func TestMergeRefuses(t *testing.T) {
 	// The output directory may not be a shard.
 	if _, err := compare.Merge([]string{a, b}, a, nil); err == nil || !strings.Contains(err.Error(), "is one of the shards") {
 		t.Errorf("output is a shard: err = %v", err)
+	}
+}
+
+// TestMergeChecksRawFiles: a raw file that is not the one its shard wrote
+// (truncated, edited, replaced, or without a recorded size and SHA-256) is
+// refused, naming it (issue 25 item 6: a truncated base.txt merged with
+// exit 0 and its benchmarks were reported as added).
+func TestMergeChecksRawFiles(t *testing.T) {
+	raw := func(side, name string) []byte {
+		return []byte("# mbopt-compare side=" + side + " commit=" + map[string]string{"base": "aaa", "head": "bbb"}[side] + " trial=1 run=1\n" +
+			"goos: linux\ngoarch: amd64\npkg: example.com/m\n" + name + " 1 100 ns/op\n" + name + " 1 101 ns/op\n" + name + " 1 99 ns/op\n")
+	}
+	rec := func(k int) compare.ShardRecord {
+		s := shardSettings()
+		return compare.ShardRecord{Schema: compare.SchemaVersion, Kind: compare.ShardBenchmarks, Record: shard.Record{Index: k, Count: 2, Digest: "d1", Total: 2},
+			Module: "example.com/m", Base: compare.Revision{Commit: "aaa"}, Head: compare.Revision{Commit: "bbb"},
+			Settings: s, Requested: s, Benchmarks: []string{[]string{"example.com/m.BenchmarkA", "example.com/m.BenchmarkB"}[k]}}
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, dir string, rec *compare.ShardRecord)
+		want   string
+	}{
+		{"intact", nil, ""},
+		{"truncated", func(t *testing.T, dir string, _ *compare.ShardRecord) {
+			if err := os.Truncate(filepath.Join(dir, compare.BaseFile), 40); err != nil {
+				t.Fatal(err)
+			}
+		}, "base.txt has 40 bytes"},
+		{"edited, same size", func(t *testing.T, dir string, _ *compare.ShardRecord) {
+			data := raw("head", "BenchmarkB")
+			data[len(data)-8] = '8'
+			if err := os.WriteFile(filepath.Join(dir, compare.HeadFile), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "changed after the shard wrote it"},
+		{"appended", func(t *testing.T, dir string, _ *compare.ShardRecord) {
+			if err := os.WriteFile(filepath.Join(dir, compare.HeadFile), append(raw("head", "BenchmarkB"), "BenchmarkB 1 1 ns/op\n"...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "head.txt has"},
+		{"not recorded", func(t *testing.T, dir string, rec *compare.ShardRecord) {
+			delete(rec.Files, compare.HeadFile)
+		}, "records no size and SHA-256 of head.txt"},
+		{"hash not recorded", func(t *testing.T, dir string, rec *compare.ShardRecord) {
+			rec.Files[compare.BaseFile] = shard.File{Size: rec.Files[compare.BaseFile].Size}
+		}, "records no size and SHA-256 of base.txt"},
+		{"removed", func(t *testing.T, dir string, _ *compare.ShardRecord) {
+			if err := os.Remove(filepath.Join(dir, compare.BaseFile)); err != nil {
+				t.Fatal(err)
+			}
+		}, "interrupted"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := writeShardRaw(t, rec(0), raw("base", "BenchmarkA"), raw("head", "BenchmarkA"))
+			second := rec(1)
+			second.Files = map[string]shard.File{compare.BaseFile: shard.FileOf(raw("base", "BenchmarkB")), compare.HeadFile: shard.FileOf(raw("head", "BenchmarkB"))}
+			b := writeShardRaw(t, second, raw("base", "BenchmarkB"), raw("head", "BenchmarkB"))
+			if tc.change != nil {
+				tc.change(t, b, &second)
+				writeRecord(t, b, second)
+			}
+			out := filepath.Join(t.TempDir(), "out")
+			rep, err := compare.Merge([]string{a, b}, out, nil)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range rep.Results {
+					if r.Status != compare.Compared {
+						t.Errorf("%s %s: status %s, want compared", r.Name, r.Unit, r.Status)
+					}
+				}
+				return
+			}
+			if !errors.Is(err, compare.ErrMerge) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), b) {
+				t.Fatalf("err = %v, want ErrMerge naming %s and saying %q", err, b, tc.want)
+			}
+			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a refused merge wrote %s", out)
+			}
+		})
+	}
+}
+
+// writeRecord replaces the shard record in dir with rec.
+func writeRecord(t *testing.T, dir string, rec compare.ShardRecord) {
+	t.Helper()
+	data, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, compare.ShardFile), data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -18,8 +18,9 @@ import (
 // run finished) and so does a sharded comparison's shard.json
 // (compare.ShardRecord, which adds the comparison's revisions and
 // settings). What else a merge must check of a shard's output belongs
-// beside it in those records, as the manifest's entries carry the size
-// and SHA-256 of each profile that collect's merge checks.
+// beside it in those records: the manifest's entries carry the SHA-256 of
+// each profile and compare's record a [File] (size and SHA-256) of each raw
+// file, which both merges check with [File.Copy].
 type Record struct {
 	// Index is the shard's number, from 0 to Count-1.
 	Index int `json:"index"`

@@ -1,8 +1,12 @@
 package shard_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -89,5 +93,49 @@ func TestRecordValid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, tt.r.Valid(), "%+v", tt.r)
+	}
+}
+
+// TestFileCopy: File.Copy copies a file and refuses one whose recorded
+// size or SHA-256 differs, checking only what was recorded.
+func TestFileCopy(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "raw.txt")
+	data := []byte("BenchmarkA 1 100 ns/op\n")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := shard.FileOf(data)
+	other := shard.FileOf([]byte("BenchmarkA 1 101 ns/op\n"))
+	for _, tc := range []struct {
+		name    string
+		f       shard.File
+		path    string
+		changed bool
+		err     bool
+	}{
+		{"as recorded", good, path, false, false},
+		{"other contents, same size", other, path, true, true},
+		{"other size", shard.File{Size: good.Size - 1, SHA256: good.SHA256}, path, true, true},
+		{"size only", shard.File{Size: good.Size}, path, false, false},
+		{"hash only", shard.File{Size: -1, SHA256: good.SHA256}, path, false, false},
+		{"wrong hash only", shard.File{Size: -1, SHA256: other.SHA256}, path, true, true},
+		{"nothing recorded", shard.File{Size: -1}, path, false, false},
+		{"missing", good, filepath.Join(dir, "none.txt"), false, true},
+		{"a directory", good, dir, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			err := tc.f.Copy(&buf, tc.path)
+			if (err != nil) != tc.err || errors.Is(err, shard.ErrChanged) != tc.changed {
+				t.Fatalf("err = %v, want error %v, shard.ErrChanged %v", err, tc.err, tc.changed)
+			}
+			if tc.changed && !strings.Contains(err.Error(), tc.path) {
+				t.Errorf("err = %v, want it to name %s", err, tc.path)
+			}
+			if err == nil && !bytes.Equal(buf.Bytes(), data) {
+				t.Errorf("copied %q, want %q", buf.Bytes(), data)
+			}
+		})
 	}
 }

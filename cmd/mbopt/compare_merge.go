@@ -69,7 +69,8 @@ base or head commits, settings (any flag: --count, --runs, --seed, …; only a
 --budget may fit trials, runs and count to each machine), module, kind or number of shards, a different
 partition (the shards saw different benchmarks or costs), a shard given twice
 or missing, a benchmark in two shards, or a shard without its raw files (it was
-interrupted). The merged raw files base.txt and head.txt go to --out; the
+interrupted) or with raw files that changed since it wrote them (their size or
+SHA-256 is not the one its shard.json records). The merged raw files base.txt and head.txt go to --out; the
 report, the --format and the --fail-on gate (exit status 3) are as for
 mbopt compare, and so is the history: the merged report is judged against
 the thresholds calibrated in --history and stored there, as one comparison,

@@ -526,7 +526,8 @@
 // directories: other commits, settings (any of them, such as --count or
 // --runs; only a --budget may fit trials, runs and count to each machine),
 // module or partition, a shard given twice, missing or without its raw
-// files, a benchmark in two shards.
+// files, raw files that changed since the shard wrote them (shard.json
+// records the size and SHA-256 of each), a benchmark in two shards.
 //
 //   - --out DIR: the merged raw results (default .mbopt/compare).
 //   - --format, -o FILE (--output FILE), --fail-on: as for mbopt compare;
