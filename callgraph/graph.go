@@ -84,6 +84,13 @@ type Node struct {
 	// [Graph.OutsideProject] add up to [Graph.Total] (see "Attributed
 	// time" in the package documentation).
 	Attributed float64
+	// Inlined reports that every frame of the function on the samples'
+	// stacks was an inlined one (a line of a location other than its
+	// last, the physical function): the compiler inlined it wherever the
+	// profiles saw it run, so it is within the inliner's size budget. It
+	// is false for a function seen at least once as a physical frame, and
+	// for graphs not built from profiles (by hand, or from function sets).
+	Inlined bool
 }
 
 // Graph is a call graph built from one or more profiles.
@@ -320,7 +327,16 @@ type builder struct {
 	// last[i] is the callee of node i whose edge was recorded last, -1
 	// for none: most frames repeat it, and skip the edges map.
 	last []int32
+	// kinds[i] records the kinds of frame node i was seen as:
+	// physicalFrame, inlinedFrame or both.
+	kinds []uint8
 }
+
+// Frame kinds of builder.kinds.
+const (
+	physicalFrame uint8 = 1 << iota
+	inlinedFrame
+)
 
 func newBuilder(opts Options) (*builder, error) {
 	ex, err := newExcluder(opts.Exclude)
@@ -347,6 +363,7 @@ func (b *builder) node(name string) int32 {
 	b.nodes = append(b.nodes, Node{Name: name, Package: pkg, Project: proj})
 	b.seen = append(b.seen, 0)
 	b.last = append(b.last, -1)
+	b.kinds = append(b.kinds, 0)
 	return id
 }
 
@@ -386,6 +403,7 @@ func (b *builder) add(p *profile.Profile, validated bool) error {
 		b.nodes = make([]Node, 0, len(p.Function))
 		b.seen = make([]int32, 0, len(p.Function))
 		b.last = make([]int32, 0, len(p.Function))
+		b.kinds = make([]uint8, 0, len(p.Function))
 	}
 
 	// Map each function and location of this profile to global node ids
@@ -452,6 +470,11 @@ func (b *builder) add(p *profile.Profile, validated bool) error {
 			if fnode[fk] == 1 {
 				b.unnamed++
 				continue
+			}
+			if j == len(l.Line)-1 {
+				b.kinds[fnode[fk]-2] |= physicalFrame
+			} else {
+				b.kinds[fnode[fk]-2] |= inlinedFrame
 			}
 			frames = append(frames, fnode[fk]-2)
 			if j == 0 {
@@ -600,6 +623,7 @@ func (b *builder) finish() *Graph {
 		from := nm.id
 		newID[from] = int32(to)
 		g.Nodes[to] = b.nodes[from]
+		g.Nodes[to].Inlined = b.kinds[from] == inlinedFrame
 	}
 	// Renumber the edges and sort them by (from, to): Out lists come out
 	// sorted, and so do In lists filled in that order. Lists share two

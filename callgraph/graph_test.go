@@ -94,6 +94,38 @@ func TestInlinedFramesAreNodes(t *testing.T) {
 	assert.False(t, g.Nodes[leaf].Project, "m/b is not below m/a")
 }
 
+// TestInlinedFlag: a function is Inlined only when no location of any
+// merged profile has it as the physical frame.
+func TestInlinedFlag(t *testing.T) {
+	tests := []struct {
+		name    string
+		stacks  [][]string
+		inlined map[string]bool
+	}{
+		{"inlined everywhere", [][]string{{"m.Main", "m.Outer+m.In"}, {"m.Main", "m.Other+m.In"}},
+			map[string]bool{"m.In": true, "m.Outer": false, "m.Other": false, "m.Main": false}},
+		{"once physical", [][]string{{"m.Main", "m.Outer+m.In"}, {"m.Main", "m.In"}},
+			map[string]bool{"m.In": false, "m.Outer": false}},
+		{"inlined twice deep", [][]string{{"m.Main+m.Mid+m.In"}},
+			map[string]bool{"m.In": true, "m.Mid": true, "m.Main": false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ps []*profile.Profile
+			for _, st := range tt.stacks {
+				ps = append(ps, proftest.Profile(proftest.Stack{Frames: st, Nanos: 1e7}))
+			}
+			g, err := callgraph.Merge(ps, callgraph.Options{Modules: []string{"m"}})
+			require.NoError(t, err)
+			for name, want := range tt.inlined {
+				id, ok := g.Lookup(name)
+				require.True(t, ok, name)
+				assert.Equal(t, want, g.Nodes[id].Inlined, name)
+			}
+		})
+	}
+}
+
 func TestGenericInstantiationsShareANode(t *testing.T) {
 	p := proftest.Profile(
 		proftest.Stack{Frames: []string{"m.Main", "m.Sum[go.shape.int]"}, Nanos: 1e7},
