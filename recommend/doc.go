@@ -60,9 +60,56 @@
 // workload driver inside the module, give no candidate with either target
 // set.
 //
+// # Thin profiles
+//
+// A benchmark profile of few samples ([Options.Thin]; package analysis
+// counts a profile of fewer than analysis.MinBenchmarkSamples as thin) sees
+// only the functions that happened to be on the stack when the profiler
+// sampled: an fsync-bound benchmark that sleeps most of its time takes a
+// few dozen samples, and a function every commit calls can be missing from
+// its coverage set. Algorithm 3 would then recommend that function as
+// uncovered. [Unseen] states which nodes a thin benchmark may have run
+// unseen: the uncovered nodes the application graph reaches from a project
+// node it covers (Algorithm 3's own assumption, that a benchmark of F runs
+// what F reaches, applied to what the thin benchmark was seen running).
+// With [Callable] targets those nodes are closed before the greedy starts,
+// like covered ones: no candidate consists of them alone, and no gain
+// counts them; [Result.Withheld] lists the project ones, and they are not
+// added to the cumulative coverage (nobody saw them run). With
+// [AnyFunction] the paper's answer is unchanged and each recommendation
+// names the thin benchmarks that may have run it ([Recommendation.Unseen]).
+// Exact sources (coverage function sets) are never thin.
+//
+// # Negligible candidates
+//
+// Algorithm 3 counts nodes, so once the large gaps are filled it recommends
+// one-line getters, comparators and helpers the compiler inlined into code
+// that is benchmarked already: functions a maintainer would not write a
+// benchmark for. A candidate is negligible ([Recommendation.Negligible])
+// when both
+//
+//   - its own application time, the cumulative time of the function and
+//     its closures (summed), is under [NegligibleShare] (0.2%) of the
+//     application's total, and
+//   - it is small: the compiler inlined it wherever the application
+//     profile saw it (callgraph.Node.Inlined: the inliner's budget admits
+//     only small functions) and a benchmark covers each of its callers; or
+//     its declaration spans at most [SmallLines] (5) lines, counted from the
+//     source when [Options.Lines] has it, else bounded from the profile
+//     (from its first line to the line before the next function the
+//     profile records in the same file; unknown without one).
+//
+// With [Callable] targets negligible candidates are ranked after all others
+// ([Result.NegligibleLast]): they are recommended only once nothing else
+// adds a node. [Options.KeepNegligible], and [AnyFunction] always, keep the
+// paper's order and only mark them.
+//
 // # Ties
 //
-// As the paper says, among functions that add equally many project nodes
+// With [Callable] targets and without [Options.KeepNegligible], every
+// candidate that is not negligible ranks before every negligible one;
+// within each kind the paper's order applies. As the paper says, among
+// functions that add equally many project nodes
 // the one closer to a root (a node without callers: the shortest call
 // distance from any root) wins — a function nearer the entry points is an
 // easier benchmark target — then the one that adds more external nodes

@@ -29,6 +29,20 @@ type Options struct {
 	// [AnyFunction]. package analysis sets it to leave out the commands
 	// under a module's cmd/ directories.
 	NotTarget func(pkg string) bool
+	// Thin lists the benchmarks whose profiles took too few samples to
+	// trust (see "Thin profiles" in the package documentation): with
+	// [Callable] targets the nodes they may have run unseen ([Unseen])
+	// are neither candidates nor counted in a gain; with [AnyFunction]
+	// the recommendations only name them ([Recommendation.Unseen]).
+	Thin []Thin
+	// Lines, when not nil, holds each application node's declaration
+	// size in lines from the source, 0 where unknown (then the profile's
+	// bound is used; see "Negligible candidates").
+	Lines []int
+	// KeepNegligible keeps negligible candidates in Algorithm 3's order
+	// with [Callable] targets, as [AnyFunction] always does: they are
+	// then only marked ([Recommendation.Negligible]).
+	KeepNegligible bool
 }
 
 // Details bounds: a recommendation lists at most this many callers and
@@ -89,6 +103,15 @@ type Recommendation struct {
 	// time (largest first), then name: the hottest code beneath the
 	// function that its benchmark would newly cover.
 	Hottest []int
+
+	// Negligible, when not nil, says why the candidate is negligible
+	// (see "Negligible candidates" in the package documentation), with
+	// either target set.
+	Negligible *Negligible
+	// Unseen names the thin benchmarks ([Options.Thin], in that order)
+	// that may have run one of the function's nodes unseen; only with
+	// [AnyFunction], since with [Callable] such nodes are no candidates.
+	Unseen []string
 }
 
 // Result lists the recommendations in pick order (the dissertation's
@@ -98,6 +121,14 @@ type Result struct {
 	Recommendations []Recommendation
 	// Covered holds the starting coverage plus all recommended additions.
 	Covered bitset.Set
+	// Withheld lists the project nodes no benchmark covers that a thin
+	// benchmark may have run unseen, in increasing order: with [Callable]
+	// targets they were neither recommended nor counted in a gain; nil
+	// with [AnyFunction].
+	Withheld []int
+	// NegligibleLast reports that negligible candidates were ranked after
+	// all others ([Callable] targets without [Options.KeepNegligible]).
+	NegligibleLast bool
 }
 
 // group is a candidate: a target function and the nodes that count for it.
@@ -186,13 +217,37 @@ func groups(g *callgraph.Graph, cond *callgraph.Condensation, covered bitset.Set
 func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result {
 	g := cov.App
 	done := covered.Clone()
-	res := &Result{Covered: done}
+	rules := opts.Targets == Callable
+	res := &Result{Covered: done, NegligibleLast: rules && !opts.KeepNegligible}
 
-	// The universe: uncovered project nodes first, then uncovered
-	// external nodes.
+	// What the thin benchmarks may have run unseen: with the rules on,
+	// closed like covered nodes (but not counted as covered).
+	closed := covered
+	if rules && len(opts.Thin) > 0 {
+		closed = covered.Clone()
+	}
+	thinReach := make([]bitset.Set, len(opts.Thin))
+	for i, t := range opts.Thin {
+		thinReach[i] = bitset.New(g.Len())
+		for _, v := range Unseen(g, covered, t.Covered) {
+			thinReach[i].Add(v)
+			if rules {
+				closed.Add(v)
+			}
+		}
+	}
+	if rules && len(opts.Thin) > 0 {
+		for v, n := range g.Nodes {
+			if n.Project && closed.Has(v) && !covered.Has(v) {
+				res.Withheld = append(res.Withheld, v)
+			}
+		}
+	}
+
+	// The universe: open project nodes first, then open external nodes.
 	var universe []int
 	for i, n := range g.Nodes {
-		if n.Project && !covered.Has(i) {
+		if n.Project && !closed.Has(i) {
 			universe = append(universe, i)
 		}
 	}
@@ -201,7 +256,7 @@ func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result 
 		return res
 	}
 	for i, n := range g.Nodes {
-		if !n.Project && !covered.Has(i) {
+		if !n.Project && !closed.Has(i) {
 			universe = append(universe, i)
 		}
 	}
@@ -210,7 +265,8 @@ func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result 
 	gains := cond.ReachCounts(universe[:nproj])
 	dist := g.RootDistance()
 	r := newReach(g, cond, universe)
-	cands := groups(g, cond, covered, opts.Targets, opts.NotTarget)
+	cands := groups(g, cond, closed, opts.Targets, opts.NotTarget)
+	lines, from := declLines(g, opts.Lines)
 
 	// The first keys: as gains the exact gain of a group of one node and
 	// the sum of its components' gains for a larger group, and as
@@ -225,6 +281,7 @@ func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result 
 			k.gain += gains[ci]
 		}
 		k.gain = min(k.gain, nproj)
+		k.negligible = res.NegligibleLast && negligible(cov, covered, &gr, lines, from) != nil
 		for _, v := range gr.members {
 			if d := dist[v]; d >= 0 && (k.dist < 0 || d < k.dist) {
 				k.dist = d
@@ -272,6 +329,17 @@ func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result 
 		rec.CumulativeProject, rec.CumulativeOverall = cov.Ratios(done)
 		if opts.Details {
 			describe(g, gr, &rec)
+		}
+		rec.Negligible = negligible(cov, covered, gr, lines, from)
+		if !rules {
+			for i, t := range opts.Thin {
+				for _, v := range gr.members {
+					if thinReach[i].Has(v) {
+						rec.Unseen = append(rec.Unseen, t.ID)
+						break
+					}
+				}
+			}
 		}
 		res.Recommendations = append(res.Recommendations, rec)
 	}
@@ -443,15 +511,22 @@ func (r *reach) take(roots []int32) []int {
 
 type candidate struct {
 	group int // index into the groups
-	gain  int
-	dist  int
-	ext   int
-	name  string
+	// negligible ranks the candidate after every other (only when
+	// Result.NegligibleLast).
+	negligible bool
+	gain       int
+	dist       int
+	ext        int
+	name       string
 }
 
-// better orders by more project nodes added, shorter root distance (-1
-// last), more external nodes added, smaller name.
+// better orders non-negligible candidates first, then by more project
+// nodes added, shorter root distance (-1 last), more external nodes added,
+// smaller name.
 func better(a, b *candidate) bool {
+	if a.negligible != b.negligible {
+		return b.negligible
+	}
 	if a.gain != b.gain {
 		return a.gain > b.gain
 	}
