@@ -54,6 +54,19 @@
 // The Cost objective's reverse-delete pass visits its picks from the most
 // expensive to the cheapest; equal costs: the later pick first.
 //
+// # Marginal picks
+//
+// Algorithm 2 counts nodes, so a benchmark gets into the suite by covering
+// one node nobody else covers, however little that node runs: a
+// benchmark whose only new functions are assertion helpers worth 0.01 s of
+// the application's time. A pick is marked marginal ([Step.Marginal]) when
+// the application time of the nodes it newly covers is under
+// [MarginalShare] (1%) of the application's total; the time is the
+// attributed time by default, the paper's flat time with
+// coverage.FlatImpact as the Impact, the same that breaks ties. The mark
+// never changes the picks: the suite keeps its coverage, and whether a
+// marginal pick is worth running is the maintainer's call.
+//
 // # Running time
 //
 // Gains only shrink as coverage grows, and so do added impacts, so the

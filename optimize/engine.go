@@ -233,6 +233,11 @@ func (e *engine) take(sel *Selection, i int, gain float64) {
 		Cost: e.cost(i),
 	}
 	st.CumulativeProject, st.CumulativeOverall = cov.Ratios(sel.Covered)
+	contribution := st.AddedAttributedImpactSeconds
+	if e.plan.Impact == coverage.FlatImpact {
+		contribution = st.AddedImpactSeconds
+	}
+	st.Marginal = cov.App.Total > 0 && cov.Share(contribution) < MarginalShare
 	if n := len(sel.Steps); n > 0 {
 		prev := sel.Steps[n-1]
 		st.CumulativeImpactSeconds = prev.CumulativeImpactSeconds

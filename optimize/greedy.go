@@ -91,7 +91,17 @@ type Step struct {
 	// CumulativeAttributedImpactSeconds is the attributed impact of all
 	// nodes covered by the picks so far.
 	CumulativeAttributedImpactSeconds float64
+	// Marginal reports that the pick's contribution is under
+	// [MarginalShare] of the application's time (see "Marginal picks" in
+	// the package documentation). It only marks the pick.
+	Marginal bool
 }
+
+// MarginalShare is the share of the application's time (1%) under which a
+// pick's contribution makes it marginal: the application time of the
+// nodes it newly covers, by the impact the selection ranks with
+// (Options.Impact, Plan.Impact).
+const MarginalShare = 0.01
 
 // Result is a minimal suite: the picks in order. Steps[:k] is the greedy's
 // best suite of k benchmarks, so the cumulative figures trace the coverage
