@@ -94,6 +94,12 @@ type Config struct {
 	// Recommend is the number of recommendations; 0 disables them,
 	// negative means no limit.
 	Recommend int
+	// KeepNegligible keeps negligible candidates (one-line getters,
+	// comparators, small functions inlined into covered code: see
+	// package recommend, "Negligible candidates") in Algorithm 3's order
+	// with recommend.Callable targets instead of ranking them last; the
+	// paper's targets always keep them. Either way they are marked.
+	KeepNegligible bool
 	// Edges chooses the application graph's edges that the
 	// recommendations walk: the sampled ones (the zero value, the
 	// paper's), the static call graph's between the application's
@@ -174,6 +180,9 @@ type Report struct {
 	Hybrid *Hybrid
 	// Recommendations is nil when none were asked for.
 	Recommendations *recommend.Result
+	// Thin lists the benchmarks whose profiles took too few samples to
+	// trust, by id, with what each may hide (see [ThinBenchmark]).
+	Thin []ThinBenchmark
 	// Edges describes the static edges the recommendations walked; nil
 	// with Config.Edges sampled or without recommendations.
 	Edges *staticcg.Stats
@@ -188,8 +197,8 @@ type Report struct {
 	// Warnings are caveats that did not stop the analysis, in the order
 	// found: *ModuleFromGoModWarning, *NoProjectFunctionWarning,
 	// *NoSharedFunctionWarning, *ExcludeUnmatchedWarning, *CmdTargetsNote,
-	// *ThinProfileWarning, *UnnamedFramesWarning, *ExclusionNote,
-	// *CostSourceNote, *UnmatchedFunctionsWarning, *EdgesNote, *HybridNote
+	// *ThinProfileWarning, *ThinBenchmarksWarning, *UnnamedFramesWarning,
+	// *ExclusionNote, *CostSourceNote, *UnmatchedFunctionsWarning, *EdgesNote, *HybridNote
 	// and *NoCertificateWarning (pick them out with errors.As). The
 	// *ExclusionNote, *CostSourceNote, *EdgesNote and *HybridNote are
 	// information, not caveats: see [Note] and [IsNote].
@@ -341,7 +350,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			rep.Warnings = append(rep.Warnings, &NoSharedFunctionWarning{ID: s.ID})
 		}
 	}
-	rep.Warnings = append(rep.Warnings, thinProfiles(cfg.App, app.SamplesTaken, app.Unit == "seconds", benches)...)
+	rep.Thin = thinBenchmarks(rep.Coverage, benches)
+	rep.Warnings = append(rep.Warnings, thinProfiles(cfg.App, app.SamplesTaken, app.Unit == "seconds", rep.Thin)...)
 	if n := excludedSets(cfg.Select.ExcludeBenchmarks, rep); n != nil {
 		rep.Warnings = append(rep.Warnings, n)
 	}
@@ -355,7 +365,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	if cfg.Recommend != 0 {
-		opts := recommend.Options{N: max(cfg.Recommend, 0), Targets: cfg.Targets, Details: cfg.Targets == recommend.Callable}
+		opts := recommend.Options{N: max(cfg.Recommend, 0), Targets: cfg.Targets, Details: cfg.Targets == recommend.Callable,
+			Thin: recommendThin(rep.Coverage, rep.Thin), KeepNegligible: cfg.KeepNegligible, Lines: sourceLines(rep.Coverage.App, sourceDir(cfg))}
 		if cfg.Targets == recommend.Callable {
 			var note error
 			opts.NotTarget, note = cmdTargets(rep.Coverage.App, rep.Coverage.Covered, rep.Modules)
@@ -404,6 +415,9 @@ func ProfileID(name string) (string, bool) {
 type benchFile struct {
 	id, path string
 	set      bool // a function set (package covdata), not a profile
+	// benchTime is the benchtime of the collection's manifest, "" without
+	// one.
+	benchTime string
 }
 
 // dirManifest is a manifest and the directory it was read from.
@@ -451,7 +465,7 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 			manifests = append(manifests, dirManifest{m, arg})
 			for _, e := range m.Benchmarks {
 				if e.Status == manifest.StatusOK && e.Profile != "" {
-					out = append(out, benchFile{id: e.ID, path: filepath.Join(arg, filepath.FromSlash(e.Profile))})
+					out = append(out, benchFile{id: e.ID, path: filepath.Join(arg, filepath.FromSlash(e.Profile)), benchTime: m.BenchTime})
 					continue
 				}
 				if e.Status == manifest.StatusOK && e.Functions != "" {
@@ -534,8 +548,9 @@ func notRegular(path string, mode fs.FileMode) Skip {
 }
 
 type loaded struct {
-	id, file string
-	fp       *callgraph.Footprint
+	id, file  string
+	fp        *callgraph.Footprint
+	benchTime string
 }
 
 // loadBenchmarks decodes files on up to workers goroutines, each straight
@@ -572,7 +587,7 @@ func loadBenchmarks(ctx context.Context, files []benchFile, app *callgraph.Graph
 			skipped = append(skipped, Skip{File: f.path, Reason: reason})
 			continue
 		}
-		out = append(out, loaded{id: f.id, file: f.path, fp: fps[i]})
+		out = append(out, loaded{id: f.id, file: f.path, fp: fps[i], benchTime: f.benchTime})
 	}
 	slices.SortFunc(skipped, func(a, b Skip) int { return strings.Compare(a.File, b.File) })
 	return out, skipped, nil
