@@ -37,7 +37,8 @@
 //     then compare (runs two revisions' benchmarks against each other) and
 //     detect (jump, trend and fixed-value detection over a benchmark's
 //     history); then history (the SQLite store of compare reports, their
-//     series, detections and A/A calibration)
+//     series, detections and A/A calibration) and bisect (finds the commit
+//     that made a benchmark's change, with compare's engine)
 //  5. documents, one package per document: first what they share,
 //     report/plot (draws every figure; the only importer of
 //     gonum.org/v1/plot), report/github (GitHub Actions step summaries and

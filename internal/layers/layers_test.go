@@ -68,6 +68,7 @@ var layer = map[string]int{
 	"compare":    comparison + 1,
 	"detect":     comparison + 1,
 	"history":    comparison + 2,
+	"bisect":     comparison + 2,
 
 	"report/github":          documents,
 	"report/internal/render": documents,
@@ -100,7 +101,7 @@ var layer = map[string]int{
 // meet in the nouns (package relevance) and in the command.
 var (
 	relevanceHalf  = []string{"analysis", "suite", "coverage", "optimize", "recommend", "changes", "callgraph", "manifest", "collect", "reference", "staticcg", "covdata", "relevance"}
-	comparisonHalf = []string{"compare", "benchstats", "culprit", "history", "detect", "report/verdict", "report/trend", "report/site"}
+	comparisonHalf = []string{"compare", "benchstats", "culprit", "bisect", "history", "detect", "report/verdict", "report/trend", "report/site"}
 )
 
 // testDir is the directory of test support: fixtures, golden files,
