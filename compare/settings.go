@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -106,7 +107,7 @@ func (s Settings) check() error {
 		return inputErrorf("Settings.Runs", "Runs is %d; it must be at least 1", s.Runs)
 	case s.Count < 1:
 		return inputErrorf("Settings.Count", "Count is %d; it must be at least 1", s.Count)
-	case s.Threshold < 0 || s.Threshold >= 1:
+	case !(s.Threshold >= 0 && s.Threshold < 1): // NaN too
 		return inputErrorf("Settings.Threshold", "Threshold is %v; it must be a fraction in [0, 1), such as 0.01 for 1%%", s.Threshold)
 	case !(s.Confidence > 0 && s.Confidence < 1):
 		return inputErrorf("Settings.Confidence", "Confidence is %v; it must be in (0, 1), such as 0.99", s.Confidence)
@@ -114,7 +115,7 @@ func (s Settings) check() error {
 		return inputErrorf("Settings.FDR", "FDR is %v; it must be in (0, 1], such as 0.05 (1 turns the correction off)", s.FDR)
 	case s.Resamples < 1:
 		return inputErrorf("Settings.Resamples", "Resamples is %d; it must be positive, such as 10000", s.Resamples)
-	case s.UntilStable < 0:
+	case !(s.UntilStable >= 0) || math.IsInf(s.UntilStable, 1): // NaN too
 		return inputErrorf("Settings.UntilStable", "UntilStable is %v; it must be a positive interval width such as 0.02, or 0 for off", s.UntilStable)
 	case s.Budget < 0:
 		return inputErrorf("Settings.Budget", "Budget is %v; it must be a positive duration, or 0 for none", s.Budget)

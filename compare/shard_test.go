@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -397,5 +399,32 @@ func TestShardOptionsRefused(t *testing.T) {
 				t.Errorf("err = %v, want an InputError on %s", err, tc.field)
 			}
 		})
+	}
+}
+
+// TestNonFiniteSettingsRefused: a NaN or infinite float setting is an
+// InputError naming the field, before anything runs (issue 25 item 7:
+// Threshold NaN passed the range check and turned the gate off).
+func TestNonFiniteSettingsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		field string
+		set   func(s *compare.Settings, v float64)
+	}{
+		{"Settings.Threshold", func(s *compare.Settings, v float64) { s.Threshold = v }},
+		{"Settings.Confidence", func(s *compare.Settings, v float64) { s.Confidence = v }},
+		{"Settings.UntilStable", func(s *compare.Settings, v float64) { s.UntilStable = v }},
+		{"Settings.FDR", func(s *compare.Settings, v float64) { s.FDR = v }},
+	} {
+		for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+			t.Run(fmt.Sprintf("%s=%v", tc.field, v), func(t *testing.T) {
+				s := shardSettings()
+				tc.set(&s, v)
+				_, err := compare.Run(context.Background(), compare.Options{Dir: t.TempDir(), Settings: s})
+				var ie *compare.InputError
+				if !errors.As(err, &ie) || ie.Field != tc.field {
+					t.Errorf("err = %v, want an InputError on %s", err, tc.field)
+				}
+			})
+		}
 	}
 }

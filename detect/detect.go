@@ -85,8 +85,8 @@ func (o Options) Check() error {
 		return fmt.Errorf("detect: Window is %d; it must be at least 2, such as 10", o.Window)
 	}
 	if b := o.Fixed; b != nil {
-		if math.IsNaN(b.Lower) || math.IsNaN(b.Upper) || !(b.Lower < b.Upper) {
-			return fmt.Errorf("detect: Fixed is [%v, %v]; Lower must be below Upper", b.Lower, b.Upper)
+		if math.IsNaN(b.Lower) || math.IsNaN(b.Upper) || math.IsInf(b.Lower, 0) || math.IsInf(b.Upper, 0) || !(b.Lower < b.Upper) {
+			return fmt.Errorf("detect: Fixed is [%v, %v]; Lower and Upper must be finite and Lower below Upper", b.Lower, b.Upper)
 		}
 	}
 	for _, k := range o.Detectors {

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -224,6 +225,7 @@ func TestDetectErrors(t *testing.T) {
 		{"negative floor", ok, with(func(o *Options) { o.Floor = -0.01 }), "Floor"},
 		{"window of one", ok, with(func(o *Options) { o.Window = 1 }), "Window"},
 		{"inverted bounds", ok, with(func(o *Options) { o.Fixed = &Bounds{Lower: 0.1, Upper: -0.1} }), "Fixed"},
+		{"infinite bounds", ok, with(func(o *Options) { o.Fixed = &Bounds{Lower: math.Inf(-1), Upper: math.Inf(1)} }), "must be finite"},
 		{"zero options", ok, Options{}, "Factor"},
 		{"value of -100%", series(0.01, 0, -1), DefaultOptions, "point 1"},
 		{"NaN interval", []Point{{CI: benchstats.Interval{Low: 0, High: nan()}}}, DefaultOptions, "point 0"},

@@ -202,7 +202,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	for _, n := range []struct {
 		flag  string
 		value int
-	}{{"--trials", o.trials}, {"--runs", o.runs}, {"--count", o.count}} {
+	}{{"--trials", o.trials}, {"--runs", o.runs}, {"--count", o.count}, {"--resamples", o.resamples}} {
 		if n.value < 1 {
 			return badInputf("%s %d: it must be at least 1", n.flag, n.value)
 		}

@@ -52,9 +52,10 @@
 //
 //	0         success
 //	1         anything else: nothing could be profiled, an internal error
-//	2         bad input or usage: a missing or bad file, a bad flag value, no
-//	          benchmarks, a --module that matches no application function, an
-//	          empty suite; the message names the file or flag and the fix
+//	2         bad input or usage: a missing or bad file, a bad flag value
+//	          (NaN or an infinity for any number flag, too), no benchmarks, a
+//	          --module that matches no application function, an empty
+//	          suite; the message names the file or flag and the fix
 //	3         mbopt compare and compare merge: the --fail-on gate failed
 //	4         mbopt check found drift: the saved suite no longer fits the
 //	          repository (the findings are on standard output)
@@ -492,7 +493,7 @@
 //     JSON result's threshold says so); an explicit --threshold applies to
 //     every benchmark.
 //   - --confidence C (0.99), --resamples N (10000): the hierarchical
-//     bootstrap's confidence level and resamples.
+//     bootstrap's confidence level and resamples (at least 1).
 //   - --fail-on definite-regression|any-regression|never: what fails the
 //     gate, exit 3 (default definite-regression).
 //   - --aa: A/A calibration: compare the head with itself and store each

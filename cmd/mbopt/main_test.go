@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -355,6 +357,8 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"analyze", "--app", "x", "--micro", "y", "--recommend", "-5"}, "--recommend must be"},
 		{[]string{"analyze", "--app", "x", "--micro", "y", "--max-profile-bytes", "lots"}, `invalid argument "lots" for "--max-profile-bytes" flag: invalid size`},
 		{[]string{"analyze", "--app", "x", "--micro", "y", "--max-decoded-bytes", "0"}, "must be at least 1 byte"},
+		// issue 25: --resamples 0 silently became 10000.
+		{[]string{"compare", "--resamples", "0"}, "--resamples 0: it must be at least 1"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -363,6 +367,45 @@ func TestFlagErrors(t *testing.T) {
 			assert.Contains(t, stderr, tt.want)
 		})
 	}
+}
+
+// TestNonFiniteFloatFlags: every float flag of every command refuses NaN
+// and ±Inf before the command does anything (issue 25 item 7: --threshold
+// NaN passed the range check and turned the gate off). The flags are found
+// by walking the command tree, so a new float flag is covered too.
+func TestNonFiniteFloatFlags(t *testing.T) {
+	t.Chdir(t.TempDir()) // nothing may be written, but if it were, not here
+	var flags [][]string
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if f.Value.Type() == "float64" {
+				flags = append(flags, append(strings.Fields(c.CommandPath())[1:], "--"+f.Name))
+			}
+		})
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd(&streams{}))
+	if len(flags) < 10 {
+		t.Fatalf("found %d float flags: %v", len(flags), flags)
+	}
+	for _, f := range flags {
+		for _, v := range []string{"NaN", "nan", "Inf", "+Inf", "-Inf", "infinity"} {
+			args := append(slices.Clone(f), v)
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				code, stdout, stderr := run(t, args...)
+				assert.Equal(t, 2, code)
+				assert.Empty(t, stdout)
+				assert.Contains(t, stderr, f[len(f)-1]+" ")
+				assert.Contains(t, stderr, "want a finite number")
+			})
+		}
+	}
+	entries, err := os.ReadDir(".")
+	require.NoError(t, err)
+	assert.Empty(t, entries, "a refused flag wrote files")
 }
 
 // -o onto a device or a directory: /dev/null must stay a device (renaming a
