@@ -25,6 +25,7 @@
 //	mbopt compare merge DIR... [--out DIR]           combine the outputs of compare --shard or --trial-shard
 //	mbopt history [BENCHMARK...] [flags]             stored comparisons over commits: jumps, trends, A/A calibration
 //	mbopt history rebaseline --to REV [flags]        move the baseline, bridging every series across
+//	mbopt bisect --bench NAME --good REV --bad REV   the commit that changed one benchmark
 //
 // The relevance half is profile → analyze → suite (run does all three at
 // once; report, check and cover-app work on the same inputs); the comparison
@@ -59,6 +60,8 @@
 //	3         mbopt compare and compare merge: the --fail-on gate failed
 //	4         mbopt check found drift: the saved suite no longer fits the
 //	          repository (the findings are on standard output)
+//	5         mbopt bisect could not locate the change: bad is not measurably
+//	          different from good, or skipped commits hide which commit made it
 //	130, 143, 129
 //	          interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP: 128 plus the
 //	          signal's number, as a shell reports a process killed by it
@@ -612,6 +615,32 @@
 //     refused: rebaseline sets them.
 //
 // Then compare against the new baseline (--base REV).
+//
+// # mbopt bisect
+//
+// mbopt bisect --bench NAME --good REV --bad REV finds the first-parent
+// commit between REV and REV that changed the benchmark NAME (its full name
+// as go test prints it). It measures --bad against --good with mbopt
+// compare's engine, then binary-searches the first-parent commits between
+// them, each measured against --good in temporary git worktrees: your tree
+// and index are never touched, and an interrupt removes the worktrees. Each
+// step decides like good, like bad or unknown from the interval of the
+// commit's change (package bisect documents the rule); an unknown commit is
+// measured again with twice the trials, up to --max-repetitions
+// measurements, then skipped. A commit that does not build or lacks the
+// benchmark is skipped too, like git bisect skip; the output lists every
+// skipped commit with its reason.
+//
+//   - --trials, --runs, --count, --benchtime: the schedule of each
+//     measurement, as in mbopt compare (trials double at each repetition).
+//   - --max-repetitions N: measurements of an unknown commit before it is
+//     skipped (default 3).
+//   - --format text|json: text is a short log, one line per measurement,
+//     and the first bad commit; json is a bisect.Result: first_bad (the full
+//     hash), last_good, steps (each with its change, interval, trials and
+//     decision) and skipped.
+//
+// Exit status 5 when the change cannot be located.
 //
 // # Profiles by hand
 //

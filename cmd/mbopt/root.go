@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mbopt/mbopt/bisect"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/interrupt"
 )
@@ -27,6 +28,7 @@ const (
 	exitInternal = 1
 	exitBadInput = 2
 	// exitGate (3, in compare.go): mbopt compare's --fail-on gate failed.
+	// exitDrift (4, in check.go), exitNotLocated (5, in bisect.go).
 )
 
 // interruptedMessage is what an interrupted run prints last on stderr: every
@@ -90,6 +92,8 @@ Exit status:
   3        mbopt compare: the --fail-on gate failed (a regression)
   4        mbopt check found drift: the saved suite no longer fits the
            repository (the findings are on standard output)
+  5        mbopt bisect could not locate the change (not reproducible
+           between --good and --bad, or hidden by skipped commits)
   130      interrupted by SIGINT (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP
            (128 + the signal's number). mbopt stops within a second whatever
            it is doing, removes its temporary files and prints
@@ -168,6 +172,7 @@ var subcommands = []func(*streams) *cobra.Command{
 	newCmdCompare,
 
 	newCmdHistory,
+	newCmdBisect,
 }
 
 // Main runs mbopt with args and returns the process exit code. Errors are
@@ -227,8 +232,8 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 // signal arrived, or when the error is a context cancellation, whatever
 // failed did so because mbopt was stopping (a killed --app-cmd workload is
 // not bad input), so the status is the interrupt's. Then input and usage
-// errors give 2, a failed compare gate 3, drift found by check 4,
-// everything else 1.
+// errors give 2, a failed compare gate 3, drift found by check 4, a
+// bisect that could not locate the change 5, everything else 1.
 func exitCode(err error, sig os.Signal) int {
 	if sig != nil || errors.Is(err, context.Canceled) {
 		return interrupt.ExitCode(sig)
@@ -247,6 +252,9 @@ func exitCode(err error, sig os.Signal) int {
 	var ge *gateError
 	if errors.As(err, &ge) {
 		return exitGate
+	}
+	if errors.Is(err, bisect.ErrNotLocated) {
+		return exitNotLocated
 	}
 	return exitInternal
 }

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mbopt/mbopt/bisect"
+	"github.com/mbopt/mbopt/compare"
+)
+
+// exitNotLocated is the exit status of a bisect that could not locate
+// the change.
+const exitNotLocated = 5
+
+func newCmdBisect(s *streams) *cobra.Command {
+	var (
+		o      bisect.Options
+		format string
+	)
+	o.Settings = compare.DefaultSettings()
+	c := &cobra.Command{
+		Use:   "bisect --bench NAME --good REV --bad REV [flags]",
+		Short: "Find the commit that changed one benchmark",
+		Long: `Bisect finds the first-parent commit between --good and --bad that changed the
+benchmark --bench: it measures bad against good, then binary-searches the
+commits, each measured against good with mbopt compare's engine in temporary
+git worktrees (your tree and index are never touched; an interrupt removes the
+worktrees). Each step is like good, like bad or unknown; an unknown commit is
+measured again with twice the trials up to --max-repetitions times. Commits
+that do not build or lack the benchmark are skipped and reported.
+
+Exit status 5 means the change cannot be located: bad is not measurably
+different from good, or skipped commits hide which commit made it.`,
+		Example: `  $ mbopt bisect --bench BenchmarkQuery --good v1.2.0 --bad main
+  $ mbopt bisect --bench BenchmarkQuery/sum --good HEAD~8 --bad HEAD --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "json" {
+				return badInputf("--format: invalid value %q: valid values are {text|json}", format)
+			}
+			o.Progress = func(st bisect.Step) {
+				fmt.Fprintf(s.Err, "mbopt: bisect: %.12s %s %+.1f%%\n", st.Commit, st.Decision, 100*st.Change)
+			}
+			res, err := bisect.Run(cmd.Context(), o)
+			if errors.Is(err, compare.ErrInput) {
+				return badInput(err)
+			}
+			if res != nil && (err == nil || errors.Is(err, bisect.ErrNotLocated)) {
+				if format == "json" {
+					enc := json.NewEncoder(s.Out)
+					enc.SetIndent("", "  ")
+					if werr := enc.Encode(res); werr != nil {
+						return werr
+					}
+				} else if werr := res.WriteText(s.Out); werr != nil {
+					return werr
+				}
+			}
+			return err
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.Bench, "bench", "", "the benchmark's full name as go test prints it")
+	f.StringVar(&o.Good, "good", "", "a revision before the change")
+	f.StringVar(&o.Bad, "bad", "", "a revision after the change, first-parent descendant of --good")
+	f.StringVar(&format, "format", "text", "output format: {text|json}")
+	f.IntVar(&o.Settings.Trials, "trials", compare.DefaultTrials, "trials of each measurement (doubled for each repetition)")
+	f.IntVar(&o.Settings.Runs, "runs", compare.DefaultRuns, "runs per trial")
+	f.IntVar(&o.Settings.Count, "count", compare.DefaultCount, "go test -count per run")
+	f.StringVar(&o.Settings.BenchTime, "benchtime", compare.DefaultBenchTime, "go test -benchtime per run")
+	f.IntVar(&o.MaxRepetitions, "max-repetitions", 3, "measurements of an unknown commit before it is skipped")
+	return c
+}
