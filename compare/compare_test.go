@@ -100,6 +100,37 @@ func TestAddedRemovedAndBuildFailed(t *testing.T) {
 	}
 }
 
+// TestNothingToCompare: a selection that matches no benchmark is an
+// InputError whether or not a package failed to build, and names the
+// packages that did not build (issue 25: with a build failure in one
+// version the same selection gave a report and exit 0).
+func TestNothingToCompare(t *testing.T) {
+	cache := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		v    cmpfixture.Variant
+		want []string
+	}{
+		{"all build", cmpfixture.Variant{}, []string{`no benchmark matches "BenchmarkNoSuch"`}},
+		{"head does not build", cmpfixture.Variant{Broken: true}, []string{`no benchmark matches "BenchmarkNoSuch"`, "did not build", cmpfixture.Package + " in the head (", "not an int"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := cmpfixture.Repo(t, tc.v)
+			out := t.TempDir()
+			_, err := compare.Run(context.Background(), compare.Options{Dir: dir, Bench: "BenchmarkNoSuch", Settings: tiny(1), CacheDir: cache, Out: out})
+			var ie *compare.InputError
+			if !errors.As(err, &ie) || ie.Field != "Bench" {
+				t.Fatalf("err = %v, want an InputError on Bench", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("err = %q, want it to say %q", err, w)
+				}
+			}
+		})
+	}
+}
+
 func TestSuiteBenchmarksAndWorktree(t *testing.T) {
 	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
 	// An uncommitted change makes BenchmarkSame 30% slower in the worktree.

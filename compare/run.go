@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -465,14 +466,37 @@ func (r *runner) plan(ctx context.Context, ws *workspace) error {
 			}
 		}
 	}
-	if len(r.units) == 0 && !r.anyBuildFailed() {
+	if len(r.units) == 0 {
+		// Nothing to compare is bad input whether or not some package
+		// failed to build: the failures are named, since a package that
+		// built in neither revision may hold the benchmarks asked for.
 		what := "no benchmark matches " + strconv.Quote(r.opt.Bench)
 		if len(r.opt.Benchmarks) > 0 {
 			what = "none of the benchmarks exists"
 		}
-		return inputErrorf("Bench", "%s in %s in either revision", what, strings.Join(r.patterns(), " "))
+		return inputErrorf("Bench", "%s in %s in either revision%s", what, strings.Join(r.patterns(), " "), r.buildFailures())
 	}
 	return nil
+}
+
+// buildFailures describes the packages that did not build, for the error
+// of a comparison with nothing to compare: "" when all built, else "; " and
+// each package with the version and the first line of its error, in
+// package order.
+func (r *runner) buildFailures() string {
+	var fs []string
+	for _, p := range slices.Sorted(maps.Keys(r.builds)) {
+		for side, b := range r.builds[p] {
+			if b.err != "" && !(r.same && Side(side) == Head) {
+				first, _, _ := strings.Cut(strings.TrimSpace(b.err), "\n")
+				fs = append(fs, fmt.Sprintf("%s in the %s (%s)", p, Side(side), first))
+			}
+		}
+	}
+	if len(fs) == 0 {
+		return ""
+	}
+	return "; these did not build, so their benchmarks are unknown: " + strings.Join(fs, ", ") + "; fix the build or choose other benchmarks"
 }
 
 func errOf(msg string) error {
@@ -480,15 +504,6 @@ func errOf(msg string) error {
 		return nil
 	}
 	return errors.New(msg)
-}
-
-func (r *runner) anyBuildFailed() bool {
-	for _, pb := range r.builds {
-		if pb[Base].err != "" || pb[Head].err != "" {
-			return true
-		}
-	}
-	return false
 }
 
 func (r *runner) patterns() []string {
