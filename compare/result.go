@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/mbopt/mbopt/benchstats"
@@ -97,6 +98,9 @@ type Result struct {
 	Instability float64 `json:"instability,omitempty"`
 	// Verdict classifies the estimate against the threshold; in JSON its
 	// stable name, such as "definite-regression" ([benchstats.Verdict]).
+	// Only a Compared result has one: the JSON of the other statuses
+	// (added, removed, build-failed, failed) has no "verdict", and their
+	// Verdict is the zero value, which is no claim ([Result.MarshalJSON]).
 	Verdict benchstats.Verdict `json:"verdict"`
 	// PValue is the Mann-Whitney U-test's p-value (a second opinion).
 	PValue float64 `json:"p_value,omitempty"`
@@ -133,6 +137,20 @@ type Result struct {
 	// needs at Settings.Confidence (benchstats.MinSamples: 8 at 99%): the
 	// verdict is then unchanged and no gate fails on it.
 	TooFew bool `json:"too_few,omitempty"`
+}
+
+// MarshalJSON writes r with the JSON field names of its fields, leaving
+// out "verdict" unless Status is Compared: a benchmark that was not
+// compared was not judged, and "unchanged" would claim it was.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result // without this method
+	if r.Status == Compared {
+		return json.Marshal(plain(r))
+	}
+	return json.Marshal(struct {
+		plain
+		Verdict *benchstats.Verdict `json:"verdict,omitempty"` // hides plain's
+	}{plain: plain(r)})
 }
 
 // FalseAlarms is the false-discovery-rate correction of one comparison:
