@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mbopt/mbopt/internal/testbin"
 )
 
 // A result is one benchmark result line of go test output.
@@ -234,54 +236,12 @@ func crashMessage(r procResult, name string, timeout time.Duration) string {
 	if r.Err != nil {
 		status = r.Err.Error()
 	}
-	msg := panicMessage(r.Output)
+	msg := testbin.PanicMessage(r.Output)
 	if msg == "" {
 		msg = failBlock(r.Output, "FAIL", name)
 	}
 	if msg == "" {
-		return fmt.Sprintf("%s while running %s\n%s", status, name, tail(r.Output, 4))
+		return fmt.Sprintf("%s while running %s\n%s", status, name, testbin.Tail(r.Output, 4))
 	}
 	return fmt.Sprintf("%s\n(%s while running %s)", msg, status, name)
-}
-
-// tail returns the last n non-empty lines of out.
-func tail(out []byte, n int) string {
-	var keep []string
-	ls := lines(out)
-	for i := len(ls) - 1; i >= 0 && len(keep) < n; i-- {
-		if strings.TrimSpace(ls[i]) != "" {
-			keep = append([]string{ls[i]}, keep...)
-		}
-	}
-	return strings.Join(keep, "\n")
-}
-
-// panicMessage returns the message of a panic or fatal error in out and
-// the first stack frame outside the runtime and testing packages, or "".
-func panicMessage(out []byte) string {
-	ls := lines(out)
-	for i, l := range ls {
-		if !strings.HasPrefix(l, "panic: ") && !strings.HasPrefix(l, "fatal error: ") {
-			continue
-		}
-		msg := []string{l}
-		j := i + 1
-		for ; j < len(ls) && ls[j] != "" && len(msg) < maxErrorLines; j++ {
-			msg = append(msg, ls[j])
-		}
-		for ; j+1 < len(ls); j++ {
-			fn := ls[j]
-			if strings.HasPrefix(ls[j+1], "\t") && !strings.HasPrefix(fn, "goroutine ") && !strings.HasPrefix(fn, "panic(") &&
-				!strings.HasPrefix(fn, "runtime.") && !strings.HasPrefix(fn, "internal/") && !strings.HasPrefix(fn, "testing.") {
-				if k := strings.LastIndexByte(fn, '('); k > 0 {
-					fn = fn[:k]
-				}
-				loc, _, _ := strings.Cut(strings.TrimSpace(ls[j+1]), " +0x")
-				msg = append(msg, "\tat "+fn+" ("+loc+")")
-				break
-			}
-		}
-		return strings.Join(msg, "\n")
-	}
-	return ""
 }

@@ -142,18 +142,3 @@ func TestFailBlock(t *testing.T) {
 		})
 	}
 }
-
-func TestPanicMessage(t *testing.T) {
-	tests := []struct{ name, out, want string }{
-		{"first user frame", verboseSubPanic,
-			"panic: sub-benchmark boom\n\tat example.com/faults/panics.BenchmarkSubPanic.func2 (/work/main/testdata/faults/panics/panics_test.go:33)"},
-		{"fatal error", "fatal error: concurrent map writes\n\ngoroutine 5 [running]:\ninternal/runtime/maps.fatal({0x1, 0x2})\n\t/go/src/runtime/panic.go:1 +0x1\nexample.com/m.Bad(...)\n\t/m/m.go:7 +0x2\n",
-			"fatal error: concurrent map writes\n\tat example.com/m.Bad (/m/m.go:7)"},
-		{"none", "--- FAIL: BenchmarkA\n", ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, panicMessage([]byte(tt.out)))
-		})
-	}
-}

@@ -13,6 +13,7 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
+	"github.com/mbopt/mbopt/internal/testing/gittest"
 )
 
 // quick are short settings for tests that are not about the schedule.
@@ -128,6 +129,48 @@ func TestNothingToCompare(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFailedKeepsThePanic: a benchmark that panics in one version is a
+// Failed result whose error quotes the panic and the frame that raised it
+// (issue 25: the last 8 lines of the output were quoted, which hold only
+// the runtime's and testing's frames).
+func TestFailedKeepsThePanic(t *testing.T) {
+	repo := gittest.New(t, "")
+	repo.Write("go.mod", "module example.com/p\n\ngo 1.22\n")
+	bench := `package p
+
+import "testing"
+
+func BenchmarkBoom(b *testing.B) {
+	for range b.N {
+		work()
+	}
+}
+`
+	repo.Write("p_test.go", bench)
+	repo.Write("p.go", "package p\n\nfunc work() {}\n")
+	base := repo.Commit("base")
+	repo.Write("p.go", "package p\n\nfunc work() { panic(\"boom: the head is broken\") }\n")
+	head := repo.Commit("head")
+	rep, err := compare.Run(context.Background(), compare.Options{Dir: repo.Dir, Base: base, Head: head, Bench: ".", Settings: tiny(1), CacheDir: t.TempDir(), Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []compare.Result
+	for _, r := range rep.Results {
+		if r.Status == compare.Failed {
+			failed = append(failed, r)
+		}
+	}
+	if len(failed) == 0 {
+		t.Fatalf("no failed result: %+v", rep.Results)
+	}
+	for _, r := range failed {
+		if r.Side != "head" || !strings.Contains(r.Error, "panic: boom: the head is broken") || !strings.Contains(r.Error, "at example.com/p.work (") {
+			t.Errorf("%s: side %s, error %q; want the head's panic and the frame that raised it", r.Name, r.Side, r.Error)
+		}
 	}
 }
 

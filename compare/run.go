@@ -599,7 +599,7 @@ func (r *runner) build(ctx context.Context, ws *workspace, side Side, pkg string
 		return nil, false, ctx.Err()
 	}
 	if res.Err != nil || res.TimedOut {
-		b.err = "listing benchmarks: " + shorten(tail(res.Output, 8))
+		b.err = "listing benchmarks: " + shorten(testbin.Failure(res.Output, 8))
 		return b, cached, nil
 	}
 	b.list, b.tops = res.Wall, tops
@@ -617,20 +617,6 @@ func shorten(s string) string {
 	ls := strings.Split(strings.TrimSpace(s), "\n")
 	if len(ls) > 20 {
 		ls = append(ls[:20], "...")
-	}
-	return strings.Join(ls, "\n")
-}
-
-// tail returns the last n non-empty lines of out.
-func tail(out []byte, n int) string {
-	var ls []string
-	for _, l := range strings.Split(string(out), "\n") {
-		if strings.TrimSpace(l) != "" {
-			ls = append(ls, strings.TrimRight(l, "\r"))
-		}
-	}
-	if len(ls) > n {
-		ls = ls[len(ls)-n:]
 	}
 	return strings.Join(ls, "\n")
 }
@@ -778,9 +764,9 @@ func (r *runner) runOne(ctx context.Context, u *unit, side Side, trial, run int)
 	var runErr error
 	switch {
 	case res.TimedOut:
-		u.failed[side] = fmt.Sprintf("timed out after %s\n%s", r.timeout, tail(res.Output, 8))
+		u.failed[side] = fmt.Sprintf("timed out after %s\n%s", r.timeout, testbin.Failure(res.Output, 8))
 	case res.Err != nil:
-		u.failed[side] = fmt.Sprintf("%v\n%s", res.Err, tail(res.Output, 8))
+		u.failed[side] = fmt.Sprintf("%v\n%s", res.Err, testbin.Failure(res.Output, 8))
 	default:
 		if err := r.rws[side].write(m, res.Output); err != nil {
 			return fmt.Errorf("%s: reading the benchmark output: %w", u.name, err)
