@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/bisect"
 	"github.com/mbopt/mbopt/internal/interrupt"
 )
 
@@ -180,6 +181,7 @@ func TestExitCode(t *testing.T) {
 		{"bad input", badInputf("x.pprof: empty"), nil, exitBadInput},
 		{"usage", usage, nil, exitBadInput},
 		{"cancelled", fmt.Errorf("loading: %w", context.Canceled), nil, 130},
+		{"bisect not located", fmt.Errorf("%w: only skipped commits", bisect.ErrNotLocated), nil, exitNotLocated},
 		// A workload killed on Ctrl-C fails as bad input; the signal wins.
 		{"interrupted workload", badInputf("workload command: signal: killed"), syscall.SIGINT, 130},
 		{"terminated", errors.New("boom"), syscall.SIGTERM, 143},
