@@ -173,6 +173,13 @@ type Report struct {
 	Coverage *coverage.Result
 	// Profiles maps benchmark id to profile path.
 	Profiles map[string]string
+	// Scope is manifest.ScopeTimed when the benchmarks are function sets
+	// of their timed loops (collected with scope timed): their coverage
+	// leaves out the setup before b.ResetTimer and the validation after
+	// b.StopTimer, and a function that runs a constant number of times per
+	// benchmark. It is empty for profiles and for sets of whole runs,
+	// which count everything a benchmark's process ran, as the papers do.
+	Scope manifest.Scope
 	// Suite is the minimal suite.
 	Suite *optimize.Result
 	// Hybrid compares the profile's and the coverage's functions; nil
@@ -323,6 +330,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	benches, skipped, err := loadBenchmarks(ctx, files, app, opts, cfg.workers())
 	if err != nil {
+		return nil, err
+	}
+	if rep.Scope, err = benchmarkScope(benches); err != nil {
 		return nil, err
 	}
 	skipped = append(preSkipped, skipped...)
@@ -551,6 +561,8 @@ type loaded struct {
 	id, file  string
 	fp        *callgraph.Footprint
 	benchTime string
+	set       bool // a function set
+	timed     bool // a function set of a timed loop
 }
 
 // loadBenchmarks decodes files on up to workers goroutines, each straight
@@ -561,11 +573,12 @@ func loadBenchmarks(ctx context.Context, files []benchFile, app *callgraph.Graph
 	tab := callgraph.NewTable(app)
 	fps := make([]*callgraph.Footprint, len(files))
 	errs := make([]error, len(files))
+	timed := make([]bool, len(files))
 	par.For(ctx, len(files), workers, func(i int) {
 		if files[i].set {
-			g, err := functionSetGraph(files[i].path, app, opts)
+			g, t, err := functionSetGraph(files[i].path, app, opts)
 			if err == nil {
-				fps[i] = tab.Footprint(g)
+				fps[i], timed[i] = tab.Footprint(g), t
 			}
 			errs[i] = err
 			return
@@ -587,7 +600,7 @@ func loadBenchmarks(ctx context.Context, files []benchFile, app *callgraph.Graph
 			skipped = append(skipped, Skip{File: f.path, Reason: reason})
 			continue
 		}
-		out = append(out, loaded{id: f.id, file: f.path, fp: fps[i], benchTime: f.benchTime})
+		out = append(out, loaded{id: f.id, file: f.path, fp: fps[i], benchTime: f.benchTime, set: f.set, timed: timed[i]})
 	}
 	slices.SortFunc(skipped, func(a, b Skip) int { return strings.Compare(a.File, b.File) })
 	return out, skipped, nil

@@ -3,6 +3,7 @@ package analysis
 import (
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/covdata"
+	"github.com/mbopt/mbopt/manifest"
 )
 
 // functionSetGraph reads the function set at path (collected with
@@ -11,11 +12,12 @@ import (
 // covdata's rules (a closure that inlining copied into another function, a
 // compiler wrapper), under the application's name for it, so that coverage
 // compares it with the application like a profile. The graph has no edges
-// and no time (callgraph.FromFunctions).
-func functionSetGraph(path string, app *callgraph.Graph, opts callgraph.Options) (*callgraph.Graph, error) {
+// and no time (callgraph.FromFunctions). It also reports whether the set
+// is of a timed loop (covdata.Set.Timed).
+func functionSetGraph(path string, app *callgraph.Graph, opts callgraph.Options) (*callgraph.Graph, bool, error) {
 	set, err := covdata.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	fns := make([]callgraph.Function, 0, len(set.Funcs))
 	for _, f := range set.Funcs {
@@ -26,7 +28,33 @@ func functionSetGraph(path string, app *callgraph.Graph, opts callgraph.Options)
 			fns = append(fns, callgraph.Function{Name: n.Name, File: n.File, Line: n.Line})
 		}
 	}
-	return callgraph.FromFunctions(fns, opts)
+	g, err := callgraph.FromFunctions(fns, opts)
+	return g, set.Timed, err
+}
+
+// benchmarkScope returns manifest.ScopeTimed when the benchmarks are
+// function sets of their timed loops, and "" when they are profiles or
+// sets of whole runs. It fails when sets of the two scopes are mixed: a
+// suite chosen from a mix would compare the setup of some benchmarks with
+// the loops of others.
+func benchmarkScope(benches []loaded) (manifest.Scope, error) {
+	var timed, whole *loaded
+	for i := range benches {
+		switch {
+		case !benches[i].set:
+		case benches[i].timed:
+			timed = &benches[i]
+		default:
+			whole = &benches[i]
+		}
+	}
+	if timed != nil && whole != nil {
+		return "", fieldErrorf("%s is a function set of a timed loop (collected with scope timed) and %s one of a whole run (scope all): give %s the benchmarks of one scope, not both", timed.file, whole.file, Field("Micro"))
+	}
+	if timed != nil {
+		return manifest.ScopeTimed, nil
+	}
+	return "", nil
 }
 
 // checkOneSource fails when files mix CPU profiles and function sets: the

@@ -164,6 +164,9 @@ func newCollector(cfg Config) (*collector, error) {
 	default:
 		return nil, inputErrorf("Source", "unknown source %q: want %q or %q", cfg.Source, manifest.SourceProfile, manifest.SourceCover)
 	}
+	if err := checkScope(cfg); err != nil {
+		return nil, err
+	}
 	if cfg.Skip != "" {
 		if c.skip, err = benchname.CompileFilter(cfg.Skip); err != nil {
 			return nil, &InputError{Field: "Skip", Err: err}
@@ -247,6 +250,9 @@ func (c *collector) describe(ctx context.Context, pkgs []Package) (*manifest.Man
 	m := &manifest.Manifest{Version: manifest.SchemaVersion, BenchTime: c.cfg.benchTime(), BuildFlags: c.cfg.buildFlags()}
 	if c.cfg.cover() {
 		m.Version, m.Source = manifest.SchemaVersionCover, manifest.SourceCover
+	}
+	if c.cfg.cover() && c.cfg.timed() {
+		m.Version, m.Scope = manifest.SchemaVersionTimed, manifest.ScopeTimed
 	}
 	env, err := c.output(ctx, c.cfg.Dir, c.cfg.goCmd(), "env", "GOVERSION", "GOOS", "GOARCH")
 	if err != nil {

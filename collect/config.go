@@ -41,6 +41,23 @@ const DefaultBenchTime = "1s"
 // runs the setup once per b.N go test tries.
 const DefaultCoverBenchTime = "1x"
 
+// DefaultTimedBenchTime is the -test.benchtime used when [Config.BenchTime]
+// is empty with Source cover and Scope timed (the default scope of
+// Source cover): the larger of the two iteration counts the timed scope
+// compares, the other being [TimedLowBenchTime]. A function of the timed
+// loop runs at least 8 more times at 10x than at 2x, so the loop's
+// functions all grow, unless one runs only every so many iterations, or
+// only once state has built up over more than 10 (see
+// DefaultCoverBenchTime): give a larger count for those.
+const DefaultTimedBenchTime = "10x"
+
+// TimedLowBenchTime is the smaller of the two iteration counts of Scope
+// timed. Both counts are above 1: go test runs a benchmark function at
+// b.N = 1 before the count asked for, except at 1x, so the setup of a
+// benchmark runs twice at any count above 1 (once with b.Loop) and the
+// same number of times in both runs.
+const TimedLowBenchTime = "2x"
+
 // DefaultTimeout is the per-process timeout used when [Config.Timeout] is
 // zero: long enough for any benchmark with the default benchtime and a slow
 // setup, short enough that a hung benchmark does not stall a CI job.
@@ -71,8 +88,10 @@ type Config struct {
 	// Empty skips nothing.
 	Skip string
 	// BenchTime is passed as -test.benchtime ("1s", "100x", ...). Empty
-	// means DefaultBenchTime, or DefaultCoverBenchTime when Source is
-	// manifest.SourceCover.
+	// means DefaultBenchTime, or with Source manifest.SourceCover
+	// DefaultTimedBenchTime (Scope timed) or DefaultCoverBenchTime (Scope
+	// all). Scope timed takes an iteration count above
+	// TimedLowBenchTime's.
 	BenchTime string
 	// Source is what Collect records for each benchmark: a CPU profile
 	// (manifest.SourceProfile; empty means the same), or the set of
@@ -84,6 +103,19 @@ type Config struct {
 	// the main module's functions. An Out holding the other source's
 	// collection is refused unless Force (the two never mix).
 	Source manifest.Source
+	// Scope says what part of each benchmark's run its function set
+	// counts (Source cover): manifest.ScopeTimed records the functions
+	// whose coverage counters grow between a run at TimedLowBenchTime and
+	// a run at BenchTime (the test binaries are built with
+	// -covermode=atomic), the timed loop without the setup before
+	// b.ResetTimer or the validation after b.StopTimer; manifest.ScopeAll
+	// records all that one run at BenchTime executed, as a CPU profile of
+	// the run would and as the papers count. A function that runs a
+	// constant number of times per benchmark rather than per iteration
+	// counts as setup, even inside the loop. Empty means timed with Source
+	// cover, all with Source profile, which has no other scope. An Out
+	// holding the other scope's collection is refused unless Force.
+	Scope manifest.Scope
 	// Timeout bounds each test binary process (discovery runs and profile
 	// runs). On expiry the process gets SIGQUIT, so its goroutine dump
 	// lands in the log, and its whole process group is killed shortly
@@ -145,9 +177,21 @@ type Config struct {
 }
 
 func (c *Config) benchTime() string {
-	switch {
-	case c.BenchTime != "":
+	if c.BenchTime != "" {
 		return c.BenchTime
+	}
+	return DefaultBenchTimeOf(c.Source, c.Scope)
+}
+
+// DefaultBenchTimeOf returns the benchtime a Config with Source src and
+// Scope scope and no BenchTime runs benchmarks for: DefaultBenchTime for
+// profiles, DefaultTimedBenchTime for function sets of the timed scope
+// (src's default), DefaultCoverBenchTime for those of scope all.
+func DefaultBenchTimeOf(src manifest.Source, scope manifest.Scope) string {
+	c := Config{Source: src, Scope: scope}
+	switch {
+	case c.cover() && c.timed():
+		return DefaultTimedBenchTime
 	case c.cover():
 		return DefaultCoverBenchTime
 	}
@@ -156,6 +200,20 @@ func (c *Config) benchTime() string {
 
 // cover reports whether c collects function sets.
 func (c *Config) cover() bool { return c.Source == manifest.SourceCover }
+
+// scope returns Scope, or its default for Source when empty.
+func (c *Config) scope() manifest.Scope {
+	switch {
+	case c.Scope != "":
+		return c.Scope
+	case c.cover():
+		return manifest.ScopeTimed
+	}
+	return manifest.ScopeAll
+}
+
+// timed reports whether c records timed loops.
+func (c *Config) timed() bool { return c.scope() == manifest.ScopeTimed }
 
 func (c *Config) timeout() time.Duration {
 	if c.Timeout <= 0 {

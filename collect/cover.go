@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/mbopt/mbopt/covdata"
@@ -24,71 +25,157 @@ import (
 // module is instrumented, whichever package's benchmark runs; none for
 // profiles.
 func (c *collector) coverFlags() []string {
-	if !c.cfg.cover() {
+	switch {
+	case !c.cfg.cover():
 		return nil
+	case c.cfg.timed():
+		// Counts, and exact ones even when goroutines of a benchmark
+		// (b.RunParallel) run the same code at once.
+		return []string{"-cover", "-covermode=atomic", "-coverpkg=" + c.m.Module + "/..."}
 	}
 	return []string{"-cover", "-coverpkg=" + c.m.Module + "/..."}
 }
 
-// checkSource refuses an Out whose manifest records the other source, so
-// profiles and function sets never mix in one manifest; Force replaces
-// that manifest instead. A manifest that cannot be read is left to
+// checkScope checks Config.Scope, and the benchtime of the timed scope:
+// an iteration count above TimedLowBenchTime's, since the scope compares
+// two counts (a duration runs the benchmark function, setup and all, once
+// per b.N that go test tries, so setup would grow too).
+func checkScope(cfg Config) error {
+	switch cfg.Scope {
+	case "", manifest.ScopeTimed, manifest.ScopeAll:
+	default:
+		return inputErrorf("Scope", "unknown scope %q: want %q or %q", cfg.Scope, manifest.ScopeTimed, manifest.ScopeAll)
+	}
+	if !cfg.timed() {
+		return nil
+	}
+	if !cfg.cover() {
+		return inputErrorf("Scope", "scope %q needs Source %q: a sampled CPU profile cannot tell a benchmark's timed loop from its setup; collect function sets, or use scope %q", manifest.ScopeTimed, manifest.SourceCover, manifest.ScopeAll)
+	}
+	low, _ := iterations(TimedLowBenchTime)
+	if n, ok := iterations(cfg.benchTime()); !ok || n <= low {
+		return inputErrorf("BenchTime", "benchtime %q with scope %q: the timed scope compares a run at %s with one at a larger iteration count, such as %s; give a count above %d (not a duration, which repeats a benchmark's setup at every b.N go test tries)", cfg.benchTime(), manifest.ScopeTimed, TimedLowBenchTime, DefaultTimedBenchTime, low)
+	}
+	return nil
+}
+
+// iterations returns N of a benchtime "Nx".
+func iterations(benchtime string) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimSuffix(benchtime, "x"))
+	return n, err == nil && strings.HasSuffix(benchtime, "x") && n > 0
+}
+
+// checkSource refuses an Out whose manifest records the other source, or
+// function sets of the other scope, so profiles and function sets, and
+// sets of timed loops and of whole runs, never mix in one manifest; Force
+// replaces that manifest instead. A manifest that cannot be read is left to
 // loadPrevious, which replaces it.
 func (c *collector) checkSource() error {
 	if c.cfg.Force {
 		return nil
 	}
 	prev, err := manifest.Load(c.out)
-	if err != nil || prev.Module != c.m.Module || prev.IsCover() == c.cfg.cover() || len(prev.Benchmarks) == 0 {
+	if err != nil || prev.Module != c.m.Module || len(prev.Benchmarks) == 0 {
 		return nil
 	}
-	name := func(cover bool) string {
-		if cover {
-			return "function sets (Source cover)"
+	if prev.IsCover() != c.cfg.cover() {
+		name := func(cover bool) string {
+			if cover {
+				return "function sets (Source cover)"
+			}
+			return "CPU profiles (Source profile)"
 		}
-		return "CPU profiles (Source profile)"
+		return inputErrorf("Source", "output directory %s holds %s, and this run collects %s; the two never mix in one directory: collect into another directory, or set Force to replace them", c.cfg.Out, name(prev.IsCover()), name(c.cfg.cover()))
 	}
-	return inputErrorf("Source", "output directory %s holds %s, and this run collects %s; the two never mix in one directory: collect into another directory, or set Force to replace them", c.cfg.Out, name(prev.IsCover()), name(c.cfg.cover()))
+	if prev.IsTimed() != c.m.IsTimed() {
+		name := func(timed bool) string {
+			if timed {
+				return "function sets of timed loops (Scope timed)"
+			}
+			return "function sets of whole runs (Scope all)"
+		}
+		return inputErrorf("Scope", "output directory %s holds %s, and this run collects %s; the two never mix in one directory: collect into another directory, or set Force to replace them", c.cfg.Out, name(prev.IsTimed()), name(c.m.IsTimed()))
+	}
+	return nil
 }
 
-// coverOne runs unit u alone, once, with its coverage counters written to a
-// directory of its own, and records the functions that ran. It returns
-// false when ctx was canceled before the run ended.
+// coverOne runs unit u alone with its coverage counters written to a
+// directory of its own, and records the functions that ran: once at the
+// benchtime with Scope all; with Scope timed, at the benchtime and again at
+// TimedLowBenchTime, recording the functions whose counters grew. It
+// returns false when ctx was canceled before the runs ended.
 func (c *collector) coverOne(ctx context.Context, u unit) (unitResult, bool) {
 	e := c.entry(u.b, u.name)
 	file := manifest.FunctionsName(c.m.Module, e.Package, e.Name)
-	covdir, err := os.MkdirTemp(filepath.Join(c.out, binDir), "cov-")
-	if err != nil {
-		e.Status, e.Error = manifest.StatusFailed, "creating the coverage directory: "+err.Error()
-		return unitResult{Entry: e}, true
+	benchtimes := []string{c.cfg.benchTime()}
+	if c.cfg.timed() {
+		benchtimes = append(benchtimes, TimedLowBenchTime)
 	}
-	defer os.RemoveAll(covdir)
-	args := append(c.unitArgs(u), "-test.benchtime", c.cfg.benchTime(), "-test.count", "1", "-test.v", "-test.gocoverdir", covdir)
-	r := runProcess(ctx, u.b.pkg.Dir, c.cfg.env(), c.cfg.timeout(), u.b.bin, args...)
-	if ctx.Err() != nil {
-		return unitResult{}, false
-	}
-	if hasSubs(u, r.Output) {
-		return unitResult{subs: true}, true
-	}
-	if c.judge(&e, r, u.name) {
-		if err := c.writeSet(ctx, covdir, file, &e); err != nil {
-			if ctx.Err() != nil {
-				return unitResult{}, false
-			}
-			e.Status, e.Error = manifest.StatusFailed, err.Error()
+	var dirs []string
+	var command string // of the first run, for the log
+	var output []byte
+	for i, bt := range benchtimes {
+		covdir, err := os.MkdirTemp(filepath.Join(c.out, binDir), "cov-")
+		if err != nil {
+			e.Status, e.Error = manifest.StatusFailed, "creating the coverage directory: "+err.Error()
+			return unitResult{Entry: e}, true
 		}
+		defer os.RemoveAll(covdir)
+		args := append(c.unitArgs(u), "-test.benchtime", bt, "-test.count", "1", "-test.v", "-test.gocoverdir", covdir)
+		r := runProcess(ctx, u.b.pkg.Dir, c.cfg.env(), c.cfg.timeout(), u.b.bin, args...)
+		if ctx.Err() != nil {
+			return unitResult{}, false
+		}
+		if i == 0 && hasSubs(u, r.Output) {
+			return unitResult{subs: true}, true
+		}
+		if i == 0 {
+			command, output = u.b.bin+" "+strings.Join(args, " "), r.Output
+		}
+		judged := &e
+		if i > 0 {
+			low := c.entry(u.b, u.name) // the entry keeps the first run's results
+			judged = &low
+		}
+		if !c.judge(judged, r, u.name) {
+			if i > 0 {
+				e.Status, e.Error = judged.Status, fmt.Sprintf("in the run at %s, which scope %s compares with the run at %s: %s", bt, manifest.ScopeTimed, benchtimes[0], judged.Error)
+			}
+			e.Log = c.writeLog(logBase(c.m.Module, e), u.b.bin+" "+strings.Join(args, " "), r.Output)
+			return unitResult{Entry: e}, true
+		}
+		dirs = append(dirs, covdir)
 	}
-	if e.Status != manifest.StatusOK {
-		e.Log = c.writeLog(logBase(c.m.Module, e), u.b.bin+" "+strings.Join(args, " "), r.Output)
+	if err := c.writeSet(ctx, dirs, file, &e); err != nil {
+		if ctx.Err() != nil {
+			return unitResult{}, false
+		}
+		e.Status, e.Error = manifest.StatusFailed, err.Error()
+		e.Log = c.writeLog(logBase(c.m.Module, e), command, output)
 	}
 	return unitResult{Entry: e}, true
 }
 
-// writeSet turns the coverage data in covdir into a function set, writes
-// it to file in Out atomically and records it in e.
-func (c *collector) writeSet(ctx context.Context, covdir, file string, e *manifest.Entry) error {
-	set, err := covdata.Load(ctx, covdir, covdata.Options{Dir: c.modDir, GoCmd: c.cfg.goCmd(), Env: c.cfg.Env, BuildFlags: c.cfg.buildFlags(), Index: c.cov})
+// writeSet turns the coverage data in dirs (one directory, or with Scope
+// timed the run at the benchtime, then the run at TimedLowBenchTime) into
+// a function set, writes it to file in Out atomically and records it in
+// e.
+func (c *collector) writeSet(ctx context.Context, dirs []string, file string, e *manifest.Entry) error {
+	opts := covdata.Options{Dir: c.modDir, GoCmd: c.cfg.goCmd(), Env: c.cfg.Env, BuildFlags: c.cfg.buildFlags(), Index: c.cov}
+	set, err := func() (*covdata.Set, error) {
+		counts, err := covdata.ReadCounters(dirs[0])
+		if err != nil {
+			return nil, err
+		}
+		if len(dirs) > 1 {
+			low, err := covdata.ReadCounters(dirs[1])
+			if err != nil {
+				return nil, err
+			}
+			counts = counts.Grown(low)
+		}
+		return covdata.FromCounters(ctx, counts, dirs[0], opts)
+	}()
 	switch {
 	case errors.Is(err, covdata.ErrNoData) && e.Iterations > 0:
 		// The benchmark reported a result, so it ended normally: the test
@@ -98,6 +185,7 @@ func (c *collector) writeSet(ctx context.Context, covdir, file string, e *manife
 	case err != nil:
 		return fmt.Errorf("reading the coverage data: %w (does TestMain call m.Run, or does the benchmark call os.Exit?)", err)
 	}
+	set.Timed = c.cfg.timed()
 	path := filepath.Join(c.out, file)
 	if err := atomicfile.Write(path, func(w io.Writer) error { return set.Write(w) }); err != nil {
 		return fmt.Errorf("writing the function set: %w", err)

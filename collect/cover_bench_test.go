@@ -39,7 +39,8 @@ const (
 //     its functions are not known.
 //   - profile: collect.Collect with its defaults (Source profile, 1s per
 //     benchmark, one job per CPU).
-//   - cover: collect.Collect with Source cover (DefaultCoverBenchTime).
+//   - cover: collect.Collect with Source cover and Scope all
+//     (DefaultCoverBenchTime).
 //
 // Function recall is measured against the union of what the collections
 // found, over the module's functions in packages the cover binaries
@@ -94,7 +95,11 @@ func BenchmarkSources(b *testing.B) {
 		collectOne := func(src manifest.Source) (*manifest.Manifest, string, time.Duration) {
 			out := filepath.Join(tmp, string(src))
 			start := time.Now()
-			m, err := collect.Collect(ctx, collect.Config{Dir: dir, Out: out, Source: src})
+			cfg := collect.Config{Dir: dir, Out: out, Source: src}
+			if src == manifest.SourceCover {
+				cfg.Scope = manifest.ScopeAll // everything a run executes, as a profile samples it
+			}
+			m, err := collect.Collect(ctx, cfg)
 			wall := time.Since(start)
 			if err != nil {
 				b.Fatalf("collect %s: %v", src, err)

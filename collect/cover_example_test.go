@@ -55,7 +55,7 @@ func TestCoverRecallOnExample(t *testing.T) {
 	}
 	const mod = "example.com/tinytsdb"
 	out := t.TempDir()
-	m, err := collect.Collect(t.Context(), collect.Config{Dir: "../testdata/example", Out: out, Source: manifest.SourceCover, Timeout: time.Minute})
+	m, err := collect.Collect(t.Context(), collect.Config{Dir: "../testdata/example", Out: out, Source: manifest.SourceCover, Scope: manifest.ScopeAll, Timeout: time.Minute})
 	require.NoError(t, err)
 	assert.True(t, m.IsCover())
 	assert.Equal(t, collect.DefaultCoverBenchTime, m.BenchTime)

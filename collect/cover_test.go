@@ -15,7 +15,8 @@ import (
 	"github.com/mbopt/mbopt/manifest"
 )
 
-// TestCollectCover collects part of the faults fixture with Source cover:
+// TestCollectCover collects part of the faults fixture with Source cover
+// and Scope all:
 // faults get the statuses they get with profiles, the ok benchmarks get
 // function sets, an unchanged rerun starts no test binary, and an output
 // directory of the other source is refused until Force.
@@ -38,7 +39,7 @@ func TestCollectCover(t *testing.T) {
 		slices.Sort(reused)
 		return m, reused, err
 	}
-	m, _, err := run(collect.Config{Source: manifest.SourceCover})
+	m, _, err := run(collect.Config{Source: manifest.SourceCover, Scope: manifest.ScopeAll})
 	require.NoError(t, err)
 	assert.Equal(t, manifest.SourceCover, m.Source)
 	assert.Equal(t, manifest.SchemaVersionCover, m.Version)
@@ -70,14 +71,14 @@ func TestCollectCover(t *testing.T) {
 	assert.Equal(t, m, loaded)
 
 	launches := collect.Launches()
-	_, reused, err := run(collect.Config{Source: manifest.SourceCover})
+	_, reused, err := run(collect.Config{Source: manifest.SourceCover, Scope: manifest.ScopeAll})
 	require.NoError(t, err)
 	assert.Len(t, reused, len(m.Benchmarks), "every entry is reused: %v", reused)
 	assert.Zero(t, collect.Launches()-launches, "an unchanged rerun starts no test binary")
 
 	// A changed function set is collected again.
 	require.NoError(t, os.WriteFile(filepath.Join(out, sub.Functions), []byte(`{"version": 1}`), 0o644))
-	_, reused, err = run(collect.Config{Source: manifest.SourceCover})
+	_, reused, err = run(collect.Config{Source: manifest.SourceCover, Scope: manifest.ScopeAll})
 	require.NoError(t, err)
 	assert.NotContains(t, reused, "healthy.BenchmarkSub/n=10")
 	assert.Len(t, reused, len(m.Benchmarks)-1)
@@ -94,4 +95,85 @@ func TestCollectCover(t *testing.T) {
 	for _, e := range m.Benchmarks {
 		assert.Empty(t, e.Functions, e.ID)
 	}
+}
+
+// TestCollectTimed collects the timed fixture (../testdata/timed: a
+// benchmark that calls SetupOnly before b.ResetTimer, Hot in its loop and
+// ValidateOnly after b.StopTimer, and the same with b.Loop) with Source
+// cover in both scopes: timed, the default, keeps Hot alone, all keeps the
+// three; the manifests and sets record the scope, and an Out of one scope
+// is refused to the other.
+func TestCollectTimed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs testdata/timed")
+	}
+	const p = "example.com/timed/app."
+	out := t.TempDir()
+	for _, tc := range []struct {
+		scope   manifest.Scope
+		version int
+		bench   string
+		want    []string
+	}{
+		{"", manifest.SchemaVersionTimed, collect.DefaultTimedBenchTime, []string{p + "Hot"}},
+		{manifest.ScopeAll, manifest.SchemaVersionCover, collect.DefaultCoverBenchTime, []string{p + "Hot", p + "SetupOnly", p + "ValidateOnly"}},
+	} {
+		t.Run(string(tc.scope), func(t *testing.T) {
+			m, err := collect.Collect(t.Context(), collect.Config{Dir: "../testdata/timed", Out: out, Source: manifest.SourceCover, Scope: tc.scope, Force: true})
+			require.NoError(t, err)
+			assert.Equal(t, tc.version, m.Version)
+			assert.Equal(t, tc.scope == "", m.IsTimed())
+			assert.Equal(t, tc.bench, m.BenchTime)
+			require.Len(t, m.Benchmarks, 2)
+			for _, e := range m.Benchmarks {
+				require.Equal(t, manifest.StatusOK, e.Status, "%s: %s", e.ID, e.Error)
+				s, err := covdata.ReadFile(filepath.Join(out, e.Functions))
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, names(s), e.ID)
+				assert.Equal(t, m.IsTimed(), s.Timed, e.ID)
+			}
+			loaded, err := manifest.Load(out)
+			require.NoError(t, err)
+			assert.Equal(t, m, loaded)
+		})
+	}
+	_, err := collect.Collect(t.Context(), collect.Config{Dir: "../testdata/timed", Out: out, Source: manifest.SourceCover})
+	var ie *collect.InputError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "Scope", ie.Field)
+	assert.Contains(t, err.Error(), "holds function sets of whole runs (Scope all), and this run collects function sets of timed loops (Scope timed); the two never mix")
+}
+
+// TestCollectScopeErrors checks the Configs the timed scope refuses
+// before anything runs.
+func TestCollectScopeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		cfg   collect.Config
+		field string
+		want  string
+	}{
+		{collect.Config{Scope: "loop"}, "Scope", `unknown scope "loop"`},
+		{collect.Config{Scope: manifest.ScopeTimed}, "Scope", "a sampled CPU profile cannot tell a benchmark's timed loop from its setup"},
+		{collect.Config{Source: manifest.SourceCover, BenchTime: "1s"}, "BenchTime", `benchtime "1s" with scope "timed"`},
+		{collect.Config{Source: manifest.SourceCover, Scope: manifest.ScopeTimed, BenchTime: "2x"}, "BenchTime", "give a count above 2"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			tc.cfg.Dir, tc.cfg.Out = "../testdata/timed", filepath.Join(t.TempDir(), "out")
+			_, err := collect.Collect(t.Context(), tc.cfg)
+			var ie *collect.InputError
+			require.ErrorAs(t, err, &ie)
+			assert.Equal(t, tc.field, ie.Field)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.NoDirExists(t, tc.cfg.Out)
+		})
+	}
+}
+
+// names returns the names of s's functions.
+func names(s *covdata.Set) []string {
+	var out []string
+	for _, f := range s.Funcs {
+		out = append(out, f.Name)
+	}
+	return out
 }

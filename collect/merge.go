@@ -205,7 +205,7 @@ func mergeManifests(inputs []mergeInput) (*manifest.Manifest, error) {
 }
 
 // sameCollection checks that a and b describe the same module, revision,
-// toolchain, build flags and benchtime.
+// toolchain, build flags, benchtime, source and scope.
 func sameCollection(a, b mergeInput) error {
 	for _, f := range []struct{ what, x, y string }{
 		{"module", a.m.Module, b.m.Module},
@@ -215,6 +215,7 @@ func sameCollection(a, b mergeInput) error {
 		{"build flags", strings.Join(a.m.BuildFlags, " "), strings.Join(b.m.BuildFlags, " ")},
 		{"benchtime", a.m.BenchTime, b.m.BenchTime},
 		{"source", string(orProfile(a.m.Source)), string(orProfile(b.m.Source))},
+		{"scope", string(orAll(a.m.Scope)), string(orAll(b.m.Scope))},
 	} {
 		if f.x != f.y {
 			return mergeErrorf("%s and %s differ in %s (%s; %s): merge only the shards of one collection", a.dir, b.dir, f.what, orNone(f.x), orNone(f.y))
@@ -227,6 +228,14 @@ func sameCollection(a, b mergeInput) error {
 func orProfile(s manifest.Source) manifest.Source {
 	if s == "" {
 		return manifest.SourceProfile
+	}
+	return s
+}
+
+// orAll returns s, or ScopeAll for the empty scope.
+func orAll(s manifest.Scope) manifest.Scope {
+	if s == "" {
+		return manifest.ScopeAll
 	}
 	return s
 }

@@ -172,6 +172,43 @@ func ReadCounters(dir string) (*Counters, error) {
 	return c, nil
 }
 
+// Grown returns the counters of c that grew since base, the counters of
+// a run of the same program with fewer iterations: a copy of c in which
+// each unit's Count is its growth over the same unit in base, or 0 where
+// it did not grow. A unit of c that base lacks counts in full. Run a
+// benchmark at two iteration counts above one, and what grew is what runs
+// per iteration, its timed loop; what did not is its setup and
+// validation, which run the same number of times at both counts (twice:
+// go test runs a benchmark at b.N = 1 before the count asked for, except
+// with b.Loop, once), and the parts of the loop that run a constant number
+// of times. In set mode nothing can grow: Grown of set-mode counters is
+// all zeros.
+func (c *Counters) Grown(base *Counters) *Counters {
+	type key struct {
+		pkg, file, fn     string
+		lit               bool
+		sl, sc, el, ec, n uint32
+	}
+	before := make(map[key]uint32, len(base.Units))
+	for _, u := range base.Units {
+		before[key{u.Package, u.File, u.Func, u.Literal, u.StartLine, u.StartCol, u.EndLine, u.EndCol, u.Stmts}] = u.Count
+	}
+	out := &Counters{Mode: c.Mode, Units: make([]Unit, len(c.Units))}
+	for i, u := range c.Units {
+		b := before[key{u.Package, u.File, u.Func, u.Literal, u.StartLine, u.StartCol, u.EndLine, u.EndCol, u.Stmts}]
+		switch {
+		case c.Mode == "set":
+			u.Count = 0
+		case u.Count > b:
+			u.Count -= b
+		default:
+			u.Count = 0
+		}
+		out.Units[i] = u
+	}
+	return out
+}
+
 // merge combines two counts of one unit: or'ed in set mode, otherwise
 // summed, saturating.
 func merge(mode string, a, b uint32) uint32 {

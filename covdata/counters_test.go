@@ -192,3 +192,35 @@ func FuzzReadCounters(f *testing.F) {
 		}
 	})
 }
+
+// TestGrown checks what grows between two counts: the units that ran more
+// often, by how much more; units that ran as often, less often (which two
+// runs of one program cannot give, but counts must not wrap), or that the
+// base lacks.
+func TestGrown(t *testing.T) {
+	unit := func(fn string, line, count uint32) covdata.Unit {
+		return covdata.Unit{Package: "m/p", File: "m/p/p.go", Func: fn, StartLine: line, StartCol: 2, EndLine: line + 1, EndCol: 3, Stmts: 1, Count: count}
+	}
+	base := &covdata.Counters{Mode: "atomic", Units: []covdata.Unit{unit("setup", 1, 2), unit("hot", 5, 3), unit("hot", 6, 0), unit("odd", 9, 7)}}
+	c := &covdata.Counters{Mode: "atomic", Units: []covdata.Unit{unit("setup", 1, 2), unit("hot", 5, 11), unit("hot", 6, 4), unit("odd", 9, 5), unit("new", 12, 1)}}
+	got := c.Grown(base)
+	var counts []uint32
+	for _, u := range got.Units {
+		counts = append(counts, u.Count)
+	}
+	assert.Equal(t, []uint32{0, 8, 4, 0, 1}, counts)
+	assert.Equal(t, uint32(11), c.Units[1].Count, "c is not changed")
+
+	set := &covdata.Counters{Mode: "set", Units: []covdata.Unit{unit("hot", 5, 1)}}
+	assert.Zero(t, set.Grown(&covdata.Counters{Mode: "set"}).Units[0].Count, "set mode cannot tell counts")
+}
+
+// TestGrownOnCommittedData reads the committed count-mode directory (two
+// runs of testdata/mod's benchmark at 1x) against itself: nothing grows.
+func TestGrownOnCommittedData(t *testing.T) {
+	c, err := covdata.ReadCounters(filepath.Join("testdata", "covdirs", "count"))
+	require.NoError(t, err)
+	for _, u := range c.Grown(c).Units {
+		assert.Zero(t, u.Count, "%s:%d", u.File, u.StartLine)
+	}
+}

@@ -19,9 +19,14 @@ import (
 	"github.com/mbopt/mbopt/internal/regfile"
 )
 
-// Version is the version of the file format [Set.Write] writes and
-// [ReadFile] reads.
+// Version is the version of the file format [Set.Write] writes for a set
+// of a whole run, and [ReadFile] reads.
 const Version = 1
+
+// VersionTimed is the version of the file format [Set.Write] writes for a
+// set of a timed loop ([Set.Timed]), which [ReadFile] reads too: a reader
+// that knows only Version refuses it rather than take it for a whole run.
+const VersionTimed = 2
 
 // ErrNoData is wrapped by the error of [Load] for a directory without
 // coverage counters of any instrumented function: nothing was written to
@@ -52,6 +57,11 @@ type Set struct {
 	Packages []string `json:"packages"`
 	// Funcs are the functions that ran, sorted by Name; names are unique.
 	Funcs []Func `json:"functions"`
+	// Timed reports that Funcs are the functions whose counters grew
+	// between two runs at different iteration counts (see
+	// [Counters.Grown]): a benchmark's timed loop, not all that its run
+	// executed.
+	Timed bool `json:"timed,omitempty"`
 
 	once    sync.Once
 	names   map[string]bool
@@ -399,10 +409,14 @@ func elements(rest string) []string {
 func (s *Set) Write(w io.Writer) error {
 	type file struct {
 		Version  int      `json:"version"`
+		Timed    bool     `json:"timed,omitempty"`
 		Packages []string `json:"packages"`
 		Funcs    []Func   `json:"functions"`
 	}
-	f := file{Version: Version, Packages: s.Packages, Funcs: s.Funcs}
+	f := file{Version: Version, Timed: s.Timed, Packages: s.Packages, Funcs: s.Funcs}
+	if s.Timed {
+		f.Version = VersionTimed
+	}
 	if f.Packages == nil {
 		f.Packages = []string{}
 	}
@@ -419,8 +433,9 @@ func (s *Set) Write(w io.Writer) error {
 
 // ReadFile reads a Set written by [Set.Write] from the regular file at
 // name. It fails, with an error naming the file, when the file is missing,
-// not a regular file, not a function set, of another version, or lists a
-// function twice or out of order.
+// not a regular file, not a function set, of another version (or of the
+// version of timed sets without being timed, or the other way round), or
+// lists a function twice or out of order.
 func ReadFile(name string) (*Set, error) {
 	data, err := regfile.ReadFile(name, maxFileBytes)
 	if err != nil {
@@ -428,19 +443,23 @@ func ReadFile(name string) (*Set, error) {
 	}
 	var f struct {
 		Version  int      `json:"version"`
+		Timed    bool     `json:"timed"`
 		Packages []string `json:"packages"`
 		Funcs    []Func   `json:"functions"`
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("%s: parsing function set: %w (the file is truncated or not a function set; collect it again)", name, err)
 	}
-	if f.Version != Version {
-		return nil, fmt.Errorf("%s: function set version %d, want %d (written by another mbopt version?)", name, f.Version, Version)
+	if f.Version != Version && f.Version != VersionTimed {
+		return nil, fmt.Errorf("%s: function set version %d, want %d or %d (written by another mbopt version?)", name, f.Version, Version, VersionTimed)
+	}
+	if f.Timed != (f.Version == VersionTimed) {
+		return nil, fmt.Errorf("%s: function set version %d with timed %v: version %d is that of timed sets, and of them only (the file was edited; collect it again)", name, f.Version, f.Timed, VersionTimed)
 	}
 	for i := 1; i < len(f.Funcs); i++ {
 		if f.Funcs[i-1].Name >= f.Funcs[i].Name {
 			return nil, fmt.Errorf("%s: functions not sorted by name or listed twice at %q (the file was edited; collect it again)", name, f.Funcs[i].Name)
 		}
 	}
-	return &Set{Packages: f.Packages, Funcs: f.Funcs}, nil
+	return &Set{Packages: f.Packages, Funcs: f.Funcs, Timed: f.Timed}, nil
 }

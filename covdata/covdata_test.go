@@ -196,7 +196,9 @@ func TestWriteRead(t *testing.T) {
 	for _, tc := range []struct{ data, want string }{
 		{`{"version": 1, "packages": [], "functions": [{"name": "b"}, {"name": "a"}]}`, "not sorted"},
 		{`{"version": 1, "packages": [], "functions": [{"name": "a"}, {"name": "a"}]}`, "listed twice"},
-		{`{"version": 9}`, "version 9, want 1"},
+		{`{"version": 9}`, "version 9, want 1 or 2"},
+		{`{"version": 2, "packages": [], "functions": []}`, "function set version 2 with timed false"},
+		{`{"version": 1, "timed": true, "packages": [], "functions": []}`, "function set version 1 with timed true"},
 		{`{"vers`, "truncated or not a function set"},
 	} {
 		require.NoError(t, os.WriteFile(file, []byte(tc.data), 0o644))
@@ -205,6 +207,18 @@ func TestWriteRead(t *testing.T) {
 		assert.Contains(t, err.Error(), file)
 		assert.Contains(t, err.Error(), tc.want)
 	}
+	s.Timed = true
+	f, err = os.Create(file)
+	require.NoError(t, err)
+	require.NoError(t, s.Write(f))
+	require.NoError(t, f.Close())
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"version": 2,`, "a set of a timed loop is version 2")
+	got, err = covdata.ReadFile(file)
+	require.NoError(t, err)
+	assert.True(t, got.Timed)
+
 	_, err = covdata.ReadFile(filepath.Join(t.TempDir(), "missing.json"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
 }

@@ -77,4 +77,9 @@
 //	    {"name": "example.com/m/store.(*DB).Get", "file": "example.com/m/store/store.go", "line": 11}
 //	  ]
 //	}
+//
+// A set of a timed loop ([Set.Timed]: the functions whose counters grew
+// between two runs, [Counters.Grown]) is version 2, with "timed": true, so
+// that a reader that knows only version 1 refuses it rather than take it
+// for all that a run executed.
 package covdata

@@ -60,4 +60,18 @@
 // version 1 refuses them rather than reading every benchmark as a profile
 // gone missing; version 1 manifests are read as before. A manifest holds
 // either profiles or function sets, never both ([Read] refuses a mix).
+//
+// # Timed-loop function sets (version 3)
+//
+// A cover collection with scope timed (collect.Config.Scope, the default of
+// source cover) records, for each benchmark, the functions whose counters
+// grew between two runs at different iteration counts: its timed loop,
+// without the setup before b.ResetTimer or the validation after
+// b.StopTimer. Its manifest is version 3: version 2 plus
+//
+//	"scope": "timed",                           // in the header; omitted (all) in versions 1 and 2
+//
+// An mbopt that knows only versions 1 and 2 refuses it rather than taking
+// its sets for sets of whole runs. A cover collection with scope all is
+// still written as version 2, and a profile collection as version 1.
 package manifest

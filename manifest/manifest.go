@@ -34,6 +34,30 @@ const SchemaVersion = 1
 // entries for profiles gone missing; [Read] reads both versions.
 const SchemaVersionCover = 2
 
+// SchemaVersionTimed is the schema version of a manifest whose Scope is
+// [ScopeTimed]: version 2 plus the scope field. Write writes it for such
+// manifests only, so an mbopt that knows only versions 1 and 2 refuses
+// them instead of taking sets of timed loops for sets of whole runs; [Read]
+// reads all three versions.
+const SchemaVersionTimed = 3
+
+// A Scope says what part of a benchmark's run its function set counts.
+type Scope string
+
+// The scopes of a [Manifest].
+const (
+	// ScopeAll: everything the benchmark's process ran, its setup before
+	// b.ResetTimer, its validation after b.StopTimer and the parent's
+	// work before b.Run included, as a CPU profile of the run does and as
+	// the papers count. It is what an empty Scope means.
+	ScopeAll Scope = "all"
+	// ScopeTimed: the functions whose coverage counters grew between two
+	// runs of the benchmark at different iteration counts, that is, what
+	// runs more often when b.N grows: the timed loop. Only cover
+	// collections (SourceCover) have it.
+	ScopeTimed Scope = "timed"
+)
+
 // A Source says what a collection recorded for each benchmark.
 type Source string
 
@@ -99,6 +123,10 @@ type Manifest struct {
 	// or empty, as in every version 1 manifest) or function sets
 	// (SourceCover). One manifest never mixes the two.
 	Source Source `json:"source,omitempty"`
+	// Scope says what part of each benchmark's run the function sets
+	// count: ScopeTimed, or everything (ScopeAll, or empty, as in every
+	// version 1 and 2 manifest). Only a cover manifest is timed.
+	Scope Scope `json:"scope,omitempty"`
 	// Benchmarks holds one entry per benchmark, sorted by package, then
 	// name; IDs are unique.
 	Benchmarks []Entry `json:"benchmarks"`
@@ -239,6 +267,10 @@ func FunctionsName(mod, pkg, name string) string {
 // IsCover reports whether m records function sets (Source is SourceCover).
 func (m *Manifest) IsCover() bool { return m.Source == SourceCover }
 
+// IsTimed reports whether m's function sets count the benchmarks' timed
+// loops only (Scope is ScopeTimed).
+func (m *Manifest) IsTimed() bool { return m.Scope == ScopeTimed }
+
 // SafeName maps s to a file name of at most max bytes made of ASCII letters,
 // digits and "-_.=+,", not starting with "-" or ".".
 func SafeName(s string, max int) string {
@@ -318,7 +350,9 @@ func Load(dir string) (*Manifest, error) {
 
 // Read parses a manifest from r; name (the file, for messages) starts every
 // error. It fails when the data is not valid JSON, has a schema version
-// other than SchemaVersion and SchemaVersionCover, has an unknown source, has
+// other than SchemaVersion, SchemaVersionCover and SchemaVersionTimed, has
+// an unknown source or scope, a timed scope without source cover or
+// without version SchemaVersionTimed (or that version without it), has
 // duplicate or empty ids, an entry whose profile, functions or log path is
 // not local to the manifest's directory (absolute, or escaping it with
 // ".."): a manifest only ever names files it sits next to; or an entry
@@ -331,13 +365,21 @@ func Read(r io.Reader, name string) (*Manifest, error) {
 	if err := json.NewDecoder(r).Decode(&m); err != nil {
 		return nil, fmt.Errorf("%s: parsing manifest: %w (the file is truncated or not a manifest; collect again with 'mbopt profile')", name, err)
 	}
-	if m.Version != SchemaVersion && m.Version != SchemaVersionCover {
-		return nil, fmt.Errorf("%s: manifest version %d, want %d or %d (written by another mbopt version?)", name, m.Version, SchemaVersion, SchemaVersionCover)
+	if m.Version != SchemaVersion && m.Version != SchemaVersionCover && m.Version != SchemaVersionTimed {
+		return nil, fmt.Errorf("%s: manifest version %d, want %d, %d or %d (written by another mbopt version?)", name, m.Version, SchemaVersion, SchemaVersionCover, SchemaVersionTimed)
 	}
 	switch m.Source {
 	case "", SourceProfile, SourceCover:
 	default:
 		return nil, fmt.Errorf("%s: unknown source %q (want %q or %q)", name, m.Source, SourceProfile, SourceCover)
+	}
+	switch {
+	case m.Scope != "" && m.Scope != ScopeAll && m.Scope != ScopeTimed:
+		return nil, fmt.Errorf("%s: unknown scope %q (want %q or %q)", name, m.Scope, ScopeTimed, ScopeAll)
+	case m.IsTimed() && !m.IsCover():
+		return nil, fmt.Errorf("%s: scope %q in a manifest of source %q: only function sets (source %q) have a timed scope (the file was edited; collect again)", name, m.Scope, m.sourceName(), SourceCover)
+	case m.IsTimed() != (m.Version == SchemaVersionTimed):
+		return nil, fmt.Errorf("%s: manifest version %d with scope %q: version %d is the version of scope %q, and of it only (the file was edited; collect again)", name, m.Version, m.scopeName(), SchemaVersionTimed, ScopeTimed)
 	}
 	if sh := m.Shard; sh != nil && (!sh.Valid() || sh.Benchmarks < 0 || sh.Benchmarks > sh.Total) {
 		return nil, fmt.Errorf("%s: shard %d of %d (%d of %d benchmarks) is not a shard; collect the shard again", name, sh.Index, sh.Count, sh.Benchmarks, sh.Total)
@@ -361,6 +403,14 @@ func Read(r io.Reader, name string) (*Manifest, error) {
 		}
 	}
 	return &m, nil
+}
+
+// scopeName is m.Scope, with the empty scope named.
+func (m *Manifest) scopeName() Scope {
+	if m.Scope == "" {
+		return ScopeAll
+	}
+	return m.Scope
 }
 
 // sourceName is m.Source, with the empty source named.
@@ -396,7 +446,10 @@ func (m *Manifest) Costs() map[string]float64 {
 func (m *Manifest) Write(dir string) error {
 	m.Sort()
 	m.Version = SchemaVersion
-	if m.IsCover() {
+	switch {
+	case m.IsTimed():
+		m.Version = SchemaVersionTimed
+	case m.IsCover():
 		m.Version = SchemaVersionCover
 	}
 	if m.Benchmarks == nil {

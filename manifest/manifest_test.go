@@ -107,7 +107,11 @@ func TestManifestRoundTrip(t *testing.T) {
 func TestLoadErrors(t *testing.T) {
 	tests := []struct{ name, content, want string }{
 		{"not JSON", "{", "parsing manifest"},
-		{"other version", `{"version": 3}`, "manifest version 3, want 1 or 2"},
+		{"other version", `{"version": 4}`, "manifest version 4, want 1, 2 or 3"},
+		{"unknown scope", `{"version": 2, "source": "cover", "scope": "loop"}`, `unknown scope "loop"`},
+		{"timed profiles", `{"version": 3, "scope": "timed"}`, `scope "timed" in a manifest of source "profile": only function sets`},
+		{"timed as version 2", `{"version": 2, "source": "cover", "scope": "timed"}`, `manifest version 2 with scope "timed": version 3 is the version of scope "timed"`},
+		{"version 3 of all", `{"version": 3, "source": "cover"}`, `manifest version 3 with scope "all"`},
 		{"unknown source", `{"version": 2, "source": "trace"}`, `unknown source "trace"`},
 		{"profile in cover", `{"version": 2, "source": "cover", "benchmarks": [{"id": "m.BenchmarkA", "status": "ok", "profile": "a.pprof"}]}`, `benchmark m.BenchmarkA: a manifest of source "cover" names a profile file`},
 		{"functions in profile", `{"version": 1, "benchmarks": [{"id": "m.BenchmarkA", "status": "ok", "functions": "a.funcs.json"}]}`, `a manifest of source "profile" names a function set file`},
@@ -155,6 +159,30 @@ func TestCoverManifestRoundTrip(t *testing.T) {
 	got, err = Load(dir)
 	require.NoError(t, err)
 	assert.Equal(t, SchemaVersion, got.Version, "profile manifests stay version 1")
+}
+
+// TestTimedManifestRoundTrip checks that only a cover manifest of the
+// timed scope is version 3, which readers of versions 1 and 2 refuse.
+func TestTimedManifestRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		source  Source
+		scope   Scope
+		version int
+	}{
+		{SourceCover, ScopeTimed, SchemaVersionTimed},
+		{SourceCover, ScopeAll, SchemaVersionCover},
+		{SourceCover, "", SchemaVersionCover},
+		{"", "", SchemaVersion},
+	} {
+		dir := t.TempDir()
+		m := &Manifest{Module: "example.com/m", BenchTime: "10x", Source: tc.source, Scope: tc.scope}
+		require.NoError(t, m.Write(dir))
+		got, err := Load(dir)
+		require.NoError(t, err)
+		assert.Equal(t, tc.version, got.Version, "%s/%s", tc.source, tc.scope)
+		assert.Equal(t, tc.scope == ScopeTimed, got.IsTimed())
+		assert.Equal(t, m, got)
+	}
 }
 
 func TestCosts(t *testing.T) {

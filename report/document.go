@@ -56,6 +56,11 @@ type Document struct {
 	Application Application `json:"application"`
 	// Coverage is the whole suite's coverage of the application graph.
 	Coverage Coverage `json:"coverage"`
+	// Scope is "timed" when the benchmarks are function sets of their
+	// timed loops (collected with scope timed), whose coverage leaves out
+	// their setup and validation; absent for profiles and sets of whole
+	// runs, which count all that a benchmark's process ran.
+	Scope string `json:"scope,omitempty"`
 	// Benchmarks holds every analysed benchmark, by the impact Impact
 	// names (largest first), then id.
 	Benchmarks []Benchmark `json:"benchmarks"`
@@ -335,6 +340,7 @@ func Build(rep *analysis.Report) *Document {
 			OutsideProjectSeconds: ns(app.OutsideProject), OutsideProjectShare: cov.Share(app.OutsideProject),
 		},
 		Coverage:        Coverage{Project: ratioOf(cov.Project), Overall: ratioOf(cov.Overall)},
+		Scope:           string(rep.Scope),
 		Benchmarks:      []Benchmark{},
 		MinimalSuite:    []Pick{},
 		Recommendations: []Recommendation{},

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
 
@@ -58,6 +59,9 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 	p("The %d analysed %s", len(d.Benchmarks), textutil.Noun(len(d.Benchmarks), "benchmark"))
 	if len(d.Skipped) > 0 {
 		p(" (%d more skipped)", len(d.Skipped))
+	}
+	if d.Scope == string(manifest.ScopeTimed) {
+		p(", counting their timed loops only (setup and validation outside the timer aside),")
 	}
 	cover := "cover"
 	if len(d.Benchmarks) == 1 {

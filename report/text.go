@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
 
@@ -51,6 +52,9 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	p("Benchmarks   %d analysed", len(d.Benchmarks))
 	if len(d.Skipped) > 0 {
 		p(", %d skipped", len(d.Skipped))
+	}
+	if d.Scope == string(manifest.ScopeTimed) {
+		p("; their timed loops only (function sets of scope timed: setup and validation outside the timer are not counted)")
 	}
 	p("\n\nCoverage of the application by the whole suite\n")
 	t := &render.Table{}

@@ -279,6 +279,16 @@
 //     do). The analysis reads the sets like profiles, but they hold no time
 //     and no function outside the module. Profiles and function sets never
 //     share an --out.
+//   - --scope timed|all: with --source cover, what a function set counts.
+//     timed (the default) runs each benchmark at 2x and at --benchtime
+//     (default 10x) and keeps the functions whose coverage counters grew
+//     with b.N: the timed loop, without the setup before b.ResetTimer or
+//     the validation after b.StopTimer. A function that runs a constant
+//     number of times per benchmark, not per iteration, counts as setup,
+//     even inside the loop. all runs it once (--benchtime 1x by default)
+//     and keeps all that ran, setup included, as the papers count. The
+//     manifest records the scope (version 3 for timed, which an older
+//     mbopt refuses), and analyze says when the sets are timed loops.
 //   - --shard K/N: collect only shard K of N (K from 0) of the benchmarks,
 //     one of N machines; --shard /N takes K from $JOB_COMPLETION_INDEX (a
 //     Kubernetes Indexed Job), and $MBOPT_SHARD=K/N stands for a missing

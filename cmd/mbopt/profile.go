@@ -31,6 +31,7 @@ type profileOptions struct {
 	skip       string
 	benchtime  string
 	source     string // "profile" or "cover"; profile only
+	scope      string // "timed", "all" or "" (the source's default); profile only
 	timeout    time.Duration
 	jobs       int
 	sub        bool
@@ -71,11 +72,17 @@ It writes DIR/manifest.json, one DIR/*.pprof per benchmark that succeeded and
 DIR/logs/*.log for those that did not. 'mbopt analyze --micro DIR' reads them.
 
 --source cover records instead the set of functions each benchmark executed:
-test binaries are built with -cover -coverpkg=<module>/..., every benchmark
-runs once (--benchtime 1x unless given: what a benchmark runs can depend on
-b.N, so give a count such as 5000x to reach state built over many
-iterations) and DIR/*.funcs.json lists the module functions it ran, exactly,
-where a profile only samples. It is much faster than profiling for seconds, and the analysis reads the sets like profiles (the
+test binaries are built with -cover -coverpkg=<module>/... and
+DIR/*.funcs.json lists the module functions a benchmark ran, exactly, where a
+profile only samples. --scope says which: timed (the default) runs each
+benchmark at 2x and at --benchtime (default 10x) and keeps the functions whose
+coverage counters grew, the timed loop without the setup before b.ResetTimer
+and the validation after b.StopTimer (a function that runs a constant number
+of times per benchmark, even inside the loop, counts as setup); all runs it
+once (--benchtime 1x unless given) and keeps everything that ran, setup
+included, as a CPU profile and the papers count. What a benchmark runs can
+depend on b.N: give a count such as 5000x to reach state built over many
+iterations. It is much faster than profiling for seconds, and the analysis reads the sets like profiles (the
 module's functions only: the standard library and dependencies are not
 instrumented). Profiles and function sets never share a --out.
 A package that does not build, and a benchmark that panics, fails, hangs past
@@ -122,7 +129,7 @@ of them, skipped ones aside), 1 otherwise, 2 for bad flags or no benchmarks.`,
 				o.patterns = args
 			}
 			if o.source == string(manifest.SourceCover) && !cmd.Flags().Changed("benchtime") {
-				o.benchtime = collect.DefaultCoverBenchTime
+				o.benchtime = collect.DefaultBenchTimeOf(manifest.Source(o.source), manifest.Scope(o.scope))
 			}
 			if err := o.validate(); err != nil {
 				return err
@@ -135,7 +142,8 @@ of them, skipped ones aside), 1 otherwise, 2 for bad flags or no benchmarks.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.out, "out", "profiles", "output `directory` for the manifest, profiles and logs")
-	f.StringVar(&o.source, "source", string(manifest.SourceProfile), "what to record per benchmark: {profile|cover} (cover: the functions it executed, exactly, from a -cover run; --benchtime defaults to 1x)")
+	f.StringVar(&o.source, "source", string(manifest.SourceProfile), "what to record per benchmark: {profile|cover} (cover: the functions it executed, exactly, from a -cover run)")
+	f.StringVar(&o.scope, "scope", "", "what a function set counts: {timed|all} (timed, the default of --source cover: what grows with b.N, its timed loop, from runs at 2x and --benchtime, default 10x; all: all that a run at --benchtime, default 1x, executed, setup included, as the papers count)")
 	addCollectFlags(f, o)
 	f.BoolVar(&o.strict, "strict", false, "exit 1 when any benchmark fails, times out or does not build")
 	f.StringVarP(&o.dir, "dir", "C", "", "run in this `directory` (a directory of the module to profile)")
@@ -235,6 +243,11 @@ func (o *profileOptions) validate() error {
 	default:
 		return badInputf("--source: invalid value %q: valid values are {profile|cover}", o.source)
 	}
+	switch manifest.Scope(o.scope) {
+	case "", manifest.ScopeTimed, manifest.ScopeAll:
+	default:
+		return badInputf("--scope: invalid value %q: valid values are {timed|all}", o.scope)
+	}
 	if o.timeout <= 0 {
 		return badInputf("--timeout must be positive, not %v", o.timeout)
 	}
@@ -277,6 +290,7 @@ func (o *profileOptions) collectConfig() collect.Config {
 		Skip:         o.skip,
 		BenchTime:    o.benchtime,
 		Source:       manifest.Source(o.source),
+		Scope:        manifest.Scope(o.scope),
 		Timeout:      o.timeout,
 		Jobs:         o.jobs,
 		TopLevelOnly: !o.sub,
@@ -324,7 +338,7 @@ func (o *profileOptions) collect(ctx context.Context, s *streams, cfg collect.Co
 // collectInputError adds the flag behind a collect.Config field to the
 // error's message.
 func collectInputError(ie *collect.InputError, o *profileOptions) error {
-	flag := map[string]string{"Out": "--out", "Bench": "--bench", "Skip": "--skip", "Patterns": "PATTERN", "Shard": "--shard", "ShardCosts": "--shard-costs", "Source": "--source"}[ie.Field]
+	flag := map[string]string{"Out": "--out", "Bench": "--bench", "Skip": "--skip", "Patterns": "PATTERN", "Shard": "--shard", "ShardCosts": "--shard-costs", "Source": "--source", "Scope": "--scope", "BenchTime": "--benchtime"}[ie.Field]
 	if ie.Field == "Dir" && o.dir != "" {
 		flag = "-C"
 	}

@@ -42,7 +42,9 @@ func TestProfileFlags(t *testing.T) {
 		want profileOptions
 	}{
 		{"defaults", nil, profileOptions{out: "profiles", benchtime: collect.DefaultBenchTime, source: "profile", timeout: collect.DefaultTimeout, sub: true}},
-		{"cover", []string{"--source", "cover"}, profileOptions{out: "profiles", benchtime: collect.DefaultCoverBenchTime, source: "cover", timeout: collect.DefaultTimeout, sub: true}},
+		{"cover", []string{"--source", "cover"}, profileOptions{out: "profiles", benchtime: collect.DefaultTimedBenchTime, source: "cover", timeout: collect.DefaultTimeout, sub: true}},
+		{"cover, scope all", []string{"--source", "cover", "--scope", "all"}, profileOptions{out: "profiles", benchtime: collect.DefaultCoverBenchTime, source: "cover", scope: "all", timeout: collect.DefaultTimeout, sub: true}},
+		{"cover, scope timed", []string{"--source", "cover", "--scope", "timed"}, profileOptions{out: "profiles", benchtime: collect.DefaultTimedBenchTime, source: "cover", scope: "timed", timeout: collect.DefaultTimeout, sub: true}},
 		{"cover with benchtime", []string{"--source", "cover", "--benchtime", "3x"}, profileOptions{out: "profiles", benchtime: "3x", source: "cover", timeout: collect.DefaultTimeout, sub: true}},
 		{"everything", []string{"./a/...", "./b", "--out", "o", "--bench", "Encode/n=1", "--benchtime", "100x",
 			"--timeout", "90s", "-j", "3", "--sub=false", "--tags", "x,y", "--mod", "vendor", "--force", "--strict", "-C", ".",
@@ -104,6 +106,7 @@ func TestProfileFlagErrors(t *testing.T) {
 		{[]string{"--timeout", "0s"}, "--timeout must be positive"},
 		{[]string{"-j", "-2"}, "-j must be 0 (one per CPU) or a positive count, not -2"},
 		{[]string{"--mod", "vendored"}, "valid values are {mod|readonly|vendor}"},
+		{[]string{"--source", "cover", "--scope", "loop"}, `--scope: invalid value "loop": valid values are {timed|all}`},
 		{[]string{"-C", "does-not-exist"}, "-C does-not-exist: not a directory"},
 		{[]string{"--out", ""}, "--out must name a directory"},
 		{[]string{"--shard", "3"}, "--shard: shard \"3\": want K/N"},

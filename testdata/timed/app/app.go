@@ -1,15 +1,15 @@
 // Package app is a fixture for mbopt's timed-loop coverage (profile
-// --scope timed): an application that spends its time in three functions,
-// and a benchmark that times only one of them. The benchmark calls
-// setupOnly before b.ResetTimer, hot in its timed loop and validateOnly
-// after b.StopTimer; the application (Serve) runs all three in turn and
-// spends most of its time in setupOnly and validateOnly.
+// --scope timed): three functions an application spends its time in, and
+// a benchmark that times only one of them. The benchmark calls SetupOnly
+// before b.ResetTimer, Hot in its timed loop and ValidateOnly after
+// b.StopTimer; the application (cmd/app) runs all three in turn and spends
+// most of its time in SetupOnly and ValidateOnly.
 package app
 
 import "slices"
 
-// setupOnly returns n pseudo-random numbers, sorted: the benchmark's setup.
-func setupOnly(n int) []uint32 {
+// SetupOnly returns n pseudo-random numbers, sorted: the benchmark's setup.
+func SetupOnly(n int) []uint32 {
 	data := make([]uint32, n)
 	x := uint32(2463534242)
 	for i := range data {
@@ -22,9 +22,9 @@ func setupOnly(n int) []uint32 {
 	return data
 }
 
-// hot folds data into a checksum, eight times over: the benchmark's timed
+// Hot folds data into a checksum, eight times over: the benchmark's timed
 // loop.
-func hot(data []uint32) uint32 {
+func Hot(data []uint32) uint32 {
 	var sum uint32
 	for k := range uint32(8) {
 		for _, v := range data {
@@ -34,32 +34,14 @@ func hot(data []uint32) uint32 {
 	return sum
 }
 
-// validateOnly reports whether data is sorted, many times over, and
+// ValidateOnly reports whether data is sorted, many times over, and
 // whether sum is not zero: what the benchmark checks after its timer
 // stops.
-func validateOnly(data []uint32, sum uint32) bool {
+func ValidateOnly(data []uint32, sum uint32) bool {
 	for range 150 {
 		if !slices.IsSorted(data) {
 			return false
 		}
 	}
 	return sum != 0
-}
-
-// Serve runs the application's work rounds times: prepare the data, fold
-// it, check the result. It returns the number of rounds whose check
-// failed, 0.
-func Serve(rounds, n int) int {
-	failed := 0
-	for range rounds {
-		data := setupOnly(n)
-		var sum uint32
-		for range 4 {
-			sum += hot(data)
-		}
-		if !validateOnly(data, sum) {
-			failed++
-		}
-	}
-	return failed
 }

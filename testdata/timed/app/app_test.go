@@ -5,17 +5,17 @@ import "testing"
 // size is the number of values the benchmarks prepare.
 const size = 1 << 16
 
-// BenchmarkHot times hot alone: setupOnly runs before the timer is reset,
-// validateOnly after it stops.
+// BenchmarkHot times Hot alone: SetupOnly runs before the timer is reset,
+// ValidateOnly after it stops.
 func BenchmarkHot(b *testing.B) {
-	data := setupOnly(size)
+	data := SetupOnly(size)
 	b.ResetTimer()
 	var sum uint32
 	for i := 0; i < b.N; i++ {
-		sum = hot(data)
+		sum = Hot(data)
 	}
 	b.StopTimer()
-	if !validateOnly(data, sum) {
+	if !ValidateOnly(data, sum) {
 		b.Fatal("wrong checksum")
 	}
 }
@@ -23,12 +23,12 @@ func BenchmarkHot(b *testing.B) {
 // BenchmarkHotLoop is BenchmarkHot written with b.Loop, which runs the
 // code around the loop once per benchmark, not once per b.N tried.
 func BenchmarkHotLoop(b *testing.B) {
-	data := setupOnly(size)
+	data := SetupOnly(size)
 	var sum uint32
 	for b.Loop() {
-		sum = hot(data)
+		sum = Hot(data)
 	}
-	if !validateOnly(data, sum) {
+	if !ValidateOnly(data, sum) {
 		b.Fatal("wrong checksum")
 	}
 }

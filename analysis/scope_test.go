@@ -1,0 +1,70 @@
+package analysis_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/covdata"
+	"github.com/mbopt/mbopt/internal/testing/proftest"
+	"github.com/mbopt/mbopt/manifest"
+)
+
+// TestBenchmarkScope checks what the analysis says of the benchmarks'
+// scope: timed when every function set is of a timed loop, nothing for
+// sets of whole runs, and an error naming both files for a mix.
+func TestBenchmarkScope(t *testing.T) {
+	appPath, _ := figure62Files(t)
+	// collection writes a cover collection of one benchmark, id, whose set
+	// holds the Figure 6.2 nodes ns, into a directory of its own.
+	collection := func(t *testing.T, id string, timed bool, ns ...int) string {
+		t.Helper()
+		dir := t.TempDir()
+		file := id + ".funcs.json"
+		writeSet(t, filepath.Join(dir, file), ns)
+		s, err := covdata.ReadFile(filepath.Join(dir, file))
+		require.NoError(t, err)
+		s.Timed = timed
+		f, err := os.Create(filepath.Join(dir, file))
+		require.NoError(t, err)
+		require.NoError(t, s.Write(f))
+		require.NoError(t, f.Close())
+		m := &manifest.Manifest{Module: proftest.Figure62Module, Source: manifest.SourceCover, Benchmarks: []manifest.Entry{
+			{ID: id, Package: proftest.Figure62Module + "/app", Name: "Benchmark" + id, Status: manifest.StatusOK, Functions: file}}}
+		if timed {
+			m.Scope = manifest.ScopeTimed
+		}
+		require.NoError(t, m.Write(dir))
+		return dir
+	}
+	for _, tc := range []struct {
+		name       string
+		timed      [2]bool
+		want       manifest.Scope
+		wantErrors []string
+	}{
+		{"whole runs", [2]bool{false, false}, "", nil},
+		{"timed loops", [2]bool{true, true}, manifest.ScopeTimed, nil},
+		{"mixed", [2]bool{true, false}, "", []string{"a.funcs.json is a function set of a timed loop", "b.funcs.json one of a whole run", "of one scope"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			micro := []string{collection(t, "a", tc.timed[0], 1, 3), collection(t, "b", tc.timed[1], 2, 4)}
+			rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{appPath}, Micro: micro,
+				Modules: []string{proftest.Figure62Module}, Recommend: -1})
+			if tc.wantErrors != nil {
+				require.Error(t, err)
+				for _, w := range tc.wantErrors {
+					assert.Contains(t, err.Error(), w)
+				}
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, rep.Scope)
+		})
+	}
+}

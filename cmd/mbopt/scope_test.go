@@ -1,0 +1,77 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestScopeOnTimedFixture collects testdata/timed (a benchmark that calls
+// SetupOnly before b.ResetTimer, Hot in its loop and ValidateOnly after
+// b.StopTimer, and the same with b.Loop; an application that spends its
+// time in all three) with --source cover in both scopes and analyzes each
+// against the fixture's application profile: with --scope timed (the
+// default) the benchmarks cover Hot alone, the analysis says so, and the
+// first recommendation is SetupOnly or ValidateOnly; with --scope all they
+// cover the three, as the papers count, and nothing is left to recommend.
+func TestScopeOnTimedFixture(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs testdata/timed")
+	}
+	const p = "example.com/timed/app."
+	for _, tc := range []struct {
+		scope     []string
+		covered   int
+		firstRecs []string // the first recommendation is one of these; none when empty
+		text      string
+	}{
+		{nil, 1, []string{p + "SetupOnly", p + "ValidateOnly"}, "their timed loops only"},
+		{[]string{"--scope", "all"}, 3, nil, ""},
+	} {
+		t.Run(filepath.Join(append([]string{"scope"}, tc.scope...)...), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "sets")
+			args := append([]string{"profile", "-C", "../../testdata/timed", "--source", "cover", "--out", out}, tc.scope...)
+			code, _, errText := run(t, args...)
+			require.Equal(t, 0, code, errText)
+			analyze := []string{"analyze", "--app", "../../testdata/profiles/timed/app.pprof", "--micro", out, "--module", "example.com/timed", "--recommend", "3"}
+			code, text, errText := run(t, analyze...)
+			require.Equal(t, 0, code, errText)
+			if tc.text != "" {
+				assert.Contains(t, text, tc.text)
+			} else {
+				assert.NotContains(t, text, "timed loops")
+			}
+			code, js, errText := run(t, append(analyze, "--format", "json")...)
+			require.Equal(t, 0, code, errText)
+			var d struct {
+				Scope    string `json:"scope"`
+				Coverage struct {
+					Project struct{ Covered, Total int }
+				}
+				Benchmarks []struct {
+					ID           string
+					ProjectNodes int `json:"project_nodes"`
+				}
+				Recommendations []struct{ Function string }
+			}
+			require.NoError(t, json.Unmarshal([]byte(js), &d))
+			assert.Equal(t, tc.covered, d.Coverage.Project.Covered)
+			assert.Equal(t, 3, d.Coverage.Project.Total, "SetupOnly, Hot and ValidateOnly")
+			require.Len(t, d.Benchmarks, 2)
+			for _, b := range d.Benchmarks {
+				assert.Equal(t, tc.covered, b.ProjectNodes, b.ID)
+			}
+			if tc.firstRecs == nil {
+				assert.Empty(t, d.Recommendations)
+				assert.Empty(t, d.Scope)
+				return
+			}
+			assert.Equal(t, "timed", d.Scope)
+			require.NotEmpty(t, d.Recommendations)
+			assert.Contains(t, tc.firstRecs, d.Recommendations[0].Function)
+		})
+	}
+}
