@@ -88,4 +88,14 @@ func TestHybridApplication(t *testing.T) {
 	var fe *analysis.FieldError
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, []analysis.Field{"AppFunctions"}, fe.Fields())
+
+	// A set with no functions is refused, not reported as "functions
+	// from coverage" (issue 25: accepted with a note that contradicted it).
+	empty := filepath.Join(t.TempDir(), "empty.cover.json")
+	writeSet(t, empty, nil)
+	cfg.AppFunctions = []string{setPath, empty}
+	_, err = analysis.Run(context.Background(), cfg)
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, []analysis.Field{"AppFunctions"}, fe.Fields())
+	assert.Contains(t, err.Error(), empty+" holds no functions (1 package instrumented)")
 }

@@ -283,6 +283,9 @@ func Merge(dirs []string, out string, impacts map[string]relevance.Impact) (*Rep
 	if len(dirs) == 0 {
 		return nil, mergeError("no shard directories given")
 	}
+	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
+		return nil, mergeError("the output directory %s is a file; choose a directory", out)
+	}
 	recs := make([]*ShardRecord, len(dirs))
 	seen := map[string]string{}
 	for i, d := range dirs {
@@ -346,7 +349,7 @@ func Merge(dirs []string, out string, impacts map[string]relevance.Impact) (*Rep
 		return nil, err
 	}
 	if err := statedir.MkdirAll(out); err != nil {
-		return nil, fmt.Errorf("creating the output directory %s: %w", out, err)
+		return nil, mergeError("cannot create the output directory %s: %v; choose another", out, err)
 	}
 	for side, f := range []string{BaseFile, HeadFile} {
 		if err := atomicfile.WriteFile(filepath.Join(out, f), raws[side].Bytes()); err != nil {

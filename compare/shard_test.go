@@ -193,6 +193,17 @@ func TestMergeRefuses(t *testing.T) {
 	if _, err := compare.Merge([]string{a, b}, filepath.Join(t.TempDir(), "out"), nil); err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Errorf("missing raw file: err = %v", err)
 	}
+	// The output directory may not be a file, nor lie under one (issue 25:
+	// exit 1, an internal error, instead of bad input).
+	file := filepath.Join(t.TempDir(), "report.txt")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{file, filepath.Join(file, "sub")} {
+		if _, err := compare.Merge([]string{a, writeShard(t, good(1))}, out, nil); !errors.Is(err, compare.ErrMerge) || !strings.Contains(err.Error(), file) {
+			t.Errorf("output %s: err = %v, want ErrMerge naming %s", out, err, file)
+		}
+	}
 	// The output directory may not be a shard.
 	if _, err := compare.Merge([]string{a, b}, a, nil); err == nil || !strings.Contains(err.Error(), "is one of the shards") {
 		t.Errorf("output is a shard: err = %v", err)

@@ -204,6 +204,14 @@ func TestCompareShardAndMerge(t *testing.T) {
 	assert.Equal(t, exitBadInput, code, stderr)
 	assert.Contains(t, stderr, "missing 1 shard of 2: shard 1/2")
 
+	// --out naming a file is bad input, found before the merge's work
+	// (issue 25: exit 1).
+	file := filepath.Join(tmp, "out.txt")
+	require.NoError(t, os.WriteFile(file, []byte("x"), 0o644))
+	code, _, stderr = mboptIn(t, dir, tmp, "compare", "merge", shards[0], shards[1], "--out", file, "--no-history")
+	assert.Equal(t, exitBadInput, code, stderr)
+	assert.Contains(t, stderr, "the output directory "+file+" is a file")
+
 	// The merge stored the whole comparison in the history, once, under
 	// the machine of the shards' raw files; the shards stored nothing
 	// (issue 23 item 6).
