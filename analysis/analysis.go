@@ -162,7 +162,8 @@ type Report struct {
 	// the project, Config.Exclude with relative patterns resolved, one
 	// per module, in order.
 	Exclude []string
-	// Targets is the candidate set the recommendations were chosen from.
+	// Targets is Config.Targets: the candidate set the recommendations
+	// were (or, with none asked for, would have been) chosen from.
 	Targets recommend.Targets
 	// Impact is Config.Impact: the impact that ranks benchmarks and that
 	// the suite's tie-break and impact objective used.
@@ -260,7 +261,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := checkScenarios(cfg.Scenarios); err != nil {
 		return nil, err
 	}
-	rep := &Report{AppProfiles: cfg.App, Profiles: map[string]string{}, Impact: cfg.Impact}
+	rep := &Report{AppProfiles: cfg.App, Profiles: map[string]string{}, Impact: cfg.Impact, Targets: cfg.Targets}
 
 	files, manifests, preSkipped, err := benchmarkFiles(cfg.Micro)
 	if err != nil {
@@ -387,7 +388,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if rep.Recommendations, err = recommendations(ctx, cfg, rep, opts); err != nil {
 			return nil, err
 		}
-		rep.Targets = cfg.Targets
 	}
 	return rep, nil
 }

@@ -19,8 +19,8 @@
 // Every list has a defined order, the same in every format: benchmarks by
 // the impact [Document.Impact] names (largest first, then id), the minimal
 // suite and the recommendations in pick order, the functions a pick adds
-// by application flat time (largest first, then name), skipped files by
-// path.
+// by application flat time (largest first, then name), thin benchmarks by
+// id, skipped files by path.
 package report
 
 import (
@@ -69,9 +69,18 @@ type Document struct {
 	// Recommendations holds Algorithm 3's picks in order.
 	Recommendations []Recommendation `json:"recommendations"`
 	// RecommendationTargets is "callable" when the recommendations are
-	// functions a benchmark can call, closures folded in (the default of
-	// the command line); absent for the paper's targets, any function.
+	// (or, with none asked for, would be) functions a benchmark can call,
+	// closures folded in (the default of the command line); absent for
+	// the paper's targets, any function.
 	RecommendationTargets string `json:"recommendation_targets,omitempty"`
+	// NegligibleLast reports that negligible candidates (see
+	// [Negligible]) were ranked after all others; absent when they kept
+	// Algorithm 3's order (the paper's targets, or callable targets with
+	// analysis.Config.KeepNegligible).
+	NegligibleLast bool `json:"negligible_last,omitempty"`
+	// ThinBenchmarks lists the benchmarks whose CPU profiles took too
+	// few samples to trust, by id, with what each may hide.
+	ThinBenchmarks []ThinBenchmark `json:"thin_benchmarks"`
 	// Skipped lists unusable benchmark profiles, by file.
 	Skipped []Skipped `json:"skipped"`
 	// Warnings are caveats that did not stop the analysis (what the CLI
@@ -230,6 +239,12 @@ type Pick struct {
 	// Functions are the application functions the pick newly covers,
 	// by FlatSeconds descending, then name.
 	Functions []Function `json:"functions"`
+	// Marginal reports that the application time the pick newly covers
+	// (AddedAttributedImpactSeconds, or AddedImpactSeconds when Impact is
+	// "flat") is under 1% of the application's (optimize.MarginalShare):
+	// it keeps the suite's coverage through functions that barely run.
+	// The pick stays in the suite.
+	Marginal bool `json:"marginal"`
 }
 
 // Recommendation is one recommended function.
@@ -268,6 +283,14 @@ type Recommendation struct {
 	// AttributedImpactShare is AttributedImpactSeconds over the
 	// application's total, in [0, 1].
 	AttributedImpactShare float64 `json:"attributed_impact_share"`
+	// Negligible says why the function is negligible: too small and too
+	// rarely run for a maintainer to benchmark; absent when it is not.
+	Negligible *Negligible `json:"negligible,omitempty"`
+	// MaybeCoveredBy names the thin benchmarks (see ThinBenchmarks) that
+	// may have run the function without a sample, so it may not be
+	// uncovered at all; only with the paper's targets (callable targets
+	// never recommend such a function).
+	MaybeCoveredBy []string `json:"maybe_covered_by,omitempty"`
 
 	// The fields below are present only with callable targets (see
 	// Document.RecommendationTargets); the paper's targets keep the
@@ -299,6 +322,53 @@ type Recommendation struct {
 	// Hottest are the project functions beneath the function that its
 	// benchmark would newly cover, at most three, by flat time.
 	Hottest []Function `json:"hottest,omitempty"`
+}
+
+// Negligible says why a recommended function is negligible (package
+// recommend, "Negligible candidates"): its own application time is under
+// 0.2% of the application's (recommend.NegligibleShare) and it is small.
+type Negligible struct {
+	// Share is the function's own application time (its cumulative time,
+	// with its closures') over the application's total, in [0, 1].
+	Share float64 `json:"share"`
+	// Inlined reports that the compiler inlined it wherever the
+	// application profile saw it, into callers a benchmark covers.
+	Inlined bool `json:"inlined"`
+	// Lines is its declaration's size in lines; absent when unknown.
+	Lines int `json:"lines,omitempty"`
+	// LinesFrom says where Lines comes from: "source" (exact) or
+	// "profile" (an upper bound: up to the next function the profile
+	// records in the same file); absent when unknown.
+	LinesFrom string `json:"lines_from,omitempty"`
+}
+
+// ThinBenchmark is a benchmark whose CPU profile took fewer samples than
+// the 100 a coverage set needs (analysis.MinBenchmarkSamples): functions
+// it ran briefly may be missing from it.
+type ThinBenchmark struct {
+	// ID is the benchmark's id (see [Benchmark]).
+	ID string `json:"id"`
+	// Profile is the path of its profile.
+	Profile string `json:"profile"`
+	// Samples is the number of samples the profiler took, its CPU time
+	// in hundredths of a second.
+	Samples int64 `json:"samples"`
+	// WallSeconds is the wall-clock time its profile covers; 0 when the
+	// profile does not record it. Far more than the CPU time means the
+	// benchmark mostly waits (fsync, sleep, locks).
+	WallSeconds float64 `json:"wall_seconds"`
+	// BenchTime is the collection's benchtime (from its manifest);
+	// absent when unknown.
+	BenchTime string `json:"benchtime,omitempty"`
+	// LongerBenchTime is the benchtime that would give it about 100
+	// samples (mbopt profile --benchtime), from BenchTime or go test's
+	// default 1s.
+	LongerBenchTime string `json:"longer_benchtime"`
+	// Hidden names the project functions no benchmark is seen to cover
+	// that it may have run without a sample: those the application's call
+	// graph reaches from a project function its profile covers (see
+	// analysis.ThinBenchmark), by name.
+	Hidden []string `json:"hidden"`
 }
 
 // Caller is an application function that calls a recommended one.
@@ -344,6 +414,7 @@ func Build(rep *analysis.Report) *Document {
 		Benchmarks:      []Benchmark{},
 		MinimalSuite:    []Pick{},
 		Recommendations: []Recommendation{},
+		ThinBenchmarks:  []ThinBenchmark{},
 		Skipped:         []Skipped{},
 		Warnings:        []string{},
 	}
@@ -389,6 +460,7 @@ func Build(rep *analysis.Report) *Document {
 			AttributedImpactSeconds: ns(s.AttributedImpactSeconds), AttributedImpactShare: s.AttributedImpactShare,
 			AddedAttributedImpactSeconds: ns(s.AddedAttributedImpactSeconds),
 			CumulativeAttributedImpact:   ns(s.CumulativeAttributedImpactSeconds),
+			Marginal:                     s.Marginal,
 		})
 	}
 	if rep.Recommendations != nil {
@@ -404,14 +476,24 @@ func Build(rep *analysis.Report) *Document {
 				CumulativeProjectRatio: r.CumulativeProject.Ratio, CumulativeOverallRatio: r.CumulativeOverall.Ratio,
 				Functions:               functions(r.AddedNodes),
 				AttributedImpactSeconds: ns(attributed), AttributedImpactShare: cov.Share(attributed),
+				Negligible: negligibleOf(r.Negligible), MaybeCoveredBy: r.Unseen,
 			})
 			if rep.Targets == recommend.Callable {
 				describe(&d.Recommendations[len(d.Recommendations)-1], &r, rep)
 			}
 		}
-		if rep.Targets == recommend.Callable {
-			d.RecommendationTargets = rep.Targets.String()
+		d.NegligibleLast = rep.Recommendations.NegligibleLast
+	}
+	if rep.Targets == recommend.Callable {
+		d.RecommendationTargets = rep.Targets.String()
+	}
+	for _, t := range rep.Thin {
+		tb := ThinBenchmark{ID: t.ID, Profile: t.File, Samples: t.Samples, WallSeconds: ns(t.Seconds),
+			BenchTime: t.BenchTime, LongerBenchTime: t.Longer, Hidden: []string{}}
+		for _, v := range t.Hidden {
+			tb.Hidden = append(tb.Hidden, app.Nodes[v].Name)
 		}
+		d.ThinBenchmarks = append(d.ThinBenchmarks, tb)
 	}
 	for _, w := range rep.Warnings {
 		// Notes are information (where costs came from), which the
@@ -428,6 +510,14 @@ func Build(rep *analysis.Report) *Document {
 	d.Scenarios = scenariosOf(rep)
 	addCosts(d, rep)
 	return d
+}
+
+// negligibleOf is n as the Document holds it, nil for nil.
+func negligibleOf(n *recommend.Negligible) *Negligible {
+	if n == nil {
+		return nil
+	}
+	return &Negligible{Share: n.Share, Inlined: n.Inlined, Lines: n.Lines, LinesFrom: n.LinesFrom}
 }
 
 // ns rounds seconds to whole nanoseconds, the resolution of CPU profiles,

@@ -96,8 +96,14 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 			p("--:|--:|")
 		}
 		p("\n")
+		marginal := false
 		for i, s := range d.MinimalSuite {
-			p("| %d | %s | +%d | %s | %s | %s |", i+1, render.MarkdownCode(s.ID), s.Added, render.Pct(s.CumulativeProjectRatio), render.Pct(s.CumulativeOverallRatio),
+			id := render.MarkdownCode(s.ID)
+			if s.Marginal {
+				id += " *marginal*"
+				marginal = true
+			}
+			p("| %d | %s | +%d | %s | %s | %s |", i+1, id, s.Added, render.Pct(s.CumulativeProjectRatio), render.Pct(s.CumulativeOverallRatio),
 				strings.Join(d.impactCells(s.AttributedImpactSeconds, s.AttributedImpactShare, s.ImpactSeconds, s.ImpactShare), " | "))
 			if cost {
 				st := d.Selection.Steps[i]
@@ -109,6 +115,9 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 			p("\n*added*: %s nodes the pick newly covers; *project*, *overall*: cumulative coverage after the pick; *attributed*: the benchmark's attributed impact (application CPU time charged to the project functions it covers, each sample to the innermost project function on its stack); *flat*: the paper's reference impact (application flat time in all the functions it covers).\n\n", d.Criterion)
 		} else {
 			p("\n*added*: %s nodes the pick newly covers; *project*, *overall*: cumulative coverage after the pick; *impact*: the benchmark's reference impact (application CPU time in the functions it covers).\n\n", d.Criterion)
+		}
+		if marginal {
+			p("*marginal*: the functions the pick adds take under 1%% of the application's %s time; it keeps the suite's coverage, but whether it is worth running is your call.\n\n", d.Impact)
 		}
 		end()
 	}
@@ -126,8 +135,18 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 			p("---|---|---|---|")
 		}
 		p("\n")
+		var negligible, unseen bool
 		for i, r := range d.Recommendations {
-			p("| %d | %s | +%d | +%d | %s | %s |", i+1, render.MarkdownCode(r.Function), r.AddedProject, r.AddedExternal,
+			fn := render.MarkdownCode(r.Function)
+			if r.Negligible != nil {
+				fn += " *negligible: " + r.Negligible.what() + "*"
+				negligible = true
+			}
+			if len(r.MaybeCoveredBy) > 0 {
+				fn += " *may have run unseen in* " + mdCodes(r.MaybeCoveredBy)
+				unseen = true
+			}
+			p("| %d | %s | +%d | +%d | %s | %s |", i+1, fn, r.AddedProject, r.AddedExternal,
 				strings.Join(d.impactCells(r.AttributedImpactSeconds, r.AttributedImpactShare, r.ImpactSeconds, r.ImpactShare), " | "), render.Pct(r.CumulativeProjectRatio))
 			if details {
 				test := "internal"
@@ -142,8 +161,20 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 		if details {
 			p("Functions a benchmark can call (closures folded into the function that returns or starts them). *where*: the declaration; *test*: an external test package (`x_test`) can call it, else an internal test (`package x`); *called by*: the application's direct callers, by cumulative time; *hottest beneath*: the project functions its benchmark would newly cover, by flat time.\n\n")
 		}
+		if negligible {
+			p("*negligible*: under 0.2%% of the application's time and small (inlined into covered callers, or at most 5 lines): a benchmark of it would measure little.")
+			if d.NegligibleLast {
+				p(" Negligible functions are ranked after all others.")
+			}
+			p("\n\n")
+		}
+		if unseen {
+			p("*may have run unseen*: a thin benchmark profile (see below) may have run the function without a sample.\n\n")
+		}
 		end()
 	}
+
+	writeThinMarkdown(p, d)
 
 	if sc := d.Scenarios; sc != nil {
 		writeScenarios(p, sc)

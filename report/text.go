@@ -22,7 +22,10 @@ func WriteJSON(w io.Writer, d *Document) error {
 // TextOptions configures [WriteText].
 type TextOptions struct {
 	// Explain lists, under each pick and recommendation, the application
-	// functions it adds with their flat time.
+	// functions it adds with their flat time: with callable targets
+	// (Document.RecommendationTargets) the project functions first, then
+	// one line per external package with its total; with the paper's
+	// targets every function, by time.
 	Explain bool
 	// MaxBenchmarks bounds the benchmark table; 0 means all.
 	MaxBenchmarks int
@@ -96,8 +99,11 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 		for i, s := range d.MinimalSuite {
 			t.Row(append([]string{fmt.Sprint(i + 1), s.ID, fmt.Sprintf("+%d", s.Added), render.Pct(s.CumulativeProjectRatio), render.Pct(s.CumulativeOverallRatio)},
 				d.impactCells(s.AttributedImpactSeconds, s.AttributedImpactShare, s.ImpactSeconds, s.ImpactShare)...)...)
+			if s.Marginal {
+				t.Note(d.marginalNote(s))
+			}
 			if opts.Explain {
-				t.Note(d.explain(s.Functions)...)
+				t.Note(d.explainLines(s.Functions)...)
 			}
 		}
 		t.Write(ew)
@@ -135,11 +141,15 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 			d.impactCells(b.AttributedImpactSeconds, b.AttributedImpactShare, b.ImpactSeconds, b.ImpactShare)...), sel)...)
 	}
 	t.Write(ew)
+	writeThinText(ew, d)
 
 	if len(d.Recommendations) > 0 {
-		if d.RecommendationTargets == "" {
+		switch {
+		case d.RecommendationTargets == "":
 			p("\nRecommended benchmark targets (Algorithm 3)\n")
-		} else {
+		case d.NegligibleLast:
+			p("\nRecommended benchmark targets (Algorithm 3, %s functions, negligible ones last)\n", d.RecommendationTargets)
+		default:
 			p("\nRecommended benchmark targets (Algorithm 3, %s functions)\n", d.RecommendationTargets)
 		}
 		t := &render.Table{}
@@ -150,8 +160,9 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 			if d.RecommendationTargets != "" {
 				t.Note(r.detailLines()...)
 			}
+			t.Note(r.ruleLines()...)
 			if opts.Explain {
-				t.Note(d.explain(r.Functions)...)
+				t.Note(d.explainLines(r.Functions)...)
 			}
 		}
 		t.Write(ew)
@@ -265,6 +276,16 @@ func (d *Document) impactCells(attributed, attributedShare, flat, flatShare floa
 		return []string{secs(attributed), render.Pct(attributedShare), secs(flat), render.Pct(flatShare)}
 	}
 	return []string{secs(flat), render.Pct(flatShare)}
+}
+
+// explainLines returns the --explain lines of fs: with callable targets
+// folded ([Document.explainFolded]), with the paper's every function
+// ([Document.explain]).
+func (d *Document) explainLines(fs []Function) []string {
+	if d.RecommendationTargets != "" {
+		return d.explainFolded(fs)
+	}
+	return d.explain(fs)
 }
 
 // explain returns the --explain lines of fs: each function's flat time,

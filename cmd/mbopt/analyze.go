@@ -35,6 +35,7 @@ type analyzeOptions struct {
 	format          string
 	explain, strict bool
 	allowNonCPU     bool
+	keepNegligible  bool
 	output          string
 	sel             selectOptions
 	// limits are the profile size limits; zero fields mean the defaults.
@@ -54,6 +55,7 @@ func addAnalysisFlags(cmd *cobra.Command, o *analyzeOptions) {
 	f.StringVar(&o.nodes, "nodes", "project", "nodes the minimal suite must keep covered: {project|all}")
 	f.StringVar(&o.impact, "impact", "attributed", "application time that ranks benchmarks, breaks ties and is the impact objective: {attributed|flat} (attributed: charged to the innermost project function; flat: the paper's reference impact)")
 	f.IntVar(&o.recommend, "recommend", 10, "number of functions to recommend (0: none, -1: until full coverage)")
+	f.BoolVar(&o.keepNegligible, "keep-negligible", false, "keep negligible functions (tiny, rarely run: getters, comparators, inlined helpers) in Algorithm 3's order instead of ranking them last; they stay marked")
 	f.StringArrayVar(&o.appCover, "app-cover", nil, "function set of the application from 'mbopt cover-app': functions from coverage, times from --app (repeatable)")
 	f.StringVar(&o.edges, "edges", "sampled", "call edges the recommendations walk: {sampled|static|both} (static: the x/tools VTA call graph of the source between the functions the application ran; both: the union)")
 	f.StringVar(&o.staticDir, "static-dir", "", "the application's module source for --edges static|both (default: the current directory, or run's DIR)")
@@ -113,7 +115,7 @@ func (o *analyzeOptions) analysisConfig() (analysis.Config, error) {
 	cfg := analysis.Config{
 		App: apps, Scenarios: scenarios, Micro: o.micro, Modules: o.modules, Nodes: nodes, Impact: impact,
 		Exclude: o.exclude, Targets: targets,
-		Recommend: o.recommend, AppFunctions: o.appCover, Edges: edges, Static: staticcg.Options{Dir: o.staticDir}, Strict: o.strict, AllowNonCPU: o.allowNonCPU,
+		Recommend: o.recommend, KeepNegligible: o.keepNegligible, AppFunctions: o.appCover, Edges: edges, Static: staticcg.Options{Dir: o.staticDir}, Strict: o.strict, AllowNonCPU: o.allowNonCPU,
 		Limits: o.limits,
 	}
 	if err := o.sel.apply(&cfg); err != nil {

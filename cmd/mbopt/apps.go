@@ -118,6 +118,7 @@ var flagOf = map[analysis.Field]string{
 	"Strict":                   "--strict",
 	"Impact":                   "--impact",
 	"Recommend":                "--recommend",
+	"KeepNegligible":           "--keep-negligible",
 	"Edges":                    "--edges",
 	"AppFunctions":             "--app-cover",
 	"Static.Dir":               "--static-dir",

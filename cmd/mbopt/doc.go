@@ -175,7 +175,17 @@
 //     cmd/ directory of the module, with what is needed to write the benchmark
 //     (file and line, internal or external test, the application's callers,
 //     the hottest functions beneath). any: the paper's Algorithm 3 on every
-//     function.
+//     function. With callable, negligible functions are ranked after all
+//     others, and functions a thin benchmark profile may have run unseen are
+//     not recommended (see below); any keeps the paper's answer and only marks
+//     them.
+//   - --keep-negligible: keep negligible functions in Algorithm 3's order with
+//     callable targets; they stay marked. A function is negligible when its
+//     own application time (cumulative, with its closures') is under 0.2% of
+//     the application's and it is small: the compiler inlined it into callers
+//     a benchmark covers, or it spans at most 5 lines (from the source when
+//     the current directory, or --static-dir, is in its module; else bounded
+//     by the profile's line numbers). Package recommend documents the rule.
 //   - --edges sampled|static|both: the call edges the recommendations walk:
 //     those of the profile's stacks (the default, the paper's), the static
 //     call graph of the application's source between the functions the
@@ -185,12 +195,23 @@
 //   - --static-dir DIR: the module source for --edges static|both (default:
 //     the current directory; run's DIR).
 //   - --explain (analyze and run): under each pick and recommendation, list
-//     the application functions it adds, with their time.
+//     the application functions it adds, with their time: the project
+//     functions first, then one line per external package with its total and
+//     number of functions; with --targets any every function, by time.
+//
+// A suite pick whose new functions take under 1% of the application's time
+// (attributed, or flat with --impact flat) is marked marginal: it keeps the
+// coverage through code that barely runs; it stays in the suite.
 //
 // docs/sampling.md says what a sampled profile misses and measures the exact
 // alternatives (--source cover, --app-cover, --edges both); mbopt warns about
 // a benchmark profile of fewer than 100 samples and an application profile of
-// fewer than 500.
+// fewer than 500. Such a thin benchmark profile (an fsync-bound benchmark that
+// mostly waits takes a few dozen samples) may have run, unseen, any function
+// the application's call graph reaches from one it was seen in: the report
+// lists the thin profiles with those functions, and the benchtime that gives
+// about 100 samples (mbopt profile --benchtime) or the exact source that
+// avoids sampling (mbopt profile --source cover).
 //
 // # Collection flags
 //
@@ -702,6 +723,7 @@
 //	  2 httpapi__BenchmarkQueryHandler     +9    80.4%    39.7%       8.06s  69.1%  8.73s  74.9%
 //	  3 httpapi__BenchmarkWrite            +5    90.2%    47.6%       3.70s  31.7%  4.97s  42.6%
 //	  4 storage__BenchmarkSearch           +1    92.2%    48.4%       0.29s   2.5%  1.74s  14.9%
+//	      marginal: the functions it adds take 0.01s (0.09%) of the application's attributed time, under 1%
 //	  (project and overall: cumulative coverage after each pick; attributed: the benchmark's attributed impact,
 //	   the application time charged to the project functions it covers; flat: the paper's reference impact)
 //	  suite cost: Algorithm 2 20.52s (4 benchmarks); no cheaper suite with the same coverage found (--objective cost); costs from each profile's recorded duration
@@ -714,7 +736,7 @@
 //	  storage__BenchmarkReadRange            17      106       6.95s  59.6%  7.74s  66.4%
 //	...
 //
-//	Recommended benchmark targets (Algorithm 3, callable functions)
+//	Recommended benchmark targets (Algorithm 3, callable functions, negligible ones last)
 //	  # function                                             +project  +external  attributed  share   flat  share  project after
 //	  1 example.com/tinytsdb/httpapi.(*Server).handleHealth        +2         +0       0.08s   0.7%  0.07s   0.6%          96.1%
 //	      at httpapi/server.go:175; benchmark it in an internal test (package httpapi)
@@ -723,6 +745,7 @@
 //	  2 example.com/tinytsdb/httpapi.intParam                      +1         +0       0.01s   0.1%  0.01s   0.1%          98.0%
 //	      at httpapi/server.go:160; benchmark it in an internal test (package httpapi)
 //	      called by example.com/tinytsdb/httpapi.(*Server).queryParams (0.04s cum)
+//	      negligible: 0.09% of the application's time, inlined into covered callers
 //
 // With --nodes all, the minimal suite keeps every covered function
 // covered, not only the project's, and needs more benchmarks; --recommend 0
@@ -738,12 +761,19 @@
 //	   2 httpapi__BenchmarkWrite           +62    80.4%    42.5%       3.70s  31.7%  4.97s  42.6%
 //	   3 httpapi__BenchmarkQueryHandler    +31    90.2%    47.6%       8.06s  69.1%  8.73s  74.9%
 //	   4 backup__BenchmarkSnapshot         +22    90.2%    51.2%       5.56s  47.7%  6.35s  54.5%
+//	      marginal: the functions it adds take 0.00s (0.00%) of the application's attributed time, under 1%
 //	   5 backup__BenchmarkRestore          +17    90.2%    54.0%       5.56s  47.7%  7.16s  61.4%
+//	      marginal: the functions it adds take 0.00s (0.00%) of the application's attributed time, under 1%
 //	   6 storage__BenchmarkRetention       +11    90.2%    55.9%       0.00s   0.0%  2.04s  17.5%
+//	      marginal: the functions it adds take 0.00s (0.00%) of the application's attributed time, under 1%
 //	   7 query__BenchmarkSelect             +8    92.2%    57.2%       7.21s  61.8%  9.00s  77.2%
+//	      marginal: the functions it adds take 0.01s (0.09%) of the application's attributed time, under 1%
 //	   8 query__BenchmarkParse              +8    92.2%    58.5%       0.09s   0.8%  2.62s  22.5%
+//	      marginal: the functions it adds take 0.00s (0.00%) of the application's attributed time, under 1%
 //	   9 storage__BenchmarkAddRows          +3    92.2%    59.0%       0.41s   3.5%  2.48s  21.3%
+//	      marginal: the functions it adds take 0.00s (0.00%) of the application's attributed time, under 1%
 //	  10 encoding__BenchmarkParseLine       +2    92.2%    59.3%       0.50s   4.3%  2.58s  22.1%
+//	      marginal: the functions it adds take 0.00s (0.00%) of the application's attributed time, under 1%
 //	...
 //
 // --objective impact picks by the application CPU time a benchmark newly
@@ -820,8 +850,11 @@
 //	  2 httpapi__BenchmarkWrite           +10    73.7%    38.1%       8.24s  32.5%  11.67s  46.0%
 //	  3 httpapi__BenchmarkQueryHandler     +5    82.5%    43.7%      16.41s  64.7%  17.90s  70.6%
 //	  4 query__BenchmarkSelect             +3    87.7%    45.2%      14.33s  56.5%  18.60s  73.4%
+//	      marginal: the functions it adds take 0.03s (0.12%) of the application's attributed time, under 1%
 //	  5 storage__BenchmarkAddRows          +1    89.5%    47.2%       1.24s   4.9%   6.85s  27.0%
+//	      marginal: the functions it adds take 0.01s (0.04%) of the application's attributed time, under 1%
 //	  6 backup__BenchmarkSnapshot          +1    91.2%    51.5%      11.07s  43.7%  13.68s  54.0%
+//	      marginal: the functions it adds take 0.01s (0.04%) of the application's attributed time, under 1%
 //	...
 //
 // --format json writes the report.Document, with every list present:
@@ -848,6 +881,8 @@
 //	  },
 //	...
 //	  "recommendation_targets": "callable",
+//	  "negligible_last": true,
+//	  "thin_benchmarks": [],
 //	  "skipped": [],
 //	  "warnings": [],
 //	  "suite_cost": {

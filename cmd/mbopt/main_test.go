@@ -465,3 +465,36 @@ func TestDriverRecommendations(t *testing.T) {
 		assert.NotEmpty(t, r.Dir, r.Function)
 	}
 }
+
+// --keep-negligible keeps Algorithm 3's order; by default negligible
+// functions come after all others (package recommend's TestNegligibleLast
+// shows a reordering; the example's two negligible functions come last
+// either way). Both mark them and recommend the same functions.
+func TestKeepNegligible(t *testing.T) {
+	doc := func(args ...string) report.Document {
+		t.Helper()
+		code, out, stderr := run(t, exampleArgs(append(args, "--recommend", "-1", "--format", "json")...)...)
+		require.Equal(t, 0, code, stderr)
+		var d report.Document
+		require.NoError(t, json.Unmarshal([]byte(out), &d))
+		return d
+	}
+	names := func(d report.Document) (all, negligible []string) {
+		for _, r := range d.Recommendations {
+			all = append(all, r.Function)
+			if r.Negligible != nil {
+				negligible = append(negligible, r.Function)
+			}
+		}
+		return all, negligible
+	}
+	last, kept := doc(), doc("--keep-negligible")
+	assert.True(t, last.NegligibleLast)
+	assert.False(t, kept.NegligibleLast)
+	lastAll, lastNeg := names(last)
+	keptAll, keptNeg := names(kept)
+	assert.Equal(t, []string{"example.com/tinytsdb/httpapi.intParam", "example.com/tinytsdb/query.labelValue"}, lastNeg)
+	assert.Equal(t, lastAll, keptAll)
+	assert.Equal(t, lastNeg, keptNeg)
+	assert.Equal(t, lastNeg, lastAll[len(lastAll)-len(lastNeg):], "negligible ones last")
+}
