@@ -198,7 +198,7 @@ func tagAffected(ctx context.Context, s *streams, changedSince, head string, rep
 // suiteIgnores are the analysis flags that do not change the suite:
 // recommendations (and their targets) and the optimality certificate are
 // not part of it.
-var suiteIgnores = []string{"recommend", "targets", "edges", "static-dir", "certify"}
+var suiteIgnores = []string{"recommend", "keep-negligible", "targets", "edges", "static-dir", "certify"}
 
 // emptySuiteError says why the suite of rep is empty: no benchmark covers a
 // node the suite must keep covered, or the selection flags stopped before
