@@ -90,13 +90,14 @@ func (d *Document) thinFix() []string {
 	thinnest := slices.MinFunc(d.ThinBenchmarks, func(a, b ThinBenchmark) int {
 		return cmp.Or(cmp.Compare(a.Samples, b.Samples), strings.Compare(a.ID, b.ID))
 	})
+	hidden := slices.ContainsFunc(d.ThinBenchmarks, func(t ThinBenchmark) bool { return len(t.Hidden) > 0 })
 	var lines []string
 	switch {
-	case len(d.Recommendations) == 0:
+	case !hidden:
 	case d.RecommendationTargets != "":
-		lines = append(lines, "The recommendations leave out the functions they may hide.")
+		lines = append(lines, "Recommendations (callable targets) leave out the functions they may hide.")
 	default:
-		lines = append(lines, "The recommendations keep the functions they may hide (the paper's targets) and mark them.")
+		lines = append(lines, "Recommendations (the paper's targets) keep the functions they may hide and mark them.")
 	}
 	return append(lines,
 		fmt.Sprintf("Profile longer (mbopt profile --benchtime %s gives the thinnest about 100 samples),", thinnest.LongerBenchTime),

@@ -34,8 +34,8 @@ func TestThinBenchmarksInEveryFormat(t *testing.T) {
 		recs    string // what the recommendations did
 		marked  bool   // the checksum is recommended and marked
 	}{
-		{recommend.Callable, "The recommendations leave out the functions they may hide.", false},
-		{recommend.AnyFunction, "The recommendations keep the functions they may hide (the paper's targets) and mark them.", true},
+		{recommend.Callable, "Recommendations (callable targets) leave out the functions they may hide.", false},
+		{recommend.AnyFunction, "Recommendations (the paper's targets) keep the functions they may hide and mark them.", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.targets.String(), func(t *testing.T) {
