@@ -33,6 +33,7 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/gomod"
 	"github.com/mbopt/mbopt/internal/par"
 	"github.com/mbopt/mbopt/internal/regfile"
@@ -236,24 +237,24 @@ func (c *Config) workers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// Run executes the analysis. Errors caused by the input match [ErrInput]
+// Run executes the analysis. Errors caused by the input match [input.ErrInput]
 // and name the offending file or setting; those about a setting are
-// *[FieldError]s.
+// *[input.Error]s.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if len(cfg.App) == 0 {
-		return nil, fieldErrorf("no application profile: give at least one with %s", Field("App"))
+		return nil, input.Errorf("no application profile: give at least one with %s", input.Field("App"))
 	}
 	if len(cfg.Micro) == 0 {
-		return nil, fieldErrorf("no benchmark profiles: give a directory or files with %s", Field("Micro"))
+		return nil, input.Errorf("no benchmark profiles: give a directory or files with %s", input.Field("Micro"))
 	}
 	if err := cfg.Select.validate(); err != nil {
 		return nil, err
 	}
 	if cfg.Impact != coverage.AttributedImpact && cfg.Impact != coverage.FlatImpact {
-		return nil, fieldErrorf("%s must be coverage.AttributedImpact or coverage.FlatImpact, not %d", Field("Impact"), int(cfg.Impact))
+		return nil, input.Errorf("%s must be coverage.AttributedImpact or coverage.FlatImpact, not %d", input.Field("Impact"), int(cfg.Impact))
 	}
 	if cfg.Edges < staticcg.Sampled || cfg.Edges > staticcg.Both {
-		return nil, fieldErrorf("%s must be staticcg.Sampled, Static or Both, not %d", Field("Edges"), int(cfg.Edges))
+		return nil, input.Errorf("%s must be staticcg.Sampled, Static or Both, not %d", input.Field("Edges"), int(cfg.Edges))
 	}
 	if err := CheckModules(cfg.Modules); err != nil {
 		return nil, err
@@ -308,7 +309,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	app, err := callgraph.Load(cfg.App, opts)
 	if err != nil {
-		return nil, asInput(fmt.Errorf("application profile %w", err))
+		return nil, input.Wrap(fmt.Errorf("application profile %w", err))
 	}
 	if len(cfg.AppFunctions) > 0 {
 		if app, rep.Hybrid, err = hybridGraph(app, cfg.AppFunctions, opts); err != nil {
@@ -338,17 +339,17 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	skipped = append(preSkipped, skipped...)
 	if len(skipped) > 0 && cfg.Strict {
-		return nil, fieldErrorf("%w (%s makes every unusable benchmark profile an error)", &skipped[0], Field("Strict"))
+		return nil, input.Errorf("%w (%s makes every unusable benchmark profile an error)", &skipped[0], input.Field("Strict"))
 	}
 	rep.Skipped = skipped
 	if len(benches) == 0 {
 		if len(skipped) == 0 {
-			return nil, inputf("%s: the manifest lists no benchmark", strings.Join(cfg.Micro, ", "))
+			return nil, input.Errorf("%s: the manifest lists no benchmark", strings.Join(cfg.Micro, ", "))
 		}
 		if len(skipped) == 1 {
-			return nil, inputf("the one benchmark is not usable: %s: %s", skipped[0].File, skipped[0].Reason)
+			return nil, input.Errorf("the one benchmark is not usable: %s: %s", skipped[0].File, skipped[0].Reason)
 		}
-		return nil, inputf("none of the %d benchmarks is usable (first: %s: %s)", len(skipped), skipped[0].File, skipped[0].Reason)
+		return nil, input.Errorf("none of the %d benchmarks is usable (first: %s: %s)", len(skipped), skipped[0].File, skipped[0].Reason)
 	}
 	cbs := make([]coverage.Benchmark, len(benches))
 	for i, b := range benches {
@@ -399,11 +400,11 @@ func findModule(dir string) (gomod.Module, error) {
 	switch {
 	case errors.Is(err, gomod.ErrNoModule):
 		abs, _ := filepath.Abs(cmp.Or(dir, "."))
-		return mod, fieldErrorf("no go.mod in %s or above to name the project: pass %s with the profiled program's module path", abs, Field("Modules"))
+		return mod, input.Errorf("no go.mod in %s or above to name the project: pass %s with the profiled program's module path", abs, input.Field("Modules"))
 	case errors.Is(err, gomod.ErrNoModulePath):
-		return mod, fieldErrorf("%v; set %s", err, Field("Modules"))
+		return mod, input.Errorf("%v; set %s", err, input.Field("Modules"))
 	case err != nil:
-		return mod, asInput(err)
+		return mod, input.Wrap(err)
 	}
 	return mod, nil
 }
@@ -451,9 +452,9 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 		st, err := os.Stat(arg)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				return nil, nil, nil, fieldErrorf("%s: no such file or directory (check the %s path)", arg, Field("Micro"))
+				return nil, nil, nil, input.Errorf("%s: no such file or directory (check the %s path)", arg, input.Field("Micro"))
 			}
-			return nil, nil, nil, asInput(err)
+			return nil, nil, nil, input.Wrap(err)
 		}
 		if !st.IsDir() {
 			if !st.Mode().IsRegular() {
@@ -470,7 +471,7 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 		if _, err := os.Lstat(filepath.Join(arg, manifest.FileName)); err == nil {
 			m, err := manifest.Load(arg)
 			if err != nil {
-				return nil, nil, nil, asInput(err)
+				return nil, nil, nil, input.Wrap(err)
 			}
 			manifests = append(manifests, dirManifest{m, arg})
 			for _, e := range m.Benchmarks {
@@ -499,7 +500,7 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 		}
 		entries, err := os.ReadDir(arg)
 		if err != nil {
-			return nil, nil, nil, asInput(err)
+			return nil, nil, nil, input.Wrap(err)
 		}
 		n := 0
 		for _, e := range entries {
@@ -533,7 +534,7 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 			out = append(out, benchFile{id: id, path: path})
 		}
 		if n == 0 {
-			return nil, nil, nil, inputf("%s: no benchmark profiles (*.pprof) in this directory; collect them with 'mbopt profile' or 'go test -cpuprofile'", arg)
+			return nil, nil, nil, input.Errorf("%s: no benchmark profiles (*.pprof) in this directory; collect them with 'mbopt profile' or 'go test -cpuprofile'", arg)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -541,7 +542,7 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 	})
 	for i := 1; i < len(out); i++ {
 		if out[i].id == out[i-1].id {
-			return nil, nil, nil, fieldErrorf("%s: benchmark id %q is given twice, also by %s; a benchmark's id is its profile's file name, so give each file of %s a unique name", out[i].path, out[i].id, out[i-1].path, Field("Micro"))
+			return nil, nil, nil, input.Errorf("%s: benchmark id %q is given twice, also by %s; a benchmark's id is its profile's file name, so give each file of %s a unique name", out[i].path, out[i].id, out[i-1].path, input.Field("Micro"))
 		}
 	}
 	if err := checkOneSource(out); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/manifest"
 )
@@ -54,15 +55,15 @@ func TestRunReadsManifest(t *testing.T) {
 	assert.Equal(t, "BenchmarkTwo", rep.Entries["example.com/fig/app.BenchmarkTwo"].Name)
 
 	_, err = analysis.Run(context.Background(), analysis.Config{App: []string{appPath}, Micro: []string{micro}, Strict: true})
-	assert.True(t, errors.Is(err, analysis.ErrInput))
-	var fe *analysis.FieldError
+	assert.True(t, errors.Is(err, input.ErrInput))
+	var fe *input.Error
 	require.ErrorAs(t, err, &fe, "a setting can fix it")
-	assert.Equal(t, []analysis.Field{"Strict"}, fe.Fields())
+	assert.Equal(t, []input.Field{"Strict"}, fe.Fields())
 	assert.ErrorContains(t, err, "Config.Strict makes every unusable benchmark profile an error")
 	var skip *analysis.Skip
 	require.ErrorAs(t, err, &skip, "the first skip is the cause")
 	assert.Equal(t, "example.com/fig/app.BenchmarkPanics", skip.ID)
-	flag := func(f analysis.Field) string { return "--" + strings.ToLower(string(f)) }
+	flag := func(f input.Field) string { return "--" + strings.ToLower(string(f)) }
 	assert.Equal(t, filepath.Join(micro, "logs/panics.log")+": failed: panic: boom (--strict makes every unusable benchmark profile an error)", fe.Text(flag))
 }
 
@@ -98,12 +99,12 @@ func TestRunRejectsDuplicateIDs(t *testing.T) {
 	_, err := analysis.Run(context.Background(), analysis.Config{
 		App: []string{filepath.Join(dir, "app.pprof")}, Micro: []string{filepath.Join(dir, "a"), filepath.Join(dir, "b")}, Modules: []string{"m"},
 	})
-	assert.True(t, errors.Is(err, analysis.ErrInput))
+	assert.True(t, errors.Is(err, input.ErrInput))
 	assert.ErrorContains(t, err, `benchmark id "x" is given twice`)
 }
 
 // TestRunImpact: Config.Impact reaches the report, and an unknown kind is
-// a FieldError naming Impact.
+// an input.Error naming Impact.
 func TestRunImpact(t *testing.T) {
 	app, b1, b2 := proftest.Figure62()
 	dir := t.TempDir()
@@ -122,8 +123,8 @@ func TestRunImpact(t *testing.T) {
 	}
 	cfg.Impact = 3
 	_, err := analysis.Run(context.Background(), cfg)
-	var fe *analysis.FieldError
+	var fe *input.Error
 	require.ErrorAs(t, err, &fe)
-	assert.Equal(t, []analysis.Field{"Impact"}, fe.Fields())
+	assert.Equal(t, []input.Field{"Impact"}, fe.Fields())
 	assert.ErrorContains(t, err, "Config.Impact must be coverage.AttributedImpact or coverage.FlatImpact, not 3")
 }

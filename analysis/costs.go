@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/manifest"
 )
@@ -72,7 +73,7 @@ func resolveCosts(cfg Config, manifests []dirManifest, benches []coverage.Benchm
 	if sc.CostsFile != "" {
 		costs, err := ReadCosts(sc.CostsFile)
 		if err != nil {
-			return nil, CostSource{}, asInput(err)
+			return nil, CostSource{}, input.Wrap(err)
 		}
 		return costs, CostSource{Kind: CostsFromFile, Files: []string{sc.CostsFile}}, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/suite"
 )
 
@@ -99,10 +100,10 @@ type Drift struct {
 // without a Report.
 func CheckDrift(cfg DriftConfig) (*Drift, error) {
 	if !(cfg.MinCoverage >= 0 && cfg.MinCoverage <= 1) {
-		return nil, fieldErrorf("%s must be a fraction in [0, 1], not %g", Field("MinCoverage"), cfg.MinCoverage)
+		return nil, input.Errorf("%s must be a fraction in [0, 1], not %g", input.Field("MinCoverage"), cfg.MinCoverage)
 	}
 	if cfg.MinCoverage > 0 && cfg.Report == nil {
-		return nil, fieldErrorf("%s needs the profiles: set %s", Field("MinCoverage"), Field("Report"))
+		return nil, input.Errorf("%s needs the profiles: set %s", input.Field("MinCoverage"), input.Field("Report"))
 	}
 	d := &Drift{Benchmarks: len(cfg.Suite), Findings: []DriftFinding{}}
 	declared := map[[2]string]bool{}

@@ -9,6 +9,7 @@ import (
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/suite"
 )
@@ -118,7 +119,7 @@ func TestCheckDriftErrors(t *testing.T) {
 	for _, cfg := range []analysis.DriftConfig{{MinCoverage: 1.5}, {MinCoverage: -0.1}, {MinCoverage: 0.5}} {
 		_, err := analysis.CheckDrift(cfg)
 		if assert.Error(t, err) {
-			assert.ErrorIs(t, err, analysis.ErrInput)
+			assert.ErrorIs(t, err, input.ErrInput)
 			assert.Contains(t, err.Error(), "MinCoverage")
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/recommend"
 	"github.com/mbopt/mbopt/staticcg"
 )
@@ -29,10 +30,10 @@ type EdgesNote struct {
 func (*EdgesNote) Note() {}
 
 // Error returns the note with the fields named as Go code names them.
-func (n *EdgesNote) Error() string { return n.Text(Field.String) }
+func (n *EdgesNote) Error() string { return n.Text(input.Field.String) }
 
 // Text returns the note with the fields named by name.
-func (n *EdgesNote) Text(name func(Field) string) string {
+func (n *EdgesNote) Text(name func(input.Field) string) string {
 	st := n.Stats
 	which := "static call edges"
 	if st.Edges == staticcg.Both {
@@ -69,10 +70,10 @@ type UnmatchedFunctionsWarning struct {
 }
 
 // Error returns the warning with the fields named as Go code names them.
-func (w *UnmatchedFunctionsWarning) Error() string { return w.Text(Field.String) }
+func (w *UnmatchedFunctionsWarning) Error() string { return w.Text(input.Field.String) }
 
 // Text returns the warning with the fields named by name.
-func (w *UnmatchedFunctionsWarning) Text(name func(Field) string) string {
+func (w *UnmatchedFunctionsWarning) Text(name func(input.Field) string) string {
 	shown := w.Functions
 	more := ""
 	if len(shown) > 3 {
@@ -105,7 +106,7 @@ func recommendations(ctx context.Context, cfg Config, rep *Report, opts recommen
 		sg, err = staticcg.Build(ctx, sopts)
 		if err != nil {
 			if errors.Is(err, staticcg.ErrLoad) {
-				return nil, fieldErrorf("%w (%s names the application's source for %s %s)", err, Field("Static.Dir"), Field("Edges"), cfg.Edges)
+				return nil, input.Errorf("%w (%s names the application's source for %s %s)", err, input.Field("Static.Dir"), input.Field("Edges"), cfg.Edges)
 			}
 			return nil, err
 		}

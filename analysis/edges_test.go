@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/staticcg"
 )
@@ -123,14 +124,14 @@ func TestStaticEdgesBadSource(t *testing.T) {
 	_, err := analysis.Run(context.Background(), analysis.Config{App: []string{appPath}, Micro: []string{micro},
 		Modules: []string{proftest.Figure62Module}, Recommend: 1, Edges: staticcg.Static, Static: staticcg.Options{Dir: t.TempDir()}})
 	require.Error(t, err)
-	assert.True(t, errors.Is(err, analysis.ErrInput))
+	assert.True(t, errors.Is(err, input.ErrInput))
 	assert.True(t, errors.Is(err, staticcg.ErrLoad))
-	var fe *analysis.FieldError
+	var fe *input.Error
 	require.ErrorAs(t, err, &fe)
-	assert.Contains(t, fe.Fields(), analysis.Field("Static.Dir"))
+	assert.Contains(t, fe.Fields(), input.Field("Static.Dir"))
 
 	_, err = analysis.Run(context.Background(), analysis.Config{App: []string{appPath}, Micro: []string{micro},
 		Modules: []string{proftest.Figure62Module}, Edges: staticcg.Edges(7)})
 	require.ErrorAs(t, err, &fe)
-	assert.Equal(t, []analysis.Field{"Edges"}, fe.Fields())
+	assert.Equal(t, []input.Field{"Edges"}, fe.Fields())
 }

@@ -6,94 +6,13 @@ import (
 	"math"
 	"strings"
 
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
-// ErrInput marks errors caused by the inputs (files, settings); callers
-// test it with errors.Is to choose an exit status.
-var ErrInput = errors.New("bad input")
-
-// A Field is the path of a Config field, such as "Modules" or
-// "Select.CostsFile". Errors and warnings that a setting can fix name it
-// as a Field, so that a front end with its own names for the settings (a
-// command line's flags) can word the message its way: see
-// [FieldError.Text]. In a message a Field prints as Go code names it,
-// "Config.Modules".
-type Field string
-
-// String returns the field as Go code names it: "Config." + the path.
-func (f Field) String() string { return "Config." + string(f) }
-
-// A FieldError is an input error whose message names the Config fields that
-// cause or fix it. Its message is Format and Args as for fmt.Errorf (%w
-// wraps); every Arg of type [Field] prints through the naming function
-// given to [FieldError.Text], and Error uses [Field.String].
-//
-// A FieldError matches [ErrInput] with errors.Is, and every error among
-// Args with errors.Is and errors.As.
-type FieldError struct {
-	// Format is the message's format string.
-	Format string
-	// Args are its arguments; the Fields among them are named by Text.
-	Args []any
-}
-
-// Error returns the message with every field named as Go code names it.
-func (e *FieldError) Error() string { return e.Text(Field.String) }
-
-// Text returns the message with every field named by name.
-func (e *FieldError) Text(name func(Field) string) string {
-	return fmt.Errorf(e.Format, e.named(name)...).Error()
-}
-
-// Fields returns the fields the message names, in order.
-func (e *FieldError) Fields() []Field {
-	var fs []Field
-	for _, a := range e.Args {
-		if f, ok := a.(Field); ok {
-			fs = append(fs, f)
-		}
-	}
-	return fs
-}
-
-// Unwrap returns [ErrInput] and the errors among Args.
-func (e *FieldError) Unwrap() []error {
-	errs := []error{ErrInput}
-	for _, a := range e.Args {
-		if err, ok := a.(error); ok {
-			errs = append(errs, err)
-		}
-	}
-	return errs
-}
-
-func (e *FieldError) named(name func(Field) string) []any {
-	args := make([]any, len(e.Args))
-	for i, a := range e.Args {
-		if f, ok := a.(Field); ok {
-			a = name(f)
-		}
-		args[i] = a
-	}
-	return args
-}
-
-// fieldErrorf returns a *FieldError.
-func fieldErrorf(format string, args ...any) error {
-	return &FieldError{Format: format, Args: args}
-}
-
-type inputErr struct{ err error }
-
-func (e inputErr) Error() string      { return e.err.Error() }
-func (e inputErr) Unwrap() []error    { return []error{e.err, ErrInput} }
-func inputf(f string, a ...any) error { return inputErr{fmt.Errorf(f, a...)} }
-func asInput(err error) error         { return inputErr{err} }
-
 // The warnings of [Report.Warnings]: caveats that did not stop the analysis.
 // Each is an error a caller can pick out with errors.As; those that a
-// setting can fix have a Text method that names it, as [FieldError.Text].
+// setting can fix have a Text method that names it, as [input.Error.Text].
 
 // ModuleFromGoModWarning says that the project's module was taken from a
 // go.mod because Config.Modules was empty and no manifest named one.
@@ -105,10 +24,10 @@ type ModuleFromGoModWarning struct {
 }
 
 // Error returns the warning with the Modules field named as Go code names it.
-func (w *ModuleFromGoModWarning) Error() string { return w.Text(Field.String) }
+func (w *ModuleFromGoModWarning) Error() string { return w.Text(input.Field.String) }
 
 // Text returns the warning with the Modules field named by name.
-func (w *ModuleFromGoModWarning) Text(name func(Field) string) string {
+func (w *ModuleFromGoModWarning) Text(name func(input.Field) string) string {
 	return fmt.Sprintf("project module %s taken from %s; use %s to choose another", w.Module, w.GoMod, name("Modules"))
 }
 
@@ -120,10 +39,10 @@ type NoProjectFunctionWarning struct {
 }
 
 // Error returns the warning with the Modules field named as Go code names it.
-func (w *NoProjectFunctionWarning) Error() string { return w.Text(Field.String) }
+func (w *NoProjectFunctionWarning) Error() string { return w.Text(input.Field.String) }
 
 // Text returns the warning with the Modules field named by name.
-func (w *NoProjectFunctionWarning) Text(name func(Field) string) string {
+func (w *NoProjectFunctionWarning) Text(name func(input.Field) string) string {
 	return fmt.Sprintf("no application function belongs to %s: project-only figures are empty; pass %s with the module path of the profiled program", strings.Join(w.Modules, ", "), name("Modules"))
 }
 

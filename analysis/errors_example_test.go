@@ -9,10 +9,11 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/input"
 )
 
 // Warnings are typed errors: pick one out with errors.As. A front end with
-// its own names for the settings words a warning or a FieldError its way
+// its own names for the settings words a warning or an input.Error its way
 // with Text.
 func ExampleReport_Warnings() {
 	rep, err := analysis.Run(context.Background(), analysis.Config{
@@ -27,15 +28,15 @@ func ExampleReport_Warnings() {
 		var guess *analysis.ModuleFromGoModWarning
 		if errors.As(w, &guess) {
 			fmt.Println("module:", guess.Module)
-			flag := func(f analysis.Field) string { return "--module" }
+			flag := func(f input.Field) string { return "--module" }
 			fmt.Println(strings.ReplaceAll(guess.Text(flag), guess.GoMod, filepath.Base(guess.GoMod)))
 		}
 	}
 
 	_, err = analysis.Run(context.Background(), analysis.Config{Micro: []string{"profiles"}})
-	var fe *analysis.FieldError
+	var fe *input.Error
 	if errors.As(err, &fe) {
-		fmt.Println(fe.Fields(), errors.Is(err, analysis.ErrInput))
+		fmt.Println(fe.Fields(), errors.Is(err, input.ErrInput))
 		fmt.Println(err)
 	}
 	// Output:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/input"
 )
 
 // ExclusionNote says which benchmarks [SelectConfig].ExcludeBenchmarks kept
@@ -30,13 +31,13 @@ type ExclusionNote struct {
 }
 
 // Error returns the note with the field named as Go code names it.
-func (n *ExclusionNote) Error() string { return n.Text(Field.String) }
+func (n *ExclusionNote) Error() string { return n.Text(input.Field.String) }
 
 // Note marks ExclusionNote as information.
 func (n *ExclusionNote) Note() {}
 
 // Text returns the note with the ExcludeBenchmarks field named by name.
-func (n *ExclusionNote) Text(name func(Field) string) string {
+func (n *ExclusionNote) Text(name func(input.Field) string) string {
 	var b strings.Builder
 	if len(n.Excluded) == 0 {
 		return fmt.Sprintf("%s: %s name no analysed benchmark, so none was left out", name("Select.ExcludeBenchmarks"), strings.Join(n.Unmatched, ", "))

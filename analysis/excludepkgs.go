@@ -8,6 +8,7 @@ import (
 
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/input"
 
 	"github.com/mbopt/mbopt/internal/textutil"
 )
@@ -21,13 +22,13 @@ func resolveExclude(patterns, mods []string) ([]string, error) {
 		rel, ok := relative(p)
 		if !ok {
 			if _, err := callgraph.MatchPattern(p); err != nil {
-				return nil, fieldErrorf("%s[%d]: %w", Field("Exclude"), i, err)
+				return nil, input.Errorf("%s[%d]: %w", input.Field("Exclude"), i, err)
 			}
 			out = append(out, p)
 			continue
 		}
 		if rel == ".." || strings.HasPrefix(rel, "../") {
-			return nil, fieldErrorf("%s[%d]: %q leaves the module; a relative pattern must stay inside it (%q names the module root)", Field("Exclude"), i, p, "./...")
+			return nil, input.Errorf("%s[%d]: %q leaves the module; a relative pattern must stay inside it (%q names the module root)", input.Field("Exclude"), i, p, "./...")
 		}
 		for _, m := range mods {
 			r := strings.TrimSuffix(m, "/")
@@ -35,7 +36,7 @@ func resolveExclude(patterns, mods []string) ([]string, error) {
 				r += "/" + rel
 			}
 			if _, err := callgraph.MatchPattern(r); err != nil {
-				return nil, fieldErrorf("%s[%d]: %w", Field("Exclude"), i, err)
+				return nil, input.Errorf("%s[%d]: %w", input.Field("Exclude"), i, err)
 			}
 			out = append(out, r)
 		}
@@ -103,10 +104,10 @@ type ExcludeUnmatchedWarning struct {
 }
 
 // Error returns the warning with the Exclude field named as Go code names it.
-func (w *ExcludeUnmatchedWarning) Error() string { return w.Text(Field.String) }
+func (w *ExcludeUnmatchedWarning) Error() string { return w.Text(input.Field.String) }
 
 // Text returns the warning with the Exclude field named by name.
-func (w *ExcludeUnmatchedWarning) Text(name func(Field) string) string {
+func (w *ExcludeUnmatchedWarning) Text(name func(input.Field) string) string {
 	s := fmt.Sprintf("%s %s matches no project function of the application", name("Exclude"), w.Pattern)
 	if len(w.Resolved) != 1 || w.Resolved[0] != w.Pattern {
 		s += fmt.Sprintf(" (%s)", strings.Join(w.Resolved, ", "))
@@ -134,10 +135,10 @@ func (*CmdTargetsNote) Note() {}
 
 // Error returns the note with the Exclude and Targets fields named as Go
 // code names them.
-func (n *CmdTargetsNote) Error() string { return n.Text(Field.String) }
+func (n *CmdTargetsNote) Error() string { return n.Text(input.Field.String) }
 
 // Text returns the note with the fields named by name.
-func (n *CmdTargetsNote) Text(name func(Field) string) string {
+func (n *CmdTargetsNote) Text(name func(input.Field) string) string {
 	return fmt.Sprintf("the uncovered functions of %s under cmd/ (%s) are no recommendation targets: cmd/ holds commands and workload drivers, not library code; %s %s also leaves them out of the project coverage, and %s any recommends them",
 		textutil.Plural(len(n.Packages), "package"), strings.Join(n.Packages, ", "), name("Exclude"), n.Pattern, name("Targets"))
 }

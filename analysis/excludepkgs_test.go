@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/input"
 )
 
 func TestResolveExclude(t *testing.T) {
@@ -30,11 +31,11 @@ func TestResolveExclude(t *testing.T) {
 	}
 	for _, bad := range []string{"../other/...", "..", "", "/abs/path"} {
 		_, err := resolveExclude([]string{"./ok", bad}, []string{"example.com/m"})
-		var fe *FieldError
-		require.True(t, errors.As(err, &fe), "resolveExclude(%q) = %v, want a FieldError", bad, err)
-		assert.Equal(t, []Field{"Exclude"}, fe.Fields())
+		var fe *input.Error
+		require.True(t, errors.As(err, &fe), "resolveExclude(%q) = %v, want an input.Error", bad, err)
+		assert.Equal(t, []input.Field{"Exclude"}, fe.Fields())
 		assert.Contains(t, err.Error(), "Config.Exclude[1]", bad)
-		assert.ErrorIs(t, err, ErrInput)
+		assert.ErrorIs(t, err, input.ErrInput)
 	}
 }
 

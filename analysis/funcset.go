@@ -4,6 +4,7 @@ import (
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/covdata"
 	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/input"
 )
 
 // functionSetGraph reads the function set at path (collected with
@@ -49,7 +50,7 @@ func benchmarkScope(benches []loaded) (manifest.Scope, error) {
 		}
 	}
 	if timed != nil && whole != nil {
-		return "", fieldErrorf("%s is a function set of a timed loop (collected with scope timed) and %s one of a whole run (scope all): give %s the benchmarks of one scope, not both", timed.file, whole.file, Field("Micro"))
+		return "", input.Errorf("%s is a function set of a timed loop (collected with scope timed) and %s one of a whole run (scope all): give %s the benchmarks of one scope, not both", timed.file, whole.file, input.Field("Micro"))
 	}
 	if timed != nil {
 		return manifest.ScopeTimed, nil
@@ -71,7 +72,7 @@ func checkOneSource(files []benchFile) error {
 		}
 	}
 	if set != nil && prof != nil {
-		return fieldErrorf("%s is a function set (collected with source cover) and %s a CPU profile: give %s the benchmarks of one collection source, not both", set.path, prof.path, Field("Micro"))
+		return input.Errorf("%s is a function set (collected with source cover) and %s a CPU profile: give %s the benchmarks of one collection source, not both", set.path, prof.path, input.Field("Micro"))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/covdata"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/input"
 )
 
 // Hybrid compares the application's two sources when Config.AppFunctions
@@ -49,14 +50,14 @@ func hybridGraph(app *callgraph.Graph, files []string, opts callgraph.Options) (
 	for _, f := range files {
 		set, err := covdata.ReadFile(f)
 		if err != nil {
-			return nil, nil, fieldErrorf("application function set %w (write one with 'mbopt cover-app'; see %s)", err, Field("AppFunctions"))
+			return nil, nil, input.Errorf("application function set %w (write one with 'mbopt cover-app'; see %s)", err, input.Field("AppFunctions"))
 		}
 		if len(set.Funcs) == 0 {
 			// Nothing ran where coverage looked: the run failed or
 			// instrumented other packages. Timing the profile against it
 			// would report functions as "ran" that the set says did not.
-			return nil, nil, fieldErrorf("application function set %s holds no functions (%s instrumented): the coverage run executed none of the module's code; run the application again with 'mbopt cover-app', covering the module's packages (see %s)",
-				f, textutil.Plural(len(set.Packages), "package"), Field("AppFunctions"))
+			return nil, nil, input.Errorf("application function set %s holds no functions (%s instrumented): the coverage run executed none of the module's code; run the application again with 'mbopt cover-app', covering the module's packages (see %s)",
+				f, textutil.Plural(len(set.Packages), "package"), input.Field("AppFunctions"))
 		}
 		sets = append(sets, set)
 		for _, p := range set.Packages {

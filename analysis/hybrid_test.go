@@ -14,6 +14,7 @@ import (
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/covdata"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/proftest"
 )
 
@@ -85,9 +86,9 @@ func TestHybridApplication(t *testing.T) {
 
 	cfg.AppFunctions = []string{filepath.Join(t.TempDir(), "missing.json")}
 	_, err = analysis.Run(context.Background(), cfg)
-	var fe *analysis.FieldError
+	var fe *input.Error
 	require.ErrorAs(t, err, &fe)
-	assert.Equal(t, []analysis.Field{"AppFunctions"}, fe.Fields())
+	assert.Equal(t, []input.Field{"AppFunctions"}, fe.Fields())
 
 	// A set with no functions is refused, not reported as "functions
 	// from coverage" (issue 25: accepted with a note that contradicted it).
@@ -96,6 +97,6 @@ func TestHybridApplication(t *testing.T) {
 	cfg.AppFunctions = []string{setPath, empty}
 	_, err = analysis.Run(context.Background(), cfg)
 	require.ErrorAs(t, err, &fe)
-	assert.Equal(t, []analysis.Field{"AppFunctions"}, fe.Fields())
+	assert.Equal(t, []input.Field{"AppFunctions"}, fe.Fields())
 	assert.Contains(t, err.Error(), empty+" holds no functions (1 package instrumented)")
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/proftest"
 )
 
@@ -81,7 +82,7 @@ func TestRunUnusableProfiles(t *testing.T) {
 			proftest.WriteFile(t, bad, tt.make())
 
 			_, err := analysis.Run(context.Background(), analysis.Config{App: []string{bad}, Micro: []string{micro}, Modules: []string{proftest.Figure62Module}})
-			assert.ErrorIs(t, err, analysis.ErrInput)
+			assert.ErrorIs(t, err, input.ErrInput)
 			assert.ErrorIs(t, err, tt.want)
 			assert.ErrorContains(t, err, "application profile "+bad+": "+tt.msg)
 			assert.NotContains(t, err.Error(), "module")
@@ -118,7 +119,7 @@ func TestRunLimits(t *testing.T) {
 
 	_, err = analysis.Run(context.Background(), analysis.Config{App: []string{big}, Micro: []string{micro}, Modules: []string{proftest.Figure62Module},
 		Limits: callgraph.Limits{MaxFileBytes: limit}})
-	assert.ErrorIs(t, err, analysis.ErrInput)
+	assert.ErrorIs(t, err, input.ErrInput)
 	var le *callgraph.LimitError
 	require.True(t, errors.As(err, &le), "%v", err)
 	assert.Equal(t, "MaxFileBytes", le.Limit)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/manifest"
 )
@@ -64,16 +65,16 @@ func TestRunFIFOs(t *testing.T) {
 	}
 
 	_, err = runGuarded(t, analysis.Config{App: []string{app}, Micro: []string{micro}, Modules: mods, Strict: true})
-	assert.ErrorIs(t, err, analysis.ErrInput, "--strict makes the skip an error")
+	assert.ErrorIs(t, err, input.ErrInput, "--strict makes the skip an error")
 
 	_, err = runGuarded(t, analysis.Config{App: []string{alone}, Micro: []string{micro}, Modules: mods})
-	assert.ErrorIs(t, err, analysis.ErrInput)
+	assert.ErrorIs(t, err, input.ErrInput)
 	assert.EqualError(t, err, "application profile "+alone+": is a named pipe (FIFO), not a regular file (only regular files are read as profiles; save the profile to a file and give that)")
 
 	withManifest := filepath.Join(dir, "collected")
 	require.NoError(t, os.Mkdir(withManifest, 0o755))
 	require.NoError(t, syscall.Mkfifo(filepath.Join(withManifest, manifest.FileName), 0o644))
 	_, err = runGuarded(t, analysis.Config{App: []string{app}, Micro: []string{withManifest}, Modules: mods})
-	assert.ErrorIs(t, err, analysis.ErrInput)
+	assert.ErrorIs(t, err, input.ErrInput)
 	assert.ErrorContains(t, err, "manifest.json: is a named pipe (FIFO), not a regular file")
 }

@@ -10,10 +10,11 @@ import (
 	"golang.org/x/mod/module"
 
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/input"
 )
 
 // ModuleError reports a bad entry of [Config.Modules]. It matches
-// [ErrInput].
+// [input.ErrInput].
 type ModuleError struct {
 	// Index is the entry's position in Config.Modules.
 	Index int
@@ -28,8 +29,8 @@ func (e *ModuleError) Error() string {
 	return fmt.Sprintf("Config.Modules[%d] %q: %s", e.Index, e.Value, e.Reason)
 }
 
-// Unwrap makes the error match [ErrInput].
-func (e *ModuleError) Unwrap() error { return ErrInput }
+// Unwrap makes the error match [input.ErrInput].
+func (e *ModuleError) Unwrap() error { return input.ErrInput }
 
 // CheckModules checks the module path prefixes of [Config.Modules]: each
 // must be an import path (golang.org/x/mod/module.CheckImportPath: not
@@ -73,7 +74,7 @@ var ErrNoProjectFunctions = errors.New("no application function belongs to the p
 // profiles lies in the project's modules, so every project-only figure
 // would be 0/0 and the suite empty. It carries the modules the profiles do
 // contain, for the caller to suggest. It matches [ErrNoProjectFunctions]
-// and [ErrInput].
+// and [input.ErrInput].
 type NoProjectFunctionsError struct {
 	// Modules are the project module prefixes that matched nothing.
 	Modules []string
@@ -92,12 +93,12 @@ type NoProjectFunctionsError struct {
 
 // Error returns the message with the Modules field named as Go code
 // names it.
-func (e *NoProjectFunctionsError) Error() string { return e.Text(Field.String) }
+func (e *NoProjectFunctionsError) Error() string { return e.Text(input.Field.String) }
 
 // Text returns the message with the Modules field named by name: the
 // profiles, the modules that matched nothing and where they came from, the
 // modules the profile does contain, and the Modules value to set.
-func (e *NoProjectFunctionsError) Text(name func(Field) string) string {
+func (e *NoProjectFunctionsError) Text(name func(input.Field) string) string {
 	var from string
 	switch e.From {
 	case "Config.Modules":
@@ -128,9 +129,9 @@ func (e *NoProjectFunctionsError) Text(name func(Field) string) string {
 	return b.String()
 }
 
-// Unwrap makes the error match [ErrNoProjectFunctions] and [ErrInput].
+// Unwrap makes the error match [ErrNoProjectFunctions] and [input.ErrInput].
 func (e *NoProjectFunctionsError) Unwrap() []error {
-	return []error{ErrNoProjectFunctions, ErrInput}
+	return []error{ErrNoProjectFunctions, input.ErrInput}
 }
 
 // ModuleCandidate is a module-like path prefix of an application's

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/proftest"
 )
 
@@ -44,7 +45,7 @@ func TestCheckModules(t *testing.T) {
 		assert.Equal(t, tt.index, me.Index)
 		assert.Equal(t, tt.mods[tt.index], me.Value)
 		assert.Contains(t, me.Reason, tt.reason)
-		assert.ErrorIs(t, err, analysis.ErrInput)
+		assert.ErrorIs(t, err, input.ErrInput)
 	}
 }
 
@@ -79,7 +80,7 @@ func TestRunNoProjectFunctions(t *testing.T) {
 	_, err := analysis.Run(context.Background(), cfg)
 	var np *analysis.NoProjectFunctionsError
 	require.ErrorAs(t, err, &np)
-	assert.True(t, errors.Is(err, analysis.ErrNoProjectFunctions) && errors.Is(err, analysis.ErrInput))
+	assert.True(t, errors.Is(err, analysis.ErrNoProjectFunctions) && errors.Is(err, input.ErrInput))
 	assert.Equal(t, "Config.Modules", np.From)
 	require.NotEmpty(t, np.Candidates)
 	assert.Equal(t, proftest.Figure62Module, np.Candidates[0].Path)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/input"
 )
 
 // ScenarioSpec is one named application workload.
@@ -37,11 +38,11 @@ func checkScenarios(specs []ScenarioSpec) error {
 	for i, sc := range specs {
 		switch {
 		case !ValidScenarioName(sc.Name):
-			return fieldErrorf("%s[%d].Name %q: a scenario name is a letter or digit followed by letters, digits, '_', '.' and '-'", Field("Scenarios"), i, sc.Name)
+			return input.Errorf("%s[%d].Name %q: a scenario name is a letter or digit followed by letters, digits, '_', '.' and '-'", input.Field("Scenarios"), i, sc.Name)
 		case seen[sc.Name]:
-			return fieldErrorf("%s: two scenarios are named %q; give each its own name, or list both files in one", Field("Scenarios"), sc.Name)
+			return input.Errorf("%s: two scenarios are named %q; give each its own name, or list both files in one", input.Field("Scenarios"), sc.Name)
 		case len(sc.Files) == 0:
-			return fieldErrorf("%s[%d] (%s) has no Files", Field("Scenarios"), i, sc.Name)
+			return input.Errorf("%s[%d] (%s) has no Files", input.Field("Scenarios"), i, sc.Name)
 		}
 		seen[sc.Name] = true
 	}
@@ -59,7 +60,7 @@ func compareScenarios(specs []ScenarioSpec, app *callgraph.Graph, opts callgraph
 	for _, sc := range specs {
 		g, err := callgraph.Load(sc.Files, opts)
 		if err != nil {
-			return nil, false, asInput(fmt.Errorf("scenario %s: application profile %w", sc.Name, err))
+			return nil, false, input.Wrap(fmt.Errorf("scenario %s: application profile %w", sc.Name, err))
 		}
 		scs = append(scs, coverage.Scenario{Name: sc.Name, Graph: g, Weight: sc.Weight})
 		weighted = weighted || sc.Weighted

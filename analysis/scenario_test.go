@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/input"
 )
 
 func TestValidScenarioName(t *testing.T) {
@@ -35,7 +36,7 @@ func TestRunChecksScenarios(t *testing.T) {
 	} {
 		_, err := analysis.Run(context.Background(), analysis.Config{App: []string{"x"}, Micro: []string{"m"}, Modules: []string{"p"}, Scenarios: tt.specs})
 		require.Error(t, err)
-		assert.ErrorIs(t, err, analysis.ErrInput)
+		assert.ErrorIs(t, err, input.ErrInput)
 		assert.ErrorContains(t, err, tt.want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/optimize"
 )
 
@@ -52,21 +53,21 @@ func (c SelectConfig) active() bool {
 func (c SelectConfig) validate() error {
 	switch {
 	case c.Budget < 0 || math.IsNaN(c.Budget) || math.IsInf(c.Budget, 0):
-		return fieldErrorf("%s must be a positive number of seconds (0: no budget), not %g", Field("Select.Budget"), c.Budget)
+		return input.Errorf("%s must be a positive number of seconds (0: no budget), not %g", input.Field("Select.Budget"), c.Budget)
 	case c.DefaultCost < 0 || math.IsNaN(c.DefaultCost) || math.IsInf(c.DefaultCost, 0):
-		return fieldErrorf("%s must be a positive number of seconds (0: none), not %g", Field("Select.DefaultCost"), c.DefaultCost)
+		return input.Errorf("%s must be a positive number of seconds (0: none), not %g", input.Field("Select.DefaultCost"), c.DefaultCost)
 	case c.Top < 0:
-		return fieldErrorf("%s must be a positive count (0: no limit), not %d", Field("Select.Top"), c.Top)
+		return input.Errorf("%s must be a positive count (0: no limit), not %d", input.Field("Select.Top"), c.Top)
 	case c.MinGain < 0:
-		return fieldErrorf("%s must be a positive count (0: none), not %d", Field("Select.MinGain"), c.MinGain)
+		return input.Errorf("%s must be a positive count (0: none), not %d", input.Field("Select.MinGain"), c.MinGain)
 	}
 	if c.Objective == optimize.Cost {
 		for _, f := range []struct {
 			set   bool
-			field Field
+			field input.Field
 		}{{c.Budget != 0, "Select.Budget"}, {c.Top != 0, "Select.Top"}, {c.MinGain != 0, "Select.MinGain"}} {
 			if f.set {
-				return fieldErrorf("%s cost keeps Algorithm 2's full coverage at the smallest cost: leave %s unset", Field("Select.Objective"), f.field)
+				return input.Errorf("%s cost keeps Algorithm 2's full coverage at the smallest cost: leave %s unset", input.Field("Select.Objective"), f.field)
 			}
 		}
 	}
@@ -111,9 +112,9 @@ func selectSuite(cfg Config, rep *Report, manifests []dirManifest, benches []cov
 		sel, err := optimize.Select(rep.Coverage, plan)
 		if err != nil {
 			if plan.Budget > 0 || plan.Objective == optimize.Cost {
-				return fieldErrorf("selecting the suite: %w (set %s, collect the profiles with a manifest.json or with profiles that record their duration, or set %s)", err, Field("Select.CostsFile"), Field("Select.DefaultCost"))
+				return input.Errorf("selecting the suite: %w (set %s, collect the profiles with a manifest.json or with profiles that record their duration, or set %s)", err, input.Field("Select.CostsFile"), input.Field("Select.DefaultCost"))
 			}
-			return inputf("selecting the suite: %w", err)
+			return input.Errorf("selecting the suite: %w", err)
 		}
 		rep.Selection = sel
 		rep.Suite = sel.Result()

@@ -1,6 +1,9 @@
 package analysis
 
-import "github.com/mbopt/mbopt/suite"
+import (
+	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/suite"
+)
 
 // SuiteBenchmarks returns the minimal suite of rep (its Suite steps, in pick
 // order) as benchmarks that package suite turns into go test invocations.
@@ -14,7 +17,7 @@ func SuiteBenchmarks(rep *Report) ([]suite.Benchmark, error) {
 	for _, s := range rep.Suite.Steps {
 		pkg, name, ok := rep.benchmarkOf(s.ID)
 		if !ok {
-			return nil, inputf("cannot tell the package of benchmark %q: collect profiles with 'mbopt profile' (which writes manifest.json) or name each profile <import path>.<BenchmarkName>.pprof", s.ID)
+			return nil, input.Errorf("cannot tell the package of benchmark %q: collect profiles with 'mbopt profile' (which writes manifest.json) or name each profile <import path>.<BenchmarkName>.pprof", s.ID)
 		}
 		out = append(out, suite.Benchmark{Package: pkg, Dir: rep.Entries[s.ID].Dir, Name: name})
 	}

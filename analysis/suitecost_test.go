@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/optimize"
@@ -156,7 +157,7 @@ func TestRunWithoutCosts(t *testing.T) {
 
 	cfg.Select.Objective = optimize.Cost
 	_, err = analysis.Run(context.Background(), cfg)
-	assert.True(t, errors.Is(err, analysis.ErrInput))
+	assert.True(t, errors.Is(err, input.ErrInput))
 	assert.ErrorContains(t, err, "Plan.Costs: 3 benchmarks have no cost, which the cost objective needs: A, B, Slow")
 
 	cfg.Select.DefaultCost = 1

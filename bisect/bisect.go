@@ -33,6 +33,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/gitrev"
 )
 
@@ -157,11 +158,11 @@ func (o Options) progress(s Step) {
 }
 
 // Run bisects. It returns [ErrNotLocated] (with the partial result) when
-// the change cannot be located, an error matching compare.ErrInput for bad
+// the change cannot be located, an error matching input.ErrInput for bad
 // options, and ctx's error when canceled.
 func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Bench == "" || o.Good == "" || o.Bad == "" {
-		return nil, &compare.InputError{Field: "Bench", Err: errors.New("bisect needs the benchmark (--bench) and the good and bad revisions (--good, --bad)")}
+		return nil, input.Field("Bench").Errorf("bisect needs the benchmark (--bench) and the good and bad revisions (--good, --bad)")
 	}
 	dir := o.Dir
 	if dir == "" {
@@ -169,11 +170,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	good, err := gitrev.Commit(ctx, dir, o.Good)
 	if err != nil {
-		return nil, &compare.InputError{Field: "Good", Err: err}
+		return nil, input.Field("Good").Errorf("%w", err)
 	}
 	bad, err := gitrev.Commit(ctx, dir, o.Bad)
 	if err != nil {
-		return nil, &compare.InputError{Field: "Bad", Err: err}
+		return nil, input.Field("Bad").Errorf("%w", err)
 	}
 	out, err := gitrev.Git(ctx, dir, "rev-list", "--first-parent", "--reverse", good+".."+bad)
 	if err != nil {
@@ -181,7 +182,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	commits := strings.Fields(string(out))
 	if len(commits) == 0 || commits[len(commits)-1] != bad {
-		return nil, &compare.InputError{Field: "Good", Err: fmt.Errorf("%s is not a first-parent ancestor of %s: bisect searches the first-parent commits from good to bad", o.Good, o.Bad)}
+		return nil, input.Field("Good").Errorf("%s is not a first-parent ancestor of %s: bisect searches the first-parent commits from good to bad", o.Good, o.Bad)
 	}
 	res := &Result{Good: good, Bad: bad, Skipped: []Skipped{}}
 	// The first step measures bad against good, again with more trials

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mbopt/mbopt/bisect"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/gittest"
 )
 
@@ -172,7 +173,7 @@ func TestBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := bisect.Run(context.Background(), bisect.Options{Dir: r.Dir, Bench: "BenchmarkWork", Good: tt.good, Bad: tt.bad})
-			if !errors.Is(err, compare.ErrInput) || !strings.Contains(err.Error(), tt.want) {
+			if !errors.Is(err, input.ErrInput) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want an input error containing %q", err, tt.want)
 			}
 		})

@@ -21,6 +21,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/covdata"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/gomod"
 	"github.com/mbopt/mbopt/internal/proc"
@@ -39,7 +40,7 @@ const maxRediscoveries = 16
 // fault handling. It returns the manifest, whose entries are sorted by
 // package, then name.
 //
-// Collect fails with an error matching [ErrInput] (an [*InputError]) when
+// Collect fails with an [*input.Error] (see package input) when
 // cfg names no module, no package, or an unusable output directory, when
 // Bench or Skip is invalid, or when another process holds Out's lock (the
 // error then also matches [ErrLocked]); in these cases it has written
@@ -149,11 +150,11 @@ type collector struct {
 // newCollector checks the parts of cfg that need no go command.
 func newCollector(cfg Config) (*collector, error) {
 	if cfg.Out == "" {
-		return nil, inputErrorf("Out", "no output directory")
+		return nil, input.Field("Out").Errorf("no output directory")
 	}
 	filter, err := benchname.CompileFilter(cfg.Bench)
 	if err != nil {
-		return nil, &InputError{Field: "Bench", Err: err}
+		return nil, input.Field("Bench").Errorf("%w", err)
 	}
 	c := &collector{cfg: cfg, filter: filter, prev: map[string]manifest.Entry{},
 		cache: &discoveryCache{Version: cacheVersion}, newCache: &discoveryCache{Version: cacheVersion},
@@ -162,28 +163,28 @@ func newCollector(cfg Config) (*collector, error) {
 	switch cfg.Source {
 	case "", manifest.SourceProfile, manifest.SourceCover:
 	default:
-		return nil, inputErrorf("Source", "unknown source %q: want %q or %q", cfg.Source, manifest.SourceProfile, manifest.SourceCover)
+		return nil, input.Field("Source").Errorf("unknown source %q: want %q or %q", cfg.Source, manifest.SourceProfile, manifest.SourceCover)
 	}
 	if err := checkScope(cfg); err != nil {
 		return nil, err
 	}
 	if cfg.Skip != "" {
 		if c.skip, err = benchname.CompileFilter(cfg.Skip); err != nil {
-			return nil, &InputError{Field: "Skip", Err: err}
+			return nil, input.Field("Skip").Errorf("%w", err)
 		}
 	}
 	if c.shard, err = checkShard(cfg); err != nil {
 		return nil, err
 	}
 	if c.out, err = filepath.Abs(cfg.Out); err != nil {
-		return nil, &InputError{Field: "Out", Err: err}
+		return nil, input.Field("Out").Errorf("%w", err)
 	}
 	fi, err := os.Stat(c.out)
 	switch {
 	case err == nil && !fi.IsDir():
-		return nil, inputErrorf("Out", "output directory %s is not a directory", cfg.Out)
+		return nil, input.Field("Out").Errorf("output directory %s is not a directory", cfg.Out)
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return nil, inputErrorf("Out", "output directory %s: %w", cfg.Out, err)
+		return nil, input.Field("Out").Errorf("output directory %s: %w", cfg.Out, err)
 	}
 	return c, nil
 }
@@ -195,13 +196,13 @@ func checkModule(ctx context.Context, cfg Config) error {
 		dir = "."
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return inputErrorf("Dir", "%s is not a directory", dir)
+		return input.Field("Dir").Errorf("%s is not a directory", dir)
 	}
 	if _, err := gomod.Find(dir); errors.Is(err, gomod.ErrNoModule) {
 		abs, _ := filepath.Abs(dir)
-		return inputErrorf("Dir", "%s is not inside a Go module (no go.mod there or in a parent directory): run in the module to profile", abs)
+		return input.Field("Dir").Errorf("%s is not inside a Go module (no go.mod there or in a parent directory): run in the module to profile", abs)
 	} else if err != nil {
-		return &InputError{Field: "Dir", Err: err}
+		return input.Field("Dir").Errorf("%w", err)
 	}
 	return nil
 }
@@ -212,7 +213,7 @@ func (c *collector) makeOut() (created bool, err error) {
 		return false, nil
 	}
 	if err := os.MkdirAll(c.out, 0o755); err != nil {
-		return false, inputErrorf("Out", "cannot create output directory %s: %w", c.cfg.Out, err)
+		return false, input.Field("Out").Errorf("cannot create output directory %s: %w", c.cfg.Out, err)
 	}
 	return true, nil
 }

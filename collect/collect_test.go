@@ -15,6 +15,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/manifest"
 )
@@ -323,16 +324,16 @@ func TestCollectLocked(t *testing.T) {
 
 	_, err = collect.Collect(t.Context(), collect.Config{Dir: "../testdata/faults", Out: out, Patterns: []string{"./healthy"}})
 	require.ErrorIs(t, err, collect.ErrLocked)
-	require.ErrorIs(t, err, collect.ErrInput)
+	require.ErrorIs(t, err, input.ErrInput)
 	assert.Contains(t, err.Error(), lock)
 	assert.Contains(t, err.Error(), "pid 4242 host ci-7")
 	entries, _ := os.ReadDir(out)
 	assert.Len(t, entries, 1, "only the lock file")
 }
 
-// TestCollectInputErrors checks the errors about the Config itself: each
-// is an *InputError naming its field, and no output directory is created.
-func TestCollectInputErrors(t *testing.T) {
+// TestCollectBadConfig checks the errors about the Config itself: each
+// is an *input.Error naming its field, and no output directory is created.
+func TestCollectBadConfig(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
@@ -343,7 +344,7 @@ func TestCollectInputErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		cfg   collect.Config
-		field string
+		field input.Field
 		want  string
 	}{
 		{"no such package", collect.Config{Patterns: []string{"./nosuch/..."}}, "Patterns", "no package matches ./nosuch/..."},
@@ -366,8 +367,8 @@ func TestCollectInputErrors(t *testing.T) {
 				cfg.Out = want
 			}
 			_, err := collect.Collect(t.Context(), cfg)
-			require.ErrorIs(t, err, collect.ErrInput)
-			var ie *collect.InputError
+			require.ErrorIs(t, err, input.ErrInput)
+			var ie *input.Error
 			require.ErrorAs(t, err, &ie)
 			assert.Equal(t, tt.field, ie.Field)
 			assert.Contains(t, err.Error(), tt.want)

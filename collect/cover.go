@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/covdata"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/manifest"
 )
@@ -44,17 +45,17 @@ func checkScope(cfg Config) error {
 	switch cfg.Scope {
 	case "", manifest.ScopeTimed, manifest.ScopeAll:
 	default:
-		return inputErrorf("Scope", "unknown scope %q: want %q or %q", cfg.Scope, manifest.ScopeTimed, manifest.ScopeAll)
+		return input.Field("Scope").Errorf("unknown scope %q: want %q or %q", cfg.Scope, manifest.ScopeTimed, manifest.ScopeAll)
 	}
 	if !cfg.timed() {
 		return nil
 	}
 	if !cfg.cover() {
-		return inputErrorf("Scope", "scope %q needs Source %q: a sampled CPU profile cannot tell a benchmark's timed loop from its setup; collect function sets, or use scope %q", manifest.ScopeTimed, manifest.SourceCover, manifest.ScopeAll)
+		return input.Field("Scope").Errorf("scope %q needs Source %q: a sampled CPU profile cannot tell a benchmark's timed loop from its setup; collect function sets, or use scope %q", manifest.ScopeTimed, manifest.SourceCover, manifest.ScopeAll)
 	}
 	low, _ := iterations(TimedLowBenchTime)
 	if n, ok := iterations(cfg.benchTime()); !ok || n <= low {
-		return inputErrorf("BenchTime", "benchtime %q with scope %q: the timed scope compares a run at %s with one at a larger iteration count, such as %s; give a count above %d (not a duration, which repeats a benchmark's setup at every b.N go test tries)", cfg.benchTime(), manifest.ScopeTimed, TimedLowBenchTime, DefaultTimedBenchTime, low)
+		return input.Field("BenchTime").Errorf("benchtime %q with scope %q: the timed scope compares a run at %s with one at a larger iteration count, such as %s; give a count above %d (not a duration, which repeats a benchmark's setup at every b.N go test tries)", cfg.benchTime(), manifest.ScopeTimed, TimedLowBenchTime, DefaultTimedBenchTime, low)
 	}
 	return nil
 }
@@ -85,7 +86,7 @@ func (c *collector) checkSource() error {
 			}
 			return "CPU profiles (Source profile)"
 		}
-		return inputErrorf("Source", "output directory %s holds %s, and this run collects %s; the two never mix in one directory: collect into another directory, or set Force to replace them", c.cfg.Out, name(prev.IsCover()), name(c.cfg.cover()))
+		return input.Field("Source").Errorf("output directory %s holds %s, and this run collects %s; the two never mix in one directory: collect into another directory, or set Force to replace them", c.cfg.Out, name(prev.IsCover()), name(c.cfg.cover()))
 	}
 	if prev.IsTimed() != c.m.IsTimed() {
 		name := func(timed bool) string {
@@ -94,7 +95,7 @@ func (c *collector) checkSource() error {
 			}
 			return "function sets of whole runs (Scope all)"
 		}
-		return inputErrorf("Scope", "output directory %s holds %s, and this run collects %s; the two never mix in one directory: collect into another directory, or set Force to replace them", c.cfg.Out, name(prev.IsTimed()), name(c.m.IsTimed()))
+		return input.Field("Scope").Errorf("output directory %s holds %s, and this run collects %s; the two never mix in one directory: collect into another directory, or set Force to replace them", c.cfg.Out, name(prev.IsTimed()), name(c.m.IsTimed()))
 	}
 	return nil
 }

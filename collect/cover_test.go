@@ -12,6 +12,7 @@ import (
 
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/covdata"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/manifest"
 )
 
@@ -84,9 +85,9 @@ func TestCollectCover(t *testing.T) {
 	assert.Len(t, reused, len(m.Benchmarks)-1)
 
 	_, _, err = run(collect.Config{})
-	var ie *collect.InputError
+	var ie *input.Error
 	require.ErrorAs(t, err, &ie)
-	assert.Equal(t, "Source", ie.Field)
+	assert.Equal(t, input.Field("Source"), ie.Field)
 	assert.Contains(t, err.Error(), "holds function sets (Source cover), and this run collects CPU profiles (Source profile); the two never mix")
 	m, _, err = run(collect.Config{Force: true, BenchTime: "1x"})
 	require.NoError(t, err, "Force replaces the other source's collection")
@@ -138,9 +139,9 @@ func TestCollectTimed(t *testing.T) {
 		})
 	}
 	_, err := collect.Collect(t.Context(), collect.Config{Dir: "../testdata/timed", Out: out, Source: manifest.SourceCover})
-	var ie *collect.InputError
+	var ie *input.Error
 	require.ErrorAs(t, err, &ie)
-	assert.Equal(t, "Scope", ie.Field)
+	assert.Equal(t, input.Field("Scope"), ie.Field)
 	assert.Contains(t, err.Error(), "holds function sets of whole runs (Scope all), and this run collects function sets of timed loops (Scope timed); the two never mix")
 }
 
@@ -149,7 +150,7 @@ func TestCollectTimed(t *testing.T) {
 func TestCollectScopeErrors(t *testing.T) {
 	for _, tc := range []struct {
 		cfg   collect.Config
-		field string
+		field input.Field
 		want  string
 	}{
 		{collect.Config{Scope: "loop"}, "Scope", `unknown scope "loop"`},
@@ -160,7 +161,7 @@ func TestCollectScopeErrors(t *testing.T) {
 		t.Run(tc.want, func(t *testing.T) {
 			tc.cfg.Dir, tc.cfg.Out = "../testdata/timed", filepath.Join(t.TempDir(), "out")
 			_, err := collect.Collect(t.Context(), tc.cfg)
-			var ie *collect.InputError
+			var ie *input.Error
 			require.ErrorAs(t, err, &ie)
 			assert.Equal(t, tc.field, ie.Field)
 			assert.Contains(t, err.Error(), tc.want)

@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mbopt/mbopt/input"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -41,7 +42,7 @@ type Package struct {
 // declare benchmarks, sorted by import path. It loads package metadata with
 // go/packages (tests included, with cfg.Tags and cfg.Mod) and parses only the
 // _test.go files, so packages that do not type-check are still found. It
-// fails when the go command fails, and with an [*InputError] (Field
+// fails when the go command fails, and with an [*input.Error] (Field
 // "Patterns") when the patterns match no package at all, naming each
 // pattern's problem; per-package errors are left to the build.
 func Discover(ctx context.Context, cfg Config) ([]Package, error) {
@@ -111,7 +112,7 @@ func Discover(ctx context.Context, cfg Config) ([]Package, error) {
 	if len(out) == 0 && len(loadErrs) > 0 {
 		slices.Sort(loadErrs)
 		dir, _ := filepath.Abs(cfg.Dir)
-		return nil, inputErrorf("Patterns", "no package matches %s in %s: %s", strings.Join(cfg.patterns(), " "), dir, strings.Join(slices.Compact(loadErrs), "; "))
+		return nil, input.Field("Patterns").Errorf("no package matches %s in %s: %s", strings.Join(cfg.patterns(), " "), dir, strings.Join(slices.Compact(loadErrs), "; "))
 	}
 	return out, nil
 }

@@ -101,7 +101,7 @@
 // top-level benchmark's existing entries are kept (see Merging).
 //
 // Collect fails without writing anything when the Config is unusable: the
-// error is an [*InputError] matching [ErrInput] and naming the field (Dir
+// error is an [*input.Error] naming the field (Dir
 // outside a module, Patterns matching no package, an Out that is a file or
 // cannot be created, an invalid Bench or Skip, an Out locked by another
 // run). It fails with [ErrNoBenchmarks] when nothing is selected, and when

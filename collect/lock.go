@@ -2,9 +2,9 @@ package collect
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/dirlock"
 )
 
@@ -21,9 +21,9 @@ func lockDir(dir string) (unlock func(), err error) {
 	var pe *fs.PathError
 	switch {
 	case errors.As(err, &le):
-		return nil, &InputError{Field: "Out", Err: fmt.Errorf("%w: %s is locked by another mbopt collecting into it (%s); wait for it to finish or use another output directory", ErrLocked, le.File, le.Holder)}
+		return nil, input.Field("Out").Errorf("%w: %s is locked by another mbopt collecting into it (%s); wait for it to finish or use another output directory", ErrLocked, le.File, le.Holder)
 	case errors.As(err, &pe):
-		return nil, inputErrorf("Out", "output directory %s: cannot create the lock file: %w", dir, err)
+		return nil, input.Field("Out").Errorf("output directory %s: cannot create the lock file: %w", dir, err)
 	}
 	return unlock, err
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/shard"
 )
@@ -35,16 +36,16 @@ func checkShard(cfg Config) (*sharding, error) {
 	s := cfg.Shard
 	if !s.Enabled() {
 		if cfg.ShardCosts != nil {
-			return nil, inputErrorf("ShardCosts", "ShardCosts given without Shard")
+			return nil, input.Field("ShardCosts").Errorf("ShardCosts given without Shard")
 		}
 		return nil, nil
 	}
 	if s.Count > shard.MaxCount || s.Index < 0 || s.Index >= s.Count {
-		return nil, inputErrorf("Shard", "shard %d of %d: the index must be from 0 to %d", s.Index, s.Count, s.Count-1)
+		return nil, input.Field("Shard").Errorf("shard %d of %d: the index must be from 0 to %d", s.Index, s.Count, s.Count-1)
 	}
 	for id, c := range cfg.ShardCosts {
 		if !(c >= 0) || c > 1e12 {
-			return nil, inputErrorf("ShardCosts", "benchmark %s: cost %v; want a finite number of seconds of at least 0", id, c)
+			return nil, input.Field("ShardCosts").Errorf("benchmark %s: cost %v; want a finite number of seconds of at least 0", id, c)
 		}
 	}
 	return &sharding{spec: s, units: map[string]unit{}, entries: map[string]deferredEntry{}}, nil

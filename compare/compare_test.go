@@ -12,6 +12,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 	"github.com/mbopt/mbopt/internal/testing/gittest"
 )
@@ -119,7 +120,7 @@ func TestNothingToCompare(t *testing.T) {
 			dir := cmpfixture.Repo(t, tc.v)
 			out := t.TempDir()
 			_, err := compare.Run(context.Background(), compare.Options{Dir: dir, Bench: "BenchmarkNoSuch", Settings: tiny(1), CacheDir: cache, Out: out})
-			var ie *compare.InputError
+			var ie *input.Error
 			if !errors.As(err, &ie) || ie.Field != "Bench" {
 				t.Fatalf("err = %v, want an InputError on Bench", err)
 			}
@@ -213,7 +214,7 @@ func TestSuiteBenchmarksAndWorktree(t *testing.T) {
 func TestBadOptions(t *testing.T) {
 	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
 	for _, tc := range []struct {
-		field string
+		field input.Field
 		opt   compare.Options
 	}{
 		{"Base", compare.Options{Dir: dir, Base: "nosuch"}},
@@ -229,9 +230,9 @@ func TestBadOptions(t *testing.T) {
 		tc.opt.CacheDir = "off"
 		tc.opt.Out = t.TempDir()
 		_, err := compare.Run(context.Background(), tc.opt)
-		var ie *compare.InputError
-		if !errors.As(err, &ie) || ie.Field != tc.field || !errors.Is(err, compare.ErrInput) {
-			t.Errorf("%+v: error %v, want an InputError for %s", tc.opt, err, tc.field)
+		var ie *input.Error
+		if !errors.As(err, &ie) || ie.Field != tc.field || !errors.Is(err, input.ErrInput) {
+			t.Errorf("%+v: error %v, want an input.Error for %s", tc.opt, err, tc.field)
 		}
 	}
 }

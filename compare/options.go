@@ -3,10 +3,11 @@ package compare
 import (
 	"os"
 
-	"github.com/mbopt/mbopt/relevance"
-	"github.com/mbopt/mbopt/shard"
 	"path/filepath"
 	"time"
+
+	"github.com/mbopt/mbopt/relevance"
+	"github.com/mbopt/mbopt/shard"
 )
 
 // A Benchmark names one benchmark to compare by its package and full

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/gomod"
@@ -105,8 +106,8 @@ type runner struct {
 // package that does not build, or a benchmark that fails, in a version is
 // a result with status BuildFailed or Failed: none of them is an error.
 //
-// Run fails with an error matching [ErrInput] for bad options (see
-// [InputError]), and with ctx's error when ctx is canceled; it leaves no
+// Run fails with an [*input.Error] naming the field for bad options
+// (see package input), and with ctx's error when ctx is canceled; it leaves no
 // worktree and no temporary directory behind either way.
 func Run(ctx context.Context, opt Options) (*Report, error) {
 	start := time.Now()
@@ -118,7 +119,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, err
 	}
 	if _, err := benchname.CompileFilter(opt.Bench); err != nil {
-		return nil, &InputError{Field: "Bench", Err: err}
+		return nil, input.Field("Bench").Errorf("%w", err)
 	}
 	r := &runner{opt: opt, s: s, builds: map[string]*[2]*pkgBuild{}, data: newRawData(),
 		rng: rand.New(rand.NewPCG(s.Seed, 0x636f6d70617265))} // "compare"
@@ -145,7 +146,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		out = abs
 	}
 	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
-		return nil, inputErrorf("Out", "output directory %s is a file; choose a directory", out)
+		return nil, input.Field("Out").Errorf("output directory %s is a file; choose a directory", out)
 	}
 	ws, err := newWorkspace(ctx, r.repo)
 	if err != nil {
@@ -157,13 +158,13 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	}
 	if opt.OnlyAffected {
 		if opt.Affected == nil || len(opt.Benchmarks) == 0 {
-			return nil, inputErrorf("OnlyAffected", "OnlyAffected needs the Benchmarks and which of them the change affected (Affected)")
+			return nil, input.Field("OnlyAffected").Errorf("OnlyAffected needs the Benchmarks and which of them the change affected (Affected)")
 		}
 		r.opt.Benchmarks = slices.DeleteFunc(slices.Clone(opt.Benchmarks), func(b Benchmark) bool {
 			return !opt.Affected[benchname.ID(b.Package, benchname.Top(b.Name))]
 		})
 		if len(r.opt.Benchmarks) == 0 {
-			return nil, inputErrorf("OnlyAffected", "the change touches none of the functions the %s cover, so nothing needs comparing", textutil.Plural(len(opt.Benchmarks), "benchmark"))
+			return nil, input.Field("OnlyAffected").Errorf("the change touches none of the functions the %s cover, so nothing needs comparing", textutil.Plural(len(opt.Benchmarks), "benchmark"))
 		}
 	}
 	rec, err := r.shardBenchmarks()
@@ -181,7 +182,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, err
 	}
 	if err := statedir.MkdirAll(out); err != nil {
-		return nil, inputErrorf("Out", "cannot create output directory %s: %v", out, err)
+		return nil, input.Field("Out").Errorf("cannot create output directory %s: %v", out, err)
 	}
 	files := []string{filepath.Join(out, BaseFile), filepath.Join(out, HeadFile)}
 	for side, f := range files {
@@ -247,21 +248,21 @@ func (r *runner) locate(ctx context.Context) error {
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return &InputError{Field: "Dir", Err: err}
+		return input.Field("Dir").Errorf("%w", err)
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return inputErrorf("Dir", "%s is not a directory", dir)
+		return input.Field("Dir").Errorf("%s is not a directory", dir)
 	}
 	if r.repo, err = gitrev.TopLevel(ctx, abs); err != nil || r.repo == "" {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return inputErrorf("Dir", "%s is not inside a git repository: compare checks out revisions with git; run it in a clone", abs)
+		return input.Field("Dir").Errorf("%s is not inside a git repository: compare checks out revisions with git; run it in a clone", abs)
 	}
 	mod, err := gomod.Find(abs)
 	switch {
 	case errors.Is(err, gomod.ErrNoModule), errors.Is(err, gomod.ErrNoModulePath):
-		return &InputError{Field: "Dir", Err: err}
+		return input.Field("Dir").Errorf("%w", err)
 	case err != nil:
 		return err
 	}
@@ -270,7 +271,7 @@ func (r *runner) locate(ctx context.Context) error {
 	repo, _ := filepath.EvalSymlinks(r.repo)
 	modDir, _ := filepath.EvalSymlinks(mod.Dir)
 	if r.modRel, err = filepath.Rel(repo, modDir); err != nil || strings.HasPrefix(r.modRel, "..") {
-		return inputErrorf("Dir", "the module %s is not inside the repository %s", modDir, repo)
+		return input.Field("Dir").Errorf("the module %s is not inside the repository %s", modDir, repo)
 	}
 	return nil
 }
@@ -287,7 +288,7 @@ func (r *runner) resolve(ctx context.Context) error {
 	}
 	var err error
 	if head.rev.Commit, err = gitrev.Commit(ctx, r.repo, headRev); err != nil {
-		return &InputError{Field: "Head", Err: err}
+		return input.Field("Head").Errorf("%w", err)
 	}
 	if head.rev.Spec == Worktree {
 		st, err := gitrev.Git(ctx, r.repo, "status", "--porcelain")
@@ -305,7 +306,7 @@ func (r *runner) resolve(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return &InputError{Field: "Base", Err: err}
+		return input.Field("Base").Errorf("%w", err)
 	}
 	base.rev.Commit = b.Commit
 	if b.Rev == "" {
@@ -380,10 +381,10 @@ func (r *runner) plan(ctx context.Context, ws *workspace) error {
 	if len(r.opt.Benchmarks) > 0 {
 		for _, b := range r.opt.Benchmarks {
 			if _, ok := r.pkgDir(r.vers[Base], b.Package); !ok {
-				return inputErrorf("Benchmarks", "benchmark %s %s: package %s is not in the module %s", b.Package, b.Name, b.Package, r.modPath)
+				return input.Field("Benchmarks").Errorf("benchmark %s %s: package %s is not in the module %s", b.Package, b.Name, b.Package, r.modPath)
 			}
 			if !strings.HasPrefix(b.Name, "Benchmark") {
-				return inputErrorf("Benchmarks", "benchmark %s %q: a full name starts with \"Benchmark\"", b.Package, b.Name)
+				return input.Field("Benchmarks").Errorf("benchmark %s %q: a full name starts with \"Benchmark\"", b.Package, b.Name)
 			}
 			pkgs = append(pkgs, b.Package)
 		}
@@ -474,7 +475,7 @@ func (r *runner) plan(ctx context.Context, ws *workspace) error {
 		if len(r.opt.Benchmarks) > 0 {
 			what = "none of the benchmarks exists"
 		}
-		return inputErrorf("Bench", "%s in %s in either revision%s", what, strings.Join(r.patterns(), " "), r.buildFailures())
+		return input.Field("Bench").Errorf("%s in %s in either revision%s", what, strings.Join(r.patterns(), " "), r.buildFailures())
 	}
 	return nil
 }
@@ -526,7 +527,7 @@ func (r *runner) listPackages(ctx context.Context, v *version) ([]string, error)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, inputErrorf("Packages", "go list %s in the %s: %s", strings.Join(r.patterns(), " "), v.rev.Spec, textutil.FirstLine(strings.TrimSpace(stderr.String())))
+		return nil, input.Field("Packages").Errorf("go list %s in the %s: %s", strings.Join(r.patterns(), " "), v.rev.Spec, textutil.FirstLine(strings.TrimSpace(stderr.String())))
 	}
 	var pkgs []string
 	for _, l := range strings.Split(string(out), "\n") {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/input"
 )
 
 // Settings are the parameters of one comparison: the RMIT schedule and
@@ -102,26 +103,26 @@ func (s Settings) withDefaults() Settings {
 func (s Settings) check() error {
 	switch {
 	case s.Trials < 1:
-		return inputErrorf("Settings.Trials", "Trials is %d; it must be at least 1 (2 or more for an interval that sees trial-to-trial noise)", s.Trials)
+		return input.Field("Settings.Trials").Errorf("Trials is %d; it must be at least 1 (2 or more for an interval that sees trial-to-trial noise)", s.Trials)
 	case s.Runs < 1:
-		return inputErrorf("Settings.Runs", "Runs is %d; it must be at least 1", s.Runs)
+		return input.Field("Settings.Runs").Errorf("Runs is %d; it must be at least 1", s.Runs)
 	case s.Count < 1:
-		return inputErrorf("Settings.Count", "Count is %d; it must be at least 1", s.Count)
+		return input.Field("Settings.Count").Errorf("Count is %d; it must be at least 1", s.Count)
 	case !(s.Threshold >= 0 && s.Threshold < 1): // NaN too
-		return inputErrorf("Settings.Threshold", "Threshold is %v; it must be a fraction in [0, 1), such as 0.01 for 1%%", s.Threshold)
+		return input.Field("Settings.Threshold").Errorf("Threshold is %v; it must be a fraction in [0, 1), such as 0.01 for 1%%", s.Threshold)
 	case !(s.Confidence > 0 && s.Confidence < 1):
-		return inputErrorf("Settings.Confidence", "Confidence is %v; it must be in (0, 1), such as 0.99", s.Confidence)
+		return input.Field("Settings.Confidence").Errorf("Confidence is %v; it must be in (0, 1), such as 0.99", s.Confidence)
 	case !(s.FDR > 0 && s.FDR <= 1):
-		return inputErrorf("Settings.FDR", "FDR is %v; it must be in (0, 1], such as 0.05 (1 turns the correction off)", s.FDR)
+		return input.Field("Settings.FDR").Errorf("FDR is %v; it must be in (0, 1], such as 0.05 (1 turns the correction off)", s.FDR)
 	case s.Resamples < 1:
-		return inputErrorf("Settings.Resamples", "Resamples is %d; it must be positive, such as 10000", s.Resamples)
+		return input.Field("Settings.Resamples").Errorf("Resamples is %d; it must be positive, such as 10000", s.Resamples)
 	case !(s.UntilStable >= 0) || math.IsInf(s.UntilStable, 1): // NaN too
-		return inputErrorf("Settings.UntilStable", "UntilStable is %v; it must be a positive interval width such as 0.02, or 0 for off", s.UntilStable)
+		return input.Field("Settings.UntilStable").Errorf("UntilStable is %v; it must be a positive interval width such as 0.02, or 0 for off", s.UntilStable)
 	case s.Budget < 0:
-		return inputErrorf("Settings.Budget", "Budget is %v; it must be a positive duration, or 0 for none", s.Budget)
+		return input.Field("Settings.Budget").Errorf("Budget is %v; it must be a positive duration, or 0 for none", s.Budget)
 	}
 	if _, _, err := parseBenchTime(s.BenchTime); err != nil {
-		return &InputError{Field: "Settings.BenchTime", Err: err}
+		return input.Field("Settings.BenchTime").Errorf("%w", err)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/statedir"
@@ -93,15 +94,15 @@ func trialsOf(t int, s shard.Spec) []int {
 func (o *Options) checkShards(s Settings) error {
 	switch {
 	case o.Shard.Enabled() && o.TrialShard.Enabled():
-		return inputErrorf("TrialShard", "a comparison is sharded by benchmarks (Shard) or by trials (TrialShard), not both")
+		return input.Field("TrialShard").Errorf("a comparison is sharded by benchmarks (Shard) or by trials (TrialShard), not both")
 	case o.Shard.Enabled() && (o.Shard.Index < 0 || o.Shard.Index >= o.Shard.Count):
-		return inputErrorf("Shard", "shard %s: the index must be from 0 to %d", o.Shard, o.Shard.Count-1)
+		return input.Field("Shard").Errorf("shard %s: the index must be from 0 to %d", o.Shard, o.Shard.Count-1)
 	case o.TrialShard.Enabled() && (o.TrialShard.Index < 0 || o.TrialShard.Index >= o.TrialShard.Count):
-		return inputErrorf("TrialShard", "trial shard %s: the index must be from 0 to %d", o.TrialShard, o.TrialShard.Count-1)
+		return input.Field("TrialShard").Errorf("trial shard %s: the index must be from 0 to %d", o.TrialShard, o.TrialShard.Count-1)
 	case o.TrialShard.Enabled() && o.TrialShard.Count > s.Trials:
-		return inputErrorf("TrialShard", "trial shard %s: %d machines need at least %d trials (Settings.Trials is %d)", o.TrialShard, o.TrialShard.Count, o.TrialShard.Count, s.Trials)
+		return input.Field("TrialShard").Errorf("trial shard %s: %d machines need at least %d trials (Settings.Trials is %d)", o.TrialShard, o.TrialShard.Count, o.TrialShard.Count, s.Trials)
 	case o.TrialShard.Enabled() && s.UntilStable > 0:
-		return inputErrorf("TrialShard", "UntilStable needs every trial of a benchmark on one machine; it cannot be used with TrialShard")
+		return input.Field("TrialShard").Errorf("UntilStable needs every trial of a benchmark on one machine; it cannot be used with TrialShard")
 	}
 	return nil
 }
@@ -132,7 +133,7 @@ func (r *runner) shardBenchmarks() (*ShardRecord, error) {
 		return !keep[benchname.ID(b.Package, benchname.Rewrite(b.Name))]
 	})
 	if len(o.Benchmarks) == 0 {
-		return nil, inputErrorf("Shard", "shard %s has no benchmarks: the suite has only %s; use at most %d shards", o.Shard, textutil.Plural(len(ids), "benchmark"), len(ids))
+		return nil, input.Field("Shard").Errorf("shard %s has no benchmarks: the suite has only %s; use at most %d shards", o.Shard, textutil.Plural(len(ids), "benchmark"), len(ids))
 	}
 	return rec, nil
 }
@@ -170,7 +171,7 @@ func (r *runner) share(ids []string) (*ShardRecord, map[string]bool, error) {
 	items, _ := shard.Items(ids, o.ShardCosts)
 	mine, err := shard.Share(items, o.Shard)
 	if err != nil {
-		return nil, nil, &InputError{Field: "Shard", Err: err}
+		return nil, nil, input.Field("Shard").Errorf("%w", err)
 	}
 	keep := map[string]bool{}
 	for _, id := range mine {

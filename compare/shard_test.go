@@ -15,6 +15,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 	"github.com/mbopt/mbopt/shard"
 )
@@ -395,7 +396,7 @@ func TestShardOptionsRefused(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		o     compare.Options
-		field string
+		field input.Field
 	}{
 		{"both", compare.Options{Shard: shard.Spec{Index: 0, Count: 2}, TrialShard: shard.Spec{Index: 0, Count: 2}}, "TrialShard"},
 		{"more machines than trials", compare.Options{TrialShard: shard.Spec{Index: 0, Count: 5}}, "TrialShard"},
@@ -405,20 +406,20 @@ func TestShardOptionsRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.o.Dir = dir
 			_, err := compare.Run(context.Background(), tc.o)
-			var ie *compare.InputError
+			var ie *input.Error
 			if !errors.As(err, &ie) || ie.Field != tc.field {
-				t.Errorf("err = %v, want an InputError on %s", err, tc.field)
+				t.Errorf("err = %v, want an input.Error on %s", err, tc.field)
 			}
 		})
 	}
 }
 
 // TestNonFiniteSettingsRefused: a NaN or infinite float setting is an
-// InputError naming the field, before anything runs (issue 25 item 7:
+// input.Error naming the field, before anything runs (issue 25 item 7:
 // Threshold NaN passed the range check and turned the gate off).
 func TestNonFiniteSettingsRefused(t *testing.T) {
 	for _, tc := range []struct {
-		field string
+		field input.Field
 		set   func(s *compare.Settings, v float64)
 	}{
 		{"Settings.Threshold", func(s *compare.Settings, v float64) { s.Threshold = v }},
@@ -431,9 +432,9 @@ func TestNonFiniteSettingsRefused(t *testing.T) {
 				s := shardSettings()
 				tc.set(&s, v)
 				_, err := compare.Run(context.Background(), compare.Options{Dir: t.TempDir(), Settings: s})
-				var ie *compare.InputError
+				var ie *input.Error
 				if !errors.As(err, &ie) || ie.Field != tc.field {
-					t.Errorf("err = %v, want an InputError on %s", err, tc.field)
+					t.Errorf("err = %v, want an input.Error on %s", err, tc.field)
 				}
 			})
 		}

@@ -30,6 +30,7 @@ import (
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/dirlock"
 	"github.com/mbopt/mbopt/internal/statedir"
@@ -50,7 +51,7 @@ const (
 	DefaultAppTimeout = 10 * time.Minute
 )
 
-// Config says what to run. Errors about a field are *analysis.FieldError
+// Config says what to run. Errors about a field are *input.Error
 // values naming it (as "Config.AppURL", "Config.Collect.Out", ...).
 type Config struct {
 	// Config configures the analysis. App lists existing application
@@ -127,7 +128,7 @@ type Workload struct {
 type AppProfile struct {
 	// Source is the Config field it came from: "AppURL", "AppCommand" or
 	// "AppWorkloads".
-	Source analysis.Field
+	Source input.Field
 	// Scenario is its scenario's name; empty unless Source is
 	// AppWorkloads.
 	Scenario string
@@ -237,18 +238,14 @@ type CollectionError struct {
 }
 
 // Error returns the message with the Strict field named as Go code names it.
-func (e *CollectionError) Error() string { return e.Text(analysis.Field.String) }
+func (e *CollectionError) Error() string { return e.Text(input.Field.String) }
 
 // Text returns the message with the Strict field named by name.
-func (e *CollectionError) Text(name func(analysis.Field) string) string {
+func (e *CollectionError) Text(name func(input.Field) string) string {
 	if e.Strict {
 		return fmt.Sprintf("%s: %d of %s did not succeed", name("Strict"), e.Failed, textutil.Plural(e.Total, "benchmark"))
 	}
 	return fmt.Sprintf("no benchmark was profiled (logs in %s)", filepath.Join(e.Out, "logs"))
-}
-
-func fieldErrorf(format string, args ...any) error {
-	return &analysis.FieldError{Format: format, Args: args}
 }
 
 // validate checks cfg and returns the module directory, the output
@@ -259,60 +256,60 @@ func (cfg *Config) validate() (dir, out, appOut string, err error) {
 		dir = "."
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return "", "", "", fieldErrorf("%s: not a directory (%s is the module's directory)", dir, analysis.Field("Collect.Dir"))
+		return "", "", "", input.Errorf("%s: not a directory (%s is the module's directory)", dir, input.Field("Collect.Dir"))
 	}
 	if len(cfg.Micro) > 0 {
-		return "", "", "", fieldErrorf("%s must be empty: the pipeline profiles the benchmarks itself (run package analysis on existing profiles)", analysis.Field("Micro"))
+		return "", "", "", input.Errorf("%s must be empty: the pipeline profiles the benchmarks itself (run package analysis on existing profiles)", input.Field("Micro"))
 	}
 	if len(cfg.App) == 0 && cfg.AppURL == "" && !cfg.AppPGO && cfg.AppCommand == "" && len(cfg.AppWorkloads) == 0 {
-		return "", "", "", fieldErrorf("no application profile: give %s, %s, %s, %s or %s",
-			analysis.Field("App"), analysis.Field("AppURL"), analysis.Field("AppPGO"), analysis.Field("AppCommand"), analysis.Field("AppWorkloads"))
+		return "", "", "", input.Errorf("no application profile: give %s, %s, %s, %s or %s",
+			input.Field("App"), input.Field("AppURL"), input.Field("AppPGO"), input.Field("AppCommand"), input.Field("AppWorkloads"))
 	}
 	if cfg.AppSeconds < 0 {
-		return "", "", "", fieldErrorf("%s must be positive, not %d", analysis.Field("AppSeconds"), cfg.AppSeconds)
+		return "", "", "", input.Errorf("%s must be positive, not %d", input.Field("AppSeconds"), cfg.AppSeconds)
 	}
 	if cfg.AppTimeout < 0 {
-		return "", "", "", fieldErrorf("%s must be positive, not %v", analysis.Field("AppTimeout"), cfg.AppTimeout)
+		return "", "", "", input.Errorf("%s must be positive, not %v", input.Field("AppTimeout"), cfg.AppTimeout)
 	}
 	if cfg.AppCommand != "" && !strings.Contains(cfg.AppCommand, reference.Placeholder) {
-		return "", "", "", fieldErrorf("%s %q: it must contain %s where the CPU profile path goes", analysis.Field("AppCommand"), cfg.AppCommand, reference.Placeholder)
+		return "", "", "", input.Errorf("%s %q: it must contain %s where the CPU profile path goes", input.Field("AppCommand"), cfg.AppCommand, reference.Placeholder)
 	}
 	names := map[string]bool{}
 	for i, w := range cfg.AppWorkloads {
 		switch {
 		case !analysis.ValidScenarioName(w.Name):
-			return "", "", "", fieldErrorf("%s[%d].Name %q: a scenario name is a letter or digit followed by letters, digits, '_', '.' and '-'", analysis.Field("AppWorkloads"), i, w.Name)
+			return "", "", "", input.Errorf("%s[%d].Name %q: a scenario name is a letter or digit followed by letters, digits, '_', '.' and '-'", input.Field("AppWorkloads"), i, w.Name)
 		case names[w.Name]:
-			return "", "", "", fieldErrorf("%s: two workloads are named %q; give each its own scenario name", analysis.Field("AppWorkloads"), w.Name)
+			return "", "", "", input.Errorf("%s: two workloads are named %q; give each its own scenario name", input.Field("AppWorkloads"), w.Name)
 		case !strings.Contains(w.Command, reference.Placeholder):
-			return "", "", "", fieldErrorf("%s[%d] (%s) %q: it must contain %s where the CPU profile path goes", analysis.Field("AppWorkloads"), i, w.Name, w.Command, reference.Placeholder)
+			return "", "", "", input.Errorf("%s[%d] (%s) %q: it must contain %s where the CPU profile path goes", input.Field("AppWorkloads"), i, w.Name, w.Command, reference.Placeholder)
 		}
 		names[w.Name] = true
 	}
 	if len(cfg.AppWorkloads) > 0 || len(cfg.Scenarios) > 0 {
 		var unnamed []any
 		if len(cfg.App) > 0 && len(cfg.Scenarios) == 0 {
-			unnamed = append(unnamed, analysis.Field("App"))
+			unnamed = append(unnamed, input.Field("App"))
 		}
 		if cfg.AppURL != "" {
-			unnamed = append(unnamed, analysis.Field("AppURL"))
+			unnamed = append(unnamed, input.Field("AppURL"))
 		}
 		if cfg.AppPGO {
-			unnamed = append(unnamed, analysis.Field("AppPGO"))
+			unnamed = append(unnamed, input.Field("AppPGO"))
 		}
 		if cfg.AppCommand != "" {
-			unnamed = append(unnamed, analysis.Field("AppCommand"))
+			unnamed = append(unnamed, input.Field("AppCommand"))
 		}
 		if len(unnamed) > 0 {
-			return "", "", "", fieldErrorf("the application profiles are named scenarios, but "+strings.TrimSuffix(strings.Repeat("%s, ", len(unnamed)), ", ")+
+			return "", "", "", input.Errorf("the application profiles are named scenarios, but "+strings.TrimSuffix(strings.Repeat("%s, ", len(unnamed)), ", ")+
 				" would add unnamed ones: give every application profile a scenario name or none", unnamed...)
 		}
 	}
 	if cfg.AppRuns < 0 {
-		return "", "", "", fieldErrorf("%s must be positive, not %d", analysis.Field("AppRuns"), cfg.AppRuns)
+		return "", "", "", input.Errorf("%s must be positive, not %d", input.Field("AppRuns"), cfg.AppRuns)
 	}
 	if cfg.AppRuns > 1 && cfg.AppCommand == "" {
-		return "", "", "", fieldErrorf("%s repeats the workload of %s, which is not set", analysis.Field("AppRuns"), analysis.Field("AppCommand"))
+		return "", "", "", input.Errorf("%s repeats the workload of %s, which is not set", input.Field("AppRuns"), input.Field("AppCommand"))
 	}
 	out = cfg.Collect.Out
 	if out == "" {
@@ -323,13 +320,13 @@ func (cfg *Config) validate() (dir, out, appOut string, err error) {
 		appOut = filepath.Join(dir, StateDir, "app")
 	}
 	if within(out, appOut) || within(appOut, out) {
-		return "", "", "", fieldErrorf("%s %s and %s %s overlap: the application profiles go beside the benchmark profiles, not inside",
-			analysis.Field("AppOut"), appOut, analysis.Field("Collect.Out"), out)
+		return "", "", "", input.Errorf("%s %s and %s %s overlap: the application profiles go beside the benchmark profiles, not inside",
+			input.Field("AppOut"), appOut, input.Field("Collect.Out"), out)
 	}
 	for _, app := range cfg.App {
 		if filepath.Dir(abs(app)) == abs(appOut) {
-			return "", "", "", fieldErrorf("%s %s is in %s %s, where Run writes the profiles it takes: copy it elsewhere first",
-				analysis.Field("App"), app, analysis.Field("AppOut"), appOut)
+			return "", "", "", input.Errorf("%s %s is in %s %s, where Run writes the profiles it takes: copy it elsewhere first",
+				input.Field("App"), app, input.Field("AppOut"), appOut)
 		}
 	}
 	return dir, out, appOut, nil
@@ -356,7 +353,7 @@ func (cfg *Config) writesApp() bool {
 
 // Run gets the application profiles, collects the benchmark profiles into
 // Collect.Out and analyses them. A bad setting or application source is an
-// error matching analysis.ErrInput (so is AppOut locked by another Run); a
+// error matching input.ErrInput (so is AppOut locked by another Run); a
 // collection without the profiles the analysis needs is a
 // *[CollectionError]; errors of the collection itself are returned as
 // Collector returned them; when ctx ends, Run returns an error matching
@@ -377,16 +374,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	ac := cfg.Config
 	if cfg.writesApp() {
 		if err := os.MkdirAll(appOut, 0o755); err != nil {
-			return nil, fieldErrorf("%s: %w", analysis.Field("AppOut"), err)
+			return nil, input.Errorf("%s: %w", input.Field("AppOut"), err)
 		}
 		state.ignore()
 		unlock, err := dirlock.Lock(appOut)
 		var le *dirlock.LockedError
 		switch {
 		case errors.As(err, &le):
-			return nil, fieldErrorf("%s: %w: another mbopt run is taking its application profiles there; wait for it to finish", analysis.Field("AppOut"), err)
+			return nil, input.Errorf("%s: %w: another mbopt run is taking its application profiles there; wait for it to finish", input.Field("AppOut"), err)
 		case err != nil:
-			return nil, fieldErrorf("%s: %w", analysis.Field("AppOut"), err)
+			return nil, input.Errorf("%s: %w", input.Field("AppOut"), err)
 		}
 		defer unlock()
 	}
@@ -486,8 +483,8 @@ func (cfg *Config) appProfiles(ctx context.Context, dir, appOut string, logf fun
 	if cfg.AppPGO {
 		pgo, err := reference.FindPGO(dir)
 		if err != nil {
-			return nil, fieldErrorf("%s: %w; give the application profile with %s, %s or %s instead",
-				analysis.Field("AppPGO"), err, analysis.Field("App"), analysis.Field("AppURL"), analysis.Field("AppCommand"))
+			return nil, input.Errorf("%s: %w; give the application profile with %s, %s or %s instead",
+				input.Field("AppPGO"), err, input.Field("App"), input.Field("AppURL"), input.Field("AppCommand"))
 		}
 		logf("application profile from %s", textutil.Plural(len(pgo), "default.pgo file"))
 		ac.App = append(ac.App, pgo...)
@@ -610,9 +607,9 @@ func lastLines(output []byte, n int) string {
 
 // sourceError classifies the failure of an application source: the end of
 // ctx is not the input's fault.
-func sourceError(ctx context.Context, field analysis.Field, err error) error {
+func sourceError(ctx context.Context, field input.Field, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w: %w", ctx.Err(), err)
 	}
-	return fieldErrorf("%s: %w", field, err)
+	return input.Errorf("%s: %w", field, err)
 }

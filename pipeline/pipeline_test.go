@@ -16,6 +16,7 @@ import (
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/pipeline"
@@ -120,35 +121,35 @@ func TestRunErrors(t *testing.T) {
 	tests := []struct {
 		name   string
 		cfg    func(f *fixture) pipeline.Config
-		fields []analysis.Field // of a FieldError; nil for another error
+		fields []input.Field // of an input.Error; nil for another error
 		want   string
 	}{
 		{"no source", func(f *fixture) pipeline.Config { return pipeline.Config{} },
-			[]analysis.Field{"App", "AppURL", "AppPGO", "AppCommand", "AppWorkloads"}, "no application profile: give Config.App, Config.AppURL, Config.AppPGO, Config.AppCommand or Config.AppWorkloads"},
+			[]input.Field{"App", "AppURL", "AppPGO", "AppCommand", "AppWorkloads"}, "no application profile: give Config.App, Config.AppURL, Config.AppPGO, Config.AppCommand or Config.AppWorkloads"},
 		{"micro given", func(f *fixture) pipeline.Config {
 			return pipeline.Config{Config: analysis.Config{App: []string{f.app}, Micro: []string{"x"}}}
-		}, []analysis.Field{"Micro"}, "Config.Micro must be empty"},
+		}, []input.Field{"Micro"}, "Config.Micro must be empty"},
 		{"not a directory", func(f *fixture) pipeline.Config {
 			c := pipeline.Config{Config: analysis.Config{App: []string{f.app}}}
 			c.Collect.Dir = f.app
 			return c
-		}, []analysis.Field{"Collect.Dir"}, "app.pprof: not a directory (Config.Collect.Dir is the module's directory)"},
+		}, []input.Field{"Collect.Dir"}, "app.pprof: not a directory (Config.Collect.Dir is the module's directory)"},
 		{"negative seconds", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppURL: "http://localhost:1", AppSeconds: -1}
-		}, []analysis.Field{"AppSeconds"}, "Config.AppSeconds must be positive, not -1"},
+		}, []input.Field{"AppSeconds"}, "Config.AppSeconds must be positive, not -1"},
 		{"no default.pgo", func(f *fixture) pipeline.Config {
 			require.NoError(t, os.RemoveAll(filepath.Join(f.dir, "cmd")))
 			return pipeline.Config{AppPGO: true}
-		}, []analysis.Field{"AppPGO", "App", "AppURL", "AppCommand"}, "no default.pgo below"},
+		}, []input.Field{"AppPGO", "App", "AppURL", "AppCommand"}, "no default.pgo below"},
 		{"negative runs", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppCommand: "cp app.pprof {profile}", AppRuns: -1}
-		}, []analysis.Field{"AppRuns"}, "Config.AppRuns must be positive, not -1"},
+		}, []input.Field{"AppRuns"}, "Config.AppRuns must be positive, not -1"},
 		{"runs without a workload", func(f *fixture) pipeline.Config {
 			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppRuns: 2}
-		}, []analysis.Field{"AppRuns", "AppCommand"}, "Config.AppRuns repeats the workload of Config.AppCommand, which is not set"},
+		}, []input.Field{"AppRuns", "AppCommand"}, "Config.AppRuns repeats the workload of Config.AppCommand, which is not set"},
 		{"workload fails", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppCommand: "exit 3 # {profile}"}
-		}, []analysis.Field{"AppCommand"}, "exit status 3"},
+		}, []input.Field{"AppCommand"}, "exit status 3"},
 		{"nothing profiled", func(f *fixture) pipeline.Config {
 			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, Collector: f.collector(t, false)}
 		}, nil, "no benchmark was profiled (logs in "},
@@ -169,17 +170,17 @@ func TestRunErrors(t *testing.T) {
 			_, err := pipeline.Run(context.Background(), cfg)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
-			var fe *analysis.FieldError
+			var fe *input.Error
 			if tt.fields == nil {
 				var ce *pipeline.CollectionError
 				assert.ErrorAs(t, err, &ce)
-				assert.False(t, errors.Is(err, analysis.ErrInput), "the collection's failure is not bad input")
+				assert.False(t, errors.Is(err, input.ErrInput), "the collection's failure is not bad input")
 				return
 			}
 			require.ErrorAs(t, err, &fe)
 			assert.Equal(t, tt.fields, fe.Fields())
-			assert.ErrorIs(t, err, analysis.ErrInput)
-			flags := fe.Text(func(f analysis.Field) string { return "--" + strings.ToLower(string(f)) })
+			assert.ErrorIs(t, err, input.ErrInput)
+			flags := fe.Text(func(f input.Field) string { return "--" + strings.ToLower(string(f)) })
 			assert.NotContains(t, flags, "Config.", "a front end names every field its way")
 		})
 	}
@@ -192,7 +193,7 @@ func TestRunCanceled(t *testing.T) {
 	_, err := pipeline.Run(ctx, pipeline.Config{AppCommand: "sleep 5; cp app.pprof {profile}", Collect: collect.Config{Dir: f.dir}})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.False(t, errors.Is(err, analysis.ErrInput), "an interrupted workload is not bad input")
+	assert.False(t, errors.Is(err, input.ErrInput), "an interrupted workload is not bad input")
 }
 
 // The committed example has three application profiles of one workload
@@ -377,37 +378,37 @@ func TestRunValidates(t *testing.T) {
 	tests := []struct {
 		name   string
 		cfg    func(f *fixture) pipeline.Config
-		fields []analysis.Field
+		fields []input.Field
 		want   string
 	}{
 		{"workload and unnamed sources", func(f *fixture) pipeline.Config {
 			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppPGO: true, AppCommand: marker,
 				AppWorkloads: []pipeline.Workload{{Name: "a", Command: marker}}}
-		}, []analysis.Field{"App", "AppPGO", "AppCommand"}, "the application profiles are named scenarios, but Config.App, Config.AppPGO, Config.AppCommand would add unnamed ones"},
+		}, []input.Field{"App", "AppPGO", "AppCommand"}, "the application profiles are named scenarios, but Config.App, Config.AppPGO, Config.AppCommand would add unnamed ones"},
 		{"scenarios and a capture", func(f *fixture) pipeline.Config {
 			return pipeline.Config{Config: analysis.Config{App: []string{f.app}, Scenarios: []analysis.ScenarioSpec{{Name: "a", Files: []string{f.app}}}}, AppURL: "http://127.0.0.1:1"}
-		}, []analysis.Field{"AppURL"}, "would add unnamed ones"},
+		}, []input.Field{"AppURL"}, "would add unnamed ones"},
 		{"bad name", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppWorkloads: []pipeline.Workload{{Name: "a b", Command: marker}}}
-		}, []analysis.Field{"AppWorkloads"}, `Config.AppWorkloads[0].Name "a b": a scenario name is`},
+		}, []input.Field{"AppWorkloads"}, `Config.AppWorkloads[0].Name "a b": a scenario name is`},
 		{"duplicate name", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppWorkloads: []pipeline.Workload{{Name: "a", Command: marker}, {Name: "a", Command: marker}}}
-		}, []analysis.Field{"AppWorkloads"}, `two workloads are named "a"`},
+		}, []input.Field{"AppWorkloads"}, `two workloads are named "a"`},
 		{"no placeholder", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppWorkloads: []pipeline.Workload{{Name: "a", Command: marker}, {Name: "b", Command: "touch ran"}}}
-		}, []analysis.Field{"AppWorkloads"}, `Config.AppWorkloads[1] (b) "touch ran": it must contain {profile}`},
+		}, []input.Field{"AppWorkloads"}, `Config.AppWorkloads[1] (b) "touch ran": it must contain {profile}`},
 		{"no placeholder, plain", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppCommand: "touch ran"}
-		}, []analysis.Field{"AppCommand"}, `Config.AppCommand "touch ran": it must contain {profile}`},
+		}, []input.Field{"AppCommand"}, `Config.AppCommand "touch ran": it must contain {profile}`},
 		{"app inside out", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppCommand: marker, AppOut: filepath.Join(f.dir, "p", "app"), Collect: collect.Config{Out: filepath.Join(f.dir, "p")}}
-		}, []analysis.Field{"AppOut", "Collect.Out"}, "overlap: the application profiles go beside the benchmark profiles, not inside"},
+		}, []input.Field{"AppOut", "Collect.Out"}, "overlap: the application profiles go beside the benchmark profiles, not inside"},
 		{"same directory", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppCommand: marker, AppOut: filepath.Join(f.dir, "p"), Collect: collect.Config{Out: filepath.Join(f.dir, "p") + "/"}}
-		}, []analysis.Field{"AppOut", "Collect.Out"}, "overlap"},
+		}, []input.Field{"AppOut", "Collect.Out"}, "overlap"},
 		{"App file in AppOut", func(f *fixture) pipeline.Config {
 			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppCommand: marker, AppOut: f.dir, Collect: collect.Config{Out: filepath.Join(f.dir, "..", "elsewhere")}}
-		}, []analysis.Field{"App", "AppOut"}, "where Run writes the profiles it takes"},
+		}, []input.Field{"App", "AppOut"}, "where Run writes the profiles it takes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -418,7 +419,7 @@ func TestRunValidates(t *testing.T) {
 			_, err := pipeline.Run(context.Background(), cfg)
 			require.Error(t, err)
 			assert.ErrorContains(t, err, tt.want)
-			var fe *analysis.FieldError
+			var fe *input.Error
 			require.ErrorAs(t, err, &fe)
 			assert.Equal(t, tt.fields, fe.Fields())
 			assert.NoDirExists(t, filepath.Join(f.dir, ".mbopt"), "nothing created")
@@ -454,7 +455,7 @@ func TestRunLocked(t *testing.T) {
 	})
 	close(release)
 	require.Error(t, err)
-	assert.ErrorIs(t, err, analysis.ErrInput)
+	assert.ErrorIs(t, err, input.ErrInput)
 	assert.ErrorContains(t, err, filepath.Join(appDir, ".mbopt.lock")+" is locked by another mbopt (pid ")
 	assert.ErrorContains(t, err, "wait for it to finish")
 	assert.NoFileExists(t, filepath.Join(f.dir, "ran"), "the second workload did not run")

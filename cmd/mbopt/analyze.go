@@ -13,6 +13,7 @@ import (
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/recommend"
@@ -239,7 +240,7 @@ func classify(err error) error {
 	if errors.As(err, &le) {
 		err = reworded{flagWording(err.Error()), err}
 	}
-	if errors.Is(err, analysis.ErrInput) {
+	if errors.Is(err, input.ErrInput) {
 		return badInput(err)
 	}
 	return err

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/input"
 )
 
 // parseApps reads the --app and --weight values: the --app values are
@@ -109,7 +110,7 @@ func isFile(path string) bool {
 // flagOf maps the library's settings (analysis.Field paths, also those of
 // pipeline.Config) to the flags that set them, so library errors and
 // warnings read in the command's vocabulary.
-var flagOf = map[analysis.Field]string{
+var flagOf = map[input.Field]string{
 	"App":                      "--app",
 	"Micro":                    "--micro",
 	"Modules":                  "--module",
@@ -142,7 +143,7 @@ var flagOf = map[analysis.Field]string{
 
 // flagName names a library setting by its flag, or as Go does when no flag
 // sets it.
-func flagName(f analysis.Field) string {
+func flagName(f input.Field) string {
 	if name, ok := flagOf[f]; ok {
 		return name
 	}
@@ -150,10 +151,10 @@ func flagName(f analysis.Field) string {
 }
 
 // fieldTexter is implemented by the library's errors and warnings that name
-// settings (analysis.FieldError and the warnings with a Text method).
+// settings (input.Error and the analysis warnings with a Text method).
 type fieldTexter interface {
 	error
-	Text(name func(analysis.Field) string) string
+	Text(name func(input.Field) string) string
 }
 
 // flagWorded is a library error or warning worded with flag names. It

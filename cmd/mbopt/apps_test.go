@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/input"
 )
 
 func TestParseApps(t *testing.T) {
@@ -63,7 +64,7 @@ func TestParseApps(t *testing.T) {
 			if tt.err != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tt.err)
-				var ie *inputError
+				var ie *input.Error
 				assert.ErrorAs(t, err, &ie, "a usage error (exit 2)")
 				return
 			}

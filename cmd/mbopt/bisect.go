@@ -9,6 +9,7 @@ import (
 
 	"github.com/mbopt/mbopt/bisect"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/input"
 )
 
 // exitNotLocated is the exit status of a bisect that could not locate
@@ -45,7 +46,7 @@ different from good, or skipped commits hide which commit made it.`,
 				fmt.Fprintf(s.Err, "mbopt: bisect: %.12s %s %+.1f%%\n", st.Commit, st.Decision, 100*st.Change)
 			}
 			res, err := bisect.Run(cmd.Context(), o)
-			if errors.Is(err, compare.ErrInput) {
+			if errors.Is(err, input.ErrInput) {
 				return badInput(err)
 			}
 			if res != nil && (err == nil || errors.Is(err, bisect.ErrNotLocated)) {

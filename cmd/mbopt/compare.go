@@ -19,6 +19,7 @@ import (
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
@@ -69,8 +70,8 @@ type compareOptions struct {
 	onlyAffected bool   // --only-affected
 }
 
-// compareFlagOf maps compare.InputError fields to flags.
-var compareFlagOf = map[string]string{
+// compareFlagOf maps the fields of compare's input errors to flags.
+var compareFlagOf = map[input.Field]string{
 	"Dir": "the current directory", "Base": "--base", "Head": "--head", "Bench": "--bench",
 	"Benchmarks": "--suite", "Packages": "PACKAGES", "Out": "--out",
 	"Settings.Trials": "--trials", "Settings.Runs": "--runs", "Settings.Count": "--count",
@@ -353,10 +354,10 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	rep, err := compare.Run(cmd.Context(), opt)
 	p.clear()
 	if err != nil {
-		var ie *compare.InputError
+		var ie *input.Error
 		if errors.As(err, &ie) {
 			if flag, ok := compareFlagOf[ie.Field]; ok && !strings.HasPrefix(flag, "the ") {
-				return badInputf("%s: %v", flag, ie.Err)
+				return badInputf("%s: %v", flag, ie)
 			}
 			return badInput(err)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/manifest"
@@ -321,10 +322,10 @@ func (o *profileOptions) collect(ctx context.Context, s *streams, cfg collect.Co
 	if m != nil {
 		p.summary(m, cfg.Out)
 	}
-	var ie *collect.InputError
+	var ie *input.Error
 	switch {
 	case errors.As(err, &ie):
-		return nil, badInput(collectInputError(ie, o))
+		return nil, badInput(collectFlagError(ie, o))
 	case errors.Is(err, collect.ErrNoBenchmarks):
 		return nil, badInput(err)
 	case ctx.Err() != nil:
@@ -335,10 +336,10 @@ func (o *profileOptions) collect(ctx context.Context, s *streams, cfg collect.Co
 	return m, nil
 }
 
-// collectInputError adds the flag behind a collect.Config field to the
+// collectFlagError adds the flag behind a collect.Config field to the
 // error's message.
-func collectInputError(ie *collect.InputError, o *profileOptions) error {
-	flag := map[string]string{"Out": "--out", "Bench": "--bench", "Skip": "--skip", "Patterns": "PATTERN", "Shard": "--shard", "ShardCosts": "--shard-costs", "Source": "--source", "Scope": "--scope", "BenchTime": "--benchtime"}[ie.Field]
+func collectFlagError(ie *input.Error, o *profileOptions) error {
+	flag := map[input.Field]string{"Out": "--out", "Bench": "--bench", "Skip": "--skip", "Patterns": "PATTERN", "Shard": "--shard", "ShardCosts": "--shard-costs", "Source": "--source", "Scope": "--scope", "BenchTime": "--benchtime"}[ie.Field]
 	if ie.Field == "Dir" && o.dir != "" {
 		flag = "-C"
 	}

@@ -114,9 +114,9 @@ func TestProfileKilled(t *testing.T) {
 	}
 }
 
-// TestProfileInputErrors: inputs the collection cannot use are exit 2 with
+// TestProfileBadInput: inputs the collection cannot use are exit 2 with
 // a sentence naming the flag, and create no output directory.
-func TestProfileInputErrors(t *testing.T) {
+func TestProfileBadInput(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list on testdata/faults")
 	}

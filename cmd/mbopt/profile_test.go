@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/shard"
 )
@@ -121,7 +122,7 @@ func TestProfileFlagErrors(t *testing.T) {
 			_, err := parseProfile(t, tt.args...)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
-			var ie *inputError
+			var ie *input.Error
 			assert.True(t, errors.As(err, &ie), "%v is an input error (exit 2)", err)
 		})
 	}

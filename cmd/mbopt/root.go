@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mbopt/mbopt/bisect"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/interrupt"
 )
@@ -42,25 +43,11 @@ const interruptedMessage = "mbopt: interrupted; run the same command again"
 // ends mbopt within a second.
 const interruptGrace = 800 * time.Millisecond
 
-// inputError marks an error caused by the user's input (flags, files); it
-// maps to exit code 2. Every other error maps to 1.
-type inputError struct{ err error }
-
-func (e *inputError) Error() string { return e.err.Error() }
-func (e *inputError) Unwrap() error { return e.err }
-
 // badInput wraps err as an input error (exit 2). A nil err stays nil.
-func badInput(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &inputError{err}
-}
+func badInput(err error) error { return input.Wrap(err) }
 
 // badInputf formats an input error (exit 2).
-func badInputf(format string, args ...any) error {
-	return &inputError{fmt.Errorf(format, args...)}
-}
+func badInputf(format string, args ...any) error { return input.Errorf(format, args...) }
 
 // streams carries the command's standard streams so commands can be run
 // in-process by tests.
@@ -241,8 +228,7 @@ func exitCode(err error, sig os.Signal) int {
 	if err == nil {
 		return exitOK
 	}
-	var ie *inputError
-	if errors.As(err, &ie) || isCobraUsage(err) {
+	if errors.Is(err, input.ErrInput) || isCobraUsage(err) {
 		return exitBadInput
 	}
 	var df *driftFound

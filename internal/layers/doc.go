@@ -17,11 +17,11 @@
 //     directory git must not see) and testbin (builds, lists and runs test
 //     binaries for collect and compare)
 //  1. nouns, which the stages and the two halves share: benchname
-//     (benchmark ids), shard (the partition of a suite over N machines),
-//     relevance (what a benchmark means for the application: the Impact
-//     the relevance half computes and the comparison half attaches to its
-//     verdicts); then manifest (the collection record) and callgraph
-//     (profiles become graphs)
+//     (benchmark ids), input (the one input-error type), shard (the
+//     partition of a suite over N machines), relevance (what a benchmark
+//     means for the application: the Impact the relevance half computes and
+//     the comparison half attaches to its verdicts); then manifest (the
+//     collection record) and callgraph (profiles become graphs)
 //  2. inputs: covdata (coverage data becomes the set of functions that
 //     ran), reference (application profiles), measure (one benchmark's
 //     time, CPU time or instructions per operation); then collect (profiles

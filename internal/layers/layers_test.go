@@ -45,6 +45,7 @@ var layer = map[string]int{
 	"internal/testbin":    helpers + 1,
 
 	"benchname": nouns,
+	"input":     nouns,
 	"relevance": nouns,
 	"shard":     nouns,
 	"callgraph": nouns + 1,

@@ -1,0 +1,36 @@
+package input_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mbopt/mbopt/input"
+)
+
+// A library names the settings in its message; a command line words it with
+// its flags.
+func ExampleError_Text() {
+	err := input.Errorf("%s must be a positive count (0: no limit), not %d", input.Field("Select.Top"), -1)
+	fmt.Println(err)
+	var ie *input.Error
+	if errors.As(err, &ie) {
+		fmt.Println(ie.Text(func(f input.Field) string { return "--" + strings.ToLower(strings.TrimPrefix(string(f), "Select.")) }))
+	}
+	fmt.Println(errors.Is(err, input.ErrInput))
+	// Output:
+	// Config.Select.Top must be a positive count (0: no limit), not -1
+	// --top must be a positive count (0: no limit), not -1
+	// true
+}
+
+// An error about one field whose message does not name it: a front end puts
+// its name for the field first.
+func ExampleField_Errorf() {
+	err := input.Field("Out").Errorf("output directory %s is a file; choose a directory", "a.txt")
+	var ie *input.Error
+	errors.As(err, &ie)
+	fmt.Println(string(ie.Field), "|", err)
+	// Output:
+	// Out | output directory a.txt is a file; choose a directory
+}
