@@ -82,19 +82,35 @@ func (e *Error) Error() string {
 	return e.Text(func(f Field) string { return s + "." + string(f) })
 }
 
-// Text returns the message with every field among Args named by name. Field
-// is not named: a front end that has a name for it puts that before the
-// message.
+// Text returns the message with every field among Args named by name, also
+// in the errors among Args that name fields (an *Error, or an error with
+// such a Text method). Field is not named: a front end that has a name for
+// it puts that before the message.
 func (e *Error) Text(name func(Field) string) string {
 	args := make([]any, len(e.Args))
 	for i, a := range e.Args {
-		if f, ok := a.(Field); ok {
-			a = name(f)
+		switch a := a.(type) {
+		case Field:
+			args[i] = name(a)
+		case texter:
+			args[i] = named(a.Text(name))
+		default:
+			args[i] = a
 		}
-		args[i] = a
 	}
 	return fmt.Errorf(e.Format, args...).Error()
 }
+
+// texter is an error whose message names fields, as Error.Text does.
+type texter interface {
+	error
+	Text(name func(Field) string) string
+}
+
+// named is the message of an error among Args, its fields named.
+type named string
+
+func (n named) Error() string { return string(n) }
 
 // Fields returns the fields the message names among Args, in order.
 func (e *Error) Fields() []Field {

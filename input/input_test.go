@@ -19,6 +19,7 @@ func TestError(t *testing.T) {
 		{"wrapped", Errorf("reading %s: %w", "x", fs.ErrNotExist), "reading x: file does not exist", nil, fs.ErrNotExist},
 		{"field", Field("Out").Errorf("no output directory"), "no output directory", nil, nil},
 		{"wrap", Wrap(fs.ErrPermission), "permission denied", nil, fs.ErrPermission},
+		{"nested", Errorf("selecting: %w", Errorf("%s is 0", Field("Top"))), "selecting: Config.Top is 0", nil, nil},
 	}
 	for _, tt := range tests {
 		var ie *Error
@@ -37,6 +38,10 @@ func TestError(t *testing.T) {
 		if tt.is != nil && !errors.Is(tt.err, tt.is) {
 			t.Errorf("%s: does not match %v", tt.name, tt.is)
 		}
+	}
+	nested := Errorf("selecting: %w", Errorf("%s is 0", Field("Top"))).(*Error)
+	if got := nested.Text(func(f Field) string { return "--top" }); got != "selecting: --top is 0" {
+		t.Errorf("nested Text = %q", got)
 	}
 	if Wrap(nil) != nil {
 		t.Error("Wrap(nil) is not nil")
