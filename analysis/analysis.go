@@ -423,6 +423,30 @@ func ProfileID(name string) (string, bool) {
 	return "", false
 }
 
+// Inputs returns the files an analysis of c reads, for a front end that
+// must not write its output over one of them: the application profiles and
+// function sets, the costs file, and each Micro entry, with the benchmark
+// profiles (see [ProfileID]) and the manifest of a Micro directory.
+func (c *Config) Inputs() []string {
+	inputs := append(slices.Clone(c.App), c.AppFunctions...)
+	if c.Select.CostsFile != "" {
+		inputs = append(inputs, c.Select.CostsFile)
+	}
+	for _, m := range c.Micro {
+		inputs = append(inputs, m)
+		entries, err := os.ReadDir(m)
+		if err != nil {
+			continue // a file, or Run reports it
+		}
+		for _, e := range entries {
+			if _, ok := ProfileID(e.Name()); ok || e.Name() == manifest.FileName {
+				inputs = append(inputs, filepath.Join(m, e.Name()))
+			}
+		}
+	}
+	return inputs
+}
+
 type benchFile struct {
 	id, path string
 	set      bool // a function set (package covdata), not a profile

@@ -39,3 +39,39 @@ func ExampleRun() {
 	// benchmark next: example.com/tinytsdb/httpapi.(*Server).handleHealth (+2)
 	// benchmark next: example.com/tinytsdb/httpapi.intParam (+1)
 }
+
+// Inputs lists the files an analysis reads, so that a front end can refuse
+// to write its output over one of them.
+func ExampleConfig_Inputs() {
+	cfg := analysis.Config{
+		App:   []string{"../testdata/profiles/example/app.pprof"},
+		Micro: []string{"../testdata/profiles/example/micro"},
+	}
+	inputs := cfg.Inputs()
+	fmt.Println(len(inputs), "files:")
+	for _, f := range inputs[:3] {
+		fmt.Println(f)
+	}
+	// Output:
+	// 21 files:
+	// ../testdata/profiles/example/app.pprof
+	// ../testdata/profiles/example/micro
+	// ../testdata/profiles/example/micro/backup__BenchmarkRestore.pprof
+}
+
+// ParseApps reads application profiles as a command line gives them: named
+// scenarios, one of them weighted with the short form FILE:WEIGHT.
+func ExampleParseApps() {
+	files, scenarios, err := analysis.ParseApps([]string{"ingest=ingest.pprof", "query=query.pprof:2"}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(files)
+	for _, sc := range scenarios {
+		fmt.Println(sc.Name, sc.Files, sc.Weight, sc.Weighted)
+	}
+	// Output:
+	// [ingest.pprof query.pprof]
+	// ingest [ingest.pprof] 0 false
+	// query [query.pprof] 2 true
+}
