@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 )
 
@@ -156,4 +157,34 @@ func (c *Calibration) For(id, unit string) (threshold float64, calibrated bool) 
 		return c.Thresholds[i].Threshold, true
 	}
 	return c.Suite, false
+}
+
+// StabilityUnit is the unit whose A/A instability [Store.Unstable] judges:
+// the time per operation, what a suite is run for.
+const StabilityUnit = "sec/op"
+
+// Unstable returns the ids of the benchmarks too unstable to measure
+// changes with, sorted: those whose median A/A instability in
+// [StabilityUnit], over every A/A comparison stored (on any machine),
+// exceeds maxWidth, a relative confidence interval width. Benchmarks
+// without an A/A result are not among them; measured counts the benchmarks
+// with one, so that a caller can tell "all stable" from "never measured".
+// A selection leaves the unstable ones out (analysis.SelectConfig's
+// ExcludeBenchmarks).
+func (s *Store) Unstable(ctx context.Context, maxWidth float64) (unstable []string, measured int, err error) {
+	insts, err := s.Instabilities(ctx, Filter{})
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, in := range insts {
+		if in.Unit != StabilityUnit || len(in.Widths) == 0 {
+			continue
+		}
+		measured++
+		if benchstats.Median(in.Widths) > maxWidth {
+			unstable = append(unstable, in.ID)
+		}
+	}
+	slices.Sort(unstable)
+	return unstable, measured, nil
 }

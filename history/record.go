@@ -1,0 +1,105 @@
+package history
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/mbopt/mbopt/compare"
+)
+
+// PathIn returns the history database of the Go module that holds dir (""
+// is the current directory): [DefaultPath] in the module's root, or in dir
+// outside a module.
+func PathIn(ctx context.Context, dir string) string {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOMOD")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if mod := strings.TrimSpace(string(out)); err == nil && mod != "" && mod != os.DevNull {
+		return filepath.Join(filepath.Dir(mod), DefaultPath)
+	}
+	return filepath.Join(dir, DefaultPath)
+}
+
+// RecordOptions say how [Store.Record] treats a report.
+type RecordOptions struct {
+	// Machine is the machine the comparison ran on; the zero Machine
+	// means [ThisMachine] of the report's Go version.
+	Machine Machine
+	// KeepVerdicts leaves the verdicts as the comparison took them, against
+	// its Settings.Threshold: set it when that threshold was chosen for
+	// this comparison rather than left at its default.
+	KeepVerdicts bool
+}
+
+// Recorded says what [Store.Record] did.
+type Recorded struct {
+	// ID is the comparison's id in the store.
+	ID int64
+	// Calibration is the calibration the verdicts were retaken against;
+	// nil when they were kept (KeepVerdicts, an A/A comparison, or no A/A
+	// result stored for this machine and these settings).
+	Calibration *Calibration
+	// AA is, after an A/A comparison, the calibration of this machine and
+	// these settings with the comparison's results included; nil
+	// otherwise.
+	AA *Calibration
+	// AARuns is, with AA, the largest number of A/A results of one
+	// benchmark that AA comes from.
+	AARuns int
+}
+
+// Record stores the comparison rep in the history, the way mbopt compare
+// does: unless rep is an A/A comparison (see [IsAA]) or KeepVerdicts is set,
+// each benchmark's verdict is first retaken against its initial threshold
+// calibrated from the A/A comparisons stored for this machine and these
+// settings (see [Calibrate]), never below rep's Settings.Threshold (see
+// compare.Reclassify); then rep, with its new verdicts, is stored. After an
+// A/A comparison, Recorded.AA is the calibration the comparison adds to,
+// which later comparisons take their verdicts against.
+func (s *Store) Record(ctx context.Context, rep *compare.Report, opt RecordOptions) (*Recorded, error) {
+	m := opt.Machine
+	if m == (Machine{}) {
+		m = ThisMachine(rep.GoVersion)
+	}
+	filter := Filter{Machine: &m, SettingsHash: SettingsHash(rep.Settings)}
+	calibration := func() (*Calibration, int, error) {
+		insts, err := s.Instabilities(ctx, filter)
+		if err != nil {
+			return nil, 0, err
+		}
+		runs := 0
+		for _, in := range insts {
+			runs = max(runs, len(in.Widths))
+		}
+		cal, err := Calibrate(insts, DefaultCalibrateOptions)
+		return cal, runs, err
+	}
+	rec := &Recorded{}
+	aa := IsAA(rep)
+	if !opt.KeepVerdicts && !aa {
+		cal, _, err := calibration()
+		if err != nil {
+			return nil, err
+		}
+		if cal.Suite > 0 {
+			compare.Reclassify(rep, func(id, unit string) float64 {
+				t, _ := cal.For(id, unit)
+				return max(t, rep.Settings.Threshold)
+			})
+			rec.Calibration = cal
+		}
+	}
+	var err error
+	if rec.ID, err = s.Add(ctx, rep, m); err != nil {
+		return nil, err
+	}
+	if aa {
+		if rec.AA, rec.AARuns, err = calibration(); err != nil {
+			return nil, err
+		}
+	}
+	return rec, nil
+}
