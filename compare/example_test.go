@@ -1,6 +1,7 @@
 package compare_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 
@@ -25,4 +26,17 @@ func ExampleAnalyze() {
 	// example.com/codec.BenchmarkEncode sec/op +25.0% definite-regression
 	// example.com/codec.BenchmarkDecode sec/op +0.0% unchanged
 	// BenchmarkEncode fails the default gate
+}
+
+// An A/A comparison (AA) compares the head with itself to measure how
+// unstable each benchmark is; it takes no base, and the head must be a
+// commit.
+func ExampleOptions_aa() {
+	for _, opt := range []compare.Options{{AA: true, Base: "main"}, {AA: true, Head: compare.Worktree}} {
+		_, err := compare.Run(context.Background(), opt)
+		fmt.Println(err)
+	}
+	// Output:
+	// Options.AA compares the head with itself: leave Options.Base unset
+	// Options.AA calibrates on a commit: Options.Head worktree has uncommitted changes that the history cannot name
 }

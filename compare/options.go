@@ -32,6 +32,11 @@ type Options struct {
 	// Head is the head revision; "" means HEAD, and [Worktree] the work
 	// tree with its uncommitted changes.
 	Head string
+	// AA makes the comparison an A/A comparison: Head against itself,
+	// whose results measure how unstable each benchmark is rather than a
+	// change (package history calibrates thresholds from them). Base must
+	// be empty, and Head a commit, not Worktree.
+	AA bool
 	// Benchmarks are the benchmarks to compare, such as the optimized
 	// suite. When empty, Bench and Packages choose them.
 	Benchmarks []Benchmark

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -111,6 +112,18 @@ type runner struct {
 // worktree and no temporary directory behind either way.
 func Run(ctx context.Context, opt Options) (*Report, error) {
 	start := time.Now()
+	if opt.AA {
+		aaErr := func(format string, args ...any) error {
+			return &input.Error{Struct: "Options", Format: format, Args: args}
+		}
+		switch {
+		case opt.Base != "":
+			return nil, aaErr("%s compares the head with itself: leave %s unset", input.Field("AA"), input.Field("Base"))
+		case opt.Head == Worktree:
+			return nil, aaErr("%s calibrates on a commit: %s worktree has uncommitted changes that the history cannot name", input.Field("AA"), input.Field("Head"))
+		}
+		opt.Base = cmp.Or(opt.Head, "HEAD")
+	}
 	s := opt.Settings.withDefaults()
 	if err := s.check(); err != nil {
 		return nil, err
