@@ -1,0 +1,48 @@
+package pipeline
+
+import (
+	"strings"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/changes"
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/suite"
+)
+
+// CompareSuite is the glue from an analysis to a comparison: it sets the
+// benchmarks opt compares to the suite the analysis rep selected, in pick
+// order, with what each means for the application (analysis.Impacts); and,
+// when ch (the changes since a revision) is not nil, which of them the
+// change affects (Options.Affected, keyed by top-level id; see
+// analysis.AffectedSuite). It returns the suite and the hits as
+// analysis.AffectedSuite does, for the caller to report, and fails as
+// analysis.SuiteBenchmarks does. An empty suite leaves opt.Benchmarks
+// empty.
+func CompareSuite(rep *analysis.Report, ch *changes.Result, opt *compare.Options) ([]suite.Benchmark, []changes.Hit, error) {
+	var sel []suite.Benchmark
+	var hits []changes.Hit
+	var err error
+	if ch != nil {
+		sel, hits, err = analysis.AffectedSuite(rep, ch)
+	} else {
+		sel, err = analysis.SuiteBenchmarks(rep)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	opt.Benchmarks = nil
+	for _, b := range sel {
+		opt.Benchmarks = append(opt.Benchmarks, compare.Benchmark{Package: b.Package, Name: b.Name})
+	}
+	opt.Impacts = analysis.Impacts(rep)
+	if ch != nil {
+		opt.Affected = map[string]bool{}
+		for _, b := range sel {
+			top, _, _ := strings.Cut(b.Name, "/")
+			id := benchname.ID(b.Package, top)
+			opt.Affected[id] = opt.Affected[id] || b.Affected
+		}
+	}
+	return sel, hits, nil
+}

@@ -1,0 +1,51 @@
+package pipeline_test
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/optimize"
+	"github.com/mbopt/mbopt/pipeline"
+)
+
+// CompareSuite turns the suite an analysis selected into the benchmarks of
+// a comparison of two revisions (here a suite of profiles named by their
+// benchmark ids, as collections without a manifest name them).
+func ExampleCompareSuite() {
+	rep := &analysis.Report{Suite: &optimize.Result{Steps: []optimize.Step{
+		{ID: "example.com/tinytsdb/query.BenchmarkQuery/sum(cpu)"},
+		{ID: "example.com/tinytsdb/storage.BenchmarkSearch"},
+	}}}
+	var opt compare.Options
+	if _, _, err := pipeline.CompareSuite(rep, nil, &opt); err != nil {
+		log.Fatal(err)
+	}
+	for _, b := range opt.Benchmarks {
+		fmt.Println(b.Package, b.Name)
+	}
+	// Output:
+	// example.com/tinytsdb/query BenchmarkQuery/sum(cpu)
+	// example.com/tinytsdb/storage BenchmarkSearch
+}
+
+// ParseWorkloads reads workload commands as a command line gives them: each
+// NAME=CMD is a scenario, and a leading variable assignment needs env.
+func ExampleParseWorkloads() {
+	plain, workloads, err := pipeline.ParseWorkloads([]string{"read=go run ./cmd/load -mix read -cpuprofile {profile}", "write=go run ./cmd/load -mix write -cpuprofile {profile}"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%q\n", plain)
+	for _, w := range workloads {
+		fmt.Println(w.Name+":", w.Command)
+	}
+	_, _, err = pipeline.ParseWorkloads([]string{"GOGC=off go run ./cmd/load {profile}"})
+	fmt.Println(err)
+	// Output:
+	// ""
+	// read: go run ./cmd/load -mix read -cpuprofile {profile}
+	// write: go run ./cmd/load -mix write -cpuprofile {profile}
+	// Config.AppCommand GOGC=off go run ./cmd/load {profile}: GOGC= could be a scenario name or an environment variable; write 'env GOGC=...' for a variable, or name the scenario in lower case
+}
