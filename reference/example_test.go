@@ -1,7 +1,9 @@
 package reference_test
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"log"
 
 	"github.com/mbopt/mbopt/reference"
@@ -25,4 +27,28 @@ func ExampleProfileURL() {
 	// http://127.0.0.1:6060/debug/pprof/profile?seconds=30
 	// http://127.0.0.1:6060/debug/pprof/profile?seconds=30
 	// http://127.0.0.1:6060/debug/pprof/profile?seconds=5
+}
+
+// Cover runs an application workload with coverage instrumentation and
+// returns the functions it ran: exactly, where a CPU profile samples. The
+// workload here is a local main package, which Cover builds with -cover;
+// its own functions (main.main) are left out of the set.
+func ExampleCover() {
+	set, err := reference.Cover(context.Background(), reference.CoverOptions{
+		Args:   []string{"./cmd/app"},
+		Dir:    "testdata/covapp",
+		Output: io.Discard,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(set.Packages)
+	for _, f := range set.Funcs {
+		fmt.Println(f.Name)
+	}
+	fmt.Println(reference.CoverProfile("app.cover.json"))
+	// Output:
+	// [example.com/covapp/calc]
+	// example.com/covapp/calc.Sum
+	// app.cover.pprof
 }

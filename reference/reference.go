@@ -12,6 +12,9 @@
 //     and writes a CPU profile, such as an application benchmark that starts
 //     the server in-process.
 //
+// [Cover] runs a workload with Go's coverage instrumentation instead, for
+// the exact set of functions the application ran, where a profile samples.
+//
 // Every function checks that what it got is a CPU profile with samples and
 // names the source in its errors.
 package reference

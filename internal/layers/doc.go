@@ -23,9 +23,9 @@
 //     the comparison half attaches to its verdicts); then manifest (the
 //     collection record) and callgraph (profiles become graphs)
 //  2. inputs: covdata (coverage data becomes the set of functions that
-//     ran), reference (application profiles), measure (one benchmark's
-//     time, CPU time or instructions per operation); then collect (profiles
-//     benchmarks)
+//     ran), measure (one benchmark's time, CPU time or instructions per
+//     operation); then reference (application profiles, and the functions
+//     an application workload ran) and collect (profiles benchmarks)
 //  3. the relevance half: coverage, staticcg (static call edges for an
 //     application graph), suite (the suite as go test invocations); then
 //     optimize (Algorithm 2 and variants), recommend (Algorithm 3), changes

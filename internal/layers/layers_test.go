@@ -53,7 +53,7 @@ var layer = map[string]int{
 
 	"covdata":   inputs,
 	"measure":   inputs,
-	"reference": inputs,
+	"reference": inputs + 1,
 	"collect":   inputs + 1,
 
 	"coverage":  relevance,

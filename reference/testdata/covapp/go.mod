@@ -1,0 +1,3 @@
+module example.com/covapp
+
+go 1.24
