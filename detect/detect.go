@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/input"
 )
 
 // A Point is one commit of a benchmark's series.
@@ -69,31 +70,38 @@ var DefaultOptions = Options{
 	Window:           10,
 }
 
-// Check reports the first invalid field of o, naming it.
+// invalid returns an input error about field of Options, whose message
+// follows the field's name.
+func invalid(field input.Field, format string, args ...any) error {
+	return &input.Error{Struct: "detect.Options", Format: "%s " + format, Args: append([]any{field}, args...)}
+}
+
+// Check reports the first invalid field of o, naming it, as an
+// [*input.Error].
 func (o Options) Check() error {
 	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) || v < 0 }
 	switch {
 	case bad(o.InitialThreshold):
-		return fmt.Errorf("detect: InitialThreshold is %v; it must be a relative change ≥ 0, such as 0.06", o.InitialThreshold)
+		return invalid("InitialThreshold", "is %v; it must be a relative change ≥ 0, such as 0.06", o.InitialThreshold)
 	case bad(o.Factor) || o.Factor == 0:
-		return fmt.Errorf("detect: Factor is %v; it must be positive, such as 0.75", o.Factor)
+		return invalid("Factor", "is %v; it must be positive, such as 0.75", o.Factor)
 	case o.Widths < 1:
-		return fmt.Errorf("detect: Widths is %d; it must be at least 1, such as 3", o.Widths)
+		return invalid("Widths", "is %d; it must be at least 1, such as 3", o.Widths)
 	case bad(o.Floor):
-		return fmt.Errorf("detect: Floor is %v; it must be a relative change ≥ 0, such as 0.01", o.Floor)
+		return invalid("Floor", "is %v; it must be a relative change ≥ 0, such as 0.01", o.Floor)
 	case o.Window < 2:
-		return fmt.Errorf("detect: Window is %d; it must be at least 2, such as 10", o.Window)
+		return invalid("Window", "is %d; it must be at least 2, such as 10", o.Window)
 	}
 	if b := o.Fixed; b != nil {
 		if math.IsNaN(b.Lower) || math.IsNaN(b.Upper) || math.IsInf(b.Lower, 0) || math.IsInf(b.Upper, 0) || !(b.Lower < b.Upper) {
-			return fmt.Errorf("detect: Fixed is [%v, %v]; Lower and Upper must be finite and Lower below Upper", b.Lower, b.Upper)
+			return invalid("Fixed", "is [%v, %v]; Lower and Upper must be finite and Lower below Upper", b.Lower, b.Upper)
 		}
 	}
 	for _, k := range o.Detectors {
 		switch k {
 		case Jump, Trend, EDivisive:
 		default:
-			return fmt.Errorf("detect: Detectors holds %q; valid detectors are {jump|trend|edivisive}", k)
+			return invalid("Detectors", "holds %q; valid detectors are {jump|trend|edivisive}", k)
 		}
 	}
 	if o.EDivisive != nil {

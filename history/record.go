@@ -1,24 +1,20 @@
 package history
 
 import (
+	"cmp"
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/internal/gomod"
 )
 
 // PathIn returns the history database of the Go module that holds dir (""
 // is the current directory): [DefaultPath] in the module's root, or in dir
 // outside a module.
-func PathIn(ctx context.Context, dir string) string {
-	cmd := exec.CommandContext(ctx, "go", "env", "GOMOD")
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if mod := strings.TrimSpace(string(out)); err == nil && mod != "" && mod != os.DevNull {
-		return filepath.Join(filepath.Dir(mod), DefaultPath)
+func PathIn(dir string) string {
+	if mod, err := gomod.Find(cmp.Or(dir, ".")); err == nil {
+		return filepath.Join(mod.Dir, DefaultPath)
 	}
 	return filepath.Join(dir, DefaultPath)
 }
@@ -32,20 +28,28 @@ type RecordOptions struct {
 	// its Settings.Threshold: set it when that threshold was chosen for
 	// this comparison rather than left at its default.
 	KeepVerdicts bool
+	// Bridge stores the comparison as a bridge from its base to its head
+	// (see [Store.AddBridge]) instead of with [Store.Add].
+	Bridge bool
 }
 
 // Recorded says what [Store.Record] did.
 type Recorded struct {
-	// ID is the comparison's id in the store.
+	// ID is the comparison's id in the store; 0 when it was not stored.
 	ID int64
 	// Calibration is the calibration the verdicts were retaken against;
 	// nil when they were kept (KeepVerdicts, an A/A comparison, or no A/A
 	// result stored for this machine and these settings).
 	Calibration *Calibration
+	// CalibrationErr says why the calibration could not be read; the
+	// verdicts were then kept.
+	CalibrationErr error
 	// AA is, after an A/A comparison, the calibration of this machine and
 	// these settings with the comparison's results included; nil
-	// otherwise.
+	// otherwise, and when it could not be read back (AAErr says why).
 	AA *Calibration
+	// AAErr says why AA could not be read back.
+	AAErr error
 	// AARuns is, with AA, the largest number of A/A results of one
 	// benchmark that AA comes from.
 	AARuns int
@@ -59,6 +63,13 @@ type Recorded struct {
 // compare.Reclassify); then rep, with its new verdicts, is stored. After an
 // A/A comparison, Recorded.AA is the calibration the comparison adds to,
 // which later comparisons take their verdicts against.
+//
+// The comparison is done by then, so Record keeps what it can: a
+// calibration that cannot be read leaves the verdicts as they were
+// (Recorded.CalibrationErr), and one that cannot be read back after an A/A
+// comparison only leaves AA unset (Recorded.AAErr). Record fails only when
+// rep cannot be stored; the Recorded it returns then still says what
+// happened before.
 func (s *Store) Record(ctx context.Context, rep *compare.Report, opt RecordOptions) (*Recorded, error) {
 	m := opt.Machine
 	if m == (Machine{}) {
@@ -81,10 +92,10 @@ func (s *Store) Record(ctx context.Context, rep *compare.Report, opt RecordOptio
 	aa := IsAA(rep)
 	if !opt.KeepVerdicts && !aa {
 		cal, _, err := calibration()
-		if err != nil {
-			return nil, err
-		}
-		if cal.Suite > 0 {
+		switch {
+		case err != nil:
+			rec.CalibrationErr = err
+		case cal.Suite > 0:
 			compare.Reclassify(rep, func(id, unit string) float64 {
 				t, _ := cal.For(id, unit)
 				return max(t, rep.Settings.Threshold)
@@ -92,13 +103,18 @@ func (s *Store) Record(ctx context.Context, rep *compare.Report, opt RecordOptio
 			rec.Calibration = cal
 		}
 	}
+	add := s.Add
+	if opt.Bridge {
+		add = s.AddBridge
+	}
 	var err error
-	if rec.ID, err = s.Add(ctx, rep, m); err != nil {
-		return nil, err
+	if rec.ID, err = add(ctx, rep, m); err != nil {
+		return rec, err
 	}
 	if aa {
-		if rec.AA, rec.AARuns, err = calibration(); err != nil {
-			return nil, err
+		rec.AA, rec.AARuns, rec.AAErr = calibration()
+		if rec.AAErr != nil {
+			rec.AA = nil
 		}
 	}
 	return rec, nil

@@ -1,8 +1,6 @@
 package pipeline
 
 import (
-	"strings"
-
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/changes"
@@ -39,8 +37,7 @@ func CompareSuite(rep *analysis.Report, ch *changes.Result, opt *compare.Options
 	if ch != nil {
 		opt.Affected = map[string]bool{}
 		for _, b := range sel {
-			top, _, _ := strings.Cut(b.Name, "/")
-			id := benchname.ID(b.Package, top)
+			id := benchname.ID(b.Package, benchname.Top(b.Name))
 			opt.Affected[id] = opt.Affected[id] || b.Affected
 		}
 	}

@@ -3,18 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/recommend"
 	"github.com/mbopt/mbopt/report"
@@ -62,56 +60,49 @@ func addAnalysisFlags(cmd *cobra.Command, o *analyzeOptions) {
 	f.StringVar(&o.staticDir, "static-dir", "", "the application's module source for --edges static|both (default: the current directory, or run's DIR)")
 	f.BoolVar(&o.strict, "strict", false, "fail on any unusable benchmark profile instead of skipping it")
 	f.BoolVar(&o.allowNonCPU, "allow-non-cpu", false, "accept non-CPU profiles (weights are then that profile's unit, not seconds)")
-	f.Var(sizeValue{&o.limits.MaxFileBytes}, "max-profile-bytes", "largest profile file read, e.g. 512MiB (default "+formatSize(callgraph.DefaultLimits.MaxFileBytes)+")")
-	f.Var(sizeValue{&o.limits.MaxDecodedBytes}, "max-decoded-bytes", "largest decompressed profile, e.g. 4GiB (default "+formatSize(callgraph.DefaultLimits.MaxDecodedBytes)+")")
+	f.Var(cli.Size{N: &o.limits.MaxFileBytes}, "max-profile-bytes", "largest profile file read, e.g. 512MiB (default "+textutil.FormatSize(callgraph.DefaultLimits.MaxFileBytes)+")")
+	f.Var(cli.Size{N: &o.limits.MaxDecodedBytes}, "max-decoded-bytes", "largest decompressed profile, e.g. 4GiB (default "+textutil.FormatSize(callgraph.DefaultLimits.MaxDecodedBytes)+")")
 	addSelectFlags(f, &o.sel)
 }
 
 // config maps the flags to the analysis's configuration, requiring --app
 // and --micro.
-func (o *analyzeOptions) config() (analysis.Config, error) {
-	if _, err := optimize.ParseNodes(o.nodes); err != nil {
-		return analysis.Config{}, badInputf("--nodes: %v", err)
-	}
-	if _, err := coverage.ParseImpactKind(o.impact); err != nil {
-		return analysis.Config{}, badInputf("--impact: %v", err)
-	}
-	if len(o.app) == 0 {
-		return analysis.Config{}, badInputf("--app is required: the application profile to compare against")
-	}
-	if len(o.micro) == 0 {
-		return analysis.Config{}, badInputf("--micro is required: a directory or files of benchmark profiles")
-	}
-	return o.analysisConfig()
-}
+func (o *analyzeOptions) config() (analysis.Config, error) { return o.analysisConfig(true) }
 
-// analysisConfig maps the flags to the analysis's configuration.
-func (o *analyzeOptions) analysisConfig() (analysis.Config, error) {
+// analysisConfig maps the flags to the analysis's configuration, requiring
+// --app and --micro when inputs is set.
+func (o *analyzeOptions) analysisConfig(inputs bool) (analysis.Config, error) {
 	nodes, err := optimize.ParseNodes(o.nodes)
 	if err != nil {
-		return analysis.Config{}, badInputf("--nodes: %v", err)
+		return analysis.Config{}, input.Errorf("--nodes: %v", err)
 	}
 	impact, err := coverage.ParseImpactKind(o.impact)
 	if err != nil {
-		return analysis.Config{}, badInputf("--impact: %v", err)
+		return analysis.Config{}, input.Errorf("--impact: %v", err)
+	}
+	switch {
+	case inputs && len(o.app) == 0:
+		return analysis.Config{}, input.Errorf("--app is required: the application profile to compare against")
+	case inputs && len(o.micro) == 0:
+		return analysis.Config{}, input.Errorf("--micro is required: a directory or files of benchmark profiles")
 	}
 	if o.recommend < -1 {
-		return analysis.Config{}, badInputf("--recommend must be -1 (no limit), 0 (none) or a positive count, not %d", o.recommend)
+		return analysis.Config{}, input.Errorf("--recommend must be -1 (no limit), 0 (none) or a positive count, not %d", o.recommend)
 	}
 	targets, err := recommend.ParseTargets(o.targets)
 	if err != nil {
-		return analysis.Config{}, badInputf("--targets: %v", strings.TrimPrefix(err.Error(), "invalid targets "))
+		return analysis.Config{}, input.Errorf("--targets: %v", strings.TrimPrefix(err.Error(), "invalid targets "))
 	}
 	edges, err := staticcg.ParseEdges(o.edges)
 	if err != nil {
-		return analysis.Config{}, badInputf("--edges: %v", strings.TrimPrefix(err.Error(), "invalid edges "))
+		return analysis.Config{}, input.Errorf("--edges: %v", strings.TrimPrefix(err.Error(), "invalid edges "))
 	}
 	if o.staticDir != "" && edges == staticcg.Sampled {
-		return analysis.Config{}, badInputf("--static-dir is the source for static call edges: use it with --edges static or both")
+		return analysis.Config{}, input.Errorf("--static-dir is the source for static call edges: use it with --edges static or both")
 	}
-	apps, scenarios, err := parseApps(o.app, o.weights)
+	apps, scenarios, err := analysis.ParseApps(o.app, o.weights)
 	if err != nil {
-		return analysis.Config{}, err
+		return analysis.Config{}, cli.Word(err, nil)
 	}
 	cfg := analysis.Config{
 		App: apps, Scenarios: scenarios, Micro: o.micro, Modules: o.modules, Nodes: nodes, Impact: impact,
@@ -152,16 +143,16 @@ Exit status: 0 success, 2 bad input (files, flags), 1 internal error,
   $ mbopt analyze --app a.pprof --app b.pprof --micro profiles/ --module github.com/me/db --recommend 5
   $ mbopt analyze --app app.pprof --micro profiles/ --format json -o analysis.json
   $ mbopt analyze --app app.pprof --micro profiles/ --nodes all --explain`,
-		Args: cobra.NoArgs,
+		Args: cli.Args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.format != "text" && o.format != "json" && o.format != "github" {
-				return badInputf("--format: invalid value %q: valid values are {text|json|github}", o.format)
+			if err := cli.Enum("--format", o.format, "text", "json", "github"); err != nil {
+				return err
 			}
 			cfg, err := o.config()
 			if err != nil {
 				return err
 			}
-			if err := checkOutput(o.output, cfg); err != nil {
+			if err := cli.CheckNotInput("-o", o.output, cfg.Inputs()...); err != nil {
 				return err
 			}
 			rep, err := analyze(cmd.Context(), cfg)
@@ -183,11 +174,11 @@ Exit status: 0 success, 2 bad input (files, flags), 1 internal error,
 // rep's warnings and notes on stderr: after the result, so that when the
 // result cannot be written its error follows at most the skipped files.
 func printAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
-	printSkipped(s.Err, rep)
+	cli.Skipped(s.Err, rep)
 	if err := writeAnalysis(s, o, rep); err != nil {
 		return err
 	}
-	printWarnings(s.Err, rep)
+	cli.Warnings(s.Err, rep)
 	return nil
 }
 
@@ -206,114 +197,16 @@ func writeAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
 	if err != nil {
 		return err
 	}
-	return writeOutput(s.Out, o.output, buf.Bytes())
+	return cli.Output(s.Out, o.output, buf.Bytes())
 }
 
 // analyze runs the analysis and words its errors and warnings with the
-// command's flags.
+// command's flags (the warnings also for the documents that list them).
 func analyze(ctx context.Context, cfg analysis.Config) (*analysis.Report, error) {
 	rep, err := analysis.Run(ctx, cfg)
 	if err != nil {
-		return nil, classify(err)
+		return nil, cli.Word(err, nil)
 	}
-	inFlagWordsReport(rep)
+	cli.WordWarnings(rep)
 	return rep, nil
-}
-
-// inFlagWordsReport words rep's warnings with the command's flags.
-func inFlagWordsReport(rep *analysis.Report) {
-	for i, w := range rep.Warnings {
-		rep.Warnings[i] = inFlagWords(w)
-	}
-}
-
-// classify maps library errors to exit statuses: input errors exit 2. It
-// words them with the command's flags; a profile over a size limit names
-// the flag that raises it instead of the library's field.
-func classify(err error) error {
-	var me *analysis.ModuleError
-	if errors.As(err, &me) {
-		return badInputf("--module %q: %s", me.Value, me.Reason)
-	}
-	err = inFlagWords(err)
-	var le *callgraph.LimitError
-	if errors.As(err, &le) {
-		err = reworded{flagWording(err.Error()), err}
-	}
-	if errors.Is(err, input.ErrInput) {
-		return badInput(err)
-	}
-	return err
-}
-
-// reworded is err with the message msg.
-type reworded struct {
-	msg string
-	err error
-}
-
-func (e reworded) Error() string { return e.msg }
-func (e reworded) Unwrap() error { return e.err }
-
-// limitFlags maps the callgraph.Limits fields that library messages name,
-// as "(Limits.Field)", to the flags that set them.
-var limitFlags = strings.NewReplacer(
-	"(Limits.MaxFileBytes)", "(raise it with --max-profile-bytes)",
-	"(Limits.MaxDecodedBytes)", "(raise it with --max-decoded-bytes)",
-)
-
-// flagWording replaces the library's names of settings in msg with the
-// flags that set them.
-func flagWording(msg string) string { return limitFlags.Replace(msg) }
-
-// printSkipped writes the benchmark profiles the analysis skipped to w.
-func printSkipped(w io.Writer, rep *analysis.Report) {
-	for _, s := range rep.Skipped {
-		if s.ID != "" {
-			fmt.Fprintf(w, "mbopt: warning: skipping %s (%s): %s\n", s.ID, s.File, flagWording(s.Reason))
-			continue
-		}
-		fmt.Fprintf(w, "mbopt: warning: skipping %s: %s\n", s.File, flagWording(s.Reason))
-	}
-}
-
-// printWarnings writes the analysis's warnings and notes to w.
-func printWarnings(w io.Writer, rep *analysis.Report) {
-	for _, warning := range rep.Warnings {
-		if analysis.IsNote(warning) {
-			fmt.Fprintf(w, "mbopt: note: %v\n", warning)
-			continue
-		}
-		fmt.Fprintf(w, "mbopt: warning: %v\n", warning)
-	}
-}
-
-// writeOutput writes data to stdout, or to path (-o) through a temporary
-// file renamed into place, so a failure never leaves a half-written file.
-func writeOutput(stdout io.Writer, path string, data []byte) error {
-	if path == "" {
-		_, err := stdout.Write(data)
-		return err
-	}
-	if err := checkOutputPath(path); err != nil {
-		return err
-	}
-	return writeFileAtomic(path, data)
-}
-
-// writeFileAtomic writes data to path with [atomicfile.WriteFile]. A path
-// that cannot be created (a directory, a missing parent) is bad input.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return badInputf("writing %s: %v", path, err)
-	}
-	defer f.Cleanup()
-	if _, err := f.Write(data); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Commit(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/input"
 )
 
@@ -60,7 +61,8 @@ func TestParseApps(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			files, scs, err := parseApps(tt.apps, tt.weights)
+			files, scs, err := analysis.ParseApps(tt.apps, tt.weights)
+			err = cli.Word(err, nil)
 			if tt.err != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tt.err)
@@ -82,12 +84,12 @@ func TestLibraryMessagesUseFlagNames(t *testing.T) {
 	// no function of the example application belongs to: an error that
 	// names the flag and the module to pass, never a Config field.
 	code, stdout, stderr := run(t, "analyze", "--app", exampleDir+"/app.pprof", "--micro", exampleDir+"/micro", "--format", "json")
-	require.Equal(t, exitBadInput, code, stderr)
+	require.Equal(t, cli.BadInput, code, stderr)
 	assert.Contains(t, stderr, "(the module of ")
 	assert.Contains(t, stderr, "pass --module example.com/tinytsdb")
 	assert.NotContains(t, stderr+stdout, "Config.")
 
 	code, _, stderr = run(t, "analyze", "--app", exampleDir+"/app.pprof", "--micro", exampleDir+"/nosuch", "--module", "m")
-	assert.Equal(t, exitBadInput, code)
+	assert.Equal(t, cli.BadInput, code)
 	assert.Contains(t, stderr, "no such file or directory (check the --micro path)")
 }

@@ -8,13 +8,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/bisect"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/input"
 )
-
-// exitNotLocated is the exit status of a bisect that could not locate
-// the change.
-const exitNotLocated = 5
 
 func newCmdBisect(s *streams) *cobra.Command {
 	var (
@@ -37,18 +33,15 @@ Exit status 5 means the change cannot be located: bad is not measurably
 different from good, or skipped commits hide which commit made it.`,
 		Example: `  $ mbopt bisect --bench BenchmarkQuery --good v1.2.0 --bad main
   $ mbopt bisect --bench BenchmarkQuery/sum --good HEAD~8 --bad HEAD --format json`,
-		Args: cobra.NoArgs,
+		Args: cli.Args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "text" && format != "json" {
-				return badInputf("--format: invalid value %q: valid values are {text|json}", format)
+			if err := cli.Enum("--format", format, "text", "json"); err != nil {
+				return err
 			}
 			o.Progress = func(st bisect.Step) {
 				fmt.Fprintf(s.Err, "mbopt: bisect: %.12s %s %+.1f%%\n", st.Commit, st.Decision, 100*st.Change)
 			}
 			res, err := bisect.Run(cmd.Context(), o)
-			if errors.Is(err, input.ErrInput) {
-				return badInput(err)
-			}
 			if res != nil && (err == nil || errors.Is(err, bisect.ErrNotLocated)) {
 				if format == "json" {
 					enc := json.NewEncoder(s.Out)
@@ -59,6 +52,9 @@ different from good, or skipped commits hide which commit made it.`,
 				} else if werr := res.WriteText(s.Out); werr != nil {
 					return werr
 				}
+			}
+			if errors.Is(err, bisect.ErrNotLocated) {
+				return &cli.ExitError{Code: cli.NotLocated, Err: err}
 			}
 			return err
 		},

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/internal/testing/gittest"
 	"github.com/mbopt/mbopt/internal/testing/proftest"
@@ -270,6 +271,6 @@ func TestCompareChangedSince(t *testing.T) {
 	assert.Contains(t, errOut, "nothing to compare")
 
 	code, _, errOut = run(t, "compare", "--bench", ".", "--changed-since", "main")
-	assert.Equal(t, exitBadInput, code)
+	assert.Equal(t, cli.BadInput, code)
 	assert.Contains(t, errOut, "--changed-since needs the analysis flags")
 }

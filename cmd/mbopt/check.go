@@ -10,23 +10,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/suite"
 )
-
-// exitDrift is the exit status of a check that found drift. 3 is left to
-// compare's gate.
-const exitDrift = 4
-
-// driftFound is the error of a check that found drift: the findings are
-// already printed, so it says only how many.
-type driftFound struct{ n int }
-
-func (e *driftFound) Error() string {
-	return fmt.Sprintf("drift found: %s; the saved suite no longer fits the repository (exit %d)", textutil.Plural(e.n, "finding"), exitDrift)
-}
 
 // checkOptions holds the check command's flag values.
 type checkOptions struct {
@@ -67,22 +57,22 @@ input; 1 internal error (see mbopt --help).`,
 		Example: `  $ mbopt check --suite suite.json
   $ mbopt check --suite suite.json --app app.pprof --micro .mbopt/profiles --min-coverage 90
   $ mbopt check --suite suite.json --format json`,
-		Args: cobra.MaximumNArgs(1),
+		Args: cli.Args(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.format != "text" && o.format != "json" {
-				return badInputf("--format: invalid value %q: valid values are {text|json}", o.format)
+			if err := cli.Enum("--format", o.format, "text", "json"); err != nil {
+				return err
 			}
 			if o.suiteFile == "" {
-				return badInputf("--suite is required: the JSON file 'mbopt suite --format json -o FILE' wrote")
+				return input.Errorf("--suite is required: the JSON file 'mbopt suite --format json -o FILE' wrote")
 			}
 			if !(o.minCoverage >= 0 && o.minCoverage <= 100) {
-				return badInputf("--min-coverage must be a percentage in [0, 100], not %g", o.minCoverage)
+				return input.Errorf("--min-coverage must be a percentage in [0, 100], not %g", o.minCoverage)
 			}
 			if (len(o.app) == 0) != (len(o.micro) == 0) {
-				return badInputf("--app and --micro go together: the profile checks compare the benchmark profiles with the application")
+				return input.Errorf("--app and --micro go together: the profile checks compare the benchmark profiles with the application")
 			}
 			if o.minCoverage > 0 && len(o.app) == 0 {
-				return badInputf("--min-coverage needs --app and --micro: coverage is measured from the profiles")
+				return input.Errorf("--min-coverage needs --app and --micro: coverage is measured from the profiles")
 			}
 			dir := "."
 			if len(args) == 1 {
@@ -106,18 +96,18 @@ input; 1 internal error (see mbopt --help).`,
 func runCheck(ctx context.Context, s *streams, o *checkOptions, dir string) error {
 	data, err := regfile.ReadFile(o.suiteFile, 64<<20)
 	if err != nil {
-		return badInputf("--suite %s: %v", o.suiteFile, err)
+		return input.Errorf("--suite %s: %v", o.suiteFile, err)
 	}
 	invs, err := suite.ReadJSON(bytes.NewReader(data))
 	if err != nil {
-		return badInputf("--suite %s: %v; write it with 'mbopt suite --format json -o %s'", o.suiteFile, err, o.suiteFile)
+		return input.Errorf("--suite %s: %v; write it with 'mbopt suite --format json -o %s'", o.suiteFile, err, o.suiteFile)
 	}
 	pkgs, err := collect.Discover(ctx, collect.Config{Dir: dir})
 	if err != nil {
 		if ctx.Err() != nil {
 			return err
 		}
-		return badInputf("%s: finding the module's benchmarks: %v", dir, err)
+		return input.Errorf("%s: finding the module's benchmarks: %v", dir, err)
 	}
 	declared := map[string][]string{}
 	for _, p := range pkgs {
@@ -129,12 +119,12 @@ func runCheck(ctx context.Context, s *streams, o *checkOptions, dir string) erro
 		if err != nil {
 			return err
 		}
-		printSkipped(s.Err, rep)
+		cli.Skipped(s.Err, rep)
 		cfg.Report = rep
 	}
 	d, err := analysis.CheckDrift(cfg)
 	if err != nil {
-		return classify(err)
+		return cli.Word(err, nil)
 	}
 	var buf bytes.Buffer
 	if o.format == "json" {
@@ -154,7 +144,8 @@ func runCheck(ctx context.Context, s *streams, o *checkOptions, dir string) erro
 		return err
 	}
 	if len(d.Findings) > 0 {
-		return &driftFound{len(d.Findings)}
+		// The findings are printed already: the error says how many.
+		return &cli.ExitError{Code: cli.Drift, Err: fmt.Errorf("drift found: %s; the saved suite no longer fits the repository (exit %d)", textutil.Plural(len(d.Findings), "finding"), cli.Drift)}
 	}
 	return nil
 }
@@ -162,9 +153,9 @@ func runCheck(ctx context.Context, s *streams, o *checkOptions, dir string) erro
 // checkReport analyses the application and the benchmark profiles for the
 // checks that need them.
 func checkReport(ctx context.Context, o *checkOptions, dir string) (*analysis.Report, error) {
-	apps, scenarios, err := parseApps(o.app, nil)
+	apps, scenarios, err := analysis.ParseApps(o.app, nil)
 	if err != nil {
-		return nil, err
+		return nil, cli.Word(err, nil)
 	}
 	rep, err := analyze(ctx, analysis.Config{App: apps, Scenarios: scenarios, Micro: o.micro, Modules: o.modules, Exclude: o.exclude, Dir: dir, AllowNoProject: true})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 )
 
 // TestCheckDrift is issue 11's drift check: after the suite was saved, one
@@ -31,14 +32,14 @@ func TestCheckDrift(t *testing.T) {
 	f.repo.Commit("rename B, delete C")
 
 	code, out, errOut = run(t, "check", "--suite", saved)
-	assert.Equal(t, exitDrift, code)
+	assert.Equal(t, cli.Drift, code)
 	assert.Equal(t, "mbopt: drift check of "+saved+" (3 benchmarks) against .\n"+
 		"  missing  example.com/fix/q BenchmarkB: BenchmarkB is no longer declared (removed or renamed); rebuild the suite\n"+
 		"  missing  example.com/fix/q BenchmarkC: BenchmarkC is no longer declared (removed or renamed); rebuild the suite\n", out)
 	assert.Equal(t, "mbopt: drift found: 2 findings; the saved suite no longer fits the repository (exit 4)\n", errOut)
 
 	code, out, errOut = run(t, "check", "--suite", saved, "--app", f.app, "--micro", f.micro, "--min-coverage", "50", "--format", "json")
-	assert.Equal(t, exitDrift, code, errOut)
+	assert.Equal(t, cli.Drift, code, errOut)
 	var got struct {
 		Suite    string                  `json:"suite"`
 		Findings []analysis.DriftFinding `json:"findings"`
@@ -60,7 +61,7 @@ func TestCheckDrift(t *testing.T) {
 	// With the profiles, the new name is named in the text too, and the
 	// coverage is below 60%.
 	code, out, errOut = run(t, "check", "--suite", saved, "--app", f.app, "--micro", f.micro, "--min-coverage", "60")
-	assert.Equal(t, exitDrift, code, errOut)
+	assert.Equal(t, cli.Drift, code, errOut)
 	assert.Equal(t, "mbopt: drift check of "+saved+" (3 benchmarks) against .\n"+
 		"suite coverage  2/4 project functions  50.0% (all profiled benchmarks: 100.0%)\n"+
 		"  missing       example.com/fix/q BenchmarkB: BenchmarkB is no longer declared (removed, or renamed to BenchmarkFormat?); rebuild the suite\n"+
@@ -90,7 +91,7 @@ func TestCheckBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := run(t, tt.args...)
-			assert.Equal(t, exitBadInput, code)
+			assert.Equal(t, cli.BadInput, code)
 			assert.Empty(t, out)
 			assert.Contains(t, errOut, tt.want)
 		})

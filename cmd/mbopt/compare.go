@@ -3,39 +3,27 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/mbopt/mbopt/analysis"
-	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/changes"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/pipeline"
 	"github.com/mbopt/mbopt/report/github"
 	"github.com/mbopt/mbopt/report/verdict"
 	"github.com/mbopt/mbopt/suite"
 )
-
-// exitGate is the exit status of a comparison whose --fail-on gate failed:
-// distinct from 1 (internal error), 2 (bad input) and 128+N (signals).
-const exitGate = 3
-
-// gateError is a failed --fail-on gate; it maps to exitGate.
-type gateError struct{ msg string }
-
-func (e *gateError) Error() string { return e.msg }
 
 // compareOptions holds the compare command's flag values.
 type compareOptions struct {
@@ -68,18 +56,6 @@ type compareOptions struct {
 	shardCosts   string // --shard-costs as given
 	changedSince string // --changed-since
 	onlyAffected bool   // --only-affected
-}
-
-// compareFlagOf maps the fields of compare's input errors to flags.
-var compareFlagOf = map[input.Field]string{
-	"Dir": "the current directory", "Base": "--base", "Head": "--head", "Bench": "--bench",
-	"Benchmarks": "--suite", "Packages": "PACKAGES", "Out": "--out",
-	"Settings.Trials": "--trials", "Settings.Runs": "--runs", "Settings.Count": "--count",
-	"Settings.BenchTime": "--benchtime", "Settings.Threshold": "--threshold",
-	"Settings.Confidence": "--confidence", "Settings.Resamples": "--resamples",
-	"Settings.UntilStable": "--until-stable", "Settings.Budget": "--budget",
-	"Shard": "--shard", "TrialShard": "--trial-shard", "ShardCosts": "--shard-costs",
-	"OnlyAffected": "--only-affected",
 }
 
 func newCmdCompare(s *streams) *cobra.Command {
@@ -142,7 +118,7 @@ failed is reported, never a gate failure by itself.`,
   $ mbopt compare --base origin/main --head worktree --bench . ./...
   $ mbopt compare --bench 'Query' --trials 3 --runs 1 --count 5 --benchtime 100ms --format json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.terminal, o.width = isTerminal(s.Err)
+			o.terminal, o.width = cli.IsTerminal(s.Err)
 			return runCompare(cmd, s, o, args)
 		},
 	}
@@ -205,7 +181,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		value int
 	}{{"--trials", o.trials}, {"--runs", o.runs}, {"--count", o.count}, {"--resamples", o.resamples}} {
 		if n.value < 1 {
-			return badInputf("%s %d: it must be at least 1", n.flag, n.value)
+			return input.Errorf("%s %d: it must be at least 1", n.flag, n.value)
 		}
 	}
 	failOn, err := checkReportFlags(o.failOn, o.cmpFormat, o.output)
@@ -216,23 +192,14 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		return err
 	}
 	if o.hist.aa {
-		switch {
-		case o.base != "":
-			return badInputf("--aa compares the head with itself: leave --base unset")
-		case o.hist.noHistory:
-			return badInputf("--aa stores the instabilities in the history: leave --no-history unset")
-		case o.head == compare.Worktree:
-			return badInputf("--aa calibrates on a commit: --head worktree has uncommitted changes that the history cannot name")
-		}
-		o.base = o.head
-		if o.base == "" {
-			o.base = "HEAD"
+		if o.hist.noHistory && o.base == "" {
+			return input.Errorf("--aa stores the instabilities in the history: leave --no-history unset")
 		}
 		if !cmd.Flags().Changed("fail-on") {
 			failOn = compare.FailOnNever // an A/A detection is a false alarm, not a regression
 		}
 	}
-	opt := compare.Options{Base: o.base, Head: o.head, Bench: o.bench, Packages: args, Out: o.out,
+	opt := compare.Options{Base: o.base, Head: o.head, AA: o.hist.aa, Bench: o.bench, Packages: args, Out: o.out,
 		Settings: compare.Settings{Trials: o.trials, Runs: o.runs, Count: o.count, BenchTime: o.benchtime,
 			Benchmem: o.benchmem, Seed: o.seed, Threshold: o.threshold, Confidence: o.confidence,
 			Resamples: o.resamples, UntilStable: o.untilStable, Budget: o.budget}}
@@ -249,30 +216,30 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		}
 	}
 	if sources > 1 {
-		return badInputf("--suite, the analysis flags (--app, --micro) and --bench each choose the benchmarks; give one of them")
+		return input.Errorf("--suite, the analysis flags (--app, --micro) and --bench each choose the benchmarks; give one of them")
 	}
 	analysisFlags := len(o.app) > 0 || len(o.micro) > 0
 	if o.onlyAffected && o.changedSince == "" {
-		return badInputf("--only-affected needs --changed-since REV (or --changed-since %s) to know what changed", mergeBase)
+		return input.Errorf("--only-affected needs --changed-since REV (or --changed-since %s) to know what changed", mergeBase)
 	}
 	if o.changedSince != "" && !analysisFlags {
-		return badInputf("--changed-since needs the analysis flags (--app, --micro): they say which functions each benchmark covers")
+		return input.Errorf("--changed-since needs the analysis flags (--app, --micro): they say which functions each benchmark covers")
 	}
 	if len(args) > 0 && o.bench == "" {
-		return badInputf("package patterns %s need --bench PATTERN (or use --suite)", strings.Join(args, " "))
+		return input.Errorf("package patterns %s need --bench PATTERN (or use --suite)", strings.Join(args, " "))
 	}
 	inputs := []string{o.suiteFile}
 	histPath := ""
 	sharded := opt.Shard.Enabled() || opt.TrialShard.Enabled()
 	if sharded && cmd.Flags().Changed("history") {
-		return badInputf("--history: a shard's results are only part of the comparison; compare merge judges them together and stores them in its --history")
+		return input.Errorf("--history: a shard's results are only part of the comparison; compare merge judges them together and stores them in its --history")
 	}
 	if !o.hist.noHistory && !sharded {
 		histPath = historyPath(o.hist.path)
 		inputs = append(inputs, history.Files(histPath)...)
 	}
-	if in := atomicfile.Overwrites(o.output, inputs...); in != "" {
-		return outputIsInput("-o", o.output, in)
+	if err := cli.CheckNotInput("-o", o.output, inputs...); err != nil {
+		return err
 	}
 	st, err := openCompareHistory(cmd.Context(), histPath)
 	if err != nil {
@@ -284,7 +251,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if o.cmpFormat == "github" {
 		if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
 			if err := github.CheckStepSummary(path); err != nil {
-				return badInputf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
+				return input.Errorf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
 			}
 		}
 	}
@@ -302,24 +269,14 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			return err
 		}
 		cfg.Recommend, cfg.Certify = 0, false
-		if err := checkOutput(o.output, cfg); err != nil {
+		if err := cli.CheckNotInput("-o", o.output, cfg.Inputs()...); err != nil {
 			return err
 		}
 		rep, err := analyze(cmd.Context(), cfg)
 		if err != nil {
 			return err
 		}
-		sel, err := analysis.SuiteBenchmarks(rep)
-		if err != nil {
-			return classify(err)
-		}
-		if len(sel) == 0 {
-			return badInputf("%s: the optimized suite is empty, so there is nothing to compare; check --module, or choose benchmarks with --bench", strings.Join(o.micro, ", "))
-		}
-		for _, b := range sel {
-			opt.Benchmarks = append(opt.Benchmarks, compare.Benchmark{Package: b.Package, Name: b.Name})
-		}
-		opt.Impacts = analysis.Impacts(rep)
+		var ch *changes.Result
 		if o.changedSince != "" {
 			since := o.changedSince
 			if since == mergeBase && o.base != "" {
@@ -332,36 +289,32 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			case compare.Worktree:
 				head = "" // changes.Diff's work tree
 			}
-			sel, printChanged, err := tagAffected(cmd.Context(), s, since, head, rep)
-			if err != nil {
+			if ch, err = changedSince(cmd.Context(), since, head); err != nil {
 				return err
 			}
-			opt.Affected = map[string]bool{}
-			for _, b := range sel {
-				id := benchname.ID(b.Package, benchname.Top(b.Name))
-				opt.Affected[id] = opt.Affected[id] || b.Affected
-			}
+		}
+		sel, hits, err := pipeline.CompareSuite(rep, ch, &opt)
+		if err != nil {
+			return cli.Word(err, nil)
+		}
+		if len(sel) == 0 {
+			return input.Errorf("%s: the optimized suite is empty, so there is nothing to compare; check --module, or choose benchmarks with --bench", strings.Join(o.micro, ", "))
+		}
+		if ch != nil {
 			opt.OnlyAffected = o.onlyAffected
-			printChanged()
-			if o.onlyAffected && !slices.Contains(slices.Collect(maps.Values(opt.Affected)), true) {
+			printChanges(s.Err, ch, len(hits), len(sel))
+			if o.onlyAffected && len(hits) == 0 {
 				fmt.Fprintf(s.Err, "mbopt: the change touches none of the functions the suite's %s cover: nothing to compare\n", textutil.Plural(len(opt.Affected), "benchmark"))
 				return nil
 			}
 		}
 	}
-	p := &compareProgress{progressPrinter: progressPrinter{w: s.Err, terminal: o.terminal, width: o.width, now: time.Now, start: time.Now()}}
-	opt.Progress = p.event
+	p := &cli.CompareProgress{Line: cli.Line{W: s.Err, Terminal: o.terminal, Width: o.width}, Now: time.Now}
+	opt.Progress = p.Event
 	rep, err := compare.Run(cmd.Context(), opt)
-	p.clear()
+	p.Clear()
 	if err != nil {
-		var ie *input.Error
-		if errors.As(err, &ie) {
-			if flag, ok := compareFlagOf[ie.Field]; ok && !strings.HasPrefix(flag, "the ") {
-				return badInputf("%s: %v", flag, ie)
-			}
-			return badInput(err)
-		}
-		return err
+		return cli.Word(err, nil)
 	}
 	storeErr := applyHistory(cmd.Context(), s.Err, &o.hist, st, histPath, rep, history.ThisMachine(rep.GoVersion), cmd.Flags().Changed("threshold"))
 	if err := writeCompareReport(s, o, rep); err != nil {
@@ -381,7 +334,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	return storeErr
 }
 
-// gate applies the --fail-on policy to rep: a *gateError (exit 3) naming
+// gate applies the --fail-on policy to rep: an error with exit status 3 naming
 // each failing benchmark once, with its units, in the report's order.
 func gate(rep *compare.Report, failOn compare.FailOn) error {
 	if fail := rep.Gate(failOn); len(fail) > 0 {
@@ -398,7 +351,7 @@ func gate(rep *compare.Report, failOn compare.FailOn) error {
 		for i, id := range names {
 			names[i] = id + " (" + strings.Join(units[id], ", ") + ")"
 		}
-		return &gateError{fmt.Sprintf("--fail-on %s: the gate failed on %s: %s", failOn, textutil.Plural(len(names), "benchmark"), strings.Join(names, ", "))}
+		return &cli.ExitError{Code: cli.Gate, Err: fmt.Errorf("--fail-on %s: the gate failed on %s: %s", failOn, textutil.Plural(len(names), "benchmark"), strings.Join(names, ", "))}
 	}
 	return nil
 }
@@ -408,13 +361,13 @@ func gate(rep *compare.Report, failOn compare.FailOn) error {
 func checkReportFlags(failOn, format, output string) (compare.FailOn, error) {
 	f, err := compare.ParseFailOn(failOn)
 	if err != nil {
-		return "", badInputf("--fail-on: %v", err)
+		return "", input.Errorf("--fail-on: %v", err)
 	}
-	if !slices.Contains(compareFormats, format) {
-		return "", badInputf("--format: invalid value %q: valid values are {%s}", format, strings.Join(compareFormats, "|"))
+	if err := cli.Enum("--format", format, compareFormats...); err != nil {
+		return "", err
 	}
 	if output != "" {
-		if err := checkOutputPath(output); err != nil {
+		if err := cli.CheckOutput(output); err != nil {
 			return "", err
 		}
 	}
@@ -449,7 +402,7 @@ func writeCompareReport(s *streams, o *compareOptions, rep *compare.Report) erro
 		}
 		if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
 			if err := sum.Append(path); err != nil {
-				return badInputf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
+				return input.Errorf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
 			}
 		} else {
 			out.Write(sum.Markdown)
@@ -459,75 +412,27 @@ func writeCompareReport(s *streams, o *compareOptions, rep *compare.Report) erro
 			return err
 		}
 	}
-	return writeOutput(s.Out, o.output, out.Bytes())
+	return cli.Output(s.Out, o.output, out.Bytes())
 }
 
 // readSuiteFile reads --suite.
 func readSuiteFile(path string) ([]compare.Benchmark, error) {
 	f, _, err := regfile.Open(path)
 	if err != nil {
-		return nil, badInputf("--suite %s: %v; write it with mbopt suite --format json -o FILE", path, err)
+		return nil, input.Errorf("--suite %s: %v; write it with mbopt suite --format json -o FILE", path, err)
 	}
 	defer f.Close()
 	invs, err := suite.ReadJSON(io.LimitReader(f, 64<<20))
 	if err != nil {
-		return nil, badInputf("--suite %s: %v; write it with mbopt suite --format json -o FILE", path, err)
+		return nil, input.Errorf("--suite %s: %v; write it with mbopt suite --format json -o FILE", path, err)
 	}
 	sel := suite.Benchmarks(invs)
 	if len(sel) == 0 {
-		return nil, badInputf("--suite %s: the suite is empty, so there is nothing to compare; write it with mbopt suite --format json -o FILE", path)
+		return nil, input.Errorf("--suite %s: the suite is empty, so there is nothing to compare; write it with mbopt suite --format json -o FILE", path)
 	}
 	var bs []compare.Benchmark
 	for _, b := range sel {
 		bs = append(bs, compare.Benchmark{Package: b.Package, Name: b.Name})
 	}
 	return bs, nil
-}
-
-// compareProgress renders compare events: a redrawn bar with an ETA on a
-// terminal, a line per finished process otherwise.
-type compareProgress struct {
-	progressPrinter
-	runStart time.Time
-	runs     int
-}
-
-func (p *compareProgress) event(ev compare.Event) {
-	switch ev.Kind {
-	case compare.EventBuild:
-		what := "built"
-		if ev.Cached {
-			what = "cached"
-		}
-		if ev.Err != nil {
-			p.println(fmt.Sprintf("build failed (%s) %s: %s", ev.Side, ev.Package, textutil.FirstLine(ev.Err.Error())))
-		} else if !p.terminal {
-			p.println(fmt.Sprintf("[%d/%d] %-6s %s %s", ev.Done, ev.Total, what, ev.Side, ev.Package))
-		}
-		p.draw(fmt.Sprintf("building test binaries %d/%d", ev.Done, ev.Total))
-	case compare.EventRun:
-		if p.runStart.IsZero() {
-			p.runStart = p.now().Add(-ev.Wall)
-		}
-		p.runs++
-		eta := "--"
-		if p.runs > 0 {
-			per := p.now().Sub(p.runStart) / time.Duration(p.runs)
-			eta = (per * time.Duration(ev.Total-ev.Done)).Round(time.Second).String()
-		}
-		line := fmt.Sprintf("[%d/%d] trial %d run %d %s %s %.2fs", ev.Done, ev.Total, ev.Trial, ev.Run, ev.Side, benchname.ID(ev.Package, ev.Name), ev.Wall.Seconds())
-		if ev.Err != nil {
-			p.println(line + ": failed: " + ev.Err.Error())
-		} else if !p.terminal {
-			p.println(line)
-		}
-		const cells = 24
-		filled := 0
-		if ev.Total > 0 {
-			filled = min(cells, cells*ev.Done/ev.Total)
-		}
-		p.draw(fmt.Sprintf("[%s%s] %d/%d  ETA %s  trial %d run %d %s %s", strings.Repeat("=", filled), strings.Repeat(" ", cells-filled), ev.Done, ev.Total, eta, ev.Trial, ev.Run, ev.Side, ev.Name))
-	case compare.EventStable:
-		p.println(fmt.Sprintf("stable after trial %d: %s (no more runs)", ev.Trial, benchname.ID(ev.Package, ev.Name)))
-	}
 }

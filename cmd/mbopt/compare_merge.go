@@ -10,10 +10,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/statedir"
+	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/shard"
 )
 
@@ -31,17 +33,17 @@ func (o *compareOptions) resolveShards(opt *compare.Options, getenv func(string)
 		}
 		spec, err := shard.Resolve(f.value, getenv)
 		if err != nil {
-			return badInputf("%s: %v", f.flag, err)
+			return input.Errorf("%s: %v", f.flag, err)
 		}
 		*f.spec = spec
 	}
 	if o.shardCosts != "" {
 		if !opt.Shard.Enabled() {
-			return badInputf("--shard-costs needs --shard")
+			return input.Errorf("--shard-costs needs --shard")
 		}
-		costs, err := readShardCosts(o.shardCosts)
+		costs, err := manifest.ShardCosts(o.shardCosts)
 		if err != nil {
-			return err
+			return cli.Word(err, nil)
 		}
 		opt.ShardCosts = costs
 	}
@@ -76,7 +78,7 @@ mbopt compare, and so is the history: the merged report is judged against
 the thresholds calibrated in --history and stored there, as one comparison,
 under the machine the shards' raw files name (the shards store nothing).`,
 		Example: `  $ mbopt compare merge shard-0 shard-1 shard-2 --out merged --format github`,
-		Args:    cobra.MinimumNArgs(1),
+		Args:    cli.Args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkHistoryFlags(cmd.Flags(), &o.hist); err != nil {
 				return err
@@ -121,8 +123,8 @@ func runCompareMerge(ctx context.Context, s *streams, o *compareMergeOptions, di
 		histPath = historyPath(o.hist.path)
 		inputs = append(inputs, history.Files(histPath)...)
 	}
-	if in := atomicfile.Overwrites(o.output, inputs...); in != "" {
-		return outputIsInput("-o", o.output, in)
+	if err := cli.CheckNotInput("-o", o.output, inputs...); err != nil {
+		return err
 	}
 	st, err := openCompareHistory(ctx, histPath)
 	if err != nil {
@@ -134,7 +136,7 @@ func runCompareMerge(ctx context.Context, s *streams, o *compareMergeOptions, di
 	rep, err := compare.Merge(dirs, o.out, nil)
 	if err != nil {
 		if errors.Is(err, compare.ErrMerge) {
-			return badInput(err)
+			return input.Wrap(err)
 		}
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
@@ -58,21 +59,21 @@ func TestCompareGateExitCodes(t *testing.T) {
 		args []string
 		want int
 	}{
-		{nil, exitGate},
-		{[]string{"--fail-on", "never"}, exitOK},
-		{[]string{"--bench", "Faster", "--fail-on", "any-regression"}, exitOK},
-		{[]string{"--bench", "Slower", "--fail-on", "any-regression"}, exitGate},
+		{nil, cli.Gate},
+		{[]string{"--fail-on", "never"}, cli.OK},
+		{[]string{"--bench", "Faster", "--fail-on", "any-regression"}, cli.OK},
+		{[]string{"--bench", "Slower", "--fail-on", "any-regression"}, cli.Gate},
 	} {
 		code, stdout, stderr := mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), tc.args...)...)
 		assert.Equal(t, tc.want, code, "%v\nstdout:\n%s\nstderr:\n%s", tc.args, stdout, stderr)
-		if tc.want == exitGate {
+		if tc.want == cli.Gate {
 			assert.Contains(t, stderr, "the gate failed on 1 benchmark: "+cmpfixture.Package+"."+cmpfixture.Slower+" (sec/op)", tc.args)
 		}
 		assert.Contains(t, stdout, "definite ", tc.args)
 	}
 	// JSON: the documented schema.
 	code, stdout, stderr := mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--bench", "Faster", "--format", "json")...)
-	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, cli.OK, code, stderr)
 	var rep compare.Report
 	require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
 	assert.Equal(t, compare.SchemaVersion, rep.Schema)
@@ -83,7 +84,7 @@ func TestCompareGateExitCodes(t *testing.T) {
 	assert.True(t, strings.HasPrefix(rep.Out, filepath.Join(dir, ".mbopt", "compare")+string(filepath.Separator)), rep.Out)
 	assert.FileExists(t, filepath.Join(rep.Out, compare.BaseFile))
 	code, stdout, stderr = mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--bench", "Faster")...)
-	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, cli.OK, code, stderr)
 	assert.Contains(t, stdout, "raw results (Go benchmark format, for benchstat): base "+filepath.Join(dir, ".mbopt", "compare"))
 	assert.FileExists(t, filepath.Join(rep.Out, compare.HeadFile), "an earlier comparison's files are kept")
 	dirs, err := filepath.Glob(filepath.Join(dir, ".mbopt", "compare", "*", compare.HeadFile))
@@ -142,7 +143,7 @@ func TestCompareKilledLeavesNoWorktree(t *testing.T) {
 		}
 		assert.Len(t, tempDirs(t, tmp), 1, "SIGKILL leaves the temporary directory")
 		code, stdout, stderr := mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--bench", "Faster", "--trials", "2", "--runs", "1")...)
-		assert.Equal(t, exitOK, code, "a rerun works\n%s\n%s", stdout, stderr)
+		assert.Equal(t, cli.OK, code, "a rerun works\n%s\n%s", stdout, stderr)
 		assert.Len(t, worktrees(t, dir), 1, "after the rerun: no worktree left")
 		assert.Empty(t, tempDirs(t, tmp), "after the rerun: the killed run's temporary directory is gone")
 	}
@@ -164,7 +165,7 @@ func TestCompareBadRevisions(t *testing.T) {
 		// The error is the last line, after any progress lines.
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")
 		last := lines[len(lines)-1]
-		assert.Equal(t, exitBadInput, code, stderr)
+		assert.Equal(t, cli.BadInput, code, stderr)
 		assert.Contains(t, last, "mbopt: "+tc.names, tc.args)
 		assert.Contains(t, last, tc.fix, tc.args)
 	}
@@ -184,24 +185,24 @@ func TestCompareShardAndMerge(t *testing.T) {
 	tmp := t.TempDir()
 	shards := []string{filepath.Join(tmp, "shard-0"), filepath.Join(tmp, "shard-1")}
 	code, stdout, stderr := mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--shard", "0/2", "--fail-on", "never", "--out", shards[0])...)
-	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, cli.OK, code, stderr)
 	assert.Contains(t, stdout, "note: shard 0/2: ran 2 of the 3 benchmarks, all trials")
 	t.Setenv("JOB_COMPLETION_INDEX", "1")
 	code, stdout, stderr = mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--shard", "/2", "--fail-on", "never", "--out", shards[1], "--format", "json")...)
-	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, cli.OK, code, stderr)
 	var rep compare.Report
 	require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
 	assert.Contains(t, strings.Join(rep.Notes, "\n"), "shard 1/2: ran")
 
 	merged := filepath.Join(tmp, "merged")
 	code, stdout, stderr = mboptIn(t, dir, tmp, "compare", "merge", shards[0], shards[1], "--out", merged)
-	assert.Equal(t, exitGate, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Equal(t, cli.Gate, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	assert.Contains(t, stderr, "the gate failed on 1 benchmark: "+cmpfixture.Package+"."+cmpfixture.Slower+" (sec/op)")
 	assert.Contains(t, stdout, "merged 2 shards, sharded by benchmarks")
 	assert.FileExists(t, filepath.Join(merged, compare.BaseFile))
 
 	code, _, stderr = mboptIn(t, dir, tmp, "compare", "merge", shards[0], "--out", filepath.Join(tmp, "half"))
-	assert.Equal(t, exitBadInput, code, stderr)
+	assert.Equal(t, cli.BadInput, code, stderr)
 	assert.Contains(t, stderr, "missing 1 shard of 2: shard 1/2")
 
 	// --out naming a file is bad input, found before the merge's work
@@ -228,6 +229,6 @@ func TestCompareShardAndMerge(t *testing.T) {
 		assert.NotEmpty(t, sr.Machine.GOOS, "the machine the raw files name")
 	}
 	code, _, stderr = mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--shard", "0/2", "--history", filepath.Join(tmp, "h.db"))...)
-	assert.Equal(t, exitBadInput, code)
+	assert.Equal(t, cli.BadInput, code)
 	assert.Contains(t, stderr, "--history: a shard's results are only part of the comparison")
 }

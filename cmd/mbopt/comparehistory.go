@@ -8,8 +8,10 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
@@ -38,9 +40,18 @@ func addMergeHistoryFlags(f *pflag.FlagSet, o *compareHistoryOptions) {
 // checkHistoryFlags refuses --no-history with --history.
 func checkHistoryFlags(f *pflag.FlagSet, o *compareHistoryOptions) error {
 	if o.noHistory && f.Changed("history") {
-		return badInputf("--no-history and --history %s contradict each other: give one", o.path)
+		return input.Errorf("--no-history and --history %s contradict each other: give one", o.path)
 	}
 	return nil
+}
+
+// historyPath returns --history (given), or the history database of the
+// module in the current directory (history.PathIn).
+func historyPath(given string) string {
+	if given != "" {
+		return given
+	}
+	return history.PathIn("")
 }
 
 // openCompareHistory opens the history at path that compare will store
@@ -54,21 +65,21 @@ func openCompareHistory(ctx context.Context, path string) (*history.Store, error
 	}
 	st, err := history.Open(ctx, path)
 	if err != nil {
-		return nil, badInputf("--history %s: %v", path, strings.TrimPrefix(err.Error(), "history: "+path+": "))
+		return nil, input.Errorf("--history %s: %v", path, strings.TrimPrefix(err.Error(), "history: "+path+": "))
 	}
 	if err := st.CheckWritable(ctx); err != nil {
 		st.Close()
-		return nil, badInputf("--history %s: %v; give a writable --history file, or --no-history", path, strings.TrimPrefix(err.Error(), "history: "+path+": "))
+		return nil, input.Errorf("--history %s: %v; give a writable --history file, or --no-history", path, strings.TrimPrefix(err.Error(), "history: "+path+": "))
 	}
 	return st, nil
 }
 
-// applyHistory uses and updates the history st (from
-// openCompareHistory; nil with --no-history) after a comparison: unless
-// thresholdGiven, each benchmark's verdict is taken against its threshold
-// calibrated from the A/A comparisons stored for this machine and these
-// settings (never below --threshold); then the report is stored. After an
-// A/A comparison it prints the thresholds calibrated from it on stderr.
+// applyHistory records rep, compared on the machine m, in the history st
+// (from openCompareHistory; nil with --no-history) with
+// history.Store.Record: unless thresholdGiven, its verdicts are first
+// retaken against the thresholds calibrated from the A/A comparisons stored.
+// After an A/A comparison it prints the thresholds calibrated from it on
+// stderr.
 //
 // The comparison is done by then, so a failure here loses no report: a
 // calibration that cannot be read is a warning (the verdicts keep
@@ -79,90 +90,45 @@ func applyHistory(ctx context.Context, stderr io.Writer, o *compareHistoryOption
 	if st == nil {
 		return nil
 	}
-	filter := history.Filter{Machine: &m, SettingsHash: history.SettingsHash(rep.Settings)}
-	if !thresholdGiven && !o.aa {
-		if err := calibrate(ctx, st, filter, path, rep); err != nil {
-			fmt.Fprintf(stderr, "mbopt: warning: --history %s: reading the A/A calibration: %v; the verdicts use --threshold %s\n", path, err, pct(rep.Settings.Threshold))
-		}
-	}
 	if history.IsAA(rep) && !o.aa {
 		// A history stores a commit against itself only as a calibration,
 		// and calibrating is asked for with --aa.
 		rep.Notes = append(rep.Notes, fmt.Sprintf("base and head are the same commit: not stored in %s, so it calibrates nothing (--aa stores an A/A calibration)", path))
 		return nil
 	}
-	add := st.Add
-	if o.bridge {
-		add = st.AddBridge
+	rec, err := st.Record(ctx, rep, history.RecordOptions{Machine: m, KeepVerdicts: thresholdGiven, Bridge: o.bridge})
+	if rec.CalibrationErr != nil {
+		cli.Warnf(stderr, "--history %s: reading the A/A calibration: %v; the verdicts use --threshold %s", path, rec.CalibrationErr, pct(rep.Settings.Threshold))
 	}
-	id, err := add(ctx, rep, m)
+	if cal := rec.Calibration; cal != nil {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("thresholds calibrated from A/A comparisons in %s: %s of their own, %s for the others (--threshold sets one for all)",
+			path, textutil.Plural(len(cal.Thresholds), "benchmark"), pct(max(cal.Suite, rep.Settings.Threshold))))
+	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mbopt: warning: --history %s: the comparison was not stored: %v\n", path, err)
+		cli.Warnf(stderr, "--history %s: the comparison was not stored: %v", path, err)
 		return fmt.Errorf("--history %s: the report was printed but not stored in the history: %w", path, err)
 	}
-	rep.Notes = append(rep.Notes, fmt.Sprintf("stored as comparison %d in %s", id, path))
+	rep.Notes = append(rep.Notes, fmt.Sprintf("stored as comparison %d in %s", rec.ID, path))
 	if o.bridge {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("it bridges the baseline %s to %s: mbopt history carries every series across it; compare against %s from now on (--base %s)",
 			short(rep.Base.Commit), short(rep.Head.Commit), short(rep.Head.Commit), rep.Head.Commit))
 	}
-	if !o.aa {
+	switch {
+	case !o.aa:
+		return nil
+	case rec.AAErr != nil:
+		cli.Warnf(stderr, "--history %s: reading back the A/A calibration: %v", path, rec.AAErr)
 		return nil
 	}
-	insts, err := st.Instabilities(ctx, filter)
-	if err == nil {
-		var cal *history.Calibration
-		if cal, err = history.Calibrate(insts, history.DefaultCalibrateOptions); err == nil {
-			printAACalibration(stderr, rep, insts, cal)
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "mbopt: warning: --history %s: reading back the A/A calibration: %v\n", path, err)
-	}
-	return nil
-}
-
-// calibrate takes each verdict of rep against the benchmark's threshold
-// calibrated from the A/A comparisons f keeps, never below --threshold.
-func calibrate(ctx context.Context, st *history.Store, f history.Filter, path string, rep *compare.Report) error {
-	insts, err := st.Instabilities(ctx, f)
-	if err != nil {
-		return err
-	}
-	cal, err := history.Calibrate(insts, history.DefaultCalibrateOptions)
-	if err != nil {
-		return err
-	}
-	if cal.Suite > 0 {
-		compare.Reclassify(rep, func(id, unit string) float64 {
-			t, _ := cal.For(id, unit)
-			return max(t, rep.Settings.Threshold)
-		})
-		rep.Notes = append(rep.Notes, fmt.Sprintf("thresholds calibrated from A/A comparisons in %s: %s of their own, %s for the others (--threshold sets one for all)",
-			path, textutil.Plural(len(cal.Thresholds), "benchmark"), pct(max(cal.Suite, rep.Settings.Threshold))))
-	}
-	return nil
-}
-
-// printAACalibration prints the thresholds an A/A comparison calibrated.
-func printAACalibration(stderr io.Writer, rep *compare.Report, insts []history.Instability, cal *history.Calibration) {
-	fmt.Fprintf(stderr, "mbopt: A/A calibration from %s on this machine:\n", textutil.Plural(maxRuns(insts), "A/A comparison"))
+	fmt.Fprintf(stderr, "mbopt: A/A calibration from %s on this machine:\n", textutil.Plural(rec.AARuns, "A/A comparison"))
 	for _, r := range rep.Results {
-		if r.Status != compare.Compared || r.Estimate == nil {
-			continue
+		if r.Status == compare.Compared && r.Estimate != nil {
+			t, _ := rec.AA.For(r.ID, r.Unit)
+			fmt.Fprintf(stderr, "  %s %s: instability %s, initial threshold %s\n", r.ID, r.Unit, pct(r.Instability), pct(t))
 		}
-		t, _ := cal.For(r.ID, r.Unit)
-		fmt.Fprintf(stderr, "  %s %s: instability %s, initial threshold %s\n", r.ID, r.Unit, pct(r.Instability), pct(t))
 	}
 	fmt.Fprintf(stderr, "mbopt: later comparisons take each benchmark's verdict against its threshold; mbopt history --instability shows them all\n")
-}
-
-// maxRuns is the largest number of A/A results of one benchmark.
-func maxRuns(insts []history.Instability) int {
-	n := 0
-	for _, in := range insts {
-		n = max(n, len(in.Widths))
-	}
-	return n
+	return nil
 }
 
 func pct(r float64) string { return fmt.Sprintf("%.1f%%", 100*r) }

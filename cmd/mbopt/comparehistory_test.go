@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
@@ -29,7 +30,7 @@ func TestCompareCalibration(t *testing.T) {
 	args := func(extra ...string) []string { return append(append([]string{}, compareArgs...), extra...) }
 
 	code, stdout, stderr := mboptIn(t, dir, tmp, args("--aa", "--format", "json")...)
-	require.Equal(t, exitOK, code, "an A/A run does not gate by default\n%s", stderr)
+	require.Equal(t, cli.OK, code, "an A/A run does not gate by default\n%s", stderr)
 	assert.Contains(t, stderr, "mbopt: A/A calibration from 1 A/A comparison on this machine:")
 	assert.Contains(t, stderr, "stored as comparison 1 in "+db)
 	var aa compare.Report
@@ -48,7 +49,7 @@ func TestCompareCalibration(t *testing.T) {
 
 	// The next compare uses the calibrated thresholds.
 	code, stdout, stderr = mboptIn(t, dir, tmp, args("--format", "json", "--fail-on", "never")...)
-	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, cli.OK, code, stderr)
 	var rep compare.Report
 	require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
 	cal, err := history.Calibrate(insts, history.DefaultCalibrateOptions)
@@ -75,7 +76,7 @@ func TestCompareCalibration(t *testing.T) {
 	require.NoError(t, st.Close())
 
 	code, stdout, stderr = mboptIn(t, dir, tmp, args("--bench", "Slower", "--format", "json")...)
-	require.Equal(t, exitOK, code, "the calibrated threshold passes the gate\n%s", stderr)
+	require.Equal(t, cli.OK, code, "the calibrated threshold passes the gate\n%s", stderr)
 	require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
 	require.Len(t, rep.Results, 1)
 	assert.GreaterOrEqual(t, rep.Results[0].Threshold, 0.6-1e-12)
@@ -83,7 +84,7 @@ func TestCompareCalibration(t *testing.T) {
 
 	for _, extra := range [][]string{{"--threshold", "0.01"}, {"--no-history"}} {
 		code, _, stderr = mboptIn(t, dir, tmp, args(append([]string{"--bench", "Slower"}, extra...)...)...)
-		assert.Equal(t, exitGate, code, "%v: one threshold for all\n%s", extra, stderr)
+		assert.Equal(t, cli.Gate, code, "%v: one threshold for all\n%s", extra, stderr)
 	}
 	// The history saw every comparison but the --no-history one: 2 A/A
 	// (one real, one added above) and 3 others.
@@ -97,7 +98,7 @@ func TestCompareCalibration(t *testing.T) {
 	}
 
 	code, _, stderr = mboptIn(t, dir, tmp, args("--aa", "--base", "main")...)
-	assert.Equal(t, exitBadInput, code)
+	assert.Equal(t, cli.BadInput, code)
 	assert.Contains(t, stderr, "--aa compares the head with itself: leave --base unset")
 }
 
@@ -113,10 +114,10 @@ func TestSameCommitIsNoCalibration(t *testing.T) {
 		return append(append([]string{}, compareArgs...), append([]string{"--bench", "Slower"}, extra...)...)
 	}
 	code, stdout, stderr := mboptIn(t, dir, tmp, args("--base", "HEAD", "--head", "HEAD")...)
-	require.Equal(t, exitOK, code, "%s\n%s", stdout, stderr)
+	require.Equal(t, cli.OK, code, "%s\n%s", stdout, stderr)
 	assert.Contains(t, stdout, "base and head are the same commit: not stored in "+db)
 	code, stdout, stderr = mboptIn(t, dir, tmp, args("--format", "json")...)
-	require.Equal(t, exitGate, code, "%s\n%s", stdout, stderr)
+	require.Equal(t, cli.Gate, code, "%s\n%s", stdout, stderr)
 	var rep compare.Report
 	require.NoError(t, json.Unmarshal([]byte(stdout), &rep))
 	require.Len(t, rep.Results, 1)
@@ -132,7 +133,7 @@ func TestSameCommitIsNoCalibration(t *testing.T) {
 func TestAAWallTimeHeadline(t *testing.T) {
 	dir := cmpfixture.Repo(t, cmpfixture.Variant{WallTime: true})
 	code, stdout, stderr := mboptIn(t, dir, t.TempDir(), append(append([]string{}, compareArgs...), "--base", "HEAD", "--head", "HEAD", "--no-history")...)
-	require.Equal(t, exitOK, code, "%s\n%s", stdout, stderr)
+	require.Equal(t, cli.OK, code, "%s\n%s", stdout, stderr)
 	// The headline follows the header (title, blank, base, head, blank).
 	lines := strings.Split(stdout, "\n")
 	require.Greater(t, len(lines), 5, stdout)
@@ -186,7 +187,7 @@ func TestCompareChecksFirst(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("GITHUB_STEP_SUMMARY", tc.summary)
 			code, stdout, stderr := mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), tc.args...)...)
-			assert.Equal(t, exitBadInput, code, stderr)
+			assert.Equal(t, cli.BadInput, code, stderr)
 			assert.Empty(t, stdout)
 			assert.Contains(t, stderr, tc.want)
 			assert.NoFileExists(t, filepath.Join(dir, ".mbopt", "compare", compare.BaseFile), "no benchmark ran")
@@ -223,7 +224,7 @@ func TestCompareMergeOutputIsInput(t *testing.T) {
 	raw := filepath.Join(shard, compare.BaseFile)
 	require.NoError(t, os.WriteFile(raw, []byte("BenchmarkX 1 2 ns/op\n"), 0o644))
 	code, stdout, stderr := run(t, "compare", "merge", shard, "-o", raw, "--out", t.TempDir())
-	assert.Equal(t, exitBadInput, code, stderr)
+	assert.Equal(t, cli.BadInput, code, stderr)
 	assert.Empty(t, stdout)
 	assert.Contains(t, stderr, "-o "+raw+" is the input "+raw)
 	data, err := os.ReadFile(raw)
@@ -241,7 +242,7 @@ func TestHistoryRebaseline(t *testing.T) {
 	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
 	tmp := t.TempDir()
 	code, stdout, stderr := mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--bench", "Slower|Faster", "--fail-on", "never", "--format", "json")...)
-	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, cli.OK, code, stderr)
 	var first compare.Report
 	require.NoError(t, json.Unmarshal([]byte(stdout), &first))
 
@@ -255,13 +256,13 @@ func TestHistoryRebaseline(t *testing.T) {
 		{[]string{"--to", "no-such-rev"}, "--to: revision \"no-such-rev\" names no commit"},
 	} {
 		code, _, stderr := mboptIn(t, dir, tmp, append([]string{"history", "rebaseline"}, tc.args...)...)
-		assert.Equal(t, exitBadInput, code, "%v: %s", tc.args, stderr)
+		assert.Equal(t, cli.BadInput, code, "%v: %s", tc.args, stderr)
 		assert.Contains(t, stderr, tc.want, "%v", tc.args)
 	}
 
 	// The bridge: the old baseline against the head, the benchmarks stored.
 	code, stdout, stderr = mboptIn(t, dir, tmp, append([]string{"history", "rebaseline", "--to", "HEAD", "--format", "json"}, compareArgs[1:]...)...)
-	require.Equal(t, exitOK, code, "a rebaseline does not gate by default\n%s", stderr)
+	require.Equal(t, cli.OK, code, "a rebaseline does not gate by default\n%s", stderr)
 	var bridge compare.Report
 	require.NoError(t, json.Unmarshal([]byte(stdout), &bridge))
 	assert.Equal(t, first.Base.Commit, bridge.Base.Commit)
@@ -274,6 +275,6 @@ func TestHistoryRebaseline(t *testing.T) {
 	assert.Contains(t, strings.Join(bridge.Notes, "\n"), "it bridges the baseline "+first.Base.Commit[:10]+" to "+first.Head.Commit[:10])
 
 	code, stdout, stderr = mboptIn(t, dir, tmp, "history")
-	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, cli.OK, code, stderr)
 	assert.Contains(t, stdout, "baseline moved: "+first.Base.Commit[:10]+" → "+first.Head.Commit[:10])
 }

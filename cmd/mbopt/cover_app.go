@@ -3,20 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mbopt/mbopt/callgraph"
-	"github.com/mbopt/mbopt/covdata"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
-	"github.com/mbopt/mbopt/internal/proc"
+	"github.com/mbopt/mbopt/reference"
 )
 
 // coverAppOptions holds the cover-app command's flag values.
@@ -45,7 +41,7 @@ sample caught it.
               GOCOVERDIR set and -cover -coverpkg added to GOFLAGS, so the
               go commands it runs build with coverage
 
-An ARG "{profile}" is replaced with the -o file's name with .pprof for its
+An ARG "` + reference.Placeholder + `" is replaced with the -o file's name with .pprof for its
 extension, so one run can also write the CPU profile (-cpuprofile {profile}).
 With --gocoverdir DIR cover-app reads coverage data the program already wrote
 instead of running anything.
@@ -59,20 +55,20 @@ a note lists the functions only one of the two saw.`,
   $ mbopt cover-app --gocoverdir /tmp/covdata -o app.cover.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.gocoverdir != "" && len(args) > 0 {
-				return badInputf("--gocoverdir reads coverage data already written: give it or a command after --, not both")
+				return input.Errorf("--gocoverdir reads coverage data already written: give it or a command after --, not both")
 			}
 			if o.gocoverdir == "" && len(args) == 0 {
-				return badInputf("cover-app needs the workload after --, e.g. mbopt cover-app -- ./cmd/load -duration 10s, or --gocoverdir DIR")
+				return input.Errorf("cover-app needs the workload after --, e.g. mbopt cover-app -- ./cmd/load -duration 10s, or --gocoverdir DIR")
 			}
 			if o.output == "" {
-				return badInputf("-o must name the function set file to write")
+				return input.Errorf("-o must name the function set file to write")
 			}
 			// Found before the workload runs, not after.
-			if err := checkOutputPath(o.output); err != nil {
+			if err := cli.CheckOutput(o.output); err != nil {
 				return err
 			}
-			if containsArg(args, "{profile}") && atomicfile.Overwrites(o.output, profileOf(o.output)) != "" {
-				return badInputf("-o %s: {profile} is the -o file with .pprof for its extension, which is -o itself; give -o another extension, such as app.cover.json", o.output)
+			if wantsProfile(args) && atomicfile.Overwrites(o.output, reference.CoverProfile(o.output)) != "" {
+				return input.Errorf("-o %s: %s is the -o file with .pprof for its extension, which is -o itself; give -o another extension, such as app.cover.json", o.output, reference.Placeholder)
 			}
 			return runCoverApp(cmd.Context(), s, o, args)
 		},
@@ -87,120 +83,27 @@ a note lists the functions only one of the two saw.`,
 // runCoverApp runs the workload with coverage (or reads --gocoverdir) and
 // writes its function set.
 func runCoverApp(ctx context.Context, s *streams, o *coverAppOptions, args []string) error {
-	wantProfile := containsArg(args, "{profile}")
-	var mains []string
-	dir := o.gocoverdir
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "mbopt-cover-app-*")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		dir = filepath.Join(tmp, "covdata")
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			return err
-		}
-		if mains, err = coverRun(ctx, s, o, args, tmp, dir); err != nil {
-			return err
-		}
-	}
-	set, err := covdata.Load(ctx, dir, covdata.Options{})
+	prof := reference.CoverProfile(o.output)
+	set, err := reference.Cover(ctx, reference.CoverOptions{Args: args, CoverDir: o.gocoverdir, CoverPkg: o.coverpkg, Profile: prof, Output: s.Err})
 	if err != nil {
-		if errors.Is(err, covdata.ErrNoData) || o.gocoverdir != "" {
-			return badInputf("%v", err)
-		}
+		return cli.Word(err, nil)
+	}
+	var buf bytes.Buffer
+	if err := set.Write(&buf); err != nil {
 		return err
 	}
-	dropPackages(set, mains)
-	f, err := atomicfile.Create(o.output)
-	if err != nil {
-		return badInputf("-o %s: %v", o.output, err)
-	}
-	defer f.Cleanup()
-	if err := set.Write(f); err != nil {
-		return fmt.Errorf("writing %s: %w", o.output, err)
-	}
-	if err := f.Commit(); err != nil {
-		return fmt.Errorf("writing %s: %w", o.output, err)
+	if err := cli.Output(s.Out, o.output, buf.Bytes()); err != nil {
+		return err
 	}
 	fmt.Fprintf(s.Err, "mbopt: %d functions of %d instrumented packages ran; function set: %s\n", len(set.Funcs), len(set.Packages), o.output)
-	if prof := profileOf(o.output); wantProfile {
+	if wantsProfile(args) {
 		fmt.Fprintf(s.Err, "mbopt: CPU profile: %s; analyse both with: mbopt analyze --app %s --app-cover %s --micro PROFILES\n", prof, prof, o.output)
 	}
 	return nil
 }
 
-// coverRun builds (for a local package) and runs the workload with
-// GOCOVERDIR=covdir; its output goes to stderr.
-func coverRun(ctx context.Context, s *streams, o *coverAppOptions, args []string, tmp, covdir string) (mains []string, err error) {
-	coverpkg := o.coverpkg
-	if coverpkg == "" {
-		out, err := exec.CommandContext(ctx, "go", "list", "./...").Output()
-		pkgs := strings.Fields(string(out))
-		if err != nil || len(pkgs) == 0 {
-			return nil, badInputf("cover-app: no Go package to instrument in the current directory; run it in the module's root or give --coverpkg")
-		}
-		coverpkg = strings.Join(pkgs, ",")
-	}
-	// A profile names a main package's functions main.F, not by import
-	// path, and a workload driver is not the code under study: the main
-	// packages stay instrumented (without the main package a binary writes
-	// no coverage) but their functions are left out of the set.
-	list := append([]string{"list", "-f", `{{if eq .Name "main"}}{{.ImportPath}}{{end}}`}, strings.Split(coverpkg, ",")...)
-	out, err := exec.CommandContext(ctx, "go", list...).Output()
-	if err != nil {
-		return nil, badInputf("cover-app: go list %s: %v", coverpkg, err)
-	}
-	mains = strings.Fields(string(out))
-	prof := profileOf(o.output)
-	for i, a := range args {
-		args[i] = strings.ReplaceAll(a, "{profile}", prof)
-	}
-	env := append(os.Environ(), "GOCOVERDIR="+covdir)
-	var run *exec.Cmd
-	if strings.HasPrefix(args[0], ".") {
-		bin := filepath.Join(tmp, "app")
-		build := exec.CommandContext(ctx, "go", "build", "-cover", "-coverpkg="+coverpkg, "-o", bin, args[0])
-		var stderr bytes.Buffer
-		build.Stderr = &stderr
-		if err := proc.Run(build); err != nil {
-			return nil, badInputf("go build -cover %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
-		}
-		run = exec.CommandContext(ctx, bin, args[1:]...)
-	} else {
-		run = exec.CommandContext(ctx, args[0], args[1:]...)
-		env = append(env, "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -cover -coverpkg="+coverpkg))
-	}
-	run.Env = env
-	run.Stdout, run.Stderr = s.Err, s.Err
-	if err := proc.Run(run); err != nil {
-		return nil, badInputf("the workload %s failed: %v (coverage counters are written only when it exits normally)", strings.Join(args, " "), err)
-	}
-	return mains, nil
-}
-
-// profileOf returns the CPU profile name for {profile}: the function set's
-// file name with .pprof for its extension.
-func profileOf(output string) string {
-	return strings.TrimSuffix(output, filepath.Ext(output)) + ".pprof"
-}
-
-func containsArg(args []string, s string) bool {
-	for _, a := range args {
-		if strings.Contains(a, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// dropPackages removes the functions and packages pkgs from set.
-func dropPackages(set *covdata.Set, pkgs []string) {
-	if len(pkgs) == 0 {
-		return
-	}
-	set.Packages = slices.DeleteFunc(set.Packages, func(p string) bool { return slices.Contains(pkgs, p) })
-	set.Funcs = slices.DeleteFunc(set.Funcs, func(f covdata.Func) bool {
-		return slices.Contains(pkgs, callgraph.PackageOf(f.Name))
-	})
+// wantsProfile reports whether the workload's arguments ask for the CPU
+// profile (reference.Placeholder).
+func wantsProfile(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return strings.Contains(a, reference.Placeholder) })
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/covdata"
 )
 
@@ -26,8 +27,8 @@ func TestCoverAppUsage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := Main(tc.args, strings.NewReader(""), &stdout, &stderr)
-			if code != exitBadInput || !strings.Contains(stderr.String(), tc.want) {
-				t.Errorf("mbopt %s: exit %d, stderr %q; want exit %d and %q", strings.Join(tc.args, " "), code, stderr.String(), exitBadInput, tc.want)
+			if code != cli.BadInput || !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("mbopt %s: exit %d, stderr %q; want exit %d and %q", strings.Join(tc.args, " "), code, stderr.String(), cli.BadInput, tc.want)
 			}
 			if stdout.Len() > 0 {
 				t.Errorf("mbopt %s wrote to stdout: %q", strings.Join(tc.args, " "), stdout.String())
@@ -48,7 +49,7 @@ func TestCoverAppExample(t *testing.T) {
 	t.Chdir("../../testdata/example")
 	var stdout, stderr bytes.Buffer
 	code := Main([]string{"cover-app", "-o", out, "--", "./cmd/appbench", "-duration", "1s", "-cpuprofile", "{profile}"}, strings.NewReader(""), &stdout, &stderr)
-	if code != exitOK {
+	if code != cli.OK {
 		t.Fatalf("cover-app: exit %d, stderr:\n%s", code, stderr.String())
 	}
 	set, err := covdata.ReadFile(out)
@@ -65,7 +66,7 @@ func TestCoverAppExample(t *testing.T) {
 		t.Fatalf("{profile} was not written: %v", err)
 	}
 	code = Main([]string{"analyze", "--app", prof, "--app-cover", out, "--micro", "../profiles/example/micro", "--module", "example.com/tinytsdb", "--recommend", "0", "--format", "json"}, strings.NewReader(""), &stdout, &stderr)
-	if code != exitOK {
+	if code != cli.OK {
 		t.Fatalf("analyze --app-cover: exit %d, stderr:\n%s", code, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "0 only in the profile") {
@@ -93,8 +94,8 @@ func TestCoverAppOutputCheckedFirst(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := Main(append([]string{"cover-app"}, tc.args...), strings.NewReader(""), &stdout, &stderr)
-			if code != exitBadInput || !strings.Contains(stderr.String(), tc.want) {
-				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr.String(), exitBadInput, tc.want)
+			if code != cli.BadInput || !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr.String(), cli.BadInput, tc.want)
 			}
 			if _, err := os.Stat(marker); err == nil {
 				t.Error("the workload ran before -o was checked")

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/internal/testing/golden"
 )
 
@@ -325,7 +326,7 @@ func TestDocExamples(t *testing.T) {
 		t.Run(ex.pos, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := Main(ex.args, strings.NewReader(""), &stdout, &stderr)
-			if code != exitOK || stderr.Len() > 0 {
+			if code != cli.OK || stderr.Len() > 0 {
 				t.Fatalf("%s: mbopt %s: exit %d, stderr:\n%s", ex.pos, strings.Join(ex.args, " "), code, stderr.String())
 			}
 			if !matchOutput(ex.want, stdout.String()) {

@@ -4,6 +4,8 @@ import (
 	"os"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/report"
 )
 
@@ -21,18 +23,18 @@ func writeGitHub(s *streams, o *analyzeOptions, rep *analysis.Report, d *report.
 	summary := os.Getenv("GITHUB_STEP_SUMMARY")
 	if summary == "" {
 		if o.output != "" {
-			if err := writeFileAtomic(o.output, []byte(g.Suite)); err != nil {
+			if err := cli.WriteFile(o.output, []byte(g.Suite)); err != nil {
 				return err
 			}
 		}
 		_, err := s.Out.Write(g.Markdown)
 		return err
 	}
-	if err := writeOutput(s.Out, o.output, []byte(g.Suite)); err != nil {
+	if err := cli.Output(s.Out, o.output, []byte(g.Suite)); err != nil {
 		return err
 	}
 	if err := g.Append(summary); err != nil {
-		return badInputf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
+		return input.Errorf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
 	}
 	return nil
 }

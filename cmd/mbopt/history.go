@@ -16,10 +16,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/report/trend"
@@ -118,54 +119,33 @@ the jump threshold around the previous commit, detections marked), or with
 
 // check validates the flags, naming the flag at fault.
 func (o *historyOptions) check() error {
-	switch o.format {
-	case "text", "json", "markdown":
-	default:
-		return badInputf("--format: invalid value %q: valid values are {text|json|markdown}", o.format)
+	if err := cli.Enum("--format", o.format, "text", "json", "markdown"); err != nil {
+		return err
 	}
 	if o.instability && o.format == "markdown" {
-		return badInputf("--format markdown: --instability writes text or json")
+		return input.Errorf("--format markdown: --instability writes text or json")
 	}
 	if o.fixed != "" {
 		lo, hi, ok := strings.Cut(o.fixed, ",")
 		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
 		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
 		if !ok || err1 != nil || err2 != nil || !(l < h) {
-			return badInputf("--fixed %s: want LOWER,UPPER relative changes with LOWER < UPPER, such as -0.2,0.2", o.fixed)
+			return input.Errorf("--fixed %s: want LOWER,UPPER relative changes with LOWER < UPPER, such as -0.2,0.2", o.fixed)
 		}
 		o.detect.Fixed = &detect.Bounds{Lower: l, Upper: h}
 	}
 	if err := o.detect.Check(); err != nil {
-		return badInput(detectFlagError(err))
+		return cli.Word(err, nil)
 	}
 	if o.output != "" {
-		if err := checkOutputPath(o.output); err != nil {
+		if err := cli.CheckOutput(o.output); err != nil {
 			return err
 		}
-		if in := atomicfile.Overwrites(o.output, history.Files(o.path)...); in != "" {
-			return outputIsInput("-o", o.output, in)
+		if err := cli.CheckNotInput("-o", o.output, history.Files(o.path)...); err != nil {
+			return err
 		}
 	}
 	return nil
-}
-
-// detectFieldFlags maps detect.Options fields to their flags.
-var detectFieldFlags = map[string]string{
-	"InitialThreshold": "--initial-threshold", "Factor": "--factor", "Widths": "--widths",
-	"Floor": "--floor", "Window": "--window", "Fixed": "--fixed",
-}
-
-var detectField = regexp.MustCompile(`^detect: (\w+) is`)
-
-// detectFlagError rewords a detect.Options error with its flag's name.
-func detectFlagError(err error) error {
-	msg := err.Error()
-	if m := detectField.FindStringSubmatch(msg); m != nil {
-		if flag, ok := detectFieldFlags[m[1]]; ok {
-			return errors.New(flag + strings.TrimPrefix(msg, "detect: "+m[1]))
-		}
-	}
-	return err
 }
 
 // openHistory opens an existing history database for reading; a missing
@@ -174,10 +154,10 @@ func detectFlagError(err error) error {
 func openHistory(ctx context.Context, path string) (*history.Store, error) {
 	st, err := history.OpenReadOnly(ctx, path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, badInputf("--history %s: no history database; mbopt compare writes one (unless --no-history)", path)
+		return nil, input.Errorf("--history %s: no history database; mbopt compare writes one (unless --no-history)", path)
 	}
 	if err != nil {
-		return nil, badInputf("--history %s: %v", path, strings.TrimPrefix(err.Error(), "history: "+path+": "))
+		return nil, input.Errorf("--history %s: %v", path, strings.TrimPrefix(err.Error(), "history: "+path+": "))
 	}
 	return st, nil
 }
@@ -202,22 +182,22 @@ func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 	}
 	switch {
 	case errors.Is(err, history.ErrEmpty):
-		return badInputf("--history %s: %v; run mbopt compare to add some", o.path, err)
+		return input.Errorf("--history %s: %v; run mbopt compare to add some", o.path, err)
 	case errors.Is(err, history.ErrBaseline):
-		return badInput(fmt.Errorf("--baseline: %w", err))
+		return input.Wrap(fmt.Errorf("--baseline: %w", err))
 	case err != nil:
-		return badInputf("--history %s: %v", o.path, strings.TrimPrefix(err.Error(), "history: "+o.path+": "))
+		return input.Errorf("--history %s: %v", o.path, strings.TrimPrefix(err.Error(), "history: "+o.path+": "))
 	}
 	for _, b := range set.Unmatched {
-		fmt.Fprintf(s.Err, "mbopt: warning: %s: no stored result against baseline %s matches this benchmark\n", b, short(set.Baseline.Commit))
+		cli.Warnf(s.Err, "%s: no stored result against baseline %s matches this benchmark", b, short(set.Baseline.Commit))
 	}
 	for _, sr := range set.Series {
 		for _, sk := range sr.Skipped {
-			fmt.Fprintf(s.Err, "mbopt: warning: %s (%s): the result of comparison %d at %s is left out: %s\n", sr.ID, sr.Unit, sk.Comparison, short(sk.Head.Commit), sk.Reason)
+			cli.Warnf(s.Err, "%s (%s): the result of comparison %d at %s is left out: %s", sr.ID, sr.Unit, sk.Comparison, short(sk.Head.Commit), sk.Reason)
 		}
 	}
 	if len(set.Series) == 0 {
-		return badInputf("no series against baseline %s matches the arguments and --unit %q", short(set.Baseline.Commit), o.unit)
+		return input.Errorf("no series against baseline %s matches the arguments and --unit %q", short(set.Baseline.Commit), o.unit)
 	}
 	cals := map[string]*history.Calibration{}
 	initial := func(sr history.Series) (float64, string, error) {
@@ -268,7 +248,7 @@ func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 			return err
 		}
 	}
-	return writeOutput(s.Out, o.output, buf.Bytes())
+	return cli.Output(s.Out, o.output, buf.Bytes())
 }
 
 // short returns a commit's first 10 characters.
@@ -295,7 +275,7 @@ func plotFileName(s trend.Series, used map[string]bool) string {
 // writeHistoryPlots writes one SVG per series of doc into dir.
 func writeHistoryPlots(stderr io.Writer, dir string, doc *trend.Document) error {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return badInputf("--plot %s: %v", dir, err)
+		return input.Errorf("--plot %s: %v", dir, err)
 	}
 	used := map[string]bool{}
 	for _, sr := range doc.Series {
@@ -303,7 +283,7 @@ func writeHistoryPlots(stderr io.Writer, dir string, doc *trend.Document) error 
 		if err != nil {
 			return err
 		}
-		if err := writeFileAtomic(filepath.Join(dir, plotFileName(sr, used)), svg); err != nil {
+		if err := cli.WriteFile(filepath.Join(dir, plotFileName(sr, used)), svg); err != nil {
 			return err
 		}
 	}
@@ -328,7 +308,7 @@ func runInstability(ctx context.Context, s *streams, o *historyOptions, st *hist
 		insts = kept
 	}
 	if len(insts) == 0 {
-		return badInputf("--history %s: no A/A comparison stored (for these benchmarks and units); run mbopt compare --aa", o.path)
+		return input.Errorf("--history %s: no A/A comparison stored (for these benchmarks and units); run mbopt compare --aa", o.path)
 	}
 	cal, err := history.Calibrate(insts, history.DefaultCalibrateOptions)
 	if err != nil {
@@ -345,19 +325,19 @@ func runInstability(ctx context.Context, s *streams, o *historyOptions, st *hist
 	}
 	if o.plot != "" {
 		if err := os.MkdirAll(o.plot, 0o777); err != nil {
-			return badInputf("--plot %s: %v", o.plot, err)
+			return input.Errorf("--plot %s: %v", o.plot, err)
 		}
 		svg, err := trend.InstabilitySVG(insts, cal)
 		if err != nil {
 			return err
 		}
 		path := filepath.Join(o.plot, "instability.svg")
-		if err := writeFileAtomic(path, svg); err != nil {
+		if err := cli.WriteFile(path, svg); err != nil {
 			return err
 		}
 		fmt.Fprintf(s.Err, "mbopt: wrote %s\n", path)
 	}
-	return writeOutput(s.Out, o.output, buf.Bytes())
+	return cli.Output(s.Out, o.output, buf.Bytes())
 }
 
 func containsAny(list []string, vs ...string) bool {
@@ -403,11 +383,11 @@ the new baseline (--base REV).`
 	cmd.RunE = func(c *cobra.Command, args []string) error {
 		for _, name := range rebaselineFixed {
 			if f.Changed(name) {
-				return badInputf("--%s: rebaseline compares --from with --to and stores the bridge in --history", name)
+				return input.Errorf("--%s: rebaseline compares --from with --to and stores the bridge in --history", name)
 			}
 		}
 		if to == "" {
-			return badInputf("--to REV names the new baseline")
+			return input.Errorf("--to REV names the new baseline")
 		}
 		ctx := c.Context()
 		path := historyPath(o.hist.path)
@@ -424,7 +404,7 @@ the new baseline (--base REV).`
 		}
 		if err != nil {
 			st.Close()
-			return badInputf("--from: %v", strings.TrimPrefix(err.Error(), "history: "+path+": "))
+			return input.Errorf("--from: %v", strings.TrimPrefix(err.Error(), "history: "+path+": "))
 		}
 		if len(args) == 0 && o.suiteFile == "" && o.bench == "" && len(o.app) == 0 && len(o.micro) == 0 {
 			if o.preset, err = st.Benchmarks(ctx, old.Commit); err != nil {
@@ -433,22 +413,22 @@ the new baseline (--base REV).`
 			}
 			if len(o.preset) == 0 {
 				st.Close()
-				return badInputf("--history %s holds no compared benchmark against %s; choose the benchmarks with --bench or --suite", path, short(old.Commit))
+				return input.Errorf("--history %s holds no compared benchmark against %s; choose the benchmarks with --bench or --suite", path, short(old.Commit))
 			}
 		}
 		st.Close()
 		newBase, err := gitrev.Commit(ctx, ".", to)
 		if err != nil {
-			return badInputf("--to: %v", err)
+			return input.Errorf("--to: %v", err)
 		}
 		if newBase == old.Commit {
-			return badInputf("--to %s is the baseline %s already", to, short(old.Commit))
+			return input.Errorf("--to %s is the baseline %s already", to, short(old.Commit))
 		}
 		o.base, o.head, o.hist.bridge = old.Commit, newBase, true
 		if !f.Changed("fail-on") {
 			o.failOn = string(compare.FailOnNever) // the new baseline differs on purpose
 		}
-		o.terminal, o.width = isTerminal(s.Err)
+		o.terminal, o.width = cli.IsTerminal(s.Err)
 		return runCompare(c, s, o, args)
 	}
 	return cmd

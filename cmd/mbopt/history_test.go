@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/internal/testing/golden"
@@ -286,7 +287,7 @@ func TestHistoryOutputIsInput(t *testing.T) {
 	require.NoError(t, err)
 	for _, out := range []string{db, db + "-wal", db + "-shm", filepath.Join(dir, "link.db"), filepath.Join(dir, ".", "self#1.db")} {
 		code, stdout, errOut := run(t, "history", "--history", db, "-o", out)
-		assert.Equal(t, exitBadInput, code, "-o %s: %s", out, errOut)
+		assert.Equal(t, cli.BadInput, code, "-o %s: %s", out, errOut)
 		assert.Empty(t, stdout)
 		assert.Contains(t, errOut, "-o "+out+" is the input ", "-o %s", out)
 	}
@@ -337,14 +338,14 @@ func TestHistoryLowDefects(t *testing.T) {
 		db := historyFixture(t)
 		exec(t, db, `ALTER TABLE results RENAME COLUMN verdict TO verdict_old`)
 		code, _, errOut := run(t, "history", "--history", db)
-		assert.Equal(t, exitBadInput, code)
+		assert.Equal(t, cli.BadInput, code)
 		assert.True(t, strings.HasPrefix(errOut, "mbopt: --history "+db+": "), errOut)
 		assert.Contains(t, errOut, "no such column")
 		assert.NotContains(t, errOut, "mbopt: --baseline")
 	})
 	t.Run("--no-history with --history is refused", func(t *testing.T) {
 		code, _, errOut := run(t, "compare", "--no-history", "--history", filepath.Join(t.TempDir(), "h.db"))
-		assert.Equal(t, exitBadInput, code)
+		assert.Equal(t, cli.BadInput, code)
 		assert.Contains(t, errOut, "--no-history and --history")
 	})
 }

@@ -1,15 +1,16 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/manifest"
 )
 
 func newCmdMerge(s *streams) *cobra.Command {
@@ -37,14 +38,14 @@ copies it unchanged.
 Exit status: 0 when merged, 2 for inputs that cannot be merged, 1 otherwise.`,
 		Example: `  $ mbopt merge shard-0 shard-1 shard-2 -o profiles
   $ mbopt merge shards/* -o profiles && mbopt analyze --app app.pprof --micro profiles`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cli.Args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				return badInputf("-o must name a directory")
+				return input.Errorf("-o must name a directory")
 			}
 			m, err := collect.Merge(args, out)
 			if errors.Is(err, collect.ErrMerge) {
-				return badInput(err)
+				return input.Wrap(err)
 			}
 			if err != nil {
 				return err
@@ -54,26 +55,11 @@ Exit status: 0 when merged, 2 for inputs that cannot be merged, 1 otherwise.`,
 				dirs = "1 directory"
 			}
 			fmt.Fprintf(s.Err, "merged %s (%s: %s) into %s\n", dirs,
-				textutil.Plural(len(m.Benchmarks), "benchmark"), statusCounts(m), out)
+				textutil.Plural(len(m.Benchmarks), "benchmark"), cmp.Or(m.Counts(), "none"), out)
 			fmt.Fprintln(s.Out, out)
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "profiles", "merged output `directory`")
 	return cmd
-}
-
-// statusCounts returns "23 ok, 1 failed": the manifest's counts by status,
-// in summary order.
-func statusCounts(m *manifest.Manifest) string {
-	var parts []string
-	for _, st := range statusOrder {
-		if n := m.Count(st); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, st))
-		}
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -56,7 +57,7 @@ func TestOutputOntoAnInputIsRefused(t *testing.T) {
 				require.NoError(t, err)
 				args := append([]string{cmd, "--app", app, "--micro", micro, "--module", "example.com/tinytsdb", "-o", tt.output}, tt.extra...)
 				code, stdout, stderr := run(t, args...)
-				assert.Equal(t, exitBadInput, code, stderr)
+				assert.Equal(t, cli.BadInput, code, stderr)
 				assert.Empty(t, stdout)
 				assert.Contains(t, stderr, "-o "+tt.output+" is the input "+tt.input+": writing the result there would overwrite it")
 				after, err := os.ReadFile(tt.input)
@@ -113,7 +114,7 @@ func TestCPUProfileOnlyAfterSuccess(t *testing.T) {
 
 	failed := filepath.Join(dir, "failed.pprof")
 	code, _, _ = run(t, "--cpuprofile", failed, "analyze", "--app", filepath.Join(dir, "missing.pprof"), "--micro", exampleDir+"/micro")
-	assert.Equal(t, exitBadInput, code)
+	assert.Equal(t, cli.BadInput, code)
 	assert.NoFileExists(t, failed)
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)

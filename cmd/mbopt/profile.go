@@ -4,20 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"regexp"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 
 	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/shard"
@@ -158,51 +155,17 @@ of them, skipped ones aside), 1 otherwise, 2 for bad flags or no benchmarks.`,
 func (o *profileOptions) resolveShard(getenv func(string) string) error {
 	spec, err := shard.Resolve(o.shard, getenv)
 	if err != nil {
-		return badInputf("--shard: %v", err)
+		return input.Errorf("--shard: %v", err)
 	}
 	o.shardSpec = spec
 	if o.shardCosts == "" {
 		return nil
 	}
 	if !spec.Enabled() {
-		return badInputf("--shard-costs needs --shard")
+		return input.Errorf("--shard-costs needs --shard")
 	}
-	costs, err := readShardCosts(o.shardCosts)
-	if err != nil {
-		return err
-	}
-	o.costs = costs
-	return nil
-}
-
-// readShardCosts reads --shard-costs: the benchmark costs a whole
-// collection's manifest recorded.
-func readShardCosts(path string) (map[string]float64, error) {
-	m, err := loadManifest(path)
-	if err != nil {
-		return nil, badInputf("--shard-costs: %v", err)
-	}
-	if m.Shard != nil {
-		return nil, badInputf("--shard-costs %s is the manifest of shard %d/%d, which knows only its own share; give a whole collection (the output of 'mbopt merge')", path, m.Shard.Index, m.Shard.Count)
-	}
-	costs := m.Costs()
-	if costs == nil {
-		costs = map[string]float64{}
-	}
-	return costs, nil
-}
-
-// loadManifest reads the manifest in path, a directory or a manifest file.
-func loadManifest(path string) (*manifest.Manifest, error) {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return manifest.Load(path)
-	}
-	f, _, err := regfile.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return manifest.Read(f, path)
+	o.costs, err = manifest.ShardCosts(o.shardCosts)
+	return cli.Word(err, nil)
 }
 
 // addCollectFlags registers the flags that choose and run benchmarks,
@@ -226,41 +189,41 @@ var benchtimeRE = regexp.MustCompile(`^[1-9][0-9]*x$`)
 // validate checks the flag values, returning input errors (exit 2).
 func (o *profileOptions) validate() error {
 	if o.out == "" {
-		return badInputf("--out must name a directory")
+		return input.Errorf("--out must name a directory")
 	}
 	if _, err := benchname.CompileFilter(o.bench); err != nil {
-		return badInputf("--bench: %v", err)
+		return input.Errorf("--bench: %v", err)
 	}
 	if _, err := benchname.CompileFilter(o.skip); err != nil {
-		return badInputf("--skip: %v", err)
+		return input.Errorf("--skip: %v", err)
 	}
 	if !benchtimeRE.MatchString(o.benchtime) {
 		if d, err := time.ParseDuration(o.benchtime); err != nil || d <= 0 {
-			return badInputf("--benchtime: invalid value %q: want a positive duration such as 1s or an iteration count such as 100x", o.benchtime)
+			return input.Errorf("--benchtime: invalid value %q: want a positive duration such as 1s or an iteration count such as 100x", o.benchtime)
 		}
 	}
 	switch manifest.Source(o.source) {
 	case "", manifest.SourceProfile, manifest.SourceCover:
 	default:
-		return badInputf("--source: invalid value %q: valid values are {profile|cover}", o.source)
+		return input.Errorf("--source: invalid value %q: valid values are {profile|cover}", o.source)
 	}
-	switch manifest.Scope(o.scope) {
-	case "", manifest.ScopeTimed, manifest.ScopeAll:
-	default:
-		return badInputf("--scope: invalid value %q: valid values are {timed|all}", o.scope)
+	if o.scope != "" {
+		if err := cli.Enum("--scope", o.scope, string(manifest.ScopeTimed), string(manifest.ScopeAll)); err != nil {
+			return err
+		}
 	}
 	if o.timeout <= 0 {
-		return badInputf("--timeout must be positive, not %v", o.timeout)
+		return input.Errorf("--timeout must be positive, not %v", o.timeout)
 	}
 	if o.jobs < 0 {
-		return badInputf("-j must be 0 (one per CPU) or a positive count, not %d", o.jobs)
+		return input.Errorf("-j must be 0 (one per CPU) or a positive count, not %d", o.jobs)
 	}
 	if o.mod != "" && o.mod != "mod" && o.mod != "readonly" && o.mod != "vendor" {
-		return badInputf("--mod: invalid value %q: valid values are {mod|readonly|vendor}", o.mod)
+		return input.Errorf("--mod: invalid value %q: valid values are {mod|readonly|vendor}", o.mod)
 	}
 	if o.dir != "" {
 		if fi, err := os.Stat(o.dir); err != nil || !fi.IsDir() {
-			return badInputf("-C %s: not a directory", o.dir)
+			return input.Errorf("-C %s: not a directory", o.dir)
 		}
 	}
 	return nil
@@ -313,40 +276,30 @@ func (o *profileOptions) collect(ctx context.Context, s *streams, cfg collect.Co
 	}
 	if o.collectRun == nil {
 		o.collectRun = collect.Collect
-		o.terminal, o.width = isTerminal(s.Err)
+		o.terminal, o.width = cli.IsTerminal(s.Err)
 	}
-	p := &progressPrinter{w: s.Err, terminal: o.terminal, width: o.width, now: o.now, start: o.now()}
-	cfg.Progress = p.event
+	p := &cli.CollectProgress{Line: cli.Line{W: s.Err, Terminal: o.terminal, Width: o.width}, Now: o.now, Start: o.now()}
+	cfg.Progress = p.Event
 	m, err := o.collectRun(ctx, cfg)
-	p.clear()
+	p.Clear()
 	if m != nil {
-		p.summary(m, cfg.Out)
+		p.Summary(m, cfg.Out)
 	}
-	var ie *input.Error
+	override := map[input.Field]string{}
+	if o.dir != "" {
+		override["Dir"] = "-C"
+	}
 	switch {
-	case errors.As(err, &ie):
-		return nil, badInput(collectFlagError(ie, o))
+	case errors.Is(err, input.ErrInput):
+		return nil, cli.Word(err, override)
 	case errors.Is(err, collect.ErrNoBenchmarks):
-		return nil, badInput(err)
+		return nil, input.Wrap(err)
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("interrupted; run the same command again to resume")
 	case err != nil:
 		return nil, err
 	}
 	return m, nil
-}
-
-// collectFlagError adds the flag behind a collect.Config field to the
-// error's message.
-func collectFlagError(ie *input.Error, o *profileOptions) error {
-	flag := map[input.Field]string{"Out": "--out", "Bench": "--bench", "Skip": "--skip", "Patterns": "PATTERN", "Shard": "--shard", "ShardCosts": "--shard-costs", "Source": "--source", "Scope": "--scope", "BenchTime": "--benchtime"}[ie.Field]
-	if ie.Field == "Dir" && o.dir != "" {
-		flag = "-C"
-	}
-	if flag == "" {
-		return ie
-	}
-	return fmt.Errorf("%s: %w", flag, ie)
 }
 
 // checkCollected fails when nothing was profiled, or with --strict when
@@ -360,184 +313,3 @@ func checkCollected(m *manifest.Manifest, o *profileOptions) error {
 	}
 	return nil
 }
-
-// isTerminal reports whether w is a terminal that should get a progress bar
-// (not when CI is set), and its width.
-func isTerminal(w io.Writer) (bool, int) {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return false, 0
-	}
-	if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
-		return false, 0
-	}
-	width, _, err := term.GetSize(int(f.Fd()))
-	if err != nil || width <= 0 {
-		width = 80
-	}
-	return true, width
-}
-
-// progressPrinter renders collect events on stderr: a redrawn bar on a
-// terminal, one line per finished benchmark otherwise.
-type progressPrinter struct {
-	w        io.Writer
-	terminal bool
-	width    int
-	now      func() time.Time
-	start    time.Time // of the command
-
-	runStart time.Time // of the first profile run
-	ran      int       // benchmarks finished by a run (not reused, not decided early)
-	done     int
-	total    int
-	counts   map[manifest.Status]int
-	reused   int
-	current  string
-	drawn    bool
-}
-
-// event is the collect.Config.Progress hook.
-func (p *progressPrinter) event(ev collect.Event) {
-	switch ev.Kind {
-	case collect.EventBuild:
-		// Build failures are reported with their benchmarks' entries.
-		p.draw(fmt.Sprintf("building test binaries %d/%d", ev.Done, ev.Total))
-	case collect.EventDiscover:
-		p.draw(fmt.Sprintf("listing sub-benchmarks %d/%d", ev.Done, ev.Total))
-	case collect.EventStart:
-		if p.runStart.IsZero() {
-			p.runStart = p.now()
-		}
-		p.total = ev.Total
-		p.current = benchname.ID(ev.Package, ev.Name)
-		p.draw(p.bar())
-	case collect.EventFinish:
-		p.total, p.done = ev.Total, ev.Done
-		if p.counts == nil {
-			p.counts = map[manifest.Status]int{}
-		}
-		e := ev.Entry
-		p.counts[e.Status]++
-		switch {
-		case ev.Reused:
-			p.reused++
-		case !p.runStart.IsZero():
-			p.ran++
-		}
-		if !p.terminal || e.Status != manifest.StatusOK {
-			status := string(e.Status)
-			if ev.Reused {
-				status = "reused"
-			}
-			line := fmt.Sprintf("[%*d/%d] %-12s %6.1fs  %s", len(fmt.Sprint(ev.Total)), ev.Done, ev.Total, status, e.WallSeconds, e.ID)
-			if e.Error != "" {
-				line += ": " + textutil.FirstLine(e.Error)
-			}
-			p.println(line)
-		}
-		p.draw(p.bar())
-	}
-}
-
-// bar returns the progress bar line for the profile phase.
-func (p *progressPrinter) bar() string {
-	const cells = 24
-	filled := 0
-	if p.total > 0 {
-		filled = cells * p.done / p.total
-	}
-	eta := "--"
-	if p.ran > 0 {
-		per := p.now().Sub(p.runStart) / time.Duration(p.ran)
-		eta = (per * time.Duration(p.total-p.done)).Round(time.Second).String()
-	}
-	failed := p.done - p.counts[manifest.StatusOK] - p.counts[manifest.StatusSkipped]
-	return fmt.Sprintf("[%s%s] %d/%d  ok %d  failed %d  ETA %s  %s",
-		strings.Repeat("=", filled), strings.Repeat(" ", cells-filled),
-		p.done, p.total, p.counts[manifest.StatusOK], failed, eta, p.current)
-}
-
-// draw redraws the status line on a terminal.
-func (p *progressPrinter) draw(line string) {
-	if !p.terminal {
-		return
-	}
-	if p.width > 1 && len(line) >= p.width {
-		line = line[:p.width-1]
-	}
-	fmt.Fprintf(p.w, "\r\033[K%s", line)
-	p.drawn = true
-}
-
-// println prints a permanent line (above the bar on a terminal).
-func (p *progressPrinter) println(line string) {
-	p.clear()
-	fmt.Fprintln(p.w, line)
-}
-
-// clear erases the status line.
-func (p *progressPrinter) clear() {
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.drawn = false
-	}
-}
-
-// summary prints the counts by status and every problem, build failures
-// grouped by package.
-func (p *progressPrinter) summary(m *manifest.Manifest, out string) {
-	elapsed := p.now().Sub(p.start).Round(100 * time.Millisecond)
-	var parts []string
-	for _, st := range statusOrder {
-		if n := m.Count(st); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, st))
-		}
-	}
-	reused := ""
-	if p.reused > 0 {
-		reused = fmt.Sprintf(", %d reused from an earlier run", p.reused)
-	}
-	share := ""
-	if sh := m.Shard; sh != nil {
-		share = fmt.Sprintf(" (shard %d/%d: %d of the %d benchmarks found)", sh.Index, sh.Count, sh.Benchmarks, sh.Total)
-	}
-	fmt.Fprintf(p.w, "profiled %s%s in %v%s: %s\n", textutil.Plural(len(m.Benchmarks), "benchmark"), share, elapsed, reused, strings.Join(parts, ", "))
-	problems := m.Problems()
-	if len(problems) == 0 {
-		return
-	}
-	fmt.Fprintf(p.w, "%d did not succeed:\n", len(problems))
-	type group struct {
-		status  manifest.Status
-		what    string
-		err     string
-		members int
-	}
-	var groups []*group
-	byPkg := map[string]*group{}
-	for _, e := range problems {
-		if e.Status == manifest.StatusBuildFailed {
-			if g := byPkg[e.Package]; g != nil {
-				g.members++
-				continue
-			}
-			g := &group{e.Status, e.Package, e.Error, 1}
-			byPkg[e.Package] = g
-			groups = append(groups, g)
-			continue
-		}
-		groups = append(groups, &group{e.Status, e.ID, e.Error, 1})
-	}
-	for _, g := range groups {
-		what := g.what
-		if g.status == manifest.StatusBuildFailed {
-			what = fmt.Sprintf("%s (%s)", g.what, textutil.Plural(g.members, "benchmark"))
-		}
-		fmt.Fprintf(p.w, "  %-12s  %s: %s\n", g.status, what, textutil.FirstLine(g.err))
-	}
-	fmt.Fprintf(p.w, "details: the manifest and logs in %s\n", out)
-}
-
-// statusOrder lists the statuses in summary order.
-var statusOrder = []manifest.Status{manifest.StatusOK, manifest.StatusSkipped, manifest.StatusFailed, manifest.StatusTimeout, manifest.StatusBuildFailed}

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/manifest"
@@ -90,7 +91,7 @@ func TestProfileKilled(t *testing.T) {
 			}, 2*time.Minute, 100*time.Millisecond, "mbopt never reached the hanging benchmark: %s", &stderr)
 
 			code, _, errText := run(t, args...)
-			assert.Equal(t, exitBadInput, code, "a second mbopt on the same --out")
+			assert.Equal(t, cli.BadInput, code, "a second mbopt on the same --out")
 			assert.Contains(t, errText, filepath.Join(out, collect.LockFile))
 			assert.Contains(t, errText, fmt.Sprintf("pid %d ", cmd.Process.Pid))
 
@@ -103,7 +104,7 @@ func TestProfileKilled(t *testing.T) {
 			assert.Empty(t, taggedProcesses(tag, "", 5*time.Second), "processes left running after %v of mbopt", sig)
 
 			code, _, errText = run(t, "profile", "-C", "../../testdata/faults", "./hangs", "--bench", "Quick", "--out", out, "--benchtime", "1x")
-			require.Equal(t, exitOK, code, errText)
+			require.Equal(t, cli.OK, code, errText)
 			assert.Contains(t, errText, "1 reused from an earlier run")
 			assert.NoDirExists(t, filepath.Join(out, ".bin"))
 			entries, _ := os.ReadDir(out)
@@ -137,7 +138,7 @@ func TestProfileBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			code, _, stderr := run(t, append([]string{"profile"}, tt.args...)...)
-			assert.Equal(t, exitBadInput, code, stderr)
+			assert.Equal(t, cli.BadInput, code, stderr)
 			assert.True(t, strings.HasPrefix(stderr, tt.want), "stderr %q, want prefix %q", stderr, tt.want)
 			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
 			assert.NoDirExists(t, out)

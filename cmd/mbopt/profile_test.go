@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/manifest"
@@ -231,7 +232,7 @@ func TestProfileCommandFaults(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "prof")
 	code, stdout, stderr := run(t, "profile", "-C", "../../testdata/faults", "./healthy", "./panics", "./broken",
 		"--out", out, "--benchtime", "1x", "-j", "2")
-	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, cli.OK, code, stderr)
 	assert.Equal(t, out+"\n", stdout)
 	for _, want := range []string{
 		"ok  ", "example.com/faults/healthy.BenchmarkSub/with_space",
@@ -247,13 +248,13 @@ func TestProfileCommandFaults(t *testing.T) {
 
 	code, _, stderr = run(t, "profile", "-C", "../../testdata/faults", "./healthy", "./panics", "./broken",
 		"--out", out, "--benchtime", "1x", "--strict")
-	assert.Equal(t, exitInternal, code)
+	assert.Equal(t, cli.Internal, code)
 	assert.Contains(t, stderr, "8 ok, 1 skipped")
 	assert.Contains(t, stderr, "reused from an earlier run")
 	assert.Contains(t, stderr, "mbopt: --strict: 4 of 13 benchmarks did not succeed")
 
 	code, _, stderr = run(t, "profile", "-C", "../../testdata/faults", "./nobench", "--out", out)
-	assert.Equal(t, exitBadInput, code)
+	assert.Equal(t, cli.BadInput, code)
 	assert.Contains(t, stderr, "no benchmarks found")
 	_, err = os.Stat(out)
 	require.NoError(t, err)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/report"
 )
 
@@ -44,10 +46,10 @@ delete that file. Exit status: 0 success, 2 bad input, 1 internal error.`,
 		Example: `  $ mbopt report --app app.pprof --micro profiles/ --out report/
   $ mbopt report --app ingest=ingest.pprof --app query=query.pprof:2 --micro profiles/ --out report/
   $ mbopt report --app app.pprof --micro profiles/ --objective impact --budget 60s --out report/`,
-		Args: cobra.NoArgs,
+		Args: cli.Args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.out == "" {
-				return badInputf("--out is required: the directory to write the report into")
+				return input.Errorf("--out is required: the directory to write the report into")
 			}
 			cfg, err := o.config()
 			if err != nil {
@@ -58,11 +60,11 @@ delete that file. Exit status: 0 success, 2 bad input, 1 internal error.`,
 			if err != nil {
 				return err
 			}
-			printSkipped(s.Err, rep)
+			cli.Skipped(s.Err, rep)
 			if err := writeReport(o.out, report.Build(rep)); err != nil {
 				return err
 			}
-			printWarnings(s.Err, rep) // after the report, so a write error comes first
+			cli.Warnings(s.Err, rep) // after the report, so a write error comes first
 			return nil
 		},
 	}
@@ -78,9 +80,9 @@ func writeReport(dir string, d *report.Document) error {
 	var pathErr *fs.PathError
 	switch {
 	case errors.As(err, &foreign):
-		return badInputf("--out: %v", err)
+		return input.Errorf("--out: %v", err)
 	case errors.As(err, &pathErr):
-		return badInputf("--out %s: %v; --out names the directory to write the report into", dir, err)
+		return input.Errorf("--out %s: %v; --out names the directory to write the report into", dir, err)
 	}
 	return err
 }

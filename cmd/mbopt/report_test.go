@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -52,7 +53,7 @@ func TestReportCommandErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, stderr := run(t, tt.args...)
-			assert.Equal(t, exitBadInput, code)
+			assert.Equal(t, cli.BadInput, code)
 			assert.Contains(t, stderr, tt.want)
 		})
 	}
@@ -103,7 +104,7 @@ func TestReportCommandReplacesTheSet(t *testing.T) {
 	notes := filepath.Join(out, "notes.txt")
 	require.NoError(t, os.WriteFile(notes, []byte("mine"), 0o644))
 	code, _, stderr = run(t, args...)
-	assert.Equal(t, exitBadInput, code)
+	assert.Equal(t, cli.BadInput, code)
 	assert.Contains(t, stderr, "notes.txt, which is not a file of an mbopt report")
 	assert.FileExists(t, notes, "a file mbopt did not write is never deleted")
 	assert.NoFileExists(t, filepath.Join(out, "recommend-coverage.png"), "the directory is left as it was")
@@ -111,7 +112,7 @@ func TestReportCommandReplacesTheSet(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o644))
 	code, _, stderr = run(t, append(args[:len(args)-1], file)...)
-	assert.Equal(t, exitBadInput, code)
+	assert.Equal(t, cli.BadInput, code)
 	assert.Contains(t, stderr, "--out "+file+": ")
 }
 
@@ -122,7 +123,7 @@ func TestGitHubFormatOutputFirst(t *testing.T) {
 	suiteFile := filepath.Join(dir, "suite.txt")
 	t.Setenv("GITHUB_STEP_SUMMARY", filepath.Join(dir, "missing", "summary.md"))
 	code, stdout, stderr := run(t, exampleArgs("--format", "github", "-o", suiteFile)...)
-	assert.Equal(t, exitBadInput, code)
+	assert.Equal(t, cli.BadInput, code)
 	assert.Empty(t, stdout)
 	assert.Contains(t, stderr, "mbopt: $GITHUB_STEP_SUMMARY: appending the step summary: open "+filepath.Join(dir, "missing", "summary.md")+": no such file or directory; point GITHUB_STEP_SUMMARY at a writable file")
 	suite, err := os.ReadFile(suiteFile)
@@ -133,7 +134,7 @@ func TestGitHubFormatOutputFirst(t *testing.T) {
 	summary := filepath.Join(dir, "summary.md")
 	t.Setenv("GITHUB_STEP_SUMMARY", summary)
 	code, _, stderr = run(t, exampleArgs("--format", "github", "-o", filepath.Join(dir, "nodir", "suite.txt"))...)
-	assert.Equal(t, exitBadInput, code, stderr)
+	assert.Equal(t, cli.BadInput, code, stderr)
 	assert.NoFileExists(t, summary, "no summary announces a suite that was not written")
 }
 

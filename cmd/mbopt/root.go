@@ -8,28 +8,16 @@ import (
 	"math"
 	"os"
 	"runtime/pprof"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/mbopt/mbopt/bisect"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/interrupt"
-)
-
-// Exit codes, documented in the README and in mbopt --help. A run ended by
-// SIGINT, SIGTERM or SIGHUP exits with 128 plus the signal's number
-// (interrupt.ExitCode): 130, 143, 129.
-const (
-	exitOK       = 0
-	exitInternal = 1
-	exitBadInput = 2
-	// exitGate (3, in compare.go): mbopt compare's --fail-on gate failed.
-	// exitDrift (4, in check.go), exitNotLocated (5, in bisect.go).
 )
 
 // interruptedMessage is what an interrupted run prints last on stderr: every
@@ -42,12 +30,6 @@ const interruptedMessage = "mbopt: interrupted; run the same command again"
 // ends it (see package internal/interrupt): short enough that every signal
 // ends mbopt within a second.
 const interruptGrace = 800 * time.Millisecond
-
-// badInput wraps err as an input error (exit 2). A nil err stays nil.
-func badInput(err error) error { return input.Wrap(err) }
-
-// badInputf formats an input error (exit 2).
-func badInputf(format string, args ...any) error { return input.Errorf(format, args...) }
 
 // streams carries the command's standard streams so commands can be run
 // in-process by tests.
@@ -70,30 +52,14 @@ CPU profiles of a repository's microbenchmarks. It reports how much of the
 application's call graph the suite covers, the smallest sub-suite with the same
 coverage, and which uncovered functions deserve a benchmark next.
 
-Exit status:
-  0        success
-  1        an internal error, or nothing could be profiled
-  2        bad input or usage: a missing or bad file, a bad flag value, no
-           benchmarks, a --module that matches no application function, an
-           empty suite; the message names the file or flag and the fix
-  3        mbopt compare: the --fail-on gate failed (a regression)
-  4        mbopt check found drift: the saved suite no longer fits the
-           repository (the findings are on standard output)
-  5        mbopt bisect could not locate the change (not reproducible
-           between --good and --bad, or hidden by skipped commits)
-  130      interrupted by SIGINT (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP
-           (128 + the signal's number). mbopt stops within a second whatever
-           it is doing, removes its temporary files and prints
-           "interrupted; run the same command again".`,
+` + cli.ExitStatus,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
-	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return badInput(fmt.Errorf("%w; run '%s --help' for usage", err, cmd.CommandPath()))
-	})
+	root.SetFlagErrorFunc(cli.FlagError)
 	for _, add := range subcommands {
 		root.AddCommand(add(s))
 	}
@@ -111,7 +77,7 @@ Exit status:
 		// partial profile nor a profile of the failure at that name.
 		f, err := atomicfile.Create(cpuprofile)
 		if err != nil {
-			return badInputf("--cpuprofile %s: %v; choose a file in an existing directory", cpuprofile, err)
+			return input.Errorf("--cpuprofile %s: %v; choose a file in an existing directory", cpuprofile, err)
 		}
 		if err := pprof.StartCPUProfile(f); err != nil {
 			f.Cleanup()
@@ -140,7 +106,7 @@ func checkFiniteFlags(fs *pflag.FlagSet) error {
 			return
 		}
 		if x, gerr := fs.GetFloat64(f.Name); gerr == nil && (math.IsNaN(x) || math.IsInf(x, 0)) {
-			err = badInputf("--%s %s: want a finite number, such as its default %s", f.Name, f.Value, f.DefValue)
+			err = input.Errorf("--%s %s: want a finite number, such as its default %s", f.Name, f.Value, f.DefValue)
 		}
 	})
 	return err
@@ -177,27 +143,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	})
 	defer w.Stop()
 	err := execute(w.Context(), args, stdin, stdout, stderr)
-	code := exitCode(err, w.Signal())
+	code := cli.Code(err, w.Signal())
 	switch {
 	case code > 128: // interrupt.ExitCode
 		interrupted()
-	case err != nil && isCobraUsage(err):
-		// cobra's usage errors carry no advice; add it to the first line.
-		first, rest, _ := strings.Cut(err.Error(), "\n")
-		fmt.Fprintf(stderr, "mbopt: %s; run 'mbopt --help' for usage\n", first)
-		if rest = strings.TrimSpace(rest); rest != "" {
-			fmt.Fprintln(stderr, rest)
-		}
 	case err != nil:
 		fmt.Fprintf(stderr, "mbopt: %v\n", err)
 	}
 	return code
-}
-
-// isCobraUsage reports whether err is one of cobra's own usage errors
-// (unknown command, wrong argument count), which are plain errors.
-func isCobraUsage(err error) bool {
-	return strings.HasPrefix(err.Error(), "unknown command") || strings.Contains(err.Error(), "arg(s), received")
 }
 
 // execute runs the command line args under ctx.
@@ -205,42 +158,16 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	s := &streams{In: stdin, Out: stdout, Err: stderr}
 	root := newRootCmd(s)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err != nil && cmd == root && !errors.Is(err, input.ErrInput) {
+		// The root command runs nothing: its only errors besides its
+		// flags' are cobra's unknown-command errors.
+		err = cli.Usage(err)
+	}
 	if s.stopProfile != nil {
 		if perr := s.stopProfile(err == nil); perr != nil && err == nil {
 			err = fmt.Errorf("--cpuprofile: %w", perr)
 		}
 	}
 	return err
-}
-
-// exitCode maps a command's outcome to the process exit status; it is the
-// one place where that happens. Interruption is checked first: once a
-// signal arrived, or when the error is a context cancellation, whatever
-// failed did so because mbopt was stopping (a killed --app-cmd workload is
-// not bad input), so the status is the interrupt's. Then input and usage
-// errors give 2, a failed compare gate 3, drift found by check 4, a
-// bisect that could not locate the change 5, everything else 1.
-func exitCode(err error, sig os.Signal) int {
-	if sig != nil || errors.Is(err, context.Canceled) {
-		return interrupt.ExitCode(sig)
-	}
-	if err == nil {
-		return exitOK
-	}
-	if errors.Is(err, input.ErrInput) || isCobraUsage(err) {
-		return exitBadInput
-	}
-	var df *driftFound
-	if errors.As(err, &df) {
-		return exitDrift
-	}
-	var ge *gateError
-	if errors.As(err, &ge) {
-		return exitGate
-	}
-	if errors.Is(err, bisect.ErrNotLocated) {
-		return exitNotLocated
-	}
-	return exitInternal
 }

@@ -5,15 +5,15 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/collect"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/pipeline"
@@ -76,7 +76,7 @@ profile), 1 when nothing could be profiled or another failure.`,
   $ mbopt run --app-cmd 'go run ./cmd/loadtest -cpuprofile {profile}' --app-runs 3
   $ mbopt run --app-pgo --benchtime 10s --recommend 5
   $ mbopt run --app prod.pprof --format json -o analysis.json`,
-		Args: cobra.MaximumNArgs(1),
+		Args: cli.Args(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) == 1 {
@@ -112,19 +112,19 @@ func must(err error) {
 
 func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *pflag.FlagSet) error {
 	if len(o.micro) > 0 {
-		return badInputf("--micro: run profiles the benchmarks itself; use 'mbopt analyze' for existing profiles")
+		return input.Errorf("--micro: run profiles the benchmarks itself; use 'mbopt analyze' for existing profiles")
 	}
-	if o.format != "text" && o.format != "json" && o.format != "github" {
-		return badInputf("--format: invalid value %q: valid values are {text|json|github}", o.format)
+	if err := cli.Enum("--format", o.format, "text", "json", "github"); err != nil {
+		return err
 	}
 	if o.appSeconds <= 0 {
-		return badInputf("--app-seconds must be positive, not %d", o.appSeconds)
+		return input.Errorf("--app-seconds must be positive, not %d", o.appSeconds)
 	}
 	if o.appTimeout <= 0 {
-		return badInputf("--app-timeout must be positive, not %v", o.appTimeout)
+		return input.Errorf("--app-timeout must be positive, not %v", o.appTimeout)
 	}
 	if o.appRuns <= 0 {
-		return badInputf("--app-runs must be positive, not %d", o.appRuns)
+		return input.Errorf("--app-runs must be positive, not %d", o.appRuns)
 	}
 	c := &o.collect
 	// The pipeline checks DIR and gives --out its default; the other
@@ -134,19 +134,19 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	if err := check.validate(); err != nil {
 		return err
 	}
-	appCmd, workloads, err := parseAppCmds(o.appCmd)
+	appCmd, workloads, err := pipeline.ParseWorkloads(o.appCmd)
 	if err != nil {
-		return err
+		return cli.Word(err, nil)
 	}
 	ao := o.analyzeOptions
-	if ao.weights, err = workloadWeights(o.app, o.weights, workloads); err != nil {
-		return err
+	if ao.weights, err = pipeline.WorkloadWeights(o.app, o.weights, workloads); err != nil {
+		return cli.Word(err, nil)
 	}
-	acfg, err := ao.analysisConfig()
+	acfg, err := ao.analysisConfig(false)
 	if err != nil {
 		return err
 	}
-	if err := checkOutput(o.output, acfg); err != nil {
+	if err := cli.CheckNotInput("-o", o.output, acfg.Inputs()...); err != nil {
 		return err
 	}
 	cc := c.collectConfig()
@@ -168,9 +168,9 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 		Logf: func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) },
 	})
 	if err != nil {
-		return classify(err)
+		return cli.Word(err, nil)
 	}
-	inFlagWordsReport(res.Report)
+	cli.WordWarnings(res.Report)
 	if r := res.AppRuns; r != nil {
 		fmt.Fprintf(s.Err, "mbopt: workload: %d runs: %d functions seen, %d in every run, %d in only some (project: %d seen, %d in every run, %d in only some)\n",
 			len(r.Files), r.Seen, r.Every, r.Some(), r.ProjectSeen, r.ProjectEvery, r.ProjectSome())
@@ -180,64 +180,6 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	}
 	printNextSteps(s.Err, res, followUpFlags(flags), dir)
 	return nil
-}
-
-// parseAppCmds reads the --app-cmd values: at most one plain command, or
-// NAME=CMD scenarios (NAME as for --app NAME=FILE). A value is NAME=CMD
-// when what comes before its first "=" is a valid scenario name; a name
-// that looks like an environment variable (upper case, digits and '_',
-// such as GOGC) is refused as ambiguous.
-func parseAppCmds(values []string) (plain string, workloads []pipeline.Workload, err error) {
-	for _, v := range values {
-		name, cmd, ok := strings.Cut(v, "=")
-		if !ok || !analysis.ValidScenarioName(name) {
-			if plain != "" {
-				return "", nil, badInputf("--app-cmd: two unnamed workload commands; give one, or name each as a scenario: --app-cmd NAME=CMD")
-			}
-			plain = v
-			continue
-		}
-		if strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == "" {
-			return "", nil, badInputf("--app-cmd %s: %s= could be a scenario name or an environment variable; write 'env %s=...' for a variable, or name the scenario in lower case", v, name, name)
-		}
-		if strings.TrimSpace(cmd) == "" {
-			return "", nil, badInputf("--app-cmd %s: no command after %q", v, name+"=")
-		}
-		workloads = append(workloads, pipeline.Workload{Name: name, Command: cmd})
-	}
-	return plain, workloads, nil
-}
-
-// workloadWeights sets the --weight values that name a workload scenario
-// (and no --app scenario) on workloads and returns the other values, for
-// parseApps.
-func workloadWeights(apps, weights []string, workloads []pipeline.Workload) ([]string, error) {
-	_, specs, err := parseApps(apps, nil)
-	if err != nil {
-		return nil, err
-	}
-	fromApp := map[string]bool{}
-	for _, sc := range specs {
-		fromApp[sc.Name] = true
-	}
-	var rest []string
-	for _, w := range weights {
-		name, value, _ := strings.Cut(w, "=")
-		i := slices.IndexFunc(workloads, func(wl pipeline.Workload) bool { return wl.Name == name })
-		if i < 0 || fromApp[name] {
-			rest = append(rest, w)
-			continue
-		}
-		v, err := parseWeight(value)
-		if err != nil {
-			return nil, badInputf("--weight %s: %v", w, err)
-		}
-		if wl := &workloads[i]; wl.Weighted && wl.Weight != v {
-			return nil, badInputf("--weight: scenario %s has two weights, %g and %g", name, wl.Weight, v)
-		}
-		workloads[i].Weight, workloads[i].Weighted = v, true
-	}
-	return rest, nil
 }
 
 // followUpFlags returns the flags given to run that change what suite or

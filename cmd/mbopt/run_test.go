@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/pipeline"
 )
 
@@ -181,10 +182,11 @@ func TestParseAppCmds(t *testing.T) {
 		{[]string{"q="}, "", nil, `--app-cmd q=: no command after "q="`},
 	}
 	for _, tt := range tests {
-		plain, ws, err := parseAppCmds(tt.values)
+		plain, ws, err := pipeline.ParseWorkloads(tt.values)
+		err = cli.Word(err, nil)
 		if tt.err != "" {
 			assert.ErrorContains(t, err, tt.err, "%q", tt.values)
-			assert.Equal(t, 2, exitCode(err, nil), "%q: exit 2", tt.values)
+			assert.Equal(t, 2, cli.Code(err, nil), "%q: exit 2", tt.values)
 			continue
 		}
 		require.NoError(t, err, "%q", tt.values)

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
+	"math"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/optimize"
 )
 
@@ -19,8 +23,7 @@ type selectOptions struct {
 	top         int
 	minGain     int
 	certify     bool
-	// maxInstability and history: stability-aware selection (see
-	// stability.go).
+	// maxInstability and history: stability-aware selection.
 	maxInstability float64
 	history        string
 }
@@ -42,13 +45,13 @@ func addSelectFlags(f *pflag.FlagSet, o *selectOptions) {
 func (o *selectOptions) apply(cfg *analysis.Config) error {
 	obj, err := optimize.ParseObjective(o.objective)
 	if err != nil {
-		return badInputf("--objective: %v", err)
+		return input.Errorf("--objective: %v", err)
 	}
 	if o.budget < 0 {
-		return badInputf("--budget must be a positive duration such as 90s, not %s", o.budget)
+		return input.Errorf("--budget must be a positive duration such as 90s, not %s", o.budget)
 	}
 	if o.defaultCost < 0 {
-		return badInputf("--default-cost must be a positive duration such as 2s, not %s", o.defaultCost)
+		return input.Errorf("--default-cost must be a positive duration such as 2s, not %s", o.defaultCost)
 	}
 	// --top and --min-gain are checked by the analysis (SelectConfig),
 	// whose errors name them as flags.
@@ -57,5 +60,26 @@ func (o *selectOptions) apply(cfg *analysis.Config) error {
 		DefaultCost: o.defaultCost.Seconds(), Top: o.top, MinGain: o.minGain,
 	}
 	cfg.Certify = cfg.Certify || o.certify
-	return o.applyStability(cfg)
+	w := o.maxInstability
+	if w == 0 {
+		return nil
+	}
+	if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+		return input.Errorf("--max-instability must be a positive relative CI width such as 0.05 (0: keep all), not %v", w)
+	}
+	// Stability-aware selection: leave out the benchmarks whose A/A
+	// comparisons in the history say they are too unstable.
+	ctx := context.Background()
+	path := historyPath(o.history)
+	st, err := openHistory(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	unstable, measured, err := st.Unstable(ctx, w)
+	if measured == 0 && err == nil {
+		return input.Errorf("--max-instability: %s holds no A/A result in %s; run mbopt compare --aa first", path, history.StabilityUnit)
+	}
+	cfg.Select.ExcludeBenchmarks = unstable
+	return err
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/bisect"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/interrupt"
 )
 
@@ -115,7 +117,7 @@ func TestSignalsEndABlockedRun(t *testing.T) {
 			waitFor(t, stderr, ready, exited)
 			select {
 			case <-exited:
-				if tt.orRefused != "" && cmd.ProcessState.ExitCode() == exitBadInput {
+				if tt.orRefused != "" && cmd.ProcessState.ExitCode() == cli.BadInput {
 					assert.Contains(t, stderr.String(), tt.orRefused, "refused at once: the message must name the file")
 					return
 				}
@@ -169,27 +171,27 @@ func waitFor(t *testing.T, stderr *syncBuffer, ready string, exited <-chan struc
 }
 
 func TestExitCode(t *testing.T) {
-	usage := errors.New(`unknown command "nosuch" for "mbopt"`)
+	usage := cli.Usage(errors.New(`unknown command "nosuch" for "mbopt"`))
 	tests := []struct {
 		name string
 		err  error
 		sig  os.Signal
 		want int
 	}{
-		{"success", nil, nil, exitOK},
-		{"internal", errors.New("boom"), nil, exitInternal},
-		{"bad input", badInputf("x.pprof: empty"), nil, exitBadInput},
-		{"usage", usage, nil, exitBadInput},
+		{"success", nil, nil, cli.OK},
+		{"internal", errors.New("boom"), nil, cli.Internal},
+		{"bad input", input.Errorf("x.pprof: empty"), nil, cli.BadInput},
+		{"usage", usage, nil, cli.BadInput},
 		{"cancelled", fmt.Errorf("loading: %w", context.Canceled), nil, 130},
-		{"bisect not located", fmt.Errorf("%w: only skipped commits", bisect.ErrNotLocated), nil, exitNotLocated},
+		{"bisect not located", &cli.ExitError{Code: cli.NotLocated, Err: fmt.Errorf("%w: only skipped commits", bisect.ErrNotLocated)}, nil, cli.NotLocated},
 		// A workload killed on Ctrl-C fails as bad input; the signal wins.
-		{"interrupted workload", badInputf("workload command: signal: killed"), syscall.SIGINT, 130},
+		{"interrupted workload", input.Errorf("workload command: signal: killed"), syscall.SIGINT, 130},
 		{"terminated", errors.New("boom"), syscall.SIGTERM, 143},
 		{"hung up", nil, syscall.SIGHUP, 129},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, exitCode(tt.err, tt.sig))
+			assert.Equal(t, tt.want, cli.Code(tt.err, tt.sig))
 		})
 	}
 }
@@ -202,5 +204,5 @@ func TestCancelledAnalysis(t *testing.T) {
 	var errb bytes.Buffer
 	err := execute(ctx, exampleArgs("--recommend", "0"), strings.NewReader(""), io.Discard, &errb)
 	require.ErrorIs(t, err, context.Canceled)
-	assert.Equal(t, 130, exitCode(err, nil))
+	assert.Equal(t, 130, cli.Code(err, nil))
 }

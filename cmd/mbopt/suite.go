@@ -5,12 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/changes"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/suite"
 
@@ -31,12 +34,12 @@ type suiteOptions struct {
 // merge-base of HEAD with the default branch.
 const mergeBase = "merge-base"
 
-func suiteFormats() string {
+func suiteFormats() []string {
 	var names []string
 	for _, f := range suite.Formats {
 		names = append(names, string(f))
 	}
-	return strings.Join(names, "|")
+	return names
 }
 
 func newCmdSuite(s *streams) *cobra.Command {
@@ -80,20 +83,20 @@ and succeeds, since nothing the suite measures changed.`,
   $ mbopt suite --app app.pprof --micro profiles/ --format json -o suite.json
   $ mbopt suite --app app.pprof --micro profiles/ | sh   # run the optimized suite
   $ mbopt suite --app app.pprof --micro profiles/ --changed-since merge-base --only-affected | sh`,
-		Args: cobra.NoArgs,
+		Args: cli.Args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !validSuiteFormat(o.suiteFormat) {
-				return badInputf("--format: invalid value %q: valid values are {%s}", o.suiteFormat, suiteFormats())
+			if err := cli.Enum("--format", o.suiteFormat, suiteFormats()...); err != nil {
+				return err
 			}
 			if o.onlyAffected && o.changedSince == "" {
-				return badInputf("--only-affected needs --changed-since REV (or --changed-since %s) to know what changed", mergeBase)
+				return input.Errorf("--only-affected needs --changed-since REV (or --changed-since %s) to know what changed", mergeBase)
 			}
 			cfg, err := o.config()
 			if err != nil {
 				return err
 			}
 			cfg.Recommend, cfg.Certify = 0, false
-			if err := checkOutput(o.output, cfg); err != nil {
+			if err := cli.CheckNotInput("-o", o.output, cfg.Inputs()...); err != nil {
 				return err
 			}
 			rep, err := analyze(cmd.Context(), cfg)
@@ -103,15 +106,19 @@ and succeeds, since nothing the suite measures changed.`,
 			if len(rep.Suite.Steps) == 0 && !o.allowEmpty {
 				return emptySuiteError(o, rep)
 			}
-			printSkipped(s.Err, rep)
+			cli.Skipped(s.Err, rep)
 			sel, err := analysis.SuiteBenchmarks(rep)
 			if err != nil {
-				return classify(err)
+				return cli.Word(err, nil)
 			}
-			var tagged func()
+			var ch *changes.Result
+			var hits []changes.Hit
 			if o.changedSince != "" {
-				if sel, tagged, err = tagAffected(cmd.Context(), s, o.changedSince, "", rep); err != nil {
+				if ch, err = changedSince(cmd.Context(), o.changedSince, ""); err != nil {
 					return err
+				}
+				if sel, hits, err = analysis.AffectedSuite(rep, ch); err != nil {
+					return cli.Word(err, nil)
 				}
 			}
 			invs, err := suite.Plan(sel, suite.Options{OnlyAffected: o.onlyAffected})
@@ -122,13 +129,13 @@ and succeeds, since nothing the suite measures changed.`,
 			if err := suite.Write(&buf, invs, suite.Format(o.suiteFormat)); err != nil {
 				return err
 			}
-			if err := writeOutput(s.Out, o.output, buf.Bytes()); err != nil {
+			if err := cli.Output(s.Out, o.output, buf.Bytes()); err != nil {
 				return err
 			}
 			// After the suite, so an error writing it is stderr's first line.
-			printWarnings(s.Err, rep)
-			if tagged != nil {
-				tagged()
+			cli.Warnings(s.Err, rep)
+			if ch != nil {
+				printChanges(s.Err, ch, len(hits), len(sel))
 			}
 			planned := len(sel)
 			if o.onlyAffected {
@@ -148,7 +155,7 @@ and succeeds, since nothing the suite measures changed.`,
 	for _, name := range suiteIgnores {
 		must(cmd.Flags().MarkHidden(name))
 	}
-	cmd.Flags().StringVar(&o.suiteFormat, "format", "shell", "output format: {"+suiteFormats()+"}")
+	cmd.Flags().StringVar(&o.suiteFormat, "format", "shell", "output format: {"+strings.Join(suiteFormats(), "|")+"}")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the suite to this file (atomically) instead of stdout")
 	cmd.Flags().BoolVar(&o.allowEmpty, "allow-empty", false, "accept an empty suite (print nothing, exit 0) instead of failing")
 	cmd.Flags().StringVar(&o.changedSince, "changed-since", "", "tag the benchmarks whose covered functions changed since `REV` (a revision, or "+mergeBase+": the merge-base of HEAD with the default branch); run inside the git repository")
@@ -156,43 +163,36 @@ and succeeds, since nothing the suite measures changed.`,
 	return cmd
 }
 
-// tagAffected maps the changes from changedSince (--changed-since) to head
-// ("" for the work tree) to changed functions and marks the suite's
-// benchmarks they affect. It returns the marked selection and a function
-// that prints what changed on stderr, called after the suite so that
-// stdout's consumer sees the suite first.
-func tagAffected(ctx context.Context, s *streams, changedSince, head string, rep *analysis.Report) ([]suite.Benchmark, func(), error) {
-	base := changedSince
+// changedSince maps the changes from since (--changed-since; mergeBase:
+// the default base) to head ("" for the work tree) to the functions they
+// change.
+func changedSince(ctx context.Context, since, head string) (*changes.Result, error) {
+	base := since
 	if base == mergeBase {
 		base = ""
 	}
 	ch, err := changes.Diff(ctx, changes.Options{Base: base, Head: head})
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, nil, err
-		}
-		if errors.Is(err, gitrev.ErrNotRepository) {
-			return nil, nil, badInputf("--changed-since %s: %v; run mbopt inside the git repository", changedSince, err)
-		}
-		return nil, nil, badInputf("--changed-since %s: %v", changedSince, err)
+	switch {
+	case err == nil || ctx.Err() != nil:
+		return ch, err
+	case errors.Is(err, gitrev.ErrNotRepository):
+		return nil, input.Errorf("--changed-since %s: %v; run mbopt inside the git repository", since, err)
 	}
-	sel, hits, err := analysis.AffectedSuite(rep, ch)
-	if err != nil {
-		return nil, nil, classify(err)
-	}
-	printed := func() {
-		fmt.Fprintf(s.Err, "mbopt: changes since %s: %s changed; %d of the suite's %s affected\n",
-			ch.Base, textutil.Plural(len(ch.Functions), "function"), len(hits), textutil.Plural(len(sel), "benchmark"))
-		if n := len(ch.Outside); n > 0 {
-			first := ch.Outside[0]
-			more := ""
-			if n > 1 {
-				more = fmt.Sprintf(" and %d more", n-1)
-			}
-			fmt.Fprintf(s.Err, "mbopt: note: changed code outside any function (%s:%d%s) is not traced to benchmarks: a changed constant, variable or type may affect benchmarks that are not tagged\n", first.File, first.From, more)
+	return nil, input.Errorf("--changed-since %s: %v", since, err)
+}
+
+// printChanges says on w what changed since ch.Base and how many of the
+// suite's n benchmarks that affects (hits).
+func printChanges(w io.Writer, ch *changes.Result, hits, n int) {
+	fmt.Fprintf(w, "mbopt: changes since %s: %s changed; %d of the suite's %s affected\n",
+		ch.Base, textutil.Plural(len(ch.Functions), "function"), hits, textutil.Plural(n, "benchmark"))
+	if n := len(ch.Outside); n > 0 {
+		more := ""
+		if n > 1 {
+			more = fmt.Sprintf(" and %d more", n-1)
 		}
+		cli.Notef(w, "changed code outside any function (%s:%d%s) is not traced to benchmarks: a changed constant, variable or type may affect benchmarks that are not tagged", ch.Outside[0].File, ch.Outside[0].From, more)
 	}
-	return sel, printed, nil
 }
 
 // suiteIgnores are the analysis flags that do not change the suite:
@@ -211,18 +211,9 @@ func emptySuiteError(o *suiteOptions, rep *analysis.Report) error {
 		cov, kind = rep.Coverage.Overall, "functions"
 	}
 	if cov.Covered == 0 {
-		return badInputf("%s: the suite is empty: none of the %s covers any of the %d %s of the application profile %s, so nothing would run; check --module and that the benchmarks exercise the application's code, or pass --allow-empty",
+		return input.Errorf("%s: the suite is empty: none of the %s covers any of the %d %s of the application profile %s, so nothing would run; check --module and that the benchmarks exercise the application's code, or pass --allow-empty",
 			files, textutil.Plural(len(rep.Coverage.Sets), "benchmark"), cov.Total, kind, strings.Join(rep.AppProfiles, ", "))
 	}
-	return badInputf("%s: the suite is empty: the selection flags (--budget %s, --min-gain %d, --top %d) left no benchmark although %d of %d %s are covered; loosen them, or pass --allow-empty",
+	return input.Errorf("%s: the suite is empty: the selection flags (--budget %s, --min-gain %d, --top %d) left no benchmark although %d of %d %s are covered; loosen them, or pass --allow-empty",
 		files, o.sel.budget, o.sel.minGain, o.sel.top, cov.Covered, cov.Total, kind)
-}
-
-func validSuiteFormat(f string) bool {
-	for _, v := range suite.Formats {
-		if string(v) == f {
-			return true
-		}
-	}
-	return false
 }

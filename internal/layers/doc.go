@@ -54,7 +54,9 @@
 //     programs that write test corpora, badcorpus, nosamples and corpus
 //     (the synthetic corpus of 'make bench'), and floor, the decoding floor
 //     'make bench' measures mbopt analyze against
-//  8. the command: cmd/mbopt
+//  8. the command: cmd/mbopt/internal/cli (the plumbing its commands
+//     share: exit statuses, flag names, output files, progress, warnings);
+//     then cmd/mbopt
 //
 // The halves meet only in the nouns and above them: no package of the
 // relevance half, its inputs or its nouns depends, even indirectly, on a

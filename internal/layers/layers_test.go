@@ -92,7 +92,8 @@ var layer = map[string]int{
 	"internal/testing/corpus":     testSupport + 1,
 	"internal/testing/floor":      testSupport + 1,
 
-	"cmd/mbopt": command + 1,
+	"cmd/mbopt/internal/cli": command,
+	"cmd/mbopt":              command + 1,
 }
 
 // relevanceHalf are the packages of the relevance half and its inputs and

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/input"
+)
+
+func TestWord(t *testing.T) {
+	tests := []struct {
+		name     string
+		err      error
+		override map[input.Field]string
+		want     string
+	}{
+		{"named fields", input.Errorf("%s must be positive, not %d", input.Field("Select.Top"), -1), nil, "--top must be positive, not -1"},
+		{"field before", input.Field("Bench").Errorf("missing argument to repetition operator"), nil, "--bench: missing argument to repetition operator"},
+		{"field without flag", input.Field("Dir").Errorf("x is not a directory"), nil, "x is not a directory"},
+		{"override", input.Field("Dir").Errorf("x is not a directory"), map[input.Field]string{"Dir": "-C"}, "-C: x is not a directory"},
+		{"wrapped", fmt.Errorf("collecting: %w", input.Field("Out").Errorf("o is a file")), nil, "collecting: --out: o is a file"},
+		{"nested", input.Errorf("selecting: %w", input.Errorf("%s is 0", input.Field("Select.Budget"))), nil, "selecting: --budget is 0"},
+		{"module", &analysis.ModuleError{Value: "x", Reason: "no such module"}, nil, `--module "x": no such module`},
+		{"warning", &analysis.ModuleFromGoModWarning{Module: "m", GoMod: "go.mod"}, nil, "project module m taken from go.mod; use --module to choose another"},
+		{"limit", errors.New("a.pprof: file is 9 bytes, over the 8-byte limit (Limits.MaxFileBytes)"), nil, "a.pprof: file is 9 bytes, over the 8-byte limit (raise it with --max-profile-bytes)"},
+		{"plain", errors.New("boom"), nil, "boom"},
+	}
+	for _, tt := range tests {
+		got := Word(tt.err, tt.override)
+		if got.Error() != tt.want {
+			t.Errorf("%s: Word = %q, want %q", tt.name, got, tt.want)
+		}
+		if !errors.Is(got, tt.err) {
+			t.Errorf("%s: the worded error does not unwrap to the original", tt.name)
+		}
+		if again := Word(got, nil); again.Error() != tt.want {
+			t.Errorf("%s: wording twice gives %q", tt.name, again)
+		}
+	}
+}
+
+func TestEnum(t *testing.T) {
+	if err := Enum("--format", "json", "text", "json"); err != nil {
+		t.Errorf("Enum(json) = %v", err)
+	}
+	err := Enum("--format", "xml", "text", "json")
+	if want := `--format: invalid value "xml": valid values are {text|json}`; err == nil || err.Error() != want || !errors.Is(err, input.ErrInput) {
+		t.Errorf("Enum(xml) = %v, want the input error %q", err, want)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	err := Usage(errors.New("unknown command \"x\" for \"mbopt\"\n\nDid you mean this?\n\tanalyze\n"))
+	want := "unknown command \"x\" for \"mbopt\"; run 'mbopt --help' for usage\nDid you mean this?\n\tanalyze"
+	if err.Error() != want || Code(err, nil) != BadInput {
+		t.Errorf("Usage = %q (exit %d), want %q (exit 2)", err, Code(err, nil), want)
+	}
+}

@@ -1,0 +1,18 @@
+// Package cli is the plumbing mbopt's commands share: exit statuses, the
+// recognition of usage errors, the library's settings named by their flags,
+// enumerated flag values, -o output files, the progress line and warnings
+// on stderr. The commands only map flags to library calls; what they share
+// in doing so is here, once.
+//
+// # Exit status
+//
+// mbopt exits with one of the statuses [ExitStatus] lists (which mbopt
+// --help prints); [Code] maps a command's error to it.
+//
+// Bad input is every error matching input.ErrInput: the library's
+// [*input.Error] values, the commands' own checks of their flags (which
+// return input errors too), and cobra's usage errors, which cobra leaves
+// untyped: [FlagError] (the root command's flag error function), [Args]
+// (every positional-argument validator) and [Usage] (the root command's
+// unknown-command error) make them input errors.
+package cli

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/internal/interrupt"
+)
+
+// ExitStatus documents the exit statuses, for mbopt --help.
+const ExitStatus = `Exit status:
+  0        success
+  1        an internal error, or nothing could be profiled
+  2        bad input or usage: a missing or bad file, a bad flag value, no
+           benchmarks, a --module that matches no application function, an
+           empty suite; the message names the file or flag and the fix
+  3        mbopt compare: the --fail-on gate failed (a regression)
+  4        mbopt check found drift: the saved suite no longer fits the
+           repository (the findings are on standard output)
+  5        mbopt bisect could not locate the change (not reproducible
+           between --good and --bad, or hidden by skipped commits)
+  130      interrupted by SIGINT (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP
+           (128 + the signal's number). mbopt stops within a second whatever
+           it is doing, removes its temporary files and prints
+           "interrupted; run the same command again".`
+
+// The exit statuses, as [ExitStatus] documents them. An interrupted run
+// exits with interrupt.ExitCode of its signal.
+const (
+	OK       = 0
+	Internal = 1
+	BadInput = 2
+	Gate     = 3
+	Drift    = 4
+	// NotLocated: mbopt bisect could not locate the change.
+	NotLocated = 5
+)
+
+// An ExitError is an error with its own exit status: a failed --fail-on gate
+// ([Gate]), drift found by check ([Drift]) or a change bisect could not
+// locate ([NotLocated]).
+type ExitError struct {
+	// Code is the exit status.
+	Code int
+	// Err is the error printed.
+	Err error
+}
+
+// Error returns Err's message.
+func (e *ExitError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// Code maps a command's outcome to the process exit status; it is the one
+// place where that happens. Interruption is checked first: once a signal
+// arrived, or when the error is a context cancellation, whatever failed did
+// so because mbopt was stopping (a killed workload is not bad input), so the
+// status is the interrupt's. Then input and usage errors give [BadInput], an
+// [*ExitError] its Code, everything else [Internal].
+func Code(err error, sig os.Signal) int {
+	if sig != nil || errors.Is(err, context.Canceled) {
+		return interrupt.ExitCode(sig)
+	}
+	var ee *ExitError
+	switch {
+	case err == nil:
+		return OK
+	case errors.Is(err, input.ErrInput):
+		return BadInput
+	case errors.As(err, &ee):
+		return ee.Code
+	}
+	return Internal
+}
+
+// FlagError is the root command's flag error function (SetFlagErrorFunc),
+// which cobra uses for every command: a flag error is bad input whose
+// message says where the usage is.
+func FlagError(cmd *cobra.Command, err error) error {
+	return input.Errorf("%w; run '%s --help' for usage", err, cmd.CommandPath())
+}
+
+// Args wraps a positional-argument validator, whose errors cobra leaves
+// untyped, so that they are usage errors (see [Usage]).
+func Args(v cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := v(cmd, args); err != nil {
+			return Usage(err)
+		}
+		return nil
+	}
+}
+
+// Usage returns one of cobra's usage errors (an unknown command, a wrong
+// number of arguments) as bad input, with the advice where the usage is
+// added to its first line; the rest (cobra's suggestions) follows.
+func Usage(err error) error {
+	first, rest, _ := strings.Cut(err.Error(), "\n")
+	if rest = strings.TrimSpace(rest); rest != "" {
+		rest = "\n" + rest
+	}
+	return input.Errorf("%s; run 'mbopt --help' for usage%s", first, rest)
+}

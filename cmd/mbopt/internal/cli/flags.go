@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/internal/textutil"
+)
+
+// flags maps the library's settings — the input.Field paths of
+// analysis.Config, pipeline.Config, collect.Config, compare.Options and
+// detect.Options — to the flags that set them, so that library errors and
+// warnings read in the command's vocabulary. The packages' paths do not
+// collide: where two name the same path (Out, Bench, Shard) one flag sets
+// both. A path without a flag (collect's and compare's Dir, the current
+// directory) is named as Go names it, or not at all before a message.
+var flags = map[input.Field]string{
+	// analysis.Config and pipeline.Config
+	"App": "--app", "Scenarios.Weight": "--weight", "Micro": "--micro", "Modules": "--module", "Exclude": "--exclude",
+	"Targets": "--targets", "Strict": "--strict", "Impact": "--impact", "Recommend": "--recommend", "KeepNegligible": "--keep-negligible",
+	"Edges": "--edges", "AppFunctions": "--app-cover", "Static.Dir": "--static-dir",
+	"Select.Objective": "--objective", "Select.Budget": "--budget", "Select.CostsFile": "--costs",
+	"Select.DefaultCost": "--default-cost", "Select.Top": "--top", "Select.MinGain": "--min-gain",
+	"Select.ExcludeBenchmarks": "--max-instability",
+	"AppURL":                   "--app-url", "AppSeconds": "--app-seconds", "AppPGO": "--app-pgo", "AppCommand": "--app-cmd",
+	"AppRuns": "--app-runs", "AppWorkloads": "--app-cmd NAME=CMD", "AppOut": "--app-out",
+	"Collect.Out": "--out", "Collect.Dir": "DIR",
+	// collect.Config and compare.Options
+	"Out": "--out", "Bench": "--bench", "Skip": "--skip", "Patterns": "PATTERN", "Source": "--source",
+	"Shard": "--shard", "ShardCosts": "--shard-costs", "Scope": "--scope", "BenchTime": "--benchtime",
+	"Base": "--base", "Head": "--head", "Benchmarks": "--suite", "Packages": "PACKAGES",
+	"TrialShard": "--trial-shard", "OnlyAffected": "--only-affected", "AA": "--aa",
+	"Settings.Trials": "--trials", "Settings.Runs": "--runs", "Settings.Count": "--count",
+	"Settings.BenchTime": "--benchtime", "Settings.Threshold": "--threshold",
+	"Settings.Confidence": "--confidence", "Settings.Resamples": "--resamples",
+	"Settings.UntilStable": "--until-stable", "Settings.Budget": "--budget",
+	// reference.CoverOptions
+	"CoverPkg": "--coverpkg",
+	// detect.Options
+	"InitialThreshold": "--initial-threshold", "Factor": "--factor", "Widths": "--widths",
+	"Floor": "--floor", "Window": "--window", "Fixed": "--fixed",
+}
+
+// Flag names a library setting by its flag, or as Go does when no flag sets
+// it.
+func Flag(f input.Field) string {
+	if name, ok := flags[f]; ok {
+		return name
+	}
+	return f.String()
+}
+
+// limitFlags maps the callgraph.Limits fields that library messages name,
+// as "(Limits.Field)", to the flags that set them.
+var limitFlags = strings.NewReplacer(
+	"(Limits.MaxFileBytes)", "(raise it with --max-profile-bytes)",
+	"(Limits.MaxDecodedBytes)", "(raise it with --max-decoded-bytes)",
+)
+
+// Words returns msg with the library's names of the profile size limits
+// replaced by the flags that set them.
+func Words(msg string) string { return limitFlags.Replace(msg) }
+
+// texter is implemented by the library's errors and warnings that name
+// settings: input.Error and the analysis warnings with a Text method.
+type texter interface {
+	error
+	Text(name func(input.Field) string) string
+}
+
+// worded is a library error or warning worded with flag names. It unwraps
+// to the library's value, so errors.Is and errors.As still see it.
+type worded struct {
+	msg string
+	err error
+}
+
+func (e *worded) Error() string { return e.msg }
+func (e *worded) Unwrap() error { return e.err }
+
+// Word returns err worded with the command's flags: the settings an
+// [*input.Error] names, or its Field's flag before its message (override
+// names fields first, then the table), a warning's settings, a bad --module
+// value and the size limits. The result unwraps to err.
+func Word(err error, override map[input.Field]string) error {
+	var w *worded
+	if err == nil || errors.As(err, &w) {
+		return err
+	}
+	flag := func(f input.Field) (string, bool) {
+		if n, ok := override[f]; ok {
+			return n, true
+		}
+		n, ok := flags[f]
+		return n, ok
+	}
+	name := func(f input.Field) string {
+		if n, ok := flag(f); ok {
+			return n
+		}
+		return f.String()
+	}
+	var me *analysis.ModuleError
+	if errors.As(err, &me) {
+		return &worded{fmt.Sprintf("--module %q: %s", me.Value, me.Reason), err}
+	}
+	msg := err.Error()
+	var ie *input.Error
+	if t, ok := err.(texter); ok && !errors.As(err, &ie) {
+		msg = t.Text(name) // a warning, or another error that names settings
+	} else if errors.As(err, &ie) {
+		text := ie.Text(name)
+		if n, ok := flag(ie.Field); ok && ie.Field != "" {
+			text = n + ": " + text
+		}
+		msg = strings.Replace(msg, ie.Error(), text, 1)
+	}
+	if msg = Words(msg); msg == err.Error() {
+		return err
+	}
+	return &worded{msg, err}
+}
+
+// Enum checks that the flag's value is one of valid.
+func Enum(flag, value string, valid ...string) error {
+	if slices.Contains(valid, value) {
+		return nil
+	}
+	return input.Errorf("%s: invalid value %q: valid values are {%s}", flag, value, strings.Join(valid, "|"))
+}
+
+// Size is a flag holding a byte count written as textutil.ParseSize reads
+// it; 0 (not set) prints as "".
+type Size struct {
+	N *int64 // the count the flag sets
+}
+
+// Set parses s.
+func (v Size) Set(s string) error {
+	n, err := textutil.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	*v.N = n
+	return nil
+}
+
+// String returns the size as textutil.FormatSize writes it.
+func (v Size) String() string {
+	if v.N == nil || *v.N == 0 {
+		return ""
+	}
+	return textutil.FormatSize(*v.N)
+}
+
+// Type names the flag's value in the usage.
+func (Size) Type() string { return "size" }

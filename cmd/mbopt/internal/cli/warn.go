@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/mbopt/mbopt/analysis"
+)
+
+// Warn prints a warning on w (stderr), worded with the flags (see [Word]):
+// "mbopt: note: …" for an analysis.Note, which informs, "mbopt: warning: …"
+// for anything else. Every warning mbopt prints goes through Warn, once.
+func Warn(w io.Writer, warning error) {
+	kind := "warning"
+	if analysis.IsNote(warning) {
+		kind = "note"
+	}
+	fmt.Fprintf(w, "mbopt: %s: %v\n", kind, Word(warning, nil))
+}
+
+// Warnf prints a warning formatted as for fmt.Errorf with [Warn].
+func Warnf(w io.Writer, format string, args ...any) { Warn(w, fmt.Errorf(format, args...)) }
+
+// Notef prints a note, information that needs no action, formatted as for
+// fmt.Sprintf, on w (stderr): "mbopt: note: …".
+func Notef(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "mbopt: note: %s\n", fmt.Sprintf(format, args...))
+}
+
+// Skipped warns on w about the benchmark profiles the analysis rep skipped.
+func Skipped(w io.Writer, rep *analysis.Report) {
+	for _, s := range rep.Skipped {
+		if s.ID != "" {
+			Warnf(w, "skipping %s (%s): %s", s.ID, s.File, s.Reason)
+			continue
+		}
+		Warnf(w, "skipping %s: %s", s.File, s.Reason)
+	}
+}
+
+// WordWarnings words the warnings of rep with the flags in place (see
+// [Word]), for the documents that list them as well.
+func WordWarnings(rep *analysis.Report) {
+	for i, w := range rep.Warnings {
+		rep.Warnings[i] = Word(w, nil)
+	}
+}
+
+// Warnings prints the warnings and notes of the analysis rep on w.
+func Warnings(w io.Writer, rep *analysis.Report) {
+	for _, warning := range rep.Warnings {
+		Warn(w, warning)
+	}
+}
