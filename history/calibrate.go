@@ -188,3 +188,39 @@ func (s *Store) Unstable(ctx context.Context, maxWidth float64) (unstable []stri
 	slices.Sort(unstable)
 	return unstable, measured, nil
 }
+
+// InitialThresholds returns the rule that gives each series of the store
+// its initial threshold for change detection (detect.Options), with the
+// source of the threshold: given, when not nil, for every series
+// ([ThresholdGiven]); else the threshold calibrated for the series'
+// benchmark and unit from the A/A comparisons stored for its machine and
+// settings ([ThresholdCalibrated]); else the suite threshold of those A/A
+// comparisons ([ThresholdSuite]); else def ([ThresholdDefault]). The
+// rule calibrates each machine and settings once.
+func (s *Store) InitialThresholds(ctx context.Context, given *float64, def float64) InitialThresholdFunc {
+	cals := map[string]*Calibration{}
+	return func(sr Series) (float64, string, error) {
+		if given != nil {
+			return *given, ThresholdGiven, nil
+		}
+		key := sr.Machine.String() + "\x00" + sr.SettingsHash
+		cal, ok := cals[key]
+		if !ok {
+			insts, err := s.Instabilities(ctx, Filter{Machine: &sr.Machine, SettingsHash: sr.SettingsHash})
+			if err != nil {
+				return 0, "", err
+			}
+			if cal, err = Calibrate(insts, DefaultCalibrateOptions); err != nil {
+				return 0, "", err
+			}
+			cals[key] = cal
+		}
+		switch t, own := cal.For(sr.ID, sr.Unit); {
+		case own:
+			return t, ThresholdCalibrated, nil
+		case t > 0:
+			return t, ThresholdSuite, nil
+		}
+		return def, ThresholdDefault, nil
+	}
+}

@@ -73,3 +73,47 @@ func ExampleStore_Record() {
 	// comparison 2: unchanged against 6%
 	// unstable beyond 5%: [example.com/m.BenchmarkQuery] of 1
 }
+
+// InitialThresholds is the precedence of a series' initial threshold for
+// change detection: a given one, else its benchmark's own calibrated from
+// A/A comparisons, else the suite's, else the default.
+func ExampleStore_InitialThresholds() {
+	dir, err := os.MkdirTemp("", "history-initial")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+	s, err := history.Open(ctx, filepath.Join(dir, "history.db"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	machine := history.Machine{GOOS: "linux", GOARCH: "amd64", GoVersion: "go1.26.8"}
+	const a = "1111111111111111111111111111111111111111"
+	aa := report(a, a, 0.004, 0.08)
+	if _, err := s.Record(ctx, aa, history.RecordOptions{Machine: machine}); err != nil {
+		log.Fatal(err)
+	}
+	series := func(id string) history.Series {
+		return history.Series{ID: id, Unit: "sec/op", Machine: machine, SettingsHash: history.SettingsHash(aa.Settings)}
+	}
+	given := 0.2
+	for _, rule := range []func(history.Series) (float64, string, error){
+		s.InitialThresholds(ctx, nil, 0.06),
+		s.InitialThresholds(ctx, &given, 0.06),
+	} {
+		for _, id := range []string{"example.com/m.BenchmarkQuery", "example.com/m.BenchmarkOther"} {
+			t, source, err := rule(series(id))
+			if err != nil {
+				log.Fatal(err)
+			}
+			fmt.Printf("%s %.0f%% %s\n", id, 100*t, source)
+		}
+	}
+	// Output:
+	// example.com/m.BenchmarkQuery 6% calibrated
+	// example.com/m.BenchmarkOther 8% suite
+	// example.com/m.BenchmarkQuery 20% given
+	// example.com/m.BenchmarkOther 20% given
+}

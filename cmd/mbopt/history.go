@@ -199,33 +199,11 @@ func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 	if len(set.Series) == 0 {
 		return input.Errorf("no series against baseline %s matches the arguments and --unit %q", short(set.Baseline.Commit), o.unit)
 	}
-	cals := map[string]*history.Calibration{}
-	initial := func(sr history.Series) (float64, string, error) {
-		if o.initialGiven {
-			return o.detect.InitialThreshold, history.ThresholdGiven, nil
-		}
-		key := sr.Machine.String() + "\x00" + sr.SettingsHash
-		cal, ok := cals[key]
-		if !ok {
-			insts, err := st.Instabilities(ctx, history.Filter{Machine: &sr.Machine, SettingsHash: sr.SettingsHash})
-			if err != nil {
-				return 0, "", err
-			}
-			if cal, err = history.Calibrate(insts, history.DefaultCalibrateOptions); err != nil {
-				return 0, "", err
-			}
-			cals[key] = cal
-		}
-		t, own := cal.For(sr.ID, sr.Unit)
-		switch {
-		case own:
-			return t, history.ThresholdCalibrated, nil
-		case t > 0:
-			return t, history.ThresholdSuite, nil
-		}
-		return o.detect.InitialThreshold, history.ThresholdDefault, nil
+	var given *float64
+	if o.initialGiven {
+		given = &o.detect.InitialThreshold
 	}
-	detected, err := set.Detect(o.detect, initial)
+	detected, err := set.Detect(o.detect, st.InitialThresholds(ctx, given, o.detect.InitialThreshold))
 	if err != nil {
 		return err
 	}
