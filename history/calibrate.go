@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 )
@@ -19,6 +20,11 @@ type Filter struct {
 	Machine *Machine
 	// SettingsHash, when not empty, keeps the results of those settings.
 	SettingsHash string
+	// Benchmarks, when not empty, keeps the benchmarks whose id or full
+	// name (without the package) equals one of them, as Query.Benchmarks.
+	Benchmarks []string
+	// Unit, when not empty, keeps that unit.
+	Unit string
 }
 
 // Instability is one benchmark's instabilities in A/A comparisons.
@@ -58,6 +64,9 @@ func (s *Store) Instabilities(ctx context.Context, f Filter) ([]Instability, err
 		var w float64
 		if err := rows.Scan(&id, &unit, &w); err != nil {
 			return nil, fmt.Errorf("history: %s: %w", s.path, err)
+		}
+		if _, name, _ := benchname.SplitID(id); (f.Unit != "" && unit != f.Unit) || (len(f.Benchmarks) > 0 && !slices.Contains(f.Benchmarks, id) && !slices.Contains(f.Benchmarks, name)) {
+			continue
 		}
 		if n := len(out); n == 0 || out[n-1].ID != id || out[n-1].Unit != unit {
 			out = append(out, Instability{ID: id, Unit: unit})

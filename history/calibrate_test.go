@@ -85,4 +85,18 @@ func TestInstabilitiesFromStore(t *testing.T) {
 	all, err := s.Instabilities(ctx, Filter{})
 	require.NoError(t, err)
 	assert.Len(t, all[0].Widths, 4)
+	for _, tt := range []struct {
+		f    Filter
+		want int
+	}{
+		{Filter{Benchmarks: []string{"example.com/m.BenchmarkA"}}, 1},
+		{Filter{Benchmarks: []string{"BenchmarkA"}}, 1},
+		{Filter{Benchmarks: []string{"BenchmarkB"}}, 0},
+		{Filter{Unit: "sec/op"}, 1},
+		{Filter{Unit: "B/op"}, 0},
+	} {
+		got, err := s.Instabilities(ctx, tt.f)
+		require.NoError(t, err)
+		assert.Len(t, got, tt.want, "%+v", tt.f)
+	}
 }

@@ -15,7 +15,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/detect"
@@ -271,19 +270,9 @@ func writeHistoryPlots(stderr io.Writer, dir string, doc *trend.Document) error 
 
 // runInstability shows the A/A calibration.
 func runInstability(ctx context.Context, s *streams, o *historyOptions, st *history.Store) error {
-	insts, err := st.Instabilities(ctx, history.Filter{})
+	insts, err := st.Instabilities(ctx, history.Filter{Benchmarks: o.benchmarks, Unit: o.unit})
 	if err != nil {
 		return err
-	}
-	if o.unit != "" || len(o.benchmarks) > 0 {
-		var kept []history.Instability
-		for _, in := range insts {
-			_, name, _ := benchname.SplitID(in.ID)
-			if (o.unit == "" || in.Unit == o.unit) && (len(o.benchmarks) == 0 || containsAny(o.benchmarks, in.ID, name)) {
-				kept = append(kept, in)
-			}
-		}
-		insts = kept
 	}
 	if len(insts) == 0 {
 		return input.Errorf("--history %s: no A/A comparison stored (for these benchmarks and units); run mbopt compare --aa", o.path)
@@ -316,17 +305,6 @@ func runInstability(ctx context.Context, s *streams, o *historyOptions, st *hist
 		fmt.Fprintf(s.Err, "mbopt: wrote %s\n", path)
 	}
 	return cli.Output(s.Out, o.output, buf.Bytes())
-}
-
-func containsAny(list []string, vs ...string) bool {
-	for _, l := range list {
-		for _, v := range vs {
-			if l == v {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // rebaselineFixed are the compare flags rebaseline sets itself.
