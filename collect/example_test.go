@@ -49,3 +49,21 @@ func ExampleCollect() {
 		fmt.Printf("%s: %s: %s\n", e.ID, e.Status, e.Error)
 	}
 }
+
+// Succeeded says whether a collection gave an analysis what it needs: a
+// collection where one of two benchmarks failed succeeded, unless the caller
+// is strict.
+func ExampleSucceeded() {
+	m := &manifest.Manifest{Benchmarks: []manifest.Entry{
+		{ID: "example.com/m.BenchmarkA", Status: manifest.StatusOK},
+		{ID: "example.com/m.BenchmarkB", Status: manifest.StatusFailed},
+	}}
+	fmt.Println(collect.Succeeded(m, "profiles", false))
+	fmt.Println(collect.Succeeded(m, "profiles", true))
+	m.Benchmarks[0].Status = manifest.StatusTimeout
+	fmt.Println(collect.Succeeded(m, "profiles", false))
+	// Output:
+	// <nil>
+	// Config.Strict: 1 of 2 benchmarks did not succeed
+	// no benchmark was profiled (logs in profiles/logs)
+}

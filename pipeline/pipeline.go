@@ -223,31 +223,6 @@ func CompareRuns(files []string, modules []string, limits callgraph.Limits) (*Ru
 	return s, nil
 }
 
-// A CollectionError says that the collection did not give what the
-// analysis needs: no benchmark was profiled, or, with Config.Strict, some
-// benchmark did not succeed. It is not an input error: the manifest and
-// the logs in Out say what went wrong.
-type CollectionError struct {
-	// Out is the collection's directory.
-	Out string
-	// Failed counts the benchmarks that did not succeed, of Total.
-	Failed, Total int
-	// Strict reports that the error is Config.Strict's (some profiles
-	// were collected).
-	Strict bool
-}
-
-// Error returns the message with the Strict field named as Go code names it.
-func (e *CollectionError) Error() string { return e.Text(input.Field.String) }
-
-// Text returns the message with the Strict field named by name.
-func (e *CollectionError) Text(name func(input.Field) string) string {
-	if e.Strict {
-		return fmt.Sprintf("%s: %d of %s did not succeed", name("Strict"), e.Failed, textutil.Plural(e.Total, "benchmark"))
-	}
-	return fmt.Sprintf("no benchmark was profiled (logs in %s)", filepath.Join(e.Out, "logs"))
-}
-
 // validate checks cfg and returns the module directory, the output
 // directory and the application profiles' directory. It creates nothing.
 func (cfg *Config) validate() (dir, out, appOut string, err error) {
@@ -355,7 +330,7 @@ func (cfg *Config) writesApp() bool {
 // Collect.Out and analyses them. A bad setting or application source is an
 // error matching input.ErrInput (so is AppOut locked by another Run); a
 // collection without the profiles the analysis needs is a
-// *[CollectionError]; errors of the collection itself are returned as
+// *collect.CollectionError; errors of the collection itself are returned as
 // Collector returned them; when ctx ends, Run returns an error matching
 // ctx.Err().
 func Run(ctx context.Context, cfg Config) (*Result, error) {
@@ -413,11 +388,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res.Manifest = m
-	if m.Count(manifest.StatusOK) == 0 {
-		return nil, &CollectionError{Out: out, Failed: len(m.Problems()), Total: len(m.Benchmarks)}
-	}
-	if n := len(m.Problems()); cfg.Strict && n > 0 {
-		return nil, &CollectionError{Out: out, Failed: n, Total: len(m.Benchmarks), Strict: true}
+	if err := collect.Succeeded(m, out, cfg.Strict); err != nil {
+		return nil, err
 	}
 
 	ac.Micro = []string{out}

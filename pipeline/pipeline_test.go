@@ -172,7 +172,7 @@ func TestRunErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), tt.want)
 			var fe *input.Error
 			if tt.fields == nil {
-				var ce *pipeline.CollectionError
+				var ce *collect.CollectionError
 				assert.ErrorAs(t, err, &ce)
 				assert.False(t, errors.Is(err, input.ErrInput), "the collection's failure is not bad input")
 				return

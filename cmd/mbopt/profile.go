@@ -15,7 +15,6 @@ import (
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/shard"
 )
@@ -236,7 +235,7 @@ func runProfile(ctx context.Context, s *streams, o *profileOptions) error {
 		return err
 	}
 	fmt.Fprintln(s.Out, o.out)
-	return checkCollected(m, o)
+	return cli.Word(collect.Succeeded(m, o.out, o.strict), nil)
 }
 
 // collectProfiles runs the collection with progress on s.Err and prints its
@@ -300,16 +299,4 @@ func (o *profileOptions) collect(ctx context.Context, s *streams, cfg collect.Co
 		return nil, err
 	}
 	return m, nil
-}
-
-// checkCollected fails when nothing was profiled, or with --strict when
-// anything failed.
-func checkCollected(m *manifest.Manifest, o *profileOptions) error {
-	if m.Count(manifest.StatusOK) == 0 && (m.Shard == nil || m.Shard.Benchmarks > 0) {
-		return fmt.Errorf("no benchmark was profiled (logs in %s)", o.out+string(os.PathSeparator)+"logs")
-	}
-	if n := len(m.Problems()); o.strict && n > 0 {
-		return fmt.Errorf("--strict: %d of %s did not succeed", n, textutil.Plural(len(m.Benchmarks), "benchmark"))
-	}
-	return nil
 }
