@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 )
 
@@ -39,4 +40,21 @@ func ExampleOptions_aa() {
 	// Output:
 	// Options.AA compares the head with itself: leave Options.Base unset
 	// Options.AA calibrates on a commit: Options.Head worktree has uncommitted changes that the history cannot name
+}
+
+// GateError names each benchmark that fails a gate once, with the units
+// that did.
+func ExampleReport_GateError() {
+	rep := &compare.Report{Results: []compare.Result{
+		{ID: "example.com/m.BenchmarkQuery", Unit: "sec/op", Status: compare.Compared, Verdict: benchstats.DefiniteRegression},
+		{ID: "example.com/m.BenchmarkQuery", Unit: "B/op", Status: compare.Compared, Verdict: benchstats.DefiniteRegression},
+		{ID: "example.com/m.BenchmarkWrite", Unit: "sec/op", Status: compare.Compared, Verdict: benchstats.PotentialRegression},
+	}}
+	fmt.Println(rep.GateError(compare.FailOnDefiniteRegression))
+	fmt.Println(rep.GateError(compare.FailOnAnyRegression))
+	fmt.Println(rep.GateError(compare.FailOnNever))
+	// Output:
+	// FailOn definite-regression: the gate failed on 1 benchmark: example.com/m.BenchmarkQuery (sec/op, B/op)
+	// FailOn any-regression: the gate failed on 2 benchmarks: example.com/m.BenchmarkQuery (sec/op, B/op), example.com/m.BenchmarkWrite (sec/op)
+	// <nil>
 }

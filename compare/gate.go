@@ -2,8 +2,11 @@ package compare
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // A FailOn says which results fail a CI gate ([Report.Gate]).
@@ -50,4 +53,46 @@ func (r *Report) Gate(f FailOn) []Result {
 		}
 	}
 	return fail
+}
+
+// A GateError is a failed gate: see [Report.GateError].
+type GateError struct {
+	// FailOn is the gate.
+	FailOn FailOn
+	// Failed names each benchmark that failed it, once, with the units
+	// that did, in the report's order: "id (sec/op, B/op)".
+	Failed []string
+}
+
+// Error returns the message with the gate's setting named FailOn.
+func (e *GateError) Error() string {
+	return e.Text(func(f input.Field) string { return string(f) })
+}
+
+// Text returns the message with the gate's setting (the field FailOn) named
+// by name, as input.Error.Text names fields.
+func (e *GateError) Text(name func(input.Field) string) string {
+	return fmt.Sprintf("%s %s: the gate failed on %s: %s", name("FailOn"), e.FailOn, textutil.Plural(len(e.Failed), "benchmark"), strings.Join(e.Failed, ", "))
+}
+
+// GateError returns a *[GateError] naming the benchmarks that fail the gate
+// f (see [Report.Gate]), or nil when the report passes it.
+func (r *Report) GateError(f FailOn) error {
+	fail := r.Gate(f)
+	if len(fail) == 0 {
+		return nil
+	}
+	var ids []string
+	units := map[string][]string{}
+	for _, res := range fail {
+		if _, ok := units[res.ID]; !ok {
+			ids = append(ids, res.ID)
+		}
+		units[res.ID] = append(units[res.ID], res.Unit)
+	}
+	e := &GateError{FailOn: f}
+	for _, id := range ids {
+		e.Failed = append(e.Failed, id+" ("+strings.Join(units[id], ", ")+")")
+	}
+	return e
 }

@@ -334,24 +334,11 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	return storeErr
 }
 
-// gate applies the --fail-on policy to rep: an error with exit status 3 naming
-// each failing benchmark once, with its units, in the report's order.
+// gate applies the --fail-on policy to rep: an error with exit status 3
+// naming each failing benchmark once, with its units, in the report's order.
 func gate(rep *compare.Report, failOn compare.FailOn) error {
-	if fail := rep.Gate(failOn); len(fail) > 0 {
-		// One entry per benchmark, with the units that failed, in the
-		// report's order.
-		var names []string
-		units := map[string][]string{}
-		for _, r := range fail {
-			if _, ok := units[r.ID]; !ok {
-				names = append(names, r.ID)
-			}
-			units[r.ID] = append(units[r.ID], r.Unit)
-		}
-		for i, id := range names {
-			names[i] = id + " (" + strings.Join(units[id], ", ") + ")"
-		}
-		return &cli.ExitError{Code: cli.Gate, Err: fmt.Errorf("--fail-on %s: the gate failed on %s: %s", failOn, textutil.Plural(len(names), "benchmark"), strings.Join(names, ", "))}
+	if err := rep.GateError(failOn); err != nil {
+		return &cli.ExitError{Code: cli.Gate, Err: cli.Word(err, nil)}
 	}
 	return nil
 }

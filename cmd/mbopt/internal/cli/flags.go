@@ -33,7 +33,7 @@ var flags = map[input.Field]string{
 	"Out": "--out", "Bench": "--bench", "Skip": "--skip", "Patterns": "PATTERN", "Source": "--source",
 	"Shard": "--shard", "ShardCosts": "--shard-costs", "Scope": "--scope", "BenchTime": "--benchtime",
 	"Base": "--base", "Head": "--head", "Benchmarks": "--suite", "Packages": "PACKAGES",
-	"TrialShard": "--trial-shard", "OnlyAffected": "--only-affected", "AA": "--aa",
+	"TrialShard": "--trial-shard", "OnlyAffected": "--only-affected", "AA": "--aa", "FailOn": "--fail-on",
 	"Settings.Trials": "--trials", "Settings.Runs": "--runs", "Settings.Count": "--count",
 	"Settings.BenchTime": "--benchtime", "Settings.Threshold": "--threshold",
 	"Settings.Confidence": "--confidence", "Settings.Resamples": "--resamples",
