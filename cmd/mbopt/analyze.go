@@ -121,24 +121,6 @@ func newCmdAnalyze(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "analyze --app FILE --micro DIR|FILE... [flags]",
 		Short: "Coverage, minimal suite and recommendations from existing profiles",
-		Long: `Analyze compares the application profiles with every benchmark profile.
-
-It prints the suite's project-only and overall coverage of the application's
-call graph, every benchmark's attributed impact (the application CPU time
-charged to the project functions it covers: each sample goes to the innermost
-project function on its stack) next to the paper's reference impact (the flat
-time of all the functions it covers), the minimal suite that keeps the coverage
-(Algorithm 2, in pick order) and the uncovered functions whose benchmark would
-add the most (Algorithm 3). --impact flat ranks by the paper's reference impact
-and prints only it, as the paper does.
-
-A benchmark's id is its profile's file name without the extension. Unusable
-benchmark profiles (empty, truncated, not CPU) are skipped with a warning and
-listed in the output; --strict makes them errors. A bad application profile is
-always an error.
-
-Exit status: 0 success, 2 bad input (files, flags), 1 internal error,
-130/143/129 interrupted (see mbopt --help).`,
 		Example: `  $ mbopt analyze --app app.pprof --micro profiles/
   $ mbopt analyze --app a.pprof --app b.pprof --micro profiles/ --module github.com/me/db --recommend 5
   $ mbopt analyze --app app.pprof --micro profiles/ --format json -o analysis.json

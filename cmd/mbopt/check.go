@@ -33,27 +33,6 @@ func newCmdCheck(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check --suite FILE [DIR] [flags]",
 		Short: "Check that a saved suite still fits the repository (drift check for CI)",
-		Long: `Check compares a saved optimized suite (the JSON 'mbopt suite --format json'
-writes) with the module in DIR (default: the current directory) as it is now,
-and reports each way the suite has drifted:
-
-  missing      a suite benchmark's function is no longer declared: removed or
-               renamed (new benchmarks of the same package are named as
-               possible new names)
-  unprofiled   a benchmark declared in the module but not in the profiles
-               (--micro): new since the profiles were collected
-  no_profile   a suite benchmark without a profile in --micro
-  no_coverage  a suite benchmark that covers no application function (--app)
-  low_coverage the suite's project-only coverage of the application is below
-               --min-coverage
-
-Benchmarks are found in the module's _test.go files as 'mbopt profile' finds
-them; top-level names are compared, so BenchmarkX/n=1 in the suite is
-declared when BenchmarkX is. The checks after 'missing' need the benchmark
-profiles and the application profile: --micro and --app.
-
-Exit status: 0 no drift; 4 drift found (the findings are on stdout); 2 bad
-input; 1 internal error (see mbopt --help).`,
 		Example: `  $ mbopt check --suite suite.json
   $ mbopt check --suite suite.json --app app.pprof --micro .mbopt/profiles --min-coverage 90
   $ mbopt check --suite suite.json --format json`,

@@ -70,50 +70,6 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare [--base REV] [--head REV|worktree] [--suite FILE | --bench PATTERN [PACKAGES]] [flags]",
 		Short: "Compare two revisions' benchmarks and gate on regressions",
-		Long: `Compare runs the benchmarks of two revisions of the module in the current
-directory against each other and says, with sound statistics, whether the head
-is slower or faster than the base.
-
-Revisions: --base defaults to the merge-base of HEAD with the default branch
-(origin/HEAD, else main, else master; a note says which); --head defaults to
-HEAD, and --head worktree compares the uncommitted changes. Each revision is
-checked out with git worktree into a temporary directory (` + compare.TempPrefix + `*
-under $TMPDIR); the user's tree is never touched. Test binaries built from a
-commit are cached under the user cache directory (mbopt/testbin; --no-cache
-turns that off).
-
-Benchmarks: --suite FILE (the JSON of mbopt suite --format json), or the
-analysis flags (--app, --micro, ...) to compute the optimized suite, or
---bench PATTERN in PACKAGES (default ./...). A benchmark that exists in only
-one revision is reported as added or removed; a package that does not build,
-or a benchmark that fails, in one revision is reported with its error.
-
-Schedule (randomized multiple interleaved trials): --trials × --runs
-processes per benchmark and version, each with -test.count --count at
---benchtime. In each run the benchmarks are shuffled, and each benchmark's base
-and head run back to back in a random order. --seed makes the schedule and the
-statistics reproducible. --budget fits the schedule into a wall-clock time
-(fewer runs and counts first, never fewer than 2 trials). --until-stable WIDTH
-stops a benchmark once both versions have 2 trials and its interval is
-narrower than WIDTH.
-
-Statistics: the relative change of the medians with a hierarchical bootstrap
-confidence interval (--confidence, --resamples). A change is definite when the
-whole interval lies beyond --threshold, potential when only the median change
-does.
-
-Raw results go to --out as base.txt and head.txt in the Go benchmark format:
-benchstat base.txt head.txt reads them. By default each comparison keeps its
-own directory under .mbopt/compare, named by its start time and the two
-commits; the report prints the files' full paths.
-
-Output (--format): text, json (a compare.Report, documented on the type),
-markdown (a pull-request comment) or github (annotations and a step summary).
-
-Exit status 3 means the --fail-on gate failed: a definite regression (the
-default) or any regression, definite or potential (any-regression); with never
-the gate always passes. A benchmark that was added, removed, did not build or
-failed is reported, never a gate failure by itself.`,
 		Example: `  $ mbopt compare --suite suite.json
   $ mbopt compare --base origin/main --head worktree --bench . ./...
   $ mbopt compare --bench 'Query' --trials 3 --runs 1 --count 5 --benchtime 100ms --format json`,

@@ -59,24 +59,8 @@ type compareMergeOptions struct {
 func newCmdCompareMerge(s *streams) *cobra.Command {
 	o := &compareMergeOptions{}
 	cmd := &cobra.Command{
-		Use:   "merge DIR... [--out DIR] [flags]",
-		Short: "Combine the outputs of sharded comparisons and judge them together",
-		Long: `Merge combines the output directories of the shards of one comparison
-(mbopt compare --shard K/N, or --trial-shard K/N, each on its own machine) and
-computes the statistics over all of them: the raw files are concatenated
-before the bootstrap, so each verdict uses every trial of every shard.
-
-It refuses shards that do not fit together, naming the directories: different
-base or head commits, settings (any flag: --count, --runs, --seed, …; only a
---budget may fit trials, runs and count to each machine), module, kind or number of shards, a different
-partition (the shards saw different benchmarks or costs), a shard given twice
-or missing, a benchmark in two shards, or a shard without its raw files (it was
-interrupted) or with raw files that changed since it wrote them (their size or
-SHA-256 is not the one its shard.json records). The merged raw files base.txt and head.txt go to --out; the
-report, the --format and the --fail-on gate (exit status 3) are as for
-mbopt compare, and so is the history: the merged report is judged against
-the thresholds calibrated in --history and stored there, as one comparison,
-under the machine the shards' raw files name (the shards store nothing).`,
+		Use:     "merge DIR... [--out DIR] [flags]",
+		Short:   "Combine the outputs of sharded comparisons and judge them together",
 		Example: `  $ mbopt compare merge shard-0 shard-1 shard-2 --out merged --format github`,
 		Args:    cli.Args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {

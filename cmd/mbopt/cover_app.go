@@ -27,29 +27,6 @@ func newCmdCoverApp(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cover-app [flags] -- PKG|CMD [ARGS...]",
 		Short: "Record the functions an application workload executes (go build -cover)",
-		Long: `Cover-app runs the application workload once with Go's coverage
-instrumentation and writes the set of functions that executed, named as CPU
-profiles name them (package covdata), to -o. Coverage is exact where a CPU
-profile samples: a function that runs briefly is in the set even when no
-sample caught it.
-
-  PKG ARGS    a local main package (starting with "."): cover-app builds it
-              with go build -cover -coverpkg=--coverpkg and runs it with ARGS
-              (by default every package of ./...; the functions of main
-              packages are left out: profiles name them main.F)
-  CMD ARGS    any other command (go run ./cmd/load, a script): it runs with
-              GOCOVERDIR set and -cover -coverpkg added to GOFLAGS, so the
-              go commands it runs build with coverage
-
-An ARG "` + reference.Placeholder + `" is replaced with the -o file's name with .pprof for its
-extension, so one run can also write the CPU profile (-cpuprofile {profile}).
-With --gocoverdir DIR cover-app reads coverage data the program already wrote
-instead of running anything.
-
-Give the set and the profile to analyze (or run, report) with --app-cover:
-the application's functions then come from coverage and their time from the
-profile, so project coverage no longer varies with what sampling caught, and
-a note lists the functions only one of the two saw.`,
 		Example: `  $ mbopt cover-app -o app.cover.json -- ./cmd/appbench -duration 5s -cpuprofile {profile}
   $ mbopt analyze --app app.pprof --app-cover app.cover.json --micro profiles/
   $ mbopt cover-app --gocoverdir /tmp/covdata -o app.cover.json`,

@@ -47,44 +47,6 @@ func newCmdHistory(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "history [BENCHMARK...] [flags]",
 		Short: "Show benchmarks' changes over commits, with jump and trend detection",
-		Long: `History reads the comparisons mbopt compare stored (in .mbopt/history.db unless
---history says otherwise) and shows each benchmark's series: its change against
-one fixed baseline revision at every compared head commit, in ancestry
-(first-parent) order, with the 99% confidence interval, as the study kept its
-base version fixed to see long-term trends. Each commit shows its date, the
-baseline's and the head's values and the verdict its comparison gave then,
-against the threshold of then, which a later calibration never rewrites. The
-baseline is the base of the most stored comparisons; --baseline REV picks
-another (a stored base's hash or prefix, or any revision of the repository in
-the current directory); mbopt history rebaseline moves it. Each machine and
-each set of compare settings (trials, runs, count, benchtime) is a series of
-its own, named by the settings that differ.
-
-Arguments keep the benchmarks whose id (import path + "." + full name), full
-name, or name as compare prints it (package relative to the module) equals one
-of them.
-
-The detectors are those of Grambow et al. (IEEE TCC 2022, "Jump and Trend
-Detection"): a jump is a change between consecutive commits beyond the
-threshold, definite when their intervals do not overlap; a trend is a change
-of the current commit against the mean of the previous --window commits,
-definite when its interval overlaps none of theirs; the window restarts after
-a definite jump. The threshold is dynamic: --factor (0.75) times the mean of
-the last --widths (3) interval widths, at least --floor (1%), starting from the
-initial threshold. The initial threshold of a benchmark is calibrated from its
-A/A comparisons (mbopt compare --aa; see --instability) when there are any,
-else --initial-threshold (the study's 6%). --fixed LOWER,UPPER adds the
-dissertation's fixed-value bounds on the change against the baseline.
-Thresholds are relative changes: 0.01 is 1%.
-
---instability shows the A/A calibration instead: every benchmark's A/A
-instabilities and the initial threshold derived from them (75% of the 80th
-percentile, at least 1%; the suite threshold, the 80th percentile over all
-benchmarks, for those without A/A results).
-
---plot DIR writes one SVG per series (the change with its interval as a band,
-the jump threshold around the previous commit, detections marked), or with
---instability the distribution of the A/A instabilities (instability.svg).`,
 		Example: `  $ mbopt history
   $ mbopt history example.com/tinytsdb/query.BenchmarkQuery --unit sec/op --plot plots/
   $ mbopt history --baseline v1.2.0 --format markdown -o history.md

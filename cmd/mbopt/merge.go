@@ -18,24 +18,6 @@ func newCmdMerge(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "merge DIR... [-o OUT]",
 		Short: "Combine the output directories of 'mbopt profile --shard' into one",
-		Long: `Merge combines the output directories of a sharded collection — one
-'mbopt profile --shard K/N' per shard, K from 0 to N-1 — into OUT: one manifest
-and every profile and log, what one unsharded 'mbopt profile' would have
-written. 'mbopt analyze --micro OUT' then reads them as usual.
-
-Merge refuses, naming the directories, inputs that are not the N shards of
-one collection: a different module, VCS revision, Go version, GOOS/GOARCH,
-build flags (--tags, --mod) or --benchtime; shards of different N, or that
-partitioned different benchmarks or costs; a shard given twice, missing, or
-interrupted; a benchmark in two shards; a profile missing or changed since
-it was collected. Then OUT is left as it was.
-
-OUT is replaced as a whole and atomically, so it must be new, empty, or an
-earlier output directory (holding manifest.json); it may be one of the DIRs.
-Merging again gives the same OUT, and merging a merged directory alone
-copies it unchanged.
-
-Exit status: 0 when merged, 2 for inputs that cannot be merged, 1 otherwise.`,
 		Example: `  $ mbopt merge shard-0 shard-1 shard-2 -o profiles
   $ mbopt merge shards/* -o profiles && mbopt analyze --app app.pprof --micro profiles`,
 		Args: cli.Args(cobra.MinimumNArgs(1)),

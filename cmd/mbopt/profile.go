@@ -58,64 +58,6 @@ func profileCmd(s *streams, runF func(context.Context, *streams, *profileOptions
 	cmd := &cobra.Command{
 		Use:   "profile [PATTERN...] [flags]",
 		Short: "Record one CPU profile per benchmark of a Go module",
-		Long: `Profile finds the benchmarks of the packages matching PATTERN (default ./...,
-as for go test), builds each package's test binary once, and runs every
-benchmark alone with a CPU profile. Sub-benchmarks (b.Run) are found with a
-short -benchtime 1x run of the benchmarks whose source calls b.Run, and
-profiled one by one, since each parameterization is a benchmark of its own;
---sub=false keeps one profile per top-level function.
-
-It writes DIR/manifest.json, one DIR/*.pprof per benchmark that succeeded and
-DIR/logs/*.log for those that did not. 'mbopt analyze --micro DIR' reads them.
-
---source cover records instead the set of functions each benchmark executed:
-test binaries are built with -cover -coverpkg=<module>/... and
-DIR/*.funcs.json lists the module functions a benchmark ran, exactly, where a
-profile only samples. --scope says which: timed (the default) runs each
-benchmark at 2x and at --benchtime (default 10x) and keeps the functions whose
-coverage counters grew, the timed loop without the setup before b.ResetTimer
-and the validation after b.StopTimer (a function that runs a constant number
-of times per benchmark, even inside the loop, counts as setup); all runs it
-once (--benchtime 1x unless given) and keeps everything that ran, setup
-included, as a CPU profile and the papers count. What a benchmark runs can
-depend on b.N: give a count such as 5000x to reach state built over many
-iterations. It is much faster than profiling for seconds, and the analysis reads the sets like profiles (the
-module's functions only: the standard library and dependencies are not
-instrumented). Profiles and function sets never share a --out.
-A package that does not build, and a benchmark that panics, fails, hangs past
---timeout or writes no profile, is recorded in the manifest and named in the
-summary; the others complete.
-
-Running again with the same --out reuses every complete, unmodified profile
-taken with the same test binary and benchtime, and the sub-benchmark lists of
-unchanged test binaries, so an interrupted run or a CI retry resumes where it
-stopped; a benchmark that failed or timed out with the same test binary is
-kept as failed unless --retry-failed; --force collects everything again. The
-manifest is merged, never truncated: a run with --bench or --skip, or on
-fewer packages, keeps the entries of the benchmarks it was not asked about,
-and drops only the selected ones that no longer exist. One mbopt at a time
-may use an --out: a second one exits at once with status 2 (the lock file is
-DIR/.mbopt.lock).
-
---shard K/N collects one deterministic share of the benchmarks, one of N
-machines (a CI matrix job, a Kubernetes Indexed Job pod with --shard /N and
-JOB_COMPLETION_INDEX); 'mbopt merge' combines the N output directories. Every
-shard builds and discovers all benchmarks, then partitions them: by the costs
-a whole collection in --out (or --shard-costs) recorded, longest first onto
-the least-loaded shard, or by count when none is known; ties go by benchmark
-id. Every shard must see the same costs: restore the same previous
-collection in each, or none.
-
-Coverage needs every function to be sampled at least once, not a quiet
-machine, so benchmarks run -j at a time. A longer --benchtime finds more
-rarely-called functions: the papers this tool follows used 10s.
-
-On a terminal, progress is a bar with counts and an ETA; otherwise (or when
-CI is set) one line per benchmark. Both go to stderr; stdout gets the output
-directory. --out is relative to the current directory, not to -C.
-
-Exit status: 0 when at least one benchmark was profiled (with --strict: all
-of them, skipped ones aside), 1 otherwise, 2 for bad flags or no benchmarks.`,
 		Example: `  $ mbopt profile --out profiles
   $ mbopt profile ./storage/... --bench 'Encode|Decode' --benchtime 10s -j 1 --out profiles
   $ mbopt profile -C ~/src/prometheus ./tsdb/... --out /tmp/prom --timeout 2m

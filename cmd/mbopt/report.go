@@ -22,27 +22,6 @@ func newCmdReport(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report --app FILE --micro DIR --out DIR [flags]",
 		Short: "Write a Markdown and a self-contained HTML report with plots",
-		Long: `Report runs the same analysis as analyze and writes, into the --out directory:
-
-  report.md     the report in GitHub-flavoured Markdown, linking the figures
-  report.html   the same report as one self-contained page (figures inlined)
-  report.json   the analysis as JSON (the schema of analyze --format json)
-  suite-coverage.{png,svg}      cumulative coverage vs. benchmarks in the
-                                minimal suite (the dissertation's Figure 6.6)
-  recommend-coverage.{png,svg}  cumulative coverage vs. recommended
-                                functions (Figure 6.7), with --recommend
-  suite-impact.{png,svg}        reference impact of each selected benchmark
-
-With several --app NAME=FILE scenarios it adds each scenario's coverage, the
-pair-wise overlap (Table 6.4) and one coverage line per scenario. The LP
-optimality certificate is always computed (see --certify on analyze).
-
-The report is written as a set: into a new directory beside --out, which then
-takes the place of --out, so a failed or killed run leaves the earlier report
-whole and a rerun keeps no stale file (a report without recommendations has no
-recommendation plot). The directory's files are listed in .mbopt-report; a
---out directory that holds any other file is refused, since replacing it would
-delete that file. Exit status: 0 success, 2 bad input, 1 internal error.`,
 		Example: `  $ mbopt report --app app.pprof --micro profiles/ --out report/
   $ mbopt report --app ingest=ingest.pprof --app query=query.pprof:2 --micro profiles/ --out report/
   $ mbopt report --app app.pprof --micro profiles/ --objective impact --budget 60s --out report/`,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -31,6 +32,11 @@ const interruptedMessage = "mbopt: interrupted; run the same command again"
 // ends mbopt within a second.
 const interruptGrace = 800 * time.Millisecond
 
+// manual is the source of doc.go, whose package comment is the manual.
+//
+//go:embed doc.go
+var manual string
+
 // streams carries the command's standard streams so commands can be run
 // in-process by tests.
 type streams struct {
@@ -44,15 +50,8 @@ type streams struct {
 // newRootCmd builds the command tree.
 func newRootCmd(s *streams) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "mbopt",
-		Short: "Make Go microbenchmark suites small, fast and relevant",
-		Long: `mbopt compares the CPU profile of an application workload (an application
-benchmark, a production /debug/pprof/profile capture or a default.pgo) with the
-CPU profiles of a repository's microbenchmarks. It reports how much of the
-application's call graph the suite covers, the smallest sub-suite with the same
-coverage, and which uncovered functions deserve a benchmark next.
-
-` + cli.ExitStatus,
+		Use:           "mbopt",
+		Short:         "Make Go microbenchmark suites small, fast and relevant",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -60,6 +59,17 @@ coverage, and which uncovered functions deserve a benchmark next.
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
 	root.SetFlagErrorFunc(cli.FlagError)
+	// --help shows the manual's section of the command: go doc and --help
+	// say the same, from doc.go.
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if c == root {
+			c.Long = cli.Manual(manual, "", "Exit status")
+		} else {
+			c.Long = cli.Manual(manual, c.CommandPath())
+		}
+		help(c, args)
+	})
 	for _, add := range subcommands {
 		root.AddCommand(add(s))
 	}

@@ -37,38 +37,6 @@ func newCmdRun(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run [DIR] (--app FILE | --app-url URL | --app-pgo | --app-cmd [NAME=]CMD) [flags]",
 		Short: "Profile a module's benchmarks and its application, then analyse: one command",
-		Long: `Run does everything on the Go module in DIR (default: the current directory):
-
- 1. gets the application (reference) profile from one or more sources:
-      --app FILE       an existing CPU profile (repeatable; NAME=FILE for scenarios)
-      --app-url URL    a running program's /debug/pprof/profile, captured for
-                       --app-seconds (give the base URL or the full profile URL)
-      --app-pgo        the module's default.pgo files (Go's PGO profiles)
-      --app-cmd CMD    a workload command run in DIR with sh -c; it must write a
-                       CPU profile where {profile} stands (also in $MBOPT_CPUPROFILE);
-                       its output goes to a log, not the terminal
-      --app-cmd NAME=CMD  the same, as scenario NAME (repeatable, like --app
-                       NAME=FILE; a command that starts with a variable
-                       assignment is written 'env VAR=value CMD')
-    Several sources are merged into one application graph. --app-runs N runs
-    the --app-cmd workload N times ($MBOPT_APP_RUN is the run's number),
-    merges the profiles and says how many functions every run saw and how
-    many only some did: functions seen by chance make coverage unstable.
- 2. profiles every benchmark of the module as 'mbopt profile' does, into --out
-    (default DIR/.mbopt/profiles); a rerun resumes and reuses complete profiles;
- 3. prints the analysis as 'mbopt analyze' does.
-
-The profiles it takes (--app-url, --app-cmd) go to DIR/.mbopt/app, beside the
-benchmark profiles, with each workload's output in NAME.log; a run that
-creates DIR/.mbopt writes DIR/.mbopt/.gitignore so none of it is committed.
-At the end it prints on stderr where the profiles are and the 'mbopt suite'
-and 'mbopt report' commands that analyse them again without profiling.
-
-Progress goes to stderr: a bar with counts and an ETA on a terminal, one line
-per benchmark otherwise or when CI is set. The report goes to stdout.
-
-Exit status: 0 success, 2 bad input (flags, no benchmarks, a bad application
-profile), 1 when nothing could be profiled or another failure.`,
 		Example: `  $ mbopt run --app-cmd 'go run ./cmd/loadtest -duration 30s -cpuprofile {profile}'
   $ mbopt run --app-cmd 'read=go run ./cmd/loadtest -mix read -cpuprofile {profile}' \
       --app-cmd 'write=go run ./cmd/loadtest -mix write -cpuprofile {profile}'

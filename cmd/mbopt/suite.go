@@ -47,37 +47,6 @@ func newCmdSuite(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "suite --app FILE --micro DIR [flags]",
 		Short: "Print the optimized suite as go test invocations for CI",
-		Long: `Suite runs the same analysis as analyze and prints the minimal suite as
-ready-to-run go test invocations, one per package, each with an anchored -bench
-pattern that matches exactly the selected benchmarks and nothing else, and
--run '^$' so no test runs:
-
-  go test -run '^$' -bench '^BenchmarkQuery$/^(sum\(cpu\)|avg_by_host)$' example.com/tinytsdb/query
-
-Run them from the module root. --top N keeps the N most relevant picks (the
-first N of the minimal suite); the selection flags (--objective, --budget,
---min-gain) choose the suite as in analyze.
-
-Benchmarks are named by their collection manifest (mbopt profile) or by ids of
-the form <import path>.<BenchmarkName>; other profile names cannot be mapped to
-a package and are an error.
-
-Formats: shell (one command per line), json ({"invocations": [...]}), list
-(one "package Benchmark" line per benchmark).
-
-An empty suite is an error (exit 2) that says why it is empty, so that
-'mbopt suite | sh' in CI cannot pass without running a benchmark;
---allow-empty accepts it and prints nothing.
-
---changed-since REV maps the changes from REV to the work tree (commits and
-uncommitted edits) to the functions they change, and tags each benchmark of
-the suite whose covered application functions, or whose own benchmark
-function, changed: shell lines end in "# affected: NAMES", list lines get a
-third field "affected", JSON invocations an "affected" list. REV
-"merge-base" is the merge-base of HEAD with the default branch (origin/HEAD,
-else main, else master). Run it inside the repository. --only-affected
-prints only the affected benchmarks; when none is affected it prints nothing
-and succeeds, since nothing the suite measures changed.`,
 		Example: `  $ mbopt suite --app app.pprof --micro profiles/
   $ mbopt suite --app app.pprof --micro profiles/ --top 8 --format list
   $ mbopt suite --app app.pprof --micro profiles/ --format json -o suite.json

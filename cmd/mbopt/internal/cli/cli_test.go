@@ -58,3 +58,21 @@ func TestUsage(t *testing.T) {
 		t.Errorf("Usage = %q (exit %d), want %q (exit 2)", err, Code(err, nil), want)
 	}
 }
+
+func TestManual(t *testing.T) {
+	const src = "// Tool does things.\n//\n// # tool run\n//\n//\ttool run [flags]\n//\n// Run runs.\n//\n// # Exit status\n//\n// 0 on success.\npackage main\n"
+	tests := []struct {
+		titles []string
+		want   string
+	}{
+		{[]string{""}, "Tool does things."},
+		{[]string{"tool run"}, "\ttool run [flags]\n\nRun runs."},
+		{[]string{"", "Exit status"}, "Tool does things.\n\nExit status\n\n0 on success."},
+		{[]string{"no such section"}, ""},
+	}
+	for _, tt := range tests {
+		if got := Manual(src, tt.titles...); got != tt.want {
+			t.Errorf("Manual(%q) = %q, want %q", tt.titles, got, tt.want)
+		}
+	}
+}

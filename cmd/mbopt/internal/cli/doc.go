@@ -6,8 +6,10 @@
 //
 // # Exit status
 //
-// mbopt exits with one of the statuses [ExitStatus] lists (which mbopt
-// --help prints); [Code] maps a command's error to it.
+// mbopt exits with one of the statuses of the constants below, which the
+// manual documents (its "Exit status" section: go doc
+// github.com/mbopt/mbopt/cmd/mbopt, or mbopt --help); [Code] maps a
+// command's error to it, in one place.
 //
 // Bad input is every error matching input.ErrInput: the library's
 // [*input.Error] values, the commands' own checks of their flags (which

@@ -12,25 +12,9 @@ import (
 	"github.com/mbopt/mbopt/internal/interrupt"
 )
 
-// ExitStatus documents the exit statuses, for mbopt --help.
-const ExitStatus = `Exit status:
-  0        success
-  1        an internal error, or nothing could be profiled
-  2        bad input or usage: a missing or bad file, a bad flag value, no
-           benchmarks, a --module that matches no application function, an
-           empty suite; the message names the file or flag and the fix
-  3        mbopt compare: the --fail-on gate failed (a regression)
-  4        mbopt check found drift: the saved suite no longer fits the
-           repository (the findings are on standard output)
-  5        mbopt bisect could not locate the change (not reproducible
-           between --good and --bad, or hidden by skipped commits)
-  130      interrupted by SIGINT (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP
-           (128 + the signal's number). mbopt stops within a second whatever
-           it is doing, removes its temporary files and prints
-           "interrupted; run the same command again".`
-
-// The exit statuses, as [ExitStatus] documents them. An interrupted run
-// exits with interrupt.ExitCode of its signal.
+// The exit statuses, as the manual's "Exit status" section documents them
+// (go doc github.com/mbopt/mbopt/cmd/mbopt). An interrupted run exits with
+// interrupt.ExitCode of its signal.
 const (
 	OK       = 0
 	Internal = 1
