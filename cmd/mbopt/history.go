@@ -5,11 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -183,52 +179,19 @@ func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 		return err
 	}
 	if o.plot != "" {
-		if err := writeHistoryPlots(s.Err, o.plot, doc); err != nil {
-			return err
+		if err := trend.WriteFigures(o.plot, doc); err != nil {
+			return cli.Word(err, plotFlag)
 		}
+		fmt.Fprintf(s.Err, "mbopt: wrote %s into %s\n", textutil.Plural(len(doc.Series), "plot"), o.plot)
 	}
 	return cli.Output(s.Out, o.output, buf.Bytes())
 }
 
+// plotFlag names the figures' directory (trend's Dir) by its flag.
+var plotFlag = map[input.Field]string{"Dir": "--plot"}
+
 // short returns a commit's first 10 characters.
 func short(commit string) string { return commit[:min(10, len(commit))] }
-
-var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._=+-]+`)
-
-// plotFileName names the SVG of a series: its id and unit with every run
-// of other characters replaced by "_", and a number when two series would
-// share the name (the same benchmark on two machines).
-func plotFileName(s trend.Series, used map[string]bool) string {
-	base := unsafeFileChars.ReplaceAllString(s.ID+"-"+s.Unit, "_")
-	if len(base) > 200 {
-		base = base[:200]
-	}
-	name := base + ".svg"
-	for i := 2; used[name]; i++ {
-		name = fmt.Sprintf("%s-%d.svg", base, i)
-	}
-	used[name] = true
-	return name
-}
-
-// writeHistoryPlots writes one SVG per series of doc into dir.
-func writeHistoryPlots(stderr io.Writer, dir string, doc *trend.Document) error {
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return input.Errorf("--plot %s: %v", dir, err)
-	}
-	used := map[string]bool{}
-	for _, sr := range doc.Series {
-		svg, err := trend.SeriesSVG(sr, doc.Baseline.Commit)
-		if err != nil {
-			return err
-		}
-		if err := cli.WriteFile(filepath.Join(dir, plotFileName(sr, used)), svg); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(stderr, "mbopt: wrote %s into %s\n", textutil.Plural(len(doc.Series), "plot"), dir)
-	return nil
-}
 
 // runInstability shows the A/A calibration.
 func runInstability(ctx context.Context, s *streams, o *historyOptions, st *history.Store) error {
@@ -253,16 +216,9 @@ func runInstability(ctx context.Context, s *streams, o *historyOptions, st *hist
 		return err
 	}
 	if o.plot != "" {
-		if err := os.MkdirAll(o.plot, 0o777); err != nil {
-			return input.Errorf("--plot %s: %v", o.plot, err)
-		}
-		svg, err := trend.InstabilitySVG(insts, cal)
+		path, err := trend.WriteInstabilityFigure(o.plot, insts, cal)
 		if err != nil {
-			return err
-		}
-		path := filepath.Join(o.plot, "instability.svg")
-		if err := cli.WriteFile(path, svg); err != nil {
-			return err
+			return cli.Word(err, plotFlag)
 		}
 		fmt.Fprintf(s.Err, "mbopt: wrote %s\n", path)
 	}

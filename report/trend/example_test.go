@@ -54,3 +54,16 @@ func ExampleWriteText() {
 	//
 	// (marks: J jump, T trend, F fixed-value bound; capital definite, small potential)
 }
+
+// FigureName names each series' figure after its benchmark and unit; a
+// second series of the same benchmark and unit (another machine) gets a
+// number.
+func ExampleFigureName() {
+	used := map[string]bool{}
+	s := trend.Series{ID: "example.com/m.BenchmarkQuery/sum(cpu)", Unit: "sec/op"}
+	fmt.Println(trend.FigureName(s, used))
+	fmt.Println(trend.FigureName(s, used))
+	// Output:
+	// example.com_m.BenchmarkQuery_sum_cpu_-sec_op.svg
+	// example.com_m.BenchmarkQuery_sum_cpu_-sec_op-2.svg
+}

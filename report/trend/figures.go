@@ -2,10 +2,15 @@ package trend
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/report/internal/render"
 	"github.com/mbopt/mbopt/report/plot"
@@ -69,4 +74,59 @@ func InstabilitySVG(insts []history.Instability, cal *history.Calibration) ([]by
 		f.Quantile, f.QuantileLabel = cal.Options.Quantile, fmt.Sprintf("%.0f%% of the results", 100*cal.Options.Quantile)
 	}
 	return f.SVG()
+}
+
+// unsafeFileChars are the characters a figure's file name replaces.
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._=+-]+`)
+
+// FigureName names the SVG file of a series: its id and unit, each run of
+// characters other than letters, digits and ._=+- replaced by "_", at most
+// 200 bytes, and a number when an earlier name in used is taken (the same
+// benchmark on two machines). It records the name in used.
+func FigureName(s Series, used map[string]bool) string {
+	base := unsafeFileChars.ReplaceAllString(s.ID+"-"+s.Unit, "_")
+	if len(base) > 200 {
+		base = base[:200]
+	}
+	name := base + ".svg"
+	for i := 2; used[name]; i++ {
+		name = fmt.Sprintf("%s-%d.svg", base, i)
+	}
+	used[name] = true
+	return name
+}
+
+// WriteFigures writes one SVG per series of d into dir ([SeriesSVG], named
+// by [FigureName]), creating dir, each file atomically. A dir that cannot
+// be created is an [*input.Error] naming the field Dir.
+func WriteFigures(dir string, d *Document) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return input.Errorf("%s %s: %w", input.Field("Dir"), dir, err)
+	}
+	used := map[string]bool{}
+	for _, s := range d.Series {
+		svg, err := SeriesSVG(s, d.Baseline.Commit)
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(filepath.Join(dir, FigureName(s, used)), svg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteInstabilityFigure writes [InstabilitySVG] into dir as
+// instability.svg, creating dir, atomically, and returns the file's path.
+// A dir that cannot be created is an [*input.Error] naming the field Dir.
+func WriteInstabilityFigure(dir string, insts []history.Instability, cal *history.Calibration) (string, error) {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", input.Errorf("%s %s: %w", input.Field("Dir"), dir, err)
+	}
+	svg, err := InstabilitySVG(insts, cal)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "instability.svg")
+	return path, atomicfile.WriteFile(path, svg)
 }
