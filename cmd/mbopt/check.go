@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -15,6 +13,7 @@ import (
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report"
 	"github.com/mbopt/mbopt/suite"
 )
 
@@ -106,18 +105,12 @@ func runCheck(ctx context.Context, s *streams, o *checkOptions, dir string) erro
 		return cli.Word(err, nil)
 	}
 	var buf bytes.Buffer
+	write := report.WriteDriftText
 	if o.format == "json" {
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
-			Suite string `json:"suite"`
-			Dir   string `json:"dir"`
-			*analysis.Drift
-		}{o.suiteFile, dir, d}); err != nil {
-			return err
-		}
-	} else {
-		writeDriftText(&buf, o, dir, d)
+		write = report.WriteDriftJSON
+	}
+	if err := write(&buf, o.suiteFile, dir, d); err != nil {
+		return err
 	}
 	if _, err := s.Out.Write(buf.Bytes()); err != nil {
 		return err
@@ -141,24 +134,4 @@ func checkReport(ctx context.Context, o *checkOptions, dir string) (*analysis.Re
 		return nil, err
 	}
 	return rep, nil
-}
-
-// writeDriftText writes the findings as text.
-func writeDriftText(w io.Writer, o *checkOptions, dir string, d *analysis.Drift) {
-	fmt.Fprintf(w, "mbopt: drift check of %s (%s) against %s\n", o.suiteFile, textutil.Plural(d.Benchmarks, "benchmark"), dir)
-	if d.Coverage != nil {
-		fmt.Fprintf(w, "suite coverage  %d/%d project functions  %.1f%% (all profiled benchmarks: %.1f%%)\n",
-			d.Coverage.Covered, d.Coverage.Total, 100*d.Coverage.Ratio, 100*d.FullCoverage.Ratio)
-	}
-	if len(d.Findings) == 0 {
-		fmt.Fprintln(w, "no drift")
-		return
-	}
-	width := 0
-	for _, f := range d.Findings {
-		width = max(width, len(f.Kind))
-	}
-	for _, f := range d.Findings {
-		fmt.Fprintf(w, "  %-*s  %s\n", width, f.Kind, f.Message)
-	}
 }
