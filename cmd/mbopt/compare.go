@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -107,7 +106,7 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	f.StringVar(&o.bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)")
 	f.StringVar(&o.out, "out", "", "directory of the raw results base.txt and head.txt (default: .mbopt/compare in the module root)")
 	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|never}")
-	f.StringVar(&o.cmpFormat, "format", "text", "output format: {"+strings.Join(compareFormats, "|")+"} (github: annotations on stdout, the Markdown summary appended to $GITHUB_STEP_SUMMARY)")
+	f.StringVar(&o.cmpFormat, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"} (github: annotations on stdout, the Markdown summary appended to $GITHUB_STEP_SUMMARY)")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout")
 	f.IntVar(&o.trials, "trials", d.Trials, "trials: passes over every benchmark, each in fresh processes")
 	f.IntVar(&o.runs, "runs", d.Runs, "runs per trial: processes per benchmark and version")
@@ -306,7 +305,7 @@ func checkReportFlags(failOn, format, output string) (compare.FailOn, error) {
 	if err != nil {
 		return "", input.Errorf("--fail-on: %v", err)
 	}
-	if err := cli.Enum("--format", format, compareFormats...); err != nil {
+	if err := cli.Enum("--format", format, verdict.Formats...); err != nil {
 		return "", err
 	}
 	if output != "" {
@@ -317,42 +316,23 @@ func checkReportFlags(failOn, format, output string) (compare.FailOn, error) {
 	return f, nil
 }
 
-// compareFormats are the values of compare --format.
-var compareFormats = []string{"text", "json", "markdown", "github"}
-
 // writeCompareReport writes rep in the --format to stdout or -o. With
 // github, the annotations go there and the Markdown step summary is
 // appended to $GITHUB_STEP_SUMMARY, or follows the annotations when that is
 // unset.
 func writeCompareReport(s *streams, o *compareOptions, rep *compare.Report) error {
 	var out bytes.Buffer
-	switch o.cmpFormat {
-	case "json":
-		data, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return err
-		}
-		out.Write(data)
-		out.WriteByte('\n')
-	case "markdown":
-		if err := verdict.WriteMarkdown(&out, rep); err != nil {
-			return err
-		}
-	case "github":
-		sum, err := verdict.WriteGitHub(&out, rep)
-		if err != nil {
-			return err
-		}
+	sum, err := verdict.Write(&out, rep, o.cmpFormat)
+	if err != nil {
+		return err
+	}
+	if sum != nil {
 		if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
 			if err := sum.Append(path); err != nil {
 				return input.Errorf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
 			}
 		} else {
 			out.Write(sum.Markdown)
-		}
-	default:
-		if err := verdict.WriteText(&out, rep); err != nil {
-			return err
 		}
 	}
 	return cli.Output(s.Out, o.output, out.Bytes())

@@ -16,6 +16,7 @@ import (
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/report/verdict"
 	"github.com/mbopt/mbopt/shard"
 )
 
@@ -73,7 +74,7 @@ func newCmdCompareMerge(s *streams) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&o.out, "out", statedir.Name+"/compare", "directory of the merged raw results base.txt and head.txt")
 	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|never}")
-	f.StringVar(&o.format, "format", "text", "output format: {"+strings.Join(compareFormats, "|")+"}")
+	f.StringVar(&o.format, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"}")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout")
 	addMergeHistoryFlags(f, &o.hist)
 	return cmd

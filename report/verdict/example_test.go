@@ -1,6 +1,8 @@
 package verdict_test
 
 import (
+	"fmt"
+	"io"
 	"os"
 
 	"github.com/mbopt/mbopt/benchstats"
@@ -55,4 +57,20 @@ func ExampleWriteText() {
 	// of their flat time (the paper's reference impact); instability: the interval's width in percentage points
 	// 3 trials × 3 runs × 5 iterations per version at benchtime 1s
 	// Change of the medians with a 99% confidence interval from 10000 hierarchical bootstrap resamples (seed 1); threshold ±1%
+}
+
+// Write picks the rendering by the name of its format, and returns the step
+// summary of the github format for the caller to append.
+func ExampleWrite() {
+	r := &compare.Report{Schema: compare.SchemaVersion, Module: "example.com/m",
+		Base: compare.Revision{Commit: "0123456789abcdef"}, Head: compare.Revision{Commit: "fedcba9876543210"}}
+	for _, format := range verdict.Formats {
+		sum, err := verdict.Write(io.Discard, r, format)
+		fmt.Println(format, sum != nil, err)
+	}
+	// Output:
+	// text false <nil>
+	// json false <nil>
+	// markdown false <nil>
+	// github true <nil>
 }
