@@ -149,30 +149,18 @@ type collector struct {
 
 // newCollector checks the parts of cfg that need no go command.
 func newCollector(cfg Config) (*collector, error) {
-	if cfg.Out == "" {
-		return nil, input.Field("Out").Errorf("no output directory")
+	if err := cfg.Check(); err != nil {
+		return nil, err
 	}
-	filter, err := benchname.CompileFilter(cfg.Bench)
-	if err != nil {
-		return nil, input.Field("Bench").Errorf("%w", err)
-	}
+	filter, _ := benchname.CompileFilter(cfg.Bench)
 	c := &collector{cfg: cfg, filter: filter, prev: map[string]manifest.Entry{},
 		cache: &discoveryCache{Version: cacheVersion}, newCache: &discoveryCache{Version: cacheVersion},
 		index: map[string]int{}, seen: map[string]bool{}, incomplete: map[string]bool{}, counts: map[EventKind]int{},
 		cov: covdata.NewIndex()}
-	switch cfg.Source {
-	case "", manifest.SourceProfile, manifest.SourceCover:
-	default:
-		return nil, input.Field("Source").Errorf("unknown source %q: want %q or %q", cfg.Source, manifest.SourceProfile, manifest.SourceCover)
-	}
-	if err := checkScope(cfg); err != nil {
-		return nil, err
-	}
 	if cfg.Skip != "" {
-		if c.skip, err = benchname.CompileFilter(cfg.Skip); err != nil {
-			return nil, input.Field("Skip").Errorf("%w", err)
-		}
+		c.skip, _ = benchname.CompileFilter(cfg.Skip)
 	}
+	var err error
 	if c.shard, err = checkShard(cfg); err != nil {
 		return nil, err
 	}

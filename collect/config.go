@@ -2,9 +2,12 @@ package collect
 
 import (
 	"os"
+	"regexp"
 	"runtime"
 	"time"
 
+	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/shard"
 )
@@ -301,4 +304,50 @@ type Event struct {
 	Err error
 	// Done and Total count progress within the event's phase.
 	Done, Total int
+}
+
+// benchTimeRE matches the iteration counts -test.benchtime accepts.
+var benchTimeRE = regexp.MustCompile(`^[1-9][0-9]*x$`)
+
+// Check reports the first field of cfg that no collection can use, as an
+// [*input.Error] naming it, without running anything: an empty Out, an
+// invalid Bench or Skip, a BenchTime that is neither a positive duration
+// nor an iteration count, an unknown Source or Mod, a negative Timeout or
+// Jobs. [Collect] checks it first (and then Dir, with the go command); a
+// front end can check it before other work.
+func (cfg Config) Check() error {
+	if cfg.Out == "" {
+		return input.Errorf("%s must name a directory", input.Field("Out"))
+	}
+	if _, err := benchname.CompileFilter(cfg.Bench); err != nil {
+		return input.Field("Bench").Errorf("%w", err)
+	}
+	if _, err := benchname.CompileFilter(cfg.Skip); err != nil {
+		return input.Field("Skip").Errorf("%w", err)
+	}
+	if bt := cfg.BenchTime; bt != "" && !benchTimeRE.MatchString(bt) {
+		if d, err := time.ParseDuration(bt); err != nil || d <= 0 {
+			return input.Field("BenchTime").Errorf("invalid value %q: want a positive duration such as 1s or an iteration count such as 100x", bt)
+		}
+	}
+	switch cfg.Source {
+	case "", manifest.SourceProfile, manifest.SourceCover:
+	default:
+		return input.Field("Source").Errorf("unknown source %q: valid values are {%s|%s}", cfg.Source, manifest.SourceProfile, manifest.SourceCover)
+	}
+	if err := checkScope(cfg); err != nil {
+		return err
+	}
+	switch {
+	case cfg.Timeout < 0:
+		return input.Errorf("%s must be positive, not %v", input.Field("Timeout"), cfg.Timeout)
+	case cfg.Jobs < 0:
+		return input.Errorf("%s must be 0 (one per CPU) or a positive count, not %d", input.Field("Jobs"), cfg.Jobs)
+	}
+	switch cfg.Mod {
+	case "", "mod", "readonly", "vendor":
+	default:
+		return input.Field("Mod").Errorf("invalid value %q: valid values are {mod|readonly|vendor}", cfg.Mod)
+	}
+	return nil
 }

@@ -67,3 +67,19 @@ func ExampleSucceeded() {
 	// Config.Strict: 1 of 2 benchmarks did not succeed
 	// no benchmark was profiled (logs in profiles/logs)
 }
+
+// Check finds what no collection could use before anything runs; the
+// errors name the Config field at fault.
+func ExampleConfig_Check() {
+	for _, cfg := range []collect.Config{
+		{Out: "profiles", BenchTime: "fast"},
+		{Out: "profiles", Jobs: -1},
+		{Out: "profiles", BenchTime: "100x", Bench: "Query"},
+	} {
+		fmt.Println(cfg.Check())
+	}
+	// Output:
+	// invalid value "fast": want a positive duration such as 1s or an iteration count such as 100x
+	// Config.Jobs must be 0 (one per CPU) or a positive count, not -1
+	// <nil>
+}

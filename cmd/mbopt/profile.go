@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/input"
@@ -124,48 +122,17 @@ func addCollectFlags(f *pflag.FlagSet, o *profileOptions) {
 	f.BoolVar(&o.retry, "retry-failed", false, "run again the benchmarks --out records as failed or timed out with the same test binary")
 }
 
-// benchtimeRE matches the -benchtime forms go test accepts.
-var benchtimeRE = regexp.MustCompile(`^[1-9][0-9]*x$`)
-
-// validate checks the flag values, returning input errors (exit 2).
+// validate checks the flag values (collect.Config.Check), returning input
+// errors (exit 2).
 func (o *profileOptions) validate() error {
-	if o.out == "" {
-		return input.Errorf("--out must name a directory")
+	if err := o.collectConfig().Check(); err != nil {
+		return cli.Word(err, nil)
 	}
-	if _, err := benchname.CompileFilter(o.bench); err != nil {
-		return input.Errorf("--bench: %v", err)
-	}
-	if _, err := benchname.CompileFilter(o.skip); err != nil {
-		return input.Errorf("--skip: %v", err)
-	}
-	if !benchtimeRE.MatchString(o.benchtime) {
-		if d, err := time.ParseDuration(o.benchtime); err != nil || d <= 0 {
-			return input.Errorf("--benchtime: invalid value %q: want a positive duration such as 1s or an iteration count such as 100x", o.benchtime)
-		}
-	}
-	switch manifest.Source(o.source) {
-	case "", manifest.SourceProfile, manifest.SourceCover:
-	default:
-		return input.Errorf("--source: invalid value %q: valid values are {profile|cover}", o.source)
-	}
-	if o.scope != "" {
-		if err := cli.Enum("--scope", o.scope, string(manifest.ScopeTimed), string(manifest.ScopeAll)); err != nil {
-			return err
-		}
-	}
-	if o.timeout <= 0 {
+	if o.timeout == 0 { // the library's default, but not the flag's
 		return input.Errorf("--timeout must be positive, not %v", o.timeout)
 	}
-	if o.jobs < 0 {
-		return input.Errorf("-j must be 0 (one per CPU) or a positive count, not %d", o.jobs)
-	}
-	if o.mod != "" && o.mod != "mod" && o.mod != "readonly" && o.mod != "vendor" {
-		return input.Errorf("--mod: invalid value %q: valid values are {mod|readonly|vendor}", o.mod)
-	}
-	if o.dir != "" {
-		if fi, err := os.Stat(o.dir); err != nil || !fi.IsDir() {
-			return input.Errorf("-C %s: not a directory", o.dir)
-		}
+	if fi, err := os.Stat(o.dir); o.dir != "" && (err != nil || !fi.IsDir()) {
+		return input.Errorf("-C %s: not a directory", o.dir)
 	}
 	return nil
 }

@@ -31,7 +31,8 @@ var flags = map[input.Field]string{
 	"Collect.Out": "--out", "Collect.Dir": "DIR",
 	// collect.Config and compare.Options
 	"Out": "--out", "Bench": "--bench", "Skip": "--skip", "Patterns": "PATTERN", "Source": "--source",
-	"Shard": "--shard", "ShardCosts": "--shard-costs", "Scope": "--scope", "BenchTime": "--benchtime",
+	"BenchTime": "--benchtime", "Timeout": "--timeout", "Jobs": "-j", "Mod": "--mod",
+	"Shard": "--shard", "ShardCosts": "--shard-costs", "Scope": "--scope",
 	"Base": "--base", "Head": "--head", "Benchmarks": "--suite", "Packages": "PACKAGES",
 	"TrialShard": "--trial-shard", "OnlyAffected": "--only-affected", "AA": "--aa", "FailOn": "--fail-on",
 	"Settings.Trials": "--trials", "Settings.Runs": "--runs", "Settings.Count": "--count",
