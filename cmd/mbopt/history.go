@@ -234,18 +234,6 @@ func newCmdHistoryRebaseline(s *streams) *cobra.Command {
 	cmd := compareCommand(s, o)
 	cmd.Use = "rebaseline --to REV [--from REV] [compare flags]"
 	cmd.Short = "Move the history's baseline to a new revision, bridging every series across"
-	cmd.Long = `Rebaseline measures the history's baseline (--from, by default the one
-mbopt history shows) against a new baseline --to once, with mbopt compare, and
-stores that comparison as a bridge: mbopt history then carries every series
-across it, so comparisons against the new baseline continue the series of the
-old one (and the other way round), and the output says where the baseline
-moved. A long-lived project cannot compare against one base version forever.
-
-The bridge measures the benchmarks stored against the old baseline unless
---suite, --bench or the analysis flags choose others; it takes compare's
-schedule and statistics flags (use those of the series), stores into
---history, and gates only with an explicit --fail-on. Then compare against
-the new baseline (--base REV).`
 	cmd.Example = `  $ mbopt history rebaseline --to v1.3.0
   $ mbopt history rebaseline --from v1.2.0 --to v1.3.0 --trials 5`
 	f := cmd.Flags()
