@@ -275,12 +275,6 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if err := writeCompareReport(s, o, rep); err != nil {
 		return err
 	}
-	if o.cmpFormat == "json" || o.cmpFormat == "github" {
-		// text and markdown print the notes themselves.
-		for _, n := range rep.Notes {
-			fmt.Fprintf(s.Err, "mbopt: %s\n", n)
-		}
-	}
 	// The gate comes first: a regression is what the run is for. A
 	// history that could not be stored still fails a passing run.
 	if err := gate(rep, failOn); err != nil {
@@ -316,10 +310,10 @@ func checkReportFlags(failOn, format, output string) (compare.FailOn, error) {
 	return f, nil
 }
 
-// writeCompareReport writes rep in the --format to stdout or -o. With
-// github, the annotations go there and the Markdown step summary is
-// appended to $GITHUB_STEP_SUMMARY, or follows the annotations when that is
-// unset.
+// writeCompareReport writes rep in the --format to stdout or -o, and the
+// notes the format leaves out on stderr. With github, the annotations go
+// there and the Markdown step summary is appended to $GITHUB_STEP_SUMMARY,
+// or follows the annotations when that is unset.
 func writeCompareReport(s *streams, o *compareOptions, rep *compare.Report) error {
 	var out bytes.Buffer
 	sum, err := verdict.Write(&out, rep, o.cmpFormat)
@@ -335,7 +329,16 @@ func writeCompareReport(s *streams, o *compareOptions, rep *compare.Report) erro
 			out.Write(sum.Markdown)
 		}
 	}
-	return cli.Output(s.Out, o.output, out.Bytes())
+	if err := cli.Output(s.Out, o.output, out.Bytes()); err != nil {
+		return err
+	}
+	if o.cmpFormat == "json" || o.cmpFormat == "github" {
+		// text and markdown print the notes themselves.
+		for _, n := range rep.Notes {
+			fmt.Fprintf(s.Err, "mbopt: %s\n", n)
+		}
+	}
+	return nil
 }
 
 // readSuiteFile reads --suite.

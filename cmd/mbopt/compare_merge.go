@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,11 +136,6 @@ func runCompareMerge(ctx context.Context, s *streams, o *compareMergeOptions, di
 	co.output = o.output
 	if err := writeCompareReport(s, co, rep); err != nil {
 		return err
-	}
-	if o.format == "json" || o.format == "github" {
-		for _, n := range rep.Notes {
-			fmt.Fprintf(s.Err, "mbopt: %s\n", n)
-		}
 	}
 	if err := gate(rep, failOn); err != nil {
 		return err
