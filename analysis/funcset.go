@@ -3,8 +3,8 @@ package analysis
 import (
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/covdata"
-	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/manifest"
 )
 
 // functionSetGraph reads the function set at path (collected with

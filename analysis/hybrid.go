@@ -7,8 +7,8 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/covdata"
-	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // Hybrid compares the application's two sources when Config.AppFunctions

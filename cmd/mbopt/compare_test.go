@@ -210,7 +210,7 @@ func TestCompareShardAndMerge(t *testing.T) {
 	file := filepath.Join(tmp, "out.txt")
 	require.NoError(t, os.WriteFile(file, []byte("x"), 0o644))
 	code, _, stderr = mboptIn(t, dir, tmp, "compare", "merge", shards[0], shards[1], "--out", file, "--no-history")
-	assert.Equal(t, exitBadInput, code, stderr)
+	assert.Equal(t, cli.BadInput, code, stderr)
 	assert.Contains(t, stderr, "the output directory "+file+" is a file")
 
 	// The merge stored the whole comparison in the history, once, under
