@@ -45,7 +45,7 @@ func checkScope(cfg Config) error {
 	switch cfg.Scope {
 	case "", manifest.ScopeTimed, manifest.ScopeAll:
 	default:
-		return input.Field("Scope").Errorf("unknown scope %q: want %q or %q", cfg.Scope, manifest.ScopeTimed, manifest.ScopeAll)
+		return input.Field("Scope").Errorf("unknown scope %q: valid values are {%s|%s}", cfg.Scope, manifest.ScopeTimed, manifest.ScopeAll)
 	}
 	if !cfg.timed() {
 		return nil

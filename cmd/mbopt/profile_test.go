@@ -108,7 +108,7 @@ func TestProfileFlagErrors(t *testing.T) {
 		{[]string{"--timeout", "0s"}, "--timeout must be positive"},
 		{[]string{"-j", "-2"}, "-j must be 0 (one per CPU) or a positive count, not -2"},
 		{[]string{"--mod", "vendored"}, "valid values are {mod|readonly|vendor}"},
-		{[]string{"--source", "cover", "--scope", "loop"}, `--scope: invalid value "loop": valid values are {timed|all}`},
+		{[]string{"--source", "cover", "--scope", "loop"}, `--scope: unknown scope "loop": valid values are {timed|all}`},
 		{[]string{"-C", "does-not-exist"}, "-C does-not-exist: not a directory"},
 		{[]string{"--out", ""}, "--out must name a directory"},
 		{[]string{"--shard", "3"}, "--shard: shard \"3\": want K/N"},
