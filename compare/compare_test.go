@@ -169,7 +169,7 @@ func BenchmarkBoom(b *testing.B) {
 		t.Fatalf("no failed result: %+v", rep.Results)
 	}
 	for _, r := range failed {
-		if r.Side != "head" || !strings.Contains(r.Error, "panic: boom: the head is broken") || !strings.Contains(r.Error, "at example.com/p.work (") {
+		if r.Side != "head" || !strings.HasPrefix(r.Error, "panic: boom: the head is broken\n") || !strings.Contains(r.Error, "at example.com/p.work (") || !strings.HasSuffix(r.Error, "(exit status 2)") {
 			t.Errorf("%s: side %s, error %q; want the head's panic and the frame that raised it", r.Name, r.Side, r.Error)
 		}
 	}

@@ -780,7 +780,12 @@ func (r *runner) runOne(ctx context.Context, u *unit, side Side, trial, run int)
 	case res.TimedOut:
 		u.failed[side] = fmt.Sprintf("timed out after %s\n%s", r.timeout, testbin.Failure(res.Output, 8))
 	case res.Err != nil:
-		u.failed[side] = fmt.Sprintf("%v\n%s", res.Err, testbin.Failure(res.Output, 8))
+		// A panic first, so that a report's one line shows it.
+		if msg := testbin.PanicMessage(res.Output); msg != "" {
+			u.failed[side] = fmt.Sprintf("%s\n(%v)", msg, res.Err)
+		} else {
+			u.failed[side] = fmt.Sprintf("%v\n%s", res.Err, testbin.Tail(res.Output, 8))
+		}
 	default:
 		if err := r.rws[side].write(m, res.Output); err != nil {
 			return fmt.Errorf("%s: reading the benchmark output: %w", u.name, err)
