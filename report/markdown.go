@@ -30,7 +30,7 @@ func mdCodes(ss []string) string {
 	var out []string
 	for _, s := range ss {
 		if s != "" {
-			out = append(out, render.MarkdownCode(s))
+			out = append(out, render.MarkdownCellCode(s))
 		}
 	}
 	return strings.Join(out, "<br>")
@@ -98,7 +98,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 		p("\n")
 		marginal := false
 		for i, s := range d.MinimalSuite {
-			id := render.MarkdownCode(s.ID)
+			id := render.MarkdownCellCode(s.ID)
 			if s.Marginal {
 				id += " *marginal*"
 				marginal = true
@@ -137,7 +137,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 		p("\n")
 		var negligible, unseen bool
 		for i, r := range d.Recommendations {
-			fn := render.MarkdownCode(r.Function)
+			fn := render.MarkdownCellCode(r.Function)
 			if r.Negligible != nil {
 				fn += " *negligible: " + r.Negligible.what() + "*"
 				negligible = true
@@ -188,7 +188,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 		if b.Selected {
 			sel = "✓"
 		}
-		p("| %s | %d | %d | %s | %s |\n", render.MarkdownCode(b.ID), b.ProjectNodes, b.OverallNodes,
+		p("| %s | %d | %d | %s | %s |\n", render.MarkdownCellCode(b.ID), b.ProjectNodes, b.OverallNodes,
 			strings.Join(d.impactCells(b.AttributedImpactSeconds, b.AttributedImpactShare, b.ImpactSeconds, b.ImpactShare), " | "), sel)
 	}
 	p("\n")

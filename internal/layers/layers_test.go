@@ -84,6 +84,7 @@ var layer = map[string]int{
 	"internal/testing/cmpfixture": testSupport,
 	"internal/testing/gittest":    testSupport,
 	"internal/testing/golden":     testSupport,
+	"internal/testing/hostile":    testSupport,
 	"internal/testing/perf":       testSupport,
 	"internal/testing/proftest":   testSupport,
 	"internal/testing/synth":      testSupport,

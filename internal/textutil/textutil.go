@@ -1,6 +1,7 @@
 // Package textutil holds the small text rules that several packages print
-// by: the first line of a message, counted nouns, POSIX shell quoting and
-// byte counts.
+// by: the first line of a message, counted nouns, POSIX shell quoting,
+// byte counts and the escaping of control characters in text from
+// benchmarks.
 package textutil
 
 import (
@@ -94,4 +95,32 @@ func FormatSize(n int64) string {
 		}
 	}
 	return strconv.FormatInt(n, 10)
+}
+
+// EscapeControl returns s with every control character not in keep (C0,
+// DEL, C1, and the Unicode line and paragraph separators U+2028 and
+// U+2029) written as Go writes it in a string literal: \x1b, \u2028.
+// Text from a benchmark (its name, what it printed or panicked with)
+// passes through it before mbopt shows it, so that it cannot move a
+// terminal's cursor, recolour a log or start a line of its own. A string
+// without such characters is returned as it is.
+func EscapeControl(s, keep string) string {
+	isControl := func(r rune) bool {
+		return (r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029') && !strings.ContainsRune(keep, r)
+	}
+	if strings.IndexFunc(s, isControl) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case !isControl(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
 }

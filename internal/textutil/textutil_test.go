@@ -112,3 +112,18 @@ func TestFormatSize(t *testing.T) {
 		}
 	}
 }
+
+func TestEscapeControl(t *testing.T) {
+	for _, tc := range []struct{ in, keep, want string }{
+		{"plain: <b> @x", "", "plain: <b> @x"},
+		{"a\nb\rc\td", "", `a\x0ab\x0dc\x09d`},
+		{"a\nb\tc", "\n\t", "a\nb\tc"},
+		{"\x1b[31mred\x07", "", `\x1b[31mred\x07`},
+		{"del\x7f c1\u0085 ls\u2028 ps\u2029", "", `del\x7f c1\x85 ls\u2028 ps\u2029`},
+		{"é ✓ \u200b", "", "é ✓ \u200b"},
+	} {
+		if got := EscapeControl(tc.in, tc.keep); got != tc.want {
+			t.Errorf("EscapeControl(%q, %q) = %q, want %q", tc.in, tc.keep, got, tc.want)
+		}
+	}
+}

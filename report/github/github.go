@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // A StepSummary is a document as a GitHub Actions step reports it: a
@@ -90,14 +92,18 @@ type Annotation struct {
 }
 
 // escapeData escapes an annotation's message as GitHub's workflow
-// commands require.
+// commands require ("%", CR and LF), after writing its other control
+// characters as escapes (textutil.EscapeControl), so that a message from a
+// benchmark cannot end the command's line or recolour the log.
 func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(textutil.EscapeControl(s, "\r\n"))
 }
 
-// escapeProperty escapes an annotation's property value (the title).
+// escapeProperty escapes an annotation's property value (the title) as
+// GitHub requires ("%", CR, LF, ":" and ","), after writing its other
+// control characters as escapes.
 func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(textutil.EscapeControl(s, "\r\n"))
 }
 
 // WriteAnnotations writes as, one workflow command per line

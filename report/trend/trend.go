@@ -219,7 +219,7 @@ const subjectRunes = 40
 // verdict the comparison gave then, with its threshold) and its
 // detections in words.
 func WriteText(w io.Writer, d *Document) error {
-	ew := &render.ErrWriter{W: w}
+	ew := render.NewTextWriter(w)
 	fmt.Fprintf(ew, "mbopt: benchmark history against baseline %s", short(d.Baseline.Commit))
 	var about []string
 	if d.Baseline.Subject != "" {
@@ -286,7 +286,7 @@ func WriteText(w io.Writer, d *Document) error {
 		}
 		fmt.Fprintf(ew, "\n(marks: %s; capital definite, small potential)\n", legend)
 	}
-	return ew.Err
+	return ew.Close()
 }
 
 // date writes a commit time as its UTC day, "2026-03-01"; "" when zero.
@@ -385,7 +385,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 			lastValue = render.EscapeMarkdown(render.Value(lp.HeadValue, s.Unit))
 			last = render.SignedPct(lp.Change)
 		}
-		name := render.MarkdownCode(s.ID)
+		name := render.MarkdownCellCode(s.ID)
 		if s.Distinct != "" {
 			name += " (" + render.EscapeMarkdown(s.Distinct) + ")"
 		}
@@ -438,7 +438,7 @@ func WriteCalibrationJSON(w io.Writer, insts []history.Instability, cal *history
 // unit its number of A/A results, median and largest instability, the
 // calibration quantile and the initial threshold.
 func WriteCalibrationText(w io.Writer, insts []history.Instability, cal *history.Calibration) error {
-	ew := &render.ErrWriter{W: w}
+	ew := render.NewTextWriter(w)
 	q := cal.Options.Quantile
 	fmt.Fprintf(ew, "mbopt: A/A instabilities of %s, initial thresholds = max(%s, %.2f × the %.0fth percentile)\n\n",
 		textutil.Plural(len(insts), "benchmark"), render.Pct(cal.Options.Floor), cal.Options.Factor, 100*q)
@@ -459,7 +459,7 @@ func WriteCalibrationText(w io.Writer, insts []history.Instability, cal *history
 	}
 	t.Write(ew)
 	fmt.Fprintf(ew, "\nsuite threshold (benchmarks without A/A results): %s, the %.0fth percentile of the benchmarks' median instabilities\n", render.Pct(cal.Suite), 100*q)
-	return ew.Err
+	return ew.Close()
 }
 
 func maxOf(xs []float64) float64 {

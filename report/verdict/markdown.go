@@ -21,11 +21,6 @@ var verdictMarks = map[benchstats.Verdict]string{
 	benchstats.Unchanged:            "⚪",
 }
 
-// mdCellCode formats s as code inside a table cell: backticks become
-// quotes (as in render.MarkdownCode) and "|", which would end the cell even inside
-// code, is escaped.
-func mdCellCode(s string) string { return strings.ReplaceAll(render.MarkdownCode(s), "|", `\|`) }
-
 // mdRevision describes a revision in Markdown: short commit as code, the
 // spec, a dirty mark and the subject.
 func mdRevision(rev compare.Revision) string {
@@ -95,7 +90,7 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 					cells = append(cells, "–", "–")
 				}
 			}
-			shown := mdCellCode(name(res))
+			shown := render.MarkdownCellCode(name(res))
 			if noisy(res) {
 				shown += " *" + untouchedMark + "*"
 			}
@@ -123,9 +118,9 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 			res := &other[i]
 			reason := "–"
 			if why := otherReason(res); why != "" {
-				reason = mdCellCode(why)
+				reason = render.MarkdownCellCode(why)
 			}
-			p("| %s | %s | %s |\n", otherStatus(res), mdCellCode(name(res)), reason)
+			p("| %s | %s | %s |\n", otherStatus(res), render.MarkdownCellCode(name(res)), reason)
 		}
 		p("\n")
 	}

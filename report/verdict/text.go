@@ -409,7 +409,7 @@ func rawText(r *compare.Report) string {
 // module. Results keep r's order within each table. It returns the first
 // write error.
 func WriteText(w io.Writer, r *compare.Report) error {
-	ew := &render.ErrWriter{W: w}
+	ew := render.NewTextWriter(w)
 	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
 	name := func(res *compare.Result) string { return displayName(r.Module, res) }
 
@@ -503,7 +503,7 @@ func WriteText(w io.Writer, r *compare.Report) error {
 	for _, n := range r.Notes {
 		p("note: %s\n", n)
 	}
-	return ew.Err
+	return ew.Close()
 }
 
 // nameWidth is the width beyond which the text tables wrap a benchmark

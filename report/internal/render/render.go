@@ -4,10 +4,14 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // Pct writes a share as a percentage with one decimal: "12.3%".
@@ -23,13 +27,101 @@ func SignedPct(x float64) string {
 	return s
 }
 
-// EscapeMarkdown escapes the characters that break a Markdown table cell.
+// markdownEscapes escapes what Markdown would read as markup: a table
+// cell's end, emphasis, code, links and images, HTML and entities, and
+// backslash escapes themselves.
+var markdownEscapes = strings.NewReplacer("\\", `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "~", `\~`, "`", "\\`",
+	"[", `\[`, "]", `\]`, "<", "&lt;", ">", "&gt;", "&", "&amp;")
+
+// autolink matches what GitHub turns into a link or a notification in
+// plain text: an @-mention (or the "@" of an e-mail address), a URL's
+// "://" and a "www." host; wordJoiner is put inside each to break it.
+var autolink = regexp.MustCompile(`(?i)@[a-z0-9]|://|\bwww\.`)
+
+// wordJoiner (U+2060) is invisible and keeps the text on one line.
+const wordJoiner = "\u2060"
+
+// EscapeMarkdown makes s, text from data (a commit subject, a note that
+// names a benchmark, a unit), inert Markdown for a table cell or a
+// paragraph, the one rule of every Markdown mbopt writes: control
+// characters written as escapes (textutil.EscapeControl; s stays on one
+// line), markup escaped, and an invisible word joiner put inside each
+// @-mention, "://" and "www." so that GitHub neither links it nor notifies
+// anyone. The text reads as s.
 func EscapeMarkdown(s string) string {
-	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;", "`", "\\`").Replace(s)
+	s = markdownEscapes.Replace(textutil.EscapeControl(s, ""))
+	return autolink.ReplaceAllStringFunc(s, func(m string) string { return m[:1] + wordJoiner + m[1:] })
 }
 
-// MarkdownCode formats s as inline code; backticks in it become quotes.
-func MarkdownCode(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
+// MarkdownCode formats s as inline code, which Markdown shows as it is
+// (no HTML, link or mention), for a paragraph or a heading: control
+// characters are written as escapes (textutil.EscapeControl) and
+// backticks become quotes. In a table cell use [MarkdownCellCode].
+func MarkdownCode(s string) string {
+	return "`" + strings.ReplaceAll(textutil.EscapeControl(s, ""), "`", "'") + "`"
+}
+
+// MarkdownCellCode is [MarkdownCode] for a table cell: a "|", which would
+// end the cell even inside code, is escaped (GitHub shows it as "|").
+func MarkdownCellCode(s string) string { return strings.ReplaceAll(MarkdownCode(s), "|", `\|`) }
+
+// SafeLine makes one line of a text document inert for a terminal and a
+// CI log: control characters other than tab written as escapes
+// (textutil.EscapeControl), and a line that would start, after its
+// indentation, with "::" (which the GitHub Actions runner executes as a
+// workflow command, whatever wrote it) gets its first ":" written as
+// \x3a. mbopt's own lines are returned as they are.
+func SafeLine(line string) string {
+	line = textutil.EscapeControl(line, "\t")
+	rest := strings.TrimLeft(line, " \t")
+	if strings.HasPrefix(rest, "::") {
+		line = line[:len(line)-len(rest)] + `\x3a` + rest[1:]
+	}
+	return line
+}
+
+// A TextWriter writes a text document to W a line at a time, each line
+// made inert with [SafeLine], so that a benchmark name or message in it
+// cannot inject a workflow command or a terminal escape; like [ErrWriter]
+// it keeps the first write error in Err. [TextWriter.Close] writes a last
+// line without a newline.
+type TextWriter struct {
+	// ErrWriter writes the lines and keeps the first error.
+	ErrWriter
+	buf []byte
+}
+
+// NewTextWriter returns a TextWriter writing to w.
+func NewTextWriter(w io.Writer) *TextWriter { return &TextWriter{ErrWriter: ErrWriter{W: w}} }
+
+// Write buffers p and writes its complete lines.
+func (t *TextWriter) Write(p []byte) (int, error) {
+	if t.Err != nil {
+		return 0, t.Err
+	}
+	t.buf = append(t.buf, p...)
+	for {
+		i := bytes.IndexByte(t.buf, '\n')
+		if i < 0 {
+			break
+		}
+		line := SafeLine(string(t.buf[:i]))
+		t.buf = t.buf[i+1:]
+		if _, err := t.ErrWriter.Write([]byte(line + "\n")); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// Close writes what is left of the last line and returns Err.
+func (t *TextWriter) Close() error {
+	if len(t.buf) > 0 && t.Err == nil {
+		t.ErrWriter.Write([]byte(SafeLine(string(t.buf))))
+		t.buf = nil
+	}
+	return t.Err
+}
 
 // A Table aligns rows of cells in columns, indented by two spaces. [Table.Write]
 // right-aligns the columns after the first two (they hold figures);
