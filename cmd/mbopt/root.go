@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime/pprof"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/input"
@@ -76,7 +74,7 @@ func newRootCmd(s *streams) *cobra.Command {
 	var cpuprofile string
 	root.PersistentFlags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile of mbopt itself to `file` (for performance reports, or to use mbopt as its own application); written when the command succeeds, never left by a failed one")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
-		if err := checkFiniteFlags(cmd.Flags()); err != nil {
+		if err := cli.CheckFinite(cmd.Flags()); err != nil {
 			return err
 		}
 		if cpuprofile == "" {
@@ -104,22 +102,6 @@ func newRootCmd(s *streams) *cobra.Command {
 		return nil
 	}
 	return root
-}
-
-// checkFiniteFlags refuses a NaN or infinite value of any float flag set
-// on the command line: the one check of every float flag, before any
-// command's own (a range check such as threshold < 0 lets NaN through).
-func checkFiniteFlags(fs *pflag.FlagSet) error {
-	var err error
-	fs.Visit(func(f *pflag.Flag) {
-		if f.Value.Type() != "float64" || err != nil {
-			return
-		}
-		if x, gerr := fs.GetFloat64(f.Name); gerr == nil && (math.IsNaN(x) || math.IsInf(x, 0)) {
-			err = input.Errorf("--%s %s: want a finite number, such as its default %s", f.Name, f.Value, f.DefValue)
-		}
-	})
-	return err
 }
 
 // subcommands lists the constructors of mbopt's subcommands, in help order.

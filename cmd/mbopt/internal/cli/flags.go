@@ -3,8 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/input"
@@ -160,3 +163,20 @@ func (v Size) String() string {
 
 // Type names the flag's value in the usage.
 func (Size) Type() string { return "size" }
+
+// CheckFinite refuses a NaN or infinite value of any float flag set on the
+// command line: the one check of every float flag, which the root command
+// applies before any command runs (a range check such as threshold < 0
+// lets NaN through).
+func CheckFinite(fs *pflag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *pflag.Flag) {
+		if f.Value.Type() != "float64" || err != nil {
+			return
+		}
+		if x, gerr := fs.GetFloat64(f.Name); gerr == nil && (math.IsNaN(x) || math.IsInf(x, 0)) {
+			err = input.Errorf("--%s %s: want a finite number, such as its default %s", f.Name, f.Value, f.DefValue)
+		}
+	})
+	return err
+}
