@@ -88,11 +88,21 @@ func Collect(ctx context.Context, cfg Config) (*manifest.Manifest, error) {
 	defer os.RemoveAll(filepath.Join(c.out, binDir))
 	c.loadPrevious()
 
+	beatCtx, stopBeats := context.WithCancel(ctx)
+	beating := make(chan struct{})
+	go func() {
+		c.beat(beatCtx)
+		close(beating)
+	}()
 	c.run(ctx, pkgs)
+	var shareErr error
 	if c.shard != nil && ctx.Err() == nil {
-		if err := c.runShare(ctx); err != nil {
-			return c.m, err
-		}
+		shareErr = c.runShare(ctx)
+	}
+	stopBeats()
+	<-beating // no Progress call after Collect returns
+	if shareErr != nil {
+		return c.m, shareErr
 	}
 	if err := ctx.Err(); err != nil {
 		return c.m, err
@@ -144,7 +154,8 @@ type collector struct {
 	counts     map[EventKind]int // events emitted, for Done counts
 	tops       int               // top-level benchmarks to discover, known so far
 
-	evMu sync.Mutex // serializes Progress calls
+	evMu  sync.Mutex // serializes Progress calls
+	beats heartbeat  // processes running, for EventRunning
 }
 
 // newCollector checks the parts of cfg that need no go command.
@@ -677,6 +688,7 @@ func (c *collector) discoverOne(ctx context.Context, top unit) cachedDiscovery {
 	cd := cachedDiscovery{Package: top.b.pkg.Path, Binary: top.b.hash, Top: top.name, Skip: c.cfg.Skip}
 	decided := map[string]bool{}
 	var crashedNames []string
+	c.emit(Event{Kind: EventDiscoverStart, Package: top.b.pkg.Path, Name: top.name})
 	for attempt := 0; ; attempt++ {
 		args := []string{"-test.run", "^$", "-test.bench", benchname.Pattern([]string{top.name}),
 			"-test.benchtime", "1x", "-test.cpu", "1", "-test.count", "1", "-test.v"}
@@ -690,7 +702,9 @@ func (c *collector) discoverOne(ctx context.Context, top unit) cachedDiscovery {
 		if skip != "" {
 			args = append(args, "-test.skip", skip)
 		}
-		r := runProcess(ctx, top.b.pkg.Dir, c.cfg.env(), c.cfg.timeout(), top.b.bin, args...)
+		r := c.track(PhaseDiscovery, top.b.pkg.Path, top.name, func() procResult {
+			return runProcess(ctx, top.b.pkg.Dir, c.cfg.env(), c.cfg.discoveryTimeout(), top.b.bin, args...)
+		})
 		if ctx.Err() != nil {
 			return cd
 		}
@@ -710,7 +724,11 @@ func (c *collector) discoverOne(ctx context.Context, top unit) cachedDiscovery {
 		culprit := ""
 		if crash {
 			culprit = t.running(top.name)
-			record(culprit, statusOf(r), crashMessage(r, culprit, c.cfg.timeout()))
+			msg := crashMessage(r, culprit, c.cfg.discoveryTimeout())
+			if r.TimedOut {
+				msg = discoveryTimeoutMessage(top.name, c.cfg.discoveryTimeout()) + "\n" + msg
+			}
+			record(culprit, statusOf(r), msg)
 		}
 		for _, leaf := range t.leaves() {
 			switch {
@@ -749,6 +767,12 @@ func (c *collector) discoverOne(ctx context.Context, top unit) cachedDiscovery {
 	slices.Sort(cd.Leaves)
 	slices.SortFunc(cd.Entries, func(a, b manifest.Entry) int { return strings.Compare(a.ID, b.ID) })
 	return cd
+}
+
+// discoveryTimeoutMessage says that the discovery run of top-level
+// benchmark top ran out of time, and what to do instead.
+func discoveryTimeoutMessage(top string, timeout time.Duration) string {
+	return fmt.Sprintf("finding the sub-benchmarks of %s took longer than the discovery timeout, %v (a -benchtime 1x run, its setup included): collect it as one unit (mbopt profile --sub=false; Config.TopLevelOnly), leave it out (--skip; Config.Skip), or give discovery longer (--discovery-timeout; Config.DiscoveryTimeout)", top, timeout)
 }
 
 // logBase returns the log file base name for entry e.
@@ -816,7 +840,9 @@ func (c *collector) profile(ctx context.Context, u unit) (unitResult, bool) {
 	defer f.Cleanup()
 	f.Close() // the test binary writes it by name
 	args := append(c.unitArgs(u), "-test.benchtime", c.cfg.benchTime(), "-test.count", "1", "-test.v", "-test.cpuprofile", f.Name())
-	r := runProcess(ctx, u.b.pkg.Dir, c.cfg.env(), c.cfg.timeout(), u.b.bin, args...)
+	r := c.track(PhaseMeasurement, u.b.pkg.Path, u.name, func() procResult {
+		return runProcess(ctx, u.b.pkg.Dir, c.cfg.env(), c.cfg.timeout(), u.b.bin, args...)
+	})
 	if ctx.Err() != nil {
 		return unitResult{}, false
 	}

@@ -61,6 +61,10 @@ const DefaultTimedBenchTime = "10x"
 // same number of times in both runs.
 const TimedLowBenchTime = "2x"
 
+// DefaultDiscoveryTimeout is the timeout of a discovery run when
+// [Config.DiscoveryTimeout] is zero (or Config's Timeout, when shorter).
+const DefaultDiscoveryTimeout = 2 * time.Minute
+
 // DefaultTimeout is the per-process timeout used when [Config.Timeout] is
 // zero: long enough for any benchmark with the default benchtime and a slow
 // setup, short enough that a hung benchmark does not stall a CI job.
@@ -173,6 +177,19 @@ type Config struct {
 	Env []string
 	// GoCmd is the go command to run. Empty means "go".
 	GoCmd string
+	// Heartbeat is the interval of EventRunning: while a test binary
+	// process runs, Progress gets an EventRunning every Heartbeat, so that
+	// a benchmark with a long setup does not leave the collection silent.
+	// Zero means DefaultHeartbeat; negative means none.
+	Heartbeat time.Duration
+	// DiscoveryTimeout bounds each discovery run (the -test.benchtime 1x
+	// run of a top-level benchmark that creates sub-benchmarks): shorter
+	// than Timeout by default, since discovery runs the benchmark's setup
+	// only to learn names, and a benchmark whose setup takes minutes is
+	// better collected as one unit (TopLevelOnly) or skipped (Skip); the
+	// error of one that expires says so. Zero means
+	// DefaultDiscoveryTimeout; Timeout bounds it either way.
+	DiscoveryTimeout time.Duration
 	// Progress, when not nil, receives an Event at each step. Calls are
 	// serialized (never concurrent) and in causal order; Progress must
 	// return quickly, as workers wait for it.
@@ -225,6 +242,20 @@ func (c *Config) timeout() time.Duration {
 	return c.Timeout
 }
 
+func (c *Config) heartbeat() time.Duration {
+	if c.Heartbeat == 0 {
+		return DefaultHeartbeat
+	}
+	return c.Heartbeat
+}
+
+func (c *Config) discoveryTimeout() time.Duration {
+	if c.DiscoveryTimeout > 0 {
+		return min(c.DiscoveryTimeout, c.timeout())
+	}
+	return min(DefaultDiscoveryTimeout, c.timeout())
+}
+
 func (c *Config) jobs() int {
 	if c.Jobs <= 0 {
 		return runtime.GOMAXPROCS(0)
@@ -265,7 +296,8 @@ func (c *Config) buildFlags() []string {
 // An EventKind names a step of [Collect].
 type EventKind int
 
-// The kinds of [Event], in the order Collect's phases produce them.
+// The kinds of [Event]: first those of Collect's phases, in the order the
+// phases produce them, then those that come during a phase.
 const (
 	// EventBuild: a package's test binary was built and its benchmarks
 	// listed, or that failed (Err). Done and Total count packages.
@@ -280,6 +312,14 @@ const (
 	// EventFinish: a benchmark finished, or was reused from an earlier run
 	// (Reused). Entry holds the result. Done and Total count benchmarks.
 	EventFinish
+	// EventRunning: a test binary process is still running, every
+	// Config.Heartbeat: Phase says whether it is a discovery run or a
+	// measurement, Elapsed how long it has run. Done and Total are zero.
+	EventRunning
+	// EventDiscoverStart: a discovery run of a top-level benchmark
+	// started (it comes before the benchmark's EventDiscover, after the
+	// EventBuild of its package). Done and Total are zero.
+	EventDiscoverStart
 )
 
 // An Event reports progress of [Collect] to [Config.Progress].
@@ -304,6 +344,11 @@ type Event struct {
 	Err error
 	// Done and Total count progress within the event's phase.
 	Done, Total int
+	// Phase is the kind of process that is still running (EventRunning
+	// only).
+	Phase Phase
+	// Elapsed is how long that process has run (EventRunning only).
+	Elapsed time.Duration
 }
 
 // benchTimeRE matches the iteration counts -test.benchtime accepts.
@@ -312,8 +357,8 @@ var benchTimeRE = regexp.MustCompile(`^[1-9][0-9]*x$`)
 // Check reports the first field of cfg that no collection can use, as an
 // [*input.Error] naming it, without running anything: an empty Out, an
 // invalid Bench or Skip, a BenchTime that is neither a positive duration
-// nor an iteration count, an unknown Source or Mod, a negative Timeout or
-// Jobs. [Collect] checks it first (and then Dir, with the go command); a
+// nor an iteration count, an unknown Source, Scope or Mod, a negative
+// Timeout, DiscoveryTimeout or Jobs. [Collect] checks it first (and then Dir, with the go command); a
 // front end can check it before other work.
 func (cfg Config) Check() error {
 	if cfg.Out == "" {
@@ -341,6 +386,8 @@ func (cfg Config) Check() error {
 	switch {
 	case cfg.Timeout < 0:
 		return input.Errorf("%s must be positive, not %v", input.Field("Timeout"), cfg.Timeout)
+	case cfg.DiscoveryTimeout < 0:
+		return input.Errorf("%s must be positive, not %v", input.Field("DiscoveryTimeout"), cfg.DiscoveryTimeout)
 	case cfg.Jobs < 0:
 		return input.Errorf("%s must be 0 (one per CPU) or a positive count, not %d", input.Field("Jobs"), cfg.Jobs)
 	}

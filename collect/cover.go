@@ -123,7 +123,9 @@ func (c *collector) coverOne(ctx context.Context, u unit) (unitResult, bool) {
 		}
 		defer os.RemoveAll(covdir)
 		args := append(c.unitArgs(u), "-test.benchtime", bt, "-test.count", "1", "-test.v", "-test.gocoverdir", covdir)
-		r := runProcess(ctx, u.b.pkg.Dir, c.cfg.env(), c.cfg.timeout(), u.b.bin, args...)
+		r := c.track(PhaseMeasurement, u.b.pkg.Path, u.name, func() procResult {
+			return runProcess(ctx, u.b.pkg.Dir, c.cfg.env(), c.cfg.timeout(), u.b.bin, args...)
+		})
 		if ctx.Err() != nil {
 			return unitResult{}, false
 		}

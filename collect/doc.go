@@ -37,6 +37,14 @@
 // benchmark's run shows sub-benchmarks after all, that run's result is
 // dropped and the benchmark gets its discovery run, then its leaves.
 //
+// A discovery run runs the benchmark's setup in full only to learn names,
+// so it has a timeout of its own, [Config.DiscoveryTimeout] (2 minutes by
+// default); the entry of a benchmark whose discovery run expires says to
+// collect it as one unit (TopLevelOnly), skip it, or give discovery
+// longer. Its leaves then each run that setup again in a process of their
+// own: [SlowParents] finds the benchmarks whose leaves' processes spent far
+// longer than their timed loops.
+//
 // A benchmark's ID is its package import path, ".", and its full name, for
 // example "example.com/tinytsdb/storage.BenchmarkEncode/n=100". IDs are
 // unique within a module even when two packages declare the same name.
@@ -66,7 +74,9 @@
 // at a time: a benchmark is profiled as soon as its discovery run has found
 // it, profile runs before discovery runs before builds, so the first
 // results come early and [Config.Progress] totals grow as benchmarks are
-// found.
+// found. While a process runs, [Config.Progress] gets an [EventRunning]
+// every [Config.Heartbeat] (30 s by default), saying how long it has run
+// and whether it is a discovery run or a measurement.
 //
 // Every process runs in a process group of its own. The group is killed
 // when the process exits (so a benchmark's background processes end with

@@ -224,6 +224,17 @@
 //     (default 1s; 1x with --source cover; the papers used 10s, and a
 //     longer run samples more rarely called functions).
 //   - --timeout D: kill a benchmark's process after D (default 5m).
+//   - --discovery-timeout D: kill a discovery run, the -benchtime 1x run
+//     that finds the sub-benchmarks of a benchmark that calls b.Run, after
+//     D (default 2m, at most --timeout): it runs the benchmark's setup only
+//     to learn names. The entry of one that expires says what to do:
+//     --sub=false to collect the benchmark as one unit, --skip to leave it
+//     out, or a longer --discovery-timeout. While a benchmark's process
+//     runs, a line every 30 s says how long it has run and whether it is a
+//     discovery run or a measurement, on a terminal and in CI logs alike;
+//     and when the sub-benchmark processes of one benchmark each spend far
+//     longer than their timed loops (each repeats the parent's setup before
+//     b.Run), the summary says so and suggests --sub=false or --skip.
 //   - -j N (--jobs N): benchmarks run in parallel (default one per CPU:
 //     coverage needs every function sampled, not a quiet machine).
 //   - --sub=false: one profile per top-level benchmark instead of one per

@@ -28,6 +28,7 @@ type profileOptions struct {
 	source     string // "profile" or "cover"; profile only
 	scope      string // "timed", "all" or "" (the source's default); profile only
 	timeout    time.Duration
+	discovery  time.Duration // --discovery-timeout
 	jobs       int
 	sub        bool
 	tags, mod  string
@@ -114,6 +115,7 @@ func addCollectFlags(f *pflag.FlagSet, o *profileOptions) {
 	f.StringVar(&o.skip, "skip", "", "leave out benchmarks matching this `regexp` (go test -skip syntax), with their sub-benchmarks")
 	f.StringVar(&o.benchtime, "benchtime", collect.DefaultBenchTime, "run time per benchmark: a `duration` such as 10s, or Nx iterations")
 	f.DurationVar(&o.timeout, "timeout", collect.DefaultTimeout, "kill a benchmark's process after this `duration`")
+	f.DurationVar(&o.discovery, "discovery-timeout", collect.DefaultDiscoveryTimeout, "kill a discovery run (the -benchtime 1x run that finds a benchmark's sub-benchmarks) after this `duration` (at most --timeout)")
 	f.IntVarP(&o.jobs, "jobs", "j", 0, "benchmarks run in parallel (0: one per CPU)")
 	f.BoolVar(&o.sub, "sub", true, "profile each sub-benchmark alone; false: one profile per top-level benchmark")
 	f.StringVar(&o.tags, "tags", "", "comma-separated build `tags`, as for go test")
@@ -130,6 +132,9 @@ func (o *profileOptions) validate() error {
 	}
 	if o.timeout == 0 { // the library's default, but not the flag's
 		return input.Errorf("--timeout must be positive, not %v", o.timeout)
+	}
+	if o.discovery == 0 { // likewise
+		return input.Errorf("--discovery-timeout must be positive, not %v", o.discovery)
 	}
 	if fi, err := os.Stat(o.dir); o.dir != "" && (err != nil || !fi.IsDir()) {
 		return input.Errorf("-C %s: not a directory", o.dir)
@@ -156,23 +161,24 @@ func collectProfiles(ctx context.Context, s *streams, o *profileOptions) (*manif
 // collectConfig maps the flags to the collection's configuration.
 func (o *profileOptions) collectConfig() collect.Config {
 	return collect.Config{
-		Dir:          o.dir,
-		Patterns:     o.patterns,
-		Bench:        o.bench,
-		Skip:         o.skip,
-		BenchTime:    o.benchtime,
-		Source:       manifest.Source(o.source),
-		Scope:        manifest.Scope(o.scope),
-		Timeout:      o.timeout,
-		Jobs:         o.jobs,
-		TopLevelOnly: !o.sub,
-		Tags:         o.tags,
-		Mod:          o.mod,
-		Out:          o.out,
-		Force:        o.force,
-		RetryFailed:  o.retry,
-		Shard:        o.shardSpec,
-		ShardCosts:   o.costs,
+		Dir:              o.dir,
+		Patterns:         o.patterns,
+		Bench:            o.bench,
+		Skip:             o.skip,
+		BenchTime:        o.benchtime,
+		Source:           manifest.Source(o.source),
+		Scope:            manifest.Scope(o.scope),
+		Timeout:          o.timeout,
+		DiscoveryTimeout: o.discovery,
+		Jobs:             o.jobs,
+		TopLevelOnly:     !o.sub,
+		Tags:             o.tags,
+		Mod:              o.mod,
+		Out:              o.out,
+		Force:            o.force,
+		RetryFailed:      o.retry,
+		Shard:            o.shardSpec,
+		ShardCosts:       o.costs,
 	}
 }
 

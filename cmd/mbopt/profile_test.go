@@ -43,18 +43,18 @@ func TestProfileFlags(t *testing.T) {
 		args []string
 		want profileOptions
 	}{
-		{"defaults", nil, profileOptions{out: "profiles", benchtime: collect.DefaultBenchTime, source: "profile", timeout: collect.DefaultTimeout, sub: true}},
-		{"cover", []string{"--source", "cover"}, profileOptions{out: "profiles", benchtime: collect.DefaultTimedBenchTime, source: "cover", timeout: collect.DefaultTimeout, sub: true}},
-		{"cover, scope all", []string{"--source", "cover", "--scope", "all"}, profileOptions{out: "profiles", benchtime: collect.DefaultCoverBenchTime, source: "cover", scope: "all", timeout: collect.DefaultTimeout, sub: true}},
-		{"cover, scope timed", []string{"--source", "cover", "--scope", "timed"}, profileOptions{out: "profiles", benchtime: collect.DefaultTimedBenchTime, source: "cover", scope: "timed", timeout: collect.DefaultTimeout, sub: true}},
-		{"cover with benchtime", []string{"--source", "cover", "--benchtime", "3x"}, profileOptions{out: "profiles", benchtime: "3x", source: "cover", timeout: collect.DefaultTimeout, sub: true}},
+		{"defaults", nil, profileOptions{out: "profiles", benchtime: collect.DefaultBenchTime, source: "profile", timeout: collect.DefaultTimeout, discovery: collect.DefaultDiscoveryTimeout, sub: true}},
+		{"cover", []string{"--source", "cover"}, profileOptions{out: "profiles", benchtime: collect.DefaultTimedBenchTime, source: "cover", timeout: collect.DefaultTimeout, discovery: collect.DefaultDiscoveryTimeout, sub: true}},
+		{"cover, scope all", []string{"--source", "cover", "--scope", "all"}, profileOptions{out: "profiles", benchtime: collect.DefaultCoverBenchTime, source: "cover", scope: "all", timeout: collect.DefaultTimeout, discovery: collect.DefaultDiscoveryTimeout, sub: true}},
+		{"cover, scope timed", []string{"--source", "cover", "--scope", "timed"}, profileOptions{out: "profiles", benchtime: collect.DefaultTimedBenchTime, source: "cover", scope: "timed", timeout: collect.DefaultTimeout, discovery: collect.DefaultDiscoveryTimeout, sub: true}},
+		{"cover with benchtime", []string{"--source", "cover", "--benchtime", "3x"}, profileOptions{out: "profiles", benchtime: "3x", source: "cover", timeout: collect.DefaultTimeout, discovery: collect.DefaultDiscoveryTimeout, sub: true}},
 		{"everything", []string{"./a/...", "./b", "--out", "o", "--bench", "Encode/n=1", "--benchtime", "100x",
 			"--timeout", "90s", "-j", "3", "--sub=false", "--tags", "x,y", "--mod", "vendor", "--force", "--strict", "-C", ".",
-			"--skip", "Slow/n=1000", "--retry-failed"},
+			"--skip", "Slow/n=1000", "--retry-failed", "--discovery-timeout", "30s"},
 			profileOptions{patterns: []string{"./a/...", "./b"}, out: "o", bench: "Encode/n=1", benchtime: "100x", source: "profile",
-				timeout: 90 * time.Second, jobs: 3, sub: false, tags: "x,y", mod: "vendor", force: true, strict: true, dir: ".",
+				timeout: 90 * time.Second, discovery: 30 * time.Second, jobs: 3, sub: false, tags: "x,y", mod: "vendor", force: true, strict: true, dir: ".",
 				skip: "Slow/n=1000", retry: true}},
-		{"duration benchtime", []string{"--benchtime", "10s"}, profileOptions{out: "profiles", benchtime: "10s", source: "profile", timeout: collect.DefaultTimeout, sub: true}},
+		{"duration benchtime", []string{"--benchtime", "10s"}, profileOptions{out: "profiles", benchtime: "10s", source: "profile", timeout: collect.DefaultTimeout, discovery: collect.DefaultDiscoveryTimeout, sub: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,6 +106,7 @@ func TestProfileFlagErrors(t *testing.T) {
 		{[]string{"--benchtime", "0x"}, `--benchtime: invalid value "0x"`},
 		{[]string{"--benchtime", "-1s"}, `--benchtime: invalid value "-1s"`},
 		{[]string{"--timeout", "0s"}, "--timeout must be positive"},
+		{[]string{"--discovery-timeout", "0s"}, "--discovery-timeout must be positive"},
 		{[]string{"-j", "-2"}, "-j must be 0 (one per CPU) or a positive count, not -2"},
 		{[]string{"--mod", "vendored"}, "valid values are {mod|readonly|vendor}"},
 		{[]string{"--source", "cover", "--scope", "loop"}, `--scope: unknown scope "loop": valid values are {timed|all}`},
@@ -258,4 +259,37 @@ func TestProfileCommandFaults(t *testing.T) {
 	assert.Contains(t, stderr, "no benchmarks found")
 	_, err = os.Stat(out)
 	require.NoError(t, err)
+}
+
+// TestProfileHeartbeatAndSlowParents checks the lines of a long collection:
+// a heartbeat line per EventRunning, in a log and on a terminal alike, and
+// the summary's note about a benchmark whose sub-benchmark processes each
+// repeat a long setup.
+func TestProfileHeartbeatAndSlowParents(t *testing.T) {
+	leaf := func(name string, wall float64) manifest.Entry {
+		return manifest.Entry{ID: "m/a." + name, Package: "m/a", Name: name, Status: manifest.StatusOK, WallSeconds: wall, NsPerOp: 1e6, Iterations: 1000, BenchTime: "1s"}
+	}
+	m := &manifest.Manifest{Benchmarks: []manifest.Entry{leaf("BenchmarkA/x", 12), leaf("BenchmarkA/y", 14)}}
+	collectRun := func(_ context.Context, cfg collect.Config) (*manifest.Manifest, error) {
+		cfg.Progress(collect.Event{Kind: collect.EventDiscoverStart, Package: "m/a", Name: "BenchmarkA"})
+		cfg.Progress(collect.Event{Kind: collect.EventRunning, Package: "m/a", Name: "BenchmarkA", Phase: collect.PhaseDiscovery, Elapsed: 30*time.Second + 4*time.Millisecond})
+		for i := range m.Benchmarks {
+			e := m.Benchmarks[i]
+			cfg.Progress(collect.Event{Kind: collect.EventStart, Package: e.Package, Name: e.Name, Done: i, Total: 2})
+			cfg.Progress(collect.Event{Kind: collect.EventRunning, Package: e.Package, Name: e.Name, Phase: collect.PhaseMeasurement, Elapsed: time.Minute})
+			cfg.Progress(collect.Event{Kind: collect.EventFinish, Package: e.Package, Name: e.Name, Entry: &e, Done: i + 1, Total: 2})
+		}
+		return m, nil
+	}
+	for _, terminal := range []bool{false, true} {
+		clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		var out, errb bytes.Buffer
+		o := &profileOptions{out: "p", terminal: terminal, width: 200, now: func() time.Time { return clock }, collectRun: collectRun}
+		require.NoError(t, runProfile(t.Context(), &streams{Out: &out, Err: &errb}, o))
+		got := errb.String()
+		assert.Equal(t, !terminal, strings.Contains(got, "  finding the sub-benchmarks of m/a.BenchmarkA (a -benchtime 1x run, its setup included)\n"), "terminal %v: a discovery's start is logged, not shown on a terminal", terminal)
+		assert.Contains(t, got, "  still running after 30s (discovery): m/a.BenchmarkA\n", "terminal %v", terminal)
+		assert.Contains(t, got, "  still running after 1m0s (measurement): m/a.BenchmarkA/x\n", "terminal %v", terminal)
+		assert.Contains(t, got, "note: the 2 sub-benchmark processes of m/a.BenchmarkA took 12.0-14.0 s each for a benchtime of 1s, 24 s in all outside their timed loops: each runs again what BenchmarkA does before b.Run; collect it as one unit (--sub=false) or leave it out (--skip '^BenchmarkA$')\n", "terminal %v", terminal)
+	}
 }

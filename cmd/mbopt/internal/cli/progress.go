@@ -88,7 +88,9 @@ func eta(took time.Duration, ran, left int) string {
 }
 
 // CollectProgress renders collect events: a redrawn bar on a terminal, one
-// line per finished benchmark otherwise; then the collection's summary.
+// line per finished benchmark otherwise, a line per heartbeat of a process
+// still running either way; then the collection's summary, with a note on
+// each collect.SlowParents.
 type CollectProgress struct {
 	Line                   // where it prints
 	Now   func() time.Time // the clock
@@ -117,6 +119,16 @@ func (p *CollectProgress) Event(ev collect.Event) {
 		}
 		p.total = ev.Total
 		p.current = benchname.ID(ev.Package, ev.Name)
+		p.Draw(p.bar())
+	case collect.EventDiscoverStart:
+		// In a log, say what runs before the first heartbeat could.
+		if !p.Terminal {
+			p.Println(fmt.Sprintf("  finding the sub-benchmarks of %s (a -benchtime 1x run, its setup included)", benchname.ID(ev.Package, ev.Name)))
+		}
+	case collect.EventRunning:
+		// Printed on a terminal and in logs alike: a CI log that stays
+		// silent for minutes looks hung.
+		p.Println(fmt.Sprintf("  still running after %v (%s): %s", ev.Elapsed.Round(time.Second), ev.Phase, benchname.ID(ev.Package, ev.Name)))
 		p.Draw(p.bar())
 	case collect.EventFinish:
 		p.total, p.done = ev.Total, ev.Done
@@ -166,6 +178,9 @@ func (p *CollectProgress) Summary(m *manifest.Manifest, out string) {
 		share = fmt.Sprintf(" (shard %d/%d: %d of the %d benchmarks found)", sh.Index, sh.Count, sh.Benchmarks, sh.Total)
 	}
 	fmt.Fprintf(p.W, "profiled %s%s in %v%s: %s\n", textutil.Plural(len(m.Benchmarks), "benchmark"), share, elapsed, reused, m.Counts())
+	for _, sp := range collect.SlowParents(m) {
+		fmt.Fprintf(p.W, "note: %s\n", sp)
+	}
 	if len(m.Problems()) > 0 {
 		m.WriteProblems(p.W)
 		fmt.Fprintf(p.W, "details: the manifest and logs in %s\n", out)

@@ -1,0 +1,3 @@
+module example.com/slowsetup
+
+go 1.24
