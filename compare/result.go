@@ -137,6 +137,12 @@ type Result struct {
 	// needs at Settings.Confidence (benchstats.MinSamples: 8 at 99%): the
 	// verdict is then unchanged and no gate fails on it.
 	TooFew bool `json:"too_few,omitempty"`
+	// Caveats say why the result deserves less trust, sorted: with the
+	// instructions metric, "less stable: starts goroutines" (or "uses
+	// b.RunParallel", "uses math/rand/v2's global functions") and the
+	// collector started by the GOMEMLIMIT guard; with the cpu metric, a
+	// benchmark whose time is not CPU time.
+	Caveats []string `json:"caveats,omitempty"`
 }
 
 // MarshalJSON writes r with the JSON field names of its fields, leaving

@@ -13,9 +13,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mbopt/mbopt/benchname"
@@ -24,9 +26,11 @@ import (
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/gomod"
+	"github.com/mbopt/mbopt/internal/proc"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/internal/testbin"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/measure"
 	"github.com/mbopt/mbopt/shard"
 )
 
@@ -93,6 +97,15 @@ type runner struct {
 	rng     *rand.Rand
 	saved   time.Duration
 	timeout time.Duration
+	// With a counting metric: the directory of the Valgrind files kept,
+	// the benchmarks inspected (side + "\x00" + id) and each benchmark
+	// id's caveats.
+	keep      string
+	mu        sync.Mutex // guards the fields below and Notes while both versions run
+	inspected map[string]bool
+	caveats   map[string][]string
+	perOp     map[string]float64 // side + "\x00" + id → instructions per op measured
+	pinned    []int              // the two CPUs of a parallel duet; nil otherwise
 }
 
 // Run compares the benchmarks of two revisions of the module in opt.Dir
@@ -134,7 +147,11 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if _, err := benchname.CompileFilter(opt.Bench); err != nil {
 		return nil, input.Field("Bench").Errorf("%w", err)
 	}
+	if err := checkMetric(s); err != nil {
+		return nil, err
+	}
 	r := &runner{opt: opt, s: s, builds: map[string]*[2]*pkgBuild{}, data: newRawData(),
+		inspected: map[string]bool{}, caveats: map[string][]string{}, perOp: map[string]float64{},
 		rng: rand.New(rand.NewPCG(s.Seed, 0x636f6d70617265))} // "compare"
 	r.rep = &Report{Schema: SchemaVersion, Raw: map[string]string{"base": BaseFile, "head": HeadFile}}
 	if err := r.locate(ctx); err != nil {
@@ -191,6 +208,22 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, err
 	}
 	r.fitBudget()
+	if r.s.Duet == DuetParallel && !r.s.counting() {
+		if cpus := proc.CPUs(); len(cpus) >= 2 {
+			r.pinned = cpus[:2]
+			r.note(fmt.Sprintf("duet: base and head ran at the same time, on CPUs %d and %d in turn, GOMAXPROCS=1", cpus[0], cpus[1]))
+		} else {
+			r.note("duet: fewer than 2 CPUs available, so base and head ran one after the other")
+		}
+	}
+	if r.s.Metric == measure.Instructions {
+		// The Valgrind files of the last measurement of each benchmark and
+		// version, for a look line by line (cg_annotate, callgrind_annotate).
+		r.keep = filepath.Join(out, "valgrind")
+		if err := statedir.MkdirAll(r.keep); err != nil {
+			return nil, input.Field("Out").Errorf("cannot create output directory %s: %v", r.keep, err)
+		}
+	}
 	if err := r.schedule(ctx); err != nil {
 		return nil, err
 	}
@@ -210,6 +243,11 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	}
 	rep.Module, rep.Base, rep.Head, rep.Raw, rep.Out = r.modPath, r.vers[Base].rev, r.vers[Head].rev, r.rep.Raw, out
 	rep.Results = r.failures(rep.Results)
+	for i := range rep.Results {
+		if cs := r.caveats[rep.Results[i].ID]; len(cs) > 0 {
+			rep.Results[i].Caveats = slices.Sorted(slices.Values(cs))
+		}
+	}
 	if rec != nil {
 		rec.Base, rec.Head, rec.Settings, rec.Requested = r.vers[Base].rev, r.vers[Head].rev, r.s, s
 		rec.Trials = trialsOf(r.s.Trials, opt.TrialShard)
@@ -739,6 +777,12 @@ func (r *runner) schedule(ctx context.Context) error {
 				if r.rng.IntN(2) == 1 {
 					sides[0], sides[1] = Head, Base
 				}
+				if r.pinned != nil || (r.s.counting() && runtime.NumCPU() >= 2) {
+					if err := r.runPair(ctx, u, sides, t, run); err != nil {
+						return err
+					}
+					continue
+				}
 				for _, side := range sides {
 					if !u.on[side] || u.failed[side] != "" {
 						continue
@@ -761,14 +805,89 @@ func (r *runner) schedule(ctx context.Context) error {
 	return nil
 }
 
-// runOne runs unit u's benchmark in one version.
+// runOne runs unit u's benchmark in one version and records its results.
 func (r *runner) runOne(ctx context.Context, u *unit, side Side, trial, run int) error {
+	res, err := r.measureOne(ctx, u, side, -1)
+	if err != nil {
+		return err
+	}
+	return r.record(ctx, u, side, trial, run, res)
+}
+
+// runPair runs unit u in both versions at once, each in its own
+// processes, and records the results in sides' order. The counting
+// metrics do this: a count does not depend on what else the machine runs,
+// so the two versions can share the machine's cores.
+func (r *runner) runPair(ctx context.Context, u *unit, sides []Side, trial, run int) error {
+	var res [2]testbin.Result
+	var errs [2]error
+	var wg sync.WaitGroup
+	for _, side := range sides {
+		if u.on[side] && u.failed[side] == "" {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res[side], errs[side] = r.measureOne(ctx, u, side, r.cpuOf(side, trial, run))
+			}()
+		}
+	}
+	wg.Wait()
+	for _, side := range sides {
+		if !u.on[side] || u.failed[side] != "" {
+			continue
+		}
+		if err := errs[side]; err != nil {
+			return err
+		}
+		if err := r.record(ctx, u, side, trial, run, res[side]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cpuOf returns the CPU of a version's process in a parallel duet (-1:
+// not bound): the two CPUs alternate between the versions from run to
+// run, so neither version keeps a faster one.
+func (r *runner) cpuOf(side Side, trial, run int) int {
+	if r.pinned == nil {
+		return -1
+	}
+	return r.pinned[(int(side)+trial+run)%2]
+}
+
+// measureOne runs unit u in one version: one test binary process with the
+// time metric (bound to CPU cpu when cpu >= 0, with GOMAXPROCS=1), or the
+// measurements of runCounted.
+func (r *runner) measureOne(ctx context.Context, u *unit, side Side, cpu int) (testbin.Result, error) {
 	b := r.builds[u.pkg][side]
+	var res testbin.Result
+	if r.s.counting() {
+		start := time.Now()
+		out, failure, err := r.runCounted(ctx, u, side)
+		if err != nil {
+			return res, err
+		}
+		res.Output, res.Wall = out, time.Since(start)
+		if failure != "" {
+			res.Err = errors.New(failure)
+		}
+		return res, ctx.Err()
+	}
 	args := []string{"-test.run", "^$", "-test.bench", u.pattern, "-test.count", strconv.Itoa(r.s.Count), "-test.benchtime", r.s.BenchTime}
 	if r.s.Benchmem {
 		args = append(args, "-test.benchmem")
 	}
-	res := testbin.Run(ctx, b.dir, r.opt.env(), r.timeout, b.bin, args...)
+	env := r.opt.env()
+	if cpu >= 0 {
+		env = append(env, "GOMAXPROCS=1")
+	}
+	return testbin.RunOn(ctx, cpu, b.dir, env, r.timeout, b.bin, args...), ctx.Err()
+}
+
+// record adds the results of one process (or measurement) of unit u in a
+// version to the raw files and the data, or marks the unit failed there.
+func (r *runner) record(ctx context.Context, u *unit, side Side, trial, run int, res testbin.Result) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -818,9 +937,11 @@ func (r *runner) ids(u *unit) []string {
 	return ids
 }
 
-// stopStable stops the units whose every benchmark has a sec/op interval
-// narrower than Settings.UntilStable after trial t, and adds the time of
-// their remaining trials to the time saved.
+// stopStable stops the units whose every benchmark has an interval of the
+// metric's unit (sec/op, cpu-sec/op, instructions/op) narrower than
+// Settings.UntilStable after trial t, never before both versions have the
+// measurements a verdict needs (benchstats.MinSamples), and adds the time
+// of their remaining trials to the time saved.
 func (r *runner) stopStable(t int) {
 	for _, u := range r.units {
 		if u.stopped || !u.on[Base] || !u.on[Head] || u.failed[Base] != "" || u.failed[Head] != "" {
@@ -828,10 +949,12 @@ func (r *runner) stopStable(t int) {
 		}
 		ids := r.ids(u)
 		stable := len(ids) > 0
+		minN := benchstats.MinSamples(r.s.Confidence)
 		for _, id := range ids {
-			k := key{id, "sec/op"}
+			k := key{id, r.s.unit()}
 			b, h := r.data.samples[Base][k], r.data.samples[Head][k]
-			if b == nil || h == nil || b.h.Trials() < 2 || h.h.Trials() < 2 {
+			// Never below the measurements a verdict needs.
+			if b == nil || h == nil || b.h.Trials() < 2 || h.h.Trials() < 2 || b.h.Len() < minN || h.h.Len() < minN {
 				stable = false
 				break
 			}

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/measure"
 )
 
 // Settings are the parameters of one comparison: the RMIT schedule and
@@ -48,7 +50,32 @@ type Settings struct {
 	// FDR is the false discovery rate the verdicts control over all the
 	// comparison's estimates (0.05): see [FalseAlarms].
 	FDR float64 `json:"fdr,omitempty"`
+	// Metric is what is measured per operation: "" or measure.Time, the
+	// benchmark's own ns/op; measure.CPU, the CPU time of its process;
+	// measure.Instructions, instructions counted under Valgrind (see
+	// package measure). With CPU and Instructions each of Count
+	// measurements per run is a pair of processes (two iteration
+	// counts), Count defaults to 1, BenchTime (default 100ms) is the
+	// benchtime of the normal run that measures B/op and allocs/op, which
+	// are always compared, and Benchmem is set.
+	Metric measure.Metric `json:"metric,omitempty"`
+	// Duet says how the time metric runs a benchmark's two versions in a
+	// run: DuetSequential ("" too), one after the other, or DuetParallel,
+	// at the same time, each process bound to a CPU of its own with
+	// GOMAXPROCS=1 (the CPUs alternate between the versions from run to
+	// run), so both see the same interference (Bulej et al., "Duet
+	// Benchmarking", 2020); sequential where fewer than 2 CPUs are
+	// available. The counting metrics always run the versions at the same
+	// time where there are 2 CPUs, unbound: a count does not depend on the
+	// neighbours.
+	Duet string `json:"duet,omitempty"`
 }
+
+// The values of Settings.Duet.
+const (
+	DuetSequential = "sequential"
+	DuetParallel   = "parallel"
+)
 
 // The defaults of [Settings]: the study's schedule and statistics.
 const (
@@ -69,9 +96,22 @@ func DefaultSettings() Settings {
 		FDR: DefaultFDR}
 }
 
+// CountedBenchTime is the default BenchTime of the CPU and instructions
+// metrics: the benchtime of the normal run that measures allocations.
+const CountedBenchTime = "100ms"
+
 // withDefaults fills the zero fields of s with DefaultSettings.
 func (s Settings) withDefaults() Settings {
 	d := DefaultSettings()
+	if s.counting() {
+		if s.Count == 0 {
+			s.Count = 1
+		}
+		if s.BenchTime == "" {
+			s.BenchTime = CountedBenchTime
+		}
+		s.Benchmem = true
+	}
 	if s.Trials == 0 {
 		s.Trials = d.Trials
 	}
@@ -112,6 +152,11 @@ func (s Settings) check() error {
 		return input.Field("Settings.Threshold").Errorf("Threshold is %v; it must be a fraction in [0, 1), such as 0.01 for 1%%", s.Threshold)
 	case !(s.Confidence > 0 && s.Confidence < 1):
 		return input.Field("Settings.Confidence").Errorf("Confidence is %v; it must be in (0, 1), such as 0.99", s.Confidence)
+	case s.Metric != "" && !slices.Contains(measure.Metrics, s.Metric):
+		_, err := measure.ParseMetric(string(s.Metric))
+		return input.Field("Settings.Metric").Errorf("%w", err)
+	case s.Duet != "" && s.Duet != DuetSequential && s.Duet != DuetParallel:
+		return input.Field("Settings.Duet").Errorf("Duet is %q: valid values are sequential, parallel", s.Duet)
 	case !(s.FDR > 0 && s.FDR <= 1):
 		return input.Field("Settings.FDR").Errorf("FDR is %v; it must be in (0, 1], such as 0.05 (1 turns the correction off)", s.FDR)
 	case s.Resamples < 1:

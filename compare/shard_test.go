@@ -325,7 +325,12 @@ func otherValue(t *testing.T, name string, v reflect.Value) reflect.Value {
 	case reflect.Float64:
 		w.SetFloat(v.Float()/2 + 0.001)
 	case reflect.String:
-		w.SetString("20ms")
+		// A valid other value of each string field.
+		other := map[string]string{"Metric": "cpu", "Duet": "parallel"}[name]
+		if other == "" {
+			other = "20ms"
+		}
+		w.SetString(other)
 	case reflect.Bool:
 		w.SetBool(!v.Bool())
 	default:

@@ -98,7 +98,8 @@ func MachineOfRaw(raw []byte, goVersion string) Machine {
 
 // SettingsHash returns a short hash of the settings that shape a
 // measurement and its interval: the schedule (trials, runs, count,
-// benchtime) and the statistics (confidence, resamples). The seed,
+// benchtime), the metric (cpu and instructions; time, the default, adds
+// nothing) and the statistics (confidence, resamples). The seed,
 // threshold, budget, stop rule and --benchmem are left out: results that
 // differ only in them belong to one series (--benchmem adds the B/op and
 // allocs/op units, which are series of their own anyway).
@@ -108,7 +109,10 @@ func SettingsHash(s compare.Settings) string {
 		BenchTime           string
 		Confidence          float64
 		Resamples           int
-	}{s.Trials, s.Runs, s.Count, s.BenchTime, s.Confidence, s.Resamples}
+		// Metric is omitted for the time metric, so the hashes of
+		// comparisons before it existed stay the same.
+		Metric string `json:",omitempty"`
+	}{s.Trials, s.Runs, s.Count, s.BenchTime, s.Confidence, s.Resamples, string(s.Metric)}
 	b, err := json.Marshal(key)
 	if err != nil {
 		panic("history: " + err.Error()) // plain fields always marshal
@@ -133,5 +137,12 @@ func SettingsDiff(a, b compare.Settings) []string {
 	add("benchtime", a.BenchTime, b.BenchTime)
 	add("confidence", a.Confidence, b.Confidence)
 	add("resamples", a.Resamples, b.Resamples)
+	if a.Metric != b.Metric {
+		m := string(a.Metric)
+		if m == "" {
+			m = "time"
+		}
+		out = append(out, "metric "+m)
+	}
 	return out
 }

@@ -65,9 +65,10 @@ type Allocation struct {
 }
 
 // Allocations runs the benchmark (and, for a parent, each sub-benchmark
-// it runs) once normally with -test.benchmem at benchtime (such as
-// "100ms" or "50x"), -test.cpu 1 and GOMAXPROCS=1, and returns each result
-// line in output order, with the process's output. B/op and allocs/op are
+// it runs; Options.Pattern selects others) normally with -test.benchmem
+// at benchtime (such as "100ms" or "50x"), -test.count Options.Count,
+// -test.cpu 1 and GOMAXPROCS=1, and returns each result line in output
+// order, with the process's output. B/op and allocs/op are
 // nearly deterministic, so one run compares them; NsPerOp chooses the
 // counts of [CountInstructions] and [CPUTime].
 func Allocations(ctx context.Context, o Options, benchtime string) ([]Allocation, []byte, error) {

@@ -26,6 +26,12 @@ type Options struct {
 	// "BenchmarkQuery/sum" (sub-benchmarks included, no -GOMAXPROCS
 	// suffix). It is matched exactly.
 	Name string
+	// Pattern, when not empty, is the -test.bench pattern of [Allocations]
+	// instead of Name's exact pattern, such as a top-level benchmark's
+	// pattern that selects some of its sub-benchmarks.
+	Pattern string
+	// Count is the -test.count of [Allocations]; 0 means 1.
+	Count int
 	// Env is the environment of the process (such as os.Environ() plus
 	// extra variables); the measurement's own settings are added after it.
 	Env []string
@@ -39,13 +45,18 @@ type Options struct {
 	// BytesPerOp is the benchmark's allocation per operation, which bounds
 	// N2 while the collector is off; 0 means unknown or none.
 	BytesPerOp float64
+	// InstrPerOp is the benchmark's instructions per operation from an
+	// earlier measurement; when set, [CountInstructions] chooses the
+	// counts by InstructionsBudget instead of time (see [Options.Counts]).
+	InstrPerOp float64
 	// MemLimit is the GOMEMLIMIT guard while the collector is off, in
 	// bytes; 0 means DefaultMemLimit.
 	MemLimit int64
 	// Tool is the Valgrind tool for CountInstructions; "" means Cachegrind.
 	Tool Tool
 	// Keep, when not empty, keeps Valgrind's output files of both counts
-	// as Keep + ".<N>.<tool>.out"; they replace the files of an earlier
+	// as Keep + ".n1.<tool>.out" and ".n2.<tool>.out" (their "cmd:" line
+	// gives the -test.benchtime); they replace the files of an earlier
 	// measurement with the same Keep.
 	Keep string
 	// Valgrind is the valgrind command; "" means "valgrind" found in PATH.
@@ -109,7 +120,31 @@ func (o Options) Counts(target time.Duration) (n1, n2 int, err error) {
 	if !(ns > 0) {
 		ns = 100
 	}
-	n := math.Ceil(float64(target.Nanoseconds()) / ns)
+	return o.bounded(math.Ceil(float64(target.Nanoseconds()) / ns))
+}
+
+// instructionCounts returns the counts of [CountInstructions]: by
+// InstructionsBudget when InstrPerOp is known (N2 runs about that many
+// instructions, and at most ten times InstructionsTarget of native time
+// when NsPerOp is known; N1 = max(2, N2/10), as the lower count only needs
+// to run the start-up and setup again), else [Options.Counts] at
+// InstructionsTarget.
+func (o Options) instructionCounts() (n1, n2 int, err error) {
+	if o.N1 != 0 || o.N2 != 0 || !(o.InstrPerOp > 0) {
+		return o.Counts(InstructionsTarget)
+	}
+	n := math.Ceil(InstructionsBudget / o.InstrPerOp)
+	if o.NsPerOp > 0 {
+		n = min(n, math.Ceil(float64(10*InstructionsTarget.Nanoseconds())/o.NsPerOp))
+	}
+	_, n2, err = o.bounded(n)
+	return max(2, n2/10), n2, err
+}
+
+// bounded returns the counts for a wished N2 of n: at least 5, at most
+// 10,000,000, and at most half the GOMEMLIMIT guard in allocations; N1 =
+// max(2, N2/5).
+func (o Options) bounded(n float64) (n1, n2 int, err error) {
 	if o.BytesPerOp > 0 {
 		n = min(n, float64(o.memLimit()/2)/o.BytesPerOp)
 	}
@@ -119,8 +154,16 @@ func (o Options) Counts(target time.Duration) (n1, n2 int, err error) {
 
 // args returns the test binary's arguments for one run at n iterations.
 func (o Options) args(n int, benchmem bool) []string {
-	a := []string{"-test.run", "^$", "-test.bench", benchname.Pattern([]string{o.Name}),
-		"-test.benchtime", strconv.Itoa(n) + "x", "-test.count", "1", "-test.cpu", "1"}
+	pattern, count := benchname.Pattern([]string{o.Name}), 1
+	if benchmem {
+		// The normal run of Allocations.
+		if o.Pattern != "" {
+			pattern = o.Pattern
+		}
+		count = max(o.Count, 1)
+	}
+	a := []string{"-test.run", "^$", "-test.bench", pattern,
+		"-test.benchtime", strconv.Itoa(n) + "x", "-test.count", strconv.Itoa(count), "-test.cpu", "1"}
 	if benchmem {
 		a = append(a, "-test.benchmem")
 	}

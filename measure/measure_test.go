@@ -113,6 +113,27 @@ func TestCounts(t *testing.T) {
 	}
 }
 
+func TestInstructionCounts(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		o      Options
+		n1, n2 int
+	}{
+		// Unknown instructions: by time, 20 ms at 1 ms/op.
+		{"by time", Options{NsPerOp: 1e6}, 4, 20},
+		// 900,000 instructions/op: 56 ops make 5e7.
+		{"by instructions", Options{NsPerOp: 1e6, InstrPerOp: 900000}, 5, 56},
+		{"tiny op", Options{InstrPerOp: 420}, 11904, 119048},
+		// 200 ms of native time at most: 20 ops of 10 ms.
+		{"slow op", Options{NsPerOp: 1e7, InstrPerOp: 1000}, 2, 20},
+		{"given", Options{N1: 3, N2: 9, InstrPerOp: 420}, 3, 9},
+	} {
+		n1, n2, err := tc.o.instructionCounts()
+		require.NoError(t, err, tc.name)
+		assert.Equal(t, [2]int{tc.n1, tc.n2}, [2]int{n1, n2}, tc.name)
+	}
+}
+
 func TestCountingEnv(t *testing.T) {
 	env := countingEnv([]string{"HOME=/h", "GODEBUG=madvdontneed=1", "GOGC=50"}, 1<<20, true)
 	assert.Equal(t, []string{"HOME=/h", "GOGC=50", "GOGC=off", "GOMEMLIMIT=1048576", "GOMAXPROCS=1",
@@ -211,6 +232,7 @@ func TestCountInstructions(t *testing.T) {
 			assert.Equal(t, "example.com/measurefixture."+tc.function, in.Function.Name)
 			assert.Equal(t, tc.lessStable, in.LessStable)
 			assert.FileExists(t, in.File)
+			assert.Greater(t, in.InstrPerOp, 0.0)
 
 			o.N1, o.N2 = 200, 1000
 			var vs []float64
@@ -221,7 +243,7 @@ func TestCountInstructions(t *testing.T) {
 				t.Logf("%s %s: %.1f instructions/op", tc.name, tool, v.PerOp)
 				assert.False(t, v.GuardFired)
 				require.Len(t, v.Files, 2)
-				assert.Contains(t, v.Files[0], ".200."+string(tool)+".out")
+				assert.Contains(t, v.Files[0], ".n1."+string(tool)+".out")
 				b, err := os.ReadFile(v.Files[1])
 				require.NoError(t, err)
 				assert.Contains(t, string(b), "events: Ir")

@@ -18,6 +18,7 @@ import (
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/measure"
 	"github.com/mbopt/mbopt/pipeline"
 	"github.com/mbopt/mbopt/report/github"
 	"github.com/mbopt/mbopt/report/verdict"
@@ -46,6 +47,9 @@ type compareOptions struct {
 	confidence   float64
 	resamples    int
 	untilStable  float64
+	metric       string
+	fdr          float64
+	duet         string
 	noCache      bool
 	terminal     bool // progress bar; set by the command from stderr
 	width        int
@@ -104,7 +108,7 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	f.StringVar(&o.head, "head", "", "head revision, or 'worktree' for the uncommitted changes (default: HEAD)")
 	f.StringVar(&o.suiteFile, "suite", "", "the benchmarks to compare: the JSON of mbopt suite --format json")
 	f.StringVar(&o.bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)")
-	f.StringVar(&o.out, "out", "", "directory of the raw results base.txt and head.txt (default: .mbopt/compare in the module root)")
+	f.StringVar(&o.out, "out", "", "directory of the raw results base.txt and head.txt (default: a directory of the comparison's own under .mbopt/compare in the module root)")
 	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|never}")
 	f.StringVar(&o.cmpFormat, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"} (github: annotations on stdout, the Markdown summary appended to $GITHUB_STEP_SUMMARY)")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout")
@@ -118,7 +122,10 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	f.Float64Var(&o.threshold, "threshold", d.Threshold, "relative change below which nothing is a change (0.01 = 1%)")
 	f.Float64Var(&o.confidence, "confidence", d.Confidence, "confidence level of the intervals")
 	f.IntVar(&o.resamples, "resamples", d.Resamples, "bootstrap resamples")
-	f.Float64Var(&o.untilStable, "until-stable", 0, "stop a benchmark once both versions have 2 trials and its interval is narrower than this width, e.g. 0.02 (0: off)")
+	f.Float64Var(&o.untilStable, "until-stable", 0, "stop a benchmark once both versions have 2 trials, the measurements a verdict needs, and an interval narrower than this width, e.g. 0.02 (0: off)")
+	f.StringVar(&o.metric, "metric", string(measure.Time), "what to measure per operation: {time|cpu|instructions} (time: the benchmark's ns/op; cpu: its process's CPU time; instructions: counted under Valgrind; cpu and instructions default to --count 1 --benchtime "+compare.CountedBenchTime+" and always compare B/op and allocs/op)")
+	f.StringVar(&o.duet, "duet", compare.DuetSequential, "with --metric time: run base and head {sequential|parallel}: parallel runs them at the same time, each bound to a CPU of its own with GOMAXPROCS=1, so both see the same interference")
+	f.Float64Var(&o.fdr, "fdr", d.FDR, "false discovery rate the verdicts control over all the comparison's benchmarks and units (Benjamini–Hochberg; 1: no correction)")
 	f.BoolVar(&o.noCache, "no-cache", false, "build every test binary afresh instead of reusing those built from the same commit")
 	f.StringVar(&o.shard, "shard", "", "run only shard `K/N` of the benchmarks, both versions on this machine (K from 0; /N takes K from $JOB_COMPLETION_INDEX); combine with 'mbopt compare merge'")
 	f.StringVar(&o.trialShard, "trial-shard", "", "run every benchmark but only trial shard `K/N` of the --trials (each machine one instance run); combine with 'mbopt compare merge'")
@@ -154,10 +161,27 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			failOn = compare.FailOnNever // an A/A detection is a false alarm, not a regression
 		}
 	}
+	metric, err := measure.ParseMetric(o.metric)
+	if err != nil {
+		return input.Errorf("--metric: %v", err)
+	}
+	count, benchtime := o.count, o.benchtime
+	if metric != measure.Time {
+		// The counting metrics have defaults of their own.
+		if !cmd.Flags().Changed("count") {
+			count = 0
+		}
+		if !cmd.Flags().Changed("benchtime") {
+			benchtime = ""
+		}
+	}
 	opt := compare.Options{Base: o.base, Head: o.head, AA: o.hist.aa, Bench: o.bench, Packages: args, Out: o.out,
-		Settings: compare.Settings{Trials: o.trials, Runs: o.runs, Count: o.count, BenchTime: o.benchtime,
+		Settings: compare.Settings{Trials: o.trials, Runs: o.runs, Count: count, BenchTime: benchtime,
 			Benchmem: o.benchmem, Seed: o.seed, Threshold: o.threshold, Confidence: o.confidence,
-			Resamples: o.resamples, UntilStable: o.untilStable, Budget: o.budget}}
+			Resamples: o.resamples, UntilStable: o.untilStable, Budget: o.budget, FDR: o.fdr, Duet: o.duet}}
+	if metric != measure.Time {
+		opt.Settings.Metric = metric
+	}
 	if o.noCache {
 		opt.CacheDir = "off"
 	}

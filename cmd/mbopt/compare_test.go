@@ -232,3 +232,29 @@ func TestCompareShardAndMerge(t *testing.T) {
 	assert.Equal(t, cli.BadInput, code)
 	assert.Contains(t, stderr, "--history: a shard's results are only part of the comparison")
 }
+
+// TestCompareWithoutValgrind: --metric instructions on a machine without
+// valgrind fails before measuring, naming the Debian/Ubuntu package and
+// the flag that picks another metric (issue 21).
+func TestCompareWithoutValgrind(t *testing.T) {
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	tmp := t.TempDir()
+	bin := t.TempDir() // PATH: git and go, no valgrind
+	for _, tool := range []string{"git", "go"} {
+		p, err := exec.LookPath(tool)
+		require.NoError(t, err)
+		require.NoError(t, os.Symlink(p, filepath.Join(bin, tool)))
+	}
+	cmd := exec.Command(buildMbopt(t), append(append([]string{}, compareArgs...), "--metric", "instructions", "--no-history")...)
+	cmd.Dir = dir
+	cmd.Env = append(compareEnv(t, tmp), "PATH="+bin)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, stderr.String())
+	assert.Equal(t, cli.BadInput, ee.ExitCode(), stderr.String())
+	assert.Contains(t, stderr.String(), "apt-get install valgrind")
+	assert.Contains(t, stderr.String(), "--metric time or --metric cpu")
+	assert.NotContains(t, stderr.String(), "trial 1", "nothing ran")
+}

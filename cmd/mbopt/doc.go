@@ -510,6 +510,24 @@
 // A benchmark in one revision only is reported as added or removed, one that
 // fails or does not build with its error; none of these is an error.
 //
+// The metric:
+//
+//   - --metric time|cpu|instructions (time): what is measured per
+//     operation. time is the benchmark's own ns/op, which sees everything,
+//     the machine's noise included. cpu is the user and system CPU time of
+//     the benchmark's process, instructions the instructions counted under
+//     Valgrind (package measure; the Debian/Ubuntu package valgrind); both
+//     run each measurement as two processes at two iteration counts and take
+//     the difference per operation, so start-up and setup cancel, and both
+//     also run the benchmark normally to compare B/op and allocs/op. With
+//     them --count (default 1) is the measurements per run and --benchtime
+//     (default 100ms) the normal run's; base and head run at the same time
+//     where there are 2 CPUs. docs/metrics.md says which to choose.
+//   - --duet sequential|parallel (sequential): with time, parallel runs a
+//     benchmark's base and head at the same time, each bound to a CPU of its
+//     own with GOMAXPROCS=1 (the CPUs alternate between the versions), so
+//     both see the same interference; sequential with fewer than 2 CPUs.
+//
 // The schedule:
 //
 //   - --trials N (3), --runs N (3), --count N (5), --benchtime D (1s): each
@@ -521,8 +539,9 @@
 //   - --seed N: the seed of the schedule and the bootstrap (default 1).
 //   - --budget D: fit the schedule into D of wall-clock time (fewer runs, then
 //     counts, never fewer than 2 trials; a note says what it chose).
-//   - --until-stable WIDTH: stop a benchmark once both versions have 2 trials
-//     and its interval is narrower than WIDTH, such as 0.02 (2 points); the
+//   - --until-stable WIDTH: stop a benchmark once both versions have 2
+//     trials, the measurements a verdict needs, and an interval (in the
+//     metric's unit) narrower than WIDTH, such as 0.02 (2 points); the
 //     report says how much time that saved.
 //   - --shard K/N: run only shard K of N of the benchmarks, both versions on
 //     this machine (--shard /N takes K from $JOB_COMPLETION_INDEX;
@@ -534,9 +553,19 @@
 //
 //   - --threshold T: the band's half width (default 0.01, 1%). Without it,
 //     a benchmark calibrated by --aa on the same machine and settings is
-//     judged against the larger of 1% and its calibrated threshold (the
-//     JSON result's threshold says so); an explicit --threshold applies to
-//     every benchmark.
+//     judged against the larger of 1% and its calibrated threshold; an
+//     explicit --threshold applies to every benchmark. A change is definite
+//     when it survives the --fdr correction and its whole interval lies
+//     beyond the band; potential when its median passes the largest of the
+//     band, the dynamic threshold (75% of the interval's width, without
+//     calibration) and its minimum detectable effect. Each result shows the
+//     threshold it was judged against and its minimum detectable effect
+//     (JSON: threshold, min_detectable_effect). Fewer than 8 measurements
+//     per version (6 at --confidence 0.95) give no verdict.
+//   - --fdr Q: the false discovery rate (default 0.05) over all the
+//     comparison's benchmarks and units: Benjamini–Hochberg on the
+//     bootstrap p-values, after which a change can be definite; the report
+//     prints the expected number of false alarms.
 //   - --confidence C (0.99), --resamples N (10000): the hierarchical
 //     bootstrap's confidence level and resamples (at least 1).
 //   - --fail-on definite-regression|any-regression|never: what fails the
@@ -606,7 +635,9 @@
 //   - --baseline REV: the base revision of the series (default: the base of
 //     the most stored comparisons); a stored base's hash or prefix, or any
 //     revision of the repository in the current directory.
-//   - --unit U: show only this unit, such as sec/op.
+//   - --unit U: show only this unit, such as sec/op; --metric
+//     time|cpu|instructions shows the unit of that compare metric (sec/op,
+//     cpu-sec/op, instructions/op).
 //   - --window N: trend detection: the number of earlier commits the current
 //     one is compared with (default 10).
 //   - --factor F, --widths N, --floor T: the dynamic threshold, F (0.75)
@@ -648,8 +679,9 @@
 //     --suite-budget for the suite's budget): the benchmarks, as for mbopt
 //     compare (default: those stored against the old baseline).
 //   - --trials, --runs, --count, --benchtime, --benchmem, --seed, --budget,
-//     --until-stable, --threshold, --confidence, --resamples, --no-cache: as
-//     for mbopt compare; give those of the series.
+//     --until-stable, --metric, --duet, --threshold, --fdr, --confidence,
+//     --resamples, --no-cache: as for mbopt compare; give those of the
+//     series.
 //   - --history FILE, --out DIR, --format, -o FILE (--output FILE), --fail-on:
 //     as for mbopt compare; the gate applies only with an explicit --fail-on.
 //   - --base, --head, --aa, --shard, --trial-shard, --shard-costs,

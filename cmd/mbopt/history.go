@@ -18,6 +18,7 @@ import (
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/measure"
 	"github.com/mbopt/mbopt/report/trend"
 )
 
@@ -26,6 +27,7 @@ type historyOptions struct {
 	path        string
 	baseline    string
 	unit        string
+	metric      string
 	format      string
 	output      string
 	plot        string
@@ -50,6 +52,16 @@ func newCmdHistory(s *streams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.benchmarks = args
 			o.initialGiven = cmd.Flags().Changed("initial-threshold")
+			if o.metric != "" {
+				m, err := measure.ParseMetric(o.metric)
+				if err != nil {
+					return input.Errorf("--metric: %v", err)
+				}
+				if o.unit != "" && o.unit != m.Unit() {
+					return input.Errorf("--metric %s shows the unit %s, but --unit is %s: give one of them", m, m.Unit(), o.unit)
+				}
+				o.unit = m.Unit()
+			}
 			if err := o.check(); err != nil {
 				return err
 			}
@@ -61,6 +73,7 @@ func newCmdHistory(s *streams) *cobra.Command {
 	f.StringVar(&o.path, "history", history.DefaultPath, "the history database mbopt compare writes")
 	f.StringVar(&o.baseline, "baseline", "", "the base revision of the series (default: the base of the most stored comparisons)")
 	f.StringVar(&o.unit, "unit", "", "show only this unit, such as sec/op (default: every unit)")
+	f.StringVar(&o.metric, "metric", "", "show only the unit of this metric of mbopt compare: {time|cpu|instructions} (sec/op, cpu-sec/op, instructions/op)")
 	f.StringVar(&o.format, "format", "text", "output format: {text|json|markdown}")
 	f.StringVarP(&o.output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
 	f.StringVar(&o.plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`")

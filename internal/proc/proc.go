@@ -51,9 +51,11 @@ func Prepare(cmd *exec.Cmd) {
 	}
 }
 
-// A startRequest asks the starter goroutine to start cmd.
+// A startRequest asks the starter goroutine to start cmd, on CPU cpu
+// when cpu >= 0.
 type startRequest struct {
 	cmd  *exec.Cmd
+	cpu  int
 	done chan error
 }
 
@@ -69,20 +71,37 @@ func starter() {
 	// Never unlocked and never returns: the thread must outlive every
 	// child it forks.
 	for r := range starts {
+		if r.cpu < 0 {
+			r.done <- r.cmd.Start()
+			continue
+		}
+		// The child inherits the forking thread's CPU affinity: pin the
+		// thread for the fork, then give it its CPUs back.
+		restore, err := pinThread(r.cpu)
+		if err != nil {
+			r.done <- err
+			continue
+		}
 		r.done <- r.cmd.Start()
+		restore()
 	}
 }
 
 // Start prepares cmd (see [Prepare]) and starts it from the starter
 // thread. Calls are serialized; each takes as long as a fork and exec.
-func Start(cmd *exec.Cmd) error {
+func Start(cmd *exec.Cmd) error { return StartOn(cmd, -1) }
+
+// StartOn is [Start] with the child bound to CPU cpu (its affinity, which
+// its threads and children inherit), where the system supports it (Linux;
+// elsewhere it returns an error); cpu < 0 is Start.
+func StartOn(cmd *exec.Cmd, cpu int) error {
 	Prepare(cmd)
 	starterOnce.Do(func() {
 		starts = make(chan startRequest)
 		go starter()
 	})
 	done := make(chan error, 1)
-	starts <- startRequest{cmd, done}
+	starts <- startRequest{cmd, cpu, done}
 	return <-done
 }
 

@@ -124,3 +124,32 @@ func TestCancelKillsGroup(t *testing.T) {
 	assert.True(t, gone(cmd.Process.Pid), "the child survived cancellation")
 	assert.True(t, gone(bg), "the grandchild %d survived cancellation", bg)
 }
+
+// TestStartOn: a child started on a CPU may run on that CPU only, and the
+// starter thread gets its CPUs back for the next child.
+func TestStartOn(t *testing.T) {
+	cpus := CPUs()
+	if len(cpus) == 0 {
+		t.Fatal("no CPUs")
+	}
+	allowed := func(cpu int) string {
+		t.Helper()
+		cmd := exec.Command("grep", "Cpus_allowed_list", "/proc/self/status")
+		var out strings.Builder
+		cmd.Stdout = &out
+		if err := StartOn(cmd, cpu); err != nil {
+			t.Fatal(err)
+		}
+		if err := Wait(cmd); err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(strings.TrimPrefix(out.String(), "Cpus_allowed_list:"))
+	}
+	last := cpus[len(cpus)-1]
+	if got := allowed(last); got != strconv.Itoa(last) {
+		t.Errorf("started on CPU %d: allowed %q", last, got)
+	}
+	if got := allowed(-1); len(cpus) > 1 && got == strconv.Itoa(last) {
+		t.Errorf("the next child is still bound to CPU %d", last)
+	}
+}

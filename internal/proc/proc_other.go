@@ -2,7 +2,10 @@
 
 package proc
 
-import "os/exec"
+import (
+	"errors"
+	"os/exec"
+)
 
 func setAttr(cmd *exec.Cmd) {}
 
@@ -18,3 +21,11 @@ func KillGroup(cmd *exec.Cmd) {
 
 // Quit kills cmd's process: there is no SIGQUIT.
 func Quit(cmd *exec.Cmd) { KillGroup(cmd) }
+
+// pinThread cannot bind a thread to a CPU here.
+func pinThread(cpu int) (func(), error) {
+	return nil, errors.New("binding a process to a CPU is supported on Linux only")
+}
+
+// CPUs returns nil: the CPUs a process may run on are not known here.
+func CPUs() []int { return nil }

@@ -124,6 +124,12 @@ type Result struct {
 // process group is killed after QuitGrace. When ctx is canceled, the group
 // is killed at once and the result's Err is ctx.Err().
 func Run(ctx context.Context, dir string, env []string, timeout time.Duration, name string, args ...string) Result {
+	return RunOn(ctx, -1, dir, env, timeout, name, args...)
+}
+
+// RunOn is [Run] with the process bound to CPU cpu (proc.StartOn); cpu < 0
+// is Run.
+func RunOn(ctx context.Context, cpu int, dir string, env []string, timeout time.Duration, name string, args ...string) Result {
 	var out TailBuffer
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
@@ -132,7 +138,7 @@ func Run(ctx context.Context, dir string, env []string, timeout time.Duration, n
 	cmd.Stderr = &out
 	cmd.WaitDelay = QuitGrace // don't wait forever for grandchildren holding the pipe
 	start := time.Now()
-	if err := proc.Start(cmd); err != nil {
+	if err := proc.StartOn(cmd, cpu); err != nil {
 		return Result{Err: err}
 	}
 	done := make(chan error, 1)

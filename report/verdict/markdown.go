@@ -125,6 +125,13 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 		p("\n")
 	}
 
+	if cs := caveatLines(r, func(res *compare.Result) string { return render.MarkdownCode(name(res)) }); len(cs) > 0 {
+		p("### Caveats\n\n")
+		for _, c := range cs {
+			p("- %s\n", c)
+		}
+		p("\n")
+	}
 	p("---\n\n<sub>")
 	if impact {
 		p("*impact*: the share of the application's CPU time attributed to the functions a benchmark covers; *flat*: the share of their flat time (the paper's reference impact); ")

@@ -246,6 +246,23 @@ func resultThreshold(res *compare.Result) string {
 	return s
 }
 
+// caveatLines return one line per benchmark with caveats (package
+// compare's Result.Caveats), each named once in r's order: "name: caveat;
+// caveat".
+func caveatLines(r *compare.Report, name func(*compare.Result) string) []string {
+	var lines []string
+	seen := map[string]bool{}
+	for i := range r.Results {
+		res := &r.Results[i]
+		if len(res.Caveats) == 0 || seen[res.ID] {
+			continue
+		}
+		seen[res.ID] = true
+		lines = append(lines, name(res)+": "+strings.Join(res.Caveats, "; "))
+	}
+	return lines
+}
+
 // judgementLines describe a judged report's rule and its false alarms.
 func judgementLines(r *compare.Report) []string {
 	st, fa := r.Settings, r.FalseAlarms
@@ -477,6 +494,13 @@ func WriteText(w io.Writer, r *compare.Report) error {
 			t.Row(otherStatus(res), cell)
 		}
 		t.WriteLeft(ew)
+	}
+
+	if cs := caveatLines(r, name); len(cs) > 0 {
+		p("\nCaveats\n")
+		for _, c := range cs {
+			p("  %s\n", c)
+		}
 	}
 
 	p("\n")

@@ -2,7 +2,8 @@
 // package compare and of mbopt compare run on: a module of three
 // benchmarks whose work is a deterministic CPU loop, with a base commit on
 // branch main and a head commit on branch topic where one benchmark does
-// 30% more work, one 30% less and one the same.
+// 30% more work, one 30% less and one the same ([Repo]); and one for the
+// counting metrics, where one loop runs 3% more iterations ([LoopRepo]).
 //
 // The benchmarks report the process's CPU time per operation as their
 // ns/op (testing.B.ReportMetric replaces the built-in metric), not the
@@ -168,4 +169,119 @@ func %s(b *testing.B) {
 	spin(b, %d)
 }
 `, v.Seed, !v.WallTime, slower, faster, sameName, same)
+}
+
+// The benchmarks of [LoopRepo].
+const (
+	// Loop runs a hashing loop; the head's runs 3% more iterations.
+	Loop = "BenchmarkLoop"
+	// Steady runs the same hashing loop in every commit.
+	Steady = "BenchmarkSteady"
+	// Alloc builds a map of 200 string keys per operation, the same in
+	// every commit.
+	Alloc = "BenchmarkAlloc"
+	// LoopChange is the relative change the head injects into Loop.
+	LoopChange = 0.03
+	loopN      = 100000
+)
+
+// LoopRepo makes a repository for the counting metrics, with three tags:
+// base; aa, base with a comment changed (an A/A pair of commits whose code
+// is the same); and head, base with Loop's loop running 3% more
+// iterations. The benchmarks are in package Package; HEAD is head.
+func LoopRepo(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2026-01-02T03:04:05Z")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	write := func(name, content string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	git("config", "user.email", "fixture@example.com")
+	git("config", "user.name", "fixture")
+	write("go.mod", "module "+Module+"\n\ngo 1.22\n")
+	write("work/work.go", loopGo("Hash mixes n rounds."))
+	write("work/work_test.go", loopBenchmarks(loopN))
+	git("add", "-A")
+	git("commit", "-q", "-m", "base")
+	git("tag", "base")
+	write("work/work.go", loopGo("Hash mixes n rounds of a multiply-xorshift."))
+	git("commit", "-q", "-am", "comment only")
+	git("tag", "aa")
+	git("checkout", "-q", "-b", "topic", "base")
+	write("work/work_test.go", loopBenchmarks(loopN*(100+100*LoopChange)/100))
+	git("commit", "-q", "-am", "loop 3% longer")
+	git("tag", "head")
+	return dir
+}
+
+func loopGo(comment string) string {
+	return `// Package work does deterministic CPU work.
+package work
+
+// ` + comment + `
+func Hash(n int) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < n; i++ {
+		h ^= uint64(i)
+		h *= 1099511628211
+		h ^= h >> 29
+	}
+	return h
+}
+
+// Map builds a map of n short keys.
+func Map(n int) map[string]int {
+	m := map[string]int{}
+	for i := 0; i < n; i++ {
+		m[string(rune('a'+i%26))+string(rune('a'+i/26%26))+string(rune('a'+i/676))] = i
+	}
+	return m
+}
+`
+}
+
+func loopBenchmarks(loop int) string {
+	return fmt.Sprintf(`package work
+
+import "testing"
+
+var sink uint64
+
+// n keeps the loop counts out of the compiler's constants.
+var n = [2]int{%d, %d}
+
+func BenchmarkLoop(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sink += Hash(n[0])
+	}
+}
+
+func BenchmarkSteady(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sink += Hash(n[1])
+	}
+}
+
+func BenchmarkAlloc(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sink += uint64(len(Map(200)))
+	}
+}
+`, loop, loopN)
 }

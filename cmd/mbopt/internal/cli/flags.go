@@ -42,6 +42,7 @@ var flags = map[input.Field]string{
 	"Settings.BenchTime": "--benchtime", "Settings.Threshold": "--threshold",
 	"Settings.Confidence": "--confidence", "Settings.Resamples": "--resamples",
 	"Settings.UntilStable": "--until-stable", "Settings.Budget": "--budget",
+	"Settings.Metric": "--metric", "Settings.FDR": "--fdr", "Settings.Duet": "--duet",
 	// reference.CoverOptions
 	"CoverPkg": "--coverpkg",
 	// detect.Options

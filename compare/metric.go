@@ -1,0 +1,200 @@
+package compare
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/measure"
+)
+
+// counting reports whether the comparison measures with a counting metric
+// (CPU time or instructions: two processes per measurement) rather than
+// the benchmark's own time.
+func (s Settings) counting() bool { return s.Metric == measure.CPU || s.Metric == measure.Instructions }
+
+// unit returns the unit of the metric's results.
+func (s Settings) unit() string { return s.metric().Unit() }
+
+func (s Settings) metric() measure.Metric {
+	if s.Metric == "" {
+		return measure.Time
+	}
+	return s.Metric
+}
+
+// A caveat is why one benchmark's result deserves less trust, as
+// Result.Caveats shows it.
+const (
+	caveatGuard  = "the collector ran: the heap reached the GOMEMLIMIT guard, so the count includes collection work"
+	caveatNotCPU = "its time is not CPU time: it waits (sleep, I/O), which the cpu metric does not see"
+)
+
+// runCounted measures unit u in one version with the counting metric and
+// returns output in the Go benchmark format, as go test would print it:
+// the test binary's configuration lines and, for each benchmark the unit
+// ran and each of Count measurements, a line with the metric per
+// operation and the B/op and allocs/op of a normal run
+// (measure.Allocations, at Settings.BenchTime, -test.count Count). Each
+// measurement is measure.CountInstructions or measure.CPUTime. A failed
+// process is a failure of the unit, returned as failure; err is for
+// errors that end the comparison (a canceled context, valgrind missing).
+func (r *runner) runCounted(ctx context.Context, u *unit, side Side) (out []byte, failure string, err error) {
+	b := r.builds[u.pkg][side]
+	mo := measure.Options{Binary: b.bin, Dir: b.dir, Name: u.name, Pattern: u.pattern, Env: r.opt.env(), Timeout: r.timeout, Count: r.s.Count}
+	allocs, raw, err := measure.Allocations(ctx, mo, r.s.BenchTime)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "", ctx.Err()
+		}
+		return nil, err.Error(), nil
+	}
+	var w bytes.Buffer
+	for _, l := range strings.Split(string(raw), "\n") {
+		if k, _, ok := strings.Cut(l, ": "); ok && testConfig[k] {
+			fmt.Fprintln(&w, l)
+		}
+	}
+	// The benchmarks in the order they ran, each with its Count lines.
+	var names []string
+	byName := map[string][]measure.Allocation{}
+	for _, a := range allocs {
+		if byName[a.Name] == nil {
+			names = append(names, a.Name)
+		}
+		byName[a.Name] = append(byName[a.Name], a)
+	}
+	for _, name := range names {
+		as := byName[name]
+		id := benchname.ID(u.pkg, name)
+		o := mo
+		o.Name, o.Pattern, o.Count = name, "", 0
+		o.NsPerOp, o.BytesPerOp = as[0].NsPerOp, as[0].BytesPerOp
+		key := side.String() + "\x00" + id
+		if r.s.Metric == measure.Instructions {
+			o.Keep = filepath.Join(r.keep, side.String()+"-"+safeFile(name))
+			if err := r.inspect(ctx, o, id, side); err != nil {
+				return nil, "", err
+			}
+		}
+		for _, a := range as {
+			var v measure.Value
+			var err error
+			if r.s.Metric == measure.Instructions {
+				r.mu.Lock()
+				o.InstrPerOp = r.perOp[key]
+				r.mu.Unlock()
+				v, err = measure.CountInstructions(ctx, o)
+				if err == nil && v.PerOp > 0 {
+					r.mu.Lock()
+					r.perOp[key] = v.PerOp
+					r.mu.Unlock()
+				}
+			} else {
+				v, err = measure.CPUTime(ctx, o)
+			}
+			switch {
+			case ctx.Err() != nil:
+				return nil, "", ctx.Err()
+			case errors.Is(err, measure.ErrNoValgrind):
+				return nil, "", err
+			case err != nil:
+				return nil, err.Error(), nil
+			}
+			if v.GuardFired {
+				r.caveat(id, caveatGuard)
+			}
+			if v.NotCPU {
+				r.caveat(id, caveatNotCPU)
+			}
+			perOp, unit := v.PerOp, "instructions/op"
+			if r.s.Metric == measure.CPU {
+				perOp, unit = v.PerOp*1e9, "cpu-ns/op"
+			}
+			fmt.Fprintf(&w, "%s\t%d\t%.2f %s\t%g B/op\t%g allocs/op\n", name, v.N2, perOp, unit, a.BytesPerOp, a.AllocsPerOp)
+		}
+	}
+	return w.Bytes(), "", nil
+}
+
+// inspect runs measure.Inspect once per benchmark and version, for the
+// reasons a benchmark is less stable, which become its caveats, and the
+// Callgrind file with its call graph.
+func (r *runner) inspect(ctx context.Context, o measure.Options, id string, side Side) error {
+	key := side.String() + "\x00" + id
+	r.mu.Lock()
+	done := r.inspected[key]
+	r.inspected[key] = true
+	r.mu.Unlock()
+	if done {
+		return nil
+	}
+	in, err := measure.Inspect(ctx, o)
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, measure.ErrNoValgrind):
+		return err
+	case err != nil:
+		r.mu.Lock()
+		r.note(fmt.Sprintf("%s (%s): could not read its call graph: %s", id, side, strings.SplitN(err.Error(), "\n", 2)[0]))
+		r.mu.Unlock()
+		return nil
+	}
+	for _, why := range in.LessStable {
+		r.caveat(id, "less stable: "+why)
+	}
+	// The estimate chooses the first measurement's counts; each
+	// measurement then refines it.
+	r.mu.Lock()
+	if r.perOp[key] == 0 {
+		r.perOp[key] = in.InstrPerOp
+	}
+	r.mu.Unlock()
+	return nil
+}
+
+// caveat records a caveat of benchmark id once.
+func (r *runner) caveat(id, c string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !slices.Contains(r.caveats[id], c) {
+		r.caveats[id] = append(r.caveats[id], c)
+	}
+}
+
+// safeFile turns a benchmark name into a file name: separators and
+// anything outside letters, digits, '-', '_' and '.' become '_', at most
+// 100 bytes.
+func safeFile(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 100 {
+		b = b[:100]
+	}
+	s := string(b)
+	if strings.Trim(s, ".") == "" {
+		s = "_" + s
+	}
+	return s
+}
+
+// checkMetric checks that the metric can be measured on this machine.
+func checkMetric(s Settings) error {
+	if s.Metric == measure.Instructions {
+		if _, err := measure.FindValgrind(""); err != nil {
+			return input.Field("Settings.Metric").Errorf("%w", err)
+		}
+	}
+	return nil
+}
