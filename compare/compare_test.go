@@ -103,7 +103,7 @@ func TestAddedRemovedAndBuildFailed(t *testing.T) {
 }
 
 // TestNothingToCompare: a selection that matches no benchmark is an
-// InputError whether or not a package failed to build, and names the
+// input.Error whether or not a package failed to build, and names the
 // packages that did not build (issue 25: with a build failure in one
 // version the same selection gave a report and exit 0).
 func TestNothingToCompare(t *testing.T) {
@@ -122,7 +122,7 @@ func TestNothingToCompare(t *testing.T) {
 			_, err := compare.Run(context.Background(), compare.Options{Dir: dir, Bench: "BenchmarkNoSuch", Settings: tiny(1), CacheDir: cache, Out: out})
 			var ie *input.Error
 			if !errors.As(err, &ie) || ie.Field != "Bench" {
-				t.Fatalf("err = %v, want an InputError on Bench", err)
+				t.Fatalf("err = %v, want an input.Error on Bench", err)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {

@@ -21,16 +21,6 @@ func newCmdBisect(s *streams) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "bisect --bench NAME --good REV --bad REV [flags]",
 		Short: "Find the commit that changed one benchmark",
-		Long: `Bisect finds the first-parent commit between --good and --bad that changed the
-benchmark --bench: it measures bad against good, then binary-searches the
-commits, each measured against good with mbopt compare's engine in temporary
-git worktrees (your tree and index are never touched; an interrupt removes the
-worktrees). Each step is like good, like bad or unknown; an unknown commit is
-measured again with twice the trials up to --max-repetitions times. Commits
-that do not build or lack the benchmark are skipped and reported.
-
-Exit status 5 means the change cannot be located: bad is not measurably
-different from good, or skipped commits hide which commit made it.`,
 		Example: `  $ mbopt bisect --bench BenchmarkQuery --good v1.2.0 --bad main
   $ mbopt bisect --bench BenchmarkQuery/sum --good HEAD~8 --bad HEAD --format json`,
 		Args: cli.Args(cobra.NoArgs),
