@@ -115,7 +115,7 @@ func (o Options) Check() error {
 // ParseDetectors parses a comma-separated list of detectors, such as
 // "jump,trend" or "edivisive", for [Options].Detectors. Names may repeat
 // (kept once, in the order first given); an unknown or empty name is an
-// error listing the valid ones.
+// [*input.Error] of the field Detectors listing the valid ones.
 func ParseDetectors(list string) ([]Kind, error) {
 	var out []Kind
 	for _, name := range strings.Split(list, ",") {
@@ -123,7 +123,7 @@ func ParseDetectors(list string) ([]Kind, error) {
 		switch k {
 		case Jump, Trend, EDivisive:
 		default:
-			return nil, fmt.Errorf("detector %q: valid detectors are {jump|trend|edivisive}, such as jump,trend", strings.TrimSpace(name))
+			return nil, invalid("Detectors", "holds %q; valid detectors are {jump|trend|edivisive}, such as jump,trend", strings.TrimSpace(name))
 		}
 		if !slices.Contains(out, k) {
 			out = append(out, k)

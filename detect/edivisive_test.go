@@ -224,10 +224,10 @@ func TestParseDetectors(t *testing.T) {
 		{"edivisive", []Kind{EDivisive}, ""},
 		{" trend , jump,trend", []Kind{Trend, Jump}, ""},
 		{"jump,trend,edivisive", []Kind{Jump, Trend, EDivisive}, ""},
-		{"fixed", nil, `detector "fixed": valid detectors are {jump|trend|edivisive}`},
-		{"", nil, `detector "": valid detectors are`},
-		{"jump,", nil, `detector ""`},
-		{"cusum", nil, `detector "cusum"`},
+		{"fixed", nil, `Detectors holds "fixed"; valid detectors are {jump|trend|edivisive}`},
+		{"", nil, `Detectors holds ""; valid detectors are`},
+		{"jump,", nil, `Detectors holds ""`},
+		{"cusum", nil, `Detectors holds "cusum"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

@@ -649,9 +649,19 @@
 //     baseline, such as -0.2,0.2.
 //   - --instability: show the A/A calibration instead: every benchmark's A/A
 //     instabilities and the initial threshold derived from them.
+//   - --detector LIST: the detectors, a comma-separated list of jump, trend
+//     (the default pair) and edivisive (E-divisive means over the whole
+//     series with a permutation test; docs/detectors.md compares them).
 //   - --plot DIR: write one SVG per series (the change with its interval, the
 //     jump threshold, the detections), or with --instability the distribution
 //     of the instabilities, instability.svg.
+//   - --html DIR: write the history as a static web site (docs/history.md):
+//     index.html with the study's Figure 8/9 view and a chart per series, a
+//     page per series, every asset embedded; it replaces an earlier site in
+//     DIR and refuses a directory holding other files.
+//   - --commit-url TEMPLATE: with --html, the link of a commit, {commit}
+//     standing for its full hash (default: GitHub's when the origin remote is
+//     on github.com; an http or https URL).
 //   - --format text|json|markdown, -o FILE (--output FILE): the output
 //     format and file.
 //
@@ -661,6 +671,7 @@
 //	mbopt compare --suite suite.json
 //	mbopt history --plot plots/
 //	mbopt history --instability --plot plots/
+//	mbopt history --detector jump,trend,edivisive --html site/
 //
 // # mbopt history rebaseline
 //

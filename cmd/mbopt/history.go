@@ -19,6 +19,7 @@ import (
 	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/measure"
+	"github.com/mbopt/mbopt/report/site"
 	"github.com/mbopt/mbopt/report/trend"
 )
 
@@ -31,6 +32,9 @@ type historyOptions struct {
 	format      string
 	output      string
 	plot        string
+	html        string
+	detectors   string
+	commitURL   string
 	instability bool
 	detect      detect.Options
 	fixed       string
@@ -38,6 +42,9 @@ type historyOptions struct {
 	// initialGiven is set when --initial-threshold was given, which then
 	// replaces the calibrated thresholds.
 	initialGiven bool
+	// detectorsGiven and commitURLGiven are set when --detector and
+	// --commit-url were given.
+	detectorsGiven, commitURLGiven bool
 }
 
 func newCmdHistory(s *streams) *cobra.Command {
@@ -48,7 +55,8 @@ func newCmdHistory(s *streams) *cobra.Command {
 		Example: `  $ mbopt history
   $ mbopt history example.com/tinytsdb/query.BenchmarkQuery --unit sec/op --plot plots/
   $ mbopt history --baseline v1.2.0 --format markdown -o history.md
-  $ mbopt history --instability --plot plots/`,
+  $ mbopt history --instability --plot plots/
+  $ mbopt history --detector jump,trend,edivisive --html site/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.benchmarks = args
 			o.initialGiven = cmd.Flags().Changed("initial-threshold")
@@ -62,6 +70,8 @@ func newCmdHistory(s *streams) *cobra.Command {
 				}
 				o.unit = m.Unit()
 			}
+			o.detectorsGiven = cmd.Flags().Changed("detector")
+			o.commitURLGiven = cmd.Flags().Changed("commit-url")
 			if err := o.check(); err != nil {
 				return err
 			}
@@ -77,6 +87,9 @@ func newCmdHistory(s *streams) *cobra.Command {
 	f.StringVar(&o.format, "format", "text", "output format: {text|json|markdown}")
 	f.StringVarP(&o.output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
 	f.StringVar(&o.plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`")
+	f.StringVar(&o.html, "html", "", "write the history as a static web site into `DIR` (replacing an earlier one)")
+	f.StringVar(&o.detectors, "detector", "jump,trend", "the detectors: a comma-separated `LIST` of {jump|trend|edivisive}")
+	f.StringVar(&o.commitURL, "commit-url", "", "with --html: the link of a commit, {commit} standing for its hash (default: GitHub's when the origin remote is on github.com)")
 	f.BoolVar(&o.instability, "instability", false, "show the A/A instabilities and the initial thresholds calibrated from them")
 	f.Float64Var(&o.detect.InitialThreshold, "initial-threshold", detect.DefaultOptions.InitialThreshold, "initial threshold of every benchmark, replacing the calibrated ones (default: calibrated from A/A comparisons, else 0.06)")
 	f.Float64Var(&o.detect.Factor, "factor", detect.DefaultOptions.Factor, "dynamic threshold: this factor times the mean of the last CI widths")
@@ -104,8 +117,26 @@ func (o *historyOptions) check() error {
 		}
 		o.detect.Fixed = &detect.Bounds{Lower: l, Upper: h}
 	}
+	if o.detectorsGiven {
+		kinds, err := detect.ParseDetectors(o.detectors)
+		if err != nil {
+			return cli.Word(err, nil)
+		}
+		o.detect.Detectors = kinds
+	}
 	if err := o.detect.Check(); err != nil {
 		return cli.Word(err, nil)
+	}
+	if o.html != "" && o.instability {
+		return input.Errorf("--html: --instability writes text, json or plots")
+	}
+	if o.commitURLGiven {
+		if o.html == "" {
+			return input.Errorf("--commit-url: it links the commits of --html; give --html DIR")
+		}
+		if err := site.CheckCommitURL(o.commitURL); err != nil {
+			return input.Errorf("--commit-url: %v", err)
+		}
 	}
 	if o.output != "" {
 		if err := cli.CheckOutput(o.output); err != nil {
@@ -196,6 +227,20 @@ func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 			return cli.Word(err, plotFlag)
 		}
 		fmt.Fprintf(s.Err, "mbopt: wrote %s into %s\n", textutil.Plural(len(doc.Series), "plot"), o.plot)
+	}
+	if o.html != "" {
+		url := o.commitURL
+		if !o.commitURLGiven {
+			url, _ = gitrev.GitHubCommitURL(ctx, ".") // outside a repository: no links
+		}
+		err := site.WriteHistory(o.html, "", set, detected, site.Options{CommitURL: url})
+		if fe := (*site.ForeignError)(nil); errors.As(err, &fe) {
+			return input.Errorf("--html %s", fe)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(s.Err, "mbopt: wrote the site of %d series into %s\n", len(doc.Series), o.html)
 	}
 	return cli.Output(s.Out, o.output, buf.Bytes())
 }

@@ -349,3 +349,56 @@ func TestHistoryLowDefects(t *testing.T) {
 		assert.Contains(t, errOut, "--no-history and --history")
 	})
 }
+
+// TestHistoryHTML writes the site of the fixture history with the three
+// detectors and a commit URL, and again over the first one; a directory of
+// other files is refused.
+func TestHistoryHTML(t *testing.T) {
+	db := historyFixture(t)
+	dir := filepath.Join(t.TempDir(), "site")
+	for range 2 { // the second run replaces the first site
+		code, out, errOut := run(t, "history", "--history", db, "--detector", "jump,trend,edivisive",
+			"--commit-url", "https://git.example.com/r/commit/{commit}", "--html", dir)
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, errOut, "mbopt: wrote the site of 3 series into "+dir)
+		assert.Contains(t, out, "E E-divisive change point", "the text report names the third detector")
+	}
+	for _, f := range []string{"index.html", "assets/site.js", "data/index.js", "data/chunk-000.js"} {
+		assert.FileExists(t, filepath.Join(dir, f))
+	}
+	index, err := os.ReadFile(filepath.Join(dir, "data", "index.js"))
+	require.NoError(t, err)
+	assert.Contains(t, string(index), `"commitURL":"https://git.example.com/r/commit/{commit}"`)
+	assert.Contains(t, string(index), `"edivisive"`, "the query benchmark's jump is an E-divisive change point too")
+	pages, err := os.ReadDir(filepath.Join(dir, "series"))
+	require.NoError(t, err)
+	assert.Len(t, pages, 3)
+
+	foreign := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(foreign, "notes.txt"), nil, 0o644))
+	code, _, errOut := run(t, "history", "--history", db, "--html", foreign)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--html "+foreign+" is not empty and is not a site mbopt wrote")
+}
+
+func TestHistoryHTMLBadInput(t *testing.T) {
+	db := historyFixture(t)
+	site := filepath.Join(t.TempDir(), "site")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--detector", "cusum"}, `--detector holds "cusum"; valid detectors are {jump|trend|edivisive}`},
+		{[]string{"--detector", ""}, `--detector holds ""; valid detectors are`},
+		{[]string{"--commit-url", "https://github.com/o/r/commit/{commit}"}, "--commit-url: it links the commits of --html; give --html DIR"},
+		{[]string{"--html", site, "--commit-url", "javascript:alert(1)//{commit}"}, "--commit-url: commit URL \"javascript:alert(1)//{commit}\" must be an http or https URL"},
+		{[]string{"--html", site, "--commit-url", "https://github.com/o/r/commit/"}, "has no {commit} for the hash"},
+		{[]string{"--html", site, "--instability"}, "--html: --instability writes text, json or plots"},
+		{[]string{"--html", db}, "--html " + db + " is a file, not a directory"},
+	} {
+		code, _, errOut := run(t, append([]string{"history", "--history", db}, tc.args...)...)
+		assert.Equal(t, 2, code, "%v", tc.args)
+		assert.Contains(t, errOut, tc.want, "%v", tc.args)
+	}
+	assert.NoDirExists(t, site, "nothing written")
+}

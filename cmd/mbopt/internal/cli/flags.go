@@ -47,7 +47,7 @@ var flags = map[input.Field]string{
 	"CoverPkg": "--coverpkg",
 	// detect.Options
 	"InitialThreshold": "--initial-threshold", "Factor": "--factor", "Widths": "--widths",
-	"Floor": "--floor", "Window": "--window", "Fixed": "--fixed",
+	"Floor": "--floor", "Window": "--window", "Fixed": "--fixed", "Detectors": "--detector",
 }
 
 // Flag names a library setting by its flag, or as Go does when no flag sets
