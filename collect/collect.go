@@ -583,7 +583,7 @@ func (c *collector) buildOne(ctx context.Context, p Package) (*built, error) {
 	if err := os.MkdirAll(filepath.Join(c.out, binDir), 0o755); err != nil {
 		return b, err
 	}
-	bin := filepath.Join(c.out, binDir, manifest.SafeName(p.Path, 120)+".test")
+	bin := filepath.Join(c.out, binDir, benchname.UniqueFileName(p.Path, p.Path, 120)+".test")
 	build := testbin.Build{GoCmd: c.cfg.goCmd(), Dir: c.cfg.Dir, Env: c.cfg.env(),
 		Flags: append(c.cfg.buildFlags(), c.coverFlags()...), Package: p.Path, Out: bin}
 	start := time.Now()
@@ -592,7 +592,7 @@ func (c *collector) buildOne(ctx context.Context, p Package) (*built, error) {
 			return b, ctx.Err()
 		}
 		msg := testbin.BuildError(out)
-		log := c.writeLog(manifest.SafeName(p.Path, 120)+".build", "go "+strings.Join(build.Args(), " "), out)
+		log := c.writeLog(benchname.UniqueFileName(p.Path, p.Path, 120)+".build", "go "+strings.Join(build.Args(), " "), out)
 		c.addDeclared(b, manifest.StatusBuildFailed, shorten(msg), log, time.Since(start))
 		return b, fmt.Errorf("building test binary: %s", textutil.FirstLine(msg))
 	}
@@ -610,7 +610,7 @@ func (c *collector) buildOne(ctx context.Context, p Package) (*built, error) {
 		}
 		if r.Err != nil || r.TimedOut {
 			msg := "listing benchmarks: " + crashMessage(r, "-test.list", c.cfg.timeout())
-			log := c.writeLog(manifest.SafeName(p.Path, 120)+".list", strings.Join(append([]string{bin}, testbin.ListArgs()...), " "), r.Output)
+			log := c.writeLog(benchname.UniqueFileName(p.Path, p.Path, 120)+".list", strings.Join(append([]string{bin}, testbin.ListArgs()...), " "), r.Output)
 			c.addDeclared(b, statusOf(r), msg, log, r.Wall)
 			return b, errors.New(textutil.FirstLine(msg))
 		}

@@ -615,7 +615,7 @@ func (r *runner) build(ctx context.Context, ws *workspace, side Side, pkg string
 	if cache != "" && !v.rev.Dirty {
 		bin = filepath.Join(cache, r.cacheKey(v, pkg)+".test")
 	} else {
-		bin = filepath.Join(ws.dir, "bin", side.String(), safeName(pkg)+".test")
+		bin = filepath.Join(ws.dir, "bin", side.String(), benchname.UniqueFileName(pkg, pkg, 120)+".test")
 	}
 	nobin := bin + ".none" // marks a cached package without test files
 	if _, err := os.Stat(bin); err == nil && cache != "" && !v.rev.Dirty {
@@ -657,11 +657,6 @@ func (r *runner) build(ctx context.Context, ws *workspace, side Side, pkg string
 	b.list, b.tops = res.Wall, tops
 	b.bin = bin
 	return b, cached, nil
-}
-
-// safeName turns an import path into a file name.
-func safeName(pkg string) string {
-	return strings.NewReplacer("/", "_", "\\", "_", ":", "_").Replace(pkg)
 }
 
 // shorten keeps the first 20 lines of s.

@@ -2,8 +2,6 @@ package manifest
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -241,10 +239,10 @@ type Entry struct {
 
 // ProfileName returns the profile file name for the benchmark name in package
 // pkg of module mod: the package path relative to the module (the module's
-// last element for its root package), ".", the name, with every byte other
-// than ASCII letters, digits and "-_.=+," replaced by "_", shortened to
-// at most 120 bytes, then "-", the first 8 hex digits of the SHA-256 of the
-// ID (so different IDs never share a file), and ".pprof".
+// last element for its root package), ".", the name, made a file name of
+// at most 120 bytes by [benchname.FileName], then "-", the first 8 hex
+// digits of the SHA-256 of the ID (so different IDs never share a file;
+// [benchname.UniqueFileName]), and ".pprof".
 func ProfileName(mod, pkg, name string) string {
 	rel := pkg
 	switch {
@@ -253,8 +251,7 @@ func ProfileName(mod, pkg, name string) string {
 	case mod != "" && strings.HasPrefix(pkg, mod+"/"):
 		rel = pkg[len(mod)+1:]
 	}
-	sum := sha256.Sum256([]byte(benchname.ID(pkg, name)))
-	return SafeName(benchname.ID(rel, name), 120) + "-" + hex.EncodeToString(sum[:4]) + ".pprof"
+	return benchname.UniqueFileName(benchname.ID(rel, name), benchname.ID(pkg, name), 120) + ".pprof"
 }
 
 // FunctionsName returns the function set file name for the benchmark name
@@ -270,27 +267,6 @@ func (m *Manifest) IsCover() bool { return m.Source == SourceCover }
 // IsTimed reports whether m's function sets count the benchmarks' timed
 // loops only (Scope is ScopeTimed).
 func (m *Manifest) IsTimed() bool { return m.Scope == ScopeTimed }
-
-// SafeName maps s to a file name of at most max bytes made of ASCII letters,
-// digits and "-_.=+,", not starting with "-" or ".".
-func SafeName(s string, max int) string {
-	b := []byte(s)
-	for i, c := range b {
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case strings.IndexByte("-_.=+,", c) >= 0:
-		default:
-			b[i] = '_'
-		}
-	}
-	if len(b) > max {
-		b = b[:max]
-	}
-	if len(b) == 0 || b[0] == '-' || b[0] == '.' {
-		b = append([]byte{'_'}, b...)
-	}
-	return string(b)
-}
 
 // Sort sorts m.Benchmarks by package, then name.
 func (m *Manifest) Sort() {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/internal/testing/hostile"
 )
 
 func TestFileName(t *testing.T) {
@@ -50,21 +52,6 @@ func TestFileNameLong(t *testing.T) {
 	f := ProfileName("m", "m/p", "BenchmarkX/"+strings.Repeat("long-", 100))
 	assert.LessOrEqual(t, len(f), 120+1+8+len(".pprof"))
 	assert.NotEqual(t, f, ProfileName("m", "m/p", "BenchmarkX/"+strings.Repeat("long-", 101)), "truncated names stay distinct")
-}
-
-func TestSafeName(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"a/b c", "a_b_c"},
-		{"-x", "_-x"},
-		{".hidden", "_.hidden"},
-		{"", "_"},
-		{"ok=1,2+3", "ok=1,2+3"},
-	}
-	for _, tt := range tests {
-		if got := SafeName(tt.in, 120); got != tt.want {
-			t.Errorf("SafeName(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
 }
 
 func TestManifestRoundTrip(t *testing.T) {
@@ -193,4 +180,18 @@ func TestCosts(t *testing.T) {
 		{ID: "m.BenchmarkFailed", Status: StatusFailed, WallSeconds: 3},
 	}}
 	assert.Equal(t, map[string]float64{"m.BenchmarkWall": 1.5, "m.BenchmarkNs": 1}, m.Costs())
+}
+
+// TestProfileNameHostile: profiles and function sets named after hostile
+// sub-benchmarks are plain files in the collection's directory, each its
+// own (issue 25: file names derived from benchmark names).
+func TestProfileNameHostile(t *testing.T) {
+	seen := map[string]bool{}
+	for _, name := range hostile.Names {
+		for _, f := range []string{ProfileName("example.com/m", "example.com/m/p", hostile.Sub(name)), FunctionsName("example.com/m", "example.com/m/p", hostile.Sub(name))} {
+			hostile.CheckFileName(t, f, 120+1+8+len(".funcs.json"))
+			assert.False(t, seen[f], "%q twice", f)
+			seen[f] = true
+		}
+	}
 }

@@ -53,7 +53,7 @@ func TestPageNames(t *testing.T) {
 }
 
 func TestPageNamesUnique(t *testing.T) {
-	// Series that differ only in characters SafeName maps to "_", or in
+	// Series that differ only in characters benchname.FileName maps to "_", or in
 	// the machine, still get their own pages.
 	series := []site.Series{
 		{ID: "p.B/a<b", Unit: "sec/op"},

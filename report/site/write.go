@@ -3,9 +3,7 @@ package site
 import (
 	"bytes"
 	"cmp"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,11 +14,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/internal/atomicfile"
-	"github.com/mbopt/mbopt/manifest"
 )
 
 //go:embed assets
@@ -299,17 +296,17 @@ func Order(series []Series) []int {
 const nameBytes = 80
 
 // PageNames returns the file name of each series' page (inside series/):
-// its id and unit made safe by manifest.SafeName (ASCII letters, digits
-// and "-_.=+," only, so no separator, not starting with "." or "-"),
-// shortened to 80 bytes, with every ".." made "__", then "-" and 8 hex digits of the SHA-256 of
-// id, unit, machine and settings, and ".html". Two series that still share
-// a name (a hash collision) get "-2", "-3" in the order given.
+// its id and unit made a file name of at most 80 bytes by
+// benchname.FileName (ASCII letters, digits and "-_.=+," only, so no
+// separator and no "..", not starting with "." or "-"), then "-" and 8 hex
+// digits of the SHA-256 of id, unit, machine and settings
+// (benchname.UniqueFileName), and ".html". Two series that still share a
+// name (a hash collision) get "-2", "-3" in the order given.
 func PageNames(series []Series) []string {
 	names := make([]string, len(series))
 	used := map[string]bool{}
 	for i, s := range series {
-		sum := sha256.Sum256([]byte(s.ID + "\x00" + s.Unit + "\x00" + s.Machine + "\x00" + s.Settings))
-		base := strings.ReplaceAll(manifest.SafeName(s.ID+"_"+s.Unit, nameBytes), "..", "__") + "-" + hex.EncodeToString(sum[:4])
+		base := benchname.UniqueFileName(s.ID+"_"+s.Unit, s.ID+"\x00"+s.Unit+"\x00"+s.Machine+"\x00"+s.Settings, nameBytes)
 		name := base + ".html"
 		for n := 2; used[name]; n++ {
 			name = fmt.Sprintf("%s-%d.html", base, n)

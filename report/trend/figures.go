@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
@@ -76,18 +76,13 @@ func InstabilitySVG(insts []history.Instability, cal *history.Calibration) ([]by
 	return f.SVG()
 }
 
-// unsafeFileChars are the characters a figure's file name replaces.
-var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._=+-]+`)
-
-// FigureName names the SVG file of a series: its id and unit, each run of
-// characters other than letters, digits and ._=+- replaced by "_", at most
-// 200 bytes, and a number when an earlier name in used is taken (the same
-// benchmark on two machines). It records the name in used.
+// FigureName names the SVG file of a series: its id and unit made a file
+// name of at most 200 bytes by benchname.FileName (ASCII letters, digits
+// and "-_.=+," only, so no separator and no ".."), and a number when an
+// earlier name in used is taken (the same benchmark on two machines). It
+// records the name in used.
 func FigureName(s Series, used map[string]bool) string {
-	base := unsafeFileChars.ReplaceAllString(s.ID+"-"+s.Unit, "_")
-	if len(base) > 200 {
-		base = base[:200]
-	}
+	base := benchname.FileName(s.ID+"-"+s.Unit, 200)
 	name := base + ".svg"
 	for i := 2; used[name]; i++ {
 		name = fmt.Sprintf("%s-%d.svg", base, i)

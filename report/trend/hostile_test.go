@@ -75,6 +75,13 @@ func TestHostileNames(t *testing.T) {
 			t.Errorf("series %d reads back as %q on %q", i, s.ID, s.Machine)
 		}
 	}
+	used := map[string]bool{}
+	for _, s := range doc.Series {
+		hostile.CheckFileName(t, trend.FigureName(s, used), 200+len("-99.svg"))
+	}
+	if len(used) != len(doc.Series) {
+		t.Errorf("%d figure names for %d series", len(used), len(doc.Series))
+	}
 	if t.Failed() {
 		t.Logf("text:\n%s\nMarkdown:\n%s", text.Bytes(), md.Bytes())
 	}
