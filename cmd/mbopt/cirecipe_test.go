@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"io"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -132,4 +135,128 @@ func TestCIRecipeFlags(t *testing.T) {
 // lookupFlag reports whether cmd has the flag, its own or inherited.
 func lookupFlag(cmd *cobra.Command, name string) bool {
 	return cmd.Flags().Lookup(name) != nil || cmd.InheritedFlags().Lookup(name) != nil
+}
+
+// workflowSecurity returns what is wrong, if anything, with the
+// permissions and triggers of a GitHub Actions workflow (issue 25,
+// security of what CI publishes): pull requests run with `pull_request`,
+// never `pull_request_target` (which runs a fork's code with the base
+// repository's token and secrets); the workflow's own `permissions:` are
+// read-only; and a job may ask for a write permission only in a workflow
+// that no pull request triggers and whose pushes are limited to the main
+// branch (the job that writes the history, and the one that publishes it).
+func workflowSecurity(data []byte) []string {
+	var wf struct {
+		On          map[string]any `yaml:"on"`
+		Permissions any            `yaml:"permissions"`
+		Jobs        map[string]struct {
+			Permissions any `yaml:"permissions"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		return []string{err.Error()}
+	}
+	var problems []string
+	writes := func(p any) []string {
+		switch p := p.(type) {
+		case string:
+			if p != "read-all" {
+				return []string{p}
+			}
+		case map[string]any:
+			var w []string
+			for scope, level := range p {
+				if level != "read" && level != "none" {
+					w = append(w, scope+": "+fmt.Sprint(level))
+				}
+			}
+			slices.Sort(w)
+			return w
+		case nil:
+		default:
+			return []string{fmt.Sprint(p)}
+		}
+		return nil
+	}
+	for trigger := range wf.On {
+		if trigger == "pull_request_target" || trigger == "workflow_run" {
+			problems = append(problems, "triggered by "+trigger+", which runs with the base repository's token and secrets; use pull_request")
+		}
+	}
+	if wf.Permissions == nil {
+		problems = append(problems, "no top-level permissions: (the token would get the repository's defaults); set contents: read")
+	} else if w := writes(wf.Permissions); len(w) > 0 {
+		problems = append(problems, fmt.Sprintf("top-level permissions %v are not read-only; give write permissions to the one job that needs them", w))
+	}
+	_, byPR := wf.On["pull_request"]
+	mainOnly := true
+	if push, ok := wf.On["push"]; ok {
+		p, _ := push.(map[string]any)
+		branches, _ := p["branches"].([]any)
+		mainOnly = len(branches) == 1 && (branches[0] == "main" || branches[0] == "master")
+	}
+	for _, name := range slices.Sorted(maps.Keys(wf.Jobs)) {
+		w := writes(wf.Jobs[name].Permissions)
+		switch {
+		case len(w) == 0:
+		case byPR:
+			problems = append(problems, fmt.Sprintf("job %s has permissions %v in a workflow that pull requests trigger", name, w))
+		case !mainOnly:
+			problems = append(problems, fmt.Sprintf("job %s has permissions %v in a workflow that pushes to any branch trigger; limit push to branches: [main]", name, w))
+		}
+	}
+	return problems
+}
+
+// TestCIRecipeSecurity: every GitHub Actions workflow of docs/ci runs pull
+// requests with pull_request and read-only permissions, and only the jobs
+// of the main branch's history write (see workflowSecurity).
+func TestCIRecipeSecurity(t *testing.T) {
+	read := recipeReader(t)
+	entries, err := os.ReadDir(ciDir)
+	require.NoError(t, err)
+	var workflows, writers int
+	for _, e := range entries {
+		data := read(e.Name())
+		var wf workflow
+		require.NoError(t, yaml.Unmarshal(data, &wf), e.Name())
+		if len(wf.Jobs) == 0 {
+			continue // a Kubernetes Job
+		}
+		workflows++
+		for _, p := range workflowSecurity(data) {
+			t.Errorf("%s: %s", e.Name(), p)
+		}
+		if bytes.Contains(data, []byte(": write")) {
+			writers++
+		}
+	}
+	assert.GreaterOrEqual(t, workflows, 5, "docs/ci holds the GitHub Actions workflows")
+	assert.Equal(t, 1, writers, "one workflow writes: the history on pushes to main")
+}
+
+// TestWorkflowSecurityCatches: the check refuses each unsafe pattern.
+func TestWorkflowSecurityCatches(t *testing.T) {
+	const jobs = "jobs:\n  a:\n    runs-on: ubuntu-latest\n"
+	for _, tc := range []struct {
+		name, yaml, want string
+	}{
+		{"safe pull request", "on:\n  pull_request:\npermissions:\n  contents: read\n" + jobs, ""},
+		{"safe history", "on:\n  push:\n    branches: [main]\npermissions:\n  contents: read\n" + jobs + "    permissions:\n      contents: write\n", ""},
+		{"pull_request_target", "on:\n  pull_request_target:\npermissions:\n  contents: read\n" + jobs, "pull_request_target"},
+		{"no permissions", "on:\n  pull_request:\n" + jobs, "no top-level permissions"},
+		{"write-all", "on:\n  pull_request:\npermissions: write-all\n" + jobs, "not read-only"},
+		{"top-level write", "on:\n  push:\n    branches: [main]\npermissions:\n  contents: write\n" + jobs, "not read-only"},
+		{"job write on pull requests", "on:\n  pull_request:\n  push:\n    branches: [main]\npermissions:\n  contents: read\n" + jobs + "    permissions:\n      pull-requests: write\n", "pull requests trigger"},
+		{"job write on any push", "on:\n  push:\npermissions:\n  contents: read\n" + jobs + "    permissions:\n      contents: write\n", "any branch"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := strings.Join(workflowSecurity([]byte(tc.yaml)), "; ")
+			if tc.want == "" {
+				assert.Empty(t, got)
+			} else {
+				assert.Contains(t, got, tc.want)
+			}
+		})
+	}
 }
