@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/regfile"
@@ -227,6 +228,13 @@ func ReadShard(dir string) (*ShardRecord, error) {
 	}
 	if err := rec.checkSettings(); err != nil {
 		return nil, mergeError("%s: %v; run the shard again with this mbopt", filepath.Join(dir, ShardFile), err)
+	}
+	for _, f := range rec.Failures {
+		// The merge puts them in its report as they are: nothing but a
+		// failure may come in that way.
+		if (f.Status != BuildFailed && f.Status != Failed) || f.Estimate != nil || f.Verdict != benchstats.Unchanged || f.Error == "" {
+			return nil, mergeError("%s: failure %s is not a failed or unbuilt benchmark (status %q); run the shard again", filepath.Join(dir, ShardFile), f.ID, f.Status)
+		}
 	}
 	for _, f := range []string{BaseFile, HeadFile} {
 		if err := rec.copyRaw(io.Discard, dir, f); err != nil {

@@ -68,6 +68,11 @@ func FuzzShardRecord(f *testing.F) {
 				t.Fatalf("ReadShard accepted %s recorded as %+v, which is not the file", name, f)
 			}
 		}
+		for _, r := range got.Failures {
+			if r.Status != compare.Failed && r.Status != compare.BuildFailed || r.Estimate != nil {
+				t.Fatalf("ReadShard accepted the failure %+v", r)
+			}
+		}
 		if got.Settings.Resamples > 200 || got.Count > 4 {
 			return // a merge would only take longer
 		}

@@ -157,6 +157,10 @@ func TestMergeRefuses(t *testing.T) {
 		{"benchmark in two shards", func(r *compare.ShardRecord) { r.Benchmarks = []string{"example.com/m.BenchmarkA"} }, nil, "is in both"},
 		{"uncommitted changes", func(r *compare.ShardRecord) { r.Head.Dirty = true }, nil, "uncommitted changes"},
 		{"share lost", func(r *compare.ShardRecord) { r.Benchmarks = nil }, nil, "hold 1 benchmark, but 2 were partitioned"},
+		{"forged failure", func(r *compare.ShardRecord) {
+			r.Failures = []compare.Result{{ID: "example.com/m.BenchmarkB", Status: compare.Compared, Verdict: benchstats.DefiniteImprovement,
+				Estimate: &benchstats.Estimate{Change: -0.5, CI: benchstats.Interval{Low: -0.1, High: -0.9}}}}
+		}, nil, "is not a failed or unbuilt benchmark"},
 		{"missing shard", nil, func(a, b string) []string { return []string{a} }, "missing 1 shard of 2: shard 1/2"},
 		{"directory twice", nil, func(a, b string) []string { return []string{a, a} }, "given twice"},
 		{"not a shard", nil, func(a, b string) []string { return []string{a, t.TempDir()} }, "has no shard.json"},
