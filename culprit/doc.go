@@ -5,16 +5,13 @@
 // share of the benchmark's total change, and estimates the change's effect
 // on the application from the application's reference profile.
 //
-// # Attribution by source line
+// # Per-operation profiles
 //
-// Go inlines small functions into their callers, and Valgrind's function
-// table then credits the caller with the helper's work. Valgrind records
-// counts per source file and line as well, and the line table of an
-// inlined call names the helper's lines; [Resolver] maps each file:line to
-// the innermost function whose body encloses it (go/ast, named by
-// internal/srcfunc's rule, the one changes uses), so the helper's work is
-// credited to the helper. CPU profiles carry inline frames, and
-// [FromCPUProfile] credits the innermost one.
+// The profiles it diffs are package opprof's: [Profile], [Sample],
+// [Resolver], [Instructions] and [FromCPUProfile] are opprof's, under
+// their names here too. opprof credits each source line to
+// the innermost function enclosing it, so an inlined helper gets its own
+// work.
 //
 // # Application impact
 //

@@ -24,7 +24,8 @@
 //     collection record) and callgraph (profiles become graphs)
 //  2. inputs: covdata (coverage data becomes the set of functions that
 //     ran), measure (one benchmark's time, CPU time or instructions per
-//     operation); then reference (application profiles, and the functions
+//     operation), opprof (per-operation profiles of Valgrind's counts or CPU
+//     profiles, credited by source line to functions); then reference (application profiles, and the functions
 //     an application workload ran) and collect (profiles benchmarks)
 //  3. the relevance half: coverage, staticcg (static call edges for an
 //     application graph), suite (the suite as go test invocations); then

@@ -53,6 +53,7 @@ var layer = map[string]int{
 
 	"covdata":   inputs,
 	"measure":   inputs,
+	"opprof":    inputs,
 	"reference": inputs + 1,
 	"collect":   inputs + 1,
 

@@ -1,4 +1,4 @@
-package culprit
+package opprof
 
 import (
 	"go/parser"

@@ -1,4 +1,4 @@
-package culprit
+package opprof
 
 import (
 	"cmp"
@@ -27,7 +27,7 @@ type Profile struct {
 // are credited to the enclosing function by r.
 func Instructions(r *Resolver, low, high string, n1, n2 int) (*Profile, error) {
 	if n2 <= n1 {
-		return nil, fmt.Errorf("culprit: counts %d and %d: the second must be higher", n1, n2)
+		return nil, fmt.Errorf("opprof: counts %d and %d: the second must be higher", n1, n2)
 	}
 	a, err := readValgrindFile(low)
 	if err != nil {
@@ -46,12 +46,45 @@ func Instructions(r *Resolver, low, high string, n1, n2 int) (*Profile, error) {
 	return p, nil
 }
 
+// Whole builds the instruction profile of one whole run from a Valgrind
+// output file: every line's count as it is, start-up, setup and
+// validation included (what the papers count), lines credited to the
+// enclosing function by r.
+func Whole(r *Resolver, file string) (*Profile, error) {
+	a, err := readValgrindFile(file)
+	if err != nil {
+		return nil, err
+	}
+	r.Resolve(a)
+	return &Profile{Unit: "instructions", Type: "instructions", Samples: merge(a, 1)}, nil
+}
+
+// PerFunction returns p with one sample per function whose value (its
+// lines summed) is at least min, at the function's first line in p (by
+// file, then line). With min 0.5 every function kept rounds to a count of
+// at least 1 in [Profile.WritePprof], and in a profile of [Instructions]
+// the functions left out are those that do not grow with the iteration
+// count: the setup and validation that cancel out, and noise. Samples
+// are sorted by function.
+func (p *Profile) PerFunction(min float64) *Profile {
+	out := &Profile{Unit: p.Unit, Type: p.Type}
+	for _, s := range p.Samples { // merge sorted them by function, file and line
+		if n := len(out.Samples); n > 0 && out.Samples[n-1].Function == s.Function {
+			out.Samples[n-1].Value += s.Value
+			continue
+		}
+		out.Samples = append(out.Samples, Sample{Function: s.Function, File: s.File, Line: s.Line, Value: s.Value})
+	}
+	out.Samples = slices.DeleteFunc(out.Samples, func(s Sample) bool { return !(s.Value >= min) })
+	return out
+}
+
 // FromCPUProfile builds the per-operation profile of a Go CPU profile
 // (-test.cpuprofile) of ops operations: each sample's CPU time is credited
 // to its innermost frame, inlined frames included.
 func FromCPUProfile(p *profile.Profile, ops int) (*Profile, error) {
 	if ops <= 0 {
-		return nil, fmt.Errorf("culprit: %d operations: need at least one", ops)
+		return nil, fmt.Errorf("opprof: %d operations: need at least one", ops)
 	}
 	col := -1
 	for i, st := range p.SampleType {
@@ -60,7 +93,7 @@ func FromCPUProfile(p *profile.Profile, ops int) (*Profile, error) {
 		}
 	}
 	if col < 0 {
-		return nil, fmt.Errorf("culprit: the profile has no sample type cpu: not a CPU profile (go test -cpuprofile)")
+		return nil, fmt.Errorf("opprof: the profile has no sample type cpu: not a CPU profile (go test -cpuprofile)")
 	}
 	var s []Sample
 	for _, smp := range p.Sample {
@@ -147,7 +180,7 @@ func (p *Profile) WritePprof(w io.Writer) error {
 		out.Sample = append(out.Sample, &profile.Sample{Location: []*profile.Location{loc}, Value: []int64{v}})
 	}
 	if err := out.CheckValid(); err != nil {
-		return fmt.Errorf("culprit: %w", err)
+		return fmt.Errorf("opprof: %w", err)
 	}
 	return out.Write(w)
 }
