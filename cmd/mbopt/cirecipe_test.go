@@ -6,6 +6,8 @@ import (
 	"io"
 	"maps"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -147,14 +149,29 @@ func lookupFlag(cmd *cobra.Command, name string) bool {
 // branch (the job that writes the history, and the one that publishes it).
 func workflowSecurity(data []byte) []string {
 	var wf struct {
-		On          map[string]any `yaml:"on"`
-		Permissions any            `yaml:"permissions"`
+		On          any `yaml:"on"`
+		Permissions any `yaml:"permissions"`
 		Jobs        map[string]struct {
 			Permissions any `yaml:"permissions"`
 		} `yaml:"jobs"`
 	}
 	if err := yaml.Unmarshal(data, &wf); err != nil {
 		return []string{err.Error()}
+	}
+	// on: is a trigger, a list of triggers or a map from trigger to its
+	// filters.
+	on := map[string]any{}
+	switch v := wf.On.(type) {
+	case string:
+		on[v] = nil
+	case []any:
+		for _, e := range v {
+			on[fmt.Sprint(e)] = nil
+		}
+	case map[string]any:
+		on = v
+	default:
+		return []string{fmt.Sprintf("on: %v: want a trigger, a list or a map of triggers", wf.On)}
 	}
 	var problems []string
 	writes := func(p any) []string {
@@ -178,7 +195,7 @@ func workflowSecurity(data []byte) []string {
 		}
 		return nil
 	}
-	for trigger := range wf.On {
+	for _, trigger := range slices.Sorted(maps.Keys(on)) {
 		if trigger == "pull_request_target" || trigger == "workflow_run" {
 			problems = append(problems, "triggered by "+trigger+", which runs with the base repository's token and secrets; use pull_request")
 		}
@@ -188,9 +205,9 @@ func workflowSecurity(data []byte) []string {
 	} else if w := writes(wf.Permissions); len(w) > 0 {
 		problems = append(problems, fmt.Sprintf("top-level permissions %v are not read-only; give write permissions to the one job that needs them", w))
 	}
-	_, byPR := wf.On["pull_request"]
+	_, byPR := on["pull_request"]
 	mainOnly := true
-	if push, ok := wf.On["push"]; ok {
+	if push, ok := on["push"]; ok {
 		p, _ := push.(map[string]any)
 		branches, _ := p["branches"].([]any)
 		mainOnly = len(branches) == 1 && (branches[0] == "main" || branches[0] == "master")
@@ -235,6 +252,63 @@ func TestCIRecipeSecurity(t *testing.T) {
 	assert.Equal(t, 1, writers, "one workflow writes: the history on pushes to main")
 }
 
+// TestHistoryActionSecurity holds the composite action (action.yml) to
+// the rules of TestCIRecipeSecurity, as far as an action can be: the docs'
+// example of a workflow calling it passes workflowSecurity (a composite
+// action cannot set its own permissions or triggers: the calling workflow
+// does); the action reads nothing of a pull request; and its first step
+// refuses to run for one (pull_request or pull_request_target), before
+// installing anything, while other events pass the guard.
+func TestHistoryActionSecurity(t *testing.T) {
+	guide, err := os.ReadFile("../../docs/ci.md")
+	require.NoError(t, err)
+	_, rest, ok := strings.Cut(string(guide), actionExample)
+	require.True(t, ok, "docs/ci.md has the example workflow that calls the action")
+	example, _, _ := strings.Cut(rest, "```")
+	assert.Empty(t, workflowSecurity([]byte(example)), "docs/ci.md's example of the action")
+	assert.Contains(t, example, "contents: write", "the example's job writes the history branch")
+
+	data, err := os.ReadFile("../../action.yml")
+	require.NoError(t, err)
+	_, steps, ok := strings.Cut(string(data), "\nruns:")
+	require.True(t, ok)
+	for _, bad := range []string{"pull_request_target", "github.event.pull_request", "github.head_ref"} {
+		assert.NotContains(t, steps, bad, "action.yml's steps")
+	}
+	a := readAction(t)
+	require.NotEmpty(t, a.Runs.Steps)
+	first := a.Runs.Steps[0]
+	require.Equal(t, "bash", first.Shell)
+	for _, tc := range []struct {
+		event   string
+		refused bool
+	}{
+		{"pull_request", true},
+		{"pull_request_target", true},
+		{"push", false},
+		{"schedule", false},
+	} {
+		t.Run(tc.event, func(t *testing.T) {
+			tmp := t.TempDir()
+			ghPath := filepath.Join(tmp, "github_path")
+			cmd := exec.Command("bash", "-e", "-c", first.Run)
+			// The action's directory does not exist: a step that passes
+			// the guard fails at its cd, having installed nothing.
+			cmd.Env = append(os.Environ(), "GITHUB_EVENT_NAME="+tc.event, "GITHUB_ACTION_PATH="+filepath.Join(tmp, "missing"),
+				"RUNNER_TEMP="+tmp, "GITHUB_PATH="+ghPath)
+			out, err := cmd.CombinedOutput()
+			require.Error(t, err, "%s", out)
+			refused := strings.Contains(string(out), "::error::the mbopt history action writes the history branch")
+			assert.Equal(t, tc.refused, refused, "%s", out)
+			if tc.refused {
+				assert.Contains(t, string(out), "never for a pull request ("+tc.event+")")
+				assert.NoFileExists(t, ghPath, "nothing installed")
+				assert.NoDirExists(t, filepath.Join(tmp, "bin"))
+			}
+		})
+	}
+}
+
 // TestWorkflowSecurityCatches: the check refuses each unsafe pattern.
 func TestWorkflowSecurityCatches(t *testing.T) {
 	const jobs = "jobs:\n  a:\n    runs-on: ubuntu-latest\n"
@@ -249,6 +323,11 @@ func TestWorkflowSecurityCatches(t *testing.T) {
 		{"top-level write", "on:\n  push:\n    branches: [main]\npermissions:\n  contents: write\n" + jobs, "not read-only"},
 		{"job write on pull requests", "on:\n  pull_request:\n  push:\n    branches: [main]\npermissions:\n  contents: read\n" + jobs + "    permissions:\n      pull-requests: write\n", "pull requests trigger"},
 		{"job write on any push", "on:\n  push:\npermissions:\n  contents: read\n" + jobs + "    permissions:\n      contents: write\n", "any branch"},
+		{"pull_request_target as a word", "on: pull_request_target\npermissions:\n  contents: read\n" + jobs, "pull_request_target"},
+		{"pull_request_target in a list", "on: [push, pull_request_target]\npermissions:\n  contents: read\n" + jobs, "pull_request_target"},
+		{"job write on a listed push", "on: [push]\npermissions:\n  contents: read\n" + jobs + "    permissions:\n      contents: write\n", "any branch"},
+		{"job write on a listed pull request", "on: [pull_request]\npermissions: read-all\n" + jobs + "    permissions: write-all\n", "pull requests trigger"},
+		{"safe list", "on: [pull_request]\npermissions: read-all\n" + jobs, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := strings.Join(workflowSecurity([]byte(tc.yaml)), "; ")
