@@ -58,30 +58,7 @@ type Variant struct {
 // branch topic (the head) checked out.
 func Repo(t testing.TB, v Variant) string {
 	t.Helper()
-	dir := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2026-01-02T03:04:05Z")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	write := func(name, content string) {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	git("init", "-q", "-b", "main")
-	git("config", "user.email", "fixture@example.com")
-	git("config", "user.name", "fixture")
-	write("go.mod", "module "+Module+"\n\ngo 1.22\n")
+	dir, git, write := newRepo(t)
 	write("work/work.go", workGo)
 	write("work/work_test.go", benchmarks(baseN, baseN, baseN, Same, v))
 	git("add", "-A")
@@ -191,30 +168,7 @@ const (
 // iterations. The benchmarks are in package Package; HEAD is head.
 func LoopRepo(t testing.TB) string {
 	t.Helper()
-	dir := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2026-01-02T03:04:05Z")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	write := func(name, content string) {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	git("init", "-q", "-b", "main")
-	git("config", "user.email", "fixture@example.com")
-	git("config", "user.name", "fixture")
-	write("go.mod", "module "+Module+"\n\ngo 1.22\n")
+	dir, git, write := newRepo(t)
 	write("work/work.go", loopGo("Hash mixes n rounds."))
 	write("work/work_test.go", loopBenchmarks(loopN))
 	git("add", "-A")
@@ -284,4 +238,36 @@ func BenchmarkAlloc(b *testing.B) {
 	}
 }
 `, loop, loopN)
+}
+
+// newRepo starts a repository of module Module in a temporary directory,
+// on branch main, and returns it with a git runner (every commit at one
+// fixed date) and a file writer, both failing t on error.
+func newRepo(t testing.TB) (dir string, git func(args ...string), write func(name, content string)) {
+	t.Helper()
+	dir = t.TempDir()
+	git = func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2026-01-02T03:04:05Z")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	write = func(name, content string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	git("config", "user.email", "fixture@example.com")
+	git("config", "user.name", "fixture")
+	write("go.mod", "module "+Module+"\n\ngo 1.22\n")
+	return dir, git, write
 }
