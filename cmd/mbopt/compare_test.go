@@ -183,10 +183,17 @@ func TestCompareShardAndMerge(t *testing.T) {
 	}
 	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
 	tmp := t.TempDir()
-	shards := []string{filepath.Join(tmp, "shard-0"), filepath.Join(tmp, "shard-1")}
-	code, stdout, stderr := mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--shard", "0/2", "--fail-on", "never", "--out", shards[0])...)
+	// The shards' --out and -o are paths with characters that mean
+	// something in a URI or a shell, and non-ASCII letters (issue 25: the
+	// files named, nothing elsewhere).
+	shards := []string{filepath.Join(tmp, "shard #0?x=1"), filepath.Join(tmp, "job%2Fmain", "shard 1 ä")}
+	report0 := filepath.Join(tmp, "report #0?.txt")
+	code, stdout, stderr := mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--shard", "0/2", "--fail-on", "never", "--out", shards[0], "-o", report0)...)
 	require.Equal(t, cli.OK, code, stderr)
-	assert.Contains(t, stdout, "note: shard 0/2: ran 2 of the 3 benchmarks, all trials")
+	assert.Empty(t, stdout, "-o holds the report")
+	data, err := os.ReadFile(report0)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "note: shard 0/2: ran 2 of the 3 benchmarks, all trials")
 	t.Setenv("JOB_COMPLETION_INDEX", "1")
 	code, stdout, stderr = mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--shard", "/2", "--fail-on", "never", "--out", shards[1], "--format", "json")...)
 	require.Equal(t, cli.OK, code, stderr)
@@ -231,6 +238,36 @@ func TestCompareShardAndMerge(t *testing.T) {
 	code, _, stderr = mboptIn(t, dir, tmp, append(append([]string{}, compareArgs...), "--shard", "0/2", "--history", filepath.Join(tmp, "h.db"))...)
 	assert.Equal(t, cli.BadInput, code)
 	assert.Contains(t, stderr, "--history: a shard's results are only part of the comparison")
+
+	// The merge's --out, -o and --history at odd paths are the files
+	// named (issue 25: '#' cut the history's name, '?' broke its URI and
+	// %2F was decoded, so data landed in another file).
+	odd := filepath.Join(tmp, "job%2Fmain", "a #1?x=ä 履歴")
+	require.NoError(t, os.MkdirAll(odd, 0o755), "-o wants its directory")
+	oddOut, oddReport, oddDB := filepath.Join(odd, "merged #?"), filepath.Join(odd, "report #?.md"), filepath.Join(odd, "h #1?x=1.db")
+	code, stdout, stderr = mboptIn(t, dir, tmp, "compare", "merge", shards[0], shards[1], "--out", oddOut, "-o", oddReport, "--history", oddDB, "--format", "markdown", "--fail-on", "never")
+	require.Equal(t, cli.OK, code, stderr)
+	assert.Empty(t, stdout, "-o holds the report")
+	assert.FileExists(t, filepath.Join(oddOut, compare.BaseFile))
+	assert.FileExists(t, filepath.Join(oddOut, compare.HeadFile))
+	data, err = os.ReadFile(oddReport)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), cmpfixture.Slower)
+	entries, err := os.ReadDir(odd)
+	require.NoError(t, err)
+	for _, e := range entries {
+		assert.Contains(t, []string{"merged #?", "report #?.md", "h #1?x=1.db", "h #1?x=1.db-wal", "h #1?x=1.db-shm"}, e.Name(), "a file no flag named")
+	}
+	for _, stray := range []string{filepath.Join(odd, "h "), filepath.Join(tmp, "job"), filepath.Join(tmp, "a ")} {
+		assert.NoFileExists(t, stray)
+		assert.NoDirExists(t, stray)
+	}
+	oddSt, err := history.OpenReadOnly(context.Background(), oddDB)
+	require.NoError(t, err)
+	defer oddSt.Close()
+	oddSet, err := oddSt.Series(context.Background(), history.Query{Unit: "sec/op"})
+	require.NoError(t, err)
+	assert.Len(t, oddSet.Series, 3, "the merge stored every benchmark in the history named")
 }
 
 // TestCompareWithoutValgrind: --metric instructions on a machine without
