@@ -15,20 +15,10 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/internal/testing/hostile"
 	"github.com/mbopt/mbopt/relevance"
 	"github.com/mbopt/mbopt/report/site"
 )
-
-// hostileNames are sub-benchmark names a pull request from a fork could
-// choose (issue 25): HTML, Markdown, a mention, a workflow command and a
-// path.
-var hostileNames = []string{
-	"<script>alert(1)</script>",
-	"[x](http://e)",
-	"@someone",
-	"::error::x",
-	"../../etc",
-}
 
 // fixtureBench is one benchmark of the fixture history: its changes at
 // the three commits, its base median in its unit, and its reference
@@ -65,13 +55,15 @@ var fixtureBase = compare.Revision{Spec: "v1.0.0", Commit: "0f1e2d3c4b5a69788796
 // fixtureData stores three comparisons in a history, reads them back as
 // mbopt history does and returns the site data, with the application's
 // series (the history stores none) added.
-// With hostile, each hostile name is a sub-benchmark of BenchmarkNames.
-func fixtureData(t *testing.T, hostile bool) *site.Data {
+// With withHostile, each name of the hostile-names fixture (hostile.Names:
+// HTML, Markdown, mentions, workflow commands, paths) is a sub-benchmark
+// of BenchmarkNames.
+func fixtureData(t *testing.T, withHostile bool) *site.Data {
 	t.Helper()
 	benches := fixtureBenches
-	if hostile {
+	if withHostile {
 		benches = append([]fixtureBench(nil), benches...)
-		for i, n := range hostileNames {
+		for i, n := range hostile.Names {
 			benches = append(benches, fixtureBench{"example.com/tsdb/evil", "BenchmarkNames/" + n, "sec/op", [3]float64{0.001 * float64(i), 0.08, 0.081}, 0.006, 1e-6, 0.05 * float64(i+1)})
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/detect"
+	"github.com/mbopt/mbopt/internal/testing/hostile"
 	"github.com/mbopt/mbopt/report/site"
 )
 
@@ -152,10 +153,14 @@ func TestFilesKeepNamesInert(t *testing.T) {
 	byName := map[string][]byte{}
 	for _, f := range files {
 		byName[f.Name] = f.Data
-		for _, bad := range []string{"<script>alert", "</script>alert", "<b>copy"} {
+		for _, bad := range []string{"<script>alert", "</script>alert", "<img_src", "<b>copy"} {
 			assert.NotContains(t, string(f.Data), bad, "%s", f.Name)
 		}
-		assert.NotContains(t, f.Name, "..")
+		for _, part := range strings.Split(f.Name, "/") {
+			if part != ".mbopt-site" { // the site's marker, a fixed name
+				hostile.CheckFileName(t, part, 120)
+			}
+		}
 	}
 	// The names survive as data: the index's JSON holds them exactly.
 	var idx struct {
@@ -167,7 +172,7 @@ func TestFilesKeepNamesInert(t *testing.T) {
 		names = append(names, s.Name)
 		assert.Contains(t, byName, s.Page, "the page of %q", s.Name)
 	}
-	for _, n := range hostileNames {
+	for _, n := range hostile.Names {
 		assert.Contains(t, names, "BenchmarkNames/"+n)
 	}
 	// The pages' titles are escaped, and no page has inline script or
