@@ -31,6 +31,16 @@ type RecordOptions struct {
 	// Bridge stores the comparison as a bridge from its base to its head
 	// (see [Store.AddBridge]) instead of with [Store.Add].
 	Bridge bool
+	// Application, when not nil, is the application's value in this
+	// comparison (such as [ProfileApplication]), stored with it for the
+	// Figure 8/9 view of mbopt history --html. A bridge stores none.
+	Application *Application
+	// AppBenchmark, when not empty, names the compared benchmark that is
+	// the application benchmark: its measurement ([ApplicationOf])
+	// is stored in place of Application. When the report holds no
+	// compared result of it, Recorded.ApplicationErr says so and
+	// Application is stored.
+	AppBenchmark string
 }
 
 // Recorded says what [Store.Record] did.
@@ -53,6 +63,12 @@ type Recorded struct {
 	// AARuns is, with AA, the largest number of A/A results of one
 	// benchmark that AA comes from.
 	AARuns int
+	// Application is the application's value stored with the comparison;
+	// nil when none was.
+	Application *Application
+	// ApplicationErr says why RecordOptions.AppBenchmark gave no
+	// measurement.
+	ApplicationErr error
 }
 
 // Record stores the comparison rep in the history, the way mbopt compare
@@ -60,7 +76,10 @@ type Recorded struct {
 // each benchmark's verdict is first retaken against its initial threshold
 // calibrated from the A/A comparisons stored for this machine and these
 // settings (see [Calibrate]), never below rep's Settings.Threshold (see
-// compare.Reclassify); then rep, with its new verdicts, is stored. After an
+// compare.Reclassify); then rep, with its new verdicts, is stored, and
+// with it the application's value (RecordOptions.AppBenchmark's
+// measurement, else RecordOptions.Application; none for an A/A
+// comparison). After an
 // A/A comparison, Recorded.AA is the calibration the comparison adds to,
 // which later comparisons take their verdicts against.
 //
@@ -103,12 +122,28 @@ func (s *Store) Record(ctx context.Context, rep *compare.Report, opt RecordOptio
 			rec.Calibration = cal
 		}
 	}
-	add := s.Add
-	if opt.Bridge {
-		add = s.AddBridge
-	}
 	var err error
-	if rec.ID, err = add(ctx, rep, m); err != nil {
+	if opt.Bridge {
+		rec.ID, err = s.AddBridge(ctx, rep, m)
+	} else {
+		app := opt.Application
+		if opt.AppBenchmark != "" && !aa {
+			measured, err := ApplicationOf(rep, opt.AppBenchmark)
+			if err != nil {
+				rec.ApplicationErr = err
+			} else {
+				app = measured
+			}
+		}
+		if aa {
+			app = nil // an A/A comparison is no point of any series
+		}
+		rec.ID, err = s.store(ctx, rep, m, false, app)
+		if err == nil {
+			rec.Application = app
+		}
+	}
+	if err != nil {
 		return rec, err
 	}
 	if aa {

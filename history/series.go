@@ -67,6 +67,14 @@ type Set struct {
 	// were carried across: where the baseline moved, in the order reached
 	// from Baseline.
 	Bridges []Bridge `json:"bridges,omitempty"`
+	// Module is the module path of the latest comparison the series come
+	// from.
+	Module string `json:"module,omitempty"`
+	// Application are the application's measurements stored with the
+	// comparisons (see [RecordOptions].Application), one per head and
+	// source: those [FromMeasurements] first, each source's in ancestry
+	// order (see [SortPoints]).
+	Application []AppPoint `json:"application,omitempty"`
 }
 
 // A Series is one benchmark's changes against the baseline, one point per
@@ -229,6 +237,7 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 		latest   int64  // the comparison cur.Settings are from
 	)
 	settings := map[string]compare.Settings{} // parsed once per distinct JSON
+	var moduleOf int64                        // the comparison set.Module is from
 	for rows.Next() {
 		var (
 			sr                      Series
@@ -255,6 +264,9 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 		if cur == nil || cur.ID != sr.ID || cur.Unit != sr.Unit || cur.Machine != sr.Machine || cur.SettingsHash != sr.SettingsHash {
 			set.Series = append(set.Series, sr)
 			cur, lastHead, latest = &set.Series[len(set.Series)-1], "", 0
+		}
+		if p.Comparison > moduleOf {
+			set.Module, moduleOf = module, p.Comparison
 		}
 		if p.Comparison > latest {
 			st, ok := settings[settingsJSON]
@@ -306,6 +318,9 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 		SortPoints(set.Series[i].Points)
 	}
 	nameDistinctSettings(set.Series)
+	if set.Application, err = s.applications(ctx, base.Commit, bases); err != nil {
+		return nil, fmt.Errorf("history: %s: %w", s.path, err)
+	}
 	for _, b := range q.Benchmarks {
 		if !matched[b] && !slices.Contains(set.Unmatched, b) {
 			set.Unmatched = append(set.Unmatched, b)

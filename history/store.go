@@ -27,7 +27,7 @@ const DefaultPath = statedir.Name + "/history.db"
 
 // SchemaVersion is the version of the database schema this package
 // writes; [Open] migrates older databases to it.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // busyTimeout is how long a writer waits for another's lock before it
 // fails with "database is locked".
@@ -364,6 +364,7 @@ var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 	migrateV2,
 	execAll(schemaV3...),
 	migrateV4,
+	execAll(schemaV5...),
 }
 
 // schemaV3 adds each revision's first-parent depth (compare.Revision.Depth),
@@ -608,7 +609,7 @@ var testHookMidAdd func()
 // impact when the comparison had one. Add waits for other writers (up to
 // a busy timeout of 30s).
 func (s *Store) Add(ctx context.Context, r *compare.Report, m Machine) (int64, error) {
-	return s.store(ctx, r, m, false)
+	return s.store(ctx, r, m, false, nil)
 }
 
 // AddBridge stores r like [Store.Add], marked as a bridging comparison:
@@ -618,12 +619,19 @@ func (s *Store) AddBridge(ctx context.Context, r *compare.Report, m Machine) (in
 	if r != nil && (IsAA(r) || r.Head.Dirty) {
 		return 0, errors.New("history: AddBridge: a bridge goes from one baseline commit to another")
 	}
-	return s.store(ctx, r, m, true)
+	return s.store(ctx, r, m, true, nil)
 }
 
-func (s *Store) store(ctx context.Context, r *compare.Report, m Machine, bridge bool) (int64, error) {
+// store stores r as Add and AddBridge do, and app, when not nil, as the
+// application's measurement in that comparison.
+func (s *Store) store(ctx context.Context, r *compare.Report, m Machine, bridge bool, app *Application) (int64, error) {
 	if r == nil {
 		return 0, errors.New("history: Add: nil report")
+	}
+	if app != nil {
+		if err := app.Check(); err != nil {
+			return 0, err
+		}
 	}
 	if s.readOnly {
 		return 0, fmt.Errorf("history: %s: opened read-only", s.path)
@@ -633,10 +641,10 @@ func (s *Store) store(ctx context.Context, r *compare.Report, m Machine, bridge 
 		return 0, fmt.Errorf("history: Add: %w", err)
 	}
 	// A transaction that failed as busy wrote nothing: try it again.
-	return retryBusy(ctx, func() (int64, error) { return s.add(ctx, r, m, settings, bridge) })
+	return retryBusy(ctx, func() (int64, error) { return s.add(ctx, r, m, settings, bridge, app) })
 }
 
-func (s *Store) add(ctx context.Context, r *compare.Report, m Machine, settings []byte, bridge bool) (int64, error) {
+func (s *Store) add(ctx context.Context, r *compare.Report, m Machine, settings []byte, bridge bool, app *Application) (int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("history: %s: %w", s.path, err)
@@ -693,6 +701,11 @@ func (s *Store) add(ctx context.Context, r *compare.Report, m Machine, settings 
 		if _, err := stmt.ExecContext(ctx, id, x.ID, x.Package, x.Name, x.Unit, string(x.Status), x.Side, x.Error,
 			change, low, high, bm, hm, bn, hn, x.Verdict.String(), p, x.Trials, threshold, attributed, flat); err != nil {
 			return 0, fmt.Errorf("history: %s: storing %s (%s): %w", s.path, x.ID, x.Unit, err)
+		}
+	}
+	if app != nil {
+		if err := addApplication(ctx, tx, id, app); err != nil {
+			return 0, fmt.Errorf("history: %s: storing the application %s: %w", s.path, app.Name, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {

@@ -1,10 +1,14 @@
 package pipeline
 
 import (
+	"path/filepath"
+	"strings"
+
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/changes"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/suite"
 )
 
@@ -42,4 +46,24 @@ func CompareSuite(rep *analysis.Report, ch *changes.Result, opt *compare.Options
 		}
 	}
 	return sel, hits, nil
+}
+
+// ReferenceApplication is the reference profile of the analysis rep as
+// the application's value a history stores with a comparison
+// (history.RecordOptions.Application): the application profiles' total
+// (CPU seconds for CPU profiles), named by their file names. It returns
+// nil when rep has no application graph or its total is not positive.
+func ReferenceApplication(rep *analysis.Report) *history.Application {
+	if rep == nil || rep.Coverage == nil || rep.Coverage.App == nil {
+		return nil
+	}
+	var names []string
+	for _, p := range rep.AppProfiles {
+		names = append(names, filepath.Base(p))
+	}
+	name := strings.Join(names, " + ")
+	if name == "" {
+		name = "reference profile"
+	}
+	return history.ProfileApplication(name, rep.Coverage.App.Total, rep.Coverage.App.Unit)
 }

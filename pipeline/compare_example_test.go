@@ -5,7 +5,9 @@ import (
 	"log"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/pipeline"
 )
@@ -28,6 +30,17 @@ func ExampleCompareSuite() {
 	// Output:
 	// example.com/tinytsdb/query BenchmarkQuery/sum(cpu)
 	// example.com/tinytsdb/storage BenchmarkSearch
+}
+
+// ReferenceApplication is what a comparison with an analysis stores in the
+// history as the application's value: its reference profiles' total.
+func ExampleReferenceApplication() {
+	rep := &analysis.Report{AppProfiles: []string{"profiles/app-ingest.pprof", "profiles/app-query.pprof"},
+		Coverage: &coverage.Result{App: &callgraph.Graph{Total: 25.35, Unit: "seconds"}}}
+	app := pipeline.ReferenceApplication(rep)
+	fmt.Printf("%s: %.2f %s (%s)\n", app.Name, app.Value, app.Unit, app.Source)
+	// Output:
+	// app-ingest.pprof + app-query.pprof: 25.35 CPU seconds (reference profile)
 }
 
 // ParseWorkloads reads workload commands as a command line gives them: each

@@ -272,6 +272,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 				return err
 			}
 		}
+		o.hist.profileApp = pipeline.ReferenceApplication(rep)
 		sel, hits, err := pipeline.CompareSuite(rep, ch, &opt)
 		if err != nil {
 			return cli.Word(err, nil)

@@ -22,6 +22,10 @@ type compareHistoryOptions struct {
 	aa        bool
 	// bridge stores the comparison as a bridge (history rebaseline).
 	bridge bool
+	// appBench is --app-benchmark; profileApp the reference profile's
+	// total, with the analysis flags.
+	appBench   string
+	profileApp *history.Application
 }
 
 // addCompareHistoryFlags registers compare's history flags on f.
@@ -29,12 +33,16 @@ func addCompareHistoryFlags(f *pflag.FlagSet, o *compareHistoryOptions) {
 	f.StringVar(&o.path, "history", "", "store the report in this history database (default: .mbopt/history.db in the module root; a shard's results are stored by compare merge); mbopt history reads it")
 	f.BoolVar(&o.noHistory, "no-history", false, "do not store the report in the history, nor use its calibrated thresholds")
 	f.BoolVar(&o.aa, "aa", false, "A/A calibration: compare the head with itself, store each benchmark's instability, and calibrate the thresholds later comparisons use")
+	f.StringVar(&o.appBench, "app-benchmark", "", appBenchUsage)
 }
+
+const appBenchUsage = "the compared benchmark that is the application benchmark: its measurement is stored in the history as the application's, which history --html draws above the detections (default: the --app profile's total)"
 
 // addMergeHistoryFlags registers compare merge's history flags on f.
 func addMergeHistoryFlags(f *pflag.FlagSet, o *compareHistoryOptions) {
 	f.StringVar(&o.path, "history", "", "store the merged report in this history database, as mbopt compare stores its report (default: .mbopt/history.db in the module root)")
 	f.BoolVar(&o.noHistory, "no-history", false, "do not store the merged report in the history, nor use its calibrated thresholds")
+	f.StringVar(&o.appBench, "app-benchmark", "", appBenchUsage)
 }
 
 // checkHistoryFlags refuses --no-history with --history.
@@ -96,7 +104,10 @@ func applyHistory(ctx context.Context, stderr io.Writer, o *compareHistoryOption
 		rep.Notes = append(rep.Notes, fmt.Sprintf("base and head are the same commit: not stored in %s, so it calibrates nothing (--aa stores an A/A calibration)", path))
 		return nil
 	}
-	rec, err := st.Record(ctx, rep, history.RecordOptions{Machine: m, KeepVerdicts: thresholdGiven, Bridge: o.bridge})
+	rec, err := st.Record(ctx, rep, history.RecordOptions{Machine: m, KeepVerdicts: thresholdGiven, Bridge: o.bridge, Application: o.profileApp, AppBenchmark: o.appBench})
+	if rec.ApplicationErr != nil {
+		cli.Warnf(stderr, "--app-benchmark: %v", strings.TrimPrefix(rec.ApplicationErr.Error(), "history: "))
+	}
 	if rec.CalibrationErr != nil {
 		cli.Warnf(stderr, "--history %s: reading the A/A calibration: %v; the verdicts use --threshold %s", path, rec.CalibrationErr, pct(rep.Settings.Threshold))
 	}

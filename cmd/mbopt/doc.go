@@ -589,6 +589,11 @@
 //   - --history FILE: store the report in this database (default
 //     .mbopt/history.db in the module root), one transaction per comparison;
 //     --no-history stores nothing and uses no calibrated threshold.
+//   - --app-benchmark NAME: the compared benchmark (id or name) that is the
+//     application benchmark: its measurement at the head is stored with the
+//     comparison as the application's, the upper series of history --html's
+//     Figure 8/9 view. Without it, a comparison with --app stores the
+//     reference profile's total CPU time instead.
 //
 // # mbopt compare merge
 //
@@ -611,6 +616,7 @@
 //     is judged against the thresholds calibrated there and stored as one
 //     comparison, under the machine the shards' raw files name (the shards
 //     store nothing).
+//   - --app-benchmark NAME: as for mbopt compare.
 //
 // # mbopt history
 //
@@ -695,9 +701,10 @@
 //     series.
 //   - --history FILE, --out DIR, --format, -o FILE (--output FILE), --fail-on:
 //     as for mbopt compare; the gate applies only with an explicit --fail-on.
-//   - --base, --head, --aa, --shard, --trial-shard, --shard-costs,
-//     --no-history, --changed-since and --only-affected are compare's and
-//     refused: rebaseline sets them.
+//   - --base, --head, --aa, --app-benchmark, --shard, --trial-shard,
+//     --shard-costs, --no-history, --changed-since and --only-affected are
+//     compare's and refused: rebaseline sets them (a bridge stores no
+//     application value).
 //
 // Then compare against the new baseline (--base REV).
 //

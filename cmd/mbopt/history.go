@@ -284,7 +284,7 @@ func runInstability(ctx context.Context, s *streams, o *historyOptions, st *hist
 }
 
 // rebaselineFixed are the compare flags rebaseline sets itself.
-var rebaselineFixed = []string{"base", "head", "aa", "shard", "trial-shard", "shard-costs", "no-history", "changed-since", "only-affected"}
+var rebaselineFixed = []string{"base", "head", "aa", "app-benchmark", "shard", "trial-shard", "shard-costs", "no-history", "changed-since", "only-affected"}
 
 func newCmdHistoryRebaseline(s *streams) *cobra.Command {
 	o := &compareOptions{}

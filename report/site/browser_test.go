@@ -231,11 +231,11 @@ func TestSiteInBrowser(t *testing.T) {
 			type card struct {
 				Name, Unit                             string
 				Bands, Lines, Thresholds, Points, Dets int
-				Hits, Axes                             int
+				Hits, Axes, Rebases                    int
 				YLabel                                 string
 			}
 			var cards []card
-			b.eval(t, `Array.from(document.querySelectorAll(".card")).map(function(c){ var q=function(s){return c.querySelectorAll(s).length;}; return {Name:c.querySelector("h3 a").textContent, Unit: MBOPT.data.series[+c.dataset.k].unit, Bands:q("path.band"), Lines:q("path.line"), Thresholds:q("path.threshold"), Points:q("circle.pt"), Dets:q(".det"), Hits:q("rect.hit"), Axes:q(".axes"), YLabel: Array.from(c.querySelectorAll(".axes .label")).map(function(l){ return l.textContent; }).join(" | ")}; })`, &cards)
+			b.eval(t, `Array.from(document.querySelectorAll(".card")).map(function(c){ var q=function(s){return c.querySelectorAll(s).length;}; return {Name:c.querySelector("h3 a").textContent, Unit: MBOPT.data.series[+c.dataset.k].unit, Bands:q("path.band"), Lines:q("path.line"), Thresholds:q("path.threshold"), Points:q("circle.pt"), Dets:q(".det"), Hits:q("rect.hit"), Axes:q(".axes"), Rebases:q("line.rebase"), YLabel: Array.from(c.querySelectorAll(".axes .label")).map(function(l){ return l.textContent; }).join(" | ")}; })`, &cards)
 			require.Len(t, cards, len(d.Series))
 			byName := map[string]card{}
 			for _, c := range cards {
@@ -252,7 +252,12 @@ func TestSiteInBrowser(t *testing.T) {
 				assert.Equal(t, len(s.Points), c.Points, "%s points", s.Name)
 				assert.Equal(t, len(s.Points), c.Hits, "%s hover targets", s.Name)
 				assert.Equal(t, len(s.Detections), c.Dets, "%s detection markers", s.Name)
-				assert.Contains(t, c.YLabel, s.Unit+" (metric time) | % vs baseline 0f1e2d3", "%s: metric and unit on the axis", s.Name)
+				label := s.Unit + " | % vs baseline 0f1e2d3" // allocations: no metric of their own
+				if s.Unit == "sec/op" {
+					label = "sec/op (metric time) | % vs baseline 0f1e2d3"
+				}
+				assert.Contains(t, c.YLabel, label, "%s: metric and unit on the axis", s.Name)
+				assert.Equal(t, 1, c.Rebases, "%s: where the baseline moved", s.Name)
 			}
 			var drawn int
 			b.eval(t, `MBOPT.drawn`, &drawn)
@@ -275,6 +280,11 @@ func TestSiteInBrowser(t *testing.T) {
 			for _, want := range []string{fixtureCommits[2].Commit[:10], "2026-03-03 09:15 UTC", "query: <b>copy</b> every row", "2.725 µs/op (baseline 2.500 µs/op)", "+9.00% vs baseline", "99% CI [+8.40%, +9.60%]", "verdict: definite regression (judged against ±1.00%)", "definite jump +9."} {
 				assert.Contains(t, tipText, want)
 			}
+			assert.Contains(t, b.hover(t, fmt.Sprintf(`.card:nth-child(%d) rect.hit`, k+1), 0), "measured against the earlier baseline 9e8d7c6 (2026-02-01 08:00), carried over")
+			var head struct{ Title, Summary string }
+			b.eval(t, `({Title: document.getElementById("title").textContent, Summary: document.getElementById("summary").textContent})`, &head)
+			assert.Equal(t, "example.com/tsdb: benchmark history", head.Title)
+			assert.Contains(t, head.Summary, "The baseline moved: 9e8d7c6 → 0f1e2d3 (2026-02-28 08:00)")
 			// The Figure 8/9 view: the relevant regression stands higher
 			// than the irrelevant one.
 			var heights []struct {

@@ -52,9 +52,18 @@ var fixtureCommits = [3]compare.Revision{
 
 var fixtureBase = compare.Revision{Spec: "v1.0.0", Commit: "0f1e2d3c4b5a69788796a5b4c3d2e1f001234567", Time: time.Date(2026, 2, 28, 8, 0, 0, 0, time.UTC), Subject: "release 1.0.0"}
 
-// fixtureData stores three comparisons in a history, reads them back as
-// mbopt history does and returns the site data, with the application's
-// series (the history stores none) added.
+// fixtureOld is the baseline the first commit was compared with, before
+// mbopt history rebaseline moved it to fixtureBase.
+var fixtureOld = compare.Revision{Spec: "v0.9.0", Commit: "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807", Time: time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC), Subject: "release 0.9.0"}
+
+// fixtureApp is the application benchmark's median at each commit, in
+// ms/query: slower at commit 3, as the relevant benchmark says.
+var fixtureApp = [3]float64{1.20, 1.21, 1.31}
+
+// fixtureData stores three comparisons in a history (the first against
+// an older baseline, bridged to the others' by a rebaseline), each with
+// the application benchmark's measurement, reads them back as mbopt
+// history does and returns the site data.
 // With withHostile, each name of the hostile-names fixture (hostile.Names:
 // HTML, Markdown, mentions, workflow commands, paths) is a sub-benchmark
 // of BenchmarkNames.
@@ -72,20 +81,34 @@ func fixtureData(t *testing.T, withHostile bool) *site.Data {
 	require.NoError(t, err)
 	defer st.Close()
 	machine := history.Machine{GOOS: "linux", GOARCH: "amd64", CPU: "Test CPU @ 2.0GHz", GoVersion: "go1.26.8"}
-	for c, head := range fixtureCommits {
-		r := &compare.Report{Schema: compare.SchemaVersion, Module: "example.com/tsdb", Base: fixtureBase, Head: head,
+	report := func(base, head compare.Revision, changes func(fixtureBench) float64) *compare.Report {
+		r := &compare.Report{Schema: compare.SchemaVersion, Module: "example.com/tsdb", Base: base, Head: head,
 			Settings: compare.Settings{Trials: 3, Runs: 3, Count: 5, BenchTime: "100ms", Seed: 1, Threshold: 0.01, Confidence: 0.99, Resamples: 1000}}
 		for _, b := range benches {
-			ch := b.changes[c]
+			ch := changes(b)
 			e := &benchstats.Estimate{Change: ch, CI: benchstats.Interval{Low: ch - b.half, High: ch + b.half}, BaseMedian: b.base, HeadMedian: b.base * (1 + ch), BaseN: 45, HeadN: 45}
 			r.Results = append(r.Results, compare.Result{ID: b.pkg + "." + b.name, Package: b.pkg, Name: b.name, Unit: b.unit,
 				Status: compare.Compared, Estimate: e, Verdict: benchstats.Classify(*e, 0.01, false), Trials: 3,
 				Impact: &relevance.Impact{Flat: b.impact, Attributed: b.impact}})
 		}
-		_, err := st.Add(ctx, r, machine)
-		require.NoError(t, err)
+		return r
 	}
-	set, err := st.Series(ctx, history.Query{})
+	for c, head := range fixtureCommits {
+		base := fixtureBase
+		if c == 0 {
+			base = fixtureOld
+		}
+		app := &history.Application{Name: "tsdbload queries", Unit: "ms/query", Source: history.FromMeasurements, Value: fixtureApp[c], Base: 1.2,
+			CI: benchstats.Interval{Low: fixtureApp[c] - 0.02, High: fixtureApp[c] + 0.02}}
+		_, err := st.Record(ctx, report(base, head, func(b fixtureBench) float64 { return b.changes[c] }), history.RecordOptions{Machine: machine, KeepVerdicts: true, Application: app})
+		require.NoError(t, err)
+		if c == 0 {
+			// The rebaseline: the new baseline measures as the old one.
+			_, err := st.Record(ctx, report(fixtureOld, fixtureBase, func(fixtureBench) float64 { return 0 }), history.RecordOptions{Machine: machine, KeepVerdicts: true, Bridge: true})
+			require.NoError(t, err)
+		}
+	}
+	set, err := st.Series(ctx, history.Query{Baseline: fixtureBase.Commit})
 	require.NoError(t, err)
 	opt := detect.DefaultOptions
 	opt.InitialThreshold = 0.02
@@ -93,8 +116,8 @@ func fixtureData(t *testing.T, withHostile bool) *site.Data {
 	require.NoError(t, err)
 	d, err := site.FromHistory(set, detected)
 	require.NoError(t, err)
-	d.Title = "example.com/tsdb"
-	d.Metric = "time"
+	require.Equal(t, "example.com/tsdb", d.Title)
+	require.Len(t, d.Bridges, 1)
 	// The history keeps the values and impacts it was given.
 	for _, s := range d.Series {
 		for _, b := range benches {
@@ -103,16 +126,14 @@ func fixtureData(t *testing.T, withHostile bool) *site.Data {
 				require.InDelta(t, b.impact, s.Impact.Reference, 1e-12, s.ID)
 				require.InDelta(t, b.base, s.Points[0].Base, 1e-12*b.base, s.ID)
 				require.InDelta(t, 0.01, s.Points[0].VerdictThreshold, 1e-12, s.ID)
+				require.Equal(t, fixtureOld.Commit, s.Points[0].Against, s.ID)
+				require.Empty(t, s.Points[1].Against, s.ID)
 			}
 		}
 	}
-	// The application's own measurements: slower at commit 3, as the
-	// relevant benchmark says.
-	d.Application = &site.Application{Name: "tsdbload queries", Unit: "ms/query", Source: "measurements", Points: []site.AppPoint{
-		{Commit: 0, Value: 1.20, CI: benchstats.Interval{Low: 1.18, High: 1.22}},
-		{Commit: 1, Value: 1.21, CI: benchstats.Interval{Low: 1.19, High: 1.23}},
-		{Commit: 2, Value: 1.31, CI: benchstats.Interval{Low: 1.29, High: 1.33}, Detected: true},
-	}}
+	require.NotNil(t, d.Application, "the stored application measurements")
+	require.Len(t, d.Application.Points, 3)
+	require.Equal(t, history.FromMeasurements, d.Application.Source)
 	return d
 }
 

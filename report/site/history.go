@@ -4,26 +4,37 @@ import (
 	"cmp"
 	"container/heap"
 	"fmt"
+	"slices"
 	"time"
 
+	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/measure"
 )
 
 // WriteHistory writes the site of a history into dir: [FromHistory] of set
-// and what [history.Set.Detect] found in it, then [Write] with opt. title heads the pages, such as the module path (may
-// be empty).
+// and what [history.Set.Detect] found in it, then [Write] with opt. title
+// heads the pages; empty, the module path of the history's latest
+// comparison does.
 func WriteHistory(dir, title string, set *history.Set, detected []history.Detected, opt Options) error {
 	d, err := FromHistory(set, detected)
 	if err != nil {
 		return err
 	}
-	d.Title = title
+	d.Title = cmp.Or(title, d.Title)
 	return Write(dir, d, opt)
 }
 
 // FromHistory returns the site data of a history: set is what
 // [history.Store.Series] returned and detected what [history.Set.Detect]
-// found in it (its series in set's order).
+// found in it (its series in set's order). The title is set's module
+// path. The application's series is
+// set's measurements of the application benchmark when it has any, else
+// its reference profile totals ([history.Set].Application), at the
+// commits the series have; the bridges are set's, and each point
+// measured against an older baseline says which. A series' metric is its
+// comparisons' (compare --metric, time by default) when the series is in
+// that metric's unit.
 // Commits are ordered so that every series keeps its own order; commits
 // no series orders are ordered by commit time, then hash. A series'
 // settings are the history's names of what sets it apart
@@ -35,7 +46,7 @@ func FromHistory(set *history.Set, detected []history.Detected) (*Data, error) {
 		return nil, fmt.Errorf("site: %d series in the history but %d detected", len(set.Series), len(detected))
 	}
 	b := set.Baseline
-	d := &Data{Baseline: Commit{Hash: b.Commit, Time: b.Time, Subject: b.Subject}, Series: []Series{}}
+	d := &Data{Title: set.Module, Baseline: Commit{Hash: b.Commit, Time: b.Time, Subject: b.Subject}, Series: []Series{}}
 	commits, index := commitOrder(set)
 	for _, h := range commits {
 		d.Commits = append(d.Commits, Commit{Hash: h.Commit, Time: h.Time, Subject: h.Subject})
@@ -47,11 +58,14 @@ func FromHistory(set *history.Set, detected []history.Detected) (*Data, error) {
 		}
 		out := Series{ID: s.ID, Package: s.Package, Name: s.Name, Unit: s.Unit, Machine: s.Machine.String(),
 			InitialThreshold: hs.InitialThreshold, ThresholdSource: hs.ThresholdSource}
+		if m := cmp.Or(s.Settings.Metric, measure.Time); m.Unit() == s.Unit {
+			out.Metric = string(m)
+		}
 		out.Settings = s.Distinct
 		for j, p := range s.Points {
 			out.Points = append(out.Points, Point{Commit: index[p.Head.Commit], Change: p.Change, CI: p.CI,
 				Threshold: hs.Thresholds[j], Verdict: p.Verdict, VerdictThreshold: p.Threshold,
-				Base: p.BaseValue, Head: p.HeadValue})
+				Base: p.BaseValue, Head: p.HeadValue, Against: p.Base})
 			if p.Impact != nil {
 				out.Impact = &Impact{Reference: p.Impact.Flat} // the latest comparison's
 			}
@@ -59,7 +73,44 @@ func FromHistory(set *history.Set, detected []history.Detected) (*Data, error) {
 		out.Detections = append(out.Detections, hs.Detections...)
 		d.Series = append(d.Series, out)
 	}
+	for _, b := range set.Bridges {
+		d.Bridges = append(d.Bridges, Bridge{From: commitOf(b.From), To: commitOf(b.To)})
+	}
+	d.Application = application(set.Application, index)
 	return d, d.Check()
+}
+
+func commitOf(r compare.Revision) Commit {
+	return Commit{Hash: r.Commit, Time: r.Time, Subject: r.Subject}
+}
+
+// application returns the application's series of the stored points:
+// those measured when there are any, else the reference profile's; only
+// at the commits of index (the series' commits), in their order. Name
+// and unit are the latest point's; points in another unit are left out.
+func application(points []history.AppPoint, index map[string]int) *Application {
+	src := history.FromReferenceProfile
+	if slices.ContainsFunc(points, func(p history.AppPoint) bool { return p.Source == history.FromMeasurements }) {
+		src = history.FromMeasurements
+	}
+	var kept []history.AppPoint
+	for _, p := range points {
+		if _, ok := index[p.Head.Commit]; ok && p.Source == src {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(kept, func(a, b history.AppPoint) int { return cmp.Compare(index[a.Head.Commit], index[b.Head.Commit]) })
+	last := kept[len(kept)-1]
+	a := &Application{Name: last.Name, Unit: last.Unit, Source: src}
+	for _, p := range kept {
+		if p.Unit == last.Unit {
+			a.Points = append(a.Points, AppPoint{Commit: index[p.Head.Commit], Value: p.Value, CI: p.CI})
+		}
+	}
+	return a
 }
 
 // commitOrder returns the head commits of set in an order that keeps

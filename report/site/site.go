@@ -33,6 +33,19 @@ type Data struct {
 	// Application is the application benchmark's series drawn above the
 	// detections in the Figure 8/9 view; nil when none is known.
 	Application *Application `json:"application,omitempty"`
+	// Bridges are where the baseline moved (mbopt history rebaseline):
+	// points measured against an older baseline (Point.Base) were carried
+	// over to Baseline through them. The pages mark where a series'
+	// baseline changes.
+	Bridges []Bridge `json:"bridges,omitempty"`
+}
+
+// A Bridge is a comparison of an old baseline with a new one.
+type Bridge struct {
+	// From is the old baseline.
+	From Commit `json:"from"`
+	// To is the new baseline.
+	To Commit `json:"to"`
 }
 
 // A Commit is one revision.
@@ -56,6 +69,11 @@ type Series struct {
 	Name string `json:"name"`
 	// Unit is the unit of the measurements, such as "sec/op".
 	Unit string `json:"unit"`
+	// Metric names what measured the series, such as "time" or
+	// "instructions", when its unit is the metric's (compare --metric);
+	// empty for the other units (B/op) and where not known, and then the
+	// axes name Data.Metric, if any.
+	Metric string `json:"metric,omitempty"`
 	// Machine describes where it ran.
 	Machine string `json:"machine,omitempty"`
 	// Settings names the comparison settings that set this series apart
@@ -118,6 +136,10 @@ type Point struct {
 	Base float64 `json:"base,omitempty"`
 	// Head is the commit's median, in Unit; 0 when not known.
 	Head float64 `json:"head,omitempty"`
+	// Against is the full hash of the baseline the point was measured
+	// against when it is not Data.Baseline but one of Data.Bridges' (the
+	// change then carried over); empty otherwise.
+	Against string `json:"against,omitempty"`
 }
 
 // Application is the application benchmark's series.
@@ -190,6 +212,10 @@ func (d *Data) Check() error {
 		}
 		return true
 	}
+	bases := map[string]bool{}
+	for _, b := range d.Bridges {
+		bases[b.From.Hash], bases[b.To.Hash] = true, true
+	}
 	for i, s := range d.Series {
 		prev := -1
 		for j, p := range s.Points {
@@ -199,6 +225,9 @@ func (d *Data) Check() error {
 			prev = p.Commit
 			if !finite(p.Change, p.CI.Low, p.CI.High, p.Threshold, p.VerdictThreshold, p.Base, p.Head) {
 				return fmt.Errorf("site: series %s (%s), point %d: a value is not finite", s.ID, s.Unit, j)
+			}
+			if p.Against != "" && !bases[p.Against] {
+				return fmt.Errorf("site: series %s (%s), point %d: measured against %s, which no bridge names", s.ID, s.Unit, j, p.Against)
 			}
 		}
 		for _, det := range s.Detections {

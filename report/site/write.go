@@ -162,10 +162,20 @@ func Files(d *Data, opt Options) ([]File, error) {
 		}
 		idx.App = ja
 	}
+	against := map[string]int{} // a bridge's baseline → its index in idx.Bases, +1
+	for _, b := range d.Bridges {
+		idx.Bridges = append(idx.Bridges, [2]jsCommit{jsCommitOf(b.From), jsCommitOf(b.To)})
+		for _, c := range []Commit{b.From, b.To} {
+			if _, ok := against[c.Hash]; !ok && c.Hash != d.Baseline.Hash {
+				idx.Bases = append(idx.Bases, jsCommitOf(c))
+				against[c.Hash] = len(idx.Bases)
+			}
+		}
+	}
 	var chunks [][]jsSeries
 	for k, i := range order {
 		s := d.Series[i]
-		sum := jsSummary{ID: s.ID, Pkg: s.Package, Name: s.Name, Unit: s.Unit, Machine: s.Machine, Settings: s.Settings,
+		sum := jsSummary{ID: s.ID, Pkg: s.Package, Name: s.Name, Unit: s.Unit, Metric: s.Metric, Machine: s.Machine, Settings: s.Settings,
 			Page: "series/" + names[i], N: len(s.Points), Det: [][4]any{}}
 		if im := s.Impact; im != nil {
 			h := pct(im.Height())
@@ -186,7 +196,7 @@ func Files(d *Data, opt Options) ([]File, error) {
 		if k%ChunkSize == 0 {
 			chunks = append(chunks, nil)
 		}
-		chunks[len(chunks)-1] = append(chunks[len(chunks)-1], jsSeriesOf(s))
+		chunks[len(chunks)-1] = append(chunks[len(chunks)-1], jsSeriesOf(s, against))
 	}
 	if len(chunks) == 0 {
 		chunks = append(chunks, []jsSeries{}) // index.html loads chunk 0
@@ -356,6 +366,10 @@ type (
 		ChunkSize int         `json:"chunkSize"`
 		Series    []jsSummary `json:"series"`
 		App       *jsApp      `json:"app,omitempty"`
+		// Bridges are [from, to] baselines; Bases the baselines other
+		// than Baseline that a point's "ag" indexes (from 1).
+		Bridges [][2]jsCommit `json:"bridges,omitempty"`
+		Bases   []jsCommit    `json:"bases,omitempty"`
 	}
 	jsCommit struct {
 		Hash    string `json:"hash"`
@@ -372,6 +386,7 @@ type (
 		Pkg        string   `json:"pkg"`
 		Name       string   `json:"name"`
 		Unit       string   `json:"unit"`
+		Metric     string   `json:"metric,omitempty"`
 		Machine    string   `json:"machine"`
 		Settings   string   `json:"settings"`
 		Page       string   `json:"page"`
@@ -392,7 +407,8 @@ type (
 		VTh     []pct    `json:"vt,omitempty"`
 		Base    []num    `json:"b,omitempty"`
 		Head    []num    `json:"h,omitempty"`
-		Det     [][6]any `json:"d"` // point, kind, definite, change, threshold, window
+		Against []int    `json:"ag,omitempty"` // per point: 0, the baseline, or 1 + an index of Bases
+		Det     [][6]any `json:"d"`            // point, kind, definite, change, threshold, window
 		Init    pct      `json:"init"`
 		Source  string   `json:"src"`
 	}
@@ -420,7 +436,7 @@ var verdictLetters = map[benchstats.Verdict]byte{
 	benchstats.DefiniteRegression:   'R',
 }
 
-func jsSeriesOf(s Series) jsSeries {
+func jsSeriesOf(s Series, against map[string]int) jsSeries {
 	js := jsSeries{Init: pct(s.InitialThreshold), Source: s.ThresholdSource, Det: [][6]any{}}
 	known, judged := false, false
 	verdicts := make([]byte, len(s.Points))
@@ -444,6 +460,11 @@ func jsSeriesOf(s Series) jsSeries {
 		for _, p := range s.Points {
 			js.Base = append(js.Base, num(p.Base))
 			js.Head = append(js.Head, num(p.Head))
+		}
+	}
+	if slices.ContainsFunc(s.Points, func(p Point) bool { return p.Against != "" }) {
+		for _, p := range s.Points {
+			js.Against = append(js.Against, against[p.Against])
 		}
 	}
 	for _, det := range s.Detections {

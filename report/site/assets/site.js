@@ -69,11 +69,27 @@
     if (!t || !/^https?:\/\//.test(t) || !/^[0-9a-f]+$/.test(hash)) return "";
     return t.split("{commit}").join(hash);
   }
+  // unitWords is a series' unit with the metric that measured it.
+  function unitWords(s) {
+    var m = s.metric || M.data.metric;
+    return s.unit + (m ? " (metric " + m + ")" : "");
+  }
   // axisLabel is a series chart's y label: the metric and unit, then
   // what the numbers are.
-  function axisLabel(unit) {
-    var m = M.data.metric ? " (metric " + M.data.metric + ")" : "";
-    return [unit + m, "% vs baseline " + M.data.baseline.hash.slice(0, 7)];
+  function axisLabel(s) {
+    return [unitWords(s), "% vs baseline " + M.data.baseline.hash.slice(0, 7)];
+  }
+  // baseWords names the baseline a point was measured against: "" for
+  // the site's own, else the older one and how it was carried over.
+  function baseWords(d, i) {
+    var b = d.ag && d.ag[i] ? M.data.bases[d.ag[i] - 1] : null;
+    return b ? "measured against the earlier baseline " + b.hash.slice(0, 7) + " (" + b.date + "), carried over through the rebaseline bridge" : "";
+  }
+  // bridgeWords lists where the baseline moved.
+  function bridgeWords() {
+    return (M.data.bridges || []).map(function (b) {
+      return b[0].hash.slice(0, 7) + " → " + b[1].hash.slice(0, 7) + " (" + b[1].date + ")";
+    });
   }
   function chunkOf(k) {
     return Math.floor(k / M.data.chunkSize);
@@ -228,7 +244,7 @@
         return signed(v);
       },
       xLabel: "commit (oldest → newest), short hash and date",
-      yLabel: axisLabel(s.unit),
+      yLabel: axisLabel(s),
     });
     var sx = f.sx,
       sy = f.sy,
@@ -253,6 +269,15 @@
     var line = "";
     for (i = 0; i < n; i++) line += (i ? " L" : "M") + sx(d.c[i]) + " " + sy(d.v[i]);
     svg("path", { d: line, class: "line" }, g);
+    // where the baseline moved: between two points measured against
+    // different baselines
+    for (i = 1; d.ag && i < n; i++) {
+      if (d.ag[i] === d.ag[i - 1]) continue;
+      var xb = (sx(d.c[i - 1]) + sx(d.c[i])) / 2;
+      svg("line", { x1: xb, x2: xb, y1: f.T, y2: f.H - f.B, class: "rebase" }, g);
+      var to = d.ag[i] ? M.data.bases[d.ag[i] - 1].hash : M.data.baseline.hash;
+      svg("text", { x: xb + 3, y: f.T + 10, class: "tick rebase-label" }, g).textContent = "baseline → " + to.slice(0, 7);
+    }
     for (i = 0; i < n; i++) svg("circle", { cx: sx(d.c[i]), cy: sy(d.v[i]), r: big ? 3 : 2.2, class: "pt v-" + d.vd[i] }, g);
     var byPoint = {};
     d.d.forEach(function (det) {
@@ -287,6 +312,7 @@
     lines.push(val + signed(d.v[i]) + " vs baseline");
     lines.push("99% CI [" + signed(d.lo[i]) + ", " + signed(d.hi[i]) + "], threshold ±" + d.th[i].toFixed(2) + "%");
     lines.push("verdict: " + verdictWords[d.vd[i]] + (d.vt && d.vt[i] ? " (judged against ±" + d.vt[i].toFixed(2) + "%)" : ""));
+    if (baseWords(d, i)) lines.push(baseWords(d, i));
     dets.forEach(function (det) {
       lines.push(detWords(det[2] === 1, det[1], det[3]) + " (threshold " + det[4].toFixed(2) + "%)");
     });
@@ -301,8 +327,10 @@
     D.series.forEach(function (s) {
       nDet += s.det.length;
     });
+    var moves = bridgeWords();
     document.getElementById("summary").textContent =
-      D.series.length + " series over " + D.commits.hash.length + " commits against baseline " + short(D.baseline.hash) + " (" + D.baseline.date + " UTC" + (D.baseline.subject ? ", " + D.baseline.subject : "") + "); " + nDet + " detections.";
+      D.series.length + " series over " + D.commits.hash.length + " commits against baseline " + short(D.baseline.hash) + " (" + D.baseline.date + " UTC" + (D.baseline.subject ? ", " + D.baseline.subject : "") + "); " + nDet + " detections." +
+      (moves.length ? " The baseline moved: " + moves.join(", ") + "; the charts mark where." : "");
     var t0 = performance.now();
     figure();
     M.timing = { start: t0, figure: performance.now() - t0 };
@@ -325,7 +353,7 @@
       var h = html("h3", "", null, card);
       var a = html("a", "", s.name, h);
       a.setAttribute("href", s.page);
-      var facts = [s.pkg, s.unit];
+      var facts = [s.pkg, unitWords(s)];
       if (s.machine) facts.push(s.machine);
       if (s.settings) facts.push("settings: " + s.settings);
       facts.push(s.impact !== undefined ? s.impactKind + " impact " + s.impact.toFixed(1) + "%" : "impact unknown");
@@ -519,8 +547,9 @@
     }
     fact("package", s.pkg);
     fact("benchmark", s.name);
-    fact("unit", s.unit + (D.metric ? " (metric " + D.metric + ")" : ""));
+    fact("unit", unitWords(s));
     fact("baseline", short(D.baseline.hash) + " (" + D.baseline.date + " UTC" + (D.baseline.subject ? ", " + D.baseline.subject : "") + ")");
+    if (bridgeWords().length) fact("baseline moved", bridgeWords().join(", ") + " (rebaseline bridges: earlier points carried over)");
     if (s.machine) fact("machine", s.machine);
     if (s.settings) fact("settings", s.settings);
     fact("impact", s.impact !== undefined ? s.impactKind + " impact " + s.impact.toFixed(2) + "% of the application's CPU time" : "unknown");
@@ -545,7 +574,8 @@
       html("td", "", D.commits.date[c], tr);
       html("td", "subject", D.commits.subject[c], tr);
       html("td", "num", d.h ? fmtValue(d.h[i], s.unit) : "", tr);
-      html("td", "num", signed(d.v[i]), tr);
+      var ch = html("td", "num", signed(d.v[i]) + (baseWords(d, i) ? " †" : ""), tr);
+      if (baseWords(d, i)) ch.setAttribute("title", baseWords(d, i));
       html("td", "num", "[" + signed(d.lo[i]) + ", " + signed(d.hi[i]) + "]", tr);
       html("td", "num", d.th[i].toFixed(2) + "%", tr);
       html("td", "", verdictWords[d.vd[i]] + (d.vt && d.vt[i] ? " (±" + d.vt[i].toFixed(2) + "%)" : ""), tr);
