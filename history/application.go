@@ -1,6 +1,7 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/measure"
 )
 
 // Where an [Application]'s value comes from.
@@ -67,13 +69,15 @@ func (a *Application) Check() error {
 
 // ApplicationOf returns the measurement of the application benchmark
 // bench in rep, as [FromMeasurements]: bench is matched like
-// [Query].Benchmarks (id, full name or displayed name), its sec/op result
-// first, else its first unit. Value is the head's median and CI the
+// [Query].Benchmarks (id, full name or displayed name), its result in the
+// unit of the comparison's metric (sec/op for time) first, else its first
+// unit. Value is the head's median and CI the
 // change's interval scaled by the base's median. A benchmark rep did not
 // compare is an error that names the compared ones.
 func ApplicationOf(rep *compare.Report, bench string) (*Application, error) {
 	var found *compare.Result
 	var names []string
+	want := cmp.Or(rep.Settings.Metric, measure.Time).Unit()
 	for i := range rep.Results {
 		r := &rep.Results[i]
 		if r.ID != bench && r.Name != bench && benchname.Display(rep.Module, r.Package, r.Name) != bench {
@@ -85,7 +89,7 @@ func ApplicationOf(rep *compare.Report, bench string) (*Application, error) {
 		if r.Status != compare.Compared || r.Estimate == nil {
 			continue
 		}
-		if found == nil || r.Unit == "sec/op" && found.Unit != "sec/op" {
+		if found == nil || r.Unit == want && found.Unit != want {
 			found = r
 		}
 	}

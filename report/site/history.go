@@ -77,7 +77,37 @@ func FromHistory(set *history.Set, detected []history.Detected) (*Data, error) {
 		d.Bridges = append(d.Bridges, Bridge{From: commitOf(b.From), To: commitOf(b.To)})
 	}
 	d.Application = application(set.Application, index)
+	markApplication(d)
 	return d, d.Check()
+}
+
+// markApplication sets AppPoint.Detected where the application
+// benchmark's own series (its measurements are one of d's series: the one
+// series of its name and unit) has a detection.
+func markApplication(d *Data) {
+	a := d.Application
+	if a == nil || a.Source != history.FromMeasurements {
+		return
+	}
+	var own *Series
+	for i, s := range d.Series {
+		if s.Name == a.Name && s.Unit == a.Unit {
+			if own != nil {
+				return // two packages name it: which is unknown
+			}
+			own = &d.Series[i]
+		}
+	}
+	if own == nil {
+		return
+	}
+	detected := map[int]bool{}
+	for _, det := range own.Detections {
+		detected[own.Points[det.Index].Commit] = true
+	}
+	for i := range a.Points {
+		a.Points[i].Detected = detected[a.Points[i].Commit]
+	}
 }
 
 func commitOf(r compare.Revision) Commit {

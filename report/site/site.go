@@ -164,7 +164,8 @@ type AppPoint struct {
 	Value float64 `json:"value"`
 	// CI is Value's interval; zero when not known.
 	CI benchstats.Interval `json:"ci"`
-	// Detected is set when the application's own detection fired here.
+	// Detected is set when the application benchmark's own series has a
+	// detection here ([FromHistory]: the one series of its name and unit).
 	Detected bool `json:"detected,omitempty"`
 }
 

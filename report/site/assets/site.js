@@ -58,6 +58,13 @@
     }
     return Number(v.toPrecision(4)) + " " + unit;
   }
+  // timeScale is the SI prefix that shows seconds up to hi best.
+  function timeScale(hi) {
+    var scales = [[1e-9, "ns"], [1e-6, "µs"], [1e-3, "ms"], [1, "s"]];
+    var i = 0;
+    while (i + 1 < scales.length && Math.abs(hi) >= scales[i + 1][0]) i++;
+    return scales[i];
+  }
   var verdictWords = { u: "unchanged", i: "potential improvement", r: "potential regression", I: "definite improvement", R: "definite regression" };
   var kindWords = { jump: "jump", trend: "trend", edivisive: "E-divisive change point", fixed: "fixed-value bound" };
   function detWords(definite, kind, change) {
@@ -163,12 +170,10 @@
       B = 46;
     var root = svg("svg", { viewBox: "0 0 " + W + " " + H, class: "plot", role: "img", "aria-label": o.label }, box);
     var nC = M.data.commits.hash.length;
-    var x0 = o.xMin !== undefined ? o.xMin : 0,
-      x1 = o.xMax !== undefined ? o.xMax : Math.max(1, nC - 1);
-    if (x1 === x0) {
-      x0 -= 1;
-      x1 += 1;
-    }
+    // half a commit's room on each side, so that the first and last
+    // points, their marks and thresholds stay clear of the axes
+    var x0 = o.xMin !== undefined ? o.xMin : -0.5,
+      x1 = o.xMax !== undefined ? o.xMax : Math.max(0, nC - 1) + 0.5;
     var pad = (o.yMax - o.yMin) * 0.08 || 1;
     var y0 = o.yMin - pad,
       y1 = o.yMax + pad;
@@ -185,10 +190,10 @@
     });
     // x ticks: up to 6 commits, short hash and date
     var want = o.big ? 8 : 5;
-    var step = Math.max(1, Math.ceil((x1 - x0 + 1) / want));
+    var step = Math.max(1, Math.ceil((x1 - x0) / want));
     for (var c = Math.max(0, Math.ceil(x0)); c <= x1 && c < nC; c += step) {
       svg("line", { x1: sx(c), x2: sx(c), y1: H - B, y2: H - B + 4, class: "grid" }, g);
-      var anchor = sx(c) - L < 40 ? "start" : W - R - sx(c) < 40 ? "end" : "middle";
+      var anchor = sx(c) - L < 36 ? "start" : W - R - sx(c) < 36 ? "end" : "middle";
       var t = svg("text", { x: sx(c), y: H - B + 16, class: "tick", "text-anchor": anchor }, g);
       t.textContent = M.data.commits.hash[c].slice(0, 7) + " " + M.data.commits.date[c].slice(5, 10);
     }
@@ -451,6 +456,8 @@
         lo = Math.min(lo, A.v[i], A.lo[i] || A.v[i]);
         hi = Math.max(hi, A.v[i], A.hi[i] || A.v[i]);
       });
+      // seconds are shown in the unit their size calls for
+      var sc = /^sec\//.test(A.unit) ? timeScale(hi) : [1, ""];
       var f = frame(appBox, {
         width: 1000,
         height: 200,
@@ -458,10 +465,10 @@
         yMax: hi,
         label: "application " + A.name,
         yTick: function (v) {
-          return Number(v.toPrecision(3)) + "";
+          return Number((v / sc[0]).toPrecision(3)) + "";
         },
-        xLabel: "commit (oldest → newest)",
-        yLabel: [A.name, A.unit + " (" + A.source + ")"],
+        xLabel: "commit (oldest → newest), short hash and date",
+        yLabel: [A.name, (sc[1] ? A.unit.replace(/^sec/, sc[1]) : A.unit) + " (" + A.source + ")"],
       });
       var g = svg("g", { class: "series app" }, f.svg);
       var band = "",
@@ -476,7 +483,10 @@
       A.c.forEach(function (c, i) {
         var pt = svg("circle", { cx: f.sx(c), cy: f.sy(A.v[i]), r: 3, class: "pt", tabindex: 0 }, g);
         hover(pt, function () {
-          return [D.commits.hash[c].slice(0, 10) + " · " + D.commits.date[c] + " UTC", A.name + ": " + fmtValue(A.v[i], A.unit)];
+          var l = [D.commits.hash[c].slice(0, 10) + " · " + D.commits.date[c] + " UTC", A.name + ": " + fmtValue(A.v[i], A.unit)];
+          if (A.lo[i] || A.hi[i]) l.push("99% CI [" + fmtValue(A.lo[i], A.unit) + ", " + fmtValue(A.hi[i], A.unit) + "]");
+          l.push("from the " + A.source);
+          return l;
         });
       });
       (A.det || []).forEach(function (c) {
@@ -506,12 +516,13 @@
       yTick: function (v) {
         return v < 0 ? "" : v.toFixed(v < 10 ? 1 : 0) + "%";
       },
-      xLabel: "commit (oldest → newest)",
+      xLabel: "commit (oldest → newest), short hash and date",
       yLabel: ["impact on the application", "(% of its CPU time)"],
     });
     if (unknown) {
       var yu = f2.sy(-top * 0.06 - 0.25);
-      svg("text", { x: f2.L + 4, y: yu - 8, class: "tick" }, f2.svg).textContent = "impact unknown";
+      svg("text", { x: f2.L + 4, y: yu - 8, class: "tick" }, f2.svg).textContent =
+        top > 0 ? "impact unknown" : "impact unknown: compare with the analysis flags (--app, --micro) to store each benchmark's reference impact";
     }
     var g2 = svg("g", { class: "impacts" }, f2.svg);
     // potential first, so definite ones lie on top
@@ -573,6 +584,7 @@
       commitLink(html("td", "", null, tr), c);
       html("td", "", D.commits.date[c], tr);
       html("td", "subject", D.commits.subject[c], tr);
+      html("td", "num", d.b ? fmtValue(d.b[i], s.unit) : "", tr);
       html("td", "num", d.h ? fmtValue(d.h[i], s.unit) : "", tr);
       var ch = html("td", "num", signed(d.v[i]) + (baseWords(d, i) ? " †" : ""), tr);
       if (baseWords(d, i)) ch.setAttribute("title", baseWords(d, i));
