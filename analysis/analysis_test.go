@@ -22,14 +22,8 @@ import (
 // their manifest ids; entries that did not succeed become skips carrying
 // their status, and the module comes from the manifest.
 func TestRunReadsManifest(t *testing.T) {
-	app, b1, b2 := proftest.Figure62()
-	dir := t.TempDir()
-	appPath := filepath.Join(dir, "app.pprof")
-	proftest.WriteFile(t, appPath, app)
-	micro := filepath.Join(dir, "micro")
-	require.NoError(t, os.Mkdir(micro, 0o755))
-	proftest.WriteFile(t, filepath.Join(micro, "one.pprof"), b1)
-	proftest.WriteFile(t, filepath.Join(micro, "two.pprof"), b2)
+	dir, appPath, micro := figureDir(t)
+	_, _, b2 := proftest.Figure62()
 	proftest.WriteFile(t, filepath.Join(micro, "stray.pprof"), b2) // not in the manifest: ignored
 	m := &manifest.Manifest{
 		Version: manifest.SchemaVersion, Module: proftest.Figure62Module, BenchTime: "1s",

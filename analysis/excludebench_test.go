@@ -3,8 +3,6 @@ package analysis_test
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -65,14 +63,7 @@ func TestExcludeBenchmarksOnTheExample(t *testing.T) {
 // A manifest's benchmarks are matched by their import path + full name as
 // well, the ids package compare and the history use.
 func TestExcludeBenchmarksByPackageID(t *testing.T) {
-	app, b1, b2 := proftest.Figure62()
-	dir := t.TempDir()
-	appPath := filepath.Join(dir, "app.pprof")
-	proftest.WriteFile(t, appPath, app)
-	micro := filepath.Join(dir, "micro")
-	require.NoError(t, os.Mkdir(micro, 0o755))
-	proftest.WriteFile(t, filepath.Join(micro, "one.pprof"), b1)
-	proftest.WriteFile(t, filepath.Join(micro, "two.pprof"), b2)
+	dir, appPath, micro := figureDir(t)
 	m := &manifest.Manifest{Version: manifest.SchemaVersion, Module: proftest.Figure62Module, BenchTime: "1s",
 		Benchmarks: []manifest.Entry{
 			{ID: "one", Package: "example.com/fig/app", Name: "BenchmarkOne", Status: manifest.StatusOK, Profile: "one.pprof"},

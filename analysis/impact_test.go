@@ -2,8 +2,6 @@ package analysis_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -60,14 +58,7 @@ func TestImpactsExample(t *testing.T) {
 // With a collection manifest, benchmarks are keyed by package and name,
 // the ids of compare's results.
 func TestImpactsManifestIDs(t *testing.T) {
-	app, b1, b2 := proftest.Figure62()
-	dir := t.TempDir()
-	appPath := filepath.Join(dir, "app.pprof")
-	proftest.WriteFile(t, appPath, app)
-	micro := filepath.Join(dir, "micro")
-	require.NoError(t, os.Mkdir(micro, 0o755))
-	proftest.WriteFile(t, filepath.Join(micro, "one.pprof"), b1)
-	proftest.WriteFile(t, filepath.Join(micro, "two.pprof"), b2)
+	dir, appPath, micro := figureDir(t)
 	m := &manifest.Manifest{
 		Version: manifest.SchemaVersion, Module: proftest.Figure62Module, BenchTime: "1s",
 		Benchmarks: []manifest.Entry{
