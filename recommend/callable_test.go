@@ -263,31 +263,10 @@ func TestCallableLazyMatchesEager(t *testing.T) {
 			}
 			return fmt.Sprintf("p.f%02d", i/2)
 		}
-		var paths [][]string
-		for s := 0; s < 1+rng.Intn(15); s++ {
-			path := []string{"x.root"}
-			for d := 0; d < 1+rng.Intn(8); d++ {
-				path = append(path, name(rng.Intn(nodes)))
-			}
-			paths = append(paths, path)
-		}
-		cov, covered := graph(t, paths)
-		for i := range cov.App.Nodes {
-			if rng.Intn(4) == 0 {
-				covered.Add(i)
-			}
-		}
+		cov, covered := randomGraph(t, rng, nodes, 15, 8, name)
 		limit := rng.Intn(5)
-		var got []string
 		res := recommend.Additional(cov, covered, recommend.Options{N: limit, Targets: recommend.Callable})
-		added := 0
-		for _, rec := range res.Recommendations {
-			got = append(got, rec.Function)
-			require.Len(t, rec.AddedNodes, rec.AddedProject+rec.AddedExternal, "trial %d: %s", trial, rec.Function)
-			added += len(rec.AddedNodes)
-		}
-		require.Equal(t, eagerCallable(cov, covered, limit), got, "trial %d", trial)
-		require.Equal(t, covered.Len()+added, res.Covered.Len(), "trial %d", trial)
+		matchesEager(t, trial, res, covered, eagerCallable(cov, covered, limit))
 	}
 }
 

@@ -247,27 +247,56 @@ func TestLazyMatchesEager(t *testing.T) {
 			}
 			return fmt.Sprintf("p.n%02d", i)
 		}
-		var paths [][]string
-		for s := 0; s < 1+rng.Intn(12); s++ {
-			path := []string{"x.root"}
-			for d := 0; d < 1+rng.Intn(6); d++ {
-				path = append(path, name(rng.Intn(nodes))) // cycles happen
-			}
-			paths = append(paths, path)
-		}
-		cov, covered := graph(t, paths)
-		for i := range cov.App.Nodes {
-			if rng.Intn(4) == 0 {
-				covered.Add(i)
-			}
-		}
+		cov, covered := randomGraph(t, rng, nodes, 12, 6, name)
 		limit := rng.Intn(5)
-		var got []string
-		for _, rec := range recommend.Additional(cov, covered, recommend.Options{N: limit}).Recommendations {
-			got = append(got, rec.Function)
-		}
-		require.Equal(t, eager(cov, covered, limit), got, "trial %d", trial)
+		res := recommend.Additional(cov, covered, recommend.Options{N: limit})
+		matchesEager(t, trial, res, covered, eager(cov, covered, limit))
 	}
+}
+
+// randomGraph draws 1 to maxPaths paths from x.root, each through 1 to
+// maxDepth of the functions name(0..nodes-1) picked at random (so cycles
+// happen), and builds their graph with about one node in four covered.
+func randomGraph(t *testing.T, rng *rand.Rand, nodes, maxPaths, maxDepth int, name func(int) string) (*coverage.Result, bitset.Set) {
+	var paths [][]string
+	for s := 0; s < 1+rng.Intn(maxPaths); s++ {
+		path := []string{"x.root"}
+		for d := 0; d < 1+rng.Intn(maxDepth); d++ {
+			path = append(path, name(rng.Intn(nodes)))
+		}
+		paths = append(paths, path)
+	}
+	return coverRandomly(t, rng, paths, 4)
+}
+
+// coverRandomly builds the graph of paths and marks each of its nodes
+// covered with probability 1/oneIn.
+func coverRandomly(t *testing.T, rng *rand.Rand, paths [][]string, oneIn int) (*coverage.Result, bitset.Set) {
+	cov, covered := graph(t, paths)
+	for i := range cov.App.Nodes {
+		if rng.Intn(oneIn) == 0 {
+			covered.Add(i)
+		}
+	}
+	return cov, covered
+}
+
+// matchesEager checks the lazy result res, computed from covered, against
+// want, the eager reference's picks: the same functions in the same order,
+// each recommendation's AddedNodes sorted and as many as its project and
+// external additions, and Covered adding exactly the recommended nodes.
+func matchesEager(t *testing.T, trial int, res *recommend.Result, covered bitset.Set, want []string) {
+	t.Helper()
+	var got []string
+	added := 0
+	for _, rec := range res.Recommendations {
+		got = append(got, rec.Function)
+		require.Len(t, rec.AddedNodes, rec.AddedProject+rec.AddedExternal, "trial %d: %s", trial, rec.Function)
+		require.True(t, slices.IsSorted(rec.AddedNodes), "trial %d", trial)
+		added += len(rec.AddedNodes)
+	}
+	require.Equal(t, want, got, "trial %d", trial)
+	require.Equal(t, covered.Len()+added, res.Covered.Len(), "trial %d: Covered adds exactly the recommended nodes", trial)
 }
 
 // Larger graphs than TestLazyMatchesEager's (about 140 nodes, up to 19
@@ -299,23 +328,9 @@ func TestLazyMatchesEagerDeep(t *testing.T) {
 			}
 			paths = append(paths, path)
 		}
-		cov, covered := graph(t, paths)
-		for i := range cov.App.Nodes {
-			if rng.Intn(3) == 0 {
-				covered.Add(i)
-			}
-		}
+		cov, covered := coverRandomly(t, rng, paths, 3)
 		limit := rng.Intn(4) // 0: until nothing is left
 		res := recommend.Additional(cov, covered, recommend.Options{N: limit})
-		var got []string
-		added := 0
-		for _, rec := range res.Recommendations {
-			got = append(got, rec.Function)
-			require.Len(t, rec.AddedNodes, rec.AddedProject+rec.AddedExternal, "trial %d: %s", trial, rec.Function)
-			require.True(t, slices.IsSorted(rec.AddedNodes), "trial %d", trial)
-			added += len(rec.AddedNodes)
-		}
-		require.Equal(t, eager(cov, covered, limit), got, "trial %d", trial)
-		require.Equal(t, covered.Len()+added, res.Covered.Len(), "trial %d: Covered adds exactly the recommended nodes", trial)
+		matchesEager(t, trial, res, covered, eager(cov, covered, limit))
 	}
 }
