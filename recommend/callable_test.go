@@ -177,7 +177,6 @@ func TestCallableDetails(t *testing.T) {
 // closure of p.fK) or "x.nK".
 func eagerCallable(cov *coverage.Result, covered bitset.Set, n int) []string {
 	g := cov.App
-	done := covered.Clone()
 	dist := g.RootDistance()
 	groups := map[string][]int{}
 	var order []string
@@ -191,63 +190,30 @@ func eagerCallable(cov *coverage.Result, covered bitset.Set, n int) []string {
 		}
 		groups[f] = append(groups[f], v)
 	}
-	var out []string
-	for n <= 0 || len(out) < n {
-		best, bestGain, bestExt, bestDist := "", 0, 0, -1
-		var bestSet []int
+	return eagerRounds(covered, n, func(done bitset.Set) []pick {
+		var cands []pick
 		for _, f := range order {
 			open := false
-			d := -1
+			c := pick{name: f, dist: -1}
 			seen := map[int]bool{}
-			var set []int
-			gain, ext := 0, 0
 			for _, v := range groups[f] {
 				open = open || !covered.Has(v)
-				if dist[v] >= 0 && (d < 0 || dist[v] < d) {
-					d = dist[v]
+				if dist[v] >= 0 && (c.dist < 0 || dist[v] < c.dist) {
+					c.dist = dist[v]
 				}
 				for _, w := range g.Reachable(v) {
-					if seen[w] || done.Has(w) {
-						continue
-					}
-					seen[w] = true
-					set = append(set, w)
-					if g.Nodes[w].Project {
-						gain++
-					} else {
-						ext++
+					if !seen[w] && !done.Has(w) {
+						seen[w] = true
+						c.add(g, w)
 					}
 				}
 			}
-			if !open || gain == 0 {
-				continue
-			}
-			better := best == "" || gain > bestGain
-			if !better && gain == bestGain {
-				switch {
-				case d != bestDist && (d < 0 || bestDist < 0):
-					better = bestDist < 0
-				case d != bestDist:
-					better = d < bestDist
-				case ext != bestExt:
-					better = ext > bestExt
-				default:
-					better = f < best
-				}
-			}
-			if better {
-				best, bestGain, bestExt, bestDist, bestSet = f, gain, ext, d, set
+			if open && c.gain > 0 {
+				cands = append(cands, c)
 			}
 		}
-		if best == "" {
-			break
-		}
-		out = append(out, best)
-		for _, w := range bestSet {
-			done.Add(w)
-		}
-	}
-	return out
+		return cands
+	})
 }
 
 func TestCallableLazyMatchesEager(t *testing.T) {

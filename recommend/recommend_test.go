@@ -185,52 +185,79 @@ func TestTieBreaks(t *testing.T) {
 // reference the lazy, condensed version must match exactly.
 func eager(cov *coverage.Result, covered bitset.Set, n int) []string {
 	g := cov.App
-	done := covered.Clone()
 	dist := g.RootDistance()
-	var out []string
-	for n <= 0 || len(out) < n {
-		best, bestGain, bestExt := -1, 0, 0
-		var bestSet []int
+	return eagerRounds(covered, n, func(done bitset.Set) []pick {
+		var cands []pick
 		for v, node := range g.Nodes {
 			if !node.Project || done.Has(v) {
 				continue
 			}
-			gain, ext := 0, 0
-			var set []int
+			c := pick{name: node.Name, dist: dist[v]}
 			for _, w := range g.Reachable(v) {
-				if done.Has(w) {
-					continue
-				}
-				set = append(set, w)
-				if g.Nodes[w].Project {
-					gain++
-				} else {
-					ext++
+				if !done.Has(w) {
+					c.add(g, w)
 				}
 			}
-			better := best < 0 || gain > bestGain
-			if !better && gain == bestGain {
-				dv, db := dist[v], dist[best]
-				switch {
-				case dv != db && (dv < 0 || db < 0):
-					better = db < 0
-				case dv != db:
-					better = dv < db
-				case ext != bestExt:
-					better = ext > bestExt
-				default:
-					better = node.Name < g.Nodes[best].Name
-				}
-			}
-			if better {
-				best, bestGain, bestExt, bestSet = v, gain, ext, set
+			cands = append(cands, c)
+		}
+		return cands
+	})
+}
+
+// A pick is a candidate of one round of the eager references: its name,
+// the functions it would add (set: gain in the project, ext outside) and
+// its distance from a root (-1: none reaches it).
+type pick struct {
+	name            string
+	set             []int
+	gain, ext, dist int
+}
+
+// add counts node w of g as one that c would add.
+func (c *pick) add(g *callgraph.Graph, w int) {
+	c.set = append(c.set, w)
+	if g.Nodes[w].Project {
+		c.gain++
+	} else {
+		c.ext++
+	}
+}
+
+// outranks reports whether c beats best (nil: no candidate yet): more
+// project gain first, then reached from a root before not reached, then
+// nearer a root, then more external functions, then the smaller name.
+func (c pick) outranks(best *pick) bool {
+	switch {
+	case best == nil || c.gain != best.gain:
+		return best == nil || c.gain > best.gain
+	case c.dist != best.dist && (c.dist < 0 || best.dist < 0):
+		return best.dist < 0
+	case c.dist != best.dist:
+		return c.dist < best.dist
+	case c.ext != best.ext:
+		return c.ext > best.ext
+	}
+	return c.name < best.name
+}
+
+// eagerRounds picks, until it has n (n <= 0: no limit) or round offers no
+// candidate, the candidate that outranks the others among those round
+// offers given what is covered so far, and covers its set.
+func eagerRounds(covered bitset.Set, n int, round func(done bitset.Set) []pick) []string {
+	done := covered.Clone()
+	var out []string
+	for n <= 0 || len(out) < n {
+		var best *pick
+		for _, c := range round(done) {
+			if c.outranks(best) {
+				best = &c
 			}
 		}
-		if best < 0 {
+		if best == nil {
 			break
 		}
-		out = append(out, g.Nodes[best].Name)
-		for _, w := range bestSet {
+		out = append(out, best.name)
+		for _, w := range best.set {
 			done.Add(w)
 		}
 	}
