@@ -2,7 +2,6 @@ package recommend_test
 
 import (
 	"fmt"
-	"math/rand"
 	"strings"
 	"testing"
 
@@ -214,26 +213,6 @@ func eagerCallable(cov *coverage.Result, covered bitset.Set, n int) []string {
 		}
 		return cands
 	})
-}
-
-func TestCallableLazyMatchesEager(t *testing.T) {
-	rng := rand.New(rand.NewSource(9))
-	for trial := 0; trial < 200; trial++ {
-		nodes := 4 + rng.Intn(40)
-		name := func(i int) string {
-			switch i % 4 {
-			case 0:
-				return fmt.Sprintf("x.n%02d", i)
-			case 1:
-				return fmt.Sprintf("p.f%02d.func%d", i/8, 1+i%3)
-			}
-			return fmt.Sprintf("p.f%02d", i/2)
-		}
-		cov, covered := randomGraph(t, rng, nodes, 15, 8, name)
-		limit := rng.Intn(5)
-		res := recommend.Additional(cov, covered, recommend.Options{N: limit, Targets: recommend.Callable})
-		matchesEager(t, trial, res, covered, eagerCallable(cov, covered, limit))
-	}
 }
 
 // NotTarget leaves a package's functions out of the callable candidates,

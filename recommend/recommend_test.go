@@ -264,20 +264,46 @@ func eagerRounds(covered bitset.Set, n int, round func(done bitset.Set) []pick) 
 	return out
 }
 
+// On random small graphs the lazy search picks what the eager references
+// pick, for function targets (eager) and callable targets (eagerCallable,
+// whose names include closures "p.fK.funcN").
 func TestLazyMatchesEager(t *testing.T) {
-	rng := rand.New(rand.NewSource(7))
-	for trial := 0; trial < 150; trial++ {
-		nodes := 4 + rng.Intn(30)
-		name := func(i int) string {
+	tests := []struct {
+		name                      string
+		seed                      int64
+		trials                    int
+		nodes, maxPaths, maxDepth int
+		fname                     func(i int) string
+		targets                   recommend.Targets
+		eager                     func(*coverage.Result, bitset.Set, int) []string
+	}{
+		{"functions", 7, 150, 30, 12, 6, func(i int) string {
 			if i%3 == 0 {
 				return fmt.Sprintf("x.n%02d", i)
 			}
 			return fmt.Sprintf("p.n%02d", i)
-		}
-		cov, covered := randomGraph(t, rng, nodes, 12, 6, name)
-		limit := rng.Intn(5)
-		res := recommend.Additional(cov, covered, recommend.Options{N: limit})
-		matchesEager(t, trial, res, covered, eager(cov, covered, limit))
+		}, recommend.AnyFunction, eager},
+		{"callable", 9, 200, 40, 15, 8, func(i int) string {
+			switch i % 4 {
+			case 0:
+				return fmt.Sprintf("x.n%02d", i)
+			case 1:
+				return fmt.Sprintf("p.f%02d.func%d", i/8, 1+i%3)
+			}
+			return fmt.Sprintf("p.f%02d", i/2)
+		}, recommend.Callable, eagerCallable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rng := rand.New(rand.NewSource(tt.seed))
+			for trial := 0; trial < tt.trials; trial++ {
+				nodes := 4 + rng.Intn(tt.nodes)
+				cov, covered := randomGraph(t, rng, nodes, tt.maxPaths, tt.maxDepth, tt.fname)
+				limit := rng.Intn(5)
+				res := recommend.Additional(cov, covered, recommend.Options{N: limit, Targets: tt.targets})
+				matchesEager(t, trial, res, covered, tt.eager(cov, covered, limit))
+			}
+		})
 	}
 }
 
