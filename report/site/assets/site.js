@@ -564,7 +564,24 @@
     if (s.machine) fact("machine", s.machine);
     if (s.settings) fact("settings", s.settings);
     fact("impact", s.impact !== undefined ? s.impactKind + " impact " + s.impact.toFixed(2) + "% of the application's CPU time" : "unknown");
-    fact("initial threshold", d.init.toFixed(2) + "% (" + d.src + ")");
+    fact("initial threshold", d.init.toFixed(2) + "% (" + d.src + "), where the detectors start");
+    if (d.vt) {
+      // the thresholds the verdicts were taken against, as runs of points
+      var runs = [];
+      d.vt.forEach(function (v, i) {
+        var r = runs[runs.length - 1];
+        if (r && r[0] === v) r[2] = i;
+        else runs.push([v, i, i]);
+      });
+      fact(
+        "verdicts judged against",
+        runs
+          .map(function (r) {
+            return (r[0] ? "±" + r[0].toFixed(2) + "%" : "unknown") + " (" + (r[1] === r[2] ? "#" + r[1] : "#" + r[1] + "–" + r[2]) + ")";
+          })
+          .join(", ") + ": each verdict stays as its comparison took it; a later calibration changes only the detectors' start"
+      );
+    }
     chart(document.getElementById("chart"), k, true);
     var ul = document.getElementById("detections");
     if (!d.d.length) html("li", "", "no detections", ul);
