@@ -295,7 +295,10 @@ func TestActionlint(t *testing.T) {
 //  3. a run whose mbopt damages the database and fails: the save step
 //     refuses it and nothing is pushed;
 //  4. a nightly run on a new commit: the history has both commits and the
-//     A/A calibration.
+//     A/A calibration;
+//  5. a nightly run on a third commit whose comparison is stored but whose
+//     A/A comparison then fails: the run fails, and the stored comparison
+//     is saved all the same (the history survives a failed run).
 func TestHistoryRecipeRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs four comparisons")
@@ -364,6 +367,19 @@ func TestHistoryRecipeRuns(t *testing.T) {
 	assert.Equal(t, "2", strings.TrimSpace(out), "one commit of the history per saved run")
 	assert.Equal(t, map[string]int{"BenchmarkFaster": 2, "BenchmarkSame": 2, "BenchmarkSlower": 2}, storedPoints(t, origin, wf.Env["HISTORY_BRANCH"], wf.Env["HISTORY_FILE"]))
 	assert.FileExists(t, filepath.Join(r.temp, "site", "index.html"))
+
+	// 5. The comparison is stored, then the A/A comparison fails: the
+	// step fails, and the save step keeps what was stored.
+	tip2 := branchTip()
+	gitIn(t, repo, "commit", "--quiet", "--allow-empty", "-m", "a third commit")
+	failingAA := filepath.Join(t.TempDir(), "mbopt")
+	require.NoError(t, os.WriteFile(failingAA, []byte("#!/bin/sh\nfor a in \"$@\"; do\n  if [ \"$a\" = --aa ]; then echo 'the A/A comparison failed' >&2; exit 1; fi\ndone\nexec "+bin+" \"$@\"\n"), 0o755))
+	r = runRecipe(t, wf, repo, failingAA, "schedule", env)
+	assert.Equal(t, "Compare with the baseline", r.failed)
+	assert.Contains(t, r.ran, "Save the history")
+	assert.NotContains(t, r.ran, "Render the site")
+	assert.NotEqual(t, tip2, branchTip(), "the comparison stored before the failure is pushed")
+	assert.Equal(t, map[string]int{"BenchmarkFaster": 3, "BenchmarkSame": 3, "BenchmarkSlower": 3}, storedPoints(t, origin, wf.Env["HISTORY_BRANCH"], wf.Env["HISTORY_FILE"]))
 }
 
 // gitIn runs git in dir and returns its output.
