@@ -176,6 +176,21 @@ func TestBenchFunc(t *testing.T) {
 		assert.Equal(t, tc.want, got.Name, tc.name)
 		assert.Equal(t, tc.name == "BenchmarkPar", got.Parallel, tc.name)
 	}
+	// Callgrind misfiles calls across Go's stack switches, more often on a
+	// loaded machine: RunParallel under the scheduler, its body under
+	// another frame. The body is still found, and the benchmark still
+	// marked.
+	misfiled := Graph{calls: map[string]map[string]int64{
+		"testing.(*B).runN":      {"p.com/x.BenchmarkPar": 2},
+		"runtime.mcall":          {"testing.(*B).RunParallel": 1},
+		"runtime.goexit":         {"p.com/x.BenchmarkPar.func1": 4},
+		"p.com/x.BenchmarkPar":   {"p.com/x.setup": 1},
+		"p.com/x.BenchmarkOther": {"testing.(*B).RunParallel": 1},
+		"testing.(*B).launch":    {"p.com/x.BenchmarkPar.func1": 1},
+	}}
+	got, ok := misfiled.BenchFunc("BenchmarkPar")
+	assert.True(t, ok)
+	assert.Equal(t, Function{Name: "p.com/x.BenchmarkPar.func1", Parallel: true}, got)
 	for sym, std := range map[string]bool{"context.WithCancel": true, "internal/sync.f": true, "example.com/x.F": false, "github.com/a/b.(*T).M": false} {
 		assert.Equal(t, std, isStd(sym), sym)
 	}

@@ -355,25 +355,37 @@ func (g Graph) BenchFunc(name string) (Function, bool) {
 	if !ok {
 		return Function{}, false
 	}
-	// Go's stack switches can make Callgrind file a call under the wrong
-	// caller, so the body is found by name too: a closure of fn that
-	// RunParallel's goroutine calls.
-	parallel := g.calls[fn]["testing.(*B).RunParallel"] > 0
+	// Go's stack switches (more of them on a loaded machine, where the
+	// scheduler preempts more) can make Callgrind file a call under the
+	// wrong caller. So RunParallel counts when fn, a closure of fn or a
+	// function of the standard library (where a misfiled call lands) calls
+	// it, and its body is found by name too: a closure of fn that
+	// RunParallel's goroutine calls, else a closure of fn called from
+	// anywhere.
+	parallel := false
 	for caller, callees := range g.calls {
-		if callees["testing.(*B).RunParallel"] > 0 && strings.HasPrefix(caller, fn+".") {
+		if callees["testing.(*B).RunParallel"] > 0 && (caller == fn || strings.HasPrefix(caller, fn+".") || isStd(caller)) {
 			parallel = true
 		}
 	}
 	body, ok := pick(g.callees("testing.(*B).RunParallel.func1", fn+"."))
-	if parallel || ok {
-		if !ok {
-			body, ok = pick(g.callees("testing.(*B).RunParallel.func1", ""))
-		}
-		if ok {
-			return Function{Name: body, Parallel: true}, true
-		}
+	if !parallel && !ok {
+		return Function{Name: fn}, true
 	}
-	return Function{Name: fn}, true
+	if !ok {
+		body, ok = pick(g.callees("testing.(*B).RunParallel.func1", ""))
+	}
+	if !ok {
+		var cs []cand
+		for caller := range g.calls {
+			cs = append(cs, g.callees(caller, fn+".")...)
+		}
+		body, ok = pick(cs)
+	}
+	if !ok {
+		body = fn
+	}
+	return Function{Name: body, Parallel: true}, true
 }
 
 // benchFunc returns the function of benchmark name, before RunParallel.

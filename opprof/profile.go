@@ -81,7 +81,8 @@ func (p *Profile) PerFunction(min float64) *Profile {
 
 // FromCPUProfile builds the per-operation profile of a Go CPU profile
 // (-test.cpuprofile) of ops operations: each sample's CPU time is credited
-// to its innermost frame, inlined frames included.
+// to its innermost frame, inlined frames included, and a sample taken
+// during asynchronous preemption to the function it interrupted.
 func FromCPUProfile(p *profile.Profile, ops int) (*Profile, error) {
 	if ops <= 0 {
 		return nil, fmt.Errorf("opprof: %d operations: need at least one", ops)
@@ -97,13 +98,36 @@ func FromCPUProfile(p *profile.Profile, ops int) (*Profile, error) {
 	}
 	var s []Sample
 	for _, smp := range p.Sample {
-		if len(smp.Location) == 0 || len(smp.Location[0].Line) == 0 || smp.Location[0].Line[0].Function == nil {
+		l, ok := innermost(smp)
+		if !ok {
 			continue
 		}
-		l := smp.Location[0].Line[0]
 		s = append(s, Sample{Function: l.Function.Name, Symbol: l.Function.Name, File: l.Function.Filename, Line: int(l.Line), Value: float64(smp.Value[col])})
 	}
 	return &Profile{Unit: "nanoseconds", Type: "cpu", Samples: merge(s, 1/float64(ops))}, nil
+}
+
+// preemption are the runtime's functions that a sample can land in while
+// the scheduler preempts a goroutine asynchronously: the signal handler
+// injects a call to them into whatever the goroutine was running. On a
+// loaded machine they take many samples, and their time belongs to the
+// function they interrupted.
+var preemption = map[string]bool{"runtime.asyncPreempt": true, "runtime.asyncPreempt2": true}
+
+// innermost returns the innermost frame of smp (inlined frames included)
+// that is not asynchronous preemption, and whether it has one.
+func innermost(smp *profile.Sample) (profile.Line, bool) {
+	for _, loc := range smp.Location {
+		for _, l := range loc.Line {
+			if l.Function == nil {
+				return profile.Line{}, false
+			}
+			if !preemption[l.Function.Name] {
+				return l, true
+			}
+		}
+	}
+	return profile.Line{}, false
 }
 
 // merge sums samples with the same function, file and line, scales them
