@@ -316,7 +316,7 @@ func TestHistoryRecipeRuns(t *testing.T) {
 		"BASELINE":      baseline,
 		"METRIC":        "",
 		"SUITE":         "",
-		"COMPARE_FLAGS": "--trials 2 --runs 1 --count 2 --benchtime 20ms --resamples 200",
+		"COMPARE_FLAGS": "--trials 2 --runs 1 --count 2 --benchtime 20ms --resamples 200 --app-benchmark BenchmarkSame",
 	}
 	branchTip := func() string {
 		out, err := exec.Command("git", "--git-dir", origin, "rev-parse", "--verify", "--quiet", "refs/heads/"+wf.Env["HISTORY_BRANCH"]).Output()
@@ -332,7 +332,7 @@ func TestHistoryRecipeRuns(t *testing.T) {
 	tip1 := branchTip()
 	require.NotEmpty(t, tip1, "the history branch exists")
 	points := storedPoints(t, origin, wf.Env["HISTORY_BRANCH"], wf.Env["HISTORY_FILE"])
-	assert.Equal(t, map[string]int{"BenchmarkFaster": 1, "BenchmarkSame": 1, "BenchmarkSlower": 1}, points)
+	assert.Equal(t, map[string]int{"BenchmarkFaster": 1, "BenchmarkSame": 1, "BenchmarkSlower": 1, "application BenchmarkSame (measurements)": 1}, points, "with --app-benchmark among the compare flags, the application's measurement too")
 	assert.FileExists(t, filepath.Join(r.temp, "site", "index.html"))
 
 	// 2. The comparison fails: the save step runs, finds nothing changed.
@@ -365,7 +365,7 @@ func TestHistoryRecipeRuns(t *testing.T) {
 	assert.NotEqual(t, tip1, branchTip())
 	out := gitIn(t, "", "--git-dir", origin, "rev-list", "--count", wf.Env["HISTORY_BRANCH"])
 	assert.Equal(t, "2", strings.TrimSpace(out), "one commit of the history per saved run")
-	assert.Equal(t, map[string]int{"BenchmarkFaster": 2, "BenchmarkSame": 2, "BenchmarkSlower": 2}, storedPoints(t, origin, wf.Env["HISTORY_BRANCH"], wf.Env["HISTORY_FILE"]))
+	assert.Equal(t, map[string]int{"BenchmarkFaster": 2, "BenchmarkSame": 2, "BenchmarkSlower": 2, "application BenchmarkSame (measurements)": 2}, storedPoints(t, origin, wf.Env["HISTORY_BRANCH"], wf.Env["HISTORY_FILE"]))
 	assert.FileExists(t, filepath.Join(r.temp, "site", "index.html"))
 
 	// 5. The comparison is stored, then the A/A comparison fails: the
@@ -379,7 +379,7 @@ func TestHistoryRecipeRuns(t *testing.T) {
 	assert.Contains(t, r.ran, "Save the history")
 	assert.NotContains(t, r.ran, "Render the site")
 	assert.NotEqual(t, tip2, branchTip(), "the comparison stored before the failure is pushed")
-	assert.Equal(t, map[string]int{"BenchmarkFaster": 3, "BenchmarkSame": 3, "BenchmarkSlower": 3}, storedPoints(t, origin, wf.Env["HISTORY_BRANCH"], wf.Env["HISTORY_FILE"]))
+	assert.Equal(t, map[string]int{"BenchmarkFaster": 3, "BenchmarkSame": 3, "BenchmarkSlower": 3, "application BenchmarkSame (measurements)": 3}, storedPoints(t, origin, wf.Env["HISTORY_BRANCH"], wf.Env["HISTORY_FILE"]))
 }
 
 // gitIn runs git in dir and returns its output.
@@ -410,6 +410,9 @@ func storedPoints(t *testing.T, origin, branch, file string) map[string]int {
 	out := map[string]int{}
 	for _, s := range set.Series {
 		out[s.Name] = len(s.Points)
+	}
+	for _, p := range set.Application {
+		out["application "+p.Name+" ("+p.Source+")"]++
 	}
 	return out
 }
