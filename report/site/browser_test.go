@@ -229,20 +229,20 @@ func TestSiteInBrowser(t *testing.T) {
 			// every element: band, line, both threshold paths, one point
 			// per commit, one marker per detection.
 			type card struct {
-				Name, Unit                             string
+				Name, Unit, Settings, Facts            string
 				Bands, Lines, Thresholds, Points, Dets int
 				Hits, Axes, Rebases                    int
 				YLabel                                 string
 			}
 			var cards []card
-			b.eval(t, `Array.from(document.querySelectorAll(".card")).map(function(c){ var q=function(s){return c.querySelectorAll(s).length;}; return {Name:c.querySelector("h3 a").textContent, Unit: MBOPT.data.series[+c.dataset.k].unit, Bands:q("path.band"), Lines:q("path.line"), Thresholds:q("path.threshold"), Points:q("circle.pt"), Dets:q(".det"), Hits:q("rect.hit"), Axes:q(".axes"), Rebases:q("line.rebase"), YLabel: Array.from(c.querySelectorAll(".axes .label")).map(function(l){ return l.textContent; }).join(" | ")}; })`, &cards)
+			b.eval(t, `Array.from(document.querySelectorAll(".card")).map(function(c){ var q=function(s){return c.querySelectorAll(s).length;}; return {Name:c.querySelector("h3 a").textContent, Unit: MBOPT.data.series[+c.dataset.k].unit, Settings: MBOPT.data.series[+c.dataset.k].settings, Facts: c.querySelector(".facts").textContent, Bands:q("path.band"), Lines:q("path.line"), Thresholds:q("path.threshold"), Points:q("circle.pt"), Dets:q(".det"), Hits:q("rect.hit"), Axes:q(".axes"), Rebases:q("line.rebase"), YLabel: Array.from(c.querySelectorAll(".axes .label")).map(function(l){ return l.textContent; }).join(" | ")}; })`, &cards)
 			require.Len(t, cards, len(d.Series))
 			byName := map[string]card{}
 			for _, c := range cards {
-				byName[c.Name+" "+c.Unit] = c
+				byName[c.Name+" "+c.Unit+" "+c.Settings] = c
 			}
 			for _, s := range d.Series {
-				c, ok := byName[s.Name+" "+s.Unit]
+				c, ok := byName[s.Name+" "+s.Unit+" "+s.Settings]
 				if !assert.True(t, ok, "no card named %q", s.Name) {
 					continue
 				}
@@ -257,6 +257,13 @@ func TestSiteInBrowser(t *testing.T) {
 					label = "sec/op (metric time) | % vs baseline 0f1e2d3"
 				}
 				assert.Contains(t, c.YLabel, label, "%s: metric and unit on the axis", s.Name)
+				if s.Settings == "count 10" {
+					assert.Contains(t, c.Facts, "settings: count 10", "the setting that separates the series")
+					continue // one point, against the baseline
+				}
+				if s.Name == "BenchmarkInsert" {
+					assert.Contains(t, c.Facts, "settings: count 5")
+				}
 				assert.Equal(t, 1, c.Rebases, "%s: where the baseline moved", s.Name)
 			}
 			var drawn int
@@ -313,7 +320,7 @@ func TestSiteInBrowser(t *testing.T) {
 			// Filters: by name (typed), then by package (chosen).
 			var shown string
 			require.NoError(t, chromedp.Run(b.ctx, chromedp.SendKeys(`#filter-name`, "insert", chromedp.ByQuery), chromedp.Text(`#shown`, &shown, chromedp.ByQuery)))
-			assert.Equal(t, fmt.Sprintf("showing 1 of %d series", len(d.Series)), shown)
+			assert.Equal(t, fmt.Sprintf("showing 2 of %d series", len(d.Series)), shown, "BenchmarkInsert with count 5 and with count 10")
 			setFilter := func(name, pkg string) string {
 				var out string
 				b.eval(t, fmt.Sprintf(`(function(){ var n=document.getElementById("filter-name"), p=document.getElementById("filter-package"); n.value=%q; p.value=%q; n.dispatchEvent(new Event("input")); p.dispatchEvent(new Event("change")); return document.getElementById("shown").textContent; })()`, name, pkg), &out)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -108,6 +109,14 @@ func fixtureData(t *testing.T, withHostile bool) *site.Data {
 			require.NoError(t, err)
 		}
 	}
+	// BenchmarkInsert once more at the last commit, with --count 10: a
+	// series of its own, which the pages tell apart by that setting.
+	r := report(fixtureBase, fixtureCommits[2], func(b fixtureBench) float64 { return b.changes[2] })
+	r.Settings.Count = 10
+	r.Results = slices.DeleteFunc(r.Results, func(x compare.Result) bool { return x.Name != "BenchmarkInsert" })
+	_, err = st.Record(ctx, r, history.RecordOptions{Machine: machine, KeepVerdicts: true})
+	require.NoError(t, err)
+
 	set, err := st.Series(ctx, history.Query{Baseline: fixtureBase.Commit})
 	require.NoError(t, err)
 	opt := detect.DefaultOptions
@@ -119,7 +128,14 @@ func fixtureData(t *testing.T, withHostile bool) *site.Data {
 	require.Equal(t, "example.com/tsdb", d.Title)
 	require.Len(t, d.Bridges, 1)
 	// The history keeps the values and impacts it was given.
+	settings := map[string]bool{}
 	for _, s := range d.Series {
+		if s.Name == "BenchmarkInsert" {
+			settings[s.Settings] = true
+		}
+		if s.Settings == "count 10" {
+			continue
+		}
 		for _, b := range benches {
 			if b.pkg+"."+b.name == s.ID && b.unit == s.Unit {
 				require.NotNil(t, s.Impact, s.ID)
@@ -131,6 +147,7 @@ func fixtureData(t *testing.T, withHostile bool) *site.Data {
 			}
 		}
 	}
+	require.Equal(t, map[string]bool{"count 5": true, "count 10": true}, settings, "the settings that separate the two series of BenchmarkInsert")
 	require.NotNil(t, d.Application, "the stored application measurements")
 	require.Len(t, d.Application.Points, 3)
 	require.Equal(t, history.FromMeasurements, d.Application.Source)
