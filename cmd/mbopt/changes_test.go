@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/internal/testing/gittest"
 	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/manifest"
@@ -254,13 +257,31 @@ func TestCompareChangedSince(t *testing.T) {
 	assert.False(t, got["BenchmarkC"].Untouched)
 	assert.Contains(t, errOut, "1 function changed; 1 of the suite's 3 benchmarks affected")
 
-	code, out, errOut = run(t, append(args, "--changed-since", "main")...)
+	// Stored this time: with the analysis, the history keeps the
+	// reference profile's total as the application's value (issue 23:
+	// the Figure 8/9 view's upper series "from the reference profile's
+	// total" when no application measurement is stored).
+	histPath := filepath.Join(t.TempDir(), "history.db")
+	stored := slices.Clone(args)
+	stored[slices.Index(stored, "--no-history")] = "--history=" + histPath
+	code, out, errOut = run(t, append(stored, "--changed-since", "main")...)
 	require.Equal(t, 0, code, errOut)
 	got = results(out)
 	require.Len(t, got, 3, errOut)
 	assert.True(t, got["BenchmarkA"].Untouched)
 	assert.True(t, got["BenchmarkB"].Untouched)
 	assert.False(t, got["BenchmarkC"].Untouched)
+	st, err := history.OpenReadOnly(context.Background(), histPath)
+	require.NoError(t, err)
+	set, err := st.Series(context.Background(), history.Query{})
+	st.Close()
+	require.NoError(t, err)
+	require.Len(t, set.Application, 1)
+	app := set.Application[0]
+	assert.Equal(t, filepath.Base(f.app), app.Name)
+	assert.Equal(t, history.FromReferenceProfile, app.Source)
+	assert.Equal(t, "CPU seconds", app.Unit)
+	assert.Greater(t, app.Value, 0.0)
 
 	// A comment-only change: nothing is affected, nothing to compare.
 	f.repo.Replace("q/q.go", "func Format", "// Format formats.\nfunc Format")
