@@ -26,14 +26,11 @@ func stacks(names ...string) *profile.Profile {
 	return proftest.Profile(ss...)
 }
 
-// Three scenarios over project nodes a..f and external x, y:
-//
-//	A = {a b c d x}   B = {a b e x y}   C = {a f}
-//
-// Project: |A| = 4, |B| = 3, |C| = 2; A∩B = {a b} = 2, A∩C = {a} = 1,
-// B∩C = {a} = 1. Shares by row: A→B 2/4, B→A 2/3, C→A 1/2. Unique: A {c d},
-// B {e}, C {f}; common {a}; union 6.
-func TestScenariosHandComputed(t *testing.T) {
+// handScenarios returns the three hand-computed scenarios A, B and C below
+// with the weights given, their union graph, and the options (module "p")
+// that built them.
+func handScenarios(t *testing.T, weights ...float64) (*callgraph.Graph, []coverage.Scenario, callgraph.Options) {
+	t.Helper()
 	opts := callgraph.Options{Modules: []string{"p"}}
 	profs := []*profile.Profile{
 		stacks("p.a", "p.b", "p.c", "p.d", "x.x"),
@@ -46,8 +43,20 @@ func TestScenariosHandComputed(t *testing.T) {
 	for i, p := range profs {
 		g, err := callgraph.New(p, opts)
 		require.NoError(t, err)
-		scs = append(scs, coverage.Scenario{Name: string(rune('A' + i)), Graph: g, Weight: float64(i)})
+		scs = append(scs, coverage.Scenario{Name: string(rune('A' + i)), Graph: g, Weight: weights[i]})
 	}
+	return union, scs, opts
+}
+
+// Three scenarios over project nodes a..f and external x, y:
+//
+//	A = {a b c d x}   B = {a b e x y}   C = {a f}
+//
+// Project: |A| = 4, |B| = 3, |C| = 2; A∩B = {a b} = 2, A∩C = {a} = 1,
+// B∩C = {a} = 1. Shares by row: A→B 2/4, B→A 2/3, C→A 1/2. Unique: A {c d},
+// B {e}, C {f}; common {a}; union 6.
+func TestScenariosHandComputed(t *testing.T) {
+	union, scs, opts := handScenarios(t, 0, 1, 2)
 	bg, err := callgraph.New(stacks("p.a", "p.e", "x.y"), opts)
 	require.NoError(t, err)
 	ss := coverage.Scenarios(union, scs, []coverage.Benchmark{{ID: "b", Graph: bg}})
@@ -86,20 +95,7 @@ func TestScenariosHandComputed(t *testing.T) {
 func TestProjectCurvesHandComputed(t *testing.T) {
 	// The scenarios of TestScenariosHandComputed: A = {a b c d x},
 	// B = {a b e x y}, C = {a f}; project sizes 4, 3 and 2.
-	opts := callgraph.Options{Modules: []string{"p"}}
-	profs := []*profile.Profile{
-		stacks("p.a", "p.b", "p.c", "p.d", "x.x"),
-		stacks("p.a", "p.b", "p.e", "x.x", "x.y"),
-		stacks("p.a", "p.f"),
-	}
-	union, err := callgraph.Merge(profs, opts)
-	require.NoError(t, err)
-	var scs []coverage.Scenario
-	for i, p := range profs {
-		g, err := callgraph.New(p, opts)
-		require.NoError(t, err)
-		scs = append(scs, coverage.Scenario{Name: string(rune('A' + i)), Graph: g})
-	}
+	union, scs, _ := handScenarios(t, 0, 0, 0)
 	ss := coverage.Scenarios(union, scs, nil)
 	ids := func(names ...string) []int {
 		var out []int
