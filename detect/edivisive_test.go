@@ -28,12 +28,14 @@ func concat(parts ...[]float64) []float64 {
 	return out
 }
 
+// withE returns DefaultEDivisiveOptions as f changes them.
+func withE(f func(*EDivisiveOptions)) EDivisiveOptions {
+	o := DefaultEDivisiveOptions
+	f(&o)
+	return o
+}
+
 func TestChangePoints(t *testing.T) {
-	withE := func(f func(*EDivisiveOptions)) EDivisiveOptions {
-		o := DefaultEDivisiveOptions
-		f(&o)
-		return o
-	}
 	tests := []struct {
 		name   string
 		values []float64
@@ -92,11 +94,6 @@ func TestChangePointsDeterministic(t *testing.T) {
 }
 
 func TestChangePointsErrors(t *testing.T) {
-	withE := func(f func(*EDivisiveOptions)) EDivisiveOptions {
-		o := DefaultEDivisiveOptions
-		f(&o)
-		return o
-	}
 	tests := []struct {
 		name   string
 		values []float64
