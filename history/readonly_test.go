@@ -93,12 +93,7 @@ func TestOpenReadOnlyRefuses(t *testing.T) {
 		{"newer schema", newer, "schema version 99 is newer than this mbopt's", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "h.db")
-			tc.make(t, path)
-			// Let a rewrite show in the modification time.
-			old := time.Now().Add(-time.Hour).Truncate(time.Second)
-			require.NoError(t, os.Chtimes(path, old, old))
-			before := stateOf(t, path)
+			path, before := agedFile(t, tc.make)
 			s, err := OpenReadOnly(ctx, path)
 			if err == nil {
 				s.Close()
@@ -113,6 +108,18 @@ func TestOpenReadOnlyRefuses(t *testing.T) {
 	}
 	_, err := OpenReadOnly(ctx, filepath.Join(t.TempDir(), "none.db"))
 	assert.ErrorIs(t, err, fs.ErrNotExist)
+}
+
+// agedFile makes h.db in a temporary directory with create, dates it an
+// hour back so that a rewrite shows in its modification time, and returns
+// its path and its state.
+func agedFile(t *testing.T, create func(t *testing.T, path string)) (string, fileState) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "h.db")
+	create(t, path)
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	require.NoError(t, os.Chtimes(path, old, old))
+	return path, stateOf(t, path)
 }
 
 // TestOpenRefusesForeign: compare's Open does not turn someone else's
@@ -151,11 +158,7 @@ func TestOpenReadOnlyReads(t *testing.T) {
 		{"version 1", v1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "h.db")
-			tc.make(t, path)
-			old := time.Now().Add(-time.Hour).Truncate(time.Second)
-			require.NoError(t, os.Chtimes(path, old, old))
-			before := stateOf(t, path)
+			path, before := agedFile(t, tc.make)
 			s, err := OpenReadOnly(ctx, path)
 			require.NoError(t, err)
 			assert.Equal(t, path, s.Path())
