@@ -66,6 +66,21 @@ func (f *fixture) collector(t *testing.T, ok bool) func(context.Context, collect
 	}
 }
 
+// configured makes a fixture and the Config cfg returns for it, run in the
+// fixture's directory and with its succeeding Collector unless cfg sets
+// them.
+func configured(t *testing.T, cfg func(f *fixture) pipeline.Config) (*fixture, pipeline.Config) {
+	f := newFixture(t)
+	c := cfg(f)
+	if c.Collect.Dir == "" {
+		c.Collect.Dir = f.dir
+	}
+	if c.Collector == nil {
+		c.Collector = f.collector(t, true)
+	}
+	return f, c
+}
+
 func TestRunSources(t *testing.T) {
 	tests := []struct {
 		name string
@@ -93,10 +108,7 @@ func TestRunSources(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture(t)
-			cfg := tt.cfg(f)
-			cfg.Collect.Dir = f.dir
-			cfg.Collector = f.collector(t, true)
+			f, cfg := configured(t, tt.cfg)
 			var log []string
 			cfg.Logf = func(format string, args ...any) { log = append(log, format) }
 			res, err := pipeline.Run(context.Background(), cfg)
@@ -159,14 +171,7 @@ func TestRunErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture(t)
-			cfg := tt.cfg(f)
-			if cfg.Collect.Dir == "" {
-				cfg.Collect.Dir = f.dir
-			}
-			if cfg.Collector == nil {
-				cfg.Collector = f.collector(t, true)
-			}
+			_, cfg := configured(t, tt.cfg)
 			_, err := pipeline.Run(context.Background(), cfg)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
@@ -412,10 +417,7 @@ func TestRunValidates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture(t)
-			cfg := tt.cfg(f)
-			cfg.Collect.Dir = f.dir
-			cfg.Collector = f.collector(t, true)
+			f, cfg := configured(t, tt.cfg)
 			_, err := pipeline.Run(context.Background(), cfg)
 			require.Error(t, err)
 			assert.ErrorContains(t, err, tt.want)
