@@ -39,6 +39,18 @@ func cpuProfile(stacks ...[]string) *profile.Profile {
 	return p
 }
 
+// benchmarkOf returns a function making the benchmark id whose profile's
+// samples are stacks, its graph built with opts.
+func benchmarkOf(opts callgraph.Options) func(id string, stacks ...[]string) coverage.Benchmark {
+	return func(id string, stacks ...[]string) coverage.Benchmark {
+		g, err := callgraph.New(cpuProfile(stacks...), opts)
+		if err != nil {
+			log.Fatalf("benchmark %s: %v", id, err)
+		}
+		return coverage.Benchmark{ID: id, Graph: g}
+	}
+}
+
 // The whole pipeline: profiles → call graphs → coverage → minimal suite →
 // recommendations.
 func Example() {
@@ -55,13 +67,7 @@ func Example() {
 	}
 
 	// Three microbenchmarks; BenchmarkEncode is redundant with BenchmarkAppend.
-	bench := func(id string, stacks ...[]string) coverage.Benchmark {
-		g, err := callgraph.New(cpuProfile(stacks...), opts)
-		if err != nil {
-			log.Fatalf("benchmark %s: %v", id, err)
-		}
-		return coverage.Benchmark{ID: id, Graph: g}
-	}
+	bench := benchmarkOf(opts)
 	cov := coverage.Compute(app, []coverage.Benchmark{
 		bench("BenchmarkAppend", []string{"testing.(*B).runN", "example.com/db/store.BenchmarkAppend", "example.com/db/store.Append", "example.com/db/codec.Encode"}),
 		bench("BenchmarkEncode", []string{"testing.(*B).runN", "example.com/db/codec.BenchmarkEncode", "example.com/db/codec.Encode"}),
@@ -104,13 +110,7 @@ func ExampleSelect_cost() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	bench := func(id string, stacks ...[]string) coverage.Benchmark {
-		g, err := callgraph.New(cpuProfile(stacks...), opts)
-		if err != nil {
-			log.Fatalf("benchmark %s: %v", id, err)
-		}
-		return coverage.Benchmark{ID: id, Graph: g}
-	}
+	bench := benchmarkOf(opts)
 	cov := coverage.Compute(app, []coverage.Benchmark{
 		bench("BenchmarkEndToEnd",
 			[]string{"example.com/db/api.Write", "example.com/db/store.Append"},
