@@ -61,35 +61,18 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 
 	detected, unchanged, other := groups(r)
 	impact := hasImpact(r)
-	conf := fmt.Sprintf("%g%% CI", 100*r.Settings.Confidence)
 	writeTable := func(results []compare.Result) {
-		heads := []string{"", "verdict", "change", conf, "instability"}
-		align := []string{"---", "---", "--:", "--:", "--:"}
-		if judged(r) {
-			heads = append(heads, "threshold", "MDE")
-			align = append(align, "--:", "--:")
+		figures := figureHeads(r, impact)
+		heads := append(append([]string{"", "verdict"}, figures...), "unit", "benchmark")
+		align := []string{"---", "---"}
+		for range figures {
+			align = append(align, "--:")
 		}
-		if impact {
-			heads = append(heads, "impact", "flat")
-			align = append(align, "--:", "--:")
-		}
-		heads = append(heads, "unit", "benchmark")
 		align = append(align, "---", "---")
 		p("| %s |\n|%s|\n", strings.Join(heads, " | "), strings.Join(align, "|"))
 		for i := range results {
 			res := &results[i]
-			e := res.Estimate
-			cells := []string{verdictMarks[res.Verdict], resultVerdict(res), render.SignedPct(e.Change), ciText(e.CI), ppText(res.Instability)}
-			if judged(r) {
-				cells = append(cells, resultThreshold(res), mdeText(res))
-			}
-			if impact {
-				if res.Impact != nil {
-					cells = append(cells, render.Pct(res.Impact.Attributed), render.Pct(res.Impact.Flat))
-				} else {
-					cells = append(cells, "–", "–")
-				}
-			}
+			cells := append([]string{verdictMarks[res.Verdict], resultVerdict(res)}, figureCells(r, res, impact, "–")...)
 			shown := render.MarkdownCellCode(name(res))
 			if noisy(res) {
 				shown += " *" + untouchedMark + "*"

@@ -246,6 +246,38 @@ func resultThreshold(res *compare.Result) string {
 	return s
 }
 
+// figureHeads are the verdict table's figure columns, those after the
+// verdict: the change, its confidence interval and the instability, then
+// the threshold and MDE when the report is judged, then the impact and the
+// flat impact when impact is set.
+func figureHeads(r *compare.Report, impact bool) []string {
+	heads := []string{"change", fmt.Sprintf("%g%% CI", 100*r.Settings.Confidence), "instability"}
+	if judged(r) {
+		heads = append(heads, "threshold", "MDE")
+	}
+	if impact {
+		heads = append(heads, "impact", "flat")
+	}
+	return heads
+}
+
+// figureCells are res's cells under figureHeads(r, impact), with dash
+// under the impact columns of a result that has no impact.
+func figureCells(r *compare.Report, res *compare.Result, impact bool, dash string) []string {
+	cells := []string{render.SignedPct(res.Estimate.Change), ciText(res.Estimate.CI), ppText(res.Instability)}
+	if judged(r) {
+		cells = append(cells, resultThreshold(res), mdeText(res))
+	}
+	if impact {
+		if res.Impact != nil {
+			cells = append(cells, render.Pct(res.Impact.Attributed), render.Pct(res.Impact.Flat))
+		} else {
+			cells = append(cells, dash, dash)
+		}
+	}
+	return cells
+}
+
 // caveatLines return one line per benchmark with caveats (package
 // compare's Result.Caveats), each named once in r's order: "name: caveat;
 // caveat".
@@ -446,28 +478,11 @@ func WriteText(w io.Writer, r *compare.Report) error {
 		}
 		p("\n%s\n", title)
 		t := &render.Table{}
-		heads := []string{"verdict", "change", fmt.Sprintf("%g%% CI", 100*r.Settings.Confidence), "instability"}
-		if judged(r) {
-			heads = append(heads, "threshold", "MDE")
-		}
-		if impact {
-			heads = append(heads, "impact", "flat")
-		}
+		heads := append([]string{"verdict"}, figureHeads(r, impact)...)
 		t.Row(append(heads, "unit", "benchmark")...)
 		for i := range results {
 			res := &results[i]
-			e := res.Estimate
-			cells := []string{resultVerdict(res), render.SignedPct(e.Change), ciText(e.CI), ppText(res.Instability)}
-			if judged(r) {
-				cells = append(cells, resultThreshold(res), mdeText(res))
-			}
-			if impact {
-				if res.Impact != nil {
-					cells = append(cells, render.Pct(res.Impact.Attributed), render.Pct(res.Impact.Flat))
-				} else {
-					cells = append(cells, "-", "-")
-				}
-			}
+			cells := append([]string{resultVerdict(res)}, figureCells(r, res, impact, "-")...)
 			shown := wrapName(name(res), nameWidth)
 			if noisy(res) {
 				shown += " " + untouchedMark
