@@ -101,12 +101,19 @@ func markApplication(d *Data) {
 	if own == nil {
 		return
 	}
-	detected := map[int]bool{}
-	for _, det := range own.Detections {
-		detected[own.Points[det.Index].Commit] = true
+	at := map[int]int{} // commit → index of the point of a
+	for i, p := range a.Points {
+		at[p.Commit] = i
 	}
-	for i := range a.Points {
-		a.Points[i].Detected = detected[a.Points[i].Commit]
+	for _, det := range own.Detections {
+		i, ok := at[own.Points[det.Index].Commit]
+		if !ok {
+			continue
+		}
+		p := &a.Points[i]
+		if !p.Detected || det.Definite && !p.Definite {
+			p.Detected, p.Definite, p.Kind = true, det.Definite, det.Kind
+		}
 	}
 }
 

@@ -29,10 +29,10 @@ func TestFromHistoryApplication(t *testing.T) {
 		measured bool
 		source   string
 		values   []float64
-		detected []bool
+		detected []string
 	}{
-		{"measurements", true, history.FromMeasurements, []float64{1e-3, 1.001e-3, 1.3e-3}, []bool{false, false, true}},
-		{"reference profile", false, history.FromReferenceProfile, []float64{10, 11, 12}, []bool{false, false, false}},
+		{"measurements", true, history.FromMeasurements, []float64{1e-3, 1.001e-3, 1.3e-3}, []string{"", "", "definite jump"}},
+		{"reference profile", false, history.FromReferenceProfile, []float64{10, 11, 12}, []string{"", "", ""}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -72,10 +72,14 @@ func TestFromHistoryApplication(t *testing.T) {
 			require.NotNil(t, d.Application)
 			assert.Equal(t, tc.source, d.Application.Source)
 			var values []float64
-			var marks []bool
+			var marks []string
 			for _, p := range d.Application.Points {
 				values = append(values, p.Value)
-				marks = append(marks, p.Detected)
+				mark := ""
+				if p.Detected {
+					mark = map[bool]string{true: "definite ", false: "potential "}[p.Definite] + string(p.Kind)
+				}
+				marks = append(marks, mark)
 			}
 			assert.InDeltaSlice(t, tc.values, values, 1e-9)
 			assert.Equal(t, tc.detected, marks)

@@ -167,6 +167,12 @@ type AppPoint struct {
 	// Detected is set when the application benchmark's own series has a
 	// detection here ([FromHistory]: the one series of its name and unit).
 	Detected bool `json:"detected,omitempty"`
+	// Definite is set when one of those detections is definite, and Kind
+	// is the kind of the first of the most definite ones, in the order of
+	// package detect.
+	Definite bool `json:"definite,omitempty"`
+	// Kind is the detection's kind, with Detected.
+	Kind detect.Kind `json:"kind,omitempty"`
 }
 
 // Options change how [Write] renders a site.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 )
 
@@ -157,7 +158,7 @@ func Files(d *Data, opt Options) ([]File, error) {
 			ja.Lo = append(ja.Lo, num(p.CI.Low))
 			ja.Hi = append(ja.Hi, num(p.CI.High))
 			if p.Detected {
-				ja.Det = append(ja.Det, p.Commit)
+				ja.Det = append(ja.Det, [3]any{p.Commit, string(cmp.Or(p.Kind, detect.Jump)), bit(p.Definite)})
 			}
 		}
 		idx.App = ja
@@ -413,14 +414,14 @@ type (
 		Source  string   `json:"src"`
 	}
 	jsApp struct {
-		Name   string `json:"name"`
-		Unit   string `json:"unit"`
-		Source string `json:"source"`
-		C      []int  `json:"c"`
-		V      []num  `json:"v"`
-		Lo     []num  `json:"lo"`
-		Hi     []num  `json:"hi"`
-		Det    []int  `json:"det,omitempty"`
+		Name   string   `json:"name"`
+		Unit   string   `json:"unit"`
+		Source string   `json:"source"`
+		C      []int    `json:"c"`
+		V      []num    `json:"v"`
+		Lo     []num    `json:"lo"`
+		Hi     []num    `json:"hi"`
+		Det    [][3]any `json:"det,omitempty"` // commit, kind, definite
 	}
 )
 

@@ -489,9 +489,10 @@
           return l;
         });
       });
-      (A.det || []).forEach(function (c) {
-        var i = A.c.indexOf(c);
-        marker(g, "jump", true, true, f.sx(c), f.sy(A.v[i]));
+      // the application benchmark's own detections, as on its chart
+      (A.det || []).forEach(function (det) {
+        var i = A.c.indexOf(det[0]);
+        marker(g, det[1], det[2] === 1, i > 0 ? A.v[i] >= A.v[i - 1] : true, f.sx(det[0]), f.sy(A.v[i]));
       });
     }
     // the detections by impact
