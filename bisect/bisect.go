@@ -35,6 +35,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/gitrev"
+	"github.com/mbopt/mbopt/measure"
 )
 
 // ErrNotLocated is returned when the change cannot be located: bad is not
@@ -55,7 +56,10 @@ type Options struct {
 	// Good and Bad are the revisions before and after the change; Good
 	// must be a first-parent ancestor of Bad.
 	Good, Bad string
-	// Settings are compare's schedule and statistics for each step.
+	// Settings are compare's schedule and statistics for each step;
+	// Settings.Metric is the metric bisected (time, cpu or
+	// instructions; "" is time), and zero Count and BenchTime are
+	// compare's defaults for that metric.
 	Settings compare.Settings
 	// MaxRepetitions bounds the measurements of one commit whose
 	// decision is unknown; 0 means 3.
@@ -129,6 +133,8 @@ type Result struct {
 	Good string `json:"good"`
 	// Bad is the full hash of the bad endpoint.
 	Bad string `json:"bad"`
+	// Metric is the metric measured: time, cpu or instructions.
+	Metric measure.Metric `json:"metric"`
 	// FirstBad is the full hash of the first commit like bad; empty when
 	// the change was not located.
 	FirstBad string `json:"first_bad,omitempty"`
@@ -184,12 +190,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if len(commits) == 0 || commits[len(commits)-1] != bad {
 		return nil, input.Field("Good").Errorf("%s is not a first-parent ancestor of %s: bisect searches the first-parent commits from good to bad", o.Good, o.Bad)
 	}
-	res := &Result{Good: good, Bad: bad, Skipped: []Skipped{}}
+	res := &Result{Good: good, Bad: bad, Metric: o.Settings.Metric, Skipped: []Skipped{}}
+	if res.Metric == "" {
+		res.Metric = measure.Time
+	}
 	// The first step measures bad against good, again with more trials
 	// while its interval contains zero.
 	var ref Step
 	for rep := 0; ; rep++ {
-		if ref, err = measure(ctx, o, good, bad, rep, res); err != nil {
+		if ref, err = measureAt(ctx, o, good, bad, rep, res); err != nil {
 			return res, err
 		}
 		last := &res.Steps[len(res.Steps)-1]
@@ -220,7 +229,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		var d Decision
 		for rep := 1; ; rep++ {
-			st, err := measure(ctx, o, good, commits[i], rep-1, res)
+			st, err := measureAt(ctx, o, good, commits[i], rep-1, res)
 			if err != nil {
 				return res, err
 			}
@@ -308,10 +317,10 @@ func decide(s Step, mid float64) Decision {
 	return Unknown
 }
 
-// measure compares commit with good at the rep-th repetition (twice the
+// measureAt compares commit with good at the rep-th repetition (twice the
 // trials each time) and appends the step to res; a build failure, a
 // missing or failing benchmark is a Skip step recorded in res.Skipped.
-func measure(ctx context.Context, o Options, good, commit string, rep int, res *Result) (Step, error) {
+func measureAt(ctx context.Context, o Options, good, commit string, rep int, res *Result) (Step, error) {
 	s := o.Settings
 	if s.Trials == 0 {
 		s.Trials = compare.DefaultTrials
@@ -329,12 +338,14 @@ func measure(ctx context.Context, o Options, good, commit string, rep int, res *
 		return st, err
 	}
 	st.Subject = rep2.Head.Subject
+	// The benchmark's result in the metric's unit (the counting metrics
+	// compare B/op and allocs/op too), else its first result, which says
+	// why it was not compared.
+	unit := res.Metric.Unit()
 	var r *compare.Result
 	for i := range rep2.Results {
-		if rep2.Results[i].Name == o.Bench {
-			if r == nil || rep2.Results[i].Status == compare.Compared {
-				r = &rep2.Results[i]
-			}
+		if x := &rep2.Results[i]; x.Name == o.Bench && (r == nil || x.Unit == unit && r.Unit != unit) {
+			r = x
 		}
 	}
 	switch {

@@ -10,24 +10,31 @@ import (
 	"github.com/mbopt/mbopt/bisect"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/measure"
 )
 
 func newCmdBisect(s *streams) *cobra.Command {
 	var (
 		o      bisect.Options
 		format string
+		metric string
 	)
 	o.Settings = compare.DefaultSettings()
 	c := &cobra.Command{
-		Use:   "bisect --bench NAME --good REV --bad REV [flags]",
+		Use:   "bisect --bench NAME --good REV --bad REV [flags] [PACKAGE...]",
 		Short: "Find the commit that changed one benchmark",
 		Example: `  $ mbopt bisect --bench BenchmarkQuery --good v1.2.0 --bad main
-  $ mbopt bisect --bench BenchmarkQuery/sum --good HEAD~8 --bad HEAD --format json`,
-		Args: cli.Args(cobra.NoArgs),
+  $ mbopt bisect --bench BenchmarkQuery/sum --good HEAD~8 --bad HEAD --format json
+  $ mbopt bisect --bench BenchmarkQuery --good v1.2.0 --bad main --metric instructions ./query`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Packages = args
 			if err := cli.Enum("--format", format, "text", "json"); err != nil {
 				return err
 			}
+			if err := cli.Enum("--metric", metric, "time", "cpu", "instructions"); err != nil {
+				return err
+			}
+			o.Settings.Metric = measure.Metric(metric)
 			o.Progress = func(st bisect.Step) {
 				fmt.Fprintf(s.Err, "mbopt: bisect: %.12s %s %+.1f%%\n", st.Commit, st.Decision, 100*st.Change)
 			}
@@ -56,8 +63,9 @@ func newCmdBisect(s *streams) *cobra.Command {
 	f.StringVar(&format, "format", "text", "output format: {text|json}")
 	f.IntVar(&o.Settings.Trials, "trials", compare.DefaultTrials, "trials of each measurement (doubled for each repetition)")
 	f.IntVar(&o.Settings.Runs, "runs", compare.DefaultRuns, "runs per trial")
-	f.IntVar(&o.Settings.Count, "count", compare.DefaultCount, "go test -count per run")
-	f.StringVar(&o.Settings.BenchTime, "benchtime", compare.DefaultBenchTime, "go test -benchtime per run")
+	f.StringVar(&metric, "metric", "time", "what to measure per operation: {time|cpu|instructions}, as in mbopt compare")
+	f.IntVar(&o.Settings.Count, "count", 0, "go test -count per run (default 5 with --metric time, 1 with cpu and instructions)")
+	f.StringVar(&o.Settings.BenchTime, "benchtime", "", "go test -benchtime per run (default 1s with --metric time; with cpu and instructions, "+compare.CountedBenchTime+" for the run that measures allocations)")
 	f.IntVar(&o.MaxRepetitions, "max-repetitions", 3, "measurements of an unknown commit before it is skipped")
 	return c
 }

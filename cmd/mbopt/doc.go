@@ -710,9 +710,10 @@
 //
 // # mbopt bisect
 //
-// mbopt bisect --bench NAME --good REV --bad REV finds the first-parent
-// commit between REV and REV that changed the benchmark NAME (its full name
-// as go test prints it). It measures --bad against --good with mbopt
+// mbopt bisect --bench NAME --good REV --bad REV [PACKAGE...] finds the
+// first-parent commit between REV and REV that changed the benchmark NAME
+// (its full name as go test prints it) in the packages given (package
+// patterns or import paths; default ./...). It measures --bad against --good with mbopt
 // compare's engine, then binary-searches the first-parent commits between
 // them, each measured against --good in temporary git worktrees: your tree
 // and index are never touched, and an interrupt removes the worktrees. Each
@@ -723,8 +724,12 @@
 // benchmark is skipped too, like git bisect skip; the output lists every
 // skipped commit with its reason.
 //
+//   - --metric time|cpu|instructions: what each step measures, as in mbopt
+//     compare (default time). cpu and instructions do not grow with the
+//     machine's load, so they decide with fewer trials on a busy machine.
 //   - --trials, --runs, --count, --benchtime: the schedule of each
-//     measurement, as in mbopt compare (trials double at each repetition).
+//     measurement, as in mbopt compare (trials double at each repetition;
+//     --count and --benchtime default to the metric's defaults).
 //   - --max-repetitions N: measurements of an unknown commit before it is
 //     skipped (default 3).
 //   - --format text|json: text is a short log, one line per measurement,
@@ -733,6 +738,11 @@
 //     decision) and skipped.
 //
 // Exit status 5 when the change cannot be located.
+//
+// mbopt history prints, under each jump it detects, the mbopt bisect
+// command that locates it: the point's commit as --bad, the commit of the
+// point before it (or the baseline) as --good, the series' metric and
+// the benchmark's package.
 //
 // # Profiles by hand
 //

@@ -50,6 +50,7 @@ func ExampleWriteText() {
 	//   3 0000000000 commit 4  2026-03-04  1.20ms  1.27ms   +6.1%  [+5.6%, +6.6%]       1.0%         definite regression ±1.0%
 	//   judged then against ±1.0% (points 0–3); the detectors start from 2.0% (default)
 	//   2 0000000000: definite jump up +6.2% (threshold 1.2%)
+	//     locate it: mbopt bisect --bench BenchmarkQuery --good 0000000000000000000000000000000000000003 --bad 0000000000000000000000000000000000000004 --metric time example.com/m
 	//   2 0000000000: definite trend up +6.1% (threshold 1.2%, against 2 commits)
 	//
 	// (marks: J jump, T trend, F fixed-value bound; capital definite, small potential)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/bisect"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/history"
@@ -132,6 +133,12 @@ type Detection struct {
 	detect.Detection
 	// Commit is the hash of the point's commit.
 	Commit string `json:"commit"`
+	// Bisect is the mbopt bisect command that locates a jump or an
+	// E-divisive change point among the commits between the point
+	// before it (the baseline before the first point) and the point's
+	// commit (see bisect.Command); omitted for other detections and for
+	// units no metric measures.
+	Bisect string `json:"bisect,omitempty"`
 }
 
 // NewDocument returns the document of the detections in a history:
@@ -159,7 +166,15 @@ func NewDocument(baseline compare.Revision, opt detect.Options, detected []histo
 			})
 		}
 		for _, det := range ds.Detections {
-			hs.Detections = append(hs.Detections, Detection{Detection: det, Commit: s.Points[det.Index].Head.Commit})
+			hd := Detection{Detection: det, Commit: s.Points[det.Index].Head.Commit}
+			if det.Kind == detect.Jump || det.Kind == detect.EDivisive {
+				good := baseline.Commit
+				if det.Index > 0 {
+					good = s.Points[det.Index-1].Head.Commit
+				}
+				hd.Bisect = bisect.Command(s.ID, s.Unit, good, hd.Commit)
+			}
+			hs.Detections = append(hs.Detections, hd)
 		}
 		d.Series = append(d.Series, hs)
 	}
@@ -277,6 +292,9 @@ func WriteText(w io.Writer, d *Document) error {
 		}
 		for _, det := range s.Detections {
 			fmt.Fprintf(ew, "  %d %s: %s\n", det.Index, short(det.Commit), detectionText(det.Detection))
+			if det.Bisect != "" {
+				fmt.Fprintf(ew, "    locate it: %s\n", det.Bisect)
+			}
 		}
 	}
 	if len(d.Series) > 0 {
