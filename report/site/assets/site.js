@@ -335,7 +335,7 @@
     var moves = bridgeWords();
     document.getElementById("summary").textContent =
       D.series.length + " series over " + D.commits.hash.length + " commits against baseline " + short(D.baseline.hash) + " (" + D.baseline.date + " UTC" + (D.baseline.subject ? ", " + D.baseline.subject : "") + "); " + nDet + " detections." +
-      (moves.length ? " The baseline moved: " + moves.join(", ") + "; the charts mark where." : "");
+      (moves.length ? " The baseline moved: " + moves.join(", ") + "; a chart marks where its points change baseline." : "");
     var t0 = performance.now();
     figure();
     M.timing = { start: t0, figure: performance.now() - t0 };
@@ -561,7 +561,7 @@
     fact("benchmark", s.name);
     fact("unit", unitWords(s));
     fact("baseline", short(D.baseline.hash) + " (" + D.baseline.date + " UTC" + (D.baseline.subject ? ", " + D.baseline.subject : "") + ")");
-    if (bridgeWords().length) fact("baseline moved", bridgeWords().join(", ") + " (rebaseline bridges: earlier points carried over)");
+    if (bridgeWords().length) fact("baseline moved", bridgeWords().join(", ") + " (rebaseline bridges: points measured against another baseline are carried over)");
     if (s.machine) fact("machine", s.machine);
     if (s.settings) fact("settings", s.settings);
     fact("impact", s.impact !== undefined ? s.impactKind + " impact " + s.impact.toFixed(2) + "% of the application's CPU time" : "unknown");
