@@ -19,6 +19,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/internal/testing/hostile"
+	"github.com/mbopt/mbopt/shard"
 )
 
 // hostileHistory writes a history database at path whose benchmarks are
@@ -160,4 +161,119 @@ func TestHistoryHostileNames(t *testing.T) {
 		}))
 		assert.Equal(t, len(ids)+1, pages, "the overview and a page per series")
 	})
+}
+
+// hostileShard writes a shard directory of compare --shard as a CI job
+// would upload it, whose benchmarks are the hostile-names fixture's
+// sub-benchmarks (every third 30% slower in the head) and whose failures
+// carry the fixture's hostile messages, with hostile subjects and branch.
+func hostileShard(t *testing.T, dir string) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	const mod, pkg = "example.com/m", "example.com/m/h"
+	s := compare.DefaultSettings()
+	s.Trials, s.Runs, s.Count, s.BenchTime, s.Resamples = 3, 2, 3, "10ms", 500
+	var benches []string
+	raw := map[string]string{}
+	for _, side := range []struct{ file, name, commit string }{
+		{compare.BaseFile, "base", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},
+		{compare.HeadFile, "head", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"},
+	} {
+		var b strings.Builder
+		for trial := 1; trial <= s.Trials; trial++ {
+			for run := 1; run <= s.Runs; run++ {
+				fmt.Fprintf(&b, "# mbopt-compare side=%s commit=%s trial=%d run=%d\ngoos: linux\ngoarch: amd64\npkg: %s\n", side.name, side.commit, trial, run, pkg)
+				for i, n := range hostile.Names {
+					for k := range s.Count {
+						v := 1000 * (1 + 0.002*float64(k%3-1))
+						if side.name == "head" && i%3 == 0 {
+							v *= 1.3
+						}
+						fmt.Fprintf(&b, "%s 1000 %.3f ns/op\n", hostile.Sub(n), v)
+					}
+				}
+			}
+		}
+		raw[side.file] = b.String()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, side.file), []byte(b.String()), 0o644))
+	}
+	for _, n := range hostile.Names {
+		benches = append(benches, pkg+"."+hostile.Sub(n))
+	}
+	rec := compare.ShardRecord{Schema: compare.SchemaVersion, Kind: compare.ShardBenchmarks,
+		Record: shard.Record{Index: 0, Count: 1, Digest: "d1", Total: len(benches)}, Module: mod,
+		Base:     compare.Revision{Spec: "refs/heads/@someone/[x](http://e)", Commit: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", Subject: "fix <script>alert(1)</script> for @someone ::error::x"},
+		Head:     compare.Revision{Spec: "HEAD", Commit: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", Subject: hostile.Messages[0]},
+		Settings: s, Requested: s, Benchmarks: benches, Trials: []int{1, 2, 3},
+		Files: map[string]shard.File{compare.BaseFile: shard.FileOf([]byte(raw[compare.BaseFile])), compare.HeadFile: shard.FileOf([]byte(raw[compare.HeadFile]))}}
+	for i, msg := range hostile.Messages {
+		name := hostile.Sub(hostile.Names[i]) + "/failed"
+		rec.Failures = append(rec.Failures, compare.Result{ID: pkg + "." + name, Package: pkg, Name: name, Unit: "sec/op", Status: compare.Failed, Side: "head", Error: msg})
+	}
+	data, err := json.Marshal(rec)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, compare.ShardFile), data, 0o644))
+}
+
+// TestCompareMergeHostileNames runs compare merge on a shard of the
+// hostile-names fixture, as a fork's pull request could make one (issue
+// 25, security of what CI publishes): each format mbopt writes for CI is
+// inert. Text has no workflow command or control character; Markdown (and
+// the github format's $GITHUB_STEP_SUMMARY) no HTML but the collapsible
+// sections, no link or @-mention, and every name whole in code; github's
+// output is exactly one annotation per judged or failed result, each
+// escaped; JSON escapes < and > and reads back with every name.
+func TestCompareMergeHostileNames(t *testing.T) {
+	tmp := t.TempDir()
+	sh := filepath.Join(tmp, "shard-0")
+	hostileShard(t, sh)
+	var names []string
+	for _, n := range hostile.Names {
+		names = append(names, "h."+hostile.Sub(n))
+	}
+	merge := func(t *testing.T, format string) (string, string) {
+		t.Helper()
+		code, stdout, stderr := run(t, "compare", "merge", sh, "--out", filepath.Join(t.TempDir(), "merged"), "--no-history", "--fail-on", "never", "--format", format)
+		require.Equal(t, cli.OK, code, stderr)
+		hostile.CheckText(t, []byte(stderr))
+		return stdout, stderr
+	}
+	detailsTags := []string{"<details>", "<summary>", "</summary>", "</details>", "<sub>", "</sub>"}
+
+	js, _ := merge(t, "json")
+	assert.NotContains(t, js, "<", "JSON escapes <")
+	assert.NotContains(t, js, ">", "JSON escapes >")
+	var rep compare.Report
+	require.NoError(t, json.Unmarshal([]byte(js), &rep))
+	annotations, ids := 0, map[string]bool{}
+	for _, r := range rep.Results {
+		ids[r.ID] = true
+		if r.Status == compare.Failed || r.Status == compare.BuildFailed || (r.Status == compare.Compared && r.Verdict != benchstats.Unchanged) {
+			annotations++
+		}
+	}
+	for _, n := range hostile.Names {
+		assert.True(t, ids["example.com/m/h."+hostile.Sub(n)], "the JSON holds %q", n)
+	}
+	require.Positive(t, annotations)
+
+	text, _ := merge(t, "text")
+	hostile.CheckText(t, []byte(text))
+	for _, n := range hostile.Names {
+		assert.Contains(t, text, hostile.Sub(n))
+	}
+
+	md, _ := merge(t, "markdown")
+	hostile.CheckMarkdown(t, []byte(md), names, detailsTags, nil)
+
+	summary := filepath.Join(tmp, "step-summary.md")
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	gh, _ := merge(t, "github")
+	hostile.CheckWorkflowCommands(t, []byte(gh), annotations)
+	data, err := os.ReadFile(summary)
+	require.NoError(t, err)
+	hostile.CheckMarkdown(t, data, names, detailsTags, nil)
+	if t.Failed() {
+		t.Logf("text:\n%s\nMarkdown:\n%s\nGitHub:\n%s", text, md, gh)
+	}
 }
