@@ -176,12 +176,17 @@ type Report struct {
 	// Profiles maps benchmark id to profile path.
 	Profiles map[string]string
 	// Scope is manifest.ScopeTimed when the benchmarks are function sets
-	// of their timed loops (collected with scope timed): their coverage
+	// or instruction profiles of their timed loops (collected with scope
+	// timed): their coverage
 	// leaves out the setup before b.ResetTimer and the validation after
 	// b.StopTimer, and a function that runs a constant number of times per
 	// benchmark. It is empty for profiles and for sets of whole runs,
 	// which count everything a benchmark's process ran, as the papers do.
 	Scope manifest.Scope
+	// Source says what the benchmarks are: manifest.SourceCover for
+	// function sets, manifest.SourceInstructions for instruction profiles
+	// (weighted in instructions, not seconds), empty for CPU profiles.
+	Source manifest.Source
 	// Suite is the minimal suite.
 	Suite *optimize.Result
 	// Hybrid compares the profile's and the coverage's functions; nil
@@ -337,6 +342,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if rep.Scope, err = benchmarkScope(benches); err != nil {
 		return nil, err
 	}
+	rep.Source = benchmarkSource(benches)
 	skipped = append(preSkipped, skipped...)
 	if len(skipped) > 0 && cfg.Strict {
 		return nil, input.Errorf("%w (%s makes every unusable benchmark profile an error)", &skipped[0], input.Field("Strict"))
@@ -450,6 +456,10 @@ func (c *Config) Inputs() []string {
 type benchFile struct {
 	id, path string
 	set      bool // a function set (package covdata), not a profile
+	// instr marks an instruction profile (manifest.SourceInstructions),
+	// timed when its manifest's scope is; either way read as a non-CPU
+	// profile.
+	instr, timed bool
 	// benchTime is the benchtime of the collection's manifest, "" without
 	// one.
 	benchTime string
@@ -500,7 +510,8 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 			manifests = append(manifests, dirManifest{m, arg})
 			for _, e := range m.Benchmarks {
 				if e.Status == manifest.StatusOK && e.Profile != "" {
-					out = append(out, benchFile{id: e.ID, path: filepath.Join(arg, filepath.FromSlash(e.Profile)), benchTime: m.BenchTime})
+					out = append(out, benchFile{id: e.ID, path: filepath.Join(arg, filepath.FromSlash(e.Profile)), benchTime: m.BenchTime,
+						instr: m.IsInstructions(), timed: m.IsInstructions() && m.IsTimed()})
 					continue
 				}
 				if e.Status == manifest.StatusOK && e.Functions != "" {
@@ -587,7 +598,8 @@ type loaded struct {
 	fp        *callgraph.Footprint
 	benchTime string
 	set       bool // a function set
-	timed     bool // a function set of a timed loop
+	instr     bool // an instruction profile
+	timed     bool // a function set or instruction profile of a timed loop
 }
 
 // loadBenchmarks decodes files on up to workers goroutines, each straight
@@ -608,7 +620,11 @@ func loadBenchmarks(ctx context.Context, files []benchFile, app *callgraph.Graph
 			errs[i] = err
 			return
 		}
-		fps[i], errs[i] = tab.Load(files[i].path, opts)
+		o := opts
+		if files[i].instr {
+			o.AllowNonCPU, timed[i] = true, files[i].timed
+		}
+		fps[i], errs[i] = tab.Load(files[i].path, o)
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -625,7 +641,7 @@ func loadBenchmarks(ctx context.Context, files []benchFile, app *callgraph.Graph
 			skipped = append(skipped, Skip{File: f.path, Reason: reason})
 			continue
 		}
-		out = append(out, loaded{id: f.id, file: f.path, fp: fps[i], benchTime: f.benchTime, set: f.set, timed: timed[i]})
+		out = append(out, loaded{id: f.id, file: f.path, fp: fps[i], benchTime: f.benchTime, set: f.set, instr: f.instr, timed: timed[i]})
 	}
 	slices.SortFunc(skipped, func(a, b Skip) int { return strings.Compare(a.File, b.File) })
 	return out, skipped, nil

@@ -34,15 +34,15 @@ func functionSetGraph(path string, app *callgraph.Graph, opts callgraph.Options)
 }
 
 // benchmarkScope returns manifest.ScopeTimed when the benchmarks are
-// function sets of their timed loops, and "" when they are profiles or
-// sets of whole runs. It fails when sets of the two scopes are mixed: a
-// suite chosen from a mix would compare the setup of some benchmarks with
-// the loops of others.
+// function sets or instruction profiles of their timed loops, and "" when
+// they are CPU profiles or sets or instruction profiles of whole runs. It
+// fails when the two scopes are mixed: a suite chosen from a mix would
+// compare the setup of some benchmarks with the loops of others.
 func benchmarkScope(benches []loaded) (manifest.Scope, error) {
 	var timed, whole *loaded
 	for i := range benches {
 		switch {
-		case !benches[i].set:
+		case !benches[i].set && !benches[i].instr:
 		case benches[i].timed:
 			timed = &benches[i]
 		default:
@@ -50,7 +50,11 @@ func benchmarkScope(benches []loaded) (manifest.Scope, error) {
 		}
 	}
 	if timed != nil && whole != nil {
-		return "", input.Errorf("%s is a function set of a timed loop (collected with scope timed) and %s one of a whole run (scope all): give %s the benchmarks of one scope, not both", timed.file, whole.file, input.Field("Micro"))
+		what := "a function set"
+		if timed.instr {
+			what = "an instruction profile"
+		}
+		return "", input.Errorf("%s is %s of a timed loop (collected with scope timed) and %s one of a whole run (scope all): give %s the benchmarks of one scope, not both", timed.file, what, whole.file, input.Field("Micro"))
 	}
 	if timed != nil {
 		return manifest.ScopeTimed, nil
@@ -58,21 +62,46 @@ func benchmarkScope(benches []loaded) (manifest.Scope, error) {
 	return "", nil
 }
 
-// checkOneSource fails when files mix CPU profiles and function sets: the
-// two measure different things (function sets know only the instrumented
-// module's functions and no time), so a suite chosen from a mix would
-// compare benchmarks unfairly.
-func checkOneSource(files []benchFile) error {
-	var set, prof *benchFile
-	for i := range files {
-		if files[i].set {
-			set = &files[i]
-		} else {
-			prof = &files[i]
+// benchmarkSource returns the source of the benchmarks, which
+// checkOneSource made one: manifest.SourceCover for function sets,
+// manifest.SourceInstructions for instruction profiles, "" for CPU
+// profiles.
+func benchmarkSource(benches []loaded) manifest.Source {
+	for _, b := range benches {
+		switch {
+		case b.set:
+			return manifest.SourceCover
+		case b.instr:
+			return manifest.SourceInstructions
 		}
 	}
-	if set != nil && prof != nil {
-		return input.Errorf("%s is a function set (collected with source cover) and %s a CPU profile: give %s the benchmarks of one collection source, not both", set.path, prof.path, input.Field("Micro"))
+	return ""
+}
+
+// checkOneSource fails when files mix CPU profiles, function sets and
+// instruction profiles: they measure different things (function sets know
+// only the instrumented module's functions and no time, instruction
+// profiles weigh in instructions, not seconds), so a suite chosen from a
+// mix would compare benchmarks unfairly. The error names the first file of
+// each of two kinds, in the order of files.
+func checkOneSource(files []benchFile) error {
+	first := map[string]*benchFile{}
+	var kinds []string
+	for i := range files {
+		k := "a CPU profile"
+		switch {
+		case files[i].set:
+			k = "a function set (collected with source cover)"
+		case files[i].instr:
+			k = "an instruction profile (collected with source instructions)"
+		}
+		if first[k] == nil {
+			first[k] = &files[i]
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) > 1 {
+		return input.Errorf("%s is %s and %s %s: give %s the benchmarks of one collection source, not both", first[kinds[0]].path, kinds[0], first[kinds[1]].path, kinds[1], input.Field("Micro"))
 	}
 	return nil
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/mbopt/mbopt/internal/testbin"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/measure"
 )
 
 // maxRediscoveries bounds the discovery runs of one top-level benchmark
@@ -58,6 +59,11 @@ func Collect(ctx context.Context, cfg Config) (*manifest.Manifest, error) {
 	c, err := newCollector(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.instructions() {
+		if _, err := measure.FindValgrind(""); err != nil {
+			return nil, fmt.Errorf("source %s: %w; or collect with source %s, whose timed scope needs no Valgrind", manifest.SourceInstructions, err, manifest.SourceCover)
+		}
 	}
 	if err := checkModule(ctx, cfg); err != nil {
 		return nil, err
@@ -251,7 +257,10 @@ func (c *collector) describe(ctx context.Context, pkgs []Package) (*manifest.Man
 	if c.cfg.cover() {
 		m.Version, m.Source = manifest.SchemaVersionCover, manifest.SourceCover
 	}
-	if c.cfg.cover() && c.cfg.timed() {
+	if c.cfg.instructions() {
+		m.Version, m.Source = manifest.SchemaVersionCover, manifest.SourceInstructions
+	}
+	if (c.cfg.cover() || c.cfg.instructions()) && c.cfg.timed() {
 		m.Version, m.Scope = manifest.SchemaVersionTimed, manifest.ScopeTimed
 	}
 	env, err := c.output(ctx, c.cfg.Dir, c.cfg.goCmd(), "env", "GOVERSION", "GOOS", "GOARCH")
@@ -469,8 +478,11 @@ func (c *collector) schedule(ctx context.Context, s *scheduler, u unit) {
 		c.mu.Unlock()
 		c.emit(Event{Kind: EventStart, Package: u.b.pkg.Path, Name: u.name, Done: d, Total: total})
 		run := c.profile
-		if c.cfg.cover() {
+		switch {
+		case c.cfg.cover():
 			run = c.coverOne
+		case c.cfg.instructions():
+			run = c.instrOne
 		}
 		e, ok := run(ctx, u)
 		switch {

@@ -107,8 +107,15 @@ type Config struct {
 	// runs (DefaultCoverBenchTime) into a GOCOVERDIR of its own, and package covdata turns
 	// the data into a function set file next to the manifest. A function
 	// set is exact where a profile samples, but knows no time and only
-	// the main module's functions. An Out holding the other source's
-	// collection is refused unless Force (the two never mix).
+	// the main module's functions. Or the instructions each function
+	// executed (manifest.SourceInstructions), counted under Valgrind
+	// (package measure's Cachegrind runs, at TimedLowBenchTime and at
+	// BenchTime, DefaultTimedBenchTime when empty) and credited by source
+	// line to the enclosing function (package opprof): a pprof profile per
+	// benchmark, exact and weighted, that the analysis reads like a CPU
+	// profile; Collect fails with measure.ErrNoValgrind when valgrind is
+	// not installed. An Out holding another source's collection is
+	// refused unless Force (sources never mix).
 	Source manifest.Source
 	// Scope says what part of each benchmark's run its function set
 	// counts (Source cover): manifest.ScopeTimed records the functions
@@ -117,11 +124,16 @@ type Config struct {
 	// -covermode=atomic), the timed loop without the setup before
 	// b.ResetTimer or the validation after b.StopTimer; manifest.ScopeAll
 	// records all that one run at BenchTime executed, as a CPU profile of
-	// the run would and as the papers count. A function that runs a
-	// constant number of times per benchmark rather than per iteration
-	// counts as setup, even inside the loop. Empty means timed with Source
-	// cover, all with Source profile, which has no other scope. An Out
-	// holding the other scope's collection is refused unless Force.
+	// the run would and as the papers count. With Source instructions,
+	// timed records each function's instructions per operation from the
+	// difference of the runs at TimedLowBenchTime and BenchTime, the
+	// functions that add at least half an instruction per operation; all
+	// records the run at BenchTime's counts as they are. A function that
+	// runs a constant number of times per benchmark rather than per
+	// iteration counts as setup, even inside the loop. Empty means timed
+	// with Source cover and instructions, all with Source profile, which
+	// has no other scope. An Out holding the other scope's collection is
+	// refused unless Force.
 	Scope manifest.Scope
 	// Timeout bounds each test binary process (discovery runs and profile
 	// runs). On expiry the process gets SIGQUIT, so its goroutine dump
@@ -206,11 +218,12 @@ func (c *Config) benchTime() string {
 // DefaultBenchTimeOf returns the benchtime a Config with Source src and
 // Scope scope and no BenchTime runs benchmarks for: DefaultBenchTime for
 // profiles, DefaultTimedBenchTime for function sets of the timed scope
-// (src's default), DefaultCoverBenchTime for those of scope all.
+// (src's default) and for instruction profiles, DefaultCoverBenchTime for
+// function sets of scope all.
 func DefaultBenchTimeOf(src manifest.Source, scope manifest.Scope) string {
 	c := Config{Source: src, Scope: scope}
 	switch {
-	case c.cover() && c.timed():
+	case c.cover() && c.timed(), c.instructions():
 		return DefaultTimedBenchTime
 	case c.cover():
 		return DefaultCoverBenchTime
@@ -221,12 +234,15 @@ func DefaultBenchTimeOf(src manifest.Source, scope manifest.Scope) string {
 // cover reports whether c collects function sets.
 func (c *Config) cover() bool { return c.Source == manifest.SourceCover }
 
+// instructions reports whether c collects instruction profiles.
+func (c *Config) instructions() bool { return c.Source == manifest.SourceInstructions }
+
 // scope returns Scope, or its default for Source when empty.
 func (c *Config) scope() manifest.Scope {
 	switch {
 	case c.Scope != "":
 		return c.Scope
-	case c.cover():
+	case c.cover(), c.instructions():
 		return manifest.ScopeTimed
 	}
 	return manifest.ScopeAll
@@ -376,9 +392,9 @@ func (cfg Config) Check() error {
 		}
 	}
 	switch cfg.Source {
-	case "", manifest.SourceProfile, manifest.SourceCover:
+	case "", manifest.SourceProfile, manifest.SourceCover, manifest.SourceInstructions:
 	default:
-		return input.Field("Source").Errorf("unknown source %q: valid values are {%s|%s}", cfg.Source, manifest.SourceProfile, manifest.SourceCover)
+		return input.Field("Source").Errorf("unknown source %q: valid values are {%s|%s|%s}", cfg.Source, manifest.SourceProfile, manifest.SourceCover, manifest.SourceInstructions)
 	}
 	if err := checkScope(cfg); err != nil {
 		return err

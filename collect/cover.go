@@ -47,17 +47,32 @@ func checkScope(cfg Config) error {
 	default:
 		return input.Field("Scope").Errorf("unknown scope %q: valid values are {%s|%s}", cfg.Scope, manifest.ScopeTimed, manifest.ScopeAll)
 	}
-	if !cfg.timed() {
+	if !cfg.timed() && !cfg.instructions() {
 		return nil
 	}
-	if !cfg.cover() {
-		return input.Field("Scope").Errorf("scope %q needs Source %q: a sampled CPU profile cannot tell a benchmark's timed loop from its setup; collect function sets, or use scope %q", manifest.ScopeTimed, manifest.SourceCover, manifest.ScopeAll)
+	if !cfg.cover() && !cfg.instructions() {
+		return input.Field("Scope").Errorf("scope %q needs Source %q or %q: a sampled CPU profile cannot tell a benchmark's timed loop from its setup; collect function sets or instruction profiles, or use scope %q", manifest.ScopeTimed, manifest.SourceCover, manifest.SourceInstructions, manifest.ScopeAll)
 	}
 	low, _ := iterations(TimedLowBenchTime)
 	if n, ok := iterations(cfg.benchTime()); !ok || n <= low {
-		return input.Field("BenchTime").Errorf("benchtime %q with scope %q: the timed scope compares a run at %s with one at a larger iteration count, such as %s; give a count above %d (not a duration, which repeats a benchmark's setup at every b.N go test tries)", cfg.benchTime(), manifest.ScopeTimed, TimedLowBenchTime, DefaultTimedBenchTime, low)
+		what := fmt.Sprintf("with scope %q: the timed scope", manifest.ScopeTimed)
+		if cfg.instructions() {
+			what = fmt.Sprintf("with source %q: Valgrind", manifest.SourceInstructions)
+		}
+		return input.Field("BenchTime").Errorf("benchtime %q %s compares a run at %s with one at a larger iteration count, such as %s; give a count above %d (not a duration, which repeats a benchmark's setup at every b.N go test tries)", cfg.benchTime(), what, TimedLowBenchTime, DefaultTimedBenchTime, low)
 	}
 	return nil
+}
+
+// sourceName names what a collection of source src records, for messages.
+func sourceName(src manifest.Source) string {
+	switch src {
+	case manifest.SourceCover:
+		return "function sets (Source cover)"
+	case manifest.SourceInstructions:
+		return "instruction profiles (Source instructions)"
+	}
+	return "CPU profiles (Source profile)"
 }
 
 // iterations returns N of a benchtime "Nx".
@@ -79,21 +94,19 @@ func (c *collector) checkSource() error {
 	if err != nil || prev.Module != c.m.Module || len(prev.Benchmarks) == 0 {
 		return nil
 	}
-	if prev.IsCover() != c.cfg.cover() {
-		name := func(cover bool) string {
-			if cover {
-				return "function sets (Source cover)"
-			}
-			return "CPU profiles (Source profile)"
-		}
-		return input.Field("Source").Errorf("output directory %s holds %s, and this run collects %s; the two never mix in one directory: collect into another directory, or set Force to replace them", c.cfg.Out, name(prev.IsCover()), name(c.cfg.cover()))
+	if sourceName(prev.Source) != sourceName(c.m.Source) {
+		return input.Field("Source").Errorf("output directory %s holds %s, and this run collects %s; the two never mix in one directory: collect into another directory, or set Force to replace them", c.cfg.Out, sourceName(prev.Source), sourceName(c.m.Source))
 	}
 	if prev.IsTimed() != c.m.IsTimed() {
+		what := "function sets"
+		if c.m.IsInstructions() {
+			what = "instruction profiles"
+		}
 		name := func(timed bool) string {
 			if timed {
-				return "function sets of timed loops (Scope timed)"
+				return what + " of timed loops (Scope timed)"
 			}
-			return "function sets of whole runs (Scope all)"
+			return what + " of whole runs (Scope all)"
 		}
 		return input.Field("Scope").Errorf("output directory %s holds %s, and this run collects %s; the two never mix in one directory: collect into another directory, or set Force to replace them", c.cfg.Out, name(prev.IsTimed()), name(c.m.IsTimed()))
 	}

@@ -1,5 +1,6 @@
 // Package collect discovers a Go module's benchmarks and records one CPU
-// profile per benchmark, for comparison with an application profile.
+// profile per benchmark (or function set, or instruction profile: see
+// [Config.Source]), for comparison with an application profile.
 //
 // # Vocabulary
 //
@@ -57,6 +58,8 @@
 //	*.pprof                one CPU profile per benchmark with status ok (see [manifest.ProfileName])
 //	*.funcs.json           instead, with Source cover, one function set per benchmark with status ok
 //	                       (package covdata; see [manifest.FunctionsName] and "Function sets" below)
+//	                       or, with Source instructions, one instruction profile per benchmark (*.pprof,
+//	                       pprof files of sample type instructions written by package opprof)
 //	logs/*.log             the full output of every benchmark that did not succeed
 //	.mbopt-discovery.json  the discovery cache ([CacheFile]; see Resuming)
 //	.mbopt.lock            the lock file ([LockFile]; see Concurrency)

@@ -74,4 +74,17 @@
 // An mbopt that knows only versions 1 and 2 refuses it rather than taking
 // its sets for sets of whole runs. A cover collection with scope all is
 // still written as version 2, and a profile collection as version 1.
+//
+// # Instruction profiles (versions 2 and 3)
+//
+// A collection with --source instructions records, for each benchmark, a
+// pprof profile (in "profile", as version 1) of the instructions each
+// function executed, counted under Valgrind:
+//
+//	"source": "instructions",                   // in the header
+//	"scope": "timed",                           // per operation, from two iteration counts; omitted (all): one run's counts
+//
+// Scope timed is written as version 3, scope all as version 2, so an mbopt
+// that does not know the source refuses it rather than reading the
+// profiles as CPU profiles.
 package manifest

@@ -26,14 +26,16 @@ const FileName = "manifest.json"
 const SchemaVersion = 1
 
 // SchemaVersionCover is the schema version of a manifest whose Source is
-// [SourceCover]: version 1 plus the source and functions fields. Write
+// [SourceCover] (or [SourceInstructions] with scope all): version 1 plus
+// the source and functions fields. Write
 // writes it for such manifests only, so an mbopt that knows only version 1
 // refuses them ("manifest version 2, want 1") instead of taking their
 // entries for profiles gone missing; [Read] reads both versions.
 const SchemaVersionCover = 2
 
 // SchemaVersionTimed is the schema version of a manifest whose Scope is
-// [ScopeTimed]: version 2 plus the scope field. Write writes it for such
+// [ScopeTimed] (source cover or instructions): version 2 plus the scope
+// field. Write writes it for such
 // manifests only, so an mbopt that knows only versions 1 and 2 refuses
 // them instead of taking sets of timed loops for sets of whole runs; [Read]
 // reads all three versions.
@@ -49,10 +51,12 @@ const (
 	// work before b.Run included, as a CPU profile of the run does and as
 	// the papers count. It is what an empty Scope means.
 	ScopeAll Scope = "all"
-	// ScopeTimed: the functions whose coverage counters grew between two
-	// runs of the benchmark at different iteration counts, that is, what
-	// runs more often when b.N grows: the timed loop. Only cover
-	// collections (SourceCover) have it.
+	// ScopeTimed: what grew between two runs of the benchmark at
+	// different iteration counts, that is, what runs more often when b.N
+	// grows: the timed loop. With SourceCover the functions whose coverage
+	// counters grew; with SourceInstructions each function's instructions
+	// per operation, from the difference of the two runs' counts. Only
+	// those two sources have it.
 	ScopeTimed Scope = "timed"
 )
 
@@ -68,6 +72,14 @@ const (
 	// run of a test binary built with -cover (Entry.Functions, a file
 	// written by package covdata).
 	SourceCover Source = "cover"
+	// SourceInstructions: one pprof profile per benchmark
+	// (Entry.Profile) of the instructions each function executed,
+	// counted under Valgrind and credited by source line to the function
+	// whose body encloses the line (package opprof): with ScopeTimed
+	// instructions per operation from the difference of two iteration
+	// counts, with ScopeAll the whole run's counts. The analysis reads
+	// them like CPU profiles, weighted in instructions.
+	SourceInstructions Source = "instructions"
 )
 
 // A Status says how collecting one benchmark ended.
@@ -118,12 +130,14 @@ type Manifest struct {
 	// from shards.
 	Shard *Shard `json:"shard,omitempty"`
 	// Source says what the entries record: CPU profiles (SourceProfile,
-	// or empty, as in every version 1 manifest) or function sets
-	// (SourceCover). One manifest never mixes the two.
+	// or empty, as in every version 1 manifest), function sets
+	// (SourceCover) or instruction profiles (SourceInstructions). One
+	// manifest never mixes them.
 	Source Source `json:"source,omitempty"`
-	// Scope says what part of each benchmark's run the function sets
-	// count: ScopeTimed, or everything (ScopeAll, or empty, as in every
-	// version 1 and 2 manifest). Only a cover manifest is timed.
+	// Scope says what part of each benchmark's run the function sets or
+	// instruction profiles count: ScopeTimed, or everything (ScopeAll, or
+	// empty, as in every version 1 and 2 manifest). Only a cover or
+	// instructions manifest is timed.
 	Scope Scope `json:"scope,omitempty"`
 	// Benchmarks holds one entry per benchmark, sorted by package, then
 	// name; IDs are unique.
@@ -264,8 +278,12 @@ func FunctionsName(mod, pkg, name string) string {
 // IsCover reports whether m records function sets (Source is SourceCover).
 func (m *Manifest) IsCover() bool { return m.Source == SourceCover }
 
-// IsTimed reports whether m's function sets count the benchmarks' timed
-// loops only (Scope is ScopeTimed).
+// IsInstructions reports whether m records instruction profiles (Source is
+// SourceInstructions).
+func (m *Manifest) IsInstructions() bool { return m.Source == SourceInstructions }
+
+// IsTimed reports whether m's function sets or instruction profiles count
+// the benchmarks' timed loops only (Scope is ScopeTimed).
 func (m *Manifest) IsTimed() bool { return m.Scope == ScopeTimed }
 
 // Sort sorts m.Benchmarks by package, then name.
@@ -345,15 +363,15 @@ func Read(r io.Reader, name string) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: manifest version %d, want %d, %d or %d (written by another mbopt version?)", name, m.Version, SchemaVersion, SchemaVersionCover, SchemaVersionTimed)
 	}
 	switch m.Source {
-	case "", SourceProfile, SourceCover:
+	case "", SourceProfile, SourceCover, SourceInstructions:
 	default:
-		return nil, fmt.Errorf("%s: unknown source %q (want %q or %q)", name, m.Source, SourceProfile, SourceCover)
+		return nil, fmt.Errorf("%s: unknown source %q (want %q, %q or %q)", name, m.Source, SourceProfile, SourceCover, SourceInstructions)
 	}
 	switch {
 	case m.Scope != "" && m.Scope != ScopeAll && m.Scope != ScopeTimed:
 		return nil, fmt.Errorf("%s: unknown scope %q (want %q or %q)", name, m.Scope, ScopeTimed, ScopeAll)
-	case m.IsTimed() && !m.IsCover():
-		return nil, fmt.Errorf("%s: scope %q in a manifest of source %q: only function sets (source %q) have a timed scope (the file was edited; collect again)", name, m.Scope, m.sourceName(), SourceCover)
+	case m.IsTimed() && !m.IsCover() && !m.IsInstructions():
+		return nil, fmt.Errorf("%s: scope %q in a manifest of source %q: only function sets (source %q) and instruction profiles (source %q) have a timed scope (the file was edited; collect again)", name, m.Scope, m.sourceName(), SourceCover, SourceInstructions)
 	case m.IsTimed() != (m.Version == SchemaVersionTimed):
 		return nil, fmt.Errorf("%s: manifest version %d with scope %q: version %d is the version of scope %q, and of it only (the file was edited; collect again)", name, m.Version, m.scopeName(), SchemaVersionTimed, ScopeTimed)
 	}
@@ -425,7 +443,7 @@ func (m *Manifest) Write(dir string) error {
 	switch {
 	case m.IsTimed():
 		m.Version = SchemaVersionTimed
-	case m.IsCover():
+	case m.IsCover() || m.IsInstructions():
 		m.Version = SchemaVersionCover
 	}
 	if m.Benchmarks == nil {

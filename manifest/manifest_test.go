@@ -100,6 +100,7 @@ func TestLoadErrors(t *testing.T) {
 		{"timed as version 2", `{"version": 2, "source": "cover", "scope": "timed"}`, `manifest version 2 with scope "timed": version 3 is the version of scope "timed"`},
 		{"version 3 of all", `{"version": 3, "source": "cover"}`, `manifest version 3 with scope "all"`},
 		{"unknown source", `{"version": 2, "source": "trace"}`, `unknown source "trace"`},
+		{"functions in instructions", `{"version": 3, "source": "instructions", "scope": "timed", "benchmarks": [{"id": "m.BenchmarkA", "status": "ok", "functions": "a.funcs.json"}]}`, `a manifest of source "instructions" names a function set file`},
 		{"profile in cover", `{"version": 2, "source": "cover", "benchmarks": [{"id": "m.BenchmarkA", "status": "ok", "profile": "a.pprof"}]}`, `benchmark m.BenchmarkA: a manifest of source "cover" names a profile file`},
 		{"functions in profile", `{"version": 1, "benchmarks": [{"id": "m.BenchmarkA", "status": "ok", "functions": "a.funcs.json"}]}`, `a manifest of source "profile" names a function set file`},
 		{"functions escape", `{"version": 2, "source": "cover", "benchmarks": [{"id": "m.BenchmarkA", "status": "ok", "functions": "../a.funcs.json"}]}`, `functions "../a.funcs.json" is outside`},
@@ -148,8 +149,9 @@ func TestCoverManifestRoundTrip(t *testing.T) {
 	assert.Equal(t, SchemaVersion, got.Version, "profile manifests stay version 1")
 }
 
-// TestTimedManifestRoundTrip checks that only a cover manifest of the
-// timed scope is version 3, which readers of versions 1 and 2 refuse.
+// TestTimedManifestRoundTrip checks that only a cover or instructions
+// manifest of the timed scope is version 3, which readers of versions 1
+// and 2 refuse, and that an instructions manifest is never version 1.
 func TestTimedManifestRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
 		source  Source
@@ -159,6 +161,8 @@ func TestTimedManifestRoundTrip(t *testing.T) {
 		{SourceCover, ScopeTimed, SchemaVersionTimed},
 		{SourceCover, ScopeAll, SchemaVersionCover},
 		{SourceCover, "", SchemaVersionCover},
+		{SourceInstructions, ScopeTimed, SchemaVersionTimed},
+		{SourceInstructions, ScopeAll, SchemaVersionCover},
 		{"", "", SchemaVersion},
 	} {
 		dir := t.TempDir()

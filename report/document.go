@@ -31,6 +31,7 @@ import (
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/recommend"
 )
 
@@ -61,6 +62,10 @@ type Document struct {
 	// their setup and validation; absent for profiles and sets of whole
 	// runs, which count all that a benchmark's process ran.
 	Scope string `json:"scope,omitempty"`
+	// Source is "cover" when the benchmarks are function sets and
+	// "instructions" when they are instruction profiles (weighted in
+	// instructions counted under Valgrind); absent for CPU profiles.
+	Source string `json:"source,omitempty"`
 	// Benchmarks holds every analysed benchmark, by the impact Impact
 	// names (largest first), then id.
 	Benchmarks []Benchmark `json:"benchmarks"`
@@ -411,6 +416,7 @@ func Build(rep *analysis.Report) *Document {
 		},
 		Coverage:        Coverage{Project: ratioOf(cov.Project), Overall: ratioOf(cov.Overall)},
 		Scope:           string(rep.Scope),
+		Source:          string(rep.Source),
 		Benchmarks:      []Benchmark{},
 		MinimalSuite:    []Pick{},
 		Recommendations: []Recommendation{},
@@ -529,4 +535,16 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// sourceNoun names what the benchmarks' files are: "function sets",
+// "instruction profiles" or "CPU profiles".
+func (d *Document) sourceNoun() string {
+	switch d.Source {
+	case string(manifest.SourceCover):
+		return "function sets"
+	case string(manifest.SourceInstructions):
+		return "instruction profiles"
+	}
+	return "CPU profiles"
 }

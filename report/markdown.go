@@ -61,7 +61,9 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 		p(" (%d more skipped)", len(d.Skipped))
 	}
 	if d.Scope == string(manifest.ScopeTimed) {
-		p(", counting their timed loops only (setup and validation outside the timer aside),")
+		p(", counting their timed loops only (%s; setup and validation outside the timer aside),", d.sourceNoun())
+	} else if d.Source == string(manifest.SourceInstructions) {
+		p(", %s of whole runs,", d.sourceNoun())
 	}
 	cover := "cover"
 	if len(d.Benchmarks) == 1 {

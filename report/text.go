@@ -57,7 +57,9 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 		p(", %d skipped", len(d.Skipped))
 	}
 	if d.Scope == string(manifest.ScopeTimed) {
-		p("; their timed loops only (function sets of scope timed: setup and validation outside the timer are not counted)")
+		p("; their timed loops only (%s of scope timed: setup and validation outside the timer are not counted)", d.sourceNoun())
+	} else if d.Source == string(manifest.SourceInstructions) {
+		p("; %s of whole runs, setup included", d.sourceNoun())
 	}
 	p("\n\nCoverage of the application by the whole suite\n")
 	t := &render.Table{}

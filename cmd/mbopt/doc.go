@@ -221,7 +221,8 @@
 //   - --skip RE: leave out the benchmarks matching RE, with their
 //     sub-benchmarks (go test -skip syntax; they never run).
 //   - --benchtime D: run time per benchmark, a duration or Nx iterations
-//     (default 1s; 1x with --source cover; the papers used 10s, and a
+//     (default 1s; 1x with --source cover --scope all, 10x with --source
+//     cover or instructions otherwise; the papers used 10s, and a
 //     longer run samples more rarely called functions).
 //   - --timeout D: kill a benchmark's process after D (default 5m).
 //   - --discovery-timeout D: kill a discovery run, the -benchtime 1x run
@@ -309,18 +310,29 @@
 //     default), or cover, the exact set of module functions it executed, from
 //     test binaries built with -cover (package covdata names them as profiles
 //     do). The analysis reads the sets like profiles, but they hold no time
-//     and no function outside the module. Profiles and function sets never
-//     share an --out.
-//   - --scope timed|all: with --source cover, what a function set counts.
+//     and no function outside the module. Or instructions: each benchmark
+//     runs under Valgrind (Cachegrind) at 2x and at --benchtime (default
+//     10x), and its profile (a pprof file) holds each function's
+//     instructions, credited by source line to the function enclosing the
+//     line (an inlined helper gets its own count): exact and weighted, with
+//     no sampling, read by the analysis like a CPU profile in instructions;
+//     the collection fails at once when valgrind is not installed.
+//     Collections of two sources never share an --out.
+//   - --scope timed|all: with --source cover or instructions, what a function
+//     set or instruction profile counts.
 //     timed (the default) runs each benchmark at 2x and at --benchtime
 //     (default 10x) and keeps the functions whose coverage counters grew
 //     with b.N: the timed loop, without the setup before b.ResetTimer or
 //     the validation after b.StopTimer. A function that runs a constant
 //     number of times per benchmark, not per iteration, counts as setup,
 //     even inside the loop. all runs it once (--benchtime 1x by default)
-//     and keeps all that ran, setup included, as the papers count. The
-//     manifest records the scope (version 3 for timed, which an older
-//     mbopt refuses), and analyze says when the sets are timed loops.
+//     and keeps all that ran, setup included, as the papers count. With
+//     --source instructions, timed is each function's instructions per
+//     operation from the difference of the two runs (the functions adding
+//     at least half an instruction per operation), all the run at
+//     --benchtime's counts as they are. The manifest records the source and
+//     the scope (version 3 for timed, which an older mbopt refuses), and
+//     analyze says when the sets or profiles are timed loops.
 //   - --shard K/N: collect only shard K of N (K from 0) of the benchmarks,
 //     one of N machines; --shard /N takes K from $JOB_COMPLETION_INDEX (a
 //     Kubernetes Indexed Job), and $MBOPT_SHARD=K/N stands for a missing

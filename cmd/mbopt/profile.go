@@ -25,7 +25,7 @@ type profileOptions struct {
 	bench      string
 	skip       string
 	benchtime  string
-	source     string // "profile" or "cover"; profile only
+	source     string // "profile", "cover" or "instructions"; profile only
 	scope      string // "timed", "all" or "" (the source's default); profile only
 	timeout    time.Duration
 	discovery  time.Duration // --discovery-timeout
@@ -66,7 +66,7 @@ func profileCmd(s *streams, runF func(context.Context, *streams, *profileOptions
 			if len(args) > 0 {
 				o.patterns = args
 			}
-			if o.source == string(manifest.SourceCover) && !cmd.Flags().Changed("benchtime") {
+			if o.source != string(manifest.SourceProfile) && !cmd.Flags().Changed("benchtime") {
 				o.benchtime = collect.DefaultBenchTimeOf(manifest.Source(o.source), manifest.Scope(o.scope))
 			}
 			if err := o.validate(); err != nil {
@@ -80,8 +80,8 @@ func profileCmd(s *streams, runF func(context.Context, *streams, *profileOptions
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.out, "out", "profiles", "output `directory` for the manifest, profiles and logs")
-	f.StringVar(&o.source, "source", string(manifest.SourceProfile), "what to record per benchmark: {profile|cover} (cover: the functions it executed, exactly, from a -cover run)")
-	f.StringVar(&o.scope, "scope", "", "what a function set counts: {timed|all} (timed, the default of --source cover: what grows with b.N, its timed loop, from runs at 2x and --benchtime, default 10x; all: all that a run at --benchtime, default 1x, executed, setup included, as the papers count)")
+	f.StringVar(&o.source, "source", string(manifest.SourceProfile), "what to record per benchmark: {profile|cover|instructions} (cover: the functions it executed, exactly, from a -cover run; instructions: a profile of each function's instructions, counted under Valgrind)")
+	f.StringVar(&o.scope, "scope", "", "what a function set or instruction profile counts: {timed|all} (timed, the default of --source cover and instructions: what grows with b.N, its timed loop, from runs at 2x and --benchtime, default 10x; all: all that a run at --benchtime, default 1x (instructions: 10x), executed, setup included, as the papers count)")
 	addCollectFlags(f, o)
 	f.BoolVar(&o.strict, "strict", false, "exit 1 when any benchmark fails, times out or does not build")
 	f.StringVarP(&o.dir, "dir", "C", "", "run in this `directory` (a directory of the module to profile)")
