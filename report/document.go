@@ -548,3 +548,20 @@ func (d *Document) sourceNoun() string {
 	}
 	return "CPU profiles"
 }
+
+// scopeText says what the benchmarks' files are and what part of each
+// benchmark's run they count, for the HTML report's header.
+func (d *Document) scopeText() string {
+	noun := d.sourceNoun()
+	weights := ""
+	if d.Source == string(manifest.SourceInstructions) {
+		weights = " Weights are instructions counted under Valgrind, not CPU seconds."
+	}
+	switch {
+	case d.Scope == string(manifest.ScopeTimed):
+		return noun + " of scope timed: each benchmark's timed loop only (what grows with b.N); the setup before b.ResetTimer, the validation after b.StopTimer and a function that runs a constant number of times per benchmark are not counted." + weights
+	case d.Source == "":
+		return "CPU profiles of whole runs, as the papers count: setup and validation outside the timer count too, and sampling may miss a function a benchmark ran briefly."
+	}
+	return noun + " of whole runs (scope all), as the papers count: setup and validation outside the timer count too." + weights
+}

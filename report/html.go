@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/mbopt/mbopt/report/internal/render"
@@ -35,6 +36,8 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 		SuiteCost   string
 		Suite       string
 		Stop        string
+		Scope       string
+		ThinFix     []string
 		Cost        bool
 		// SuiteProject and SuiteOverall are the minimal (or selected)
 		// suite's own coverage: its last pick's cumulative ratios.
@@ -63,6 +66,10 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 	writeSuiteHeading(func(f string, a ...any) { fmt.Fprintf(&sb, f, a...) }, d)
 	data.Suite = strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(sb.String(), "**", ""), "## ", ""))
 	data.Cost = d.Selection != nil && d.Selection.TotalCostSeconds > 0
+	data.Scope = d.scopeText()
+	if len(d.ThinBenchmarks) > 0 {
+		data.ThinFix = d.thinFix()
+	}
 	return htmlTemplate.Execute(w, data)
 }
 
@@ -84,7 +91,24 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 		}
 		return fmt.Sprintf("%d (%.2f%%)", o.Counts[i][j], 100*o.Shares[i][j])
 	},
-	"step":  func(d *Document, i int) SelectionStep { return d.Selection.Steps[i] },
+	"step": func(d *Document, i int) SelectionStep { return d.Selection.Steps[i] },
+	// The marks of issue 24: marginal picks, negligible and maybe-unseen
+	// recommendations, thin benchmark profiles.
+	"negligible": func(n *Negligible) string { return n.what() },
+	"cpuWall":    func(t ThinBenchmark) string { return t.cpuWall() },
+	"hidden":     func(t ThinBenchmark) string { return t.hiddenText(func(s string) string { return s }) },
+	"thin": func(d *Document, id string) bool {
+		return slices.ContainsFunc(d.ThinBenchmarks, func(t ThinBenchmark) bool { return t.ID == id })
+	},
+	"anyMarginal": func(d *Document) bool {
+		return slices.ContainsFunc(d.MinimalSuite, func(p Pick) bool { return p.Marginal })
+	},
+	"anyNegligible": func(d *Document) bool {
+		return slices.ContainsFunc(d.Recommendations, func(r Recommendation) bool { return r.Negligible != nil })
+	},
+	"anyUnseen": func(d *Document) bool {
+		return slices.ContainsFunc(d.Recommendations, func(r Recommendation) bool { return len(r.MaybeCoveredBy) > 0 })
+	},
 	"lines": func(s string) []string { return strings.Split(s, "\n\n") },
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
@@ -102,6 +126,9 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 .kpi { display: flex; gap: 1.5em; flex-wrap: wrap; } .kpi div { background: #f6f8fa; padding: .8em 1.2em; border-radius: 6px; }
 .kpi b { display: block; font-size: 1.6em; }
 .note { background: #fffbe6; border-left: 4px solid #f0c000; padding: .5em 1em; }
+.scope { background: #eef4fb; border-left: 4px solid #4a7fc1; padding: .5em 1em; }
+.mark { display: inline-block; font-size: .8em; padding: 0 .4em; margin-left: .3em; border-radius: 3px; background: #eee; color: #444; white-space: nowrap; }
+.mark.thin { background: #fde2e1; color: #8a1c14; } .mark.marginal { background: #fff1cc; color: #6b4e00; } .mark.negligible { background: #e8e8e8; color: #555; } .mark.unseen { background: #e3ecfa; color: #1f4b8f; }
 </style>
 </head>
 <body>
@@ -113,6 +140,7 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 <div><b>{{pct .SuiteOverall}}</b>overall coverage by the suite (project-only {{pct .SuiteProject}})</div>
 <div><b>{{secs .D.Application.TotalSeconds}}</b>application CPU ({{.D.Application.Nodes}} functions, {{.D.Application.ProjectNodes}} project{{if attributed .D}}; {{secs .D.Application.OutsideProjectSeconds}} outside project code{{end}})</div>
 </div>
+<p class="scope"><b>Benchmarks.</b> {{len .D.Benchmarks}} analysed: {{.Scope}}{{with .D.ThinBenchmarks}} <span class="mark thin">thin</span> {{len .}} of them took too few CPU samples to trust (see <a href="#thin">Thin benchmark profiles</a>).{{end}}</p>
 {{range lines .Suite}}<p>{{.}}</p>
 {{end}}{{with .Certificate}}<p class="note"><b>Optimality.</b> {{.}}</p>
 {{end}}{{with .CostCert}}<p class="note"><b>Cost optimality.</b> {{.}}</p>
@@ -123,15 +151,25 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 {{end}}
 {{if .D.MinimalSuite}}<h2>Suite, pick by pick</h2>
 <table><tr><th>#</th><th>benchmark</th><th>added</th><th>project</th><th>overall</th>{{range heads .D}}<th>{{.}}</th>{{end}}{{if .Cost}}<th>cost</th><th>cumulative cost</th>{{end}}</tr>
-{{$d := .D}}{{$cost := .Cost}}{{range $i, $s := .D.MinimalSuite}}<tr><td class="n">{{inc $i}}</td><td><code>{{$s.ID}}</code></td><td class="n">+{{$s.Added}}</td><td class="n">{{pct $s.CumulativeProjectRatio}}</td><td class="n">{{pct $s.CumulativeOverallRatio}}</td>{{range cells $d $s.AttributedImpactSeconds $s.AttributedImpactShare $s.ImpactSeconds $s.ImpactShare}}<td class="n">{{.}}</td>{{end}}{{if $cost}}{{with step $d $i}}<td class="n">{{secs .CostSeconds}}</td><td class="n">{{secs .CumulativeCostSeconds}}</td>{{end}}{{end}}</tr>
+{{$d := .D}}{{$cost := .Cost}}{{range $i, $s := .D.MinimalSuite}}<tr><td class="n">{{inc $i}}</td><td><code>{{$s.ID}}</code>{{if $s.Marginal}}<span class="mark marginal">marginal</span>{{end}}{{if thin $d $s.ID}}<span class="mark thin">thin</span>{{end}}</td><td class="n">+{{$s.Added}}</td><td class="n">{{pct $s.CumulativeProjectRatio}}</td><td class="n">{{pct $s.CumulativeOverallRatio}}</td>{{range cells $d $s.AttributedImpactSeconds $s.AttributedImpactShare $s.ImpactSeconds $s.ImpactShare}}<td class="n">{{.}}</td>{{end}}{{if $cost}}{{with step $d $i}}<td class="n">{{secs .CostSeconds}}</td><td class="n">{{secs .CumulativeCostSeconds}}</td>{{end}}{{end}}</tr>
 {{end}}</table>
-{{end}}
+{{if anyMarginal .D}}<p><span class="mark marginal">marginal</span> the functions the pick adds take under 1% of the application's {{.D.Impact}} time: it keeps the suite's coverage through code that barely runs; whether it is worth running is your call.</p>
+{{end}}{{end}}
 {{if .D.Recommendations}}{{$details := .D.RecommendationTargets}}<h2>Recommended benchmark targets (Algorithm 3)</h2>
 <table><tr><th>#</th><th>function</th><th>+project</th><th>+external</th>{{range heads .D}}<th>{{.}}</th>{{end}}<th>project after</th>{{if $details}}<th>where</th><th>test</th><th>called by</th><th>hottest beneath</th>{{end}}</tr>
-{{$d := .D}}{{range $i, $r := .D.Recommendations}}<tr><td class="n">{{inc $i}}</td><td><code>{{$r.Function}}</code></td><td class="n">+{{$r.AddedProject}}</td><td class="n">+{{$r.AddedExternal}}</td>{{range cells $d $r.AttributedImpactSeconds $r.AttributedImpactShare $r.ImpactSeconds $r.ImpactShare}}<td class="n">{{.}}</td>{{end}}<td class="n">{{pct $r.CumulativeProjectRatio}}</td>{{if $details}}<td><code>{{$r.Source}}</code></td><td>{{if $r.IsExported}}external{{else}}internal{{end}}</td><td>{{range $j, $c := $r.Callers}}{{if $j}}<br>{{end}}<code>{{$c.Function}}</code>{{end}}</td><td>{{range $j, $h := $r.Hottest}}{{if $j}}<br>{{end}}<code>{{$h.Function}}</code> {{secs $h.FlatSeconds}}{{end}}</td>{{end}}</tr>
+{{$d := .D}}{{range $i, $r := .D.Recommendations}}<tr><td class="n">{{inc $i}}</td><td><code>{{$r.Function}}</code>{{with $r.Negligible}}<span class="mark negligible" title="{{negligible .}}">negligible: {{negligible .}}</span>{{end}}{{with $r.MaybeCoveredBy}}<span class="mark unseen">may have run unseen in {{join . ", "}}</span>{{end}}</td><td class="n">+{{$r.AddedProject}}</td><td class="n">+{{$r.AddedExternal}}</td>{{range cells $d $r.AttributedImpactSeconds $r.AttributedImpactShare $r.ImpactSeconds $r.ImpactShare}}<td class="n">{{.}}</td>{{end}}<td class="n">{{pct $r.CumulativeProjectRatio}}</td>{{if $details}}<td><code>{{$r.Source}}</code></td><td>{{if $r.IsExported}}external{{else}}internal{{end}}</td><td>{{range $j, $c := $r.Callers}}{{if $j}}<br>{{end}}<code>{{$c.Function}}</code>{{end}}</td><td>{{range $j, $h := $r.Hottest}}{{if $j}}<br>{{end}}<code>{{$h.Function}}</code> {{secs $h.FlatSeconds}}{{end}}</td>{{end}}</tr>
 {{end}}</table>
 {{if $details}}<p>Functions a benchmark can call, closures folded into the function that returns or starts them. <i>test</i>: an external test package (<code>x_test</code>) can call it, else an internal test; <i>called by</i>: the application's direct callers; <i>hottest beneath</i>: the project functions its benchmark would newly cover.</p>
+{{end}}{{if anyNegligible .D}}<p><span class="mark negligible">negligible</span> under 0.2% of the application's time and small (inlined into covered callers, or at most 5 lines): a benchmark of it would measure little.{{if .D.NegligibleLast}} Negligible functions are ranked after all others (--keep-negligible keeps Algorithm 3's order).{{end}}</p>
+{{end}}{{if anyUnseen .D}}<p><span class="mark unseen">may have run unseen</span> a thin benchmark profile (see below) may have run the function without a sample.</p>
 {{end}}{{end}}
+{{with .D.ThinBenchmarks}}<h2 id="thin">Thin benchmark profiles</h2>
+<p>These profiles took under 100 CPU samples (1 s of CPU at 100 Hz), so functions their benchmarks ran briefly may be missing from their coverage. <i>may hide</i>: the project functions no benchmark is seen to cover that the application's call graph reaches from a function the profile covers.</p>
+<table><tr><th>benchmark</th><th>samples</th><th>CPU of wall</th><th>may hide</th></tr>
+{{range .}}<tr><td><code>{{.ID}}</code></td><td class="n">{{.Samples}}</td><td class="n">{{cpuWall .}}</td><td>{{hidden .}}</td></tr>
+{{end}}</table>
+<p>{{join $.ThinFix " "}}</p>
+{{end}}
 {{with .D.Scenarios}}{{$sc := .}}<h2>Scenarios</h2>
 <table><tr><th>scenario</th><th>weight</th><th>functions</th><th>project</th><th>project coverage</th><th>overall coverage</th></tr>
 {{range $i, $e := .Each}}<tr><td>{{$e.Name}}</td><td class="n">{{index $sc.Weights $i}}</td><td class="n">{{$e.Nodes}}</td><td class="n">{{$e.ProjectNodes}}</td><td class="n">{{$e.Project.Covered}}/{{$e.Project.Total}} ({{pct $e.Project.Ratio}})</td><td class="n">{{$e.Overall.Covered}}/{{$e.Overall.Total}} ({{pct $e.Overall.Ratio}})</td></tr>
@@ -147,7 +185,7 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 {{end}}
 <h2>Benchmarks by {{impactName .D}}</h2>
 <table><tr><th>benchmark</th><th>project</th><th>overall</th>{{range heads .D}}<th>{{.}}</th>{{end}}<th>in suite</th></tr>
-{{$d := .D}}{{range .D.Benchmarks}}<tr><td><code>{{.ID}}</code></td><td class="n">{{.ProjectNodes}}</td><td class="n">{{.OverallNodes}}</td>{{range cells $d .AttributedImpactSeconds .AttributedImpactShare .ImpactSeconds .ImpactShare}}<td class="n">{{.}}</td>{{end}}<td>{{if .Selected}}✓{{end}}</td></tr>
+{{$d := .D}}{{range .D.Benchmarks}}<tr><td><code>{{.ID}}</code>{{if thin $d .ID}}<span class="mark thin">thin</span>{{end}}</td><td class="n">{{.ProjectNodes}}</td><td class="n">{{.OverallNodes}}</td>{{range cells $d .AttributedImpactSeconds .AttributedImpactShare .ImpactSeconds .ImpactShare}}<td class="n">{{.}}</td>{{end}}<td>{{if .Selected}}✓{{end}}</td></tr>
 {{end}}</table>
 {{if .D.Skipped}}<h2>Skipped benchmark profiles</h2><ul>
 {{range .D.Skipped}}<li><code>{{.File}}</code>: {{.Reason}}</li>

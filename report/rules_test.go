@@ -45,20 +45,26 @@ func TestThinBenchmarksInEveryFormat(t *testing.T) {
 			assert.Equal(t, report.ThinBenchmark{ID: "BenchmarkPut", Profile: put.Profile, Samples: 22, WallSeconds: 1.2,
 				LongerBenchTime: "5s", Hidden: []string{proftest.ThinChecksum}}, put)
 
-			var text, md, js bytes.Buffer
+			var text, md, js, html bytes.Buffer
 			require.NoError(t, report.WriteText(&text, d, report.TextOptions{}))
 			require.NoError(t, report.WriteMarkdown(&md, d, report.MarkdownOptions{}))
 			require.NoError(t, report.WriteJSON(&js, d))
+			require.NoError(t, report.WriteHTML(&html, d, nil))
+			assert.Contains(t, html.String(), `<h2 id="thin">Thin benchmark profiles</h2>`)
+			assert.Contains(t, html.String(), "<tr><td><code>BenchmarkPut</code></td><td class=\"n\">22</td><td class=\"n\">0.22s of 1.20s</td><td>1 project function: "+proftest.ThinChecksum+"</td></tr>")
+			assert.Contains(t, html.String(), `<code>BenchmarkPut</code><span class="mark thin">thin</span>`, "the benchmark table marks the thin profile")
+			assert.Contains(t, html.String(), "CPU profiles of whole runs, as the papers count", "the header says the source and scope")
 			assert.Contains(t, text.String(), "Thin benchmark profiles (under 100 CPU samples")
 			assert.Contains(t, text.String(), "BenchmarkPut       22  0.22s of 1.20s  1 project function: "+proftest.ThinChecksum)
 			assert.Contains(t, md.String(), "| `BenchmarkPut` | 22 | 0.22s of 1.20s | 1 project function: `"+proftest.ThinChecksum+"` |")
-			for name, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
+			for name, out := range map[string]string{"text": text.String(), "markdown": md.String(), "html": strings.ReplaceAll(html.String(), "&#39;", "'")} {
 				assert.Contains(t, out, tt.recs, name)
 				assert.Contains(t, out, "mbopt profile --benchtime 5s gives the thinnest about 100 samples", name)
 				assert.Contains(t, out, "mbopt profile --source cover", name)
 			}
 			assert.Equal(t, tt.marked, strings.Contains(text.String(), "may have run unseen in thin profiles: BenchmarkPut"))
 			assert.Equal(t, tt.marked, strings.Contains(md.String(), "*may have run unseen in* `BenchmarkPut`"))
+			assert.Equal(t, tt.marked, strings.Contains(html.String(), `<span class="mark unseen">may have run unseen in BenchmarkPut</span>`))
 
 			var back struct {
 				Thin []struct {
@@ -137,7 +143,8 @@ func TestExplainFolds(t *testing.T) {
 	}
 }
 
-// A marginal pick is marked in text, Markdown and JSON.
+// A marginal pick is marked in text, Markdown, JSON and HTML, and so is a
+// negligible recommendation in Markdown and HTML.
 func TestMarginalPick(t *testing.T) {
 	d := thinDoc(t, recommend.Callable)
 	var marginal []string
@@ -151,10 +158,19 @@ func TestMarginalPick(t *testing.T) {
 	// rendering on a copy with the mark set.
 	assert.Empty(t, marginal)
 	d.MinimalSuite[len(d.MinimalSuite)-1].Marginal = true
-	var text, md, js bytes.Buffer
+	require.NotEmpty(t, d.Recommendations)
+	d.Recommendations[0].Negligible = &report.Negligible{Share: 0.001, Lines: 1, LinesFrom: "source"}
+	d.NegligibleLast = true
+	var text, md, js, html bytes.Buffer
 	require.NoError(t, report.WriteText(&text, d, report.TextOptions{}))
 	require.NoError(t, report.WriteMarkdown(&md, d, report.MarkdownOptions{}))
 	require.NoError(t, report.WriteJSON(&js, d))
+	require.NoError(t, report.WriteHTML(&html, d, nil))
+	assert.Contains(t, html.String(), `</code><span class="mark marginal">marginal</span>`)
+	assert.Contains(t, html.String(), "the functions the pick adds take under 1% of the application's")
+	assert.Contains(t, html.String(), `<span class="mark negligible" title="0.10% of the application&#39;s time, 1 lines">negligible: 0.10% of the application&#39;s time, 1 lines</span>`)
+	assert.Contains(t, html.String(), "Negligible functions are ranked after all others")
+	assert.Contains(t, md.String(), " *negligible: 0.10% of the application's time, 1 lines*")
 	assert.Contains(t, text.String(), "      marginal: the functions it adds take ")
 	assert.Contains(t, md.String(), "` *marginal* |")
 	assert.Contains(t, js.String(), `"marginal": true`)
