@@ -13,6 +13,7 @@ import (
 	"github.com/mbopt/mbopt/covdata"
 	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/opprof"
 )
 
 // TestBenchmarkScope checks what the analysis says of the benchmarks'
@@ -65,6 +66,71 @@ func TestBenchmarkScope(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, rep.Scope)
+		})
+	}
+}
+
+// TestInstructionProfiles checks that the instruction profiles of a
+// collection with source instructions are read like CPU profiles (their
+// sample type is instructions, no --allow-non-cpu needed), that the
+// report says their source and, with scope timed, their scope, and that a
+// mix with CPU profiles is refused, naming both files.
+func TestInstructionProfiles(t *testing.T) {
+	appPath, micro := figure62Files(t)
+	// collection writes an instructions collection of one benchmark, id,
+	// whose profile holds the Figure 6.2 nodes ns, 100 instructions each.
+	collection := func(t *testing.T, id string, scope manifest.Scope, ns ...int) string {
+		t.Helper()
+		dir := t.TempDir()
+		p := &opprof.Profile{Unit: "instructions", Type: "instructions"}
+		for _, n := range ns {
+			p.Samples = append(p.Samples, opprof.Sample{Function: proftest.Figure62Name(n), File: "app.go", Line: n, Value: 100})
+		}
+		file := id + ".pprof"
+		f, err := os.Create(filepath.Join(dir, file))
+		require.NoError(t, err)
+		require.NoError(t, p.WritePprof(f))
+		require.NoError(t, f.Close())
+		m := &manifest.Manifest{Module: proftest.Figure62Module, Source: manifest.SourceInstructions, Scope: scope, Benchmarks: []manifest.Entry{
+			{ID: id, Package: proftest.Figure62Module + "/app", Name: "Benchmark" + id, Status: manifest.StatusOK, Profile: file}}}
+		require.NoError(t, m.Write(dir))
+		return dir
+	}
+	for _, tc := range []struct {
+		name       string
+		micro      func(t *testing.T) []string
+		scope      manifest.Scope
+		wantErrors []string
+	}{
+		{"timed", func(t *testing.T) []string {
+			return []string{collection(t, "a", manifest.ScopeTimed, 1, 3), collection(t, "b", manifest.ScopeTimed, 2, 4)}
+		}, manifest.ScopeTimed, nil},
+		{"all", func(t *testing.T) []string {
+			return []string{collection(t, "a", manifest.ScopeAll, 1, 3), collection(t, "b", manifest.ScopeAll, 2, 4)}
+		}, "", nil},
+		{"mixed scopes", func(t *testing.T) []string {
+			return []string{collection(t, "a", manifest.ScopeTimed, 1, 3), collection(t, "b", manifest.ScopeAll, 2, 4)}
+		}, "", []string{"a.pprof is an instruction profile of a timed loop", "b.pprof one of a whole run"}},
+		{"with CPU profiles", func(t *testing.T) []string {
+			return []string{collection(t, "a", manifest.ScopeTimed, 1, 3), micro}
+		}, "", []string{"a.pprof is an instruction profile (collected with source instructions)", "one.pprof a CPU profile", "of one collection source"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{appPath}, Micro: tc.micro(t),
+				Modules: []string{proftest.Figure62Module}, Recommend: -1})
+			if tc.wantErrors != nil {
+				require.Error(t, err)
+				for _, w := range tc.wantErrors {
+					assert.Contains(t, err.Error(), w)
+				}
+				return
+			}
+			require.NoError(t, err)
+			assert.Empty(t, rep.Skipped)
+			assert.Equal(t, tc.scope, rep.Scope)
+			assert.Equal(t, manifest.SourceInstructions, rep.Source)
+			assert.Empty(t, rep.Thin, "instruction profiles are exact, never thin")
+			assert.Equal(t, 4, rep.Coverage.Project.Covered, "F1 to F4")
 		})
 	}
 }
