@@ -49,8 +49,13 @@ const (
 // setup before the timer, the parent's before b.Run included. A parent is
 // reported when the median of its (at least two, status ok) leaves spent
 // at least twice its loop's time and 2 s outside it, and all of them 10 s
-// or more.
+// or more. An instruction collection (manifest.SourceInstructions) has
+// none: its processes ran under Valgrind, 30 to 100 times slower than
+// natively, and recorded no ns/op to tell the loop's time.
 func SlowParents(m *manifest.Manifest) []SlowParent {
+	if m.IsInstructions() {
+		return nil
+	}
 	type leaf struct{ wall, outside float64 }
 	byTop := map[string][]leaf{}
 	bench, name := map[string]string{}, map[string]string{}

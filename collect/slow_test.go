@@ -43,6 +43,13 @@ func TestSlowParents(t *testing.T) {
 			assert.Equal(t, tc.want, collect.SlowParents(&manifest.Manifest{Benchmarks: tc.entries}))
 		})
 	}
+	// Under Valgrind, a process takes 30 to 100 times its native time and
+	// reports no ns/op: an instruction collection has no slow parent.
+	underValgrind := &manifest.Manifest{Source: manifest.SourceInstructions, Benchmarks: []manifest.Entry{
+		leaf("BenchmarkA/x", 23, 0, 0), leaf("BenchmarkA/y", 24, 0, 0)}}
+	assert.Empty(t, collect.SlowParents(underValgrind))
+	underValgrind.Source = ""
+	assert.Len(t, collect.SlowParents(underValgrind), 1, "the same entries of a profile collection")
 	sp := collect.SlowParent{ID: "m/p.BenchmarkA", Name: "BenchmarkA", Leaves: 24, MinWall: 3, MaxWall: 76, Outside: 600, BenchTime: "1s"}
 	assert.Equal(t, "the 24 sub-benchmark processes of m/p.BenchmarkA took 3.0-76.0 s each for a benchtime of 1s, 600 s in all outside their timed loops: each runs again what BenchmarkA does before b.Run; collect it as one unit (--sub=false) or leave it out (--skip '^BenchmarkA$')", sp.String())
 }
