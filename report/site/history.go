@@ -81,9 +81,10 @@ func FromHistory(set *history.Set, detected []history.Detected) (*Data, error) {
 	return d, d.Check()
 }
 
-// markApplication sets AppPoint.Detected where the application
-// benchmark's own series (its measurements are one of d's series: the one
-// series of its name and unit) has a detection.
+// markApplication finds the application benchmark's own series among
+// d's (its measurements are one of them: the one series of its name and
+// unit), flags it (Series.Application) and sets AppPoint.Detected where
+// it has a detection.
 func markApplication(d *Data) {
 	a := d.Application
 	if a == nil || a.Source != history.FromMeasurements {
@@ -101,6 +102,7 @@ func markApplication(d *Data) {
 	if own == nil {
 		return
 	}
+	own.Application = true
 	at := map[int]int{} // commit → index of the point of a
 	for i, p := range a.Points {
 		at[p.Commit] = i

@@ -86,6 +86,8 @@ func TestFromHistoryApplication(t *testing.T) {
 			for _, s := range d.Series {
 				want := map[string]string{"instructions/op": "instructions", "B/op": ""}[s.Unit]
 				assert.Equal(t, want, s.Metric, "%s %s", s.Name, s.Unit)
+				own := tc.measured && s.Name == "BenchmarkApp" && s.Unit == "instructions/op"
+				assert.Equal(t, own, s.Application, "%s %s: the application benchmark's own series", s.Name, s.Unit)
 			}
 		})
 	}

@@ -83,6 +83,10 @@ type Series struct {
 	// Impact is the benchmark's impact on the application; nil when not
 	// known.
 	Impact *Impact `json:"impact,omitempty"`
+	// Application is set on the application benchmark's own series
+	// ([FromHistory]): the Figure 8/9 view marks its detections on the
+	// application's chart, not among the microbenchmarks'.
+	Application bool `json:"application,omitempty"`
 	// InitialThreshold is the detectors' initial threshold, and
 	// ThresholdSource where it came from (calibrated, suite, given or
 	// default).

@@ -178,6 +178,7 @@ func Files(d *Data, opt Options) ([]File, error) {
 		s := d.Series[i]
 		sum := jsSummary{ID: s.ID, Pkg: s.Package, Name: s.Name, Unit: s.Unit, Metric: s.Metric, Machine: s.Machine, Settings: s.Settings,
 			Page: "series/" + names[i], N: len(s.Points), Det: [][4]any{}}
+		sum.App = s.Application
 		if im := s.Impact; im != nil {
 			h := pct(im.Height())
 			sum.Impact = &h
@@ -397,6 +398,7 @@ type (
 		Last       pct      `json:"last"`
 		LastCommit int      `json:"lastCommit"`
 		Det        [][4]any `json:"det"` // commit, kind, definite, change
+		App        bool     `json:"app,omitempty"`
 	}
 	jsSeries struct {
 		C       []int    `json:"c"`

@@ -361,6 +361,7 @@
       var facts = [s.pkg, unitWords(s)];
       if (s.machine) facts.push(s.machine);
       if (s.settings) facts.push("settings: " + s.settings);
+      if (s.app) facts.push("the application benchmark (drawn on top of the figure above)");
       facts.push(s.impact !== undefined ? s.impactKind + " impact " + s.impact.toFixed(1) + "%" : "impact unknown");
       facts.push("last " + signed(s.last));
       var def = 0;
@@ -501,6 +502,7 @@
       top = 0,
       unknown = false;
     D.series.forEach(function (s, k) {
+      if (s.app) return; // the application benchmark's own: marked above
       s.det.forEach(function (det) {
         var y = s.impact === undefined ? null : s.impact;
         if (y === null) unknown = true;
