@@ -34,11 +34,19 @@ import (
 // Report's order. The tally counts verdicts in the same order.
 
 // groups splits r's results into detections, unchanged results and
-// results that were not compared, each in r's order.
+// results that were not compared, each in r's order; a benchmark that was
+// not compared (added, removed, failed) is one result, whatever its units.
 func groups(r *compare.Report) (detected, unchanged, other []compare.Result) {
+	seen := map[string]bool{}
 	for _, res := range r.Results {
 		switch {
-		case res.Status != compare.Compared || res.Estimate == nil:
+		case res.Status != compare.Compared:
+			k := string(res.Status) + "\x00" + res.Side + "\x00" + res.ID
+			if !seen[k] {
+				seen[k] = true
+				other = append(other, res)
+			}
+		case res.Estimate == nil:
 			other = append(other, res)
 		case res.Verdict == benchstats.Unchanged:
 			unchanged = append(unchanged, res)
@@ -316,9 +324,20 @@ func thresholdText(t float64) string { return fmt.Sprintf("%g%%", 100*math.Abs(t
 
 // tally returns the counts of r's results in one line: "2 definite
 // regressions, 1 potential improvement, 5 unchanged; 1 added, 1 failed".
+// Verdicts count results (a benchmark in each unit); the statuses after
+// the semicolon count benchmarks, each once whatever its units.
 func tally(r *compare.Report) string {
 	count := map[string]int{}
+	seen := map[string]bool{}
 	for _, res := range r.Results {
+		if res.Status != compare.Compared {
+			// Not compared: a benchmark counts once, whatever its units.
+			k := string(res.Status) + "\x00" + res.Side + "\x00" + res.ID
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
 		if res.TooFew {
 			count["too few samples"]++
 		} else if res.Status == compare.Compared && res.Estimate != nil {

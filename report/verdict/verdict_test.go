@@ -224,3 +224,23 @@ func TestGitHubCapsAnnotations(t *testing.T) {
 	assert.Equal(t, "::error title=3 more::3 more benchmarks at this level: see the job's summary", lines[9])
 	assert.True(t, strings.HasPrefix(lines[10], "::notice title=-20.0%25 sec/op%3A p.BenchmarkI::"), lines[10])
 }
+
+// TestNotComparedCountsBenchmarks: with --benchmem an added benchmark has
+// three units; the tally and the table count it once (issue 21 item 7).
+func TestNotComparedCountsBenchmarks(t *testing.T) {
+	m := fixtureModule
+	r := &compare.Report{Schema: compare.SchemaVersion, Module: m, Base: baseRev, Head: headRev, Settings: settings()}
+	r.Results = append(r.Results, result(m+"/storage", "BenchmarkSearch", "sec/op", 0.001, -0.01, 0.01, benchstats.Unchanged, nil))
+	for _, name := range []string{"BenchmarkA", "BenchmarkB", "BenchmarkC"} {
+		for _, unit := range []string{"sec/op", "B/op", "allocs/op"} {
+			r.Results = append(r.Results, compare.Result{ID: m + "/p." + name, Package: m + "/p", Name: name, Unit: unit, Status: compare.Added})
+		}
+	}
+	var b bytes.Buffer
+	require.NoError(t, verdict.WriteText(&b, r))
+	assert.Contains(t, b.String(), "In all: 1 unchanged; 3 added.")
+	assert.Equal(t, 1, strings.Count(b.String(), "p.BenchmarkA"), b.String())
+	b.Reset()
+	require.NoError(t, verdict.WriteMarkdown(&b, r))
+	assert.Equal(t, 1, strings.Count(b.String(), "p.BenchmarkA"), b.String())
+}
