@@ -97,7 +97,15 @@ func (r *runner) runCounted(ctx context.Context, u *unit, side Side) (out []byte
 					r.mu.Unlock()
 				}
 			} else {
+				r.mu.Lock()
+				o.CPUPerOp = r.perOp[key]
+				r.mu.Unlock()
 				v, err = measure.CPUTime(ctx, o)
+				if err == nil && v.PerOp > 0 {
+					r.mu.Lock()
+					r.perOp[key] = v.PerOp
+					r.mu.Unlock()
+				}
 			}
 			switch {
 			case ctx.Err() != nil:

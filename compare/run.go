@@ -104,7 +104,7 @@ type runner struct {
 	mu        sync.Mutex // guards the fields below and Notes while both versions run
 	inspected map[string]bool
 	caveats   map[string][]string
-	perOp     map[string]float64 // side + "\x00" + id → instructions per op measured
+	perOp     map[string]float64 // side + "\x00" + id → instructions or CPU seconds per op measured
 	pinned    []int              // the two CPUs of a parallel duet; nil otherwise
 }
 

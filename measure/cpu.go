@@ -16,12 +16,17 @@ const CPUTarget = 250 * time.Millisecond
 // test binary twice, at N1 and N2 iterations (-test.cpu 1, GOMAXPROCS=1,
 // the same GODEBUG settings as [CountInstructions], the collector on), takes
 // each process's user plus system CPU time from its resource usage, and
-// returns (C(N2) − C(N1)) / (N2 − N1) in seconds. NotCPU is set when the
+// returns (C(N2) − C(N1)) / (N2 − N1) in seconds. The counts aim for
+// CPUTarget at N2 by Options.CPUPerOp when an earlier measurement gave it,
+// else by NsPerOp. NotCPU is set when the
 // process waited at least once every other operation (voluntary context
 // switches, where the system reports them) and its wall time grew more
 // than its CPU time by half: a benchmark that sleeps or does I/O, whose
 // time this metric does not see.
 func CPUTime(ctx context.Context, o Options) (Value, error) {
+	if o.CPUPerOp > 0 && o.N1 == 0 && o.N2 == 0 {
+		o.NsPerOp = o.CPUPerOp * 1e9
+	}
 	n1, n2, err := o.Counts(CPUTarget)
 	if err != nil {
 		return Value{}, err

@@ -49,6 +49,11 @@ type Options struct {
 	// earlier measurement; when set, [CountInstructions] chooses the
 	// counts by InstructionsBudget instead of time (see [Options.Counts]).
 	InstrPerOp float64
+	// CPUPerOp is the benchmark's CPU seconds per operation from an
+	// earlier measurement; when set, [CPUTime] chooses the counts by it
+	// instead of NsPerOp, which a normal run on a loaded machine measures
+	// in wall time, too high.
+	CPUPerOp float64
 	// MemLimit is the GOMEMLIMIT guard while the collector is off, in
 	// bytes; 0 means DefaultMemLimit.
 	MemLimit int64

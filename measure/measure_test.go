@@ -3,6 +3,7 @@ package measure
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -315,6 +316,12 @@ func TestCPUTime(t *testing.T) {
 	t.Logf("Hash: %.1f µs CPU/op, %.1f µs/op wall in the normal run; counts %d, %d", v.PerOp*1e6, as[0].NsPerOp/1e3, v.N1, v.N2)
 	assert.Greater(t, v.PerOp, 0.0)
 	assert.False(t, v.NotCPU)
+	// Once the CPU time per op is known, it chooses the counts: 250 ms of
+	// CPU at N2, whatever the normal run's wall time said.
+	o.CPUPerOp = v.PerOp
+	w, err := CPUTime(context.Background(), o)
+	require.NoError(t, err)
+	assert.InDelta(t, math.Ceil(CPUTarget.Seconds()/v.PerOp), w.N2, 1)
 
 	o = fixture(t, "BenchmarkSleep")
 	o.N1, o.N2 = 5, 50
