@@ -265,8 +265,14 @@ func TestCountInstructions(t *testing.T) {
 				assert.Contains(t, string(b), "events: Ir")
 				vs = append(vs, v.PerOp)
 			}
-			// The tools count the same.
-			assert.InEpsilon(t, vs[0], vs[1], 0.02)
+			// The tools count the same: within 2%, or 5% for a benchmark
+			// that is less stable (a goroutine's scheduling moves the
+			// count: 13,327 and 13,639 once on a loaded machine).
+			tolerance := 0.02
+			if len(tc.lessStable) > 0 {
+				tolerance = 0.05
+			}
+			assert.InEpsilon(t, vs[0], vs[1], tolerance)
 			if tc.rounds > 0 && isAMD64() {
 				for _, v := range vs {
 					assert.InEpsilon(t, 9*tc.rounds+10, v, 0.01, "9 instructions a round, plus the benchmark loop")

@@ -295,3 +295,22 @@ func TestCompareWithoutValgrind(t *testing.T) {
 	assert.Contains(t, stderr.String(), "--metric time or --metric cpu")
 	assert.NotContains(t, stderr.String(), "trial 1", "nothing ran")
 }
+
+// TestCompareHelpListsMetrics: compare --help names the three metrics, the
+// duet and the false-discovery-rate flag, in the flag list and in the
+// manual's section it begins with (issue 21).
+func TestCompareHelpListsMetrics(t *testing.T) {
+	code, out, errOut := run(t, "compare", "--help")
+	require.Equal(t, 0, code, errOut)
+	flags := out[strings.Index(out, "\nFlags:\n"):]
+	for _, tc := range []struct{ where, text, want string }{
+		{"manual", out[:len(out)-len(flags)], "--metric time|cpu|instructions (time)"},
+		{"flags", flags, "--metric string"},
+		{"flags", flags, "{time|cpu|instructions}"},
+		{"flags", flags, "--duet string"},
+		{"flags", flags, "{sequential|parallel}"},
+		{"flags", flags, "--fdr float"},
+	} {
+		assert.Contains(t, tc.text, tc.want, tc.where)
+	}
+}
