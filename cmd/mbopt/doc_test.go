@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -175,6 +176,22 @@ func examples(blocks []docBlock, markdown bool) ([]docExample, error) {
 	return exs, nil
 }
 
+// stretches splits want at its elision lines: the stretches before, between
+// and after them, one more than there are elisions, empty ones included.
+func stretches(want []string) [][]string {
+	var parts [][]string
+	part := []string{}
+	for _, w := range want {
+		if w == elision {
+			parts = append(parts, part)
+			part = []string{}
+			continue
+		}
+		part = append(part, w)
+	}
+	return append(parts, part)
+}
+
 // matchOutput reports whether got, a command's output, matches the
 // expected lines: line by line, where an elision line matches any number
 // (zero included) of lines. Each stretch between elisions matches at its
@@ -188,28 +205,8 @@ func matchOutput(want []string, got string) bool {
 	if got == "" {
 		lines = nil
 	}
-	var parts [][]string
-	part := []string{}
-	for _, w := range want {
-		if w == elision {
-			parts = append(parts, part)
-			part = []string{}
-			continue
-		}
-		part = append(part, w)
-	}
-	parts = append(parts, part)
-	equal := func(a, b []string) bool {
-		if len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if a[i] != b[i] {
-				return false
-			}
-		}
-		return true
-	}
+	parts := stretches(want)
+	equal := slices.Equal[[]string]
 	if len(parts) == 1 {
 		return equal(parts[0], lines)
 	}
@@ -241,17 +238,7 @@ func matchOutput(want []string, got string) bool {
 // cannot be placed stands for no lines.
 func expandElisions(want []string, got string) []string {
 	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
-	var parts [][]string
-	part := []string{}
-	for _, w := range want {
-		if w == elision {
-			parts = append(parts, part)
-			part = []string{}
-			continue
-		}
-		part = append(part, w)
-	}
-	parts = append(parts, part)
+	parts := stretches(want)
 	out := append([]string{}, parts[0]...)
 	pos := len(parts[0])
 	for k, p := range parts[1:] {
