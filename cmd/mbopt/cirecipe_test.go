@@ -91,47 +91,65 @@ func TestCompareRecipe(t *testing.T) {
 	assert.True(t, compared, "the recipe runs mbopt compare")
 }
 
+// A ciWorkflow is one GitHub Actions workflow of docs/ci: its file name,
+// its bytes and what the recipe tests read of it.
+type ciWorkflow struct {
+	name string
+	data []byte
+	wf   workflow
+}
+
+// ciWorkflows reads the GitHub Actions workflows of docs/ci, each of which
+// docs/ci.md must link, in file-name order; the Kubernetes Jobs beside them
+// (files without jobs) are left out.
+func ciWorkflows(t *testing.T) []ciWorkflow {
+	t.Helper()
+	read := recipeReader(t)
+	entries, err := os.ReadDir(ciDir)
+	require.NoError(t, err)
+	var out []ciWorkflow
+	for _, e := range entries {
+		w := ciWorkflow{name: e.Name(), data: read(e.Name())}
+		require.NoError(t, yaml.Unmarshal(w.data, &w.wf), e.Name())
+		if len(w.wf.Jobs) == 0 {
+			continue // a Kubernetes Job
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
 // TestCIRecipeFlags checks every recipe of docs/ci: the guide links it,
 // and every mbopt command line of a GitHub Actions workflow uses a
 // subcommand and flags that exist (the Kubernetes Jobs' commands are
 // parsed by TestCIRecipes and TestCompareShardRecipes).
 func TestCIRecipeFlags(t *testing.T) {
-	read := recipeReader(t)
-	entries, err := os.ReadDir(ciDir)
-	require.NoError(t, err)
 	rootCmd := newRootCmd(&streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
-	var workflows int
-	for _, e := range entries {
-		data := read(e.Name())
-		var wf workflow
-		require.NoError(t, yaml.Unmarshal(data, &wf), e.Name())
-		if len(wf.Jobs) == 0 {
-			continue // a Kubernetes Job
-		}
-		workflows++
+	wfs := ciWorkflows(t)
+	for _, e := range wfs {
 		var cmds [][]string
-		for _, job := range wf.Jobs {
+		for _, job := range e.wf.Jobs {
 			for _, st := range job.Steps {
 				cmds = append(cmds, mboptCommands(t, st.Run)...)
 			}
 		}
-		assert.NotEmpty(t, cmds, "%s runs mbopt", e.Name())
+		assert.NotEmpty(t, cmds, "%s runs mbopt", e.name)
 		for _, args := range cmds {
 			require.NotEmpty(t, args)
 			cmd, rest, err := rootCmd.Find(args)
-			require.NoError(t, err, "%s: mbopt %s", e.Name(), strings.Join(args, " "))
-			require.NotEqual(t, rootCmd, cmd, "%s: mbopt %s: no such subcommand", e.Name(), strings.Join(args, " "))
+			require.NoError(t, err, "%s: mbopt %s", e.name, strings.Join(args, " "))
+			require.NotEqual(t, rootCmd, cmd, "%s: mbopt %s: no such subcommand", e.name, strings.Join(args, " "))
 			for _, a := range rest {
 				name, ok := strings.CutPrefix(a, "--")
 				if !ok {
 					continue
 				}
 				name, _, _ = strings.Cut(name, "=")
-				assert.True(t, lookupFlag(cmd, name), "%s: mbopt %s: the recipe uses --%s, which the command does not have", e.Name(), args[0], name)
+				assert.True(t, lookupFlag(cmd, name), "%s: mbopt %s: the recipe uses --%s, which the command does not have", e.name, args[0], name)
 			}
 		}
 	}
-	assert.GreaterOrEqual(t, workflows, 3, "docs/ci holds the GitHub Actions workflows")
+	assert.GreaterOrEqual(t, len(wfs), 3, "docs/ci holds the GitHub Actions workflows")
 }
 
 // lookupFlag reports whether cmd has the flag, its own or inherited.
@@ -229,26 +247,17 @@ func workflowSecurity(data []byte) []string {
 // requests with pull_request and read-only permissions, and only the jobs
 // of the main branch's history write (see workflowSecurity).
 func TestCIRecipeSecurity(t *testing.T) {
-	read := recipeReader(t)
-	entries, err := os.ReadDir(ciDir)
-	require.NoError(t, err)
-	var workflows, writers int
-	for _, e := range entries {
-		data := read(e.Name())
-		var wf workflow
-		require.NoError(t, yaml.Unmarshal(data, &wf), e.Name())
-		if len(wf.Jobs) == 0 {
-			continue // a Kubernetes Job
+	wfs := ciWorkflows(t)
+	var writers int
+	for _, e := range wfs {
+		for _, p := range workflowSecurity(e.data) {
+			t.Errorf("%s: %s", e.name, p)
 		}
-		workflows++
-		for _, p := range workflowSecurity(data) {
-			t.Errorf("%s: %s", e.Name(), p)
-		}
-		if bytes.Contains(data, []byte(": write")) {
+		if bytes.Contains(e.data, []byte(": write")) {
 			writers++
 		}
 	}
-	assert.GreaterOrEqual(t, workflows, 5, "docs/ci holds the GitHub Actions workflows")
+	assert.GreaterOrEqual(t, len(wfs), 5, "docs/ci holds the GitHub Actions workflows")
 	assert.Equal(t, 1, writers, "one workflow writes: the history on pushes to main")
 }
 
