@@ -17,6 +17,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
+	"github.com/mbopt/mbopt/internal/testing/need"
 	"github.com/mbopt/mbopt/measure"
 )
 
@@ -24,13 +25,7 @@ import (
 // (CI=true), where .ci/run installs it and the test must run.
 func needValgrind(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("valgrind"); err == nil {
-		return
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no valgrind on PATH, and CI=true: the instruction tests must run in CI (.ci/run installs it: apt-get install -y valgrind)")
-	}
-	t.Skip("no valgrind on PATH: skipping (apt-get install -y valgrind to run it)")
+	need.Tool(t, "the instruction tests", "valgrind")
 }
 
 // byID returns the results of rep in unit by benchmark name.

@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/internal/testing/need"
 )
 
 var (
@@ -58,13 +60,7 @@ func TestMain(m *testing.M) {
 // (CI=true), where .ci/run installs it and the test must run.
 func needValgrind(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("valgrind"); err == nil {
-		return
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no valgrind on PATH, and CI=true: the instruction tests must run in CI (.ci/run installs it: apt-get install -y valgrind)")
-	}
-	t.Skip("no valgrind on PATH: skipping (apt-get install -y valgrind to run it)")
+	need.Tool(t, "the instruction tests", "valgrind")
 }
 
 func TestParseMetric(t *testing.T) {

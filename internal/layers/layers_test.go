@@ -86,6 +86,7 @@ var layer = map[string]int{
 	"internal/testing/gittest":    testSupport,
 	"internal/testing/golden":     testSupport,
 	"internal/testing/hostile":    testSupport,
+	"internal/testing/need":       testSupport,
 	"internal/testing/perf":       testSupport,
 	"internal/testing/proftest":   testSupport,
 	"internal/testing/synth":      testSupport,

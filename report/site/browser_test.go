@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -20,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/internal/testing/need"
 	"github.com/mbopt/mbopt/report/site"
 )
 
@@ -28,16 +28,7 @@ import (
 // .ci/run installs Debian's chromium.
 func chromium(t testing.TB) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium on PATH, and CI=true: the browser test must run in CI (.ci/run installs it: apt-get install -y chromium)")
-	}
-	t.Skip("no chromium on PATH: skipping the browser test (apt-get install -y chromium to run it)")
-	return ""
+	return need.Tool(t, "the browser test", "chromium", "chromium-browser", "google-chrome", "headless-shell")
 }
 
 // browser is a headless Chromium tab that records what must not happen:
