@@ -17,6 +17,7 @@ import (
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/testing/proctab"
 	"github.com/mbopt/mbopt/manifest"
 )
 
@@ -56,7 +57,7 @@ func TestCollectFaults(t *testing.T) {
 		t.Skip("builds and runs testdata/faults")
 	}
 	out := t.TempDir()
-	tag := processTag(t)
+	tag := proctab.Tag(t)
 	var mu sync.Mutex
 	var events []collect.Event
 	cfg := collect.Config{
@@ -74,7 +75,7 @@ func TestCollectFaults(t *testing.T) {
 	}
 	m, err := collect.Collect(t.Context(), cfg)
 	require.NoError(t, err)
-	assert.Empty(t, processesWith(t, tag), "processes left running after Collect returned")
+	assert.Empty(t, proctab.Tagged(tag, "", 5*time.Second), "processes left running after Collect returned")
 
 	assert.Equal(t, "example.com/faults", m.Module)
 	assert.Equal(t, "1x", m.BenchTime)

@@ -2,12 +2,10 @@ package main
 
 import (
 	"bytes"
-	"crypto/rand"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,40 +17,9 @@ import (
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/testing/proctab"
 	"github.com/mbopt/mbopt/manifest"
 )
-
-// taggedProcesses returns the running processes (not zombies) whose
-// environment holds tag, after waiting up to wait for there to be none;
-// match, when not empty, must also be in the command line.
-func taggedProcesses(tag, match string, wait time.Duration) []string {
-	var found []string
-	for deadline := time.Now().Add(wait); ; time.Sleep(50 * time.Millisecond) {
-		found = found[:0]
-		dirs, _ := os.ReadDir("/proc")
-		for _, d := range dirs {
-			pid, err := strconv.Atoi(d.Name())
-			if err != nil || pid == os.Getpid() {
-				continue
-			}
-			env, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
-			if err != nil || !bytes.Contains(env, []byte(tag+"\x00")) {
-				continue
-			}
-			if stat, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "stat")); bytes.Contains(stat, []byte(") Z ")) {
-				continue
-			}
-			cmdline, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
-			line := string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
-			if strings.Contains(line, match) {
-				found = append(found, fmt.Sprintf("%d %s", pid, line))
-			}
-		}
-		if len(found) == 0 || time.Now().After(deadline) {
-			return found
-		}
-	}
-}
 
 // TestProfileKilled kills `mbopt profile` while a benchmark hangs, with
 // SIGKILL and with SIGHUP: no process it started may keep running, a
@@ -71,7 +38,7 @@ func TestProfileKilled(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "prof")
-			tag := "MBOPT_TEST_TAG=" + rand.Text()
+			tag := proctab.Tag(t)
 			args := []string{"profile", "-C", "../../testdata/faults", "./hangs", "--out", out, "--benchtime", "1x", "--timeout", "5m", "-j", "2"}
 			cmd := exec.Command(mbopt, args...)
 			cmd.Env = append(os.Environ(), tag)
@@ -87,7 +54,7 @@ func TestProfileKilled(t *testing.T) {
 					return false
 				}
 				e, ok := m.Lookup("example.com/faults/hangs.BenchmarkQuick")
-				return ok && e.Status == manifest.StatusOK && len(taggedProcesses(tag, "BenchmarkHang", 0)) > 0
+				return ok && e.Status == manifest.StatusOK && len(proctab.Tagged(tag, "BenchmarkHang", 0)) > 0
 			}, 2*time.Minute, 100*time.Millisecond, "mbopt never reached the hanging benchmark: %s", &stderr)
 
 			code, _, errText := run(t, args...)
@@ -101,7 +68,7 @@ func TestProfileKilled(t *testing.T) {
 				assert.Equal(t, 129, cmd.ProcessState.ExitCode(), "SIGHUP is an interruption (128+1): %v", err)
 				assert.Contains(t, stderr.String(), "interrupted; run the same command again")
 			}
-			assert.Empty(t, taggedProcesses(tag, "", 5*time.Second), "processes left running after %v of mbopt", sig)
+			assert.Empty(t, proctab.Tagged(tag, "", 5*time.Second), "processes left running after %v of mbopt", sig)
 
 			code, _, errText = run(t, "profile", "-C", "../../testdata/faults", "./hangs", "--bench", "Quick", "--out", out, "--benchtime", "1x")
 			require.Equal(t, cli.OK, code, errText)

@@ -87,6 +87,7 @@ var layer = map[string]int{
 	"internal/testing/golden":     testSupport,
 	"internal/testing/hostile":    testSupport,
 	"internal/testing/need":       testSupport,
+	"internal/testing/proctab":    testSupport,
 	"internal/testing/perf":       testSupport,
 	"internal/testing/proftest":   testSupport,
 	"internal/testing/synth":      testSupport,
