@@ -10,6 +10,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/bisectfixture"
+	"github.com/mbopt/mbopt/internal/testing/need"
 	"github.com/mbopt/mbopt/measure"
 )
 
@@ -51,9 +52,7 @@ func TestFindsTheCommit(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			if tt.metric == measure.Instructions {
-				if _, err := measure.FindValgrind(""); err != nil {
-					t.Skip(err)
-				}
+				need.Tool(t, "bisect with the instructions metric", "valgrind")
 			}
 			r, c := bisectfixture.History(t, tt.unbuildable)
 			res, err := bisect.Run(context.Background(), bisect.Options{
