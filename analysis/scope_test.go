@@ -16,6 +16,25 @@ import (
 	"github.com/mbopt/mbopt/opprof"
 )
 
+// runScoped runs the analysis of the application profile appPath (module
+// Figure62Module) with the benchmark inputs micro. With wantErrors it
+// checks that the run fails with an error holding each of them and returns
+// nil; otherwise that it succeeds, and returns its report.
+func runScoped(t *testing.T, appPath string, micro, wantErrors []string) *analysis.Report {
+	t.Helper()
+	rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{appPath}, Micro: micro,
+		Modules: []string{proftest.Figure62Module}, Recommend: -1})
+	if wantErrors != nil {
+		require.Error(t, err)
+		for _, w := range wantErrors {
+			assert.Contains(t, err.Error(), w)
+		}
+		return nil
+	}
+	require.NoError(t, err)
+	return rep
+}
+
 // TestBenchmarkScope checks what the analysis says of the benchmarks'
 // scope: timed when every function set is of a timed loop, nothing for
 // sets of whole runs, and an error naming both files for a mix.
@@ -55,16 +74,10 @@ func TestBenchmarkScope(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			micro := []string{collection(t, "a", tc.timed[0], 1, 3), collection(t, "b", tc.timed[1], 2, 4)}
-			rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{appPath}, Micro: micro,
-				Modules: []string{proftest.Figure62Module}, Recommend: -1})
-			if tc.wantErrors != nil {
-				require.Error(t, err)
-				for _, w := range tc.wantErrors {
-					assert.Contains(t, err.Error(), w)
-				}
+			rep := runScoped(t, appPath, micro, tc.wantErrors)
+			if rep == nil {
 				return
 			}
-			require.NoError(t, err)
 			assert.Equal(t, tc.want, rep.Scope)
 		})
 	}
@@ -116,16 +129,10 @@ func TestInstructionProfiles(t *testing.T) {
 		}, "", []string{"a.pprof is an instruction profile (collected with source instructions)", "one.pprof a CPU profile", "of one collection source"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{appPath}, Micro: tc.micro(t),
-				Modules: []string{proftest.Figure62Module}, Recommend: -1})
-			if tc.wantErrors != nil {
-				require.Error(t, err)
-				for _, w := range tc.wantErrors {
-					assert.Contains(t, err.Error(), w)
-				}
+			rep := runScoped(t, appPath, tc.micro(t), tc.wantErrors)
+			if rep == nil {
 				return
 			}
-			require.NoError(t, err)
 			assert.Empty(t, rep.Skipped)
 			assert.Equal(t, tc.scope, rep.Scope)
 			assert.Equal(t, manifest.SourceInstructions, rep.Source)
