@@ -28,22 +28,33 @@ func report(base, head string, change, width float64) *compare.Report {
 	}
 }
 
+// openTemp opens a new history in a new temporary directory named after
+// name, and returns it with the function that closes it and removes the
+// directory.
+func openTemp(ctx context.Context, name string) (*history.Store, func()) {
+	dir, err := os.MkdirTemp("", name)
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := history.Open(ctx, filepath.Join(dir, "history.db"))
+	if err != nil {
+		os.RemoveAll(dir)
+		log.Fatal(err)
+	}
+	return s, func() {
+		s.Close()
+		os.RemoveAll(dir)
+	}
+}
+
 // Record is the compare → calibrate → reclassify → store sequence of mbopt
 // compare: an A/A comparison (a commit against itself) measures how unstable
 // a benchmark is, and later comparisons take their verdicts against the
 // threshold calibrated from it instead of the 1% default.
 func ExampleStore_Record() {
-	dir, err := os.MkdirTemp("", "history-record")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
 	ctx := context.Background()
-	s, err := history.Open(ctx, filepath.Join(dir, "history.db"))
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer s.Close()
+	s, done := openTemp(ctx, "history-record")
+	defer done()
 	machine := history.Machine{GOOS: "linux", GOARCH: "amd64", GoVersion: "go1.26.8"}
 	const a, b = "1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222"
 
@@ -78,17 +89,9 @@ func ExampleStore_Record() {
 // change detection: a given one, else its benchmark's own calibrated from
 // A/A comparisons, else the suite's, else the default.
 func ExampleStore_InitialThresholds() {
-	dir, err := os.MkdirTemp("", "history-initial")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
 	ctx := context.Background()
-	s, err := history.Open(ctx, filepath.Join(dir, "history.db"))
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer s.Close()
+	s, done := openTemp(ctx, "history-initial")
+	defer done()
 	machine := history.Machine{GOOS: "linux", GOARCH: "amd64", GoVersion: "go1.26.8"}
 	const a = "1111111111111111111111111111111111111111"
 	aa := report(a, a, 0.004, 0.08)
