@@ -1,30 +1,14 @@
 package report_test
 
 import (
-	"context"
 	"fmt"
 	"log"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/report"
 )
-
-// exampleReport analyses the bundled example's committed profiles.
-func exampleReport() *analysis.Report {
-	rep, err := analysis.Run(context.Background(), analysis.Config{
-		App:       []string{"../testdata/profiles/example/app.pprof"},
-		Micro:     []string{"../testdata/profiles/example/micro"},
-		Modules:   []string{"example.com/tinytsdb"},
-		Recommend: 3,
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	return rep
-}
 
 // WriteDir writes every file of the report as one set; a second call
 // replaces the whole set.
@@ -36,7 +20,7 @@ func ExampleWriteDir() {
 	defer os.RemoveAll(tmp)
 	dir := filepath.Join(tmp, "report")
 
-	if err := report.WriteDir(dir, report.Build(exampleReport()), report.DirOptions{}); err != nil {
+	if err := report.WriteDir(dir, report.Build(analyse(3)), report.DirOptions{}); err != nil {
 		log.Fatal(err)
 	}
 	entries, err := os.ReadDir(dir)
@@ -64,7 +48,7 @@ func ExampleWriteDir() {
 // $GITHUB_STEP_SUMMARY. These profiles are named package__Benchmark, not by
 // import path, so the suite is a list of ids rather than go test commands.
 func ExampleGitHub() {
-	rep := exampleReport()
+	rep := analyse(3)
 	g, err := report.GitHub(rep, report.Build(rep))
 	if err != nil {
 		log.Fatal(err)

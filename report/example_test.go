@@ -11,13 +11,14 @@ import (
 	"github.com/mbopt/mbopt/report"
 )
 
-// analyse runs the analysis of the example application and its benchmarks.
-func analyse() *analysis.Report {
+// analyse runs the analysis of the bundled example's committed profiles
+// (its application and its benchmarks), with recommend recommendations.
+func analyse(recommend int) *analysis.Report {
 	rep, err := analysis.Run(context.Background(), analysis.Config{
 		App:       []string{"../testdata/profiles/example/app.pprof"},
 		Micro:     []string{"../testdata/profiles/example/micro"},
 		Modules:   []string{"example.com/tinytsdb"},
-		Recommend: 1,
+		Recommend: recommend,
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -28,7 +29,7 @@ func analyse() *analysis.Report {
 // Build turns an analysis into the JSON document that mbopt analyze
 // --format json writes; its fields are the documented schema.
 func ExampleBuild() {
-	d := report.Build(analyse())
+	d := report.Build(analyse(1))
 	fmt.Printf("schema %d, criterion %s, impact %s, application %d nodes (%d project), %.2fs\n",
 		d.Version, d.Criterion, d.Impact, d.Application.Nodes, d.Application.ProjectNodes, d.Application.TotalSeconds)
 	b := d.Benchmarks[0] // the largest attributed impact (the default)
@@ -59,7 +60,7 @@ func ExampleBuild() {
 
 // Figures returns the data of the report's plots; PNG and SVG draw them.
 func ExampleFigures() {
-	for _, f := range report.Figures(report.Build(analyse())) {
+	for _, f := range report.Figures(report.Build(analyse(1))) {
 		points := 0
 		for _, s := range f.Lines {
 			points += len(s.X)
