@@ -16,6 +16,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/measure"
@@ -77,7 +78,7 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
   $ mbopt compare --base origin/main --head worktree --bench . ./...
   $ mbopt compare --bench 'Query' --trials 3 --runs 1 --count 5 --benchtime 100ms --format json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.terminal, o.width = cli.IsTerminal(s.Err)
+			o.terminal, o.width = progress.IsTerminal(s.Err)
 			return runCompare(cmd, s, o, args)
 		},
 	}
@@ -289,7 +290,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			}
 		}
 	}
-	p := &cli.CompareProgress{Line: cli.Line{W: s.Err, Terminal: o.terminal, Width: o.width}, Now: time.Now}
+	p := &compare.ProgressPrinter{W: s.Err, Terminal: o.terminal, Width: o.width, Now: time.Now}
 	opt.Progress = p.Event
 	rep, err := compare.Run(cmd.Context(), opt)
 	p.Clear()

@@ -17,6 +17,7 @@ import (
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/gitrev"
+	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/measure"
 	"github.com/mbopt/mbopt/report/site"
@@ -348,7 +349,7 @@ func newCmdHistoryRebaseline(s *streams) *cobra.Command {
 		if !f.Changed("fail-on") {
 			o.failOn = string(compare.FailOnNever) // the new baseline differs on purpose
 		}
-		o.terminal, o.width = cli.IsTerminal(s.Err)
+		o.terminal, o.width = progress.IsTerminal(s.Err)
 		return runCompare(c, s, o, args)
 	}
 	return cmd

@@ -13,6 +13,7 @@ import (
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/shard"
 )
@@ -190,9 +191,9 @@ func (o *profileOptions) collect(ctx context.Context, s *streams, cfg collect.Co
 	}
 	if o.collectRun == nil {
 		o.collectRun = collect.Collect
-		o.terminal, o.width = cli.IsTerminal(s.Err)
+		o.terminal, o.width = progress.IsTerminal(s.Err)
 	}
-	p := &cli.CollectProgress{Line: cli.Line{W: s.Err, Terminal: o.terminal, Width: o.width}, Now: o.now, Start: o.now()}
+	p := &collect.ProgressPrinter{W: s.Err, Terminal: o.terminal, Width: o.width, Now: o.now, Start: o.now()}
 	cfg.Progress = p.Event
 	m, err := o.collectRun(ctx, cfg)
 	p.Clear()

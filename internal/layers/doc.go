@@ -10,8 +10,9 @@
 //
 //  0. helpers, which know nothing of benchmarks: bitset; internal
 //     atomicfile, dirlock, gomod (the module a directory belongs to),
-//     interrupt, lazy, par, proc, regfile, srcfunc (source functions named
-//     as the compiler names them), textutil, the documentation check
+//     interrupt, lazy, par, proc, progress (the progress line on stderr),
+//     regfile, srcfunc (source functions named as the compiler names
+//     them), textutil, the documentation check
 //     doccheck and this package; then, on top of those, gitrev (revisions
 //     and the default base, run through proc), statedir (the .mbopt
 //     directory git must not see) and testbin (builds, lists and runs test
@@ -56,7 +57,7 @@
 //     (the synthetic corpus of 'make bench'), and floor, the decoding floor
 //     'make bench' measures mbopt analyze against
 //  8. the command: cmd/mbopt/internal/cli (the plumbing its commands
-//     share: exit statuses, flag names, output files, progress, warnings);
+//     share: exit statuses, flag names, output files, warnings);
 //     then cmd/mbopt
 //
 // The halves meet only in the nouns and above them: no package of the

@@ -37,6 +37,7 @@ var layer = map[string]int{
 	"internal/lazy":       helpers,
 	"internal/par":        helpers,
 	"internal/proc":       helpers,
+	"internal/progress":   helpers,
 	"internal/regfile":    helpers,
 	"internal/srcfunc":    helpers,
 	"internal/textutil":   helpers,

@@ -1,8 +1,9 @@
 // Package cli is the plumbing mbopt's commands share: exit statuses, the
 // recognition of usage errors, the library's settings named by their flags,
-// enumerated flag values, -o output files, the progress line and warnings
-// on stderr. The commands only map flags to library calls; what they share
-// in doing so is here, once.
+// enumerated flag values, -o output files and warnings on stderr. The
+// commands only map flags to library calls; what they share in doing so is
+// here, once. The progress they print is the libraries' own
+// (collect.ProgressPrinter, compare.ProgressPrinter).
 //
 // # Exit status
 //

@@ -1,0 +1,62 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/internal/progress"
+	"github.com/mbopt/mbopt/internal/textutil"
+)
+
+// A ProgressPrinter renders a comparison's events as mbopt compare prints
+// them on stderr: a redrawn bar with an ETA on a terminal, a line per
+// finished process otherwise; failures and benchmarks stopped early
+// (Settings.UntilStable) either way. Set [Options.Progress] to its Event
+// method, and call Clear when [Run] returns.
+type ProgressPrinter struct {
+	W        io.Writer        // where it prints (stderr)
+	Terminal bool             // W is a terminal: draw a status line
+	Width    int              // of the terminal
+	Now      func() time.Time // the clock
+
+	line     progress.Line
+	runStart time.Time
+	runs     int
+}
+
+// Event is the [Options.Progress] hook.
+func (p *ProgressPrinter) Event(ev Event) {
+	p.line.W, p.line.Terminal, p.line.Width = p.W, p.Terminal, p.Width
+	switch ev.Kind {
+	case EventBuild:
+		what := "built"
+		if ev.Cached {
+			what = "cached"
+		}
+		if ev.Err != nil {
+			p.line.Println(fmt.Sprintf("build failed (%s) %s: %s", ev.Side, ev.Package, textutil.FirstLine(ev.Err.Error())))
+		} else if !p.Terminal {
+			p.line.Println(fmt.Sprintf("[%d/%d] %-6s %s %s", ev.Done, ev.Total, what, ev.Side, ev.Package))
+		}
+		p.line.Draw(fmt.Sprintf("building test binaries %d/%d", ev.Done, ev.Total))
+	case EventRun:
+		if p.runStart.IsZero() {
+			p.runStart = p.Now().Add(-ev.Wall)
+		}
+		p.runs++
+		line := fmt.Sprintf("[%d/%d] trial %d run %d %s %s %.2fs", ev.Done, ev.Total, ev.Trial, ev.Run, ev.Side, benchname.ID(ev.Package, ev.Name), ev.Wall.Seconds())
+		if ev.Err != nil {
+			p.line.Println(line + ": failed: " + ev.Err.Error())
+		} else if !p.Terminal {
+			p.line.Println(line)
+		}
+		p.line.Draw(fmt.Sprintf("%s %d/%d  ETA %s  trial %d run %d %s %s", progress.Bar(ev.Done, ev.Total), ev.Done, ev.Total, progress.ETA(p.Now().Sub(p.runStart), p.runs, ev.Total-ev.Done), ev.Trial, ev.Run, ev.Side, ev.Name))
+	case EventStable:
+		p.line.Println(fmt.Sprintf("stable after trial %d: %s (no more runs)", ev.Trial, benchname.ID(ev.Package, ev.Name)))
+	}
+}
+
+// Clear erases the status line, before the report prints.
+func (p *ProgressPrinter) Clear() { p.line.Clear() }
