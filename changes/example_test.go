@@ -10,6 +10,7 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/changes"
+	"github.com/mbopt/mbopt/internal/gitrev"
 )
 
 // ExampleDiff maps a one-line edit inside a closure to the closure, and
@@ -61,4 +62,23 @@ func ExampleDiff() {
 	// base: merge-base with main
 	// modified example.com/sum.Sum.func1 (sum.go:5)
 	// node: example.com/sum.Sum.func1
+}
+
+// Summary says what a change touched and how many of a suite's benchmarks
+// it affects, for a log; CheckSince refuses to keep only the affected
+// benchmarks without knowing since when.
+func ExampleResult_Summary() {
+	r := &changes.Result{
+		Base:      gitrev.Base{Rev: "v1.2.0", Commit: "0123456789abcdef0123456789abcdef01234567"},
+		Functions: []changes.Function{{Name: "example.com/m/query.Sum"}},
+		Outside:   []changes.Lines{{File: "query/sum.go", From: 12, To: 12}},
+	}
+	for _, line := range r.Summary(1, 4) {
+		fmt.Println(line)
+	}
+	fmt.Println(changes.CheckSince("", true))
+	// Output:
+	// changes since v1.2.0 (0123456789ab): 1 function changed; 1 of the suite's 4 benchmarks affected
+	// note: changed code outside any function (query/sum.go:12) is not traced to benchmarks: a changed constant, variable or type may affect benchmarks that are not tagged
+	// Config.OnlyAffected needs Config.ChangedSince REV (or Config.ChangedSince merge-base) to know what changed
 }

@@ -1,6 +1,7 @@
 package pipeline_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 
@@ -61,4 +62,18 @@ func ExampleParseWorkloads() {
 	// read: go run ./cmd/load -mix read -cpuprofile {profile}
 	// write: go run ./cmd/load -mix write -cpuprofile {profile}
 	// Config.AppCommand GOGC=off go run ./cmd/load {profile}: GOGC= could be a scenario name or an environment variable; write 'env GOGC=...' for a variable, or name the scenario in lower case
+}
+
+// Compare checks its configuration before it opens the history or runs a
+// benchmark: here two sources of benchmarks, a suite file and a -bench
+// pattern. A command line names the settings by its flags (mbopt compare:
+// --suite, --app, --micro, --bench).
+func ExampleCompare() {
+	_, err := pipeline.Compare(context.Background(), pipeline.CompareConfig{
+		Options:   compare.Options{Bench: "Query"},
+		SuiteFile: "suite.json",
+	})
+	fmt.Println(err)
+	// Output:
+	// Config.SuiteFile, the analysis flags (Config.Analysis.App, Config.Analysis.Micro) and Config.Bench each choose the benchmarks; give one of them
 }

@@ -14,6 +14,12 @@
 // is the part that reads them and runs no benchmark. Use analysis.Run when
 // the profiles exist (collected by another machine, a CI job, an earlier
 // run), and [Run] to make them from a module in one call.
+//
+// [Compare] is the comparison half's pipeline, as "mbopt compare" runs it:
+// the benchmarks from a suite file or an analysis's suite (with what
+// changed since a revision), compare.Run, and the history — the verdicts
+// retaken against the thresholds calibrated from its A/A comparisons, the
+// report stored. [CompareMerge] does the same for sharded comparisons.
 package pipeline
 
 import (

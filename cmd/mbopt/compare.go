@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -14,16 +13,11 @@ import (
 	"github.com/mbopt/mbopt/changes"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/progress"
-	"github.com/mbopt/mbopt/internal/regfile"
-	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/measure"
 	"github.com/mbopt/mbopt/pipeline"
-	"github.com/mbopt/mbopt/report/github"
 	"github.com/mbopt/mbopt/report/verdict"
-	"github.com/mbopt/mbopt/suite"
 )
 
 // compareOptions holds the compare command's flag values.
@@ -131,7 +125,7 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	f.StringVar(&o.shard, "shard", "", "run only shard `K/N` of the benchmarks, both versions on this machine (K from 0; /N takes K from $JOB_COMPLETION_INDEX); combine with 'mbopt compare merge'")
 	f.StringVar(&o.trialShard, "trial-shard", "", "run every benchmark but only trial shard `K/N` of the --trials (each machine one instance run); combine with 'mbopt compare merge'")
 	f.StringVar(&o.shardCosts, "shard-costs", "", "with --shard: balance the shards by the costs recorded in this `manifest` (a manifest.json or a collection directory; default: by count)")
-	f.StringVar(&o.changedSince, "changed-since", "", "with the analysis flags: mark the results of benchmarks covering none of the functions changed since `REV` ("+mergeBase+": the --base) as likely noise")
+	f.StringVar(&o.changedSince, "changed-since", "", "with the analysis flags: mark the results of benchmarks covering none of the functions changed since `REV` ("+changes.MergeBase+": the --base) as likely noise")
 	f.BoolVar(&o.onlyAffected, "only-affected", false, "with --changed-since: compare only the suite's benchmarks whose covered functions changed")
 	addCompareHistoryFlags(f, &o.hist)
 	return cmd
@@ -154,13 +148,8 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if err := checkHistoryFlags(cmd.Flags(), &o.hist); err != nil {
 		return err
 	}
-	if o.hist.aa {
-		if o.hist.noHistory && o.base == "" {
-			return input.Errorf("--aa stores the instabilities in the history: leave --no-history unset")
-		}
-		if !cmd.Flags().Changed("fail-on") {
-			failOn = compare.FailOnNever // an A/A detection is a false alarm, not a regression
-		}
+	if o.hist.aa && !cmd.Flags().Changed("fail-on") {
+		failOn = compare.FailOnNever // an A/A detection is a false alarm, not a regression
 	}
 	metric, err := measure.ParseMetric(o.metric)
 	if err != nil {
@@ -176,137 +165,58 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			benchtime = ""
 		}
 	}
-	opt := compare.Options{Base: o.base, Head: o.head, AA: o.hist.aa, Bench: o.bench, Packages: args, Out: o.out,
+	cfg := pipeline.CompareConfig{Options: compare.Options{Base: o.base, Head: o.head, AA: o.hist.aa, Bench: o.bench, Packages: args, Out: o.out,
+		OnlyAffected: o.onlyAffected,
 		Settings: compare.Settings{Trials: o.trials, Runs: o.runs, Count: count, BenchTime: benchtime,
 			Benchmem: o.benchmem, Seed: o.seed, Threshold: o.threshold, Confidence: o.confidence,
-			Resamples: o.resamples, UntilStable: o.untilStable, Budget: o.budget, FDR: o.fdr, Duet: o.duet}}
+			Resamples: o.resamples, UntilStable: o.untilStable, Budget: o.budget, FDR: o.fdr, Duet: o.duet}},
+		SuiteFile: o.suiteFile, Preset: o.preset, ChangedSince: o.changedSince,
+		History: o.hist.path, NoHistory: o.hist.noHistory, Bridge: o.hist.bridge, KeepVerdicts: cmd.Flags().Changed("threshold"),
+		Output: o.output}
 	if metric != measure.Time {
-		opt.Settings.Metric = metric
+		cfg.Settings.Metric = metric
 	}
 	if o.noCache {
-		opt.CacheDir = "off"
+		cfg.CacheDir = "off"
 	}
-	if err := o.resolveShards(&opt, os.Getenv); err != nil {
+	if err := o.resolveShards(&cfg.Options, os.Getenv); err != nil {
 		return err
-	}
-	sources := 0
-	for _, set := range []bool{o.suiteFile != "", len(o.app) > 0 || len(o.micro) > 0, o.bench != "", len(o.preset) > 0} {
-		if set {
-			sources++
-		}
-	}
-	if sources > 1 {
-		return input.Errorf("--suite, the analysis flags (--app, --micro) and --bench each choose the benchmarks; give one of them")
-	}
-	analysisFlags := len(o.app) > 0 || len(o.micro) > 0
-	if o.onlyAffected && o.changedSince == "" {
-		return input.Errorf("--only-affected needs --changed-since REV (or --changed-since %s) to know what changed", mergeBase)
-	}
-	if o.changedSince != "" && !analysisFlags {
-		return input.Errorf("--changed-since needs the analysis flags (--app, --micro): they say which functions each benchmark covers")
-	}
-	if len(args) > 0 && o.bench == "" {
-		return input.Errorf("package patterns %s need --bench PATTERN (or use --suite)", strings.Join(args, " "))
-	}
-	inputs := []string{o.suiteFile}
-	histPath := ""
-	sharded := opt.Shard.Enabled() || opt.TrialShard.Enabled()
-	if sharded && cmd.Flags().Changed("history") {
-		return input.Errorf("--history: a shard's results are only part of the comparison; compare merge judges them together and stores them in its --history")
-	}
-	if !o.hist.noHistory && !sharded {
-		histPath = historyPath(o.hist.path)
-		inputs = append(inputs, history.Files(histPath)...)
-	}
-	if err := cli.CheckNotInput("-o", o.output, inputs...); err != nil {
-		return err
-	}
-	st, err := openCompareHistory(cmd.Context(), histPath)
-	if err != nil {
-		return err
-	}
-	if st != nil {
-		defer st.Close()
 	}
 	if o.cmpFormat == "github" {
-		if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
-			if err := github.CheckStepSummary(path); err != nil {
-				return input.Errorf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
-			}
-		}
+		cfg.StepSummary = os.Getenv("GITHUB_STEP_SUMMARY")
 	}
-	switch {
-	case len(o.preset) > 0:
-		opt.Benchmarks = o.preset
-	case o.suiteFile != "":
-		if opt.Benchmarks, err = readSuiteFile(o.suiteFile); err != nil {
-			return err
-		}
-	case len(o.app) > 0 || len(o.micro) > 0:
+	if len(o.app) > 0 || len(o.micro) > 0 {
 		o.sel.history = o.hist.path
-		cfg, err := o.config()
+		acfg, err := o.config()
 		if err != nil {
 			return err
 		}
-		cfg.Recommend, cfg.Certify = 0, false
-		if err := cli.CheckNotInput("-o", o.output, cfg.Inputs()...); err != nil {
-			return err
-		}
-		rep, err := analyze(cmd.Context(), cfg)
-		if err != nil {
-			return err
-		}
-		var ch *changes.Result
-		if o.changedSince != "" {
-			since := o.changedSince
-			if since == mergeBase && o.base != "" {
-				since = o.base
-			}
-			head := o.head
-			switch head {
-			case "":
-				head = "HEAD"
-			case compare.Worktree:
-				head = "" // changes.Diff's work tree
-			}
-			if ch, err = changedSince(cmd.Context(), since, head); err != nil {
-				return err
-			}
-		}
-		o.hist.profileApp = pipeline.ReferenceApplication(rep)
-		sel, hits, err := pipeline.CompareSuite(rep, ch, &opt)
-		if err != nil {
-			return cli.Word(err, nil)
-		}
-		if len(sel) == 0 {
-			return input.Errorf("%s: the optimized suite is empty, so there is nothing to compare; check --module, or choose benchmarks with --bench", strings.Join(o.micro, ", "))
-		}
-		if ch != nil {
-			opt.OnlyAffected = o.onlyAffected
-			printChanges(s.Err, ch, len(hits), len(sel))
-			if o.onlyAffected && len(hits) == 0 {
-				fmt.Fprintf(s.Err, "mbopt: the change touches none of the functions the suite's %s cover: nothing to compare\n", textutil.Plural(len(opt.Affected), "benchmark"))
-				return nil
-			}
-		}
+		cfg.Analysis = &acfg
 	}
 	p := &compare.ProgressPrinter{W: s.Err, Terminal: o.terminal, Width: o.width, Now: time.Now}
-	opt.Progress = p.Event
-	rep, err := compare.Run(cmd.Context(), opt)
+	cfg.Progress = p.Event
+	cfg.Logf = func(format string, args ...any) { p.Clear(); fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
+	cfg.Warn = func(err error) { p.Clear(); cli.Warn(s.Err, err) }
+	rep, err := pipeline.Compare(cmd.Context(), cfg)
 	p.Clear()
-	if err != nil {
+	return finishCompare(s, o, rep, err, failOn)
+}
+
+// finishCompare writes the report rep of a comparison (nil: nothing compared) and
+// applies the gate; err, with rep, is a history that could not be stored,
+// which still fails a passing run.
+func finishCompare(s *streams, o *compareOptions, rep *compare.Report, err error, failOn compare.FailOn) error {
+	if rep == nil {
 		return cli.Word(err, nil)
 	}
-	storeErr := applyHistory(cmd.Context(), s.Err, &o.hist, st, histPath, rep, history.ThisMachine(rep.GoVersion), cmd.Flags().Changed("threshold"))
 	if err := writeCompareReport(s, o, rep); err != nil {
 		return err
 	}
-	// The gate comes first: a regression is what the run is for. A
-	// history that could not be stored still fails a passing run.
+	// The gate comes first: a regression is what the run is for.
 	if err := gate(rep, failOn); err != nil {
 		return err
 	}
-	return storeErr
+	return cli.Word(err, nil)
 }
 
 // gate applies the --fail-on policy to rep: an error with exit status 3
@@ -365,26 +275,4 @@ func writeCompareReport(s *streams, o *compareOptions, rep *compare.Report) erro
 		}
 	}
 	return nil
-}
-
-// readSuiteFile reads --suite.
-func readSuiteFile(path string) ([]compare.Benchmark, error) {
-	f, _, err := regfile.Open(path)
-	if err != nil {
-		return nil, input.Errorf("--suite %s: %v; write it with mbopt suite --format json -o FILE", path, err)
-	}
-	defer f.Close()
-	invs, err := suite.ReadJSON(io.LimitReader(f, 64<<20))
-	if err != nil {
-		return nil, input.Errorf("--suite %s: %v; write it with mbopt suite --format json -o FILE", path, err)
-	}
-	sel := suite.Benchmarks(invs)
-	if len(sel) == 0 {
-		return nil, input.Errorf("--suite %s: the suite is empty, so there is nothing to compare; write it with mbopt suite --format json -o FILE", path)
-	}
-	var bs []compare.Benchmark
-	for _, b := range sel {
-		bs = append(bs, compare.Benchmark{Package: b.Package, Name: b.Name})
-	}
-	return bs, nil
 }

@@ -2,19 +2,17 @@ package main
 
 import (
 	"context"
-	"errors"
-	"os"
-	"path/filepath"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/pipeline"
 	"github.com/mbopt/mbopt/report/verdict"
 	"github.com/mbopt/mbopt/shard"
 )
@@ -79,66 +77,15 @@ func newCmdCompareMerge(s *streams) *cobra.Command {
 	return cmd
 }
 
-// shardFiles lists the shard directories and the files in them: the
-// inputs of compare merge.
-func shardFiles(dirs []string) []string {
-	var files []string
-	for _, d := range dirs {
-		files = append(files, d)
-		entries, err := os.ReadDir(d)
-		if err != nil {
-			continue // compare.Merge reports it
-		}
-		for _, e := range entries {
-			files = append(files, filepath.Join(d, e.Name()))
-		}
-	}
-	return files
-}
-
 func runCompareMerge(ctx context.Context, s *streams, o *compareMergeOptions, dirs []string) error {
 	failOn, err := checkReportFlags(o.failOn, o.format, o.output)
 	if err != nil {
 		return err
 	}
-	inputs := shardFiles(dirs)
-	histPath := ""
-	if !o.hist.noHistory {
-		histPath = historyPath(o.hist.path)
-		inputs = append(inputs, history.Files(histPath)...)
-	}
-	if err := cli.CheckNotInput("-o", o.output, inputs...); err != nil {
-		return err
-	}
-	st, err := openCompareHistory(ctx, histPath)
-	if err != nil {
-		return err
-	}
-	if st != nil {
-		defer st.Close()
-	}
-	rep, err := compare.Merge(dirs, o.out, nil)
-	if err != nil {
-		if errors.Is(err, compare.ErrMerge) {
-			return input.Wrap(err)
-		}
-		return err
-	}
-	var storeErr error
-	if st != nil {
-		raw, err := os.ReadFile(filepath.Join(o.out, compare.HeadFile))
-		if err != nil {
-			return err
-		}
-		storeErr = applyHistory(ctx, s.Err, &o.hist, st, histPath, rep, history.MachineOfRaw(raw, rep.GoVersion), false)
-	}
+	rep, err := pipeline.CompareMerge(ctx, pipeline.MergeConfig{Dirs: dirs, Out: o.out, History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, Output: o.output,
+		Logf: func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) },
+		Warn: func(err error) { cli.Warn(s.Err, err) }})
 	co := &compareOptions{cmpFormat: o.format}
 	co.output = o.output
-	if err := writeCompareReport(s, co, rep); err != nil {
-		return err
-	}
-	if err := gate(rep, failOn); err != nil {
-		return err
-	}
-	return storeErr
+	return finishCompare(s, co, rep, err, failOn)
 }

@@ -197,26 +197,6 @@ func TestCompareChecksFirst(t *testing.T) {
 	assert.NoFileExists(t, odd+"-wal")
 }
 
-// TestCompareStoreFailsAtEnd: when storing the report fails after the
-// run, the report is still printed and the gate applied; the failure is a
-// warning and, when the gate passes, the exit status (issue 25 item 3).
-func TestCompareStoreFailsAtEnd(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "h.db")
-	o := &compareHistoryOptions{path: path}
-	st, err := openCompareHistory(ctx, path)
-	require.NoError(t, err)
-	require.NoError(t, st.Close()) // storing will fail
-	rep := &compare.Report{Module: cmpfixture.Module, Settings: compare.Settings{Threshold: 0.01},
-		Base: compare.Revision{Commit: strings.Repeat("a", 40)}, Head: compare.Revision{Commit: strings.Repeat("b", 40)}}
-	var stderr strings.Builder
-	err = applyHistory(ctx, &stderr, o, st, path, rep, history.ThisMachine(""), false)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "--history "+path+": the report was printed but not stored in the history")
-	assert.Contains(t, stderr.String(), "mbopt: warning: --history "+path+": reading the A/A calibration: ")
-	assert.Contains(t, stderr.String(), "mbopt: warning: --history "+path+": the comparison was not stored: ")
-}
-
 // TestCompareMergeOutputIsInput: compare merge -o naming a shard's file
 // is refused before anything is read or written.
 func TestCompareMergeOutputIsInput(t *testing.T) {

@@ -2,10 +2,7 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,7 +14,6 @@ import (
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/suite"
 
-	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
@@ -29,10 +25,6 @@ type suiteOptions struct {
 	changedSince string
 	onlyAffected bool
 }
-
-// mergeBase is the --changed-since value that means the default base: the
-// merge-base of HEAD with the default branch.
-const mergeBase = "merge-base"
 
 func suiteFormats() []string {
 	var names []string
@@ -57,8 +49,8 @@ func newCmdSuite(s *streams) *cobra.Command {
 			if err := cli.Enum("--format", o.suiteFormat, suiteFormats()...); err != nil {
 				return err
 			}
-			if o.onlyAffected && o.changedSince == "" {
-				return input.Errorf("--only-affected needs --changed-since REV (or --changed-since %s) to know what changed", mergeBase)
+			if err := changes.CheckSince(o.changedSince, o.onlyAffected); err != nil {
+				return cli.Word(err, nil)
 			}
 			cfg, err := o.config()
 			if err != nil {
@@ -83,8 +75,8 @@ func newCmdSuite(s *streams) *cobra.Command {
 			var ch *changes.Result
 			var hits []changes.Hit
 			if o.changedSince != "" {
-				if ch, err = changedSince(cmd.Context(), o.changedSince, ""); err != nil {
-					return err
+				if ch, err = changes.Since(cmd.Context(), o.changedSince, ""); err != nil {
+					return cli.Word(err, nil)
 				}
 				if sel, hits, err = analysis.AffectedSuite(rep, ch); err != nil {
 					return cli.Word(err, nil)
@@ -104,7 +96,9 @@ func newCmdSuite(s *streams) *cobra.Command {
 			// After the suite, so an error writing it is stderr's first line.
 			cli.Warnings(s.Err, rep)
 			if ch != nil {
-				printChanges(s.Err, ch, len(hits), len(sel))
+				for _, line := range ch.Summary(len(hits), len(sel)) {
+					fmt.Fprintf(s.Err, "mbopt: %s\n", line)
+				}
 			}
 			planned := len(sel)
 			if o.onlyAffected {
@@ -127,41 +121,9 @@ func newCmdSuite(s *streams) *cobra.Command {
 	cmd.Flags().StringVar(&o.suiteFormat, "format", "shell", "output format: {"+strings.Join(suiteFormats(), "|")+"}")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the suite to this file (atomically) instead of stdout")
 	cmd.Flags().BoolVar(&o.allowEmpty, "allow-empty", false, "accept an empty suite (print nothing, exit 0) instead of failing")
-	cmd.Flags().StringVar(&o.changedSince, "changed-since", "", "tag the benchmarks whose covered functions changed since `REV` (a revision, or "+mergeBase+": the merge-base of HEAD with the default branch); run inside the git repository")
+	cmd.Flags().StringVar(&o.changedSince, "changed-since", "", "tag the benchmarks whose covered functions changed since `REV` (a revision, or "+changes.MergeBase+": the merge-base of HEAD with the default branch); run inside the git repository")
 	cmd.Flags().BoolVar(&o.onlyAffected, "only-affected", false, "print only the benchmarks --changed-since tags (nothing, successfully, when none is)")
 	return cmd
-}
-
-// changedSince maps the changes from since (--changed-since; mergeBase:
-// the default base) to head ("" for the work tree) to the functions they
-// change.
-func changedSince(ctx context.Context, since, head string) (*changes.Result, error) {
-	base := since
-	if base == mergeBase {
-		base = ""
-	}
-	ch, err := changes.Diff(ctx, changes.Options{Base: base, Head: head})
-	switch {
-	case err == nil || ctx.Err() != nil:
-		return ch, err
-	case errors.Is(err, gitrev.ErrNotRepository):
-		return nil, input.Errorf("--changed-since %s: %v; run mbopt inside the git repository", since, err)
-	}
-	return nil, input.Errorf("--changed-since %s: %v", since, err)
-}
-
-// printChanges says on w what changed since ch.Base and how many of the
-// suite's n benchmarks that affects (hits).
-func printChanges(w io.Writer, ch *changes.Result, hits, n int) {
-	fmt.Fprintf(w, "mbopt: changes since %s: %s changed; %d of the suite's %s affected\n",
-		ch.Base, textutil.Plural(len(ch.Functions), "function"), hits, textutil.Plural(n, "benchmark"))
-	if n := len(ch.Outside); n > 0 {
-		more := ""
-		if n > 1 {
-			more = fmt.Sprintf(" and %d more", n-1)
-		}
-		cli.Notef(w, "changed code outside any function (%s:%d%s) is not traced to benchmarks: a changed constant, variable or type may affect benchmarks that are not tagged", ch.Outside[0].File, ch.Outside[0].From, more)
-	}
 }
 
 // suiteIgnores are the analysis flags that do not change the suite:
