@@ -235,8 +235,8 @@ type MergeConfig struct {
 	NoHistory    bool
 	AppBenchmark string
 	Output       string
-	Logf      func(format string, args ...any)
-	Warn      func(error)
+	Logf         func(format string, args ...any)
+	Warn         func(error)
 }
 
 // CompareMerge combines the outputs of sharded comparisons with

@@ -23,9 +23,6 @@ import (
 // compareOptions holds the compare command's flag values.
 type compareOptions struct {
 	analyzeOptions
-	// preset are the benchmarks to compare when no flag chooses them
-	// (history rebaseline: those of the old baseline).
-	preset       []compare.Benchmark
 	base, head   string
 	suiteFile    string
 	bench        string
@@ -54,6 +51,9 @@ type compareOptions struct {
 	shardCosts   string // --shard-costs as given
 	changedSince string // --changed-since
 	onlyAffected bool   // --only-affected
+	// rebaseline compares --from with --to (history rebaseline).
+	rebaseline bool
+	from, to   string
 }
 
 func newCmdCompare(s *streams) *cobra.Command {
@@ -170,8 +170,8 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		Settings: compare.Settings{Trials: o.trials, Runs: o.runs, Count: count, BenchTime: benchtime,
 			Benchmem: o.benchmem, Seed: o.seed, Threshold: o.threshold, Confidence: o.confidence,
 			Resamples: o.resamples, UntilStable: o.untilStable, Budget: o.budget, FDR: o.fdr, Duet: o.duet}},
-		SuiteFile: o.suiteFile, Preset: o.preset, ChangedSince: o.changedSince,
-		History: o.hist.path, NoHistory: o.hist.noHistory, Bridge: o.hist.bridge, KeepVerdicts: cmd.Flags().Changed("threshold"),
+		SuiteFile: o.suiteFile, ChangedSince: o.changedSince,
+		History: o.hist.path, NoHistory: o.hist.noHistory, KeepVerdicts: cmd.Flags().Changed("threshold"),
 		Output: o.output}
 	if metric != measure.Time {
 		cfg.Settings.Metric = metric
@@ -197,7 +197,12 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	cfg.Progress = p.Event
 	cfg.Logf = func(format string, args ...any) { p.Clear(); fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
 	cfg.Warn = func(err error) { p.Clear(); cli.Warn(s.Err, err) }
-	rep, err := pipeline.Compare(cmd.Context(), cfg)
+	var rep *compare.Report
+	if o.rebaseline {
+		rep, err = pipeline.Rebaseline(cmd.Context(), pipeline.RebaselineConfig{CompareConfig: cfg, From: o.from, To: o.to})
+	} else {
+		rep, err = pipeline.Compare(cmd.Context(), cfg)
+	}
 	p.Clear()
 	return finishCompare(s, o, rep, err, failOn)
 }

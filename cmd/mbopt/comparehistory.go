@@ -12,8 +12,6 @@ type compareHistoryOptions struct {
 	path      string
 	noHistory bool
 	aa        bool
-	// bridge stores the comparison as a bridge (history rebaseline).
-	bridge bool
 	// appBench is --app-benchmark.
 	appBench string
 }

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"strconv"
 	"strings"
 
@@ -16,12 +13,9 @@ import (
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/progress"
-	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/measure"
-	"github.com/mbopt/mbopt/report/site"
-	"github.com/mbopt/mbopt/report/trend"
+	"github.com/mbopt/mbopt/pipeline"
 )
 
 // historyOptions holds the history command's flag values.
@@ -106,9 +100,6 @@ func (o *historyOptions) check() error {
 	if err := cli.Enum("--format", o.format, "text", "json", "markdown"); err != nil {
 		return err
 	}
-	if o.instability && o.format == "markdown" {
-		return input.Errorf("--format markdown: --instability writes text or json")
-	}
 	if o.fixed != "" {
 		lo, hi, ok := strings.Cut(o.fixed, ",")
 		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
@@ -125,19 +116,8 @@ func (o *historyOptions) check() error {
 		}
 		o.detect.Detectors = kinds
 	}
-	if err := o.detect.Check(); err != nil {
+	if err := o.config(nil).Check(); err != nil {
 		return cli.Word(err, nil)
-	}
-	if o.html != "" && o.instability {
-		return input.Errorf("--html: --instability writes text, json or plots")
-	}
-	if o.commitURLGiven {
-		if o.html == "" {
-			return input.Errorf("--commit-url: it links the commits of --html; give --html DIR")
-		}
-		if err := site.CheckCommitURL(o.commitURL); err != nil {
-			return input.Errorf("--commit-url: %v", err)
-		}
 	}
 	if o.output != "" {
 		if err := cli.CheckOutput(o.output); err != nil {
@@ -150,138 +130,25 @@ func (o *historyOptions) check() error {
 	return nil
 }
 
-// openHistory opens an existing history database for reading; a missing
-// one is bad input that says how to make one, and so is a file that is not
-// a history (left untouched).
-func openHistory(ctx context.Context, path string) (*history.Store, error) {
-	st, err := history.OpenReadOnly(ctx, path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, input.Errorf("--history %s: no history database; mbopt compare writes one (unless --no-history)", path)
+// config maps the flags to the history's configuration, logging on s's
+// stderr.
+func (o *historyOptions) config(s *streams) pipeline.HistoryConfig {
+	cfg := pipeline.HistoryConfig{History: o.path, Baseline: o.baseline, Benchmarks: o.benchmarks, Unit: o.unit,
+		Detect: o.detect, InitialGiven: o.initialGiven, Format: o.format, Plot: o.plot, HTML: o.html,
+		CommitURL: o.commitURL, CommitURLGiven: o.commitURLGiven, Instability: o.instability}
+	if s != nil {
+		cfg.Logf = func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
+		cfg.Warn = func(err error) { cli.Warn(s.Err, err) }
 	}
-	if err != nil {
-		return nil, input.Errorf("--history %s: %v", path, strings.TrimPrefix(err.Error(), "history: "+path+": "))
-	}
-	return st, nil
+	return cfg
 }
 
 func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
-	st, err := openHistory(ctx, o.path)
+	out, err := pipeline.History(ctx, o.config(s))
 	if err != nil {
-		return err
+		return cli.Word(err, nil)
 	}
-	defer st.Close()
-	if o.instability {
-		return runInstability(ctx, s, o, st)
-	}
-	q := history.Query{Baseline: o.baseline, Benchmarks: o.benchmarks, Unit: o.unit}
-	set, err := st.Series(ctx, q)
-	if errors.Is(err, history.ErrBaseline) {
-		// Not a stored base's prefix: perhaps a revision name.
-		if c, gerr := gitrev.Commit(ctx, ".", o.baseline); gerr == nil {
-			q.Baseline = c
-			set, err = st.Series(ctx, q)
-		}
-	}
-	switch {
-	case errors.Is(err, history.ErrEmpty):
-		return input.Errorf("--history %s: %v; run mbopt compare to add some", o.path, err)
-	case errors.Is(err, history.ErrBaseline):
-		return input.Wrap(fmt.Errorf("--baseline: %w", err))
-	case err != nil:
-		return input.Errorf("--history %s: %v", o.path, strings.TrimPrefix(err.Error(), "history: "+o.path+": "))
-	}
-	for _, b := range set.Unmatched {
-		cli.Warnf(s.Err, "%s: no stored result against baseline %s matches this benchmark", b, short(set.Baseline.Commit))
-	}
-	for _, sr := range set.Series {
-		for _, sk := range sr.Skipped {
-			cli.Warnf(s.Err, "%s (%s): the result of comparison %d at %s is left out: %s", sr.ID, sr.Unit, sk.Comparison, short(sk.Head.Commit), sk.Reason)
-		}
-	}
-	if len(set.Series) == 0 {
-		return input.Errorf("no series against baseline %s matches the arguments and --unit %q", short(set.Baseline.Commit), o.unit)
-	}
-	var given *float64
-	if o.initialGiven {
-		given = &o.detect.InitialThreshold
-	}
-	detected, err := set.Detect(o.detect, st.InitialThresholds(ctx, given, o.detect.InitialThreshold))
-	if err != nil {
-		return err
-	}
-	doc := trend.NewDocument(set.Baseline, o.detect, detected)
-	doc.Bridges = set.Bridges
-	var buf bytes.Buffer
-	switch o.format {
-	case "json":
-		err = trend.WriteJSON(&buf, doc)
-	case "markdown":
-		err = trend.WriteMarkdown(&buf, doc)
-	default:
-		err = trend.WriteText(&buf, doc)
-	}
-	if err != nil {
-		return err
-	}
-	if o.plot != "" {
-		if err := trend.WriteFigures(o.plot, doc); err != nil {
-			return cli.Word(err, plotFlag)
-		}
-		fmt.Fprintf(s.Err, "mbopt: wrote %s into %s\n", textutil.Plural(len(doc.Series), "plot"), o.plot)
-	}
-	if o.html != "" {
-		url := o.commitURL
-		if !o.commitURLGiven {
-			url, _ = gitrev.GitHubCommitURL(ctx, ".") // outside a repository: no links
-		}
-		err := site.WriteHistory(o.html, "", set, detected, site.Options{CommitURL: url})
-		if fe := (*site.ForeignError)(nil); errors.As(err, &fe) {
-			return input.Errorf("--html %s", fe)
-		}
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(s.Err, "mbopt: wrote the site of %d series into %s\n", len(doc.Series), o.html)
-	}
-	return cli.Output(s.Out, o.output, buf.Bytes())
-}
-
-// plotFlag names the figures' directory (trend's Dir) by its flag.
-var plotFlag = map[input.Field]string{"Dir": "--plot"}
-
-// short returns a commit's first 10 characters.
-func short(commit string) string { return commit[:min(10, len(commit))] }
-
-// runInstability shows the A/A calibration.
-func runInstability(ctx context.Context, s *streams, o *historyOptions, st *history.Store) error {
-	insts, err := st.Instabilities(ctx, history.Filter{Benchmarks: o.benchmarks, Unit: o.unit})
-	if err != nil {
-		return err
-	}
-	if len(insts) == 0 {
-		return input.Errorf("--history %s: no A/A comparison stored (for these benchmarks and units); run mbopt compare --aa", o.path)
-	}
-	cal, err := history.Calibrate(insts, history.DefaultCalibrateOptions)
-	if err != nil {
-		return err
-	}
-	var buf bytes.Buffer
-	if o.format == "json" {
-		err = trend.WriteCalibrationJSON(&buf, insts, cal)
-	} else {
-		err = trend.WriteCalibrationText(&buf, insts, cal)
-	}
-	if err != nil {
-		return err
-	}
-	if o.plot != "" {
-		path, err := trend.WriteInstabilityFigure(o.plot, insts, cal)
-		if err != nil {
-			return cli.Word(err, plotFlag)
-		}
-		fmt.Fprintf(s.Err, "mbopt: wrote %s\n", path)
-	}
-	return cli.Output(s.Out, o.output, buf.Bytes())
+	return cli.Output(s.Out, o.output, out)
 }
 
 // rebaselineFixed are the compare flags rebaseline sets itself.
@@ -307,48 +174,10 @@ func newCmdHistoryRebaseline(s *streams) *cobra.Command {
 				return input.Errorf("--%s: rebaseline compares --from with --to and stores the bridge in --history", name)
 			}
 		}
-		if to == "" {
-			return input.Errorf("--to REV names the new baseline")
-		}
-		ctx := c.Context()
-		path := historyPath(o.hist.path)
-		st, err := openHistory(ctx, path)
-		if err != nil {
-			return err
-		}
-		old, err := st.Baseline(ctx, from)
-		if errors.Is(err, history.ErrBaseline) {
-			// Not a stored base's prefix: perhaps a revision name.
-			if commit, gerr := gitrev.Commit(ctx, ".", from); gerr == nil {
-				old, err = compare.Revision{Commit: commit}, nil
-			}
-		}
-		if err != nil {
-			st.Close()
-			return input.Errorf("--from: %v", strings.TrimPrefix(err.Error(), "history: "+path+": "))
-		}
-		if len(args) == 0 && o.suiteFile == "" && o.bench == "" && len(o.app) == 0 && len(o.micro) == 0 {
-			if o.preset, err = st.Benchmarks(ctx, old.Commit); err != nil {
-				st.Close()
-				return err
-			}
-			if len(o.preset) == 0 {
-				st.Close()
-				return input.Errorf("--history %s holds no compared benchmark against %s; choose the benchmarks with --bench or --suite", path, short(old.Commit))
-			}
-		}
-		st.Close()
-		newBase, err := gitrev.Commit(ctx, ".", to)
-		if err != nil {
-			return input.Errorf("--to: %v", err)
-		}
-		if newBase == old.Commit {
-			return input.Errorf("--to %s is the baseline %s already", to, short(old.Commit))
-		}
-		o.base, o.head, o.hist.bridge = old.Commit, newBase, true
 		if !f.Changed("fail-on") {
 			o.failOn = string(compare.FailOnNever) // the new baseline differs on purpose
 		}
+		o.from, o.to, o.rebaseline = from, to, true
 		o.terminal, o.width = progress.IsTerminal(s.Err)
 		return runCompare(c, s, o, args)
 	}

@@ -8,9 +8,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/optimize"
+	"github.com/mbopt/mbopt/pipeline"
 )
 
 // selectOptions holds the flags that choose the suite beyond Algorithm 2
@@ -71,9 +73,9 @@ func (o *selectOptions) apply(cfg *analysis.Config) error {
 	// comparisons in the history say they are too unstable.
 	ctx := context.Background()
 	path := historyPath(o.history)
-	st, err := openHistory(ctx, path)
+	st, err := pipeline.OpenHistory(ctx, path)
 	if err != nil {
-		return err
+		return cli.Word(err, nil)
 	}
 	defer st.Close()
 	unstable, measured, err := st.Unstable(ctx, w)

@@ -16,7 +16,7 @@ import (
 
 // flags maps the library's settings — the input.Field paths of
 // analysis.Config, pipeline.Config, collect.Config, compare.Options,
-// pipeline.CompareConfig and detect.Options — to the flags that set them, so that library errors and
+// pipeline.CompareConfig, HistoryConfig and detect.Options — to the flags that set them, so that library errors and
 // warnings read in the command's vocabulary. The packages' paths do not
 // collide: where two name the same path (Out, Bench, Shard) one flag sets
 // both. A path without a flag (collect's and compare's Dir, the current
@@ -43,10 +43,13 @@ var flags = map[input.Field]string{
 	"Settings.Confidence": "--confidence", "Settings.Resamples": "--resamples",
 	"Settings.UntilStable": "--until-stable", "Settings.Budget": "--budget",
 	"Settings.Metric": "--metric", "Settings.FDR": "--fdr", "Settings.Duet": "--duet",
-	// pipeline.CompareConfig and MergeConfig, and changes.Since
+	// pipeline.CompareConfig, MergeConfig and RebaselineConfig, and changes.Since
 	"SuiteFile": "--suite", "Analysis.App": "--app", "Analysis.Micro": "--micro", "Analysis.Modules": "--module",
 	"History": "--history", "NoHistory": "--no-history", "ChangedSince": "--changed-since", "Output": "-o",
-	"StepSummary": "$GITHUB_STEP_SUMMARY", "AppBenchmark": "--app-benchmark",
+	"StepSummary": "$GITHUB_STEP_SUMMARY", "AppBenchmark": "--app-benchmark", "From": "--from", "To": "--to",
+	// pipeline.HistoryConfig
+	"Baseline": "--baseline", "Unit": "--unit", "Format": "--format", "Plot": "--plot", "HTML": "--html",
+	"CommitURL": "--commit-url", "Instability": "--instability",
 	// reference.CoverOptions
 	"CoverPkg": "--coverpkg",
 	// detect.Options

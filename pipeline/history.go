@@ -1,0 +1,302 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/detect"
+	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/internal/gitrev"
+	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report/site"
+	"github.com/mbopt/mbopt/report/trend"
+)
+
+// A HistoryConfig says which trends of a history [History] shows, and how.
+// Errors about a field are *input.Error values naming it, as
+// "Config.Baseline" or "Config.Plot".
+type HistoryConfig struct {
+	// History is the history database mbopt compare writes.
+	History string
+	// Baseline, Benchmarks and Unit choose the series (history.Query);
+	// Baseline may also be a revision, resolved in the current directory's
+	// repository.
+	Baseline   string
+	Benchmarks []string
+	Unit       string
+	// Detect configures the detectors. Its InitialThreshold replaces the
+	// thresholds calibrated from the history's A/A comparisons when
+	// InitialGiven is set.
+	Detect       detect.Options
+	InitialGiven bool
+	// Format is the document's format: "text", "json" or "markdown".
+	Format string
+	// Plot, when set, is a directory for one SVG figure per series (with
+	// Instability, the instability CDF).
+	Plot string
+	// HTML, when set, is a directory for the history as a static web site.
+	HTML string
+	// CommitURL links the site's commits ({commit} stands for the hash).
+	// Unless CommitURLGiven is set (then empty means no links), an empty
+	// CommitURL means GitHub's when the origin remote is on github.com.
+	CommitURL      string
+	CommitURLGiven bool
+	// Instability shows the A/A instabilities and the initial thresholds
+	// calibrated from them instead of the trends.
+	Instability bool
+	// Logf and Warn are as for a CompareConfig: Logf gets what was
+	// written where, Warn the benchmarks left out.
+	Logf func(format string, args ...any)
+	Warn func(error)
+}
+
+// The settings of a HistoryConfig or RebaselineConfig named in errors.
+const (
+	baselineField    input.Field = "Baseline"
+	unitField        input.Field = "Unit"
+	formatField      input.Field = "Format"
+	plotField        input.Field = "Plot"
+	htmlField        input.Field = "HTML"
+	commitURLField   input.Field = "CommitURL"
+	instabilityField input.Field = "Instability"
+)
+
+// Check checks the combination of the settings, and Detect.
+func (cfg HistoryConfig) Check() error {
+	if cfg.Instability && cfg.Format == "markdown" {
+		return input.Errorf("%s markdown: %s writes text or json", formatField, instabilityField)
+	}
+	if err := cfg.Detect.Check(); err != nil {
+		return err
+	}
+	if cfg.HTML != "" && cfg.Instability {
+		return input.Errorf("%s: %s writes text, json or plots", htmlField, instabilityField)
+	}
+	if cfg.CommitURL != "" || cfg.CommitURLGiven {
+		if cfg.HTML == "" {
+			return input.Errorf("%s: it links the commits of %s; give %s DIR", commitURLField, htmlField, htmlField)
+		}
+		if err := site.CheckCommitURL(cfg.CommitURL); err != nil {
+			return input.Errorf("%s: %v", commitURLField, err)
+		}
+	}
+	return nil
+}
+
+// History shows the trends of the history database cfg.History as mbopt
+// history does: it reads the series against the baseline, runs the
+// detectors with each series' initial threshold (calibrated from the A/A
+// comparisons unless given) and returns the document in cfg.Format, after
+// writing the figures and the site it asks for. With cfg.Instability it
+// shows the A/A calibration instead.
+func History(ctx context.Context, cfg HistoryConfig) ([]byte, error) {
+	logf := logf(cfg.Logf)
+	warn := func(format string, args ...any) {
+		if cfg.Warn != nil {
+			cfg.Warn(fmt.Errorf(format, args...))
+		}
+	}
+	st, err := OpenHistory(ctx, cfg.History)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	if cfg.Instability {
+		return instability(ctx, cfg, st, logf)
+	}
+	q := history.Query{Baseline: cfg.Baseline, Benchmarks: cfg.Benchmarks, Unit: cfg.Unit}
+	set, err := st.Series(ctx, q)
+	if errors.Is(err, history.ErrBaseline) {
+		// Not a stored base's prefix: perhaps a revision name.
+		if c, gerr := gitrev.Commit(ctx, ".", cfg.Baseline); gerr == nil {
+			q.Baseline = c
+			set, err = st.Series(ctx, q)
+		}
+	}
+	switch {
+	case errors.Is(err, history.ErrEmpty):
+		return nil, input.Errorf("%s %s: %v; run mbopt compare to add some", historyField, cfg.History, err)
+	case errors.Is(err, history.ErrBaseline):
+		return nil, input.Errorf("%s: %w", baselineField, err)
+	case err != nil:
+		return nil, input.Errorf("%s %s: %v", historyField, cfg.History, strings.TrimPrefix(err.Error(), "history: "+cfg.History+": "))
+	}
+	for _, b := range set.Unmatched {
+		warn("%s: no stored result against baseline %s matches this benchmark", b, short(set.Baseline.Commit))
+	}
+	for _, sr := range set.Series {
+		for _, sk := range sr.Skipped {
+			warn("%s (%s): the result of comparison %d at %s is left out: %s", sr.ID, sr.Unit, sk.Comparison, short(sk.Head.Commit), sk.Reason)
+		}
+	}
+	if len(set.Series) == 0 {
+		return nil, input.Errorf("no series against baseline %s matches the arguments and %s %q", short(set.Baseline.Commit), unitField, cfg.Unit)
+	}
+	var given *float64
+	if cfg.InitialGiven {
+		given = &cfg.Detect.InitialThreshold
+	}
+	detected, err := set.Detect(cfg.Detect, st.InitialThresholds(ctx, given, cfg.Detect.InitialThreshold))
+	if err != nil {
+		return nil, err
+	}
+	doc := trend.NewDocument(set.Baseline, cfg.Detect, detected)
+	doc.Bridges = set.Bridges
+	var buf bytes.Buffer
+	switch cfg.Format {
+	case "json":
+		err = trend.WriteJSON(&buf, doc)
+	case "markdown":
+		err = trend.WriteMarkdown(&buf, doc)
+	default:
+		err = trend.WriteText(&buf, doc)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Plot != "" {
+		if err := trend.WriteFigures(cfg.Plot, doc); err != nil {
+			return nil, plotError(err)
+		}
+		logf("wrote %s into %s", textutil.Plural(len(doc.Series), "plot"), cfg.Plot)
+	}
+	if cfg.HTML != "" {
+		url := cfg.CommitURL
+		if url == "" && !cfg.CommitURLGiven {
+			url, _ = gitrev.GitHubCommitURL(ctx, ".") // outside a repository: no links
+		}
+		err := site.WriteHistory(cfg.HTML, "", set, detected, site.Options{CommitURL: url})
+		if fe := (*site.ForeignError)(nil); errors.As(err, &fe) {
+			return nil, input.Errorf("%s %s", htmlField, fe)
+		}
+		if err != nil {
+			return nil, err
+		}
+		logf("wrote the site of %d series into %s", len(doc.Series), cfg.HTML)
+	}
+	return buf.Bytes(), nil
+}
+
+// plotError names the figures' directory (trend's Dir) as the setting
+// Plot.
+func plotError(err error) error {
+	var ie *input.Error
+	if errors.As(err, &ie) && ie.Field == "Dir" {
+		named := *ie
+		named.Field = plotField
+		return &named
+	}
+	return err
+}
+
+// instability shows the A/A calibration of the history st.
+func instability(ctx context.Context, cfg HistoryConfig, st *history.Store, logf func(string, ...any)) ([]byte, error) {
+	insts, err := st.Instabilities(ctx, history.Filter{Benchmarks: cfg.Benchmarks, Unit: cfg.Unit})
+	if err != nil {
+		return nil, err
+	}
+	if len(insts) == 0 {
+		return nil, input.Errorf("%s %s: no A/A comparison stored (for these benchmarks and units); run mbopt compare --aa", historyField, cfg.History)
+	}
+	cal, err := history.Calibrate(insts, history.DefaultCalibrateOptions)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if cfg.Format == "json" {
+		err = trend.WriteCalibrationJSON(&buf, insts, cal)
+	} else {
+		err = trend.WriteCalibrationText(&buf, insts, cal)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Plot != "" {
+		path, err := trend.WriteInstabilityFigure(cfg.Plot, insts, cal)
+		if err != nil {
+			return nil, plotError(err)
+		}
+		logf("wrote %s", path)
+	}
+	return buf.Bytes(), nil
+}
+
+// OpenHistory opens an existing history database for reading; a missing
+// one is bad input that says how to make one, and so is a file that is not
+// a history (left untouched).
+func OpenHistory(ctx context.Context, path string) (*history.Store, error) {
+	st, err := history.OpenReadOnly(ctx, path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, input.Errorf("%s %s: no history database; mbopt compare writes one (unless %s)", historyField, path, noHistoryField)
+	}
+	if err != nil {
+		return nil, input.Errorf("%s %s: %v", historyField, path, strings.TrimPrefix(err.Error(), "history: "+path+": "))
+	}
+	return st, nil
+}
+
+// A RebaselineConfig moves a history's baseline to a new revision
+// ([Rebaseline]).
+type RebaselineConfig struct {
+	// CompareConfig configures the bridging comparison; Rebaseline sets
+	// its Base, Head, Preset and Bridge.
+	CompareConfig
+	// To is the new baseline, a revision.
+	To string
+	// From is the old baseline: a stored base's hash or prefix, or a
+	// revision; empty means the baseline History shows.
+	From string
+}
+
+// Rebaseline compares the old baseline with the new one, the benchmarks
+// chosen as for [Compare] or, by default, those stored against the old
+// baseline, and stores the comparison as a bridge, which carries every
+// series of the history across (history.Store.AddBridge).
+func Rebaseline(ctx context.Context, cfg RebaselineConfig) (*compare.Report, error) {
+	if cfg.To == "" {
+		return nil, input.Errorf("%s REV names the new baseline", input.Field("To"))
+	}
+	path := historyPath(cfg.History)
+	st, err := OpenHistory(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	old, err := st.Baseline(ctx, cfg.From)
+	if errors.Is(err, history.ErrBaseline) {
+		// Not a stored base's prefix: perhaps a revision name.
+		if commit, gerr := gitrev.Commit(ctx, ".", cfg.From); gerr == nil {
+			old, err = compare.Revision{Commit: commit}, nil
+		}
+	}
+	if err != nil {
+		st.Close()
+		return nil, input.Errorf("%s: %v", input.Field("From"), strings.TrimPrefix(err.Error(), "history: "+path+": "))
+	}
+	c := cfg.CompareConfig
+	if len(c.Packages) == 0 && c.SuiteFile == "" && c.Bench == "" && c.Analysis == nil {
+		if c.Preset, err = st.Benchmarks(ctx, old.Commit); err != nil {
+			st.Close()
+			return nil, err
+		}
+		if len(c.Preset) == 0 {
+			st.Close()
+			return nil, input.Errorf("%s %s holds no compared benchmark against %s; choose the benchmarks with %s or %s", historyField, path, short(old.Commit), input.Field("Bench"), suiteFileField)
+		}
+	}
+	st.Close()
+	newBase, err := gitrev.Commit(ctx, ".", cfg.To)
+	if err != nil {
+		return nil, input.Errorf("%s: %v", input.Field("To"), err)
+	}
+	if newBase == old.Commit {
+		return nil, input.Errorf("%s %s is the baseline %s already", input.Field("To"), cfg.To, short(old.Commit))
+	}
+	c.Base, c.Head, c.Bridge = old.Commit, newBase, true
+	return Compare(ctx, c)
+}
