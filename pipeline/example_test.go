@@ -80,3 +80,26 @@ func ExampleRun_collector() {
 	// Output:
 	// 19 benchmarks, project-only coverage 47/51, minimal suite 4
 }
+
+// NextSteps says where a Run put its profiles and how to analyse them again
+// without profiling, with the flags given to run that suite and report take.
+func ExampleResult_NextSteps() {
+	res := &pipeline.Result{
+		Manifest: &manifest.Manifest{Benchmarks: make([]manifest.Entry, 12)},
+		Analysis: analysis.Config{App: []string{".mbopt/app/app.pprof"}, Micro: []string{".mbopt/profiles"}, Modules: []string{"example.com/db"}},
+		Taken:    []pipeline.AppProfile{{Source: "AppCommand", File: ".mbopt/app/app.pprof", Log: ".mbopt/app/workload.log"}},
+	}
+	lines, commands := res.NextSteps(map[string][]string{"suite": {"--top=3"}}, ".")
+	for _, l := range lines {
+		fmt.Println(l)
+	}
+	for _, c := range commands {
+		fmt.Println(" ", c)
+	}
+	// Output:
+	// application profile: .mbopt/app/app.pprof (workload output: .mbopt/app/workload.log)
+	// benchmark profiles: .mbopt/profiles (12 benchmarks)
+	// to analyse these profiles again without profiling (from this directory):
+	//   mbopt suite --app .mbopt/app/app.pprof --micro .mbopt/profiles --module example.com/db --top=3
+	//   mbopt report --app .mbopt/app/app.pprof --micro .mbopt/profiles --module example.com/db --out .mbopt/report
+}

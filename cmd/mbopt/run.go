@@ -3,9 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,7 +11,6 @@ import (
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/pipeline"
 )
@@ -140,13 +136,18 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	}
 	cli.WordWarnings(res.Report)
 	if r := res.AppRuns; r != nil {
-		fmt.Fprintf(s.Err, "mbopt: workload: %d runs: %d functions seen, %d in every run, %d in only some (project: %d seen, %d in every run, %d in only some)\n",
-			len(r.Files), r.Seen, r.Every, r.Some(), r.ProjectSeen, r.ProjectEvery, r.ProjectSome())
+		fmt.Fprintf(s.Err, "mbopt: %s\n", r)
 	}
 	if err := printAnalysis(s, &o.analyzeOptions, res.Report); err != nil {
 		return err
 	}
-	printNextSteps(s.Err, res, followUpFlags(flags), dir)
+	lines, commands := res.NextSteps(followUpFlags(flags), dir)
+	for _, line := range lines {
+		fmt.Fprintf(s.Err, "mbopt: %s\n", line)
+	}
+	for _, c := range commands {
+		fmt.Fprintf(s.Err, "  %s\n", c)
+	}
 	return nil
 }
 
@@ -180,61 +181,4 @@ func followUpFlags(flags *pflag.FlagSet) map[string][]string {
 		}
 	})
 	return words
-}
-
-// printNextSteps says where run put the profiles and prints the suite and
-// report commands that analyse them again without profiling: --app (with
-// scenarios and weights), --micro and --module reproduce the analysis,
-// extra holds each command's other flags.
-func printNextSteps(w io.Writer, res *pipeline.Result, extra map[string][]string, dir string) {
-	ac := res.Analysis
-	for _, t := range res.Taken {
-		what := "application profile"
-		if t.Scenario != "" {
-			what += " (scenario " + t.Scenario + ")"
-		}
-		fmt.Fprintf(w, "mbopt: %s: %s", what, t.File)
-		if t.Log != "" {
-			fmt.Fprintf(w, " (workload output: %s)", t.Log)
-		}
-		fmt.Fprintln(w)
-	}
-	fmt.Fprintf(w, "mbopt: benchmark profiles: %s (%s)\n", strings.Join(ac.Micro, ", "), textutil.Plural(len(res.Manifest.Benchmarks), "benchmark"))
-	var args []string
-	if len(ac.Scenarios) > 0 {
-		for _, sc := range ac.Scenarios {
-			for _, f := range sc.Files {
-				args = append(args, "--app", sc.Name+"="+f)
-			}
-		}
-		for _, sc := range ac.Scenarios {
-			if sc.Weighted {
-				args = append(args, "--weight", fmt.Sprintf("%s=%g", sc.Name, sc.Weight))
-			}
-		}
-	} else {
-		for _, f := range ac.App {
-			args = append(args, "--app", f)
-		}
-	}
-	for _, m := range ac.Micro {
-		args = append(args, "--micro", m)
-	}
-	for _, m := range ac.Modules {
-		args = append(args, "--module", m)
-	}
-	fmt.Fprintf(w, "mbopt: to analyse these profiles again without profiling (from this directory):\n")
-	fmt.Fprintf(w, "  %s\n", shellLine(append(append([]string{"mbopt", "suite"}, args...), extra["suite"]...)))
-	report := append(append(append([]string{"mbopt", "report"}, args...), extra["report"]...), "--out", filepath.Join(dir, pipeline.StateDir, "report"))
-	fmt.Fprintf(w, "  %s\n", shellLine(report))
-}
-
-// shellLine joins words into a command line a POSIX shell reads back as
-// those words.
-func shellLine(words []string) string {
-	quoted := make([]string, len(words))
-	for i, w := range words {
-		quoted[i] = textutil.ShellQuote(w)
-	}
-	return strings.Join(quoted, " ")
 }
