@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
@@ -76,4 +79,22 @@ func ExampleCompare() {
 	fmt.Println(err)
 	// Output:
 	// Config.SuiteFile, the analysis flags (Config.Analysis.App, Config.Analysis.Micro) and Config.Bench each choose the benchmarks; give one of them
+}
+
+// Check is mbopt check, the drift check of a saved suite; a file that is
+// not a saved suite is bad input that says how to write one.
+func ExampleCheck() {
+	dir, err := os.MkdirTemp("", "pipeline-check")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "suite.json")
+	if err := os.WriteFile(path, []byte(`{"benchmarks": []}`), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	_, _, err = pipeline.Check(context.Background(), pipeline.CheckConfig{SuiteFile: path, Dir: dir})
+	fmt.Println(strings.ReplaceAll(err.Error(), dir, "DIR"))
+	// Output:
+	// Config.SuiteFile DIR/suite.json: not a suite written by mbopt suite --format json: no "invocations" list; write it with 'mbopt suite --format json -o DIR/suite.json'
 }

@@ -7,14 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/pipeline"
 	"github.com/mbopt/mbopt/report"
-	"github.com/mbopt/mbopt/suite"
 )
 
 // checkOptions holds the check command's flag values.
@@ -72,35 +69,11 @@ func newCmdCheck(s *streams) *cobra.Command {
 
 // runCheck runs the drift check and prints its findings.
 func runCheck(ctx context.Context, s *streams, o *checkOptions, dir string) error {
-	data, err := regfile.ReadFile(o.suiteFile, 64<<20)
-	if err != nil {
-		return input.Errorf("--suite %s: %v", o.suiteFile, err)
-	}
-	invs, err := suite.ReadJSON(bytes.NewReader(data))
-	if err != nil {
-		return input.Errorf("--suite %s: %v; write it with 'mbopt suite --format json -o %s'", o.suiteFile, err, o.suiteFile)
-	}
-	pkgs, err := collect.Discover(ctx, collect.Config{Dir: dir})
-	if err != nil {
-		if ctx.Err() != nil {
-			return err
-		}
-		return input.Errorf("%s: finding the module's benchmarks: %v", dir, err)
-	}
-	declared := map[string][]string{}
-	for _, p := range pkgs {
-		declared[p.Path] = p.Benchmarks
-	}
-	cfg := analysis.DriftConfig{Suite: suite.Benchmarks(invs), Declared: declared, MinCoverage: o.minCoverage / 100}
-	if len(o.micro) > 0 {
-		rep, err := checkReport(ctx, o, dir)
-		if err != nil {
-			return err
-		}
+	d, rep, err := pipeline.Check(ctx, pipeline.CheckConfig{SuiteFile: o.suiteFile, Dir: dir, App: o.app, Micro: o.micro,
+		Modules: o.modules, Exclude: o.exclude, MinCoverage: o.minCoverage / 100})
+	if rep != nil {
 		cli.Skipped(s.Err, rep)
-		cfg.Report = rep
 	}
-	d, err := analysis.CheckDrift(cfg)
 	if err != nil {
 		return cli.Word(err, nil)
 	}
@@ -120,18 +93,4 @@ func runCheck(ctx context.Context, s *streams, o *checkOptions, dir string) erro
 		return &cli.ExitError{Code: cli.Drift, Err: fmt.Errorf("drift found: %s; the saved suite no longer fits the repository (exit %d)", textutil.Plural(len(d.Findings), "finding"), cli.Drift)}
 	}
 	return nil
-}
-
-// checkReport analyses the application and the benchmark profiles for the
-// checks that need them.
-func checkReport(ctx context.Context, o *checkOptions, dir string) (*analysis.Report, error) {
-	apps, scenarios, err := analysis.ParseApps(o.app, nil)
-	if err != nil {
-		return nil, cli.Word(err, nil)
-	}
-	rep, err := analyze(ctx, analysis.Config{App: apps, Scenarios: scenarios, Micro: o.micro, Modules: o.modules, Exclude: o.exclude, Dir: dir, AllowNoProject: true})
-	if err != nil {
-		return nil, err
-	}
-	return rep, nil
 }
