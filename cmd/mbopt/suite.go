@@ -7,14 +7,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/changes"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/suite"
 
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/pipeline"
 )
 
 // suiteOptions holds the suite command's flag values.
@@ -50,64 +48,42 @@ func newCmdSuite(s *streams) *cobra.Command {
 				return err
 			}
 			if err := changes.CheckSince(o.changedSince, o.onlyAffected); err != nil {
-				return cli.Word(err, nil)
+				return cli.Word(err, nil) // before the analysis flags, as suite's own
 			}
 			cfg, err := o.config()
 			if err != nil {
 				return err
 			}
-			cfg.Recommend, cfg.Certify = 0, false
 			if err := cli.CheckNotInput("-o", o.output, cfg.Inputs()...); err != nil {
 				return err
 			}
-			rep, err := analyze(cmd.Context(), cfg)
-			if err != nil {
-				return err
+			res, err := pipeline.Suite(cmd.Context(), pipeline.SuiteConfig{Config: cfg, ChangedSince: o.changedSince, OnlyAffected: o.onlyAffected, AllowEmpty: o.allowEmpty})
+			if res != nil {
+				cli.WordWarnings(res.Report)
+				cli.Skipped(s.Err, res.Report)
 			}
-			if len(rep.Suite.Steps) == 0 && !o.allowEmpty {
-				return emptySuiteError(o, rep)
-			}
-			cli.Skipped(s.Err, rep)
-			sel, err := analysis.SuiteBenchmarks(rep)
 			if err != nil {
 				return cli.Word(err, nil)
 			}
-			var ch *changes.Result
-			var hits []changes.Hit
-			if o.changedSince != "" {
-				if ch, err = changes.Since(cmd.Context(), o.changedSince, ""); err != nil {
-					return cli.Word(err, nil)
-				}
-				if sel, hits, err = analysis.AffectedSuite(rep, ch); err != nil {
-					return cli.Word(err, nil)
-				}
-			}
-			invs, err := suite.Plan(sel, suite.Options{OnlyAffected: o.onlyAffected})
-			if err != nil {
-				return err
-			}
 			var buf bytes.Buffer
-			if err := suite.Write(&buf, invs, suite.Format(o.suiteFormat)); err != nil {
+			if err := suite.Write(&buf, res.Invocations, suite.Format(o.suiteFormat)); err != nil {
 				return err
 			}
 			if err := cli.Output(s.Out, o.output, buf.Bytes()); err != nil {
 				return err
 			}
 			// After the suite, so an error writing it is stderr's first line.
-			cli.Warnings(s.Err, rep)
-			if ch != nil {
-				for _, line := range ch.Summary(len(hits), len(sel)) {
+			cli.Warnings(s.Err, res.Report)
+			if res.Changes != nil {
+				for _, line := range res.Changes.Summary(len(res.Hits), len(res.Selected)) {
 					fmt.Fprintf(s.Err, "mbopt: %s\n", line)
 				}
 			}
-			planned := len(sel)
+			planned := len(res.Selected)
 			if o.onlyAffected {
-				planned = 0
-				for _, inv := range invs {
-					planned += len(inv.Benchmarks)
-				}
+				planned = res.Planned()
 			}
-			fmt.Fprintf(s.Err, "mbopt: %d of %s in %s\n", planned, textutil.Plural(len(rep.Coverage.Sets), "benchmark"), textutil.Plural(len(invs), "package"))
+			fmt.Fprintf(s.Err, "mbopt: %d of %s in %s\n", planned, textutil.Plural(len(res.Report.Coverage.Sets), "benchmark"), textutil.Plural(len(res.Invocations), "package"))
 			return nil
 		},
 	}
@@ -130,21 +106,3 @@ func newCmdSuite(s *streams) *cobra.Command {
 // recommendations (and their targets) and the optimality certificate are
 // not part of it.
 var suiteIgnores = []string{"recommend", "keep-negligible", "targets", "edges", "static-dir", "certify"}
-
-// emptySuiteError says why the suite of rep is empty: no benchmark covers a
-// node the suite must keep covered, or the selection flags stopped before
-// the first pick.
-func emptySuiteError(o *suiteOptions, rep *analysis.Report) error {
-	files := strings.Join(o.micro, ", ")
-	cov := rep.Coverage.Project
-	kind := "project functions (--module " + strings.Join(rep.Modules, ", ") + ")"
-	if rep.Suite.Nodes == optimize.AllNodes {
-		cov, kind = rep.Coverage.Overall, "functions"
-	}
-	if cov.Covered == 0 {
-		return input.Errorf("%s: the suite is empty: none of the %s covers any of the %d %s of the application profile %s, so nothing would run; check --module and that the benchmarks exercise the application's code, or pass --allow-empty",
-			files, textutil.Plural(len(rep.Coverage.Sets), "benchmark"), cov.Total, kind, strings.Join(rep.AppProfiles, ", "))
-	}
-	return input.Errorf("%s: the suite is empty: the selection flags (--budget %s, --min-gain %d, --top %d) left no benchmark although %d of %d %s are covered; loosen them, or pass --allow-empty",
-		files, o.sel.budget, o.sel.minGain, o.sel.top, cov.Covered, cov.Total, kind)
-}
