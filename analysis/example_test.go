@@ -2,10 +2,13 @@ package analysis_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
+	"time"
 
 	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/input"
 )
 
 // Run is the whole analysis on files: the application profile, a
@@ -74,4 +77,24 @@ func ExampleParseApps() {
 	// [ingest.pprof query.pprof]
 	// ingest [ingest.pprof] 0 false
 	// query [query.pprof] 2 true
+}
+
+// Options are an analysis's settings as a command line gives them; Config
+// checks them and names the Config field at fault, which a command line
+// words with its flag (mbopt: --nodes).
+func ExampleOptions_Config() {
+	o := analysis.Options{App: []string{"app.pprof"}, Micro: []string{"profiles"}, Nodes: "project", Impact: "attributed",
+		Targets: "callable", Edges: "sampled", Objective: "cost", Budget: 90 * time.Second, Recommend: 5}
+	cfg, err := o.Config(true)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(cfg.Nodes, cfg.Select.Objective, cfg.Select.Budget, cfg.Recommend)
+	o.Nodes = "some"
+	_, err = o.Config(true)
+	var ie *input.Error
+	fmt.Println(errors.As(err, &ie), string(ie.Field))
+	// Output:
+	// project cost 90 5
+	// true Nodes
 }

@@ -3,66 +3,49 @@ package main
 import (
 	"bytes"
 	"context"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/optimize"
-	"github.com/mbopt/mbopt/recommend"
 	"github.com/mbopt/mbopt/report"
-	"github.com/mbopt/mbopt/staticcg"
 )
 
 // analyzeOptions holds the analyze command's flag values.
 type analyzeOptions struct {
-	app, weights    []string
-	micro, modules  []string
-	exclude         []string
-	targets         string
-	nodes           string
-	impact          string
-	recommend       int
-	edges           string
-	appCover        []string
-	staticDir       string
-	format          string
-	explain, strict bool
-	allowNonCPU     bool
-	keepNegligible  bool
-	output          string
-	sel             selectOptions
-	// limits are the profile size limits; zero fields mean the defaults.
-	limits callgraph.Limits
+	analysis.Options
+	format  string
+	explain bool
+	output  string
+	// maxInstability and history: stability-aware selection.
+	maxInstability float64
+	history        string
 }
 
 // addAnalysisFlags registers the input flags shared by the commands that
 // run an analysis.
 func addAnalysisFlags(cmd *cobra.Command, o *analyzeOptions) {
 	f := cmd.Flags()
-	f.StringArrayVar(&o.app, "app", nil, "application (reference) CPU profile; repeat to merge several, or name scenarios: NAME=FILE[:WEIGHT]")
-	f.StringArrayVar(&o.weights, "weight", nil, "weight of scenario NAME in the union suite: NAME=WEIGHT (repeatable; its --app files are then taken as written, even one named FILE:2)")
-	f.StringArrayVar(&o.micro, "micro", nil, "benchmark profile or directory of them (*.pprof); repeatable")
-	f.StringArrayVar(&o.modules, "module", nil, "project module path prefix; repeatable (default: the module of ./go.mod)")
-	f.StringArrayVar(&o.exclude, "exclude", nil, "package pattern that is not project code, e.g. the workload driver: ./cmd/... or example.com/m/internal/bench (go package pattern syntax; relative to the module; repeatable)")
-	f.StringVar(&o.targets, "targets", "callable", "functions to recommend: {callable|any} (callable: functions a benchmark can call, closures folded in; any: every function, the paper's Algorithm 3)")
-	f.StringVar(&o.nodes, "nodes", "project", "nodes the minimal suite must keep covered: {project|all}")
-	f.StringVar(&o.impact, "impact", "attributed", "application time that ranks benchmarks, breaks ties and is the impact objective: {attributed|flat} (attributed: charged to the innermost project function; flat: the paper's reference impact)")
-	f.IntVar(&o.recommend, "recommend", 10, "number of functions to recommend (0: none, -1: until full coverage)")
-	f.BoolVar(&o.keepNegligible, "keep-negligible", false, "keep negligible functions (tiny, rarely run: getters, comparators, inlined helpers) in Algorithm 3's order instead of ranking them last; they stay marked")
-	f.StringArrayVar(&o.appCover, "app-cover", nil, "function set of the application from 'mbopt cover-app': functions from coverage, times from --app (repeatable)")
-	f.StringVar(&o.edges, "edges", "sampled", "call edges the recommendations walk: {sampled|static|both} (static: the x/tools VTA call graph of the source between the functions the application ran; both: the union)")
-	f.StringVar(&o.staticDir, "static-dir", "", "the application's module source for --edges static|both (default: the current directory, or run's DIR)")
-	f.BoolVar(&o.strict, "strict", false, "fail on any unusable benchmark profile instead of skipping it")
-	f.BoolVar(&o.allowNonCPU, "allow-non-cpu", false, "accept non-CPU profiles (weights are then that profile's unit, not seconds)")
-	f.Var(cli.Size{N: &o.limits.MaxFileBytes}, "max-profile-bytes", "largest profile file read, e.g. 512MiB (default "+textutil.FormatSize(callgraph.DefaultLimits.MaxFileBytes)+")")
-	f.Var(cli.Size{N: &o.limits.MaxDecodedBytes}, "max-decoded-bytes", "largest decompressed profile, e.g. 4GiB (default "+textutil.FormatSize(callgraph.DefaultLimits.MaxDecodedBytes)+")")
-	addSelectFlags(f, &o.sel)
+	f.StringArrayVar(&o.App, "app", nil, "application (reference) CPU profile; repeat to merge several, or name scenarios: NAME=FILE[:WEIGHT]")
+	f.StringArrayVar(&o.Weights, "weight", nil, "weight of scenario NAME in the union suite: NAME=WEIGHT (repeatable; its --app files are then taken as written, even one named FILE:2)")
+	f.StringArrayVar(&o.Micro, "micro", nil, "benchmark profile or directory of them (*.pprof); repeatable")
+	f.StringArrayVar(&o.Modules, "module", nil, "project module path prefix; repeatable (default: the module of ./go.mod)")
+	f.StringArrayVar(&o.Exclude, "exclude", nil, "package pattern that is not project code, e.g. the workload driver: ./cmd/... or example.com/m/internal/bench (go package pattern syntax; relative to the module; repeatable)")
+	f.StringVar(&o.Targets, "targets", "callable", "functions to recommend: {callable|any} (callable: functions a benchmark can call, closures folded in; any: every function, the paper's Algorithm 3)")
+	f.StringVar(&o.Nodes, "nodes", "project", "nodes the minimal suite must keep covered: {project|all}")
+	f.StringVar(&o.Impact, "impact", "attributed", "application time that ranks benchmarks, breaks ties and is the impact objective: {attributed|flat} (attributed: charged to the innermost project function; flat: the paper's reference impact)")
+	f.IntVar(&o.Recommend, "recommend", 10, "number of functions to recommend (0: none, -1: until full coverage)")
+	f.BoolVar(&o.KeepNegligible, "keep-negligible", false, "keep negligible functions (tiny, rarely run: getters, comparators, inlined helpers) in Algorithm 3's order instead of ranking them last; they stay marked")
+	f.StringArrayVar(&o.AppFunctions, "app-cover", nil, "function set of the application from 'mbopt cover-app': functions from coverage, times from --app (repeatable)")
+	f.StringVar(&o.Edges, "edges", "sampled", "call edges the recommendations walk: {sampled|static|both} (static: the x/tools VTA call graph of the source between the functions the application ran; both: the union)")
+	f.StringVar(&o.StaticDir, "static-dir", "", "the application's module source for --edges static|both (default: the current directory, or run's DIR)")
+	f.BoolVar(&o.Strict, "strict", false, "fail on any unusable benchmark profile instead of skipping it")
+	f.BoolVar(&o.AllowNonCPU, "allow-non-cpu", false, "accept non-CPU profiles (weights are then that profile's unit, not seconds)")
+	f.Var(cli.Size{N: &o.Limits.MaxFileBytes}, "max-profile-bytes", "largest profile file read, e.g. 512MiB (default "+textutil.FormatSize(callgraph.DefaultLimits.MaxFileBytes)+")")
+	f.Var(cli.Size{N: &o.Limits.MaxDecodedBytes}, "max-decoded-bytes", "largest decompressed profile, e.g. 4GiB (default "+textutil.FormatSize(callgraph.DefaultLimits.MaxDecodedBytes)+")")
+	addSelectFlags(f, o)
 }
 
 // config maps the flags to the analysis's configuration, requiring --app
@@ -72,45 +55,11 @@ func (o *analyzeOptions) config() (analysis.Config, error) { return o.analysisCo
 // analysisConfig maps the flags to the analysis's configuration, requiring
 // --app and --micro when inputs is set.
 func (o *analyzeOptions) analysisConfig(inputs bool) (analysis.Config, error) {
-	nodes, err := optimize.ParseNodes(o.nodes)
-	if err != nil {
-		return analysis.Config{}, input.Errorf("--nodes: %v", err)
-	}
-	impact, err := coverage.ParseImpactKind(o.impact)
-	if err != nil {
-		return analysis.Config{}, input.Errorf("--impact: %v", err)
-	}
-	switch {
-	case inputs && len(o.app) == 0:
-		return analysis.Config{}, input.Errorf("--app is required: the application profile to compare against")
-	case inputs && len(o.micro) == 0:
-		return analysis.Config{}, input.Errorf("--micro is required: a directory or files of benchmark profiles")
-	}
-	if o.recommend < -1 {
-		return analysis.Config{}, input.Errorf("--recommend must be -1 (no limit), 0 (none) or a positive count, not %d", o.recommend)
-	}
-	targets, err := recommend.ParseTargets(o.targets)
-	if err != nil {
-		return analysis.Config{}, input.Errorf("--targets: %v", strings.TrimPrefix(err.Error(), "invalid targets "))
-	}
-	edges, err := staticcg.ParseEdges(o.edges)
-	if err != nil {
-		return analysis.Config{}, input.Errorf("--edges: %v", strings.TrimPrefix(err.Error(), "invalid edges "))
-	}
-	if o.staticDir != "" && edges == staticcg.Sampled {
-		return analysis.Config{}, input.Errorf("--static-dir is the source for static call edges: use it with --edges static or both")
-	}
-	apps, scenarios, err := analysis.ParseApps(o.app, o.weights)
+	cfg, err := o.Options.Config(inputs)
 	if err != nil {
 		return analysis.Config{}, cli.Word(err, nil)
 	}
-	cfg := analysis.Config{
-		App: apps, Scenarios: scenarios, Micro: o.micro, Modules: o.modules, Nodes: nodes, Impact: impact,
-		Exclude: o.exclude, Targets: targets,
-		Recommend: o.recommend, KeepNegligible: o.keepNegligible, AppFunctions: o.appCover, Edges: edges, Static: staticcg.Options{Dir: o.staticDir}, Strict: o.strict, AllowNonCPU: o.allowNonCPU,
-		Limits: o.limits,
-	}
-	if err := o.sel.apply(&cfg); err != nil {
+	if err := o.excludeUnstable(&cfg); err != nil {
 		return analysis.Config{}, err
 	}
 	return cfg, nil

@@ -185,8 +185,8 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if o.cmpFormat == "github" {
 		cfg.StepSummary = os.Getenv("GITHUB_STEP_SUMMARY")
 	}
-	if len(o.app) > 0 || len(o.micro) > 0 {
-		o.sel.history = o.hist.path
+	if len(o.App) > 0 || len(o.Micro) > 0 {
+		o.history = o.hist.path
 		acfg, err := o.config()
 		if err != nil {
 			return err

@@ -75,7 +75,7 @@ func must(err error) {
 }
 
 func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *pflag.FlagSet) error {
-	if len(o.micro) > 0 {
+	if len(o.Micro) > 0 {
 		return input.Errorf("--micro: run profiles the benchmarks itself; use 'mbopt analyze' for existing profiles")
 	}
 	if err := cli.Enum("--format", o.format, "text", "json", "github"); err != nil {
@@ -103,7 +103,7 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 		return cli.Word(err, nil)
 	}
 	ao := o.analyzeOptions
-	if ao.weights, err = pipeline.WorkloadWeights(o.app, o.weights, workloads); err != nil {
+	if ao.Weights, err = pipeline.WorkloadWeights(o.App, o.Weights, workloads); err != nil {
 		return cli.Word(err, nil)
 	}
 	acfg, err := ao.analysisConfig(false)

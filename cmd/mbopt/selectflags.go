@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"math"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -11,57 +10,25 @@ import (
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/pipeline"
 )
 
-// selectOptions holds the flags that choose the suite beyond Algorithm 2
-// and the optimality certificate; analyze and report share them.
-type selectOptions struct {
-	objective   string
-	budget      time.Duration
-	costs       string
-	defaultCost time.Duration
-	top         int
-	minGain     int
-	certify     bool
-	// maxInstability and history: stability-aware selection.
-	maxInstability float64
-	history        string
-}
-
 // addSelectFlags registers the selection flags on f.
-func addSelectFlags(f *pflag.FlagSet, o *selectOptions) {
-	f.StringVar(&o.objective, "objective", "nodes", "what a pick gains: {nodes|impact|cost} (nodes: covered functions, the paper; impact: covered application CPU time; cost: the cheapest suite with the same coverage as nodes)")
-	f.DurationVar(&o.budget, "budget", 0, "bound the suite's summed benchmark running time, e.g. 90s (budgeted greedy with the single-best-set safeguard)")
-	f.StringVar(&o.costs, "costs", "", "benchmark costs: JSON {\"id\": seconds}, CSV id,seconds, or a collection manifest.json (default: manifest.json in a --micro directory, else each profile's recorded duration)")
-	f.DurationVar(&o.defaultCost, "default-cost", 0, "cost of a benchmark without a measured cost (default: such a benchmark is an error under --budget and --objective cost)")
-	f.IntVar(&o.top, "top", 0, "stop after N picks (0: no limit)")
-	f.IntVar(&o.minGain, "min-gain", 0, "stop when a pick would add fewer than K nodes (the TCC study: 4)")
+func addSelectFlags(f *pflag.FlagSet, o *analyzeOptions) {
+	f.StringVar(&o.Objective, "objective", "nodes", "what a pick gains: {nodes|impact|cost} (nodes: covered functions, the paper; impact: covered application CPU time; cost: the cheapest suite with the same coverage as nodes)")
+	f.DurationVar(&o.Budget, "budget", 0, "bound the suite's summed benchmark running time, e.g. 90s (budgeted greedy with the single-best-set safeguard)")
+	f.StringVar(&o.CostsFile, "costs", "", "benchmark costs: JSON {\"id\": seconds}, CSV id,seconds, or a collection manifest.json (default: manifest.json in a --micro directory, else each profile's recorded duration)")
+	f.DurationVar(&o.DefaultCost, "default-cost", 0, "cost of a benchmark without a measured cost (default: such a benchmark is an error under --budget and --objective cost)")
+	f.IntVar(&o.Top, "top", 0, "stop after N picks (0: no limit)")
+	f.IntVar(&o.MinGain, "min-gain", 0, "stop when a pick would add fewer than K nodes (the TCC study: 4)")
 	f.Float64Var(&o.maxInstability, "max-instability", 0, "leave out of the suite the benchmarks whose A/A instability (the median CI width of their mbopt compare --aa results in --history) exceeds this, e.g. 0.05 (0: keep all)")
 	f.StringVar(&o.history, "history", "", "the history database --max-instability reads (default: .mbopt/history.db in the module root)")
-	f.BoolVar(&o.certify, "certify", false, "bound the minimal suite's distance from the smallest possible with the LP relaxation (with --objective cost, also the cheapest suite's cost)")
+	f.BoolVar(&o.Certify, "certify", false, "bound the minimal suite's distance from the smallest possible with the LP relaxation (with --objective cost, also the cheapest suite's cost)")
 }
 
-// apply validates the flags and sets them on cfg.
-func (o *selectOptions) apply(cfg *analysis.Config) error {
-	obj, err := optimize.ParseObjective(o.objective)
-	if err != nil {
-		return input.Errorf("--objective: %v", err)
-	}
-	if o.budget < 0 {
-		return input.Errorf("--budget must be a positive duration such as 90s, not %s", o.budget)
-	}
-	if o.defaultCost < 0 {
-		return input.Errorf("--default-cost must be a positive duration such as 2s, not %s", o.defaultCost)
-	}
-	// --top and --min-gain are checked by the analysis (SelectConfig),
-	// whose errors name them as flags.
-	cfg.Select = analysis.SelectConfig{
-		Objective: obj, Budget: o.budget.Seconds(), CostsFile: o.costs,
-		DefaultCost: o.defaultCost.Seconds(), Top: o.top, MinGain: o.minGain,
-	}
-	cfg.Certify = cfg.Certify || o.certify
+// excludeUnstable leaves out of the suite of cfg the benchmarks whose A/A
+// instability in the history exceeds --max-instability.
+func (o *analyzeOptions) excludeUnstable(cfg *analysis.Config) error {
 	w := o.maxInstability
 	if w == 0 {
 		return nil

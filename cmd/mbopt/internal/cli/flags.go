@@ -24,7 +24,7 @@ import (
 var flags = map[input.Field]string{
 	// analysis.Config and pipeline.Config
 	"App": "--app", "Scenarios.Weight": "--weight", "Micro": "--micro", "Modules": "--module", "Exclude": "--exclude",
-	"Targets": "--targets", "Strict": "--strict", "Impact": "--impact", "Recommend": "--recommend", "KeepNegligible": "--keep-negligible",
+	"Targets": "--targets", "Nodes": "--nodes", "Strict": "--strict", "Impact": "--impact", "Recommend": "--recommend", "KeepNegligible": "--keep-negligible",
 	"Edges": "--edges", "AppFunctions": "--app-cover", "Static.Dir": "--static-dir",
 	"Select.Objective": "--objective", "Select.Budget": "--budget", "Select.CostsFile": "--costs",
 	"Select.DefaultCost": "--default-cost", "Select.Top": "--top", "Select.MinGain": "--min-gain",
