@@ -28,18 +28,28 @@ type Options struct {
 	Targets, Nodes, Impact, Edges string
 	// StaticDir is Config.Static.Dir, which needs static Edges.
 	StaticDir string
-	// Recommend, KeepNegligible, Strict, AllowNonCPU, Certify and Limits
-	// are Config's.
-	Recommend                                    int
-	KeepNegligible, Strict, AllowNonCPU, Certify bool
-	Limits                                       callgraph.Limits
+	// Recommend is Config's.
+	Recommend int
+	// KeepNegligible is Config's.
+	KeepNegligible bool
+	// Strict is Config's.
+	Strict bool
+	// AllowNonCPU is Config's.
+	AllowNonCPU bool
+	// Certify is Config's.
+	Certify bool
+	// Limits is Config's.
+	Limits callgraph.Limits
 	// Objective names Config.Select.Objective (optimize.ParseObjective).
 	Objective string
 	// Budget and DefaultCost are Config.Select's, as durations.
 	Budget, DefaultCost time.Duration
-	// CostsFile, Top and MinGain are Config.Select's.
-	CostsFile    string
-	Top, MinGain int
+	// CostsFile is Config.Select's.
+	CostsFile string
+	// Top is Config.Select's.
+	Top int
+	// MinGain is Config.Select's.
+	MinGain int
 }
 
 // Config checks o and returns the Config it describes. With inputs set, App

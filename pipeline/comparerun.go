@@ -229,14 +229,18 @@ type MergeConfig struct {
 	Dirs []string
 	// Out is the directory of the merged raw results.
 	Out string
-	// History, NoHistory, AppBenchmark, Output, Logf and Warn are as for
-	// a CompareConfig.
-	History      string
-	NoHistory    bool
+	// History is as for a CompareConfig.
+	History string
+	// NoHistory is as for a CompareConfig.
+	NoHistory bool
+	// AppBenchmark is as for a CompareConfig.
 	AppBenchmark string
-	Output       string
-	Logf         func(format string, args ...any)
-	Warn         func(error)
+	// Output is as for a CompareConfig.
+	Output string
+	// Logf is as for a CompareConfig.
+	Logf func(format string, args ...any)
+	// Warn is as for a CompareConfig.
+	Warn func(error)
 }
 
 // CompareMerge combines the outputs of sharded comparisons with
@@ -389,10 +393,11 @@ func logf(f func(string, ...any)) func(string, ...any) {
 type HistoryError struct {
 	// Path is the history database.
 	Path string
-	// Format and Args are the rest of the message, as for input.Errorf:
-	// the input.Field values among Args are named.
+	// Format is the rest of the message, as for input.Errorf.
 	Format string
-	Args   []any
+	// Args are Format's arguments; the input.Field values among them are
+	// named.
+	Args []any
 }
 
 // Error returns the message with the settings named as Go names them.

@@ -24,16 +24,17 @@ import (
 type HistoryConfig struct {
 	// History is the history database mbopt compare writes.
 	History string
-	// Baseline, Benchmarks and Unit choose the series (history.Query);
-	// Baseline may also be a revision, resolved in the current directory's
-	// repository.
-	Baseline   string
+	// Baseline is the base of the series (history.Query), or a
+	// revision, resolved in the current directory's repository.
+	Baseline string
+	// Benchmarks keeps those benchmarks (history.Query).
 	Benchmarks []string
-	Unit       string
-	// Detect configures the detectors. Its InitialThreshold replaces the
-	// thresholds calibrated from the history's A/A comparisons when
-	// InitialGiven is set.
-	Detect       detect.Options
+	// Unit keeps that unit (history.Query).
+	Unit string
+	// Detect configures the detectors.
+	Detect detect.Options
+	// InitialGiven makes Detect.InitialThreshold replace the thresholds
+	// calibrated from the history's A/A comparisons.
 	InitialGiven bool
 	// Format is the document's format: "text", "json" or "markdown".
 	Format string
@@ -42,17 +43,18 @@ type HistoryConfig struct {
 	Plot string
 	// HTML, when set, is a directory for the history as a static web site.
 	HTML string
-	// CommitURL links the site's commits ({commit} stands for the hash).
-	// Unless CommitURLGiven is set (then empty means no links), an empty
-	// CommitURL means GitHub's when the origin remote is on github.com.
-	CommitURL      string
+	// CommitURL links the site's commits ({commit} stands for the hash);
+	// empty means GitHub's when the origin remote is on github.com.
+	CommitURL string
+	// CommitURLGiven makes CommitURL the choice even when it is empty,
+	// which then means no links.
 	CommitURLGiven bool
 	// Instability shows the A/A instabilities and the initial thresholds
 	// calibrated from them instead of the trends.
 	Instability bool
-	// Logf and Warn are as for a CompareConfig: Logf gets what was
-	// written where, Warn the benchmarks left out.
+	// Logf, when set, gets what was written where.
 	Logf func(format string, args ...any)
+	// Warn, when set, gets the benchmarks and results left out.
 	Warn func(error)
 }
 

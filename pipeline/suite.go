@@ -21,8 +21,9 @@ type SuiteConfig struct {
 	analysis.Config
 	// ChangedSince, when set, marks the benchmarks that cover a function
 	// changed since this revision (changes.MergeBase: the default base)
-	// in the work tree; with OnlyAffected, only they are planned.
+	// in the work tree.
 	ChangedSince string
+	// OnlyAffected plans only the benchmarks ChangedSince marks.
 	OnlyAffected bool
 	// AllowEmpty accepts an empty suite instead of failing.
 	AllowEmpty bool
@@ -36,10 +37,10 @@ type SuiteResult struct {
 	Invocations []suite.Invocation
 	// Changes are the changes since ChangedSince; nil without it.
 	Changes *changes.Result
-	// Selected are the benchmarks of the suite, Hits those the change
-	// affects.
+	// Selected are the benchmarks of the suite.
 	Selected []suite.Benchmark
-	Hits     []changes.Hit
+	// Hits are the benchmarks the change affects.
+	Hits []changes.Hit
 }
 
 // Suite runs the analysis of cfg and plans its optimized suite as go test
