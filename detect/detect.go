@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mbopt/mbopt/benchstats"
@@ -130,6 +131,19 @@ func ParseDetectors(list string) ([]Kind, error) {
 		}
 	}
 	return out, nil
+}
+
+// ParseBounds parses fixed-value bounds written LOWER,UPPER, such as
+// "-0.2,0.2", for [Options].Fixed; anything else, or LOWER ≥ UPPER, is an
+// [*input.Error] of the field Fixed that shows the form.
+func ParseBounds(s string) (*Bounds, error) {
+	lo, hi, ok := strings.Cut(s, ",")
+	l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
+	h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
+	if !ok || err1 != nil || err2 != nil || !(l < h) {
+		return nil, input.Errorf("%s %s: want LOWER,UPPER relative changes with LOWER < UPPER, such as -0.2,0.2", input.Field("Fixed"), s)
+	}
+	return &Bounds{Lower: l, Upper: h}, nil
 }
 
 // Runs reports whether [Detect] runs detector k with o (Fixed: when

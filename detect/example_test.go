@@ -59,3 +59,15 @@ func ExampleChangePoints() {
 	// Output:
 	// change at commit 30: mean +0.1% → +3.9% (p = 0.005)
 }
+
+// ParseBounds reads fixed-value bounds as a command line gives them; a
+// front end names the field Fixed by its flag (mbopt history: --fixed).
+func ExampleParseBounds() {
+	b, err := detect.ParseBounds("-0.2, 0.2")
+	fmt.Println(*b, err)
+	_, err = detect.ParseBounds("0.2,-0.2")
+	fmt.Println(err)
+	// Output:
+	// {-0.2 0.2} <nil>
+	// Config.Fixed 0.2,-0.2: want LOWER,UPPER relative changes with LOWER < UPPER, such as -0.2,0.2
+}

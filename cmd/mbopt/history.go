@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -101,13 +99,11 @@ func (o *historyOptions) check() error {
 		return err
 	}
 	if o.fixed != "" {
-		lo, hi, ok := strings.Cut(o.fixed, ",")
-		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
-		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
-		if !ok || err1 != nil || err2 != nil || !(l < h) {
-			return input.Errorf("--fixed %s: want LOWER,UPPER relative changes with LOWER < UPPER, such as -0.2,0.2", o.fixed)
+		b, err := detect.ParseBounds(o.fixed)
+		if err != nil {
+			return cli.Word(err, nil)
 		}
-		o.detect.Fixed = &detect.Bounds{Lower: l, Upper: h}
+		o.detect.Fixed = b
 	}
 	if o.detectorsGiven {
 		kinds, err := detect.ParseDetectors(o.detectors)
