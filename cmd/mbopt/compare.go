@@ -171,7 +171,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			Benchmem: o.benchmem, Seed: o.seed, Threshold: o.threshold, Confidence: o.confidence,
 			Resamples: o.resamples, UntilStable: o.untilStable, Budget: o.budget, FDR: o.fdr, Duet: o.duet}},
 		SuiteFile: o.suiteFile, ChangedSince: o.changedSince,
-		History: o.hist.path, NoHistory: o.hist.noHistory, KeepVerdicts: cmd.Flags().Changed("threshold"),
+		History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, KeepVerdicts: cmd.Flags().Changed("threshold"),
 		Output: o.output}
 	if metric != measure.Time {
 		cfg.Settings.Metric = metric
