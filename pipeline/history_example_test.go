@@ -63,6 +63,7 @@ func ExampleHistory() {
 	//   3 4444444444  1970-01-01  +30.1%  [+29.6%, +30.6%]       1.0%         definite regression ±1.0%
 	//   judged then against ±1.0% (points 0–3); the detectors start from 6.0% (default)
 	//   2 3333333333: definite jump up +30.3% (threshold 2.5%)
+	//     locate it: mbopt bisect --bench BenchmarkQuery --good 2222222222222222222222222222222222222222 --bad 3333333333333333333333333333333333333333 --metric time example.com/m
 	//   2 3333333333: definite trend up +30.1% (threshold 2.5%, against 2 commits)
 	//
 	// (marks: J jump, T trend, F fixed-value bound; capital definite, small potential)
