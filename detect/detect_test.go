@@ -47,11 +47,14 @@ func shorten(ds []Detection) []short {
 	return out
 }
 
-func with(f func(*Options)) Options {
-	o := DefaultOptions
-	f(&o)
-	return o
+// changed returns base as f changes it.
+func changed[T any](base T, f func(*T)) T {
+	f(&base)
+	return base
 }
+
+// with returns DefaultOptions as f changes them.
+func with(f func(*Options)) Options { return changed(DefaultOptions, f) }
 
 func TestDetect(t *testing.T) {
 	// A slow trend: +0.4% per commit with narrow intervals, so no single

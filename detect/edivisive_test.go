@@ -30,9 +30,7 @@ func concat(parts ...[]float64) []float64 {
 
 // withE returns DefaultEDivisiveOptions as f changes them.
 func withE(f func(*EDivisiveOptions)) EDivisiveOptions {
-	o := DefaultEDivisiveOptions
-	f(&o)
-	return o
+	return changed(DefaultEDivisiveOptions, f)
 }
 
 func TestChangePoints(t *testing.T) {
