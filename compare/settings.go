@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"reflect"
@@ -104,38 +105,18 @@ const CountedBenchTime = "100ms"
 func (s Settings) withDefaults() Settings {
 	d := DefaultSettings()
 	if s.counting() {
-		if s.Count == 0 {
-			s.Count = 1
-		}
-		if s.BenchTime == "" {
-			s.BenchTime = CountedBenchTime
-		}
+		s.Count = cmp.Or(s.Count, 1)
+		s.BenchTime = cmp.Or(s.BenchTime, CountedBenchTime)
 		s.Benchmem = true
 	}
-	if s.Trials == 0 {
-		s.Trials = d.Trials
-	}
-	if s.Runs == 0 {
-		s.Runs = d.Runs
-	}
-	if s.Count == 0 {
-		s.Count = d.Count
-	}
-	if s.BenchTime == "" {
-		s.BenchTime = d.BenchTime
-	}
-	if s.Threshold == 0 {
-		s.Threshold = d.Threshold
-	}
-	if s.Confidence == 0 {
-		s.Confidence = d.Confidence
-	}
-	if s.Resamples == 0 {
-		s.Resamples = d.Resamples
-	}
-	if s.FDR == 0 {
-		s.FDR = d.FDR
-	}
+	s.Trials = cmp.Or(s.Trials, d.Trials)
+	s.Runs = cmp.Or(s.Runs, d.Runs)
+	s.Count = cmp.Or(s.Count, d.Count)
+	s.BenchTime = cmp.Or(s.BenchTime, d.BenchTime)
+	s.Threshold = cmp.Or(s.Threshold, d.Threshold)
+	s.Confidence = cmp.Or(s.Confidence, d.Confidence)
+	s.Resamples = cmp.Or(s.Resamples, d.Resamples)
+	s.FDR = cmp.Or(s.FDR, d.FDR)
 	return s
 }
 
