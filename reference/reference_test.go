@@ -92,10 +92,18 @@ func TestFindPGO(t *testing.T) {
 	assert.ErrorContains(t, err, "no default.pgo")
 }
 
-func TestRun(t *testing.T) {
-	dir := t.TempDir()
-	src := filepath.Join(dir, "src.pprof")
+// srcProfile writes a profile as src.pprof in a new temporary directory,
+// for a workload to copy, and returns both.
+func srcProfile(t *testing.T) (dir, src string) {
+	t.Helper()
+	dir = t.TempDir()
+	src = filepath.Join(dir, "src.pprof")
 	require.NoError(t, os.WriteFile(src, profileBytes(t), 0o644))
+	return dir, src
+}
+
+func TestRun(t *testing.T) {
+	dir, src := srcProfile(t)
 	out := filepath.Join(dir, "app.pprof")
 	var log bytes.Buffer
 
@@ -131,9 +139,7 @@ func TestRun(t *testing.T) {
 // TestRunKillsBackgroundProcesses: a workload that leaves a process running
 // in the background (a server it forgot to stop) does not leave it behind.
 func TestRunKillsBackgroundProcesses(t *testing.T) {
-	dir := t.TempDir()
-	src := filepath.Join(dir, "src.pprof")
-	require.NoError(t, os.WriteFile(src, profileBytes(t), 0o644))
+	dir, src := srcProfile(t)
 	pidFile := filepath.Join(dir, "pid")
 	out := filepath.Join(dir, "app.pprof")
 	start := time.Now()
