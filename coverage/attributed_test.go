@@ -67,12 +67,10 @@ func TestParseImpactKind(t *testing.T) {
 
 func compute(t *testing.T, opts callgraph.Options, app *profile.Profile, benches map[string]*profile.Profile) *coverage.Result {
 	t.Helper()
-	ga, err := callgraph.New(app, opts)
-	require.NoError(t, err)
+	ga := mustGraph(t, app, opts)
 	var bs []coverage.Benchmark
 	for id, p := range benches {
-		g, err := callgraph.New(p, opts)
-		require.NoError(t, err)
+		g := mustGraph(t, p, opts)
 		bs = append(bs, coverage.Benchmark{ID: id, Graph: g})
 	}
 	return coverage.Compute(ga, bs)

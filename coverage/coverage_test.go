@@ -16,16 +16,21 @@ import (
 
 const tol = 1e-9
 
+// mustGraph builds p's call graph with opts, failing t on error.
+func mustGraph(t *testing.T, p *profile.Profile, opts callgraph.Options) *callgraph.Graph {
+	t.Helper()
+	g, err := callgraph.New(p, opts)
+	require.NoError(t, err)
+	return g
+}
+
 func figure62(t *testing.T) *coverage.Result {
 	t.Helper()
 	app, b1, b2 := proftest.Figure62()
 	opts := callgraph.Options{Modules: []string{proftest.Figure62Module}}
-	ga, err := callgraph.New(app, opts)
-	require.NoError(t, err)
-	g1, err := callgraph.New(b1, opts)
-	require.NoError(t, err)
-	g2, err := callgraph.New(b2, opts)
-	require.NoError(t, err)
+	ga := mustGraph(t, app, opts)
+	g1 := mustGraph(t, b1, opts)
+	g2 := mustGraph(t, b2, opts)
 	// Given in reverse order: the result must be sorted by id anyway.
 	return coverage.Compute(ga, []coverage.Benchmark{{ID: "benchmark2", Graph: g2}, {ID: "benchmark1", Graph: g1}})
 }
@@ -67,12 +72,10 @@ func TestRedundantBenchmarkKeepsCoverage(t *testing.T) {
 	opts := callgraph.Options{Modules: []string{proftest.Figure62Module}}
 	app, b1, b2 := proftest.Figure62()
 	b3 := proftest.Profile(proftest.Stack{Frames: []string{"x.Bench3", proftest.Figure62Name(14), proftest.Figure62Name(17)}, Nanos: 1e7})
-	ga, err := callgraph.New(app, opts)
-	require.NoError(t, err)
+	ga := mustGraph(t, app, opts)
 	var benches []coverage.Benchmark
 	for i, p := range []*profile.Profile{b1, b2, b3} {
-		g, err := callgraph.New(p, opts)
-		require.NoError(t, err)
+		g := mustGraph(t, p, opts)
 		benches = append(benches, coverage.Benchmark{ID: fmt.Sprintf("b%d", i+1), Graph: g})
 	}
 	r2 := coverage.Compute(ga, benches[:2])

@@ -41,8 +41,7 @@ func handScenarios(t *testing.T, weights ...float64) (*callgraph.Graph, []covera
 	require.NoError(t, err)
 	var scs []coverage.Scenario
 	for i, p := range profs {
-		g, err := callgraph.New(p, opts)
-		require.NoError(t, err)
+		g := mustGraph(t, p, opts)
 		scs = append(scs, coverage.Scenario{Name: string(rune('A' + i)), Graph: g, Weight: weights[i]})
 	}
 	return union, scs, opts
@@ -57,8 +56,7 @@ func handScenarios(t *testing.T, weights ...float64) (*callgraph.Graph, []covera
 // B {e}, C {f}; common {a}; union 6.
 func TestScenariosHandComputed(t *testing.T) {
 	union, scs, opts := handScenarios(t, 0, 1, 2)
-	bg, err := callgraph.New(stacks("p.a", "p.e", "x.y"), opts)
-	require.NoError(t, err)
+	bg := mustGraph(t, stacks("p.a", "p.e", "x.y"), opts)
 	ss := coverage.Scenarios(union, scs, []coverage.Benchmark{{ID: "b", Graph: bg}})
 
 	assert.Equal(t, []int{4, 3, 2}, ss.Project.Sizes)
@@ -134,8 +132,7 @@ func TestProjectCurvesHandComputed(t *testing.T) {
 }
 
 func TestScenariosDuplicateNamePanics(t *testing.T) {
-	g, err := callgraph.New(stacks("p.a"), callgraph.Options{})
-	require.NoError(t, err)
+	g := mustGraph(t, stacks("p.a"), callgraph.Options{})
 	assert.PanicsWithValue(t, "coverage: duplicate scenario name s", func() {
 		coverage.Scenarios(g, []coverage.Scenario{{Name: "s", Graph: g}, {Name: "s", Graph: g}}, nil)
 	})
