@@ -16,6 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/internal/testing/dirtest"
 )
 
 // fileState is what must not change when a read opens a file: its bytes,
@@ -37,11 +39,7 @@ func stateOf(t *testing.T, path string) fileState {
 		require.NoError(t, err)
 		st.sum = sha256.Sum256(data)
 	}
-	entries, err := os.ReadDir(filepath.Dir(path))
-	require.NoError(t, err)
-	for _, e := range entries {
-		st.names = append(st.names, e.Name())
-	}
+	st.names = dirtest.Names(t, filepath.Dir(path))
 	return st
 }
 

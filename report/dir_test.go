@@ -10,21 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/internal/testing/dirtest"
 	"github.com/mbopt/mbopt/report"
 )
-
-// dirEntries lists dir's names, sorted.
-func dirEntries(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	require.NoError(t, err)
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	slices.Sort(names)
-	return names
-}
 
 // withoutRecommendations returns a copy of d without recommendations, whose
 // report has no recommendation figure.
@@ -49,7 +37,7 @@ func TestWriteDir(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "sub", "report")
 	require.NoError(t, report.WriteDir(dir, d, report.DirOptions{}), "a missing directory is created with its parents")
-	assert.Equal(t, want, dirEntries(t, dir))
+	assert.Equal(t, want, dirtest.Names(t, dir))
 	for _, f := range files {
 		got, err := os.ReadFile(filepath.Join(dir, f.Name))
 		require.NoError(t, err)
@@ -58,16 +46,16 @@ func TestWriteDir(t *testing.T) {
 
 	t.Run("stale files are removed", func(t *testing.T) {
 		require.NoError(t, report.WriteDir(dir, withoutRecommendations(d), report.DirOptions{}))
-		got := dirEntries(t, dir)
+		got := dirtest.Names(t, dir)
 		assert.NotContains(t, got, "recommend-coverage.png", "a report without recommendations keeps no old recommendation plot")
 		assert.NotContains(t, got, "recommend-coverage.svg")
 		assert.Contains(t, got, "report.md")
-		assert.Equal(t, []string{"sub"}, dirEntries(t, parent), "no temporary directory left beside it")
+		assert.Equal(t, []string{"sub"}, dirtest.Names(t, parent), "no temporary directory left beside it")
 	})
 
 	t.Run("a failed write leaves the old set", func(t *testing.T) {
 		before := map[string][]byte{}
-		for _, name := range dirEntries(t, dir) {
+		for _, name := range dirtest.Names(t, dir) {
 			before[name], err = os.ReadFile(filepath.Join(dir, name))
 			require.NoError(t, err)
 		}
@@ -82,12 +70,12 @@ func TestWriteDir(t *testing.T) {
 		err := report.WriteDir(dir, d, report.DirOptions{})
 		require.ErrorIs(t, err, boom)
 		after := map[string][]byte{}
-		for _, name := range dirEntries(t, dir) {
+		for _, name := range dirtest.Names(t, dir) {
 			after[name], err = os.ReadFile(filepath.Join(dir, name))
 			require.NoError(t, err)
 		}
 		assert.Equal(t, before, after, "the old report, every file of it and nothing else")
-		assert.Equal(t, []string{"report"}, dirEntries(t, filepath.Join(parent, "sub")), "the half-built directory is removed")
+		assert.Equal(t, []string{"report"}, dirtest.Names(t, filepath.Join(parent, "sub")), "the half-built directory is removed")
 	})
 }
 
@@ -125,21 +113,21 @@ func TestWriteDirRefusesForeignFiles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			tt.setup(t, dir)
-			before := dirEntries(t, dir)
+			before := dirtest.Names(t, dir)
 			err := report.WriteDir(dir, d, report.DirOptions{})
 			if tt.foreign == "" {
 				require.NoError(t, err)
-				assert.Equal(t, want, dirEntries(t, dir), "the report's files and nothing else")
+				assert.Equal(t, want, dirtest.Names(t, dir), "the report's files and nothing else")
 				return
 			}
 			var fe *report.ForeignFileError
 			require.ErrorAs(t, err, &fe)
 			assert.Equal(t, report.ForeignFileError{Dir: dir, File: tt.foreign}, *fe)
 			assert.Contains(t, err.Error(), tt.foreign)
-			assert.Equal(t, before, dirEntries(t, dir), "the directory is left as it was")
+			assert.Equal(t, before, dirtest.Names(t, dir), "the directory is left as it was")
 
 			require.NoError(t, report.WriteDir(dir, d, report.DirOptions{Force: true}), "Force replaces it")
-			assert.Equal(t, want, dirEntries(t, dir))
+			assert.Equal(t, want, dirtest.Names(t, dir))
 		})
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/internal/testing/dirtest"
 	"github.com/mbopt/mbopt/internal/testing/golden"
 )
 
@@ -160,12 +161,7 @@ func TestHistoryPlots(t *testing.T) {
 	assert.Contains(t, errOut, "mbopt: wrote 3 plots into "+dir)
 	code, _, errOut = run(t, "history", "--history", db, "--instability", "--plot", dir)
 	require.Equal(t, 0, code, errOut)
-	entries, err := os.ReadDir(dir)
-	require.NoError(t, err)
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
+	names := dirtest.Names(t, dir)
 	assert.ElementsMatch(t, []string{
 		"example.com_tinytsdb_internal_storage_engine.BenchmarkCompactionWithAnExtremelyLongName_size=1048576_parallel=true_codec=zstd-sec_op.svg",
 		"example.com_tinytsdb_query.BenchmarkQuery-sec_op.svg",

@@ -5,25 +5,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// entries lists dir's names, sorted.
-func entries(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	require.NoError(t, err)
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	slices.Sort(names)
-	return names
-}
+	"github.com/mbopt/mbopt/internal/testing/dirtest"
+)
 
 func TestWriteFile(t *testing.T) {
 	tests := []struct {
@@ -91,11 +79,11 @@ func TestWriteFile(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := tt.setup(t, dir)
-			before := entries(t, dir)
+			before := dirtest.Names(t, dir)
 			err := WriteFile(path, []byte("new"))
 			if tt.wantErr {
 				require.Error(t, err)
-				assert.Equal(t, before, entries(t, dir), "a failed write must leave the directory as it was")
+				assert.Equal(t, before, dirtest.Names(t, dir), "a failed write must leave the directory as it was")
 				return
 			}
 			require.NoError(t, err)
@@ -110,7 +98,7 @@ func TestWriteFile(t *testing.T) {
 				require.NoError(t, err)
 				assert.NotZero(t, li.Mode()&os.ModeSymlink, "%s is no longer a link", tt.wantLink)
 			}
-			for _, e := range entries(t, dir) {
+			for _, e := range dirtest.Names(t, dir) {
 				assert.False(t, IsTemp(e), "temporary file %s left behind", e)
 			}
 		})
@@ -132,7 +120,7 @@ func TestWriteFailureLeavesTargetAndNoTemp(t *testing.T) {
 	got, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, "old", string(got))
-	assert.Equal(t, []string{"out.json"}, entries(t, dir))
+	assert.Equal(t, []string{"out.json"}, dirtest.Names(t, dir))
 }
 
 func TestDeviceWrittenInPlace(t *testing.T) {
@@ -158,7 +146,7 @@ func TestCommitAfterCallerClosed(t *testing.T) {
 	got, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, "data", string(got))
-	assert.Equal(t, []string{"profile.pprof"}, entries(t, dir))
+	assert.Equal(t, []string{"profile.pprof"}, dirtest.Names(t, dir))
 	assert.Error(t, f.Commit(), "a second Commit must fail")
 }
 
@@ -169,7 +157,7 @@ func TestCleanupRemovesTemp(t *testing.T) {
 	assert.True(t, IsTemp(filepath.Base(f.Name())), "temp name %s not recognised by IsTemp", f.Name())
 	f.Cleanup()
 	f.Cleanup()
-	assert.Empty(t, entries(t, dir))
+	assert.Empty(t, dirtest.Names(t, dir))
 }
 
 func TestReplaceDir(t *testing.T) {
@@ -187,12 +175,12 @@ func TestReplaceDir(t *testing.T) {
 	dir := filepath.Join(parent, "report")
 
 	require.NoError(t, ReplaceDir(dir, write("a.md", "old.png")))
-	assert.Equal(t, []string{"a.md", "old.png"}, entries(t, dir))
+	assert.Equal(t, []string{"a.md", "old.png"}, dirtest.Names(t, dir))
 
 	// A second run replaces the set: the stale figure disappears.
 	require.NoError(t, ReplaceDir(dir, write("a.md", "b.json")))
-	assert.Equal(t, []string{"a.md", "b.json"}, entries(t, dir))
-	assert.Equal(t, []string{"report"}, entries(t, parent), "no temporary directory may remain")
+	assert.Equal(t, []string{"a.md", "b.json"}, dirtest.Names(t, dir))
+	assert.Equal(t, []string{"report"}, dirtest.Names(t, parent), "no temporary directory may remain")
 
 	// A failing build leaves the old set as it was.
 	boom := errors.New("boom")
@@ -203,8 +191,8 @@ func TestReplaceDir(t *testing.T) {
 		return boom
 	})
 	require.ErrorIs(t, err, boom)
-	assert.Equal(t, []string{"a.md", "b.json"}, entries(t, dir))
-	assert.Equal(t, []string{"report"}, entries(t, parent))
+	assert.Equal(t, []string{"a.md", "b.json"}, dirtest.Names(t, dir))
+	assert.Equal(t, []string{"report"}, dirtest.Names(t, parent))
 
 	// A file where the directory should be is an error.
 	file := filepath.Join(parent, "file")
@@ -220,9 +208,9 @@ func TestRenameSwap(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(a, "new"), nil, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(b, "old"), nil, 0o644))
 	require.NoError(t, renameSwap(a, b))
-	assert.Equal(t, []string{"new"}, entries(t, b))
-	assert.Equal(t, []string{"old"}, entries(t, a))
-	assert.Equal(t, []string{"a", "b"}, entries(t, parent))
+	assert.Equal(t, []string{"new"}, dirtest.Names(t, b))
+	assert.Equal(t, []string{"old"}, dirtest.Names(t, a))
+	assert.Equal(t, []string{"a", "b"}, dirtest.Names(t, parent))
 }
 
 func TestRemoveTemps(t *testing.T) {
@@ -247,15 +235,15 @@ func TestRemoveTemps(t *testing.T) {
 		})
 	}()
 	<-inDir
-	assert.Len(t, entries(t, dir), 4, "out.json, done.json, report's temp directory and out.json's temp file")
+	assert.Len(t, dirtest.Names(t, dir), 4, "out.json, done.json, report's temp directory and out.json's temp file")
 
 	RemoveTemps()
-	assert.Equal(t, []string{"done.json", "out.json"}, entries(t, dir), "every temporary file and directory is gone, the targets stay")
+	assert.Equal(t, []string{"done.json", "out.json"}, dirtest.Names(t, dir), "every temporary file and directory is gone, the targets stay")
 	got, err := os.ReadFile(target)
 	require.NoError(t, err)
 	assert.Equal(t, "old", string(got))
 	pending.Cleanup() // the process would exit instead; Cleanup copes with the missing temp
 	close(release)
 	assert.Error(t, <-replaced, "the directory to swap in was removed")
-	assert.Equal(t, []string{"done.json", "out.json"}, entries(t, dir))
+	assert.Equal(t, []string{"done.json", "out.json"}, dirtest.Names(t, dir))
 }

@@ -84,6 +84,7 @@ var layer = map[string]int{
 	"pipeline": pipelines,
 
 	"internal/testing/cmpfixture": testSupport,
+	"internal/testing/dirtest":    testSupport,
 	"internal/testing/gittest":    testSupport,
 	"internal/testing/golden":     testSupport,
 	"internal/testing/hostile":    testSupport,
