@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/testing/dirtest"
 )
 
 // badDir is the bad-input corpus; its README describes the case format and
@@ -248,7 +249,9 @@ func TestBadInputCorpus(t *testing.T) {
 			for _, bad := range []string{"panic:", "goroutine "} {
 				assert.NotContains(t, errText, bad)
 			}
-			got := outputEntries(t, out)
+			// A report directory counts as one entry: its files are the
+			// report command's to choose.
+			got := append([]string{}, dirtest.Names(t, out)...)
 			want := c.outputs
 			if want == nil {
 				want = []string{}
@@ -262,19 +265,6 @@ func TestBadInputCorpus(t *testing.T) {
 			t.Logf("%s: exit %d in %v, %d MB RSS", c.doc, cmd.ProcessState.ExitCode(), wall.Round(time.Millisecond), rss>>20)
 		})
 	}
-}
-
-// outputEntries lists the names in dir, sorted. A report directory counts
-// as one entry: its files are the report command's to choose.
-func outputEntries(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	require.NoError(t, err)
-	got := []string{}
-	for _, e := range entries {
-		got = append(got, e.Name())
-	}
-	return got
 }
 
 // tempFiles lists the atomicfile temporaries below dir.
