@@ -3,6 +3,7 @@ package verdict_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -130,16 +131,24 @@ func compareFixtures() map[string]*compare.Report {
 	return map[string]*compare.Report{"full": full, "quiet": quiet, "nothing": nothing, "judged": judged}
 }
 
-func TestTextGolden(t *testing.T) {
-	for name, r := range compareFixtures() {
-		t.Run(name, func(t *testing.T) {
-			var b bytes.Buffer
-			require.NoError(t, verdict.WriteText(&b, r))
-			golden.Check(t, filepath.Join("..", "testdata", "compare-"+name+".txt"), b.Bytes())
-			var again bytes.Buffer
-			require.NoError(t, verdict.WriteText(&again, r))
-			assert.Equal(t, b.String(), again.String(), "the same report gives the same bytes")
-		})
+// TestGolden writes every fixture as text and as Markdown and checks each
+// against its golden file (../testdata/compare-NAME.txt, .md); writing it
+// again gives the same bytes.
+func TestGolden(t *testing.T) {
+	for _, format := range []struct {
+		ext   string
+		write func(io.Writer, *compare.Report) error
+	}{{"txt", verdict.WriteText}, {"md", verdict.WriteMarkdown}} {
+		for name, r := range compareFixtures() {
+			t.Run(format.ext+"/"+name, func(t *testing.T) {
+				var b bytes.Buffer
+				require.NoError(t, format.write(&b, r))
+				golden.Check(t, filepath.Join("..", "testdata", "compare-"+name+"."+format.ext), b.Bytes())
+				var again bytes.Buffer
+				require.NoError(t, format.write(&again, r))
+				assert.Equal(t, b.String(), again.String(), "the same report gives the same bytes")
+			})
+		}
 	}
 }
 
@@ -177,16 +186,6 @@ func TestTextManyRows(t *testing.T) {
 		assert.LessOrEqual(t, utf8.RuneCountInString(name), 70, "a long name was not wrapped: %q", line)
 	}
 	assert.Equal(t, 40, rows)
-}
-
-func TestMarkdownGolden(t *testing.T) {
-	for name, r := range compareFixtures() {
-		t.Run(name, func(t *testing.T) {
-			var b bytes.Buffer
-			require.NoError(t, verdict.WriteMarkdown(&b, r))
-			golden.Check(t, filepath.Join("..", "testdata", "compare-"+name+".md"), b.Bytes())
-		})
-	}
 }
 
 func TestGitHubGolden(t *testing.T) {
