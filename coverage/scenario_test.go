@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/pprof/profile"
@@ -162,16 +161,8 @@ func TestScenarioOverlapGolden(t *testing.T) {
 	}
 	union, err := callgraph.Load(paths, opts)
 	require.NoError(t, err)
-	micro, err := filepath.Glob(filepath.Join(dir, "micro", "*.pprof"))
-	require.NoError(t, err)
-	var benches []coverage.Benchmark
-	for _, m := range micro {
-		g, err := callgraph.Load([]string{m}, opts)
-		if err != nil {
-			continue // unusable benchmark profiles are the analysis's business
-		}
-		benches = append(benches, coverage.Benchmark{ID: strings.TrimSuffix(filepath.Base(m), ".pprof"), Graph: g})
-	}
+	// Unusable benchmark profiles are the analysis's business.
+	benches := exampleBenchmarks(t, dir, opts, false)
 	ss := coverage.Scenarios(union, scs, benches)
 
 	var b bytes.Buffer
