@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"strings"
@@ -256,21 +255,15 @@ func checkReportFlags(failOn, format, output string) (compare.FailOn, error) {
 // there and the Markdown step summary is appended to $GITHUB_STEP_SUMMARY,
 // or follows the annotations when that is unset.
 func writeCompareReport(s *streams, o *compareOptions, rep *compare.Report) error {
-	var out bytes.Buffer
-	sum, err := verdict.Write(&out, rep, o.cmpFormat)
+	summary := ""
+	if o.cmpFormat == "github" {
+		summary = os.Getenv("GITHUB_STEP_SUMMARY")
+	}
+	out, err := verdict.Document(rep, o.cmpFormat, summary)
 	if err != nil {
-		return err
+		return cli.Word(err, nil)
 	}
-	if sum != nil {
-		if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
-			if err := sum.Append(path); err != nil {
-				return input.Errorf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
-			}
-		} else {
-			out.Write(sum.Markdown)
-		}
-	}
-	if err := cli.Output(s.Out, o.output, out.Bytes()); err != nil {
+	if err := cli.Output(s.Out, o.output, out); err != nil {
 		return err
 	}
 	if o.cmpFormat == "json" || o.cmpFormat == "github" {

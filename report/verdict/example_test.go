@@ -1,12 +1,15 @@
 package verdict_test
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/relevance"
 	"github.com/mbopt/mbopt/report/verdict"
 )
@@ -73,4 +76,20 @@ func ExampleWrite() {
 	// json false <nil>
 	// markdown false <nil>
 	// github true <nil>
+}
+
+// Document is what a command prints: with github and no step summary file,
+// the summary follows the annotations; a summary file that cannot be
+// appended to is bad input naming the setting (mbopt:
+// $GITHUB_STEP_SUMMARY).
+func ExampleDocument() {
+	r := &compare.Report{Schema: compare.SchemaVersion, Module: "example.com/m",
+		Base: compare.Revision{Commit: "0123456789abcdef"}, Head: compare.Revision{Commit: "fedcba9876543210"}}
+	out, err := verdict.Document(r, "github", "")
+	fmt.Println(strings.Contains(string(out), "fedcba9876"), err)
+	_, err = verdict.Document(r, "github", os.TempDir())
+	fmt.Println(errors.Is(err, input.ErrInput))
+	// Output:
+	// true <nil>
+	// true
 }

@@ -1,11 +1,13 @@
 package verdict
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/report/github"
 )
 
@@ -33,4 +35,23 @@ func Write(w io.Writer, r *compare.Report, format string) (*github.StepSummary, 
 		return WriteGitHub(w, r)
 	}
 	return nil, fmt.Errorf("verdict: unknown format %q", format)
+}
+
+// Document returns the comparison r in format as the caller prints it (on
+// standard output, or into a file). With github, the step summary is
+// appended to the file stepSummary ($GITHUB_STEP_SUMMARY), or, when that
+// is empty, follows the annotations; a summary that cannot be appended is
+// an input error about the setting StepSummary.
+func Document(r *compare.Report, format, stepSummary string) ([]byte, error) {
+	var out bytes.Buffer
+	sum, err := Write(&out, r, format)
+	if err != nil || sum == nil {
+		return out.Bytes(), err
+	}
+	if stepSummary == "" {
+		out.Write(sum.Markdown)
+	} else if err := sum.Append(stepSummary); err != nil {
+		return nil, input.Errorf("%s: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", input.Field("StepSummary"), err)
+	}
+	return out.Bytes(), nil
 }
