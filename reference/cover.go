@@ -43,6 +43,24 @@ type CoverOptions struct {
 	Output io.Writer
 }
 
+// Check refuses CoverDir with Args, and neither: Cover reads coverage data
+// already written or runs a workload.
+func (o CoverOptions) Check() error {
+	if o.CoverDir != "" && len(o.Args) > 0 {
+		return input.Errorf("%s reads coverage data already written: give it or a command after --, not both", input.Field("CoverDir"))
+	}
+	if o.CoverDir == "" && len(o.Args) == 0 {
+		return input.Errorf("cover-app needs the workload after --, e.g. mbopt cover-app -- ./cmd/load -duration 10s, or %s DIR", input.Field("CoverDir"))
+	}
+	return nil
+}
+
+// WantsProfile reports whether an argument of Args holds [Placeholder]:
+// the workload writes the CPU profile Profile too.
+func (o CoverOptions) WantsProfile() bool {
+	return slices.ContainsFunc(o.Args, func(a string) bool { return strings.Contains(a, Placeholder) })
+}
+
 // CoverProfile returns the CPU profile that goes beside the function set
 // file set: its name with .pprof for its extension.
 func CoverProfile(set string) string {

@@ -52,3 +52,14 @@ func ExampleCover() {
 	// example.com/covapp/calc.Sum
 	// app.cover.pprof
 }
+
+// Check refuses a cover run with neither a workload nor coverage data, and
+// WantsProfile says whether the workload also writes the CPU profile.
+func ExampleCoverOptions_Check() {
+	fmt.Println(reference.CoverOptions{}.Check())
+	o := reference.CoverOptions{Args: []string{"./cmd/load", "-cpuprofile", reference.Placeholder}}
+	fmt.Println(o.Check(), o.WantsProfile())
+	// Output:
+	// cover-app needs the workload after --, e.g. mbopt cover-app -- ./cmd/load -duration 10s, or Config.CoverDir DIR
+	// <nil> true
+}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -31,11 +29,9 @@ func newCmdCoverApp(s *streams) *cobra.Command {
   $ mbopt analyze --app app.pprof --app-cover app.cover.json --micro profiles/
   $ mbopt cover-app --gocoverdir /tmp/covdata -o app.cover.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.gocoverdir != "" && len(args) > 0 {
-				return input.Errorf("--gocoverdir reads coverage data already written: give it or a command after --, not both")
-			}
-			if o.gocoverdir == "" && len(args) == 0 {
-				return input.Errorf("cover-app needs the workload after --, e.g. mbopt cover-app -- ./cmd/load -duration 10s, or --gocoverdir DIR")
+			co := reference.CoverOptions{Args: args, CoverDir: o.gocoverdir, CoverPkg: o.coverpkg, Profile: reference.CoverProfile(o.output), Output: s.Err}
+			if err := co.Check(); err != nil {
+				return cli.Word(err, nil)
 			}
 			if o.output == "" {
 				return input.Errorf("-o must name the function set file to write")
@@ -44,10 +40,10 @@ func newCmdCoverApp(s *streams) *cobra.Command {
 			if err := cli.CheckOutput(o.output); err != nil {
 				return err
 			}
-			if wantsProfile(args) && atomicfile.Overwrites(o.output, reference.CoverProfile(o.output)) != "" {
+			if co.WantsProfile() && atomicfile.Overwrites(o.output, co.Profile) != "" {
 				return input.Errorf("-o %s: %s is the -o file with .pprof for its extension, which is -o itself; give -o another extension, such as app.cover.json", o.output, reference.Placeholder)
 			}
-			return runCoverApp(cmd.Context(), s, o, args)
+			return runCoverApp(cmd.Context(), s, o, co)
 		},
 	}
 	f := cmd.Flags()
@@ -59,9 +55,8 @@ func newCmdCoverApp(s *streams) *cobra.Command {
 
 // runCoverApp runs the workload with coverage (or reads --gocoverdir) and
 // writes its function set.
-func runCoverApp(ctx context.Context, s *streams, o *coverAppOptions, args []string) error {
-	prof := reference.CoverProfile(o.output)
-	set, err := reference.Cover(ctx, reference.CoverOptions{Args: args, CoverDir: o.gocoverdir, CoverPkg: o.coverpkg, Profile: prof, Output: s.Err})
+func runCoverApp(ctx context.Context, s *streams, o *coverAppOptions, co reference.CoverOptions) error {
+	set, err := reference.Cover(ctx, co)
 	if err != nil {
 		return cli.Word(err, nil)
 	}
@@ -73,14 +68,8 @@ func runCoverApp(ctx context.Context, s *streams, o *coverAppOptions, args []str
 		return err
 	}
 	fmt.Fprintf(s.Err, "mbopt: %d functions of %d instrumented packages ran; function set: %s\n", len(set.Funcs), len(set.Packages), o.output)
-	if wantsProfile(args) {
-		fmt.Fprintf(s.Err, "mbopt: CPU profile: %s; analyse both with: mbopt analyze --app %s --app-cover %s --micro PROFILES\n", prof, prof, o.output)
+	if co.WantsProfile() {
+		fmt.Fprintf(s.Err, "mbopt: CPU profile: %s; analyse both with: mbopt analyze --app %s --app-cover %s --micro PROFILES\n", co.Profile, co.Profile, o.output)
 	}
 	return nil
-}
-
-// wantsProfile reports whether the workload's arguments ask for the CPU
-// profile (reference.Placeholder).
-func wantsProfile(args []string) bool {
-	return slices.ContainsFunc(args, func(a string) bool { return strings.Contains(a, reference.Placeholder) })
 }

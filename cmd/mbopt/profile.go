@@ -145,18 +145,12 @@ func (o *profileOptions) validate() error {
 
 // runProfile collects the profiles and prints progress and a summary.
 func runProfile(ctx context.Context, s *streams, o *profileOptions) error {
-	m, err := collectProfiles(ctx, s, o)
+	m, err := o.collect(ctx, s, o.collectConfig())
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(s.Out, o.out)
 	return cli.Word(collect.Succeeded(m, o.out, o.strict), nil)
-}
-
-// collectProfiles runs the collection with progress on s.Err and prints its
-// summary; it fails only when the collection itself failed.
-func collectProfiles(ctx context.Context, s *streams, o *profileOptions) (*manifest.Manifest, error) {
-	return o.collect(ctx, s, o.collectConfig())
 }
 
 // collectConfig maps the flags to the collection's configuration.

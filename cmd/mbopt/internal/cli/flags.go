@@ -51,7 +51,7 @@ var flags = map[input.Field]string{
 	"Baseline": "--baseline", "Unit": "--unit", "Format": "--format", "Plot": "--plot", "HTML": "--html",
 	"CommitURL": "--commit-url", "Instability": "--instability",
 	// reference.CoverOptions
-	"CoverPkg": "--coverpkg",
+	"CoverPkg": "--coverpkg", "CoverDir": "--gocoverdir",
 	// detect.Options
 	"InitialThreshold": "--initial-threshold", "Factor": "--factor", "Widths": "--widths",
 	"Floor": "--floor", "Window": "--window", "Fixed": "--fixed", "Detectors": "--detector",
