@@ -75,3 +75,20 @@ func ExampleFigures() {
 	// recommend-coverage: "Coverage if the recommended functions were benchmarked", 4 points
 	// suite-impact: "Attributed impact of the selected benchmarks", 4 points
 }
+
+// Render is what mbopt analyze prints in each format; github returns the
+// suite as go test command lines and the step summary that shows it.
+func ExampleRender() {
+	rep := analyse()
+	for _, format := range []string{"text", "json", "github"} {
+		out, sum, err := report.Render(rep, format, report.TextOptions{})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(format, len(out) > 0, sum != nil && bytes.Contains(sum.Markdown, out))
+	}
+	// Output:
+	// text true false
+	// json true false
+	// github true true
+}

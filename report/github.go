@@ -39,3 +39,26 @@ func suiteLines(rep *analysis.Report) string {
 	}
 	return ids.String()
 }
+
+// Render returns the analysis rep in format, as mbopt analyze prints it:
+// "text" ([WriteText] with opt), "json" ([WriteJSON]) or "github" (the
+// suite of the step summary, which Render returns for the caller to append
+// to $GITHUB_STEP_SUMMARY; nil for the other formats).
+func Render(rep *analysis.Report, format string, opt TextOptions) ([]byte, *github.StepSummary, error) {
+	doc := Build(rep)
+	if format == "github" {
+		s, err := GitHub(rep, doc)
+		if err != nil {
+			return nil, nil, err
+		}
+		return []byte(s.Suite), s, nil
+	}
+	var buf bytes.Buffer
+	var err error
+	if format == "json" {
+		err = WriteJSON(&buf, doc)
+	} else {
+		err = WriteText(&buf, doc, opt)
+	}
+	return buf.Bytes(), nil, err
+}

@@ -1,14 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"context"
+	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/report"
 )
@@ -113,22 +114,34 @@ func printAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
 	return nil
 }
 
+// writeAnalysis writes rep in o's format. With github (see report.GitHub)
+// the selected suite goes to stdout (or -o), and the Markdown step summary
+// is appended to the file named by $GITHUB_STEP_SUMMARY, or, when that is
+// unset, written to stdout and the suite only to -o. The suite is written
+// first, so a failure to write -o never leaves a summary announcing a suite
+// that is not there.
 func writeAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
-	doc := report.Build(rep)
-	if o.format == "github" {
-		return writeGitHub(s, o, rep, doc)
-	}
-	var buf bytes.Buffer
-	var err error
-	if o.format == "json" {
-		err = report.WriteJSON(&buf, doc)
-	} else {
-		err = report.WriteText(&buf, doc, report.TextOptions{Explain: o.explain})
-	}
+	out, sum, err := report.Render(rep, o.format, report.TextOptions{Explain: o.explain})
 	if err != nil {
 		return err
 	}
-	return cli.Output(s.Out, o.output, buf.Bytes())
+	summary := os.Getenv("GITHUB_STEP_SUMMARY")
+	if sum == nil || summary != "" {
+		if err := cli.Output(s.Out, o.output, out); err != nil || sum == nil {
+			return err
+		}
+		if err := sum.Append(summary); err != nil {
+			return input.Errorf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
+		}
+		return nil
+	}
+	if o.output != "" {
+		if err := cli.WriteFile(o.output, out); err != nil {
+			return err
+		}
+	}
+	_, err = s.Out.Write(sum.Markdown)
+	return err
 }
 
 // analyze runs the analysis and words its errors and warnings with the
