@@ -153,7 +153,7 @@ func checkShardCommands(t *testing.T, recipe string, collectCmds, mergeCmds [][]
 	require.NotNil(t, o, "%s: %v is mbopt profile", recipe, collectCmds[0])
 	assert.Equal(t, shardArg, o.shard, recipe)
 	require.NoError(t, o.resolveShard(os.Getenv), recipe)
-	assert.Equal(t, n, o.shardSpec.Count, "%s: the N of --shard is the number of shards", recipe)
+	assert.Equal(t, n, o.Shard.Count, "%s: the N of --shard is the number of shards", recipe)
 
 	m := mergeCmds[0]
 	require.Equal(t, "merge", m[1], recipe)

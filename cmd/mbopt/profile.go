@@ -21,30 +21,15 @@ import (
 // profileOptions holds the profile command's flag values and its
 // injectable dependencies.
 type profileOptions struct {
-	patterns   []string
-	out        string
-	bench      string
-	skip       string
-	benchtime  string
-	source     string // "profile", "cover" or "instructions"; profile only
-	scope      string // "timed", "all" or "" (the source's default); profile only
-	timeout    time.Duration
-	discovery  time.Duration // --discovery-timeout
-	jobs       int
-	sub        bool
-	tags, mod  string
-	force      bool
-	retry      bool
-	strict     bool
-	dir        string
-	shard      string             // --shard as given
-	shardCosts string             // --shard-costs as given
-	shardSpec  shard.Spec         // --shard resolved (with the environment)
-	costs      map[string]float64 // read from --shard-costs
-	terminal   bool               // draw a progress bar instead of logging lines
-	width      int                // terminal width for the bar
-	now        func() time.Time   // clock for elapsed time and ETA
-	collectRun func(context.Context, collect.Config) (*manifest.Manifest, error)
+	collect.Config                  // the collection, as the flags set it
+	sub            bool             // --sub: Config.TopLevelOnly is its negation
+	strict         bool             // --strict
+	shard          string           // --shard as given
+	shardCosts     string           // --shard-costs as given
+	terminal       bool             // draw a progress bar instead of logging lines
+	width          int              // terminal width for the bar
+	now            func() time.Time // clock for elapsed time and ETA
+	collectRun     func(context.Context, collect.Config) (*manifest.Manifest, error)
 }
 
 func newCmdProfile(s *streams) *cobra.Command {
@@ -65,10 +50,10 @@ func profileCmd(s *streams, runF func(context.Context, *streams, *profileOptions
   $ mbopt profile --shard 1/3 --out shard-1  # one of 3 CI jobs; then: mbopt merge shard-* -o profiles`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				o.patterns = args
+				o.Patterns = args
 			}
-			if o.source != string(manifest.SourceProfile) && !cmd.Flags().Changed("benchtime") {
-				o.benchtime = collect.DefaultBenchTimeOf(manifest.Source(o.source), manifest.Scope(o.scope))
+			if o.Source != manifest.SourceProfile && !cmd.Flags().Changed("benchtime") {
+				o.BenchTime = collect.DefaultBenchTimeOf(o.Source, o.Scope)
 			}
 			if err := o.validate(); err != nil {
 				return err
@@ -80,12 +65,12 @@ func profileCmd(s *streams, runF func(context.Context, *streams, *profileOptions
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.out, "out", "profiles", "output `directory` for the manifest, profiles and logs")
-	f.StringVar(&o.source, "source", string(manifest.SourceProfile), "what to record per benchmark: {profile|cover|instructions} (cover: the functions it executed, exactly, from a -cover run; instructions: a profile of each function's instructions, counted under Valgrind)")
-	f.StringVar(&o.scope, "scope", "", "what a function set or instruction profile counts: {timed|all} (timed, the default of --source cover and instructions: what grows with b.N, its timed loop, from runs at 2x and --benchtime, default 10x; all: all that a run at --benchtime, default 1x (instructions: 10x), executed, setup included, as the papers count)")
+	f.StringVar(&o.Out, "out", "profiles", "output `directory` for the manifest, profiles and logs")
+	f.StringVar((*string)(&o.Source), "source", string(manifest.SourceProfile), "what to record per benchmark: {profile|cover|instructions} (cover: the functions it executed, exactly, from a -cover run; instructions: a profile of each function's instructions, counted under Valgrind)")
+	f.StringVar((*string)(&o.Scope), "scope", "", "what a function set or instruction profile counts: {timed|all} (timed, the default of --source cover and instructions: what grows with b.N, its timed loop, from runs at 2x and --benchtime, default 10x; all: all that a run at --benchtime, default 1x (instructions: 10x), executed, setup included, as the papers count)")
 	addCollectFlags(f, o)
 	f.BoolVar(&o.strict, "strict", false, "exit 1 when any benchmark fails, times out or does not build")
-	f.StringVarP(&o.dir, "dir", "C", "", "run in this `directory` (a directory of the module to profile)")
+	f.StringVarP(&o.Dir, "dir", "C", "", "run in this `directory` (a directory of the module to profile)")
 	f.StringVar(&o.shard, "shard", "", "collect only shard `K/N` of the benchmarks (K from 0 to N-1; /N takes K from $JOB_COMPLETION_INDEX; default $MBOPT_SHARD); combine the shards with 'mbopt merge'")
 	f.StringVar(&o.shardCosts, "shard-costs", "", "with --shard: balance the shards by the costs recorded in this `manifest` (a manifest.json or an output directory; default: the whole collection in --out, else by count)")
 	return cmd
@@ -98,31 +83,31 @@ func (o *profileOptions) resolveShard(getenv func(string) string) error {
 	if err != nil {
 		return input.Errorf("--shard: %v", err)
 	}
-	o.shardSpec = spec
+	o.Shard = spec
 	if o.shardCosts == "" {
 		return nil
 	}
 	if !spec.Enabled() {
 		return input.Errorf("--shard-costs needs --shard")
 	}
-	o.costs, err = manifest.ShardCosts(o.shardCosts)
+	o.ShardCosts, err = manifest.ShardCosts(o.shardCosts)
 	return cli.Word(err, nil)
 }
 
 // addCollectFlags registers the flags that choose and run benchmarks,
 // shared by profile and run.
 func addCollectFlags(f *pflag.FlagSet, o *profileOptions) {
-	f.StringVar(&o.bench, "bench", "", "only benchmarks matching this `regexp` (go test -bench syntax; default all)")
-	f.StringVar(&o.skip, "skip", "", "leave out benchmarks matching this `regexp` (go test -skip syntax), with their sub-benchmarks")
-	f.StringVar(&o.benchtime, "benchtime", collect.DefaultBenchTime, "run time per benchmark: a `duration` such as 10s, or Nx iterations")
-	f.DurationVar(&o.timeout, "timeout", collect.DefaultTimeout, "kill a benchmark's process after this `duration`")
-	f.DurationVar(&o.discovery, "discovery-timeout", collect.DefaultDiscoveryTimeout, "kill a discovery run (the -benchtime 1x run that finds a benchmark's sub-benchmarks) after this `duration` (at most --timeout)")
-	f.IntVarP(&o.jobs, "jobs", "j", 0, "benchmarks run in parallel (0: one per CPU)")
+	f.StringVar(&o.Bench, "bench", "", "only benchmarks matching this `regexp` (go test -bench syntax; default all)")
+	f.StringVar(&o.Skip, "skip", "", "leave out benchmarks matching this `regexp` (go test -skip syntax), with their sub-benchmarks")
+	f.StringVar(&o.BenchTime, "benchtime", collect.DefaultBenchTime, "run time per benchmark: a `duration` such as 10s, or Nx iterations")
+	f.DurationVar(&o.Timeout, "timeout", collect.DefaultTimeout, "kill a benchmark's process after this `duration`")
+	f.DurationVar(&o.DiscoveryTimeout, "discovery-timeout", collect.DefaultDiscoveryTimeout, "kill a discovery run (the -benchtime 1x run that finds a benchmark's sub-benchmarks) after this `duration` (at most --timeout)")
+	f.IntVarP(&o.Jobs, "jobs", "j", 0, "benchmarks run in parallel (0: one per CPU)")
 	f.BoolVar(&o.sub, "sub", true, "profile each sub-benchmark alone; false: one profile per top-level benchmark")
-	f.StringVar(&o.tags, "tags", "", "comma-separated build `tags`, as for go test")
-	f.StringVar(&o.mod, "mod", "", "module download mode: {mod|readonly|vendor} (default: the go command's, vendor when ./vendor exists)")
-	f.BoolVar(&o.force, "force", false, "collect every benchmark again instead of reusing complete profiles in --out")
-	f.BoolVar(&o.retry, "retry-failed", false, "run again the benchmarks --out records as failed or timed out with the same test binary")
+	f.StringVar(&o.Tags, "tags", "", "comma-separated build `tags`, as for go test")
+	f.StringVar(&o.Mod, "mod", "", "module download mode: {mod|readonly|vendor} (default: the go command's, vendor when ./vendor exists)")
+	f.BoolVar(&o.Force, "force", false, "collect every benchmark again instead of reusing complete profiles in --out")
+	f.BoolVar(&o.RetryFailed, "retry-failed", false, "run again the benchmarks --out records as failed or timed out with the same test binary")
 }
 
 // validate checks the flag values (collect.Config.Check), returning input
@@ -131,14 +116,14 @@ func (o *profileOptions) validate() error {
 	if err := o.collectConfig().Check(); err != nil {
 		return cli.Word(err, nil)
 	}
-	if o.timeout == 0 { // the library's default, but not the flag's
-		return input.Errorf("--timeout must be positive, not %v", o.timeout)
+	if o.Timeout == 0 { // the library's default, but not the flag's
+		return input.Errorf("--timeout must be positive, not %v", o.Timeout)
 	}
-	if o.discovery == 0 { // likewise
-		return input.Errorf("--discovery-timeout must be positive, not %v", o.discovery)
+	if o.DiscoveryTimeout == 0 { // likewise
+		return input.Errorf("--discovery-timeout must be positive, not %v", o.DiscoveryTimeout)
 	}
-	if fi, err := os.Stat(o.dir); o.dir != "" && (err != nil || !fi.IsDir()) {
-		return input.Errorf("-C %s: not a directory", o.dir)
+	if fi, err := os.Stat(o.Dir); o.Dir != "" && (err != nil || !fi.IsDir()) {
+		return input.Errorf("-C %s: not a directory", o.Dir)
 	}
 	return nil
 }
@@ -149,32 +134,15 @@ func runProfile(ctx context.Context, s *streams, o *profileOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(s.Out, o.out)
-	return cli.Word(collect.Succeeded(m, o.out, o.strict), nil)
+	fmt.Fprintln(s.Out, o.Out)
+	return cli.Word(collect.Succeeded(m, o.Out, o.strict), nil)
 }
 
 // collectConfig maps the flags to the collection's configuration.
 func (o *profileOptions) collectConfig() collect.Config {
-	return collect.Config{
-		Dir:              o.dir,
-		Patterns:         o.patterns,
-		Bench:            o.bench,
-		Skip:             o.skip,
-		BenchTime:        o.benchtime,
-		Source:           manifest.Source(o.source),
-		Scope:            manifest.Scope(o.scope),
-		Timeout:          o.timeout,
-		DiscoveryTimeout: o.discovery,
-		Jobs:             o.jobs,
-		TopLevelOnly:     !o.sub,
-		Tags:             o.tags,
-		Mod:              o.mod,
-		Out:              o.out,
-		Force:            o.force,
-		RetryFailed:      o.retry,
-		Shard:            o.shardSpec,
-		ShardCosts:       o.costs,
-	}
+	c := o.Config
+	c.TopLevelOnly = !o.sub
+	return c
 }
 
 // collect runs the collection cfg with progress on s.Err and prints its
@@ -195,7 +163,7 @@ func (o *profileOptions) collect(ctx context.Context, s *streams, cfg collect.Co
 		p.Summary(m, cfg.Out)
 	}
 	override := map[input.Field]string{}
-	if o.dir != "" {
+	if o.Dir != "" {
 		override["Dir"] = "-C"
 	}
 	switch {

@@ -43,18 +43,18 @@ func TestProfileFlags(t *testing.T) {
 		args []string
 		want profileOptions
 	}{
-		{"defaults", nil, profileOptions{out: "profiles", benchtime: collect.DefaultBenchTime, source: "profile", timeout: collect.DefaultTimeout, discovery: collect.DefaultDiscoveryTimeout, sub: true}},
-		{"cover", []string{"--source", "cover"}, profileOptions{out: "profiles", benchtime: collect.DefaultTimedBenchTime, source: "cover", timeout: collect.DefaultTimeout, discovery: collect.DefaultDiscoveryTimeout, sub: true}},
-		{"cover, scope all", []string{"--source", "cover", "--scope", "all"}, profileOptions{out: "profiles", benchtime: collect.DefaultCoverBenchTime, source: "cover", scope: "all", timeout: collect.DefaultTimeout, discovery: collect.DefaultDiscoveryTimeout, sub: true}},
-		{"cover, scope timed", []string{"--source", "cover", "--scope", "timed"}, profileOptions{out: "profiles", benchtime: collect.DefaultTimedBenchTime, source: "cover", scope: "timed", timeout: collect.DefaultTimeout, discovery: collect.DefaultDiscoveryTimeout, sub: true}},
-		{"cover with benchtime", []string{"--source", "cover", "--benchtime", "3x"}, profileOptions{out: "profiles", benchtime: "3x", source: "cover", timeout: collect.DefaultTimeout, discovery: collect.DefaultDiscoveryTimeout, sub: true}},
+		{"defaults", nil, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: collect.DefaultBenchTime, Source: "profile", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
+		{"cover", []string{"--source", "cover"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: collect.DefaultTimedBenchTime, Source: "cover", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
+		{"cover, scope all", []string{"--source", "cover", "--scope", "all"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: collect.DefaultCoverBenchTime, Source: "cover", Scope: "all", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
+		{"cover, scope timed", []string{"--source", "cover", "--scope", "timed"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: collect.DefaultTimedBenchTime, Source: "cover", Scope: "timed", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
+		{"cover with benchtime", []string{"--source", "cover", "--benchtime", "3x"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: "3x", Source: "cover", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
 		{"everything", []string{"./a/...", "./b", "--out", "o", "--bench", "Encode/n=1", "--benchtime", "100x",
 			"--timeout", "90s", "-j", "3", "--sub=false", "--tags", "x,y", "--mod", "vendor", "--force", "--strict", "-C", ".",
 			"--skip", "Slow/n=1000", "--retry-failed", "--discovery-timeout", "30s"},
-			profileOptions{patterns: []string{"./a/...", "./b"}, out: "o", bench: "Encode/n=1", benchtime: "100x", source: "profile",
-				timeout: 90 * time.Second, discovery: 30 * time.Second, jobs: 3, sub: false, tags: "x,y", mod: "vendor", force: true, strict: true, dir: ".",
-				skip: "Slow/n=1000", retry: true}},
-		{"duration benchtime", []string{"--benchtime", "10s"}, profileOptions{out: "profiles", benchtime: "10s", source: "profile", timeout: collect.DefaultTimeout, discovery: collect.DefaultDiscoveryTimeout, sub: true}},
+			profileOptions{Config: collect.Config{Patterns: []string{"./a/...", "./b"}, Out: "o", Bench: "Encode/n=1", BenchTime: "100x", Source: "profile",
+				Timeout: 90 * time.Second, DiscoveryTimeout: 30 * time.Second, Jobs: 3, Tags: "x,y", Mod: "vendor", Force: true, Dir: ".",
+				Skip: "Slow/n=1000", RetryFailed: true}, sub: false, strict: true}},
+		{"duration benchtime", []string{"--benchtime", "10s"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: "10s", Source: "profile", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -174,7 +174,7 @@ var fakeManifest = &manifest.Manifest{Benchmarks: []manifest.Entry{
 func TestProfileProgressLines(t *testing.T) {
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var out, errb bytes.Buffer
-	o := &profileOptions{out: "profiles", now: func() time.Time { return clock }, collectRun: fakeCollect(&clock, fakeManifest)}
+	o := &profileOptions{Config: collect.Config{Out: "profiles"}, now: func() time.Time { return clock }, collectRun: fakeCollect(&clock, fakeManifest)}
 	err := runProfile(t.Context(), &streams{Out: &out, Err: &errb}, o)
 	require.NoError(t, err, "one benchmark succeeded")
 	assert.Equal(t, "profiles\n", out.String(), "stdout carries only the output directory")
@@ -201,7 +201,7 @@ details: the manifest and logs in profiles
 func TestProfileProgressBar(t *testing.T) {
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var out, errb bytes.Buffer
-	o := &profileOptions{out: "p", terminal: true, width: 200, now: func() time.Time { return clock }, collectRun: fakeCollect(&clock, fakeManifest)}
+	o := &profileOptions{Config: collect.Config{Out: "p"}, terminal: true, width: 200, now: func() time.Time { return clock }, collectRun: fakeCollect(&clock, fakeManifest)}
 	require.NoError(t, runProfile(t.Context(), &streams{Out: &out, Err: &errb}, o))
 	got := errb.String()
 	assert.Contains(t, got, "\r\033[Kbuilding test binaries 2/2")
@@ -218,7 +218,7 @@ func TestProfileNothingSucceeded(t *testing.T) {
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	m := &manifest.Manifest{Benchmarks: fakeManifest.Benchmarks[1:]}
 	var out, errb bytes.Buffer
-	o := &profileOptions{out: "p", now: func() time.Time { return clock }, collectRun: fakeCollect(&clock, m)}
+	o := &profileOptions{Config: collect.Config{Out: "p"}, now: func() time.Time { return clock }, collectRun: fakeCollect(&clock, m)}
 	err := runProfile(t.Context(), &streams{Out: &out, Err: &errb}, o)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no benchmark was profiled")
@@ -284,7 +284,7 @@ func TestProfileHeartbeatAndSlowParents(t *testing.T) {
 	for _, terminal := range []bool{false, true} {
 		clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		var out, errb bytes.Buffer
-		o := &profileOptions{out: "p", terminal: terminal, width: 200, now: func() time.Time { return clock }, collectRun: collectRun}
+		o := &profileOptions{Config: collect.Config{Out: "p"}, terminal: terminal, width: 200, now: func() time.Time { return clock }, collectRun: collectRun}
 		require.NoError(t, runProfile(t.Context(), &streams{Out: &out, Err: &errb}, o))
 		got := errb.String()
 		assert.Equal(t, !terminal, strings.Contains(got, "  finding the sub-benchmarks of m/a.BenchmarkA (a -benchtime 1x run, its setup included)\n"), "terminal %v: a discovery's start is logged, not shown on a terminal", terminal)

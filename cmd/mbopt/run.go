@@ -54,7 +54,7 @@ func newCmdRun(s *streams) *cobra.Command {
 	f.Lookup("app").Usage = "application CPU profile file; repeatable (NAME=FILE for scenarios)"
 	must(f.MarkHidden("micro")) // the benchmarks are the ones run collects
 	addCollectFlags(f, &o.collect)
-	f.StringVar(&o.collect.out, "out", "", "directory for the benchmark profiles and manifest (default DIR/.mbopt/profiles)")
+	f.StringVar(&o.collect.Out, "out", "", "directory for the benchmark profiles and manifest (default DIR/.mbopt/profiles)")
 	f.StringVar(&o.appURL, "app-url", "", "capture the application profile from this running program's net/http/pprof `URL`")
 	f.IntVar(&o.appSeconds, "app-seconds", pipeline.DefaultAppSeconds, "length of the --app-url capture, in seconds")
 	f.BoolVar(&o.appPGO, "app-pgo", false, "use the module's default.pgo files as the application profile")
@@ -94,7 +94,7 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	// The pipeline checks DIR and gives --out its default; the other
 	// collection flags are checked as for profile.
 	check := *c
-	check.dir, check.out = "", "."
+	check.Dir, check.Out = "", "."
 	if err := check.validate(); err != nil {
 		return err
 	}
