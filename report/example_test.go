@@ -79,7 +79,7 @@ func ExampleFigures() {
 // Render is what mbopt analyze prints in each format; github returns the
 // suite as go test command lines and the step summary that shows it.
 func ExampleRender() {
-	rep := analyse()
+	rep := analyse(0)
 	for _, format := range []string{"text", "json", "github"} {
 		out, sum, err := report.Render(rep, format, report.TextOptions{})
 		if err != nil {
