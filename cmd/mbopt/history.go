@@ -18,30 +18,14 @@ import (
 
 // historyOptions holds the history command's flag values.
 type historyOptions struct {
-	path        string
-	baseline    string
-	unit        string
-	metric      string
-	format      string
-	output      string
-	plot        string
-	html        string
-	detectors   string
-	commitURL   string
-	instability bool
-	detect      detect.Options
-	fixed       string
-	benchmarks  []string
-	// initialGiven is set when --initial-threshold was given, which then
-	// replaces the calibrated thresholds.
-	initialGiven bool
-	// detectorsGiven and commitURLGiven are set when --detector and
-	// --commit-url were given.
-	detectorsGiven, commitURLGiven bool
+	pipeline.HistoryConfig        // what the flags set directly
+	metric, output, fixed  string // --metric, -o and --fixed
+	detectors              string // --detector
+	detectorsGiven         bool   // --detector was given
 }
 
 func newCmdHistory(s *streams) *cobra.Command {
-	o := &historyOptions{detect: detect.DefaultOptions}
+	o := &historyOptions{HistoryConfig: pipeline.HistoryConfig{Detect: detect.DefaultOptions}}
 	cmd := &cobra.Command{
 		Use:   "history [BENCHMARK...] [flags]",
 		Short: "Show benchmarks' changes over commits, with jump and trend detection",
@@ -51,20 +35,20 @@ func newCmdHistory(s *streams) *cobra.Command {
   $ mbopt history --instability --plot plots/
   $ mbopt history --detector jump,trend,edivisive --html site/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.benchmarks = args
-			o.initialGiven = cmd.Flags().Changed("initial-threshold")
+			o.Benchmarks = args
+			o.InitialGiven = cmd.Flags().Changed("initial-threshold")
 			if o.metric != "" {
 				m, err := measure.ParseMetric(o.metric)
 				if err != nil {
 					return input.Errorf("--metric: %v", err)
 				}
-				if o.unit != "" && o.unit != m.Unit() {
-					return input.Errorf("--metric %s shows the unit %s, but --unit is %s: give one of them", m, m.Unit(), o.unit)
+				if o.Unit != "" && o.Unit != m.Unit() {
+					return input.Errorf("--metric %s shows the unit %s, but --unit is %s: give one of them", m, m.Unit(), o.Unit)
 				}
-				o.unit = m.Unit()
+				o.Unit = m.Unit()
 			}
 			o.detectorsGiven = cmd.Flags().Changed("detector")
-			o.commitURLGiven = cmd.Flags().Changed("commit-url")
+			o.CommitURLGiven = cmd.Flags().Changed("commit-url")
 			if err := o.check(); err != nil {
 				return err
 			}
@@ -73,29 +57,29 @@ func newCmdHistory(s *streams) *cobra.Command {
 	}
 	cmd.AddCommand(newCmdHistoryRebaseline(s))
 	f := cmd.Flags()
-	f.StringVar(&o.path, "history", history.DefaultPath, "the history database mbopt compare writes")
-	f.StringVar(&o.baseline, "baseline", "", "the base revision of the series (default: the base of the most stored comparisons)")
-	f.StringVar(&o.unit, "unit", "", "show only this unit, such as sec/op (default: every unit)")
+	f.StringVar(&o.History, "history", history.DefaultPath, "the history database mbopt compare writes")
+	f.StringVar(&o.Baseline, "baseline", "", "the base revision of the series (default: the base of the most stored comparisons)")
+	f.StringVar(&o.Unit, "unit", "", "show only this unit, such as sec/op (default: every unit)")
 	f.StringVar(&o.metric, "metric", "", "show only the unit of this metric of mbopt compare: {time|cpu|instructions} (sec/op, cpu-sec/op, instructions/op)")
-	f.StringVar(&o.format, "format", "text", "output format: {text|json|markdown}")
+	f.StringVar(&o.Format, "format", "text", "output format: {text|json|markdown}")
 	f.StringVarP(&o.output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
-	f.StringVar(&o.plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`")
-	f.StringVar(&o.html, "html", "", "write the history as a static web site into `DIR` (replacing an earlier one)")
+	f.StringVar(&o.Plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`")
+	f.StringVar(&o.HTML, "html", "", "write the history as a static web site into `DIR` (replacing an earlier one)")
 	f.StringVar(&o.detectors, "detector", "jump,trend", "the detectors: a comma-separated `LIST` of {jump|trend|edivisive}")
-	f.StringVar(&o.commitURL, "commit-url", "", "with --html: the link of a commit, {commit} standing for its hash (default: GitHub's when the origin remote is on github.com)")
-	f.BoolVar(&o.instability, "instability", false, "show the A/A instabilities and the initial thresholds calibrated from them")
-	f.Float64Var(&o.detect.InitialThreshold, "initial-threshold", detect.DefaultOptions.InitialThreshold, "initial threshold of every benchmark, replacing the calibrated ones (default: calibrated from A/A comparisons, else 0.06)")
-	f.Float64Var(&o.detect.Factor, "factor", detect.DefaultOptions.Factor, "dynamic threshold: this factor times the mean of the last CI widths")
-	f.IntVar(&o.detect.Widths, "widths", detect.DefaultOptions.Widths, "dynamic threshold: how many earlier CI widths it averages")
-	f.Float64Var(&o.detect.Floor, "floor", detect.DefaultOptions.Floor, "dynamic threshold: its lower bound")
-	f.IntVar(&o.detect.Window, "window", detect.DefaultOptions.Window, "trend detection: the number of earlier commits the current one is compared with")
+	f.StringVar(&o.CommitURL, "commit-url", "", "with --html: the link of a commit, {commit} standing for its hash (default: GitHub's when the origin remote is on github.com)")
+	f.BoolVar(&o.Instability, "instability", false, "show the A/A instabilities and the initial thresholds calibrated from them")
+	f.Float64Var(&o.Detect.InitialThreshold, "initial-threshold", detect.DefaultOptions.InitialThreshold, "initial threshold of every benchmark, replacing the calibrated ones (default: calibrated from A/A comparisons, else 0.06)")
+	f.Float64Var(&o.Detect.Factor, "factor", detect.DefaultOptions.Factor, "dynamic threshold: this factor times the mean of the last CI widths")
+	f.IntVar(&o.Detect.Widths, "widths", detect.DefaultOptions.Widths, "dynamic threshold: how many earlier CI widths it averages")
+	f.Float64Var(&o.Detect.Floor, "floor", detect.DefaultOptions.Floor, "dynamic threshold: its lower bound")
+	f.IntVar(&o.Detect.Window, "window", detect.DefaultOptions.Window, "trend detection: the number of earlier commits the current one is compared with")
 	f.StringVar(&o.fixed, "fixed", "", "fixed-value bounds `LOWER,UPPER` on the change against the baseline, such as -0.2,0.2 (default: none)")
 	return cmd
 }
 
 // check validates the flags, naming the flag at fault.
 func (o *historyOptions) check() error {
-	if err := cli.Enum("--format", o.format, "text", "json", "markdown"); err != nil {
+	if err := cli.Enum("--format", o.Format, "text", "json", "markdown"); err != nil {
 		return err
 	}
 	if o.fixed != "" {
@@ -103,39 +87,34 @@ func (o *historyOptions) check() error {
 		if err != nil {
 			return cli.Word(err, nil)
 		}
-		o.detect.Fixed = b
+		o.Detect.Fixed = b
 	}
 	if o.detectorsGiven {
 		kinds, err := detect.ParseDetectors(o.detectors)
 		if err != nil {
 			return cli.Word(err, nil)
 		}
-		o.detect.Detectors = kinds
+		o.Detect.Detectors = kinds
 	}
-	if err := o.config(nil).Check(); err != nil {
+	if err := o.HistoryConfig.Check(); err != nil {
 		return cli.Word(err, nil)
 	}
 	if o.output != "" {
 		if err := cli.CheckOutput(o.output); err != nil {
 			return err
 		}
-		if err := cli.CheckNotInput("-o", o.output, history.Files(o.path)...); err != nil {
+		if err := cli.CheckNotInput("-o", o.output, history.Files(o.History)...); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// config maps the flags to the history's configuration, logging on s's
-// stderr.
+// config returns the history's configuration, logging on s's stderr.
 func (o *historyOptions) config(s *streams) pipeline.HistoryConfig {
-	cfg := pipeline.HistoryConfig{History: o.path, Baseline: o.baseline, Benchmarks: o.benchmarks, Unit: o.unit,
-		Detect: o.detect, InitialGiven: o.initialGiven, Format: o.format, Plot: o.plot, HTML: o.html,
-		CommitURL: o.commitURL, CommitURLGiven: o.commitURLGiven, Instability: o.instability}
-	if s != nil {
-		cfg.Logf = func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
-		cfg.Warn = func(err error) { cli.Warn(s.Err, err) }
-	}
+	cfg := o.HistoryConfig
+	cfg.Logf = func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
+	cfg.Warn = func(err error) { cli.Warn(s.Err, err) }
 	return cfg
 }
 
