@@ -23,7 +23,8 @@ type CheckConfig struct {
 	// profiles; App names scenarios as analysis.ParseApps reads them.
 	App, Micro, Modules, Exclude []string
 	// MinCoverage is the lowest acceptable project coverage of the
-	// application by the suite, a fraction (0: no check).
+	// application by the suite, in percent (0: no check); it needs App and
+	// Micro.
 	MinCoverage float64
 }
 
@@ -34,6 +35,9 @@ type CheckConfig struct {
 // Micro), also with an error of CheckDrift, so that the caller can report
 // the profiles it skipped.
 func Check(ctx context.Context, cfg CheckConfig) (*analysis.Drift, *analysis.Report, error) {
+	if err := cfg.check(); err != nil {
+		return nil, nil, err
+	}
 	dir := cfg.Dir
 	if dir == "" {
 		dir = "."
@@ -57,7 +61,7 @@ func Check(ctx context.Context, cfg CheckConfig) (*analysis.Drift, *analysis.Rep
 	for _, p := range pkgs {
 		declared[p.Path] = p.Benchmarks
 	}
-	dc := analysis.DriftConfig{Suite: suite.Benchmarks(invs), Declared: declared, MinCoverage: cfg.MinCoverage}
+	dc := analysis.DriftConfig{Suite: suite.Benchmarks(invs), Declared: declared, MinCoverage: cfg.MinCoverage / 100}
 	if len(cfg.Micro) > 0 {
 		apps, scenarios, err := analysis.ParseApps(cfg.App, nil)
 		if err != nil {
@@ -69,4 +73,20 @@ func Check(ctx context.Context, cfg CheckConfig) (*analysis.Drift, *analysis.Rep
 	}
 	d, err := analysis.CheckDrift(dc)
 	return d, dc.Report, err
+}
+
+// check checks the settings before anything is read.
+func (cfg *CheckConfig) check() error {
+	minCov := input.Field("MinCoverage")
+	switch {
+	case cfg.SuiteFile == "":
+		return input.Errorf("%s is required: the JSON file 'mbopt suite --format json -o FILE' wrote", suiteFileField)
+	case !(cfg.MinCoverage >= 0 && cfg.MinCoverage <= 100):
+		return input.Errorf("%s must be a percentage in [0, 100], not %g", minCov, cfg.MinCoverage)
+	case (len(cfg.App) == 0) != (len(cfg.Micro) == 0):
+		return input.Errorf("%s and %s go together: the profile checks compare the benchmark profiles with the application", input.Field("App"), input.Field("Micro"))
+	case cfg.MinCoverage > 0 && len(cfg.App) == 0:
+		return input.Errorf("%s needs %s and %s: coverage is measured from the profiles", minCov, input.Field("App"), input.Field("Micro"))
+	}
+	return nil
 }

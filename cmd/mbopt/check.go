@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/pipeline"
 	"github.com/mbopt/mbopt/report"
@@ -16,12 +15,8 @@ import (
 
 // checkOptions holds the check command's flag values.
 type checkOptions struct {
-	suiteFile   string
-	app, micro  []string
-	modules     []string
-	exclude     []string
-	minCoverage float64
-	format      string
+	pipeline.CheckConfig
+	format string
 }
 
 func newCmdCheck(s *streams) *cobra.Command {
@@ -37,18 +32,6 @@ func newCmdCheck(s *streams) *cobra.Command {
 			if err := cli.Enum("--format", o.format, "text", "json"); err != nil {
 				return err
 			}
-			if o.suiteFile == "" {
-				return input.Errorf("--suite is required: the JSON file 'mbopt suite --format json -o FILE' wrote")
-			}
-			if !(o.minCoverage >= 0 && o.minCoverage <= 100) {
-				return input.Errorf("--min-coverage must be a percentage in [0, 100], not %g", o.minCoverage)
-			}
-			if (len(o.app) == 0) != (len(o.micro) == 0) {
-				return input.Errorf("--app and --micro go together: the profile checks compare the benchmark profiles with the application")
-			}
-			if o.minCoverage > 0 && len(o.app) == 0 {
-				return input.Errorf("--min-coverage needs --app and --micro: coverage is measured from the profiles")
-			}
 			dir := "."
 			if len(args) == 1 {
 				dir = args[0]
@@ -57,20 +40,21 @@ func newCmdCheck(s *streams) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.suiteFile, "suite", "", "the saved suite: JSON written by 'mbopt suite --format json'")
-	f.StringArrayVar(&o.app, "app", nil, "application (reference) CPU profile, for the coverage checks; repeatable, or NAME=FILE")
-	f.StringArrayVar(&o.micro, "micro", nil, "benchmark profile directory (with its manifest.json) or files, for the profile and coverage checks; repeatable")
-	f.StringArrayVar(&o.modules, "module", nil, "project module path prefix; repeatable (default: the profiles' manifest, else the module of DIR)")
-	f.StringArrayVar(&o.exclude, "exclude", nil, "package pattern that is not project code (as for analyze)")
-	f.Float64Var(&o.minCoverage, "min-coverage", 0, "lowest acceptable project-only coverage of the application by the suite, in percent (0: no check)")
+	f.StringVar(&o.SuiteFile, "suite", "", "the saved suite: JSON written by 'mbopt suite --format json'")
+	f.StringArrayVar(&o.App, "app", nil, "application (reference) CPU profile, for the coverage checks; repeatable, or NAME=FILE")
+	f.StringArrayVar(&o.Micro, "micro", nil, "benchmark profile directory (with its manifest.json) or files, for the profile and coverage checks; repeatable")
+	f.StringArrayVar(&o.Modules, "module", nil, "project module path prefix; repeatable (default: the profiles' manifest, else the module of DIR)")
+	f.StringArrayVar(&o.Exclude, "exclude", nil, "package pattern that is not project code (as for analyze)")
+	f.Float64Var(&o.MinCoverage, "min-coverage", 0, "lowest acceptable project-only coverage of the application by the suite, in percent (0: no check)")
 	f.StringVar(&o.format, "format", "text", "output format: {text|json}")
 	return cmd
 }
 
 // runCheck runs the drift check and prints its findings.
 func runCheck(ctx context.Context, s *streams, o *checkOptions, dir string) error {
-	d, rep, err := pipeline.Check(ctx, pipeline.CheckConfig{SuiteFile: o.suiteFile, Dir: dir, App: o.app, Micro: o.micro,
-		Modules: o.modules, Exclude: o.exclude, MinCoverage: o.minCoverage / 100})
+	cfg := o.CheckConfig
+	cfg.Dir = dir
+	d, rep, err := pipeline.Check(ctx, cfg)
 	if rep != nil {
 		cli.Skipped(s.Err, rep)
 	}
@@ -82,7 +66,7 @@ func runCheck(ctx context.Context, s *streams, o *checkOptions, dir string) erro
 	if o.format == "json" {
 		write = report.WriteDriftJSON
 	}
-	if err := write(&buf, o.suiteFile, dir, d); err != nil {
+	if err := write(&buf, o.SuiteFile, dir, d); err != nil {
 		return err
 	}
 	if _, err := s.Out.Write(buf.Bytes()); err != nil {

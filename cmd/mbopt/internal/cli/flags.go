@@ -46,7 +46,7 @@ var flags = map[input.Field]string{
 	// pipeline.CompareConfig, MergeConfig and RebaselineConfig, and changes.Since
 	"SuiteFile": "--suite", "Analysis.App": "--app", "Analysis.Micro": "--micro", "Analysis.Modules": "--module",
 	"History": "--history", "NoHistory": "--no-history", "ChangedSince": "--changed-since", "Output": "-o",
-	"StepSummary": "$GITHUB_STEP_SUMMARY", "AppBenchmark": "--app-benchmark", "AllowEmpty": "--allow-empty", "From": "--from", "To": "--to",
+	"StepSummary": "$GITHUB_STEP_SUMMARY", "AppBenchmark": "--app-benchmark", "MinCoverage": "--min-coverage", "AllowEmpty": "--allow-empty", "From": "--from", "To": "--to",
 	// pipeline.HistoryConfig
 	"Baseline": "--baseline", "Unit": "--unit", "Format": "--format", "Plot": "--plot", "HTML": "--html",
 	"CommitURL": "--commit-url", "Instability": "--instability",
