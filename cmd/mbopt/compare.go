@@ -22,34 +22,19 @@ import (
 // compareOptions holds the compare command's flag values.
 type compareOptions struct {
 	analyzeOptions
-	base, head   string
-	suiteFile    string
-	bench        string
-	out          string
-	failOn       string
-	cmpFormat    string
-	trials, runs int
-	count        int
-	benchtime    string
-	seed         uint64
-	benchmem     bool
-	budget       time.Duration
-	threshold    float64
-	confidence   float64
-	resamples    int
-	untilStable  float64
-	metric       string
-	fdr          float64
-	duet         string
-	noCache      bool
-	terminal     bool // progress bar; set by the command from stderr
-	width        int
-	hist         compareHistoryOptions
-	shard        string // --shard as given
-	trialShard   string // --trial-shard as given
-	shardCosts   string // --shard-costs as given
-	changedSince string // --changed-since
-	onlyAffected bool   // --only-affected
+	compare.Options // what the flags set directly
+	suiteFile       string
+	failOn          string
+	cmpFormat       string
+	metric          string
+	noCache         bool
+	terminal        bool // progress bar; set by the command from stderr
+	width           int
+	hist            compareHistoryOptions
+	shard           string // --shard as given
+	trialShard      string // --trial-shard as given
+	shardCosts      string // --shard-costs as given
+	changedSince    string // --changed-since
 	// rebaseline compares --from with --to (history rebaseline).
 	rebaseline bool
 	from, to   string
@@ -98,34 +83,34 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	}
 	d := compare.DefaultSettings()
 	f := cmd.Flags()
-	f.StringVar(&o.base, "base", "", "base revision (default: the merge-base of HEAD with the default branch)")
-	f.StringVar(&o.head, "head", "", "head revision, or 'worktree' for the uncommitted changes (default: HEAD)")
+	f.StringVar(&o.Base, "base", "", "base revision (default: the merge-base of HEAD with the default branch)")
+	f.StringVar(&o.Head, "head", "", "head revision, or 'worktree' for the uncommitted changes (default: HEAD)")
 	f.StringVar(&o.suiteFile, "suite", "", "the benchmarks to compare: the JSON of mbopt suite --format json")
-	f.StringVar(&o.bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)")
-	f.StringVar(&o.out, "out", "", "directory of the raw results base.txt and head.txt (default: a directory of the comparison's own under .mbopt/compare in the module root)")
+	f.StringVar(&o.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)")
+	f.StringVar(&o.Out, "out", "", "directory of the raw results base.txt and head.txt (default: a directory of the comparison's own under .mbopt/compare in the module root)")
 	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|never}")
 	f.StringVar(&o.cmpFormat, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"} (github: annotations on stdout, the Markdown summary appended to $GITHUB_STEP_SUMMARY)")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout")
-	f.IntVar(&o.trials, "trials", d.Trials, "trials: passes over every benchmark, each in fresh processes")
-	f.IntVar(&o.runs, "runs", d.Runs, "runs per trial: processes per benchmark and version")
-	f.IntVar(&o.count, "count", d.Count, "measurements per process (-test.count)")
-	f.StringVar(&o.benchtime, "benchtime", d.BenchTime, "time (1s) or iterations (100x) per measurement (-test.benchtime)")
-	f.Uint64Var(&o.seed, "seed", d.Seed, "seed of the schedule and the bootstrap")
-	f.BoolVar(&o.benchmem, "benchmem", false, "also compare B/op and allocs/op")
-	f.DurationVar(&o.budget, "budget", 0, "fit the schedule into this wall-clock time, e.g. 10m (fewer runs and counts, never fewer than 2 trials)")
-	f.Float64Var(&o.threshold, "threshold", d.Threshold, "relative change below which nothing is a change (0.01 = 1%)")
-	f.Float64Var(&o.confidence, "confidence", d.Confidence, "confidence level of the intervals")
-	f.IntVar(&o.resamples, "resamples", d.Resamples, "bootstrap resamples")
-	f.Float64Var(&o.untilStable, "until-stable", 0, "stop a benchmark once both versions have 2 trials, the measurements a verdict needs, and an interval narrower than this width, e.g. 0.02 (0: off)")
+	f.IntVar(&o.Settings.Trials, "trials", d.Trials, "trials: passes over every benchmark, each in fresh processes")
+	f.IntVar(&o.Settings.Runs, "runs", d.Runs, "runs per trial: processes per benchmark and version")
+	f.IntVar(&o.Settings.Count, "count", d.Count, "measurements per process (-test.count)")
+	f.StringVar(&o.Settings.BenchTime, "benchtime", d.BenchTime, "time (1s) or iterations (100x) per measurement (-test.benchtime)")
+	f.Uint64Var(&o.Settings.Seed, "seed", d.Seed, "seed of the schedule and the bootstrap")
+	f.BoolVar(&o.Settings.Benchmem, "benchmem", false, "also compare B/op and allocs/op")
+	f.DurationVar(&o.Settings.Budget, "budget", 0, "fit the schedule into this wall-clock time, e.g. 10m (fewer runs and counts, never fewer than 2 trials)")
+	f.Float64Var(&o.Settings.Threshold, "threshold", d.Threshold, "relative change below which nothing is a change (0.01 = 1%)")
+	f.Float64Var(&o.Settings.Confidence, "confidence", d.Confidence, "confidence level of the intervals")
+	f.IntVar(&o.Settings.Resamples, "resamples", d.Resamples, "bootstrap resamples")
+	f.Float64Var(&o.Settings.UntilStable, "until-stable", 0, "stop a benchmark once both versions have 2 trials, the measurements a verdict needs, and an interval narrower than this width, e.g. 0.02 (0: off)")
 	f.StringVar(&o.metric, "metric", string(measure.Time), "what to measure per operation: {time|cpu|instructions} (time: the benchmark's ns/op; cpu: its process's CPU time; instructions: counted under Valgrind; cpu and instructions default to --count 1 --benchtime "+compare.CountedBenchTime+" and always compare B/op and allocs/op)")
-	f.StringVar(&o.duet, "duet", compare.DuetSequential, "with --metric time: run base and head {sequential|parallel}: parallel runs them at the same time, each bound to a CPU of its own with GOMAXPROCS=1, so both see the same interference")
-	f.Float64Var(&o.fdr, "fdr", d.FDR, "false discovery rate the verdicts control over all the comparison's benchmarks and units (Benjamini–Hochberg; 1: no correction)")
+	f.StringVar(&o.Settings.Duet, "duet", compare.DuetSequential, "with --metric time: run base and head {sequential|parallel}: parallel runs them at the same time, each bound to a CPU of its own with GOMAXPROCS=1, so both see the same interference")
+	f.Float64Var(&o.Settings.FDR, "fdr", d.FDR, "false discovery rate the verdicts control over all the comparison's benchmarks and units (Benjamini–Hochberg; 1: no correction)")
 	f.BoolVar(&o.noCache, "no-cache", false, "build every test binary afresh instead of reusing those built from the same commit")
 	f.StringVar(&o.shard, "shard", "", "run only shard `K/N` of the benchmarks, both versions on this machine (K from 0; /N takes K from $JOB_COMPLETION_INDEX); combine with 'mbopt compare merge'")
 	f.StringVar(&o.trialShard, "trial-shard", "", "run every benchmark but only trial shard `K/N` of the --trials (each machine one instance run); combine with 'mbopt compare merge'")
 	f.StringVar(&o.shardCosts, "shard-costs", "", "with --shard: balance the shards by the costs recorded in this `manifest` (a manifest.json or a collection directory; default: by count)")
 	f.StringVar(&o.changedSince, "changed-since", "", "with the analysis flags: mark the results of benchmarks covering none of the functions changed since `REV` ("+changes.MergeBase+": the --base) as likely noise")
-	f.BoolVar(&o.onlyAffected, "only-affected", false, "with --changed-since: compare only the suite's benchmarks whose covered functions changed")
+	f.BoolVar(&o.OnlyAffected, "only-affected", false, "with --changed-since: compare only the suite's benchmarks whose covered functions changed")
 	addCompareHistoryFlags(f, &o.hist)
 	return cmd
 }
@@ -135,7 +120,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	for _, n := range []struct {
 		flag  string
 		value int
-	}{{"--trials", o.trials}, {"--runs", o.runs}, {"--count", o.count}, {"--resamples", o.resamples}} {
+	}{{"--trials", o.Settings.Trials}, {"--runs", o.Settings.Runs}, {"--count", o.Settings.Count}, {"--resamples", o.Settings.Resamples}} {
 		if n.value < 1 {
 			return input.Errorf("%s %d: it must be at least 1", n.flag, n.value)
 		}
@@ -154,26 +139,19 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if err != nil {
 		return input.Errorf("--metric: %v", err)
 	}
-	count, benchtime := o.count, o.benchtime
-	if metric != measure.Time {
-		// The counting metrics have defaults of their own.
-		if !cmd.Flags().Changed("count") {
-			count = 0
-		}
-		if !cmd.Flags().Changed("benchtime") {
-			benchtime = ""
-		}
-	}
-	cfg := pipeline.CompareConfig{Options: compare.Options{Base: o.base, Head: o.head, AA: o.hist.aa, Bench: o.bench, Packages: args, Out: o.out,
-		OnlyAffected: o.onlyAffected,
-		Settings: compare.Settings{Trials: o.trials, Runs: o.runs, Count: count, BenchTime: benchtime,
-			Benchmem: o.benchmem, Seed: o.seed, Threshold: o.threshold, Confidence: o.confidence,
-			Resamples: o.resamples, UntilStable: o.untilStable, Budget: o.budget, FDR: o.fdr, Duet: o.duet}},
-		SuiteFile: o.suiteFile, ChangedSince: o.changedSince,
+	cfg := pipeline.CompareConfig{Options: o.Options, SuiteFile: o.suiteFile, ChangedSince: o.changedSince,
 		History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, KeepVerdicts: cmd.Flags().Changed("threshold"),
 		Output: o.output}
+	cfg.AA, cfg.Packages = o.hist.aa, args
 	if metric != measure.Time {
+		// The counting metrics have defaults of their own.
 		cfg.Settings.Metric = metric
+		if !cmd.Flags().Changed("count") {
+			cfg.Settings.Count = 0
+		}
+		if !cmd.Flags().Changed("benchtime") {
+			cfg.Settings.BenchTime = ""
+		}
 	}
 	if o.noCache {
 		cfg.CacheDir = "off"
