@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -18,14 +17,9 @@ import (
 // runOptions holds the run command's flag values.
 type runOptions struct {
 	analyzeOptions
-	collect    profileOptions
-	appURL     string
-	appSeconds int
-	appPGO     bool
-	appCmd     []string
-	appOut     string
-	appTimeout time.Duration
-	appRuns    int
+	collect profileOptions
+	app     pipeline.Config // the application flags
+	appCmd  []string        // --app-cmd, parsed by pipeline.ParseWorkloads
 }
 
 func newCmdRun(s *streams) *cobra.Command {
@@ -55,13 +49,13 @@ func newCmdRun(s *streams) *cobra.Command {
 	must(f.MarkHidden("micro")) // the benchmarks are the ones run collects
 	addCollectFlags(f, &o.collect)
 	f.StringVar(&o.collect.Out, "out", "", "directory for the benchmark profiles and manifest (default DIR/.mbopt/profiles)")
-	f.StringVar(&o.appURL, "app-url", "", "capture the application profile from this running program's net/http/pprof `URL`")
-	f.IntVar(&o.appSeconds, "app-seconds", pipeline.DefaultAppSeconds, "length of the --app-url capture, in seconds")
-	f.BoolVar(&o.appPGO, "app-pgo", false, "use the module's default.pgo files as the application profile")
+	f.StringVar(&o.app.AppURL, "app-url", "", "capture the application profile from this running program's net/http/pprof `URL`")
+	f.IntVar(&o.app.AppSeconds, "app-seconds", pipeline.DefaultAppSeconds, "length of the --app-url capture, in seconds")
+	f.BoolVar(&o.app.AppPGO, "app-pgo", false, "use the module's default.pgo files as the application profile")
 	f.StringArrayVar(&o.appCmd, "app-cmd", nil, "workload `command` that writes a CPU profile to {profile}; NAME=CMD for scenarios (repeatable)")
-	f.StringVar(&o.appOut, "app-out", "", "`directory` for the profiles run takes (--app-url, --app-cmd) and the workloads' logs (default DIR/.mbopt/app)")
-	f.DurationVar(&o.appTimeout, "app-timeout", pipeline.DefaultAppTimeout, "kill the --app-cmd workload after this `duration`")
-	f.IntVar(&o.appRuns, "app-runs", 1, "run the --app-cmd workload `N` times and merge the profiles; reports the functions seen in every run vs only some")
+	f.StringVar(&o.app.AppOut, "app-out", "", "`directory` for the profiles run takes (--app-url, --app-cmd) and the workloads' logs (default DIR/.mbopt/app)")
+	f.DurationVar(&o.app.AppTimeout, "app-timeout", pipeline.DefaultAppTimeout, "kill the --app-cmd workload after this `duration`")
+	f.IntVar(&o.app.AppRuns, "app-runs", 1, "run the --app-cmd workload `N` times and merge the profiles; reports the functions seen in every run vs only some")
 	f.StringVar(&o.format, "format", "text", "output format: {text|json|github} (as for analyze)")
 	f.BoolVar(&o.explain, "explain", false, "list the functions each pick and recommendation adds, with their application time")
 	f.StringVarP(&o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout")
@@ -81,14 +75,14 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	if err := cli.Enum("--format", o.format, "text", "json", "github"); err != nil {
 		return err
 	}
-	if o.appSeconds <= 0 {
-		return input.Errorf("--app-seconds must be positive, not %d", o.appSeconds)
+	if o.app.AppSeconds <= 0 {
+		return input.Errorf("--app-seconds must be positive, not %d", o.app.AppSeconds)
 	}
-	if o.appTimeout <= 0 {
-		return input.Errorf("--app-timeout must be positive, not %v", o.appTimeout)
+	if o.app.AppTimeout <= 0 {
+		return input.Errorf("--app-timeout must be positive, not %v", o.app.AppTimeout)
 	}
-	if o.appRuns <= 0 {
-		return input.Errorf("--app-runs must be positive, not %d", o.appRuns)
+	if o.app.AppRuns <= 0 {
+		return input.Errorf("--app-runs must be positive, not %d", o.app.AppRuns)
 	}
 	c := &o.collect
 	// The pipeline checks DIR and gives --out its default; the other
@@ -115,22 +109,11 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	}
 	cc := c.collectConfig()
 	cc.Dir = dir
-	res, err := pipeline.Run(ctx, pipeline.Config{
-		Config:       acfg,
-		Collect:      cc,
-		AppURL:       o.appURL,
-		AppSeconds:   o.appSeconds,
-		AppPGO:       o.appPGO,
-		AppCommand:   appCmd,
-		AppWorkloads: workloads,
-		AppOut:       o.appOut,
-		AppTimeout:   o.appTimeout,
-		AppRuns:      o.appRuns,
-		Collector: func(ctx context.Context, cc collect.Config) (*manifest.Manifest, error) {
-			return c.collect(ctx, s, cc)
-		},
-		Logf: func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) },
-	})
+	cfg := o.app
+	cfg.Config, cfg.Collect, cfg.AppCommand, cfg.AppWorkloads = acfg, cc, appCmd, workloads
+	cfg.Collector = func(ctx context.Context, cc collect.Config) (*manifest.Manifest, error) { return c.collect(ctx, s, cc) }
+	cfg.Logf = func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
+	res, err := pipeline.Run(ctx, cfg)
 	if err != nil {
 		return cli.Word(err, nil)
 	}
