@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/detect"
@@ -67,4 +68,26 @@ func ExampleHistory() {
 	//   2 3333333333: definite trend up +30.1% (threshold 2.5%, against 2 commits)
 	//
 	// (marks: J jump, T trend, F fixed-value bound; capital definite, small potential)
+}
+
+// ExcludeUnstable leaves the benchmarks the history measured as too
+// unstable out of an analysis's suite; here a history with no A/A
+// comparison yet, which is bad input that says how to make one.
+func ExampleExcludeUnstable() {
+	dir, err := os.MkdirTemp("", "pipeline-stability")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "history.db")
+	st, err := history.Open(context.Background(), path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	st.Close()
+	var cfg analysis.Config
+	err = pipeline.ExcludeUnstable(context.Background(), &cfg, path, 0.05)
+	fmt.Println(strings.ReplaceAll(err.Error(), dir, "DIR"))
+	// Output:
+	// Config.MaxInstability: DIR/history.db holds no A/A result in sec/op; run mbopt compare --aa first
 }

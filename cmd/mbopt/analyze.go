@@ -11,6 +11,7 @@ import (
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/pipeline"
 	"github.com/mbopt/mbopt/report"
 )
 
@@ -60,8 +61,8 @@ func (o *analyzeOptions) analysisConfig(inputs bool) (analysis.Config, error) {
 	if err != nil {
 		return analysis.Config{}, cli.Word(err, nil)
 	}
-	if err := o.excludeUnstable(&cfg); err != nil {
-		return analysis.Config{}, err
+	if err := pipeline.ExcludeUnstable(context.Background(), &cfg, o.history, o.maxInstability); err != nil {
+		return analysis.Config{}, cli.Word(err, nil)
 	}
 	return cfg, nil
 }

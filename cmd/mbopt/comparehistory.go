@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/spf13/pflag"
 
-	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/input"
 )
 
@@ -39,13 +38,4 @@ func checkHistoryFlags(f *pflag.FlagSet, o *compareHistoryOptions) error {
 		return input.Errorf("--no-history and --history %s contradict each other: give one", o.path)
 	}
 	return nil
-}
-
-// historyPath returns --history (given), or the history database of the
-// module in the current directory (history.PathIn).
-func historyPath(given string) string {
-	if given != "" {
-		return given
-	}
-	return history.PathIn("")
 }

@@ -28,8 +28,8 @@ var flags = map[input.Field]string{
 	"Edges": "--edges", "AppFunctions": "--app-cover", "Static.Dir": "--static-dir",
 	"Select.Objective": "--objective", "Select.Budget": "--budget", "Select.CostsFile": "--costs",
 	"Select.DefaultCost": "--default-cost", "Select.Top": "--top", "Select.MinGain": "--min-gain",
-	"Select.ExcludeBenchmarks": "--max-instability",
-	"AppURL":                   "--app-url", "AppSeconds": "--app-seconds", "AppPGO": "--app-pgo", "AppCommand": "--app-cmd",
+	"Select.ExcludeBenchmarks": "--max-instability", "MaxInstability": "--max-instability",
+	"AppURL": "--app-url", "AppSeconds": "--app-seconds", "AppPGO": "--app-pgo", "AppCommand": "--app-cmd",
 	"AppRuns": "--app-runs", "AppWorkloads": "--app-cmd NAME=CMD", "AppOut": "--app-out",
 	"Collect.Out": "--out", "Collect.Dir": "DIR",
 	// collect.Config and compare.Options

@@ -1,0 +1,38 @@
+package pipeline
+
+import (
+	"context"
+	"math"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/input"
+)
+
+// ExcludeUnstable feeds measured instability back into selection: it
+// leaves out of the suite of cfg (Select.ExcludeBenchmarks) the benchmarks
+// whose A/A instability, the median CI width of their A/A comparisons in
+// the history database at path ("": history.PathIn of the current
+// directory), exceeds maxWidth. A zero maxWidth keeps all; a history
+// without A/A results is an input error that says how to make some.
+func ExcludeUnstable(ctx context.Context, cfg *analysis.Config, path string, maxWidth float64) error {
+	if maxWidth == 0 {
+		return nil
+	}
+	field := input.Field("MaxInstability")
+	if maxWidth < 0 || math.IsNaN(maxWidth) || math.IsInf(maxWidth, 0) {
+		return input.Errorf("%s must be a positive relative CI width such as 0.05 (0: keep all), not %v", field, maxWidth)
+	}
+	path = historyPath(path)
+	st, err := OpenHistory(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	unstable, measured, err := st.Unstable(ctx, maxWidth)
+	if measured == 0 && err == nil {
+		return input.Errorf("%s: %s holds no A/A result in %s; run mbopt compare --aa first", field, path, history.StabilityUnit)
+	}
+	cfg.Select.ExcludeBenchmarks = unstable
+	return err
+}
