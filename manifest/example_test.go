@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/shard"
 )
 
 // A manifest, as mbopt profile writes it next to the profiles, records
@@ -52,4 +53,16 @@ func ExampleProfileName() {
 	// Output:
 	// query.BenchmarkQuery-d0b6a3d9.pprof
 	// query.BenchmarkQuery_sum_cpu_-e17d8faa.pprof
+}
+
+// ShardCostsFor reads the costs that balance a sharded run; costs without
+// a shard are bad input naming both settings.
+func ExampleShardCostsFor() {
+	costs, err := manifest.ShardCostsFor("", shard.Spec{})
+	fmt.Println(costs, err)
+	_, err = manifest.ShardCostsFor("profiles", shard.Spec{})
+	fmt.Println(err)
+	// Output:
+	// map[] <nil>
+	// Config.ShardCosts needs Config.Shard
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/shard"
 )
 
 // Statuses lists the statuses in the order summaries count them.
@@ -77,6 +78,20 @@ func Open(path string) (*Manifest, error) {
 	}
 	defer f.Close()
 	return Read(f, path)
+}
+
+// ShardCostsFor returns the ShardCosts (see [ShardCosts]) recorded in the
+// manifest in path for a sharded run whose shard is s; an empty path reads
+// none. Costs without a shard balance nothing: an input error naming the
+// fields ShardCosts and Shard.
+func ShardCostsFor(path string, s shard.Spec) (map[string]float64, error) {
+	if path == "" {
+		return nil, nil
+	}
+	if !s.Enabled() {
+		return nil, input.Errorf("%s needs %s", input.Field("ShardCosts"), input.Field("Shard"))
+	}
+	return ShardCosts(path)
 }
 
 // ShardCosts returns the benchmark costs that balance a sharded run (the

@@ -35,17 +35,9 @@ func (o *compareOptions) resolveShards(opt *compare.Options, getenv func(string)
 		}
 		*f.spec = spec
 	}
-	if o.shardCosts != "" {
-		if !opt.Shard.Enabled() {
-			return input.Errorf("--shard-costs needs --shard")
-		}
-		costs, err := manifest.ShardCosts(o.shardCosts)
-		if err != nil {
-			return cli.Word(err, nil)
-		}
-		opt.ShardCosts = costs
-	}
-	return nil
+	var err error
+	opt.ShardCosts, err = manifest.ShardCostsFor(o.shardCosts, opt.Shard)
+	return cli.Word(err, nil)
 }
 
 // compareMergeOptions holds the compare merge command's flag values.

@@ -84,13 +84,7 @@ func (o *profileOptions) resolveShard(getenv func(string) string) error {
 		return input.Errorf("--shard: %v", err)
 	}
 	o.Shard = spec
-	if o.shardCosts == "" {
-		return nil
-	}
-	if !spec.Enabled() {
-		return input.Errorf("--shard-costs needs --shard")
-	}
-	o.ShardCosts, err = manifest.ShardCosts(o.shardCosts)
+	o.ShardCosts, err = manifest.ShardCostsFor(o.shardCosts, spec)
 	return cli.Word(err, nil)
 }
 
