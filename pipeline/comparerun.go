@@ -100,16 +100,8 @@ func Compare(ctx context.Context, cfg CompareConfig) (*compare.Report, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	inputs := []string{cfg.SuiteFile}
-	histPath := ""
-	if !cfg.NoHistory && !cfg.Shard.Enabled() && !cfg.TrialShard.Enabled() {
-		histPath = historyPath(cfg.History)
-		inputs = append(inputs, history.Files(histPath)...)
-	}
-	if err := checkNotInput(cfg.Output, inputs...); err != nil {
-		return nil, err
-	}
-	st, err := openCompareHistory(ctx, histPath)
+	store := !cfg.NoHistory && !cfg.Shard.Enabled() && !cfg.TrialShard.Enabled()
+	histPath, st, err := openOutputHistory(ctx, store, cfg.History, cfg.Output, []string{cfg.SuiteFile})
 	if err != nil {
 		return nil, err
 	}
@@ -248,16 +240,7 @@ type MergeConfig struct {
 // stores a comparison; a report that could not be stored is returned with
 // an error saying so.
 func CompareMerge(ctx context.Context, cfg MergeConfig) (*compare.Report, error) {
-	inputs := shardFiles(cfg.Dirs)
-	histPath := ""
-	if !cfg.NoHistory {
-		histPath = historyPath(cfg.History)
-		inputs = append(inputs, history.Files(histPath)...)
-	}
-	if err := checkNotInput(cfg.Output, inputs...); err != nil {
-		return nil, err
-	}
-	st, err := openCompareHistory(ctx, histPath)
+	histPath, st, err := openOutputHistory(ctx, !cfg.NoHistory, cfg.History, cfg.Output, shardFiles(cfg.Dirs))
 	if err != nil {
 		return nil, err
 	}
@@ -341,6 +324,24 @@ func readSuiteFile(path string) ([]compare.Benchmark, error) {
 		bs = append(bs, compare.Benchmark{Package: b.Package, Name: b.Name})
 	}
 	return bs, nil
+}
+
+// openOutputHistory opens the history a comparison is stored in, hist
+// or the default (none when store is false), after checking that output,
+// the -o file, is none of inputs and none of the history's files. It
+// returns the history's path (empty when none) and the open history, which
+// the caller closes.
+func openOutputHistory(ctx context.Context, store bool, hist, output string, inputs []string) (string, *history.Store, error) {
+	histPath := ""
+	if store {
+		histPath = historyPath(hist)
+		inputs = append(inputs, history.Files(histPath)...)
+	}
+	if err := checkNotInput(output, inputs...); err != nil {
+		return "", nil, err
+	}
+	st, err := openCompareHistory(ctx, histPath)
+	return histPath, st, err
 }
 
 // openCompareHistory opens the history at path that a comparison will be
