@@ -34,3 +34,12 @@ func ExampleField_Errorf() {
 	// Output:
 	// Out | output directory a.txt is a file; choose a directory
 }
+
+// CheckOutput refuses to write a result over one of its inputs.
+func ExampleCheckOutput() {
+	fmt.Println(input.CheckOutput("Output", "report.txt", "app.pprof", "suite.json"))
+	fmt.Println(input.CheckOutput("Output", "suite.json", "app.pprof", "suite.json"))
+	// Output:
+	// <nil>
+	// Config.Output suite.json is the input suite.json: writing the result there would overwrite it; choose another file
+}

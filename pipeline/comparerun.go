@@ -14,7 +14,6 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/report/github"
@@ -170,7 +169,7 @@ func (cfg *CompareConfig) analysisSuite(ctx context.Context, opt *compare.Option
 	logf := hr.logf
 	acfg := *cfg.Analysis
 	acfg.Recommend, acfg.Certify = 0, false
-	if err := checkNotInput(cfg.Output, acfg.Inputs()...); err != nil {
+	if err := input.CheckOutput(outputField, cfg.Output, acfg.Inputs()...); err != nil {
 		return false, err
 	}
 	rep, err := analysis.Run(ctx, acfg)
@@ -291,19 +290,6 @@ func historyPath(path string) string {
 	return history.PathIn("")
 }
 
-// checkNotInput refuses an output file that is one of inputs (see
-// atomicfile.Overwrites): writing the report there would destroy the
-// input.
-func checkNotInput(output string, inputs ...string) error {
-	if output == "" {
-		return nil
-	}
-	if in := atomicfile.Overwrites(output, inputs...); in != "" {
-		return input.Errorf("%s %s is the input %s: writing the result there would overwrite it; choose another file", outputField, output, in)
-	}
-	return nil
-}
-
 // readSuiteFile reads the benchmarks of a suite's JSON.
 func readSuiteFile(path string) ([]compare.Benchmark, error) {
 	f, _, err := regfile.Open(path)
@@ -337,7 +323,7 @@ func openOutputHistory(ctx context.Context, store bool, hist, output string, inp
 		histPath = historyPath(hist)
 		inputs = append(inputs, history.Files(histPath)...)
 	}
-	if err := checkNotInput(output, inputs...); err != nil {
+	if err := input.CheckOutput(outputField, output, inputs...); err != nil {
 		return "", nil, err
 	}
 	st, err := openCompareHistory(ctx, histPath)

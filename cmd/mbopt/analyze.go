@@ -85,8 +85,8 @@ func newCmdAnalyze(s *streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := cli.CheckNotInput("-o", o.output, cfg.Inputs()...); err != nil {
-				return err
+			if err := input.CheckOutput("Output", o.output, cfg.Inputs()...); err != nil {
+				return cli.Word(err, nil)
 			}
 			rep, err := analyze(cmd.Context(), cfg)
 			if err != nil {

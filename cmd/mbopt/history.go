@@ -103,8 +103,8 @@ func (o *historyOptions) check() error {
 		if err := cli.CheckOutput(o.output); err != nil {
 			return err
 		}
-		if err := cli.CheckNotInput("-o", o.output, history.Files(o.History)...); err != nil {
-			return err
+		if err := input.CheckOutput("Output", o.output, history.Files(o.History)...); err != nil {
+			return cli.Word(err, nil)
 		}
 	}
 	return nil

@@ -104,8 +104,8 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	if err != nil {
 		return err
 	}
-	if err := cli.CheckNotInput("-o", o.output, acfg.Inputs()...); err != nil {
-		return err
+	if err := input.CheckOutput("Output", o.output, acfg.Inputs()...); err != nil {
+		return cli.Word(err, nil)
 	}
 	cc := c.collectConfig()
 	cc.Dir = dir

@@ -11,6 +11,7 @@ import (
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/suite"
 
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/pipeline"
 )
@@ -54,8 +55,8 @@ func newCmdSuite(s *streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := cli.CheckNotInput("-o", o.output, cfg.Inputs()...); err != nil {
-				return err
+			if err := input.CheckOutput("Output", o.output, cfg.Inputs()...); err != nil {
+				return cli.Word(err, nil)
 			}
 			res, err := pipeline.Suite(cmd.Context(), pipeline.SuiteConfig{Config: cfg, ChangedSince: o.changedSince, OnlyAffected: o.onlyAffected, AllowEmpty: o.allowEmpty})
 			if res != nil {

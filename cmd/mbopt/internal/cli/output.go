@@ -55,16 +55,3 @@ func CheckOutput(path string) error {
 	}
 	return nil
 }
-
-// CheckNotInput refuses an output file (the flag's value) that is one of
-// inputs (see atomicfile.Overwrites): writing the result there would
-// silently destroy the input.
-func CheckNotInput(flag, output string, inputs ...string) error {
-	if output == "" {
-		return nil
-	}
-	if in := atomicfile.Overwrites(output, inputs...); in != "" {
-		return input.Errorf("%s %s is the input %s: writing the result there would overwrite it; choose another file", flag, output, in)
-	}
-	return nil
-}
