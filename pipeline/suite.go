@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -41,6 +42,8 @@ type SuiteResult struct {
 	Selected []suite.Benchmark
 	// Hits are the benchmarks the change affects.
 	Hits []changes.Hit
+
+	onlyAffected bool
 }
 
 // Suite runs the analysis of cfg and plans its optimized suite as go test
@@ -62,7 +65,7 @@ func Suite(ctx context.Context, cfg SuiteConfig) (*SuiteResult, error) {
 	if len(rep.Suite.Steps) == 0 && !cfg.AllowEmpty {
 		return nil, emptySuiteError(acfg, rep)
 	}
-	res := &SuiteResult{Report: rep}
+	res := &SuiteResult{Report: rep, onlyAffected: cfg.OnlyAffected}
 	if res.Selected, err = analysis.SuiteBenchmarks(rep); err != nil {
 		return res, err
 	}
@@ -78,13 +81,22 @@ func Suite(ctx context.Context, cfg SuiteConfig) (*SuiteResult, error) {
 	return res, err
 }
 
-// Planned counts the benchmarks the invocations run.
-func (r *SuiteResult) Planned() int {
-	n := 0
-	for _, inv := range r.Invocations {
-		n += len(inv.Benchmarks)
+// Log returns the lines of a log that say what the suite is: what changed
+// and whom it affects (with ChangedSince), then how many of the
+// benchmarks it plans, in how many packages.
+func (r *SuiteResult) Log() []string {
+	var lines []string
+	if r.Changes != nil {
+		lines = r.Changes.Summary(len(r.Hits), len(r.Selected))
 	}
-	return n
+	planned := len(r.Selected)
+	if r.onlyAffected {
+		planned = 0
+		for _, inv := range r.Invocations {
+			planned += len(inv.Benchmarks)
+		}
+	}
+	return append(lines, fmt.Sprintf("%d of %s in %s", planned, textutil.Plural(len(r.Report.Coverage.Sets), "benchmark"), textutil.Plural(len(r.Invocations), "package")))
 }
 
 // emptySuiteError says why the suite of rep is empty: no benchmark covers a

@@ -56,11 +56,13 @@ func ExampleSuite() {
 	for _, inv := range res.Invocations {
 		fmt.Println(inv.Package, inv.Benchmarks)
 	}
+	fmt.Println(res.Log())
 	cfg.Select.MinGain = 100
 	_, err = pipeline.Suite(context.Background(), pipeline.SuiteConfig{Config: cfg})
 	fmt.Println(strings.ReplaceAll(err.Error(), dir, "DIR"))
 	// Output:
 	// example.com/fig/app [BenchmarkOne]
 	// example.com/fig/other [BenchmarkTwo]
+	// [2 of 2 benchmarks in 2 packages]
 	// DIR/micro: the suite is empty: the selection flags (Config.Select.Budget 0s, Config.Select.MinGain 100, Config.Select.Top 0) left no benchmark although 5 of 10 project functions (Config.Modules example.com/fig) are covered; loosen them, or pass Config.AllowEmpty
 }

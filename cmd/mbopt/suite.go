@@ -12,7 +12,6 @@ import (
 	"github.com/mbopt/mbopt/suite"
 
 	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/pipeline"
 )
 
@@ -75,16 +74,9 @@ func newCmdSuite(s *streams) *cobra.Command {
 			}
 			// After the suite, so an error writing it is stderr's first line.
 			cli.Warnings(s.Err, res.Report)
-			if res.Changes != nil {
-				for _, line := range res.Changes.Summary(len(res.Hits), len(res.Selected)) {
-					fmt.Fprintf(s.Err, "mbopt: %s\n", line)
-				}
+			for _, line := range res.Log() {
+				fmt.Fprintf(s.Err, "mbopt: %s\n", line)
 			}
-			planned := len(res.Selected)
-			if o.onlyAffected {
-				planned = res.Planned()
-			}
-			fmt.Fprintf(s.Err, "mbopt: %d of %s in %s\n", planned, textutil.Plural(len(res.Report.Coverage.Sets), "benchmark"), textutil.Plural(len(res.Invocations), "package"))
 			return nil
 		},
 	}
