@@ -86,3 +86,26 @@ func ExampleTable_Load() {
 	// example.com/tinytsdb/storage.(*Table).Search: in the footprint true, an application node true
 	// example.com/tinytsdb/storage.BenchmarkSearch: in the footprint true, an application node false
 }
+
+// FlatShares gives each function's share of the application's CPU time,
+// what an estimate of a change's application impact weighs by.
+func ExampleGraph_FlatShares() {
+	g, err := callgraph.Load([]string{"../testdata/profiles/example/app.pprof"},
+		callgraph.Options{Modules: []string{"example.com/tinytsdb"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	shares := g.FlatShares()
+	sum := 0.0
+	for _, s := range shares {
+		sum += s
+	}
+	fmt.Printf("%d functions with flat time, summing to %.3f\n", len(shares), sum)
+	fmt.Printf("readBits %.3f, handleQuery %.3f (its time is in its callees)\n",
+		shares["example.com/tinytsdb/encoding.(*bitReader).readBits"], shares["example.com/tinytsdb/httpapi.(*Server).handleQuery"])
+	fmt.Printf("a graph without time: %v\n", (&callgraph.Graph{}).FlatShares() == nil)
+	// Output:
+	// 219 functions with flat time, summing to 1.000
+	// readBits 0.225, handleQuery 0.000 (its time is in its callees)
+	// a graph without time: true
+}

@@ -694,3 +694,21 @@ func (m idMap) get(id uint64) int32 {
 	}
 	return 0
 }
+
+// FlatShares returns each function's share of the graph's Total by its
+// Flat value (0..1), keyed by node name, for the functions with a positive
+// Flat: the "function's share of application CPU" of an application
+// graph. It returns nil when Total is not positive (a graph built from
+// function sets, which has no time).
+func (g *Graph) FlatShares() map[string]float64 {
+	if !(g.Total > 0) {
+		return nil
+	}
+	m := map[string]float64{}
+	for _, n := range g.Nodes {
+		if n.Flat > 0 {
+			m[n.Name] = n.Flat / g.Total
+		}
+	}
+	return m
+}

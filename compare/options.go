@@ -93,6 +93,15 @@ type Options struct {
 	Affected map[string]bool
 	// OnlyAffected compares only the Benchmarks that Affected marks.
 	OnlyAffected bool
+	// Explain names benchmarks (full names, or ids) that get culprit
+	// functions (Result.Culprits) whatever their verdict; the definite
+	// and potential changes get them anyway.
+	Explain []string
+	// AppShares is the application's reference profile: each function's
+	// share of the application's CPU time (flat, 0..1), keyed by its name
+	// as callgraph.NormalizeName writes it; nil when unknown. With it, a
+	// result with culprits gets its application impact (Result.AppImpact).
+	AppShares map[string]float64
 	// Progress, when set, is called with each step, from one goroutine
 	// at a time.
 	Progress func(Event)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/culprit"
 	"github.com/mbopt/mbopt/relevance"
 )
 
@@ -143,6 +144,32 @@ type Result struct {
 	// collector started by the GOMEMLIMIT guard; with the cpu metric, a
 	// benchmark whose time is not CPU time.
 	Caveats []string `json:"caveats,omitempty"`
+	// Culprits are the functions where the change happened, for a
+	// definite or potential change in the comparison's metric and for a
+	// benchmark Options.Explain names: the per-function diff of one
+	// profile per version at the same iteration counts (with the
+	// instructions metric Cachegrind's counts, credited by source line to
+	// the function whose body encloses it, so an inlined helper gets its
+	// own work; with time and cpu a CPU profile, credited to the innermost
+	// frame, inlined ones included), per operation, ranked by their share
+	// of the change (culprit.Compare), at most [MaxCulprits]. Each one's
+	// in_application says whether the application's reference profile
+	// (Options.AppShares) has the function.
+	Culprits []culprit.Culprit `json:"culprits,omitempty"`
+	// Profiles names the two profiles the culprits come from, written
+	// into the output directory's [CulpritDir].
+	Profiles *Profiles `json:"profiles,omitempty"`
+	// AppImpact is the estimated effect of the change on the
+	// application (culprit.Impact), for a result with culprits when the
+	// comparison knows the application's reference profile
+	// (Options.AppShares). In JSON its fields are the result's own:
+	// app_impact (the estimated relative change of the application's CPU
+	// time), app_impact_low and app_impact_high (its interval, from the
+	// estimate's confidence interval), app_relevant_share (the part of
+	// the benchmark's change in functions the application runs) and
+	// likely_no_app_impact (the change lies outside them: the study's
+	// false-alarm class, which the gate app-impact ignores).
+	*culprit.AppImpact
 }
 
 // MarshalJSON writes r with the JSON field names of its fields, leaving

@@ -262,6 +262,11 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if err := writeShardRecord(out, rec); err != nil {
 		return nil, err
 	}
+	// The culprits of each change, while the worktrees and test binaries
+	// are still there.
+	if err := r.culprits(ctx, rep, out); err != nil {
+		return nil, err
+	}
 	rep.Notes = r.rep.Notes
 	if n := markUntouched(rep.Results, opt.Affected); n > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%s in benchmarks that cover none of the changed functions: likely noise (marked untouched); the gate still counts them", textutil.Plural(n, "detection")))

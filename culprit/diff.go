@@ -21,7 +21,7 @@ type Culprit struct {
 	Share float64 `json:"share"`
 	// InApp says whether the application's reference profile has the
 	// function.
-	InApp bool `json:"in_app"`
+	InApp bool `json:"in_application"`
 }
 
 // A Diff is the per-function difference of two profiles of a benchmark.

@@ -2,6 +2,7 @@ package measure
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"golang.org/x/perf/benchfmt"
@@ -110,4 +111,37 @@ func Allocations(ctx context.Context, o Options, benchtime string) ([]Allocation
 		return nil, nil, errNotRun(o.Name, res.Output)
 	}
 	return as, res.Output, nil
+}
+
+// ProfileTarget is the native time of the benchmark that [CPUProfile] aims
+// for: about 200 samples at the profiler's 100 Hz.
+const ProfileTarget = 2 * time.Second
+
+// CPUProfile runs the benchmark once under the CPU profiler
+// (-test.cpuprofile path) at n iterations, with the settings of
+// [CPUTime] (-test.cpu 1, GOMAXPROCS=1, the same GODEBUG settings). n is
+// Options.N2 when set, else the higher count of [Options.Counts] at
+// ProfileTarget. The profile covers the whole process: go test runs the
+// benchmark at b.N = 1 and then at n, so it holds n + 1 operations and
+// the process's start-up and setup; two profiles at the same n differ by
+// the operations' work only.
+func CPUProfile(ctx context.Context, o Options, path string) (n int, err error) {
+	n = o.N2
+	if n == 0 {
+		if _, n, err = o.Counts(ProfileTarget); err != nil {
+			return 0, err
+		}
+	}
+	if n < 1 {
+		return 0, fmt.Errorf("measure: iteration count %d: need at least 1", n)
+	}
+	args := append(o.args(n, false), "-test.cpuprofile", path)
+	res, err := o.run(ctx, countingEnv(o.Env, o.memLimit(), false), o.Binary, args...)
+	if err != nil {
+		return 0, err
+	}
+	if !ran(res.Output, o.Name) {
+		return 0, errNotRun(o.Name, res.Output)
+	}
+	return n, nil
 }

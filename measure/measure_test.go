@@ -357,3 +357,33 @@ func TestAllocations(t *testing.T) {
 		assert.Contains(t, string(out), "allocs/op")
 	}
 }
+
+func TestCPUProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	for _, tc := range []struct {
+		name    string
+		n2      int
+		wantErr string
+	}{
+		{"BenchmarkHash", 2000, ""},
+		{"BenchmarkNone", 5, "BenchmarkNone: the benchmark did not run"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := fixture(t, tc.name)
+			o.N1, o.N2 = 2, tc.n2
+			path := filepath.Join(t.TempDir(), "cpu.pprof")
+			n, err := CPUProfile(context.Background(), o, path)
+			if tc.wantErr != "" {
+				assert.ErrorContains(t, err, tc.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.n2, n)
+			fi, err := os.Stat(path)
+			require.NoError(t, err)
+			assert.Greater(t, fi.Size(), int64(0), "the profile is written")
+		})
+	}
+}

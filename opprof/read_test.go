@@ -1,6 +1,8 @@
 package opprof_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -45,6 +47,41 @@ func TestReadValgrind(t *testing.T) {
 				if got[i] != tt.want[i] {
 					t.Errorf("sample %d: got %+v, want %+v", i, got[i], tt.want[i])
 				}
+			}
+		})
+	}
+}
+
+// TestResolverRoots: a file the binary names but that is gone (a cached
+// test binary's worktree) is read under a root by its longest tail.
+func TestResolverRoots(t *testing.T) {
+	root := t.TempDir()
+	src := "package p\n\nfunc helper(x int) int {\n\treturn x * 2\n}\n\nfunc Caller(x int) int {\n\treturn helper(x) + 1\n}\n"
+	if err := os.MkdirAll(filepath.Join(root, "p"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "p", "p.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(t.TempDir(), "removed-worktree", "p", "p.go")
+	for _, tc := range []struct {
+		name  string
+		roots []string
+		want  string
+	}{
+		{"no roots: the symbol", nil, "example.com/m/p.Caller"},
+		{"under a root: the enclosing function", []string{filepath.Join(t.TempDir(), "other"), root}, "example.com/m/p.helper"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := opprof.NewResolver()
+			r.Roots = tc.roots
+			s := []opprof.Sample{
+				{Symbol: "example.com/m/p.Caller", File: gone, Line: 8, Value: 1},
+				{Symbol: "example.com/m/p.Caller", File: gone, Line: 4, Value: 5},
+			}
+			r.Resolve(s)
+			if s[1].Function != tc.want {
+				t.Errorf("line 4 credited to %q, want %q", s[1].Function, tc.want)
 			}
 		})
 	}

@@ -13,6 +13,12 @@ import (
 // A Resolver maps source lines to the functions whose bodies enclose them,
 // reading each Go file once.
 type Resolver struct {
+	// Roots are directories where a source file that cannot be read is
+	// looked for: the longest tail of its path that names a file under a
+	// root is read instead. A test binary built in a worktree that has
+	// since been removed (compare caches binaries by commit) names files
+	// there; the same commit checked out again has them under its root.
+	Roots []string
 	files map[string][]span
 }
 
@@ -33,7 +39,11 @@ func (r *Resolver) local(file string, line int) (string, bool) {
 	spans, ok := r.files[file]
 	if !ok {
 		spans = nil
-		if src, err := os.ReadFile(file); err == nil && strings.HasSuffix(file, ".go") {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			src, err = r.relocated(file)
+		}
+		if err == nil && strings.HasSuffix(file, ".go") {
 			fset := token.NewFileSet()
 			if f, _ := parser.ParseFile(fset, file, src, parser.SkipObjectResolution); f != nil && f.Name != nil {
 				for _, fn := range srcfunc.File(f, nil) {
@@ -91,4 +101,19 @@ func (r *Resolver) Resolve(samples []Sample) {
 			samples[i].Function = pkg + "." + name
 		}
 	}
+}
+
+// relocated reads the file under one of Roots with the longest tail of
+// file's path, trying the roots in order for each tail.
+func (r *Resolver) relocated(file string) ([]byte, error) {
+	parts := strings.Split(filepath.ToSlash(file), "/")
+	for i := 1; i < len(parts); i++ {
+		tail := filepath.FromSlash(strings.Join(parts[i:], "/"))
+		for _, root := range r.Roots {
+			if src, err := os.ReadFile(filepath.Join(root, tail)); err == nil {
+				return src, nil
+			}
+		}
+	}
+	return nil, os.ErrNotExist
 }

@@ -14,7 +14,9 @@ import (
 
 // CompareSuite is the glue from an analysis to a comparison: it sets the
 // benchmarks opt compares to the suite the analysis rep selected, in pick
-// order, with what each means for the application (analysis.Impacts); and,
+// order, with what each means for the application (analysis.Impacts) and
+// the application's reference profile (Options.AppShares, each function's
+// flat share of the application graph's CPU time); and,
 // when ch (the changes since a revision) is not nil, which of them the
 // change affects (Options.Affected, keyed by top-level id; see
 // analysis.AffectedSuite). It returns the suite and the hits as
@@ -38,6 +40,11 @@ func CompareSuite(rep *analysis.Report, ch *changes.Result, opt *compare.Options
 		opt.Benchmarks = append(opt.Benchmarks, compare.Benchmark{Package: b.Package, Name: b.Name})
 	}
 	opt.Impacts = analysis.Impacts(rep)
+	if rep.Coverage != nil && rep.Coverage.App != nil {
+		// The application's reference profile: what the culprits'
+		// application impact weighs by.
+		opt.AppShares = rep.Coverage.App.FlatShares()
+	}
 	if ch != nil {
 		opt.Affected = map[string]bool{}
 		for _, b := range sel {

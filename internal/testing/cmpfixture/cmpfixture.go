@@ -271,3 +271,151 @@ func newRepo(t testing.TB) (dir string, git func(args ...string), write func(nam
 	write("go.mod", "module "+Module+"\n\ngo 1.22\n")
 	return dir, git, write
 }
+
+// The benchmarks and functions of [HelperRepo], in package Package.
+const (
+	// Work runs Work and Check per operation.
+	Work = "BenchmarkWork"
+	// Serve runs the application's request, Serve, per operation: the
+	// application workload measured directly.
+	Serve = "BenchmarkServe"
+	// Helper is the function whose work doubles at tag c5: the compiler
+	// inlines it into Work.
+	Helper = Package + ".helper"
+	// Check is the function whose work doubles at tag unused: only the
+	// benchmark calls it, never the application (Serve).
+	Check = Package + ".Check"
+	// HelperCommits is how many commits HelperRepo's main has (tags c1 …
+	// c8); HelperCulprit is the one (tag c5) that doubles the helper.
+	HelperCommits = 8
+	HelperCulprit = 5
+)
+
+// HelperRepo makes the repository of the culprit fixture: on branch main
+// eight commits, tagged c1 … c8, where c5 doubles the loop of helper (a
+// function the compiler inlines into Work, and where the application's
+// request Serve spends about 40% of its CPU time) and every other commit
+// changes only a comment; and tag unused, on a branch from c1, which
+// doubles the loop of Check, which the benchmark calls and the
+// application does not. The benchmarks are Work and Serve, which report
+// CPU time as ns/op, as [Repo]'s do; HEAD is c8 on main.
+func HelperRepo(t testing.TB) string {
+	t.Helper()
+	dir, git, write := newRepo(t)
+	write("work/work_test.go", helperBenchmarks)
+	rounds := 4000
+	for c := 1; c <= HelperCommits; c++ {
+		subject := fmt.Sprintf("comment %d", c)
+		if c == HelperCulprit {
+			rounds *= 2
+			subject = "helper does twice the work"
+		}
+		write("work/work.go", helperGo(c, rounds, 2000))
+		git("add", "-A")
+		git("commit", "-q", "-m", subject)
+		git("tag", fmt.Sprintf("c%d", c))
+	}
+	git("checkout", "-q", "-b", "unused", "c1")
+	write("work/work.go", helperGo(1, 4000, 4000))
+	git("commit", "-q", "-am", "Check does twice the work")
+	git("tag", "unused")
+	git("checkout", "-q", "main")
+	return dir
+}
+
+func helperGo(version, rounds, checkRounds int) string {
+	return fmt.Sprintf(`// Package work is the culprit fixture (version %d): Work calls helper,
+// which the compiler inlines, and the application's request Serve calls
+// Work.
+package work
+
+// rounds is helper's loop count.
+const rounds = %d
+
+// helper mixes x rounds times; the compiler inlines it into Work.
+func helper(x uint64) uint64 {
+	for i := 0; i < rounds; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	return x
+}
+
+// Work calls helper and mixes its result further.
+//
+//go:noinline
+func Work(x uint64) uint64 {
+	y := helper(x)
+	for i := 0; i < 3000; i++ {
+		y ^= y >> 7
+		y += uint64(i)
+	}
+	return y
+}
+
+// checkRounds is Check's loop count.
+const checkRounds = %d
+
+// Check validates a result: the benchmark calls it, the application
+// does not.
+//
+//go:noinline
+func Check(x uint64) uint64 {
+	for i := 0; i < checkRounds; i++ {
+		x ^= x << 13
+		x ^= x >> 7
+	}
+	return x
+}
+
+// Serve is the application's request: Work and a response of its own.
+//
+//go:noinline
+func Serve(x uint64) uint64 {
+	return respond(Work(x))
+}
+
+// respond is the rest of the application's request.
+//
+//go:noinline
+func respond(y uint64) uint64 {
+	for i := 0; i < 10000; i++ {
+		y ^= y >> 5
+		y += uint64(i)
+	}
+	return y
+}
+`, version, rounds, checkRounds)
+}
+
+const helperBenchmarks = `package work
+
+import (
+	"syscall"
+	"testing"
+)
+
+var sink uint64
+
+// cpu returns the process's user and system CPU time in nanoseconds.
+func cpu() int64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+func BenchmarkWork(b *testing.B) {
+	start := cpu()
+	for i := 0; i < b.N; i++ {
+		sink = Check(Work(uint64(i)))
+	}
+	b.ReportMetric(float64(cpu()-start)/float64(b.N), "ns/op")
+}
+
+func BenchmarkServe(b *testing.B) {
+	start := cpu()
+	for i := 0; i < b.N; i++ {
+		sink = Serve(uint64(i))
+	}
+	b.ReportMetric(float64(cpu()-start)/float64(b.N), "ns/op")
+}
+`
