@@ -8,6 +8,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/culprit"
 	"github.com/mbopt/mbopt/internal/testing/hostile"
 	"github.com/mbopt/mbopt/report/verdict"
 )
@@ -34,7 +35,17 @@ func hostileReport() (r *compare.Report, names []string, annotations int) {
 		if v != benchstats.Unchanged {
 			annotations++
 		}
-		r.Results = append(r.Results, result(pkg, name, "sec/op", 0.2, 0.1, 0.3, v, nil))
+		res := result(pkg, name, "sec/op", 0.2, 0.1, 0.3, v, nil)
+		if v == benchstats.DefiniteRegression {
+			// Culprits named after the benchmark, and profiles in a
+			// directory named so too.
+			res.Culprits = []culprit.Culprit{{Function: pkg + ".(*" + n + ").Run", Base: 100, Head: 150, Delta: 50, Share: 0.9, InApp: i%2 == 0}, {Function: n, Base: 10, Head: 11, Delta: 1, Share: 0.02}}
+			res.Profiles = &compare.Profiles{Base: "/out/" + n + "/base.pprof", Head: "/out/" + n + "/head.pprof"}
+			if i%2 == 0 {
+				res.AppImpact = &culprit.AppImpact{Estimate: 0.05, Low: 0.04, High: 0.06, RelevantShare: 0.9}
+			}
+		}
+		r.Results = append(r.Results, res)
 	}
 	for i, msg := range hostile.Messages {
 		name := hostile.Sub(hostile.Names[i])

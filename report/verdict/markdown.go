@@ -42,8 +42,13 @@ func mdRevision(rev compare.Revision) string {
 // WriteMarkdown writes r as GitHub-flavoured Markdown for a pull
 // request comment: a heading, the headline in bold (the leading detection
 // and its share of the application's CPU time, as in [WriteText]) with
-// the tally and the two revisions; a table of the detections; the
-// unchanged results folded in a <details> block; the results that could
+// the tally and the two revisions; a table of the detections; when
+// results have culprit functions, a table of them by estimated
+// application impact (the report's order without one; "likely none" for
+// a change outside the application's functions) and, for each, its top
+// MarkdownCulprits culprits in a collapsed <details> block with the go
+// tool pprof command that reproduces the diff; the unchanged results
+// folded in a <details> block; the results that could
 // not be compared; and a footnote with the settings, raw files and notes.
 // Benchmarks are named relative to the module, as code. Results keep r's
 // order within each table. It returns the first write error.
@@ -90,6 +95,7 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 		p("### Changes beyond %s\n\n", band)
 		writeTable(detected)
 	}
+	writeMarkdownCulprits(p, r, name)
 	if len(unchanged) > 0 {
 		p("<details><summary>%s within %s</summary>\n\n", textutil.Plural(len(unchanged), "unchanged result"), band)
 		writeTable(unchanged)

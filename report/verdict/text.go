@@ -472,7 +472,10 @@ func rawText(r *compare.Report) string {
 // and the table of unchanged results (verdict, change, confidence
 // interval, instability, attributed and flat impact when known, unit and
 // benchmark, which comes last so long names do not push the figures out
-// of line); the results that could not be compared with the reason; and
+// of line), with after the detections the top TextCulprits culprit
+// functions of each result that has them (compare.Result.Culprits), its
+// application impact and the go tool pprof command that shows the diff;
+// the results that could not be compared with the reason; and
 // the settings, raw files and notes. Benchmarks are named relative to the
 // module. Results keep r's order within each table. It returns the first
 // write error.
@@ -511,6 +514,7 @@ func WriteText(w io.Writer, r *compare.Report) error {
 		t.WriteLastLeft(ew)
 	}
 	writeTable("Changes (beyond the threshold band)", detected)
+	writeTextCulprits(p, r, name)
 	writeTable("Unchanged", unchanged)
 	if len(other) > 0 {
 		p("\nNot compared\n")

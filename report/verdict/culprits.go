@@ -1,0 +1,211 @@
+package verdict
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/culprit"
+	"github.com/mbopt/mbopt/report/internal/render"
+)
+
+// This file renders the culprit functions of the changes
+// (compare.Result.Culprits) and their application impact: in text the
+// top TextCulprits under each explained result, in Markdown a table of
+// the explained results by estimated application impact with the top
+// MarkdownCulprits of each in a collapsed block.
+
+// How many culprits each format shows per result; JSON has them all
+// (compare.MaxCulprits).
+const (
+	TextCulprits     = 3
+	MarkdownCulprits = 5
+)
+
+// explained returns r's results with culprits, in r's order.
+func explained(r *compare.Report) []*compare.Result {
+	var out []*compare.Result
+	for i := range r.Results {
+		if len(r.Results[i].Culprits) > 0 {
+			out = append(out, &r.Results[i])
+		}
+	}
+	return out
+}
+
+// byAppImpact orders results by estimated application impact, largest
+// first (results without one last), then by their order in the report.
+func byAppImpact(rs []*compare.Result) []*compare.Result {
+	out := slices.Clone(rs)
+	slices.SortStableFunc(out, func(a, b *compare.Result) int {
+		if (a.AppImpact != nil) != (b.AppImpact != nil) {
+			if a.AppImpact != nil {
+				return -1
+			}
+			return 1
+		}
+		if a.AppImpact == nil {
+			return 0
+		}
+		return cmp.Compare(b.AppImpact.Estimate, a.AppImpact.Estimate)
+	})
+	return out
+}
+
+// culpritValue writes a culprit's per-operation value: instructions with
+// the instructions metric, else CPU time (the profiles' nanoseconds).
+func culpritValue(res *compare.Result, x float64, signed bool) string {
+	var s string
+	if x == 0 {
+		s = "0"
+	} else if res.Unit == "instructions/op" {
+		s = render.Value(x, "instructions/op")
+	} else {
+		s = render.Value(x*1e-9, "sec/op")
+	}
+	if signed && x > 0 {
+		s = "+" + s
+	}
+	return s
+}
+
+// pprofCommand is the command that shows the diff of res's profiles.
+func pprofCommand(res *compare.Result) string {
+	return "go tool pprof -top -diff_base " + res.Profiles.Base + " " + res.Profiles.Head
+}
+
+// appImpactText describes a result's application impact in one line.
+func appImpactText(a *culprit.AppImpact) string {
+	s := fmt.Sprintf("application impact %s [%s … %s], %s of the change in the application's functions",
+		render.SignedPct(a.Estimate), render.SignedPct(a.Low), render.SignedPct(a.High), render.Pct(a.RelevantShare))
+	if a.NoImpact {
+		s += ": likely no application impact"
+	}
+	return s
+}
+
+// culpritLine writes one culprit for text: function, base → head, delta,
+// share, and whether the application runs it (when known).
+func culpritLine(res *compare.Result, c culprit.Culprit, app bool) string {
+	s := fmt.Sprintf("%s  %s → %s (%s, %s of the change)", c.Function, culpritValue(res, c.Base, false),
+		culpritValue(res, c.Head, false), culpritValue(res, c.Delta, true), render.Pct(c.Share))
+	if app && c.InApp {
+		s += ", in the application"
+	}
+	return s
+}
+
+// writeTextCulprits writes the top TextCulprits of each explained result
+// under its name, with its application impact and the pprof command.
+func writeTextCulprits(p func(string, ...any), r *compare.Report, name func(*compare.Result) string) {
+	rs := explained(r)
+	if len(rs) == 0 {
+		return
+	}
+	p("\nCulprits (per operation, base → head; the functions with the largest share of each change)\n")
+	for _, res := range rs {
+		p("  %s (%s %s)\n", name(res), res.Unit, render.SignedPct(res.Estimate.Change))
+		for _, c := range res.Culprits[:min(TextCulprits, len(res.Culprits))] {
+			p("    %s\n", culpritLine(res, c, res.AppImpact != nil))
+		}
+		if res.AppImpact != nil {
+			p("    %s\n", appImpactText(res.AppImpact))
+		}
+		if res.Profiles != nil {
+			p("    %s\n", pprofCommand(res))
+		}
+	}
+}
+
+// writeMarkdownCulprits writes the table of the explained results by
+// estimated application impact and, for each, its top MarkdownCulprits
+// in a collapsed block with the pprof command.
+func writeMarkdownCulprits(p func(string, ...any), r *compare.Report, name func(*compare.Result) string) {
+	rs := byAppImpact(explained(r))
+	if len(rs) == 0 {
+		return
+	}
+	app := false
+	for _, res := range rs {
+		app = app || res.AppImpact != nil
+	}
+	p("### Where the changes are\n\n")
+	if app {
+		p("| # | application impact | interval | in the application | change | unit | benchmark |\n|--:|--:|--:|--:|--:|---|---|\n")
+	} else {
+		p("| # | change | unit | benchmark | top culprit | share |\n|--:|--:|---|---|---|--:|\n")
+	}
+	for i, res := range rs {
+		shown := render.MarkdownCellCode(name(res))
+		switch {
+		case app && res.AppImpact == nil:
+			p("| %d | – | – | – | %s | %s | %s |\n", i+1, render.SignedPct(res.Estimate.Change), render.EscapeMarkdown(res.Unit), shown)
+		case app:
+			a := res.AppImpact
+			impact := render.SignedPct(a.Estimate)
+			if a.NoImpact {
+				impact = "likely none"
+			}
+			p("| %d | %s | %s … %s | %s | %s | %s | %s |\n", i+1, impact, render.SignedPct(a.Low), render.SignedPct(a.High), render.Pct(a.RelevantShare),
+				render.SignedPct(res.Estimate.Change), render.EscapeMarkdown(res.Unit), shown)
+		default:
+			c := res.Culprits[0]
+			p("| %d | %s | %s | %s | %s | %s |\n", i+1, render.SignedPct(res.Estimate.Change), render.EscapeMarkdown(res.Unit), shown,
+				render.MarkdownCellCode(c.Function), render.Pct(c.Share))
+		}
+	}
+	p("\n")
+	for i, res := range rs {
+		// The summary is HTML, where Markdown's escapes do not apply:
+		// it holds no data, only the number, the metric's unit and
+		// figures.
+		p("<details><summary>%d. %s</summary>\n\n", i+1, culpritSummary(res))
+		p("%s, per operation:\n\n", render.MarkdownCode(name(res)))
+		heads := "| function | base | head | delta | share |"
+		align := "|---|--:|--:|--:|--:|"
+		if res.AppImpact != nil {
+			heads += " in the application |"
+			align += ":-:|"
+		}
+		p("%s\n%s\n", heads, align)
+		for _, c := range res.Culprits[:min(MarkdownCulprits, len(res.Culprits))] {
+			row := fmt.Sprintf("| %s | %s | %s | %s | %s |", render.MarkdownCellCode(c.Function), culpritValue(res, c.Base, false),
+				culpritValue(res, c.Head, false), culpritValue(res, c.Delta, true), render.Pct(c.Share))
+			if res.AppImpact != nil {
+				row += map[bool]string{true: " yes |", false: " no |"}[c.InApp]
+			}
+			p("%s\n", row)
+		}
+		if res.AppImpact != nil {
+			t := appImpactText(res.AppImpact)
+			p("\n%s.\n", render.EscapeMarkdown(strings.ToUpper(t[:1])+t[1:]))
+		}
+		if res.Profiles != nil {
+			p("\nReproduce: %s\n", render.MarkdownCode(pprofCommand(res)))
+		}
+		p("\n</details>\n\n")
+	}
+}
+
+// culpritSummary describes a result's change and its top culprit's share
+// without naming either: the metric's unit (one of compare's three, not
+// data) and figures only.
+func culpritSummary(res *compare.Result) string {
+	unit := res.Unit
+	switch unit {
+	case "sec/op", "cpu-sec/op", "instructions/op":
+	default:
+		unit = "change"
+	}
+	s := fmt.Sprintf("%s %s: %s of it in the top function", unit, render.SignedPct(res.Estimate.Change), render.Pct(res.Culprits[0].Share))
+	if res.AppImpact != nil {
+		if res.AppImpact.NoImpact {
+			s += "; likely no application impact"
+		} else {
+			s += "; application impact " + render.SignedPct(res.AppImpact.Estimate)
+		}
+	}
+	return s
+}

@@ -1,0 +1,115 @@
+package verdict_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/culprit"
+	"github.com/mbopt/mbopt/report/verdict"
+)
+
+// culpritReport has two changes with culprits: BenchmarkLow (six
+// culprits, a small application impact) before BenchmarkHigh (one
+// culprit, a large one) in the report's order, and BenchmarkNone, a
+// change outside the application.
+func culpritReport(app bool) *compare.Report {
+	m := fixtureModule
+	r := &compare.Report{Schema: compare.SchemaVersion, Module: m, Base: baseRev, Head: headRev, Settings: settings()}
+	var cs []culprit.Culprit
+	for i, f := range []string{"a", "b", "c", "d", "e", "f"} {
+		cs = append(cs, culprit.Culprit{Function: m + "/p." + f, Base: 1000, Head: 1000 + float64(60-10*i), Delta: float64(60 - 10*i), Share: float64(6-i) / 21, InApp: true})
+	}
+	low := result(m+"/p", "BenchmarkLow", "instructions/op", 0.21, 0.2, 0.22, benchstats.DefiniteRegression, nil)
+	low.Culprits, low.Profiles = cs, &compare.Profiles{Base: "/out/culprits/low.base.pprof", Head: "/out/culprits/low.head.pprof"}
+	high := result(m+"/p", "BenchmarkHigh", "instructions/op", 0.10, 0.09, 0.11, benchstats.DefiniteRegression, nil)
+	high.Culprits, high.Profiles = cs[:1], &compare.Profiles{Base: "/out/culprits/high.base.pprof", Head: "/out/culprits/high.head.pprof"}
+	none := result(m+"/p", "BenchmarkNone", "instructions/op", 0.05, 0.04, 0.06, benchstats.PotentialRegression, nil)
+	none.Culprits = []culprit.Culprit{{Function: m + "/p.check", Base: 100, Head: 105, Delta: 5, Share: 1}}
+	none.Profiles = &compare.Profiles{Base: "/out/culprits/none.base.pprof", Head: "/out/culprits/none.head.pprof"}
+	if app {
+		low.AppImpact = &culprit.AppImpact{Estimate: 0.01, Low: 0.009, High: 0.011, RelevantShare: 1}
+		high.AppImpact = &culprit.AppImpact{Estimate: 0.08, Low: 0.07, High: 0.09, RelevantShare: 1}
+		none.AppImpact = &culprit.AppImpact{RelevantShare: 0, NoImpact: true}
+	}
+	r.Results = []compare.Result{low, high, none}
+	return r
+}
+
+// TestCulpritOutput: text shows the top 3 culprits under each change;
+// Markdown a table of the changes by estimated application impact (the
+// report's order without one), the top 5 culprits of each in a collapsed
+// block with the pprof command, and "likely none" for a change outside
+// the application.
+func TestCulpritOutput(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		app        bool
+		textHas    []string
+		textHasNot []string
+		mdOrder    []string // in this order
+		mdHas      []string
+		mdHasNot   []string
+	}{
+		{
+			name:       "with the application's profile",
+			app:        true,
+			textHas:    []string{"example.com/tinytsdb/p.c  1000 instructions → 1040 instructions (+40.0 instructions, 19.0% of the change), in the application", "application impact +8.0% [+7.0% … +9.0%]", "go tool pprof -top -diff_base /out/culprits/low.base.pprof /out/culprits/low.head.pprof", "likely no application impact"},
+			textHasNot: []string{"tinytsdb/p.d "},
+			mdOrder:    []string{"| 1 | +8.0% |", "| 2 | +1.0% |", "| 3 | likely none |", "<details><summary>1. instructions/op +10.0%", "<details><summary>2. instructions/op +21.0%"},
+			mdHas:      []string{"`example.com/tinytsdb/p.e`", "Reproduce: `go tool pprof -top -diff_base /out/culprits/high.base.pprof /out/culprits/high.head.pprof`", "likely no application impact</summary>"},
+			mdHasNot:   []string{"`example.com/tinytsdb/p.f`"},
+		},
+		{
+			name:     "without",
+			textHas:  []string{"(+60.0 instructions, 28.6% of the change)\n"},
+			mdOrder:  []string{"| 1 | +21.0% |", "| 2 | +10.0% |", "| 3 | +5.0% |"},
+			mdHasNot: []string{"application impact", "likely"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := culpritReport(tc.app)
+			var text, md bytes.Buffer
+			if err := verdict.WriteText(&text, r); err != nil {
+				t.Fatal(err)
+			}
+			if err := verdict.WriteMarkdown(&md, r); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range tc.textHas {
+				if !strings.Contains(text.String(), s) {
+					t.Errorf("text lacks %q", s)
+				}
+			}
+			for _, s := range tc.textHasNot {
+				if strings.Contains(text.String(), s) {
+					t.Errorf("text has %q: more than 3 culprits", s)
+				}
+			}
+			at := 0
+			for _, s := range tc.mdOrder {
+				i := strings.Index(md.String()[at:], s)
+				if i < 0 {
+					t.Errorf("Markdown lacks %q after offset %d", s, at)
+					continue
+				}
+				at += i
+			}
+			for _, s := range tc.mdHas {
+				if !strings.Contains(md.String(), s) {
+					t.Errorf("Markdown lacks %q", s)
+				}
+			}
+			for _, s := range tc.mdHasNot {
+				if strings.Contains(md.String(), s) {
+					t.Errorf("Markdown has %q", s)
+				}
+			}
+			if t.Failed() {
+				t.Logf("text:\n%s\nMarkdown:\n%s", text.String(), md.String())
+			}
+		})
+	}
+}
