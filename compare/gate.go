@@ -19,12 +19,21 @@ const (
 	FailOnDefiniteRegression FailOn = "definite-regression"
 	// FailOnAnyRegression fails on a definite or a potential regression.
 	FailOnAnyRegression FailOn = "any-regression"
+	// FailOnAppImpact fails on a definite regression that matters to the
+	// application: one whose culprits put it outside the application's
+	// functions (Result.AppImpact.NoImpact, likely no application impact)
+	// or whose estimated application impact is below
+	// Settings.AppImpactThreshold passes. A definite regression without
+	// an application impact (no reference profile, a unit other than the
+	// metric's, profiles that failed) fails, as with
+	// FailOnDefiniteRegression.
+	FailOnAppImpact FailOn = "app-impact"
 	// FailOnNever never fails.
 	FailOnNever FailOn = "never"
 )
 
 // FailOns lists the gates, in help order.
-var FailOns = []FailOn{FailOnDefiniteRegression, FailOnAnyRegression, FailOnNever}
+var FailOns = []FailOn{FailOnDefiniteRegression, FailOnAnyRegression, FailOnAppImpact, FailOnNever}
 
 // ParseFailOn parses a gate name.
 func ParseFailOn(s string) (FailOn, error) {
@@ -33,7 +42,11 @@ func ParseFailOn(s string) (FailOn, error) {
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("unknown gate %q: valid values are definite-regression, any-regression, never", s)
+	names := make([]string, len(FailOns))
+	for i, f := range FailOns {
+		names[i] = string(f)
+	}
+	return "", fmt.Errorf("unknown gate %q: valid values are %s", s, strings.Join(names, ", "))
 }
 
 // Gate returns the results that fail the gate f, in report order: the
@@ -47,6 +60,10 @@ func (r *Report) Gate(f FailOn) []Result {
 	var fail []Result
 	for _, res := range r.Results {
 		switch {
+		case res.Status == Compared && f == FailOnAppImpact && res.Verdict == benchstats.DefiniteRegression:
+			if a := res.AppImpact; a == nil || !a.NoImpact && a.Estimate >= r.Settings.AppImpactThreshold {
+				fail = append(fail, res)
+			}
 		case res.Status == Compared && res.Verdict == benchstats.DefiniteRegression,
 			res.Status == Compared && f == FailOnAnyRegression && res.Verdict == benchstats.PotentialRegression:
 			fail = append(fail, res)

@@ -70,6 +70,12 @@ type Settings struct {
 	// time where there are 2 CPUs, unbound: a count does not depend on the
 	// neighbours.
 	Duet string `json:"duet,omitempty"`
+	// AppImpactThreshold is the estimated application impact
+	// (Result.AppImpact) below which the gate FailOnAppImpact passes a
+	// definite regression (0.001: 0.1% of the application's CPU time);
+	// omitted when 0, which passes only the regressions marked likely no
+	// application impact.
+	AppImpactThreshold float64 `json:"app_impact_threshold,omitempty"`
 }
 
 // The values of Settings.Duet.
@@ -144,6 +150,8 @@ func (s Settings) check() error {
 		return input.Field("Settings.Resamples").Errorf("Resamples is %d; it must be positive, such as 10000", s.Resamples)
 	case !(s.UntilStable >= 0) || math.IsInf(s.UntilStable, 1): // NaN too
 		return input.Field("Settings.UntilStable").Errorf("UntilStable is %v; it must be a positive interval width such as 0.02, or 0 for off", s.UntilStable)
+	case !(s.AppImpactThreshold >= 0) || math.IsInf(s.AppImpactThreshold, 1): // NaN too
+		return input.Field("Settings.AppImpactThreshold").Errorf("AppImpactThreshold is %v; it must be a fraction of the application's CPU time such as 0.001 for 0.1%%, or 0", s.AppImpactThreshold)
 	case s.Budget < 0:
 		return input.Field("Settings.Budget").Errorf("Budget is %v; it must be a positive duration, or 0 for none", s.Budget)
 	}
