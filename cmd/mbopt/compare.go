@@ -31,10 +31,11 @@ type compareOptions struct {
 	terminal        bool // progress bar; set by the command from stderr
 	width           int
 	hist            compareHistoryOptions
-	shard           string // --shard as given
-	trialShard      string // --trial-shard as given
-	shardCosts      string // --shard-costs as given
-	changedSince    string // --changed-since
+	shard           string  // --shard as given
+	trialShard      string  // --trial-shard as given
+	shardCosts      string  // --shard-costs as given
+	changedSince    string  // --changed-since
+	appImpact       float64 // --app-impact-threshold
 	// rebaseline compares --from with --to (history rebaseline).
 	rebaseline bool
 	from, to   string
@@ -88,7 +89,9 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	f.StringVar(&o.suiteFile, "suite", "", "the benchmarks to compare: the JSON of mbopt suite --format json")
 	f.StringVar(&o.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)")
 	f.StringVar(&o.Out, "out", "", "directory of the raw results base.txt and head.txt (default: a directory of the comparison's own under .mbopt/compare in the module root)")
-	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|never}")
+	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|app-impact|never} (app-impact: a definite regression whose estimated application impact is at least --app-impact-threshold; needs the analysis flags)")
+	f.Float64Var(&o.appImpact, "app-impact-threshold", 0.001, "with --fail-on app-impact: the estimated application impact (0.001 = 0.1% of the application's CPU time) below which a definite regression passes")
+	f.StringArrayVar(&o.Explain, "explain", nil, "find the culprit functions of benchmark `NAME` (full name or id) whatever its verdict; repeatable (the changes get them anyway)")
 	f.StringVar(&o.cmpFormat, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"} (github: annotations on stdout, the Markdown summary appended to $GITHUB_STEP_SUMMARY)")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout")
 	f.IntVar(&o.Settings.Trials, "trials", d.Trials, "trials: passes over every benchmark, each in fresh processes")
@@ -158,6 +161,14 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	}
 	if err := o.resolveShards(&cfg.Options, os.Getenv); err != nil {
 		return err
+	}
+	if failOn == compare.FailOnAppImpact {
+		if len(o.App) == 0 && len(o.Micro) == 0 {
+			return input.Errorf("--fail-on app-impact needs the analysis flags (--app, --micro): the application's profile says which functions it runs")
+		}
+		cfg.Settings.AppImpactThreshold = o.appImpact
+	} else if cmd.Flags().Changed("app-impact-threshold") {
+		return input.Errorf("--app-impact-threshold applies to --fail-on app-impact only")
 	}
 	if o.cmpFormat == "github" {
 		cfg.StepSummary = os.Getenv("GITHUB_STEP_SUMMARY")

@@ -580,11 +580,35 @@
 //     prints the expected number of false alarms.
 //   - --confidence C (0.99), --resamples N (10000): the hierarchical
 //     bootstrap's confidence level and resamples (at least 1).
-//   - --fail-on definite-regression|any-regression|never: what fails the
-//     gate, exit 3 (default definite-regression).
+//   - --fail-on definite-regression|any-regression|app-impact|never: what
+//     fails the gate, exit 3 (default definite-regression). app-impact, with
+//     the analysis flags, fails on a definite regression only when its
+//     estimated application impact (below) is at least
+//     --app-impact-threshold F (default 0.001, 0.1% of the application's
+//     CPU time): a regression marked likely no application impact passes,
+//     one without an estimate fails.
 //   - --aa: A/A calibration: compare the head with itself and store each
 //     benchmark's instability, from which later comparisons on the same
 //     machine and settings take their thresholds (see mbopt history).
+//
+// Culprits: for each definite or potential change in the metric, and for
+// each benchmark --explain NAME names (full name or id; repeatable), compare
+// profiles the benchmark once per version at the same iteration counts
+// (instructions: Cachegrind, credited by source line to the function whose
+// body encloses it, so an inlined helper gets its own work; time and cpu: a
+// CPU profile, inlined frames included), diffs the profiles per function and
+// ranks the functions by their share of the change: JSON results[].culprits
+// (function, base, head, delta per operation, share, in_application). Both
+// profiles are written per operation to DIR/culprits (see --out) and named in
+// results[].profiles, so go tool pprof -top -diff_base BASE HEAD shows the
+// same diff. With the analysis flags each such result also gets app_impact,
+// the estimated relative change of the application's CPU time (Σ over the
+// changed functions of their share of the application's CPU × their relative
+// change, with app_impact_low and app_impact_high from the interval), and
+// app_relevant_share, the part of the change in functions the application
+// runs; below a tenth it is marked likely_no_app_impact. Text shows the top 3
+// culprits under the changes, Markdown a table of the changes by estimated
+// application impact with the top 5 of each in a collapsed block.
 //
 // Output:
 //
@@ -711,8 +735,9 @@
 //     --until-stable, --metric, --duet, --threshold, --fdr, --confidence,
 //     --resamples, --no-cache: as for mbopt compare; give those of the
 //     series.
-//   - --history FILE, --out DIR, --format, -o FILE (--output FILE), --fail-on:
-//     as for mbopt compare; the gate applies only with an explicit --fail-on.
+//   - --history FILE, --out DIR, --format, -o FILE (--output FILE), --fail-on,
+//     --app-impact-threshold, --explain: as for mbopt compare; the gate
+//     applies only with an explicit --fail-on.
 //   - --base, --head, --aa, --app-benchmark, --shard, --trial-shard,
 //     --shard-costs, --no-history, --changed-since and --only-affected are
 //     compare's and refused: rebaseline sets them (a bridge stores no

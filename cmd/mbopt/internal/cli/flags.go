@@ -50,6 +50,7 @@ var flags = map[input.Field]string{
 	// pipeline.HistoryConfig
 	"Baseline": "--baseline", "Unit": "--unit", "Format": "--format", "Plot": "--plot", "HTML": "--html",
 	"CommitURL": "--commit-url", "Instability": "--instability",
+	"Settings.AppImpactThreshold": "--app-impact-threshold", "Explain": "--explain",
 	// reference.CoverOptions
 	"CoverPkg": "--coverpkg", "CoverDir": "--gocoverdir",
 	// detect.Options
