@@ -152,8 +152,9 @@ func TestAppImpact(t *testing.T) {
 }
 
 // appProfile builds the fixture's test binary at rev, profiles the
-// application's request (BenchmarkServe) for about 3 s of CPU and returns
-// each function's flat share.
+// application's request (BenchmarkServe, about 11 µs of CPU per
+// operation) for about 4 s of CPU, some 400 samples, and returns each
+// function's flat share.
 func appProfile(t *testing.T, dir, rev string) map[string]float64 {
 	t.Helper()
 	wt := filepath.Join(t.TempDir(), "app")
@@ -168,9 +169,10 @@ func appProfile(t *testing.T, dir, rev string) map[string]float64 {
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	path := filepath.Join(t.TempDir(), "app.pprof")
-	_, err = measure.CPUProfile(context.Background(), measure.Options{Binary: bin, Dir: filepath.Join(wt, "work"), Name: cmpfixture.Serve, Env: os.Environ(), N1: 2, N2: 40000}, path)
+	_, err = measure.CPUProfile(context.Background(), measure.Options{Binary: bin, Dir: filepath.Join(wt, "work"), Name: cmpfixture.Serve, Env: os.Environ(), N1: 2, N2: 400000}, path)
 	require.NoError(t, err)
 	g, err := callgraph.Load([]string{path}, callgraph.Options{Modules: []string{cmpfixture.Module}})
 	require.NoError(t, err)
+	t.Logf("the application's reference profile: %d samples, %.2f s of CPU", g.Samples, g.Total)
 	return g.FlatShares()
 }

@@ -378,7 +378,7 @@ func Serve(x uint64) uint64 {
 //
 //go:noinline
 func respond(y uint64) uint64 {
-	for i := 0; i < 10000; i++ {
+	for i := 0; i < 5000; i++ {
 		y ^= y >> 5
 		y += uint64(i)
 	}
