@@ -14,6 +14,7 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/culprit"
 	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 	"github.com/mbopt/mbopt/measure"
 )
@@ -58,27 +59,44 @@ func pprofTop(t *testing.T, args ...string) (string, string) {
 	return "", string(out)
 }
 
-// TestCulpritsRankTheHelper is issue 22's first evidence: in a repository
-// of eight commits where c5 doubles the work of a helper the compiler
-// inlines and the others change comments only, compare c4..c5 finds the
-// change with every metric, ranks the helper first among its culprits,
-// and writes two profiles whose go tool pprof -diff_base shows the helper
-// first too.
-func TestCulpritsRankTheHelper(t *testing.T) {
+// TestCulprits is issue 22's evidence, on a repository of eight commits
+// where c5 doubles the work of a helper the compiler inlines and the
+// others change comments only, with the application's reference profile
+// (a CPU profile of its request, Serve, where the helper takes about 40%):
+//
+//   - compare c4..c5 finds the change with every metric, ranks the helper
+//     first among its culprits, and writes two profiles whose go tool
+//     pprof -diff_base shows the helper first too;
+//   - the estimated application impact (instructions) lies within the
+//     interval of the application workload measured directly at both
+//     commits (cpu);
+//   - a change in a function the application does not run (Check, tag
+//     unused) is a detection marked likely no application impact.
+func TestCulprits(t *testing.T) {
 	if testing.Short() {
-		t.Skip("three comparisons, one under Valgrind; skipped with -short")
+		t.Skip("five comparisons, two under Valgrind; skipped with -short")
 	}
 	dir := cmpfixture.HelperRepo(t)
 	cache := t.TempDir()
+	shares := appProfile(t, dir, "c4")
+	t.Logf("the application's reference profile: helper %.1f%%, Work %.1f%%, respond %.1f%%", 100*shares[cmpfixture.Helper],
+		100*shares[cmpfixture.Package+".Work"], 100*shares[cmpfixture.Package+".respond"])
+	require.InDelta(t, 0.4, shares[cmpfixture.Helper], 0.1, "the application spends about 40%% in the helper")
+	run := func(t *testing.T, base, head, bench string, m measure.Metric) (*compare.Report, compare.Result) {
+		t.Helper()
+		rep, err := compare.Run(context.Background(), compare.Options{Dir: dir, Base: base, Head: head, Bench: "^" + bench + "$",
+			Settings: culpritSettings(m), CacheDir: cache, AppShares: shares})
+		require.NoError(t, err)
+		return rep, resultOf(t, rep, bench, m)
+	}
+
+	var estimate *culprit.AppImpact
 	for _, m := range []measure.Metric{measure.Time, measure.CPU, measure.Instructions} {
 		t.Run(string(m), func(t *testing.T) {
 			if m == measure.Instructions {
 				needValgrind(t)
 			}
-			rep, err := compare.Run(context.Background(), compare.Options{Dir: dir, Base: "c4", Head: "c5", Bench: "^" + cmpfixture.Work + "$",
-				Settings: culpritSettings(m), CacheDir: cache})
-			require.NoError(t, err)
-			res := resultOf(t, rep, cmpfixture.Work, m)
+			rep, res := run(t, "c4", "c5", cmpfixture.Work, m)
 			t.Logf("%s: %+.1f%% [%+.1f%%, %+.1f%%] %s", m, 100*res.Estimate.Change, 100*res.Estimate.CI.Low, 100*res.Estimate.CI.High, res.Verdict)
 			for _, c := range res.Culprits[:min(3, len(res.Culprits))] {
 				t.Logf("  %s %.0f → %.0f (%.0f%% of the change)", c.Function, c.Base, c.Head, 100*c.Share)
@@ -87,7 +105,11 @@ func TestCulpritsRankTheHelper(t *testing.T) {
 			require.NotEmpty(t, res.Culprits)
 			assert.Equal(t, cmpfixture.Helper, res.Culprits[0].Function)
 			assert.Greater(t, res.Culprits[0].Share, 0.5, "the helper holds most of the change")
-			assert.Nil(t, res.AppImpact, "no application profile, no application impact")
+			assert.True(t, res.Culprits[0].InApp)
+			require.NotNil(t, res.AppImpact)
+			if m == measure.Instructions {
+				estimate = res.AppImpact
+			}
 			require.NotNil(t, res.Profiles)
 			for _, p := range []string{res.Profiles.Base, res.Profiles.Head} {
 				assert.True(t, filepath.IsAbs(p), p)
@@ -100,55 +122,32 @@ func TestCulpritsRankTheHelper(t *testing.T) {
 			assert.Equal(t, cmpfixture.Helper, top)
 		})
 	}
-}
-
-// TestAppImpact is issue 22's second evidence: with the application's
-// reference profile (a CPU profile of its request, Serve, where the helper
-// takes about 40%), the helper's doubling has an estimated application
-// impact within the interval of the application workload measured
-// directly at both commits, and a change in a function the application
-// does not run (Check) is likely no application impact.
-func TestAppImpact(t *testing.T) {
-	if testing.Short() {
-		t.Skip("four comparisons, two under Valgrind; skipped with -short")
+	if estimate == nil {
+		return // no valgrind
 	}
-	needValgrind(t)
-	dir := cmpfixture.HelperRepo(t)
-	cache := t.TempDir()
-	shares := appProfile(t, dir, "c4")
-	t.Logf("the application's reference profile: helper %.1f%%, Work %.1f%%, respond %.1f%%", 100*shares[cmpfixture.Helper],
-		100*shares[cmpfixture.Package+".Work"], 100*shares[cmpfixture.Package+".respond"])
-	require.InDelta(t, 0.4, shares[cmpfixture.Helper], 0.1, "the application spends about 40%% in the helper")
-
-	run := func(base, head, bench string, m measure.Metric) compare.Result {
-		t.Helper()
-		rep, err := compare.Run(context.Background(), compare.Options{Dir: dir, Base: base, Head: head, Bench: "^" + bench + "$",
-			Settings: culpritSettings(m), CacheDir: cache, AppShares: shares})
-		require.NoError(t, err)
-		return resultOf(t, rep, bench, m)
-	}
-	// The application workload, measured directly.
-	direct := run("c4", "c5", cmpfixture.Serve, measure.CPU)
-	est := run("c4", "c5", cmpfixture.Work, measure.Instructions)
-	require.NotNil(t, est.AppImpact)
-	t.Logf("estimated application impact %+.1f%% [%+.1f%%, %+.1f%%], relevant share %.2f; measured directly %+.1f%% [%+.1f%%, %+.1f%%]",
-		100*est.AppImpact.Estimate, 100*est.AppImpact.Low, 100*est.AppImpact.High, est.AppImpact.RelevantShare,
-		100*direct.Estimate.Change, 100*direct.Estimate.CI.Low, 100*direct.Estimate.CI.High)
-	assert.False(t, est.AppImpact.NoImpact)
-	assert.True(t, est.Culprits[0].InApp)
-	// The reference profile's shares are sampled (a few hundred
-	// samples): a point either side of the direct interval is their error.
-	assert.GreaterOrEqual(t, est.AppImpact.Estimate, direct.Estimate.CI.Low-0.03)
-	assert.LessOrEqual(t, est.AppImpact.Estimate, direct.Estimate.CI.High+0.03)
-
-	unused := run("c1", "unused", cmpfixture.Work, measure.Instructions)
-	require.NotNil(t, unused.AppImpact)
-	t.Logf("Check doubled: %+.1f%% %s, culprit %s, application impact %+.2f%%, relevant share %.2f, likely no application impact %v",
-		100*unused.Estimate.Change, unused.Verdict, unused.Culprits[0].Function, 100*unused.AppImpact.Estimate, unused.AppImpact.RelevantShare, unused.AppImpact.NoImpact)
-	assert.Equal(t, benchstats.DefiniteRegression, unused.Verdict)
-	assert.Equal(t, cmpfixture.Check, unused.Culprits[0].Function)
-	assert.False(t, unused.Culprits[0].InApp)
-	assert.True(t, unused.AppImpact.NoImpact, "likely no application impact")
+	t.Run("application impact", func(t *testing.T) {
+		// The application workload, measured directly.
+		_, direct := run(t, "c4", "c5", cmpfixture.Serve, measure.CPU)
+		t.Logf("estimated application impact %+.1f%% [%+.1f%%, %+.1f%%], relevant share %.2f; measured directly %+.1f%% [%+.1f%%, %+.1f%%]",
+			100*estimate.Estimate, 100*estimate.Low, 100*estimate.High, estimate.RelevantShare,
+			100*direct.Estimate.Change, 100*direct.Estimate.CI.Low, 100*direct.Estimate.CI.High)
+		assert.False(t, estimate.NoImpact)
+		// The reference profile's shares are sampled (some 400
+		// samples): a few points either side of the direct interval are
+		// their error.
+		assert.GreaterOrEqual(t, estimate.Estimate, direct.Estimate.CI.Low-0.03)
+		assert.LessOrEqual(t, estimate.Estimate, direct.Estimate.CI.High+0.03)
+	})
+	t.Run("outside the application", func(t *testing.T) {
+		_, unused := run(t, "c1", "unused", cmpfixture.Work, measure.Instructions)
+		require.NotNil(t, unused.AppImpact)
+		t.Logf("Check doubled: %+.1f%% %s, culprit %s, application impact %+.2f%%, relevant share %.2f, likely no application impact %v",
+			100*unused.Estimate.Change, unused.Verdict, unused.Culprits[0].Function, 100*unused.AppImpact.Estimate, unused.AppImpact.RelevantShare, unused.AppImpact.NoImpact)
+		assert.Equal(t, benchstats.DefiniteRegression, unused.Verdict)
+		assert.Equal(t, cmpfixture.Check, unused.Culprits[0].Function)
+		assert.False(t, unused.Culprits[0].InApp)
+		assert.True(t, unused.AppImpact.NoImpact, "likely no application impact")
+	})
 }
 
 // appProfile builds the fixture's test binary at rev, profiles the
