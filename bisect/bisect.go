@@ -75,6 +75,10 @@ type Options struct {
 	CacheDir string
 	// Progress, when set, is called after each step.
 	Progress func(Step)
+	// Explain, once the first bad commit is found, compares it with the
+	// last good commit once more with the benchmark's culprit functions
+	// (compare.Options.Explain) into Result.Explanation.
+	Explain bool
 }
 
 // A Decision says which side a measured commit is like.
@@ -148,6 +152,11 @@ type Result struct {
 	Steps []Step `json:"steps"`
 	// Skipped are the commits skipped.
 	Skipped []Skipped `json:"skipped"`
+	// Explanation, with Options.Explain, is the comparison of LastGood
+	// (base) with FirstBad (head) whose result for the benchmark in the
+	// metric's unit has its culprit functions (compare.Result.Culprits)
+	// and the two profiles they come from (compare.Result.Profiles).
+	Explanation *compare.Report `json:"explanation,omitempty"`
 }
 
 func (o Options) maxReps() int {
@@ -276,6 +285,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return res, fmt.Errorf("%w: only skipped commits lie between %s (good) and %s (bad); the first bad commit is one of %d", ErrNotLocated, short(res.LastGood), short(commits[hi]), len(res.Candidates))
 	}
 	res.FirstBad = commits[hi]
+	if o.Explain {
+		if res.Explanation, err = explain(ctx, o, res); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
 
@@ -369,6 +383,20 @@ func measureAt(ctx context.Context, o Options, good, commit string, rep int, res
 	}
 	res.Steps = append(res.Steps, st)
 	return st, nil
+}
+
+// explain compares res.LastGood with res.FirstBad, asking compare for the
+// benchmark's culprit functions.
+func explain(ctx context.Context, o Options, res *Result) (*compare.Report, error) {
+	s := o.Settings
+	if s.Trials == 0 {
+		s.Trials = compare.DefaultTrials
+	}
+	return compare.Run(ctx, compare.Options{
+		Dir: o.Dir, Base: res.LastGood, Head: res.FirstBad,
+		Bench: benchname.Pattern([]string{o.Bench}), Packages: o.Packages, Explain: []string{o.Bench},
+		Settings: s, GoCmd: o.GoCmd, Env: o.Env, BuildFlags: o.BuildFlags, CacheDir: o.CacheDir,
+	})
 }
 
 func firstLine(s string) string {

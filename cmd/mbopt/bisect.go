@@ -11,6 +11,7 @@ import (
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/measure"
+	"github.com/mbopt/mbopt/report/verdict"
 )
 
 func newCmdBisect(s *streams) *cobra.Command {
@@ -48,6 +49,11 @@ func newCmdBisect(s *streams) *cobra.Command {
 					}
 				} else if werr := res.WriteText(s.Out); werr != nil {
 					return werr
+				} else if res.Explanation != nil {
+					fmt.Fprintf(s.Out, "\nlast good → first bad, with the culprit functions:\n\n")
+					if werr := verdict.WriteText(s.Out, res.Explanation); werr != nil {
+						return werr
+					}
 				}
 			}
 			if errors.Is(err, bisect.ErrNotLocated) {
@@ -66,6 +72,7 @@ func newCmdBisect(s *streams) *cobra.Command {
 	f.StringVar(&metric, "metric", "time", "what to measure per operation: {time|cpu|instructions}, as in mbopt compare")
 	f.IntVar(&o.Settings.Count, "count", 0, "go test -count per run (default 5 with --metric time, 1 with cpu and instructions)")
 	f.StringVar(&o.Settings.BenchTime, "benchtime", "", "go test -benchtime per run (default 1s with --metric time; with cpu and instructions, "+compare.CountedBenchTime+" for the run that measures allocations)")
+	f.BoolVar(&o.Explain, "explain", false, "compare the first bad commit with the last good one once more, with the benchmark's culprit functions")
 	f.IntVar(&o.MaxRepetitions, "max-repetitions", 3, "measurements of an unknown commit before it is skipped")
 	return c
 }

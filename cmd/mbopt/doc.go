@@ -769,6 +769,12 @@
 //     --count and --benchtime default to the metric's defaults).
 //   - --max-repetitions N: measurements of an unknown commit before it is
 //     skipped (default 3).
+//   - --explain: once the first bad commit is found, compare it with the
+//     last good commit once more, as mbopt compare --explain NAME does:
+//     text adds that comparison's report with the benchmark's culprit
+//     functions and the pprof command that shows their diff; json adds it
+//     as explanation (a compare report, whose result has culprits and
+//     profiles).
 //   - --format text|json: text is a short log, one line per measurement,
 //     and the first bad commit; json is a bisect.Result: first_bad (the full
 //     hash), last_good, steps (each with its change, interval, trials and
