@@ -345,7 +345,8 @@ func measureAt(ctx context.Context, o Options, good, commit string, rep int, res
 		Dir: o.Dir, Base: good, Head: commit,
 		Bench: benchname.Pattern([]string{o.Bench}), Packages: o.Packages,
 		Settings: s, GoCmd: o.GoCmd, Env: o.Env, BuildFlags: o.BuildFlags, CacheDir: o.CacheDir,
-		Out: "", // compare keeps each step's raw files under .mbopt/compare
+		ExplainOnly: true, // the culprits of the found commit only (Options.Explain)
+		Out:         "",   // compare keeps each step's raw files under .mbopt/compare
 	})
 	st := Step{Commit: commit, Trials: s.Trials}
 	if err != nil {

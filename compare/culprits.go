@@ -49,7 +49,7 @@ func (r *runner) explains(res Result, asked bool) bool {
 	if res.Status != Compared || res.Estimate == nil || res.Unit != r.s.unit() {
 		return false
 	}
-	return asked || res.Verdict != benchstats.Unchanged
+	return asked || !r.opt.ExplainOnly && res.Verdict != benchstats.Unchanged
 }
 
 // culprits finds the culprit functions of the results that need them (see

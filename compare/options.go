@@ -97,6 +97,10 @@ type Options struct {
 	// functions (Result.Culprits) whatever their verdict; the definite
 	// and potential changes get them anyway.
 	Explain []string
+	// ExplainOnly leaves the culprit functions to the benchmarks Explain
+	// names: the changes get none unless named. Bisect's steps need only
+	// the change, and profiles at each step would cost a run per version.
+	ExplainOnly bool
 	// AppShares is the application's reference profile: each function's
 	// share of the application's CPU time (flat, 0..1), keyed by its name
 	// as callgraph.NormalizeName writes it; nil when unknown. With it, a
