@@ -8,10 +8,12 @@
 // # Decisions
 //
 // The first step measures bad against good: its relative change d is the
-// change to locate; when compare finds no change there (the interval
-// contains zero, again after Options.MaxRepetitions measurements with
-// twice the trials each), the change cannot be located and [Run] returns
-// [ErrNotLocated]. Each later step measures a commit against good and
+// change to locate, once its whole interval lies beyond ±Settings.Threshold
+// (compare's threshold, 1% by default: a few measurements of identical code
+// can give a narrow interval that excludes zero by a fraction of a
+// percent); when it does not (again after Options.MaxRepetitions
+// measurements with twice the trials each), the change cannot be located
+// and [Run] returns [ErrNotLocated]. Each later step measures a commit against good and
 // decides three ways from the interval of its relative change: like good
 // when the whole interval lies on good's side of d/2, or contains zero and
 // excludes d; like bad when it excludes zero on the change's side and
@@ -215,7 +217,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			o.progress(*last)
 			return res, fmt.Errorf("%w: %s at %s: %s", ErrNotLocated, o.Bench, short(bad), ref.Reason)
 		}
-		if ref.Low > 0 || ref.High < 0 {
+		if beyond(ref, o.Settings.Threshold) {
 			last.Decision = Bad
 			o.progress(*last)
 			break
@@ -398,6 +400,15 @@ func explain(ctx context.Context, o Options, res *Result) (*compare.Report, erro
 		Bench: benchname.Pattern([]string{o.Bench}), Packages: o.Packages, Explain: []string{o.Bench},
 		Settings: s, GoCmd: o.GoCmd, Env: o.Env, BuildFlags: o.BuildFlags, CacheDir: o.CacheDir,
 	})
+}
+
+// beyond reports whether the reference step's interval lies wholly beyond
+// ±threshold (compare.DefaultThreshold when 0): a change to locate.
+func beyond(ref Step, threshold float64) bool {
+	if threshold <= 0 {
+		threshold = compare.DefaultThreshold
+	}
+	return ref.Low > threshold || ref.High < -threshold
 }
 
 func firstLine(s string) string {

@@ -72,6 +72,7 @@ func newCmdBisect(s *streams) *cobra.Command {
 	f.StringVar(&metric, "metric", "time", "what to measure per operation: {time|cpu|instructions}, as in mbopt compare")
 	f.IntVar(&o.Settings.Count, "count", 0, "go test -count per run (default 5 with --metric time, 1 with cpu and instructions)")
 	f.StringVar(&o.Settings.BenchTime, "benchtime", "", "go test -benchtime per run (default 1s with --metric time; with cpu and instructions, "+compare.CountedBenchTime+" for the run that measures allocations)")
+	f.Float64Var(&o.Settings.Threshold, "threshold", compare.DefaultThreshold, "the smallest relative change to locate: the first step's interval must lie beyond it (0.01 = 1%)")
 	f.BoolVar(&o.Explain, "explain", false, "compare the first bad commit with the last good one once more, with the benchmark's culprit functions")
 	f.IntVar(&o.MaxRepetitions, "max-repetitions", 3, "measurements of an unknown commit before it is skipped")
 	return c

@@ -769,6 +769,10 @@
 //     --count and --benchtime default to the metric's defaults).
 //   - --max-repetitions N: measurements of an unknown commit before it is
 //     skipped (default 3).
+//   - --threshold X: the smallest change to locate (default 0.01, 1%): the
+//     first step's interval must lie wholly beyond ±X, else bad is not
+//     measurably different from good (a few measurements of identical
+//     code can exclude zero by a fraction of a percent).
 //   - --explain: once the first bad commit is found, compare it with the
 //     last good commit once more, as mbopt compare --explain NAME does:
 //     text adds that comparison's report with the benchmark's culprit
