@@ -128,22 +128,28 @@ func (o Options) Counts(target time.Duration) (n1, n2 int, err error) {
 	return o.bounded(math.Ceil(float64(target.Nanoseconds()) / ns))
 }
 
-// instructionCounts returns the counts of [CountInstructions]: by
+// instructionCounts returns the first counts of [CountInstructions]: by
 // InstructionsBudget when InstrPerOp is known (N2 runs about that many
-// instructions, and at most ten times InstructionsTarget of native time
-// when NsPerOp is known; N1 = max(2, N2/10), as the lower count only needs
-// to run the start-up and setup again), else [Options.Counts] at
-// InstructionsTarget.
+// instructions, within [Options.capped]; N1 = max(2, N2/10), as the lower
+// count only needs to run the start-up and setup again), else
+// [Options.Counts] at InstructionsTarget.
 func (o Options) instructionCounts() (n1, n2 int, err error) {
 	if o.N1 != 0 || o.N2 != 0 || !(o.InstrPerOp > 0) {
 		return o.Counts(InstructionsTarget)
 	}
-	n := math.Ceil(InstructionsBudget / o.InstrPerOp)
+	n2 = o.capped(math.Ceil(InstructionsBudget / o.InstrPerOp))
+	return max(2, n2/10), n2, nil
+}
+
+// capped returns n within the limits of the higher instruction count: at
+// most ten times InstructionsTarget of native time when NsPerOp is known,
+// and those of [Options.bounded].
+func (o Options) capped(n float64) int {
 	if o.NsPerOp > 0 {
 		n = min(n, math.Ceil(float64(10*InstructionsTarget.Nanoseconds())/o.NsPerOp))
 	}
-	_, n2, err = o.bounded(n)
-	return max(2, n2/10), n2, err
+	_, n2, _ := o.bounded(n)
+	return n2
 }
 
 // bounded returns the counts for a wished N2 of n: at least 5, at most

@@ -387,3 +387,47 @@ func TestCPUProfile(t *testing.T) {
 		})
 	}
 }
+
+// TestCountInstructionsAfterSetup: counts chosen from an estimate that
+// includes the benchmark's setup (as Inspect's whole-function count per
+// op does) run the loop a few times, and the difference is the noise of
+// the runtime's own work, even negative (a real benchmark read -17,901
+// instructions/op at N2 = 5): CountInstructions runs the higher count
+// again until the difference carries the budget, and agrees with fixed,
+// large counts.
+func TestCountInstructionsAfterSetup(t *testing.T) {
+	needValgrind(t)
+	o := fixture(t, "BenchmarkSetup")
+	fixed := o
+	fixed.N1, fixed.N2 = 20000, 200000
+	want, err := CountInstructions(context.Background(), fixed)
+	require.NoError(t, err)
+
+	o.InstrPerOp = 1e8 // the setup's count: N2 = 5
+	n1, n2, err := o.instructionCounts()
+	require.NoError(t, err)
+	require.Equal(t, 5, n2)
+	got, err := CountInstructions(context.Background(), o)
+	require.NoError(t, err)
+	t.Logf("fixed counts %d, %d: %.1f instructions/op; from counts %d, %d: %.1f at N2 = %d", fixed.N1, fixed.N2, want.PerOp, n1, n2, got.PerOp, got.N2)
+	assert.Greater(t, got.N2, 100*n2)
+	assert.InEpsilon(t, want.PerOp, got.PerOp, 0.02)
+}
+
+func TestRecount(t *testing.T) {
+	o := Options{}
+	for _, tc := range []struct {
+		n1, n2 int
+		diff   float64
+		want   int
+	}{
+		{2, 5, -17901 * 3, 500},                 // not positive: 100 times more
+		{2, 500, 498 * 266, 2 + 187970},         // sized by the difference
+		{2, 5, 3 * 1e9, 5},                      // at least 5 (the budget is reached already)
+		{2, 1e6, (1e6 - 2) * 0.001, 10_000_000}, // at most 10,000,000
+	} {
+		assert.Equal(t, tc.want, o.recount(tc.n1, tc.n2, tc.diff), "%+v", tc)
+	}
+	o.NsPerOp = 10000 // ten times InstructionsTarget: 20,000 iterations
+	assert.Equal(t, 20000, o.recount(2, 500, 498*266))
+}

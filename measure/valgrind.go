@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,7 +77,11 @@ func (o Options) tool() Tool {
 // collector off (GOGC=off) behind the GOMEMLIMIT guard and GODEBUG
 // settings that make the runs repeatable (see the package documentation),
 // and returns (I(N2) − I(N1)) / (N2 − N1), where I is the whole process's
-// count: start-up, setup and the run at b.N = 1 cancel out. Cachegrind
+// count: start-up, setup and the run at b.N = 1 cancel out. When it
+// chooses the counts (N1 and N2 unset) and the difference carries less
+// than half of InstructionsBudget, it runs the higher count again, up to
+// three times, sized by the difference measured (Value.N2 is the last
+// count). Cachegrind
 // (the default) is faster; Callgrind counts the same and its output files
 // (Options.Keep) hold the call graph.
 //
@@ -97,27 +102,65 @@ func CountInstructions(ctx context.Context, o Options) (Value, error) {
 	}
 	v := Value{N1: n1, N2: n2}
 	var totals [2]float64
-	for i, n := range []int{n1, n2} {
+	count := func(i, n int) error {
 		profile, guard, err := o.valgrindRun(ctx, vg, tool, n)
 		if err != nil {
-			return Value{}, err
+			return err
 		}
 		v.GuardFired = v.GuardFired || guard
 		if totals[i], err = total(profile); err != nil {
-			return Value{}, fmt.Errorf("%s: %s output: %w", o.Name, tool, err)
+			return fmt.Errorf("%s: %s output: %w", o.Name, tool, err)
 		}
 		if o.Keep != "" {
 			// n1 and n2, not the counts, so the next measurement replaces
 			// these files; the file's "cmd:" line has the count.
 			dst := fmt.Sprintf("%s.n%d.%s.out", o.Keep, i+1, tool)
 			if err := os.WriteFile(dst, profile, 0o644); err != nil {
-				return Value{}, err
+				return err
 			}
-			v.Files = append(v.Files, dst)
+			if i == len(v.Files) {
+				v.Files = append(v.Files, dst)
+			}
+		}
+		return nil
+	}
+	for i, n := range []int{n1, n2} {
+		if err := count(i, n); err != nil {
+			return Value{}, err
 		}
 	}
-	v.PerOp = (totals[1] - totals[0]) / float64(n2-n1)
+	// Counts chosen here come from an estimate, which can be far off: a
+	// benchmark with setup before its timer has a large per-op estimate
+	// from its whole function (Inspect), so the loop runs a few
+	// iterations and the difference is the noise of the runtime's own
+	// work, even negative. Until the difference carries half the budget,
+	// the higher count runs again, sized by the difference measured (100
+	// times more when it is not positive), within the counts' limits.
+	auto := o.N1 == 0 && o.N2 == 0
+	for round := 0; auto && round < 3 && totals[1]-totals[0] < InstructionsBudget/2; round++ {
+		next := o.recount(v.N1, v.N2, totals[1]-totals[0])
+		if next <= v.N2 {
+			break // a limit: memory, time or 10,000,000 iterations
+		}
+		v.N2 = next
+		if err := count(1, next); err != nil {
+			return Value{}, err
+		}
+	}
+	v.PerOp = (totals[1] - totals[0]) / float64(v.N2-v.N1)
 	return v, nil
+}
+
+// recount returns the higher count that runs InstructionsBudget
+// instructions in the loop, given that counts n1 and n2 differed by diff
+// instructions (100 times n2 when diff is not positive), within the
+// limits of [Options.instructionCounts].
+func (o Options) recount(n1, n2 int, diff float64) int {
+	want := float64(n2) * 100
+	if diff > 0 {
+		want = float64(n1) + math.Ceil(InstructionsBudget/(diff/float64(n2-n1)))
+	}
+	return o.capped(want)
 }
 
 // valgrindRun runs the benchmark once under tool at n iterations and
