@@ -71,8 +71,9 @@ type CompareConfig struct {
 	// Logf, when set, gets a line of the comparison's log: what changed,
 	// the A/A calibration.
 	Logf func(format string, args ...any)
-	// Warn, when set, gets the warnings: a calibration that could not be
-	// read, a report that could not be stored.
+	// Warn, when set, gets the warnings, as *input.Error values naming the
+	// setting concerned (History, AppBenchmark): a calibration that could
+	// not be read, a report that could not be stored.
 	Warn func(error)
 }
 
@@ -94,7 +95,8 @@ const (
 // stores the report there ([history.Store.Record]), adding notes that say
 // so. It returns nil and no error when OnlyAffected leaves nothing to
 // compare. When the report could not be stored, it returns the report and
-// an error saying so: the comparison itself is done.
+// an error saying so, naming the history database (not an input error: the
+// comparison itself is done).
 func Compare(ctx context.Context, cfg CompareConfig) (*compare.Report, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
@@ -373,40 +375,6 @@ func logf(f func(string, ...any)) func(string, ...any) {
 	return f
 }
 
-// A HistoryError is about the history database at Path: a warning while
-// storing a comparison, or the error of a report that was not stored. Its
-// message names the setting History (a command line's --history) and the
-// others it mentions as [HistoryError.Text]'s name function does.
-type HistoryError struct {
-	// Path is the history database.
-	Path string
-	// Format is the rest of the message, as for input.Errorf.
-	Format string
-	// Args are Format's arguments; the input.Field values among them are
-	// named.
-	Args []any
-}
-
-// Error returns the message with the settings named as Go names them.
-func (e *HistoryError) Error() string { return e.Text(input.Field.String) }
-
-// Text returns the message with the settings named by name.
-func (e *HistoryError) Text(name func(input.Field) string) string {
-	ie := &input.Error{Format: "%s %s: " + e.Format, Args: append([]any{historyField, e.Path}, e.Args...)}
-	return ie.Text(name)
-}
-
-// Unwrap returns the errors among Args.
-func (e *HistoryError) Unwrap() []error {
-	var errs []error
-	for _, a := range e.Args {
-		if err, ok := a.(error); ok {
-			errs = append(errs, err)
-		}
-	}
-	return errs
-}
-
 // applyHistory records rep, compared on the machine m, in the history st
 // (nil: no history) with history.Store.Record. After an A/A comparison it
 // logs the thresholds calibrated from it.
@@ -421,7 +389,7 @@ func applyHistory(ctx context.Context, o historyRecord, st *history.Store, path 
 	}
 	warn := func(format string, args ...any) {
 		if o.warn != nil {
-			o.warn(&HistoryError{Path: path, Format: format, Args: args})
+			o.warn(input.Errorf("%s %s: "+format, append([]any{historyField, path}, args...)...))
 		}
 	}
 	if history.IsAA(rep) && !o.aa {
@@ -443,7 +411,7 @@ func applyHistory(ctx context.Context, o historyRecord, st *history.Store, path 
 	}
 	if err != nil {
 		warn("the comparison was not stored: %v", err)
-		return &HistoryError{Path: path, Format: "the report was printed but not stored in the history: %w", Args: []any{err}}
+		return fmt.Errorf("%s: the report was printed but not stored in the history: %w", path, err)
 	}
 	rep.Notes = append(rep.Notes, fmt.Sprintf("stored as comparison %d in %s", rec.ID, path))
 	if o.bridge {

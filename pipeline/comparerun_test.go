@@ -35,14 +35,14 @@ func TestCompareStoreFailsAtEnd(t *testing.T) {
 		return map[input.Field]string{"History": "--history", "Settings.Threshold": "--threshold"}[f]
 	}
 	o := historyRecord{logf: logf(nil), warn: func(err error) {
-		var he *HistoryError
-		require.True(t, errors.As(err, &he))
-		warnings = append(warnings, he.Text(flag))
+		var ie *input.Error
+		require.True(t, errors.As(err, &ie))
+		warnings = append(warnings, ie.Text(flag))
 	}}
 	err = applyHistory(ctx, o, st, path, rep, history.ThisMachine(""))
-	var he *HistoryError
-	require.True(t, errors.As(err, &he), "%v", err)
-	assert.True(t, strings.HasPrefix(he.Text(flag), "--history "+path+": the report was printed but not stored in the history: "), he.Text(flag))
+	require.Error(t, err)
+	assert.False(t, errors.Is(err, input.ErrInput), "storing failed: not an input error")
+	assert.True(t, strings.HasPrefix(err.Error(), path+": the report was printed but not stored in the history: "), err.Error())
 	require.Len(t, warnings, 2)
 	assert.Contains(t, warnings[0], "--history "+path+": reading the A/A calibration: ")
 	assert.Contains(t, warnings[0], "; the verdicts use --threshold 1.0%")
