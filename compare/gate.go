@@ -6,6 +6,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/internal/enum"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
@@ -37,16 +38,7 @@ var FailOns = []FailOn{FailOnDefiniteRegression, FailOnAnyRegression, FailOnAppI
 
 // ParseFailOn parses a gate name.
 func ParseFailOn(s string) (FailOn, error) {
-	for _, f := range FailOns {
-		if string(f) == s {
-			return f, nil
-		}
-	}
-	names := make([]string, len(FailOns))
-	for i, f := range FailOns {
-		names[i] = string(f)
-	}
-	return "", fmt.Errorf("unknown gate %q: valid values are %s", s, strings.Join(names, ", "))
+	return enum.ParseName("unknown gate", s, FailOns)
 }
 
 // Gate returns the results that fail the gate f, in report order: the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/internal/enum"
 )
 
 // ImpactKind selects how much application time a covered node is worth in
@@ -37,13 +38,7 @@ func (k ImpactKind) String() string {
 
 // ParseImpactKind parses "attributed" or "flat".
 func ParseImpactKind(s string) (ImpactKind, error) {
-	switch s {
-	case "attributed":
-		return AttributedImpact, nil
-	case "flat":
-		return FlatImpact, nil
-	}
-	return 0, fmt.Errorf("invalid impact %q: valid values are {attributed|flat}", s)
+	return enum.Parse("invalid impact", s, AttributedImpact, FlatImpact)
 }
 
 // NodeSeconds returns what covering n is worth under k: n.Attributed for

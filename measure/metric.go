@@ -1,9 +1,6 @@
 package measure
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/mbopt/mbopt/internal/enum"
 
 // A Metric is what a comparison measures per benchmark operation.
 type Metric string
@@ -29,16 +26,7 @@ var Metrics = []Metric{Time, CPU, Instructions}
 // ParseMetric returns the metric named s, or an error that lists the valid
 // names.
 func ParseMetric(s string) (Metric, error) {
-	for _, m := range Metrics {
-		if string(m) == s {
-			return m, nil
-		}
-	}
-	names := make([]string, len(Metrics))
-	for i, m := range Metrics {
-		names[i] = string(m)
-	}
-	return "", fmt.Errorf("unknown metric %q: valid values are %s", s, strings.Join(names, ", "))
+	return enum.ParseName("unknown metric", s, Metrics)
 }
 
 // Unit returns the unit of the metric's values in the Go benchmark format,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/enum"
 )
 
 // Nodes selects which application nodes a greedy step counts.
@@ -30,13 +31,7 @@ func (n Nodes) String() string {
 
 // ParseNodes parses "project" or "all".
 func ParseNodes(s string) (Nodes, error) {
-	switch s {
-	case "project":
-		return ProjectNodes, nil
-	case "all":
-		return AllNodes, nil
-	}
-	return 0, fmt.Errorf("invalid node criterion %q: valid values are {project|all}", s)
+	return enum.Parse("invalid node criterion", s, ProjectNodes, AllNodes)
 }
 
 // Options configures [Greedy]. The zero value counts project nodes and

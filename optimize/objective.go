@@ -8,6 +8,7 @@ import (
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
 
+	"github.com/mbopt/mbopt/internal/enum"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
@@ -45,15 +46,7 @@ func (o Objective) String() string {
 
 // ParseObjective parses "nodes", "impact" or "cost".
 func ParseObjective(s string) (Objective, error) {
-	switch s {
-	case "nodes":
-		return NodeCount, nil
-	case "impact":
-		return Impact, nil
-	case "cost":
-		return Cost, nil
-	}
-	return 0, fmt.Errorf("invalid objective %q: valid values are {nodes|impact|cost}", s)
+	return enum.Parse("invalid objective", s, NodeCount, Impact, Cost)
 }
 
 // Plan configures [Select]. The zero value is Algorithm 2 on project nodes:

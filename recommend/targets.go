@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/internal/enum"
 )
 
 // Targets says which functions [Additional] may recommend (see "Targets" in
@@ -35,13 +36,7 @@ func (t Targets) String() string {
 
 // ParseTargets parses "any" or "callable".
 func ParseTargets(s string) (Targets, error) {
-	switch s {
-	case "any":
-		return AnyFunction, nil
-	case "callable":
-		return Callable, nil
-	}
-	return 0, fmt.Errorf("invalid targets %q: valid values are {callable|any}", s)
+	return enum.Parse("invalid targets", s, Callable, AnyFunction)
 }
 
 // funcName is a function name from a profile split into the named function

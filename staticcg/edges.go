@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/internal/enum"
 )
 
 // Edges chooses the edges of the application graph that the
@@ -39,15 +40,7 @@ func (e Edges) String() string {
 
 // ParseEdges parses "sampled", "static" or "both".
 func ParseEdges(s string) (Edges, error) {
-	switch s {
-	case "sampled":
-		return Sampled, nil
-	case "static":
-		return Static, nil
-	case "both":
-		return Both, nil
-	}
-	return 0, fmt.Errorf("invalid edges %q: valid values are {sampled|static|both}", s)
+	return enum.Parse("invalid edges", s, Sampled, Static, Both)
 }
 
 // Stats describes what [Apply] did.

@@ -13,6 +13,8 @@ import (
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
+
+	"github.com/mbopt/mbopt/internal/enum"
 )
 
 // Algorithm chooses how [Build] resolves dynamic calls (interface
@@ -45,13 +47,7 @@ func (a Algorithm) String() string {
 
 // ParseAlgorithm parses "vta" or "cha".
 func ParseAlgorithm(s string) (Algorithm, error) {
-	switch s {
-	case "vta":
-		return VTA, nil
-	case "cha":
-		return CHA, nil
-	}
-	return 0, fmt.Errorf("invalid call graph algorithm %q: valid values are {vta|cha}", s)
+	return enum.Parse("invalid call graph algorithm", s, VTA, CHA)
 }
 
 // Options configures [Build]. The zero value analyses the packages of the

@@ -30,6 +30,7 @@ var layer = map[string]int{
 	"bitset":              helpers,
 	"internal/atomicfile": helpers,
 	"internal/dirlock":    helpers,
+	"internal/enum":       helpers,
 	"internal/gomod":      helpers,
 	"internal/doccheck":   helpers,
 	"internal/interrupt":  helpers,

@@ -1,0 +1,37 @@
+// Package enum parses the names of the module's enumerations: the one rule
+// of the Parse… functions (optimize.ParseObjective, compare.ParseFailOn, …)
+// that find the value a name stands for and, for a name that stands for
+// none, list the valid names in the error.
+package enum
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Parse returns the value among valid whose String is s. For any other s
+// the error is `WHAT "s": valid values are {a|b|c}`, the names of valid in
+// their order, what saying what s is, such as "invalid objective".
+func Parse[T fmt.Stringer](what, s string, valid ...T) (T, error) {
+	names := make([]string, len(valid))
+	for i, v := range valid {
+		if names[i] = v.String(); names[i] == s {
+			return v, nil
+		}
+	}
+	var zero T
+	return zero, fmt.Errorf("%s %q: valid values are {%s}", what, s, strings.Join(names, "|"))
+}
+
+// ParseName is [Parse] for an enumeration whose values are their names
+// (a string type): the value of valid equal to s, or the error
+// `WHAT "s": valid values are a, b, c`.
+func ParseName[T ~string](what, s string, valid []T) (T, error) {
+	names := make([]string, len(valid))
+	for i, v := range valid {
+		if names[i] = string(v); names[i] == s {
+			return v, nil
+		}
+	}
+	return "", fmt.Errorf("%s %q: valid values are %s", what, s, strings.Join(names, ", "))
+}

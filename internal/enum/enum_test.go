@@ -1,0 +1,44 @@
+package enum
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+type level int
+
+func (l level) String() string { return [...]string{"low", "high"}[l] }
+
+type color string
+
+// outcome is the value parsed, or the error's message.
+func outcome(v any, err error) string {
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return fmt.Sprint(v)
+}
+
+// TestParse: each name gives its value, other names an error listing the
+// valid ones in the order given.
+func TestParse(t *testing.T) {
+	for s, want := range map[string]string{
+		"low":  "low",
+		"high": "high",
+		"mid":  `error: invalid level "mid": valid values are {high|low}`,
+		"":     `error: invalid level "": valid values are {high|low}`,
+	} {
+		v, err := Parse("invalid level", s, level(1), level(0))
+		assert.Equal(t, want, outcome(v, err), "%q", s)
+	}
+	for s, want := range map[string]string{
+		"red":   "red",
+		"green": "green",
+		"Red":   `error: unknown color "Red": valid values are red, green`,
+	} {
+		v, err := ParseName("unknown color", s, []color{"red", "green"})
+		assert.Equal(t, want, outcome(v, err), "%q", s)
+	}
+}
