@@ -10,10 +10,28 @@ import (
 	"github.com/mbopt/mbopt/bisect"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/testing/bisectfixture"
+	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
+	"github.com/mbopt/mbopt/internal/testing/gittest"
 	"github.com/mbopt/mbopt/internal/testing/need"
 	"github.com/mbopt/mbopt/measure"
 )
+
+// The indices in history's commits of the commit that doubles the
+// helper's work and of the one that does not build in the unbuildable
+// variant.
+const (
+	doubling = cmpfixture.HelperCulprit - 1
+	broken   = cmpfixture.HelperUnbuildable - 1
+)
+
+// history makes the fixture, cmpfixture's HelperRepo (the Unbuildable
+// variant with unbuildable), and returns it with main's eight commits,
+// oldest first.
+func history(t *testing.T, unbuildable bool) (*gittest.Repo, []string) {
+	t.Helper()
+	dir, c := cmpfixture.HelperRepo(t, cmpfixture.HelperVariant{Unbuildable: unbuildable})
+	return gittest.Open(t, dir), c
+}
 
 // settings are a short schedule for metric m: the counting metrics
 // measure CPU time or instructions, which the machine's load does not
@@ -56,9 +74,9 @@ func TestFindsTheCommit(t *testing.T) {
 			if tt.metric == measure.Instructions {
 				need.Tool(t, "bisect with the instructions metric", "valgrind")
 			}
-			r, c := bisectfixture.History(t, tt.unbuildable)
+			r, c := history(t, tt.unbuildable)
 			res, err := bisect.Run(context.Background(), bisect.Options{
-				Dir: r.Dir, Bench: bisectfixture.Bench, Good: c[0], Bad: c[7], Settings: settings(tt.metric), CacheDir: t.TempDir(),
+				Dir: r.Dir, Bench: cmpfixture.Work, Good: c[0], Bad: c[7], Settings: settings(tt.metric), CacheDir: t.TempDir(),
 				Explain: tt.explain,
 			})
 			if err != nil {
@@ -72,8 +90,8 @@ func TestFindsTheCommit(t *testing.T) {
 			for _, s := range res.Steps {
 				t.Logf("%.12s %-8s %+6.1f%% [%+.1f%%, %+.1f%%] %s %s", s.Commit, s.Decision, 100*s.Change, 100*s.Low, 100*s.High, s.Subject, s.Reason)
 			}
-			if res.FirstBad != c[bisectfixture.Doubling] || res.LastGood != c[bisectfixture.Doubling-1] {
-				t.Errorf("first bad %.12s, last good %.12s; want %.12s and %.12s", res.FirstBad, res.LastGood, c[bisectfixture.Doubling], c[bisectfixture.Doubling-1])
+			if res.FirstBad != c[doubling] || res.LastGood != c[doubling-1] {
+				t.Errorf("first bad %.12s, last good %.12s; want %.12s and %.12s", res.FirstBad, res.LastGood, c[doubling], c[doubling-1])
 			}
 			if res.Metric != tt.metric {
 				t.Errorf("result's metric %q, want %q", res.Metric, tt.metric)
@@ -96,8 +114,8 @@ func TestFindsTheCommit(t *testing.T) {
 				t.Errorf("%d commits skipped, want %d: %+v", len(res.Skipped), wantSkipped, res.Skipped)
 			}
 			for _, s := range res.Skipped {
-				if s.Commit != c[bisectfixture.Unbuildable] || !strings.Contains(s.Reason, "does not build") {
-					t.Errorf("skipped %.12s (%s); only the unbuildable %.12s may be", s.Commit, s.Reason, c[bisectfixture.Unbuildable])
+				if s.Commit != c[broken] || !strings.Contains(s.Reason, "does not build") {
+					t.Errorf("skipped %.12s (%s); only the unbuildable %.12s may be", s.Commit, s.Reason, c[broken])
 				}
 			}
 			if out := r.Git("worktree", "list"); strings.Count(out, "\n") != 0 {
@@ -119,12 +137,12 @@ func checkExplanation(t *testing.T, res *bisect.Result, c []string) {
 	if e == nil {
 		t.Fatal("no explanation")
 	}
-	if e.Base.Commit != c[bisectfixture.Doubling-1] || e.Head.Commit != c[bisectfixture.Doubling] {
+	if e.Base.Commit != c[doubling-1] || e.Head.Commit != c[doubling] {
 		t.Errorf("explanation compares %.12s with %.12s; want the last good and the first bad commit", e.Base.Commit, e.Head.Commit)
 	}
 	var r *compare.Result
 	for i := range e.Results {
-		if e.Results[i].Name == bisectfixture.Bench && e.Results[i].Unit == res.Metric.Unit() {
+		if e.Results[i].Name == cmpfixture.Work && e.Results[i].Unit == res.Metric.Unit() {
 			r = &e.Results[i]
 		}
 	}
@@ -134,8 +152,8 @@ func checkExplanation(t *testing.T, res *bisect.Result, c []string) {
 	for i, x := range r.Culprits[:min(3, len(r.Culprits))] {
 		t.Logf("culprit %d: %s %+.1f%% of the change", i+1, x.Function, 100*x.Share)
 	}
-	if r.Culprits[0].Function != bisectfixture.Helper {
-		t.Errorf("top culprit %s, want %s", r.Culprits[0].Function, bisectfixture.Helper)
+	if r.Culprits[0].Function != cmpfixture.Helper {
+		t.Errorf("top culprit %s, want %s", r.Culprits[0].Function, cmpfixture.Helper)
 	}
 	if r.Profiles == nil {
 		t.Fatal("no profiles named")
@@ -153,14 +171,14 @@ func TestNotLocated(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the fixture")
 	}
-	r, c := bisectfixture.History(t, false)
+	r, c := history(t, false)
 	// The time metric: the counting metrics' tight intervals on three
 	// trials may exclude zero between two identical binaries (a -0.2%
 	// [-0.2%, -0.2%] was seen), which bisect takes for a change.
 	s := compare.DefaultSettings()
 	s.Trials, s.Runs, s.Count, s.BenchTime = 3, 2, 3, "3000x"
 	_, err := bisect.Run(context.Background(), bisect.Options{
-		Dir: r.Dir, Bench: bisectfixture.Bench, Good: c[0], Bad: c[2], Settings: s, CacheDir: t.TempDir(),
+		Dir: r.Dir, Bench: cmpfixture.Work, Good: c[0], Bad: c[2], Settings: s, CacheDir: t.TempDir(),
 	})
 	if !errors.Is(err, bisect.ErrNotLocated) {
 		t.Fatalf("error %v, want ErrNotLocated", err)
@@ -172,11 +190,11 @@ func TestCancelLeavesNoWorktree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the fixture")
 	}
-	r, c := bisectfixture.History(t, false)
+	r, c := history(t, false)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	_, err := bisect.Run(ctx, bisect.Options{
-		Dir: r.Dir, Bench: bisectfixture.Bench, Good: c[0], Bad: c[7], Settings: settings(measure.CPU), CacheDir: t.TempDir(),
+		Dir: r.Dir, Bench: cmpfixture.Work, Good: c[0], Bad: c[7], Settings: settings(measure.CPU), CacheDir: t.TempDir(),
 		Progress: func(bisect.Step) { cancel() },
 	})
 	if !errors.Is(err, context.Canceled) {
@@ -188,7 +206,7 @@ func TestCancelLeavesNoWorktree(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	r, c := bisectfixture.History(t, false)
+	r, c := history(t, false)
 	tests := []struct {
 		name      string
 		good, bad string
@@ -199,7 +217,7 @@ func TestBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := bisect.Run(context.Background(), bisect.Options{Dir: r.Dir, Bench: bisectfixture.Bench, Good: tt.good, Bad: tt.bad})
+			_, err := bisect.Run(context.Background(), bisect.Options{Dir: r.Dir, Bench: cmpfixture.Work, Good: tt.good, Bad: tt.bad})
 			if !errors.Is(err, input.ErrInput) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want an input error containing %q", err, tt.want)
 			}

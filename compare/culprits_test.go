@@ -60,11 +60,11 @@ func pprofTop(t *testing.T, args ...string) (string, string) {
 }
 
 // TestCulprits is issue 22's evidence, on a repository of eight commits
-// where c5 doubles the work of a helper the compiler inlines and the
+// where c6 doubles the work of a helper the compiler inlines and the
 // others change comments only, with the application's reference profile
 // (a CPU profile of its request, Serve, where the helper takes about 40%):
 //
-//   - compare c4..c5 finds the change with every metric, ranks the helper
+//   - compare c5..c6 finds the change with every metric, ranks the helper
 //     first among its culprits, and writes two profiles whose go tool
 //     pprof -diff_base shows the helper first too;
 //   - the estimated application impact (instructions) lies within the
@@ -76,9 +76,9 @@ func TestCulprits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("five comparisons, two under Valgrind; skipped with -short")
 	}
-	dir := cmpfixture.HelperRepo(t)
+	dir, _ := cmpfixture.HelperRepo(t, cmpfixture.HelperVariant{})
 	cache := t.TempDir()
-	shares := appProfile(t, dir, "c4")
+	shares := appProfile(t, dir, "c5")
 	t.Logf("the application's reference profile: helper %.1f%%, Work %.1f%%, respond %.1f%%", 100*shares[cmpfixture.Helper],
 		100*shares[cmpfixture.Package+".Work"], 100*shares[cmpfixture.Package+".respond"])
 	require.InDelta(t, 0.4, shares[cmpfixture.Helper], 0.1, "the application spends about 40%% in the helper")
@@ -96,7 +96,7 @@ func TestCulprits(t *testing.T) {
 			if m == measure.Instructions {
 				needValgrind(t)
 			}
-			rep, res := run(t, "c4", "c5", cmpfixture.Work, m)
+			rep, res := run(t, "c5", "c6", cmpfixture.Work, m)
 			t.Logf("%s: %+.1f%% [%+.1f%%, %+.1f%%] %s", m, 100*res.Estimate.Change, 100*res.Estimate.CI.Low, 100*res.Estimate.CI.High, res.Verdict)
 			for _, c := range res.Culprits[:min(3, len(res.Culprits))] {
 				t.Logf("  %s %.0f → %.0f (%.0f%% of the change)", c.Function, c.Base, c.Head, 100*c.Share)
@@ -127,7 +127,7 @@ func TestCulprits(t *testing.T) {
 	}
 	t.Run("application impact", func(t *testing.T) {
 		// The application workload, measured directly.
-		_, direct := run(t, "c4", "c5", cmpfixture.Serve, measure.CPU)
+		_, direct := run(t, "c5", "c6", cmpfixture.Serve, measure.CPU)
 		t.Logf("estimated application impact %+.1f%% [%+.1f%%, %+.1f%%], relevant share %.2f; measured directly %+.1f%% [%+.1f%%, %+.1f%%]",
 			100*estimate.Estimate, 100*estimate.Low, 100*estimate.High, estimate.RelevantShare,
 			100*direct.Estimate.Change, 100*direct.Estimate.CI.Low, 100*direct.Estimate.CI.High)

@@ -14,30 +14,23 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/mbopt/mbopt/culprit"
+	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 	"github.com/mbopt/mbopt/measure"
 )
 
-const helperFn = "example.com/inline.helper"
-
-// buildSide copies the fixture, doubles helper's loop when head is set,
-// and builds its test binary.
+// buildSide writes cmpfixture's HelperRepo module as its last commit
+// before the helper's work doubles, or as the commit that doubles it when
+// head is set, and builds its test binary.
 func buildSide(t *testing.T, head bool) (bin, dir string) {
 	t.Helper()
 	dir = t.TempDir()
-	for _, f := range []string{"go.mod", "work.go", "work_test.go"} {
-		src, err := os.ReadFile(filepath.Join("testdata", "inline", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if head && f == "work.go" {
-			src = bytes.Replace(src, []byte("const rounds = 4000"), []byte("const rounds = 8000"), 1)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), src, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	c := cmpfixture.HelperCulprit - 1
+	if head {
+		c = cmpfixture.HelperCulprit
 	}
-	bin = filepath.Join(dir, "inline.test")
-	cmd := exec.Command("go", "test", "-c", "-o", bin, ".")
+	cmpfixture.WriteHelperModule(t, dir, c)
+	bin = filepath.Join(dir, "work.test")
+	cmd := exec.Command("go", "test", "-c", "-o", bin, "./work")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -104,9 +97,9 @@ func TestInlinedHelperRanksFirst(t *testing.T) {
 			}
 			base := sideProfile(t, metric, baseBin, baseDir)
 			head := sideProfile(t, metric, headBin, headDir)
-			d := culprit.Compare(base, head, map[string]float64{"example.com/inline.Work": 0.4})
-			if len(d.Culprits) == 0 || d.Culprits[0].Function != helperFn {
-				t.Fatalf("culprits %+v: want %s first", d.Culprits, helperFn)
+			d := culprit.Compare(base, head, map[string]float64{cmpfixture.Package + ".Work": 0.4})
+			if len(d.Culprits) == 0 || d.Culprits[0].Function != cmpfixture.Helper {
+				t.Fatalf("culprits %+v: want %s first", d.Culprits, cmpfixture.Helper)
 			}
 			c := d.Culprits[0]
 			// CPU sampling on a shared machine is noisier than counting.
@@ -136,8 +129,8 @@ func TestInlinedHelperRanksFirst(t *testing.T) {
 			if err != nil {
 				t.Fatalf("go tool pprof: %v\n%s", err, out)
 			}
-			if top := pprofTop(string(out)); top != helperFn {
-				t.Errorf("go tool pprof -top -diff_base: top function %q, want %s\n%s", top, helperFn, out)
+			if top := pprofTop(string(out)); top != cmpfixture.Helper {
+				t.Errorf("go tool pprof -top -diff_base: top function %q, want %s\n%s", top, cmpfixture.Helper, out)
 			}
 		})
 	}

@@ -11,7 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/internal/testing/bisectfixture"
+	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
+	"github.com/mbopt/mbopt/internal/testing/gittest"
 )
 
 // TestBisectInterrupt starts mbopt bisect on the eight-commit fixture as a
@@ -23,9 +24,10 @@ func TestBisectInterrupt(t *testing.T) {
 		t.Skip("builds the command and bisects a fixture repository")
 	}
 	bin := buildMbopt(t)
-	r, c := bisectfixture.History(t, false)
+	dir, c := cmpfixture.HelperRepo(t, cmpfixture.HelperVariant{})
+	r := gittest.Open(t, dir)
 	stderr := &syncBuffer{}
-	cmd := exec.Command(bin, "bisect", "--bench", bisectfixture.Bench, "--good", c[0], "--bad", c[7],
+	cmd := exec.Command(bin, "bisect", "--bench", cmpfixture.Work, "--good", c[0], "--bad", c[7],
 		"--metric", "cpu", "--trials", "2", "--runs", "1", "--benchtime", "200x")
 	cmd.Dir = r.Dir
 	cmd.Stderr = stderr

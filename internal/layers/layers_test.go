@@ -99,8 +99,6 @@ var layer = map[string]int{
 	"internal/testing/corpus":     testSupport + 1,
 	"internal/testing/floor":      testSupport + 1,
 
-	"internal/testing/bisectfixture": testSupport + 1,
-
 	"cmd/mbopt/internal/cli": command,
 	"cmd/mbopt":              command + 1,
 }

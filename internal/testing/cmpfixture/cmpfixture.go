@@ -1,9 +1,12 @@
 // Package cmpfixture makes the throwaway git repositories the tests of
-// package compare and of mbopt compare run on: a module of three
-// benchmarks whose work is a deterministic CPU loop, with a base commit on
-// branch main and a head commit on branch topic where one benchmark does
-// 30% more work, one 30% less and one the same ([Repo]); and one for the
-// counting metrics, where one loop runs 3% more iterations ([LoopRepo]).
+// packages compare, bisect and culprit and of mbopt compare and bisect
+// run on: a module of three benchmarks whose work is a deterministic CPU
+// loop, with a base commit on branch main and a head commit on branch
+// topic where one benchmark does 30% more work, one 30% less and one the
+// same ([Repo]); one for the counting metrics, where one loop runs 3% more
+// iterations ([LoopRepo]); and one of eight commits where one doubles the
+// work of an inlined helper ([HelperRepo], whose module alone
+// [WriteHelperModule] writes).
 //
 // The benchmarks report the process's CPU time per operation as their
 // ns/op (testing.B.ReportMetric replaces the built-in metric), not the
@@ -240,36 +243,49 @@ func BenchmarkAlloc(b *testing.B) {
 `, loop, loopN)
 }
 
+// goMod is the fixture module's go.mod.
+const goMod = "module " + Module + "\n\ngo 1.22\n"
+
 // newRepo starts a repository of module Module in a temporary directory,
 // on branch main, and returns it with a git runner (every commit at one
-// fixed date) and a file writer, both failing t on error.
-func newRepo(t testing.TB) (dir string, git func(args ...string), write func(name, content string)) {
+// fixed date; it returns git's trimmed output) and a file writer, both
+// failing t on error.
+func newRepo(t testing.TB) (dir string, git func(args ...string) string, write func(name, content string)) {
 	t.Helper()
 	dir = t.TempDir()
-	git = func(args ...string) {
+	git = func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2026-01-02T03:04:05Z")
-		if out, err := cmd.CombinedOutput(); err != nil {
+		out, err := cmd.CombinedOutput()
+		if err != nil {
 			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
+		return strings.TrimSpace(string(out))
 	}
 	write = func(name, content string) {
 		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, dir, name, content)
 	}
 	git("init", "-q", "-b", "main")
 	git("config", "user.email", "fixture@example.com")
 	git("config", "user.name", "fixture")
-	write("go.mod", "module "+Module+"\n\ngo 1.22\n")
+	write("go.mod", goMod)
 	return dir, git, write
+}
+
+// writeFile writes content to the slash-separated path name below dir,
+// creating its directories, failing t on error.
+func writeFile(t testing.TB, dir, name, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // The benchmarks and functions of [HelperRepo], in package Package.
@@ -279,48 +295,81 @@ const (
 	// Serve runs the application's request, Serve, per operation: the
 	// application workload measured directly.
 	Serve = "BenchmarkServe"
-	// Helper is the function whose work doubles at tag c5: the compiler
-	// inlines it into Work.
+	// Helper is the function whose work doubles at commit HelperCulprit:
+	// the compiler inlines it into Work.
 	Helper = Package + ".helper"
 	// Check is the function whose work doubles at tag unused: only the
 	// benchmark calls it, never the application (Serve).
 	Check = Package + ".Check"
 	// HelperCommits is how many commits HelperRepo's main has (tags c1 …
-	// c8); HelperCulprit is the one (tag c5) that doubles the helper.
-	HelperCommits = 8
-	HelperCulprit = 5
+	// c8); HelperCulprit is the one (tag c6) that doubles the helper;
+	// HelperUnbuildable the one (tag c4) that does not build in the
+	// Unbuildable variant, which the next commit repairs.
+	HelperCommits     = 8
+	HelperCulprit     = 6
+	HelperUnbuildable = 4
 )
 
+// HelperVariant changes [HelperRepo]'s history.
+type HelperVariant struct {
+	// Unbuildable makes commit HelperUnbuildable add a file that does not
+	// compile, and the next commit remove it.
+	Unbuildable bool
+}
+
 // HelperRepo makes the repository of the culprit fixture: on branch main
-// eight commits, tagged c1 … c8, where c5 doubles the loop of helper (a
+// eight commits, tagged c1 … c8, where c6 doubles the loop of helper (a
 // function the compiler inlines into Work, and where the application's
 // request Serve spends about 40% of its CPU time) and every other commit
-// changes only a comment; and tag unused, on a branch from c1, which
-// doubles the loop of Check, which the benchmark calls and the
-// application does not. The benchmarks are Work and Serve, which report
-// CPU time as ns/op, as [Repo]'s do; HEAD is c8 on main.
-func HelperRepo(t testing.TB) string {
+// changes only a comment (in the Unbuildable variant, c4 also adds a file
+// that does not compile and c5 removes it); and tag unused, on a detached
+// commit from c1, which doubles the loop of Check, which the benchmark
+// calls and the application does not. The benchmarks are Work and Serve,
+// which report CPU time as ns/op, as [Repo]'s do; main (c8) is checked
+// out. It returns the directory and main's commits, oldest first (the
+// commit of tag c<i+1> at index i).
+func HelperRepo(t testing.TB, v HelperVariant) (dir string, commits []string) {
 	t.Helper()
 	dir, git, write := newRepo(t)
-	write("work/work_test.go", helperBenchmarks)
-	rounds := 4000
 	for c := 1; c <= HelperCommits; c++ {
+		WriteHelperModule(t, dir, c)
 		subject := fmt.Sprintf("comment %d", c)
-		if c == HelperCulprit {
-			rounds *= 2
+		switch {
+		case c == HelperCulprit:
 			subject = "helper does twice the work"
+		case v.Unbuildable && c == HelperUnbuildable:
+			write("work/broken.go", "package work\n\nvar broken = undefinedName\n")
+			subject = "does not build"
+		case v.Unbuildable && c == HelperUnbuildable+1:
+			git("rm", "-q", "work/broken.go")
+			subject = "repair the build; comment"
 		}
-		write("work/work.go", helperGo(c, rounds, 2000))
 		git("add", "-A")
 		git("commit", "-q", "-m", subject)
 		git("tag", fmt.Sprintf("c%d", c))
+		commits = append(commits, git("rev-parse", "HEAD"))
 	}
-	git("checkout", "-q", "-b", "unused", "c1")
+	git("checkout", "-q", "--detach", "c1")
 	write("work/work.go", helperGo(1, 4000, 4000))
 	git("commit", "-q", "-am", "Check does twice the work")
 	git("tag", "unused")
 	git("checkout", "-q", "main")
-	return dir
+	return dir, commits
+}
+
+// WriteHelperModule writes into dir the module of [HelperRepo] as commit
+// c (1 … HelperCommits) of main has it, without the Unbuildable
+// variant's file: go.mod, and package Package with its benchmarks in
+// dir/work.
+func WriteHelperModule(t testing.TB, dir string, c int) {
+	t.Helper()
+	rounds := 4000
+	if c >= HelperCulprit {
+		rounds *= 2
+	}
+	writeFile(t, dir, "go.mod", goMod)
+	writeFile(t, dir, "work/work.go", helperGo(c, rounds, 2000))
+	writeFile(t, dir, "work/work_test.go", helperBenchmarks)
 }
 
 func helperGo(version, rounds, checkRounds int) string {

@@ -37,6 +37,13 @@ func New(t testing.TB, branch string) *Repo {
 	return r
 }
 
+// Open returns the repository in dir, made by other means (a fixture
+// package), for its methods; its commits are not counted in the
+// deterministic clock.
+func Open(t testing.TB, dir string) *Repo {
+	return &Repo{Dir: dir, t: t}
+}
+
 // env isolates git from the user's and the system's configuration and fixes
 // the identity and, per commit, the clock.
 func (r *Repo) env() []string {

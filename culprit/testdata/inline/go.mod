@@ -1,3 +1,0 @@
-module example.com/inline
-
-go 1.22
