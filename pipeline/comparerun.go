@@ -343,11 +343,11 @@ func openCompareHistory(ctx context.Context, path string) (*history.Store, error
 	}
 	st, err := history.Open(ctx, path)
 	if err != nil {
-		return nil, input.Errorf("%s %s: %v", historyField, path, strings.TrimPrefix(err.Error(), "history: "+path+": "))
+		return nil, historyError(path, err)
 	}
 	if err := st.CheckWritable(ctx); err != nil {
 		st.Close()
-		return nil, input.Errorf("%s %s: %v; give a writable %s file, or %s", historyField, path, strings.TrimPrefix(err.Error(), "history: "+path+": "), historyField, noHistoryField)
+		return nil, input.Errorf("%s %s: %v; give a writable %s file, or %s", historyField, path, historyReason(path, err), historyField, noHistoryField)
 	}
 	return st, nil
 }

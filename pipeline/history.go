@@ -127,7 +127,7 @@ func History(ctx context.Context, cfg HistoryConfig) ([]byte, error) {
 	case errors.Is(err, history.ErrBaseline):
 		return nil, input.Errorf("%s: %w", baselineField, err)
 	case err != nil:
-		return nil, input.Errorf("%s %s: %v", historyField, cfg.History, strings.TrimPrefix(err.Error(), "history: "+cfg.History+": "))
+		return nil, historyError(cfg.History, err)
 	}
 	for _, b := range set.Unmatched {
 		warn("%s: no stored result against baseline %s matches this benchmark", b, short(set.Baseline.Commit))
@@ -238,9 +238,21 @@ func OpenHistory(ctx context.Context, path string) (*history.Store, error) {
 		return nil, input.Errorf("%s %s: no history database; mbopt compare writes one (unless %s)", historyField, path, noHistoryField)
 	}
 	if err != nil {
-		return nil, input.Errorf("%s %s: %v", historyField, path, strings.TrimPrefix(err.Error(), "history: "+path+": "))
+		return nil, historyError(path, err)
 	}
 	return st, nil
+}
+
+// historyError returns err, an error of package history about the database
+// at path, as an input error naming History: "History PATH: what is wrong".
+func historyError(path string, err error) error {
+	return input.Errorf("%s %s: %v", historyField, path, historyReason(path, err))
+}
+
+// historyReason returns the message of err, an error of package history
+// about the database at path, without history's "history: PATH: " prefix.
+func historyReason(path string, err error) string {
+	return strings.TrimPrefix(err.Error(), "history: "+path+": ")
 }
 
 // A RebaselineConfig moves a history's baseline to a new revision
@@ -278,7 +290,7 @@ func Rebaseline(ctx context.Context, cfg RebaselineConfig) (*compare.Report, err
 	}
 	if err != nil {
 		st.Close()
-		return nil, input.Errorf("%s: %v", input.Field("From"), strings.TrimPrefix(err.Error(), "history: "+path+": "))
+		return nil, input.Errorf("%s: %v", input.Field("From"), historyReason(path, err))
 	}
 	c := cfg.CompareConfig
 	if len(c.Packages) == 0 && c.SuiteFile == "" && c.Bench == "" && c.Analysis == nil {
