@@ -3,7 +3,6 @@ package compare
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,12 +74,10 @@ func (r *runner) culprits(ctx context.Context, rep *Report, out string) error {
 			return fmt.Errorf("cannot create the culprits directory %s: %v", dir, err)
 		}
 		err := r.explain(ctx, res, dir)
-		switch {
-		case ctx.Err() != nil:
-			return ctx.Err()
-		case errors.Is(err, measure.ErrNoValgrind):
-			return err
-		case err != nil:
+		if stop := stops(ctx, err); stop != nil {
+			return stop
+		}
+		if err != nil {
 			r.note(fmt.Sprintf("%s: no culprit functions: %s", res.ID, textutil.FirstLine(err.Error())))
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/measure"
 )
 
@@ -107,12 +108,10 @@ func (r *runner) runCounted(ctx context.Context, u *unit, side Side) (out []byte
 					r.mu.Unlock()
 				}
 			}
-			switch {
-			case ctx.Err() != nil:
-				return nil, "", ctx.Err()
-			case errors.Is(err, measure.ErrNoValgrind):
-				return nil, "", err
-			case err != nil:
+			if stop := stops(ctx, err); stop != nil {
+				return nil, "", stop
+			}
+			if err != nil {
 				return nil, err.Error(), nil
 			}
 			if v.GuardFired {
@@ -131,6 +130,20 @@ func (r *runner) runCounted(ctx context.Context, u *unit, side Side) (out []byte
 	return w.Bytes(), "", nil
 }
 
+// stops returns the error that ends the comparison after a measurement
+// under Valgrind returned err: the context's once it is done, or err when
+// Valgrind is missing (every other measurement would fail alike); nil when
+// the failure, if any, is the benchmark's own, which the caller records.
+func stops(ctx context.Context, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, measure.ErrNoValgrind):
+		return err
+	}
+	return nil
+}
+
 // inspect runs measure.Inspect once per benchmark and version, for the
 // reasons a benchmark is less stable, which become its caveats, and the
 // Callgrind file with its call graph.
@@ -144,14 +157,12 @@ func (r *runner) inspect(ctx context.Context, o measure.Options, id string, side
 		return nil
 	}
 	in, err := measure.Inspect(ctx, o)
-	switch {
-	case ctx.Err() != nil:
-		return ctx.Err()
-	case errors.Is(err, measure.ErrNoValgrind):
-		return err
-	case err != nil:
+	if stop := stops(ctx, err); stop != nil {
+		return stop
+	}
+	if err != nil {
 		r.mu.Lock()
-		r.note(fmt.Sprintf("%s (%s): could not read its call graph: %s", id, side, strings.SplitN(err.Error(), "\n", 2)[0]))
+		r.note(fmt.Sprintf("%s (%s): could not read its call graph: %s", id, side, textutil.FirstLine(err.Error())))
 		r.mu.Unlock()
 		return nil
 	}
