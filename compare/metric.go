@@ -84,29 +84,21 @@ func (r *runner) runCounted(ctx context.Context, u *unit, side Side) (out []byte
 				return nil, "", err
 			}
 		}
+		// Each measurement is sized by the per-op value the last one of
+		// this benchmark and version gave.
+		count, lastPerOp := measure.CPUTime, &o.CPUPerOp
+		if r.s.Metric == measure.Instructions {
+			count, lastPerOp = measure.CountInstructions, &o.InstrPerOp
+		}
 		for _, a := range as {
-			var v measure.Value
-			var err error
-			if r.s.Metric == measure.Instructions {
+			r.mu.Lock()
+			*lastPerOp = r.perOp[key]
+			r.mu.Unlock()
+			v, err := count(ctx, o)
+			if err == nil && v.PerOp > 0 {
 				r.mu.Lock()
-				o.InstrPerOp = r.perOp[key]
+				r.perOp[key] = v.PerOp
 				r.mu.Unlock()
-				v, err = measure.CountInstructions(ctx, o)
-				if err == nil && v.PerOp > 0 {
-					r.mu.Lock()
-					r.perOp[key] = v.PerOp
-					r.mu.Unlock()
-				}
-			} else {
-				r.mu.Lock()
-				o.CPUPerOp = r.perOp[key]
-				r.mu.Unlock()
-				v, err = measure.CPUTime(ctx, o)
-				if err == nil && v.PerOp > 0 {
-					r.mu.Lock()
-					r.perOp[key] = v.PerOp
-					r.mu.Unlock()
-				}
 			}
 			if stop := stops(ctx, err); stop != nil {
 				return nil, "", stop
