@@ -938,6 +938,18 @@ func (c *collector) writeManifestLocked() error {
 	return err
 }
 
+// writeRecorded writes file in Out atomically with write, and returns the
+// hex SHA-256 of what it wrote, as the manifest records it; what names the
+// file in the error.
+func (c *collector) writeRecorded(file, what string, write func(io.Writer) error) (string, error) {
+	path := filepath.Join(c.out, file)
+	if err := atomicfile.Write(path, write); err != nil {
+		return "", fmt.Errorf("writing %s: %w", what, err)
+	}
+	hash, err := hashFile(path)
+	return strings.TrimPrefix(hash, "sha256:"), err
+}
+
 // hashFile returns "sha256:" and the hex SHA-256 of file's contents.
 func hashFile(file string) (string, error) {
 	f, err := os.Open(file)

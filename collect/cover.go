@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/mbopt/mbopt/covdata"
 	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/manifest"
 )
 
@@ -202,15 +200,10 @@ func (c *collector) writeSet(ctx context.Context, dirs []string, file string, e 
 		return fmt.Errorf("reading the coverage data: %w (does TestMain call m.Run, or does the benchmark call os.Exit?)", err)
 	}
 	set.Timed = c.cfg.timed()
-	path := filepath.Join(c.out, file)
-	if err := atomicfile.Write(path, func(w io.Writer) error { return set.Write(w) }); err != nil {
-		return fmt.Errorf("writing the function set: %w", err)
-	}
-	hash, err := hashFile(path)
+	sum, err := c.writeRecorded(file, "the function set", set.Write)
 	if err != nil {
 		return err
 	}
-	e.Status, e.Functions = manifest.StatusOK, file
-	e.FunctionsSHA256 = strings.TrimPrefix(hash, "sha256:")
+	e.Status, e.Functions, e.FunctionsSHA256 = manifest.StatusOK, file, sum
 	return nil
 }

@@ -3,13 +3,10 @@ package collect
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/measure"
 	"github.com/mbopt/mbopt/opprof"
@@ -85,15 +82,10 @@ func (c *collector) writeInstructions(v measure.Value, file string, e *manifest.
 		return err
 	}
 	p = p.PerFunction(instrMinPerOp)
-	path := filepath.Join(c.out, file)
-	if err := atomicfile.Write(path, func(w io.Writer) error { return p.WritePprof(w) }); err != nil {
-		return fmt.Errorf("writing the instruction profile: %w", err)
-	}
-	hash, err := hashFile(path)
+	sum, err := c.writeRecorded(file, "the instruction profile", p.WritePprof)
 	if err != nil {
 		return err
 	}
-	e.Status, e.Profile, e.Samples = manifest.StatusOK, file, len(p.Samples)
-	e.ProfileSHA256 = strings.TrimPrefix(hash, "sha256:")
+	e.Status, e.Profile, e.Samples, e.ProfileSHA256 = manifest.StatusOK, file, len(p.Samples), sum
 	return nil
 }
