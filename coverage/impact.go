@@ -27,13 +27,7 @@ const (
 
 // String returns "attributed" or "flat".
 func (k ImpactKind) String() string {
-	switch k {
-	case AttributedImpact:
-		return "attributed"
-	case FlatImpact:
-		return "flat"
-	}
-	return fmt.Sprintf("ImpactKind(%d)", int(k))
+	return enum.Name("ImpactKind", k, "attributed", "flat")
 }
 
 // ParseImpactKind parses "attributed" or "flat".

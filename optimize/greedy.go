@@ -1,8 +1,6 @@
 package optimize
 
 import (
-	"fmt"
-
 	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/internal/enum"
@@ -20,13 +18,7 @@ const (
 
 // String returns "project" or "all".
 func (n Nodes) String() string {
-	switch n {
-	case ProjectNodes:
-		return "project"
-	case AllNodes:
-		return "all"
-	}
-	return fmt.Sprintf("Nodes(%d)", int(n))
+	return enum.Name("Nodes", n, "project", "all")
 }
 
 // ParseNodes parses "project" or "all".

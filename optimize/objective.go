@@ -33,15 +33,7 @@ const (
 
 // String returns "nodes", "impact" or "cost".
 func (o Objective) String() string {
-	switch o {
-	case NodeCount:
-		return "nodes"
-	case Impact:
-		return "impact"
-	case Cost:
-		return "cost"
-	}
-	return fmt.Sprintf("Objective(%d)", int(o))
+	return enum.Name("Objective", o, "nodes", "impact", "cost")
 }
 
 // ParseObjective parses "nodes", "impact" or "cost".

@@ -1,7 +1,6 @@
 package recommend
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -25,13 +24,7 @@ const (
 
 // String returns "any" or "callable".
 func (t Targets) String() string {
-	switch t {
-	case AnyFunction:
-		return "any"
-	case Callable:
-		return "callable"
-	}
-	return fmt.Sprintf("Targets(%d)", int(t))
+	return enum.Name("Targets", t, "any", "callable")
 }
 
 // ParseTargets parses "any" or "callable".

@@ -1,7 +1,6 @@
 package staticcg
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,15 +26,7 @@ const (
 
 // String returns "sampled", "static" or "both".
 func (e Edges) String() string {
-	switch e {
-	case Sampled:
-		return "sampled"
-	case Static:
-		return "static"
-	case Both:
-		return "both"
-	}
-	return fmt.Sprintf("Edges(%d)", int(e))
+	return enum.Name("Edges", e, "sampled", "static", "both")
 }
 
 // ParseEdges parses "sampled", "static" or "both".

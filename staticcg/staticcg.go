@@ -36,13 +36,7 @@ const (
 
 // String returns "vta" or "cha".
 func (a Algorithm) String() string {
-	switch a {
-	case VTA:
-		return "vta"
-	case CHA:
-		return "cha"
-	}
-	return fmt.Sprintf("Algorithm(%d)", int(a))
+	return enum.Name("Algorithm", a, "vta", "cha")
 }
 
 // ParseAlgorithm parses "vta" or "cha".

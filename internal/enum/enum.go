@@ -1,13 +1,24 @@
-// Package enum parses the names of the module's enumerations: the one rule
-// of the Parse… functions (optimize.ParseObjective, compare.ParseFailOn, …)
-// that find the value a name stands for and, for a name that stands for
-// none, list the valid names in the error.
+// Package enum names the values of the module's enumerations and parses
+// the names: the one rule of their String methods (an integer enumeration's
+// name, or "Type(n)") and of the Parse… functions (optimize.ParseObjective,
+// compare.ParseFailOn, …) that find the value a name stands for and, for a
+// name that stands for none, list the valid names in the error.
 package enum
 
 import (
 	"fmt"
 	"strings"
 )
+
+// Name returns the name of v, a value of an integer enumeration whose
+// constants are 0, 1, 2, … (iota): names[v], or "TYPE(v)" for a value out of
+// their range.
+func Name[T ~int](typ string, v T, names ...string) string {
+	if v >= 0 && int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typ, int(v))
+}
 
 // Parse returns the value among valid whose String is s. For any other s
 // the error is `WHAT "s": valid values are {a|b|c}`, the names of valid in

@@ -9,7 +9,7 @@ import (
 
 type level int
 
-func (l level) String() string { return [...]string{"low", "high"}[l] }
+func (l level) String() string { return Name("level", l, "low", "high") }
 
 type color string
 
@@ -19,6 +19,14 @@ func outcome(v any, err error) string {
 		return "error: " + err.Error()
 	}
 	return fmt.Sprint(v)
+}
+
+// TestName: the names by value, from 0, and a value out of their range
+// as its type and number.
+func TestName(t *testing.T) {
+	for v, want := range map[level]string{0: "low", 1: "high", 2: "level(2)", -1: "level(-1)"} {
+		assert.Equal(t, want, v.String(), "%d", int(v))
+	}
 }
 
 // TestParse: each name gives its value, other names an error listing the
