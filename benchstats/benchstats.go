@@ -18,8 +18,12 @@ import (
 type Hierarchy [][][]float64
 
 // Values returns all measurements, trial by trial, run by run.
-func (h Hierarchy) Values() []float64 {
-	var vs []float64
+func (h Hierarchy) Values() []float64 { return flatten(h) }
+
+// flatten returns the leaves of a trials × runs × measurements hierarchy,
+// trial by trial, run by run.
+func flatten[T any](h [][][]T) []T {
+	var vs []T
 	for _, t := range h {
 		for _, r := range t {
 			vs = append(vs, r...)
@@ -302,15 +306,7 @@ func resampleHier[T any](rng *rand.Rand, base, head [][][]T, bs, hs []T) ([]T, [
 // ranks is a [Hierarchy] whose measurements are replaced by their ranks.
 type ranks [][][]int32
 
-func (h ranks) values() []int32 {
-	var vs []int32
-	for _, t := range h {
-		for _, r := range t {
-			vs = append(vs, r...)
-		}
-	}
-	return vs
-}
+func (h ranks) values() []int32 { return flatten(h) }
 
 // ranked returns h with each measurement replaced by its position in
 // sorted, which holds all of h's measurements in increasing order (equal
