@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/mbopt/mbopt/internal/regfile"
+	"github.com/mbopt/mbopt/internal/srcfunc"
 )
 
 // Version is the version of the file format [Set.Write] writes for a set
@@ -277,8 +278,8 @@ func (s *Set) index() {
 			if !ok {
 				continue
 			}
-			if i := slices.IndexFunc(elements(rest), closureElem.MatchString); i > 0 {
-				s.parents[pkg+"."+strings.Join(elements(rest)[:i], ".")] = true
+			if i := slices.IndexFunc(srcfunc.Elements(rest), closureElem.MatchString); i > 0 {
+				s.parents[pkg+"."+strings.Join(srcfunc.Elements(rest)[:i], ".")] = true
 			}
 		}
 		s.pkgs = make(map[string]bool, len(s.Packages))
@@ -331,11 +332,11 @@ func (s *Set) Contains(name string) bool {
 			return true
 		}
 		// A wrapper copied by inlining: "Caller.F-range1" is F's.
-		return s.copied(pkg, elements(w), len(elements(w)), s.names)
+		return s.copied(pkg, srcfunc.Elements(w), len(srcfunc.Elements(w)), s.names)
 	}
 	// A copied closure ends in closure elements: "func3", or a bare
 	// number when it was copied into a closure ("Caller.func1.F.3").
-	elems := elements(rest)
+	elems := srcfunc.Elements(rest)
 	end := len(elems)
 	for end > 0 && (closureElem.MatchString(elems[end-1]) || isNumber(elems[end-1])) {
 		end--
@@ -381,28 +382,6 @@ func split(name string) (pkg, rest string, ok bool) {
 	}
 	i := slash + 1 + dot
 	return name[:i], name[i+1:], true
-}
-
-// elements splits the part of a name after its package at the dots that
-// are outside parentheses and brackets: "(*T[...]).M.func1" gives
-// "(*T[...])", "M", "func1".
-func elements(rest string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(rest); i++ {
-		switch rest[i] {
-		case '(', '[':
-			depth++
-		case ')', ']':
-			depth--
-		case '.':
-			if depth == 0 {
-				out = append(out, rest[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, rest[start:])
 }
 
 // Write writes s as JSON (see the package documentation).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/internal/enum"
+	"github.com/mbopt/mbopt/internal/srcfunc"
 )
 
 // Targets says which functions [Additional] may recommend (see "Targets" in
@@ -62,7 +63,7 @@ func parseFunc(name string) (funcName, bool) {
 	}
 	rest := name[slash+1+dot+1:]
 	prefix := name[:len(name)-len(rest)] // "pkg."
-	segs := splitSegments(rest)
+	segs := srcfunc.Elements(rest)
 	f := funcName{pkg: callgraph.PackageOf(name)}
 	// cut strips a '-' suffix from a segment, marking a closure.
 	cut := func(s string) string {
@@ -111,27 +112,6 @@ func segBase(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-// splitSegments splits s at the dots outside brackets and parentheses, so
-// "(*T[...]).M.func1" gives "(*T[...])", "M", "func1".
-func splitSegments(s string) []string {
-	var segs []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '[', '(':
-			depth++
-		case ']', ')':
-			depth--
-		case '.':
-			if depth == 0 {
-				segs = append(segs, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(segs, s[start:])
 }
 
 // isClosureSeg reports whether s names a closure inside a function:

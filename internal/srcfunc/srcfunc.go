@@ -15,7 +15,8 @@
 //     initializers) belong to the package initializer: "init.func1",
 //     "init.func2", ... numbered across the package's files.
 //
-// Names carry no package path; callers prefix it.
+// Names carry no package path; callers prefix it. [Elements] splits such a
+// name into its dot-separated parts.
 package srcfunc
 
 import (
@@ -140,4 +141,26 @@ func recvName(e ast.Expr) string {
 		return t.Name
 	}
 	return "?"
+}
+
+// Elements splits a function's name without its package path at the dots
+// outside parentheses and brackets: "(*T[...]).M.func1" gives "(*T[...])",
+// "M" and "func1".
+func Elements(name string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(name); i++ {
+		switch name[i] {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case '.':
+			if depth == 0 {
+				out = append(out, name[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, name[start:])
 }

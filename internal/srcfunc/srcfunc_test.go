@@ -91,3 +91,17 @@ func TestClosuresNil(t *testing.T) {
 	assert.Empty(t, Closures(body))
 	assert.Empty(t, Closures(nil))
 }
+
+// TestElements: a name splits at the dots outside brackets and parentheses.
+func TestElements(t *testing.T) {
+	for name, want := range map[string][]string{
+		"F":                   {"F"},
+		"F.func1.2":           {"F", "func1", "2"},
+		"(*T[...]).M.func1":   {"(*T[...])", "M", "func1"},
+		"Map[go.shape.int].X": {"Map[go.shape.int]", "X"},
+		"(*a.b).M":            {"(*a.b)", "M"},
+		"":                    {""},
+	} {
+		assert.Equal(t, want, Elements(name), name)
+	}
+}
