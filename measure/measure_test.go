@@ -15,17 +15,21 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 	"github.com/mbopt/mbopt/internal/testing/need"
 )
 
 var (
 	buildOnce sync.Once
 	binary    string
+	module    string
 	buildErr  error
 )
 
-// fixture builds the test binary of testdata/fixture once and returns
-// options for benchmark name.
+// fixture builds the fixture's test binary once and returns options for
+// benchmark name. The fixture is the module testdata/fixture (go.mod and
+// the benchmarks, work_test.go) with the code they run, Hash and Map,
+// from cmpfixture.LoopGo, written into a temporary directory.
 func fixture(t *testing.T, name string) Options {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -34,18 +38,38 @@ func fixture(t *testing.T, name string) Options {
 			buildErr = err
 			return
 		}
+		module = filepath.Join(dir, "fixture")
 		binary = filepath.Join(dir, "work.test")
+		if buildErr = writeFixture(module); buildErr != nil {
+			return
+		}
 		cmd := exec.Command("go", "test", "-c", "-o", binary, ".")
-		cmd.Dir = "testdata/fixture"
+		cmd.Dir = module
 		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = errors.New(string(out))
 		}
 	})
 	require.NoError(t, buildErr)
-	dir, err := filepath.Abs("testdata/fixture")
-	require.NoError(t, err)
-	return Options{Binary: binary, Dir: dir, Name: name, Env: os.Environ()}
+	return Options{Binary: binary, Dir: module, Name: name, Env: os.Environ()}
+}
+
+// writeFixture writes the fixture module into dir.
+func writeFixture(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range []string{"go.mod", "work_test.go"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "fixture", f))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			return err
+		}
+	}
+	work := cmpfixture.LoopGo("Hash runs n rounds of a multiply-xorshift mix.")
+	return os.WriteFile(filepath.Join(dir, "work.go"), []byte(work), 0o644)
 }
 
 func TestMain(m *testing.M) {

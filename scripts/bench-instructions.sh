@@ -3,8 +3,9 @@
 # ('make bench'), against what people run today.
 #
 # In a throwaway git repository it makes a module of 3 CPU-bound benchmarks
-# of about 1 ms/op (a hashing loop), a base commit and a head commit whose
-# first benchmark loops 3% longer, and times, on this machine as it is:
+# of about 1 ms/op (a hashing loop, written by internal/testing/loopmodule),
+# a base commit and a head commit whose first benchmark loops 3% longer,
+# and times, on this machine as it is:
 #   - mbopt compare --metric instructions --base base --head head at the
 #     default settings (3 trials × 3 runs × 1 measurement per version, each
 #     measurement two processes under Cachegrind; the two versions run at
@@ -28,62 +29,17 @@ trap 'rm -rf "$work"' EXIT
 GOCACHE=$("$GO" env GOCACHE)
 export GOCACHE XDG_CACHE_HOME="$work/cache" CI=true
 "$GO" build -o "$work/mbopt" ./cmd/mbopt
+"$GO" build -o "$work/loopmodule" ./internal/testing/loopmodule
 
 repo=$work/repo
-mkdir -p "$repo/work"
+mkdir -p "$repo"
 cd "$repo"
 git init -q -b main
 git config user.email bench@example.com
 git config user.name bench
-printf 'module example.com/bench\n\ngo 1.22\n' >go.mod
-cat >work/work.go <<'GO'
-// Package work does deterministic CPU work.
-package work
-
-// Hash mixes n rounds.
-func Hash(n int) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < n; i++ {
-		h ^= uint64(i)
-		h *= 1099511628211
-		h ^= h >> 29
-	}
-	return h
-}
-GO
-bench() { # bench N: the benchmarks, the first looping N rounds
-	cat >work/work_test.go <<GO
-package work
-
-import "testing"
-
-var sink uint64
-
-// n keeps the loop counts out of the compiler's constants.
-var n = [3]int{$1, 1000000, 1200000}
-
-func BenchmarkA(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		sink += Hash(n[0])
-	}
-}
-
-func BenchmarkB(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		sink += Hash(n[1])
-	}
-}
-
-func BenchmarkC(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		sink += Hash(n[2])
-	}
-}
-GO
-}
-bench 1000000
+"$work/loopmodule" . BenchmarkA=1000000 BenchmarkB=1000000 BenchmarkC=1200000
 git add -A && git commit -q -m base && git tag base
-bench 1030000
+"$work/loopmodule" . BenchmarkA=1030000 BenchmarkB=1000000 BenchmarkC=1200000
 git commit -q -am 'A loops 3% longer' && git tag head
 
 # Warm-up: build and cache the test binaries.

@@ -54,8 +54,9 @@
 //     cmpfixture, the golden-file and git helpers golden and gittest, and
 //     perf (the performance benchmarks' memory and CPU metrics); then the
 //     programs that write test corpora, badcorpus, nosamples and corpus
-//     (the synthetic corpus of 'make bench'), and floor, the decoding floor
-//     'make bench' measures mbopt analyze against
+//     (the synthetic corpus of 'make bench'), loopmodule (the hashing-loop
+//     module 'make bench' times mbopt compare on), and floor, the decoding
+//     floor 'make bench' measures mbopt analyze against
 //  8. the command: cmd/mbopt/internal/cli (the plumbing its commands
 //     share: exit statuses, flag names, output files, warnings);
 //     then cmd/mbopt

@@ -98,6 +98,7 @@ var layer = map[string]int{
 	"internal/testing/nosamples":  testSupport + 1,
 	"internal/testing/corpus":     testSupport + 1,
 	"internal/testing/floor":      testSupport + 1,
+	"internal/testing/loopmodule": testSupport + 1,
 
 	"cmd/mbopt/internal/cli": command,
 	"cmd/mbopt":              command + 1,

@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -172,12 +173,12 @@ const (
 func LoopRepo(t testing.TB) string {
 	t.Helper()
 	dir, git, write := newRepo(t)
-	write("work/work.go", loopGo("Hash mixes n rounds."))
+	write("work/work.go", LoopGo("Hash mixes n rounds."))
 	write("work/work_test.go", loopBenchmarks(loopN))
 	git("add", "-A")
 	git("commit", "-q", "-m", "base")
 	git("tag", "base")
-	write("work/work.go", loopGo("Hash mixes n rounds of a multiply-xorshift."))
+	write("work/work.go", LoopGo("Hash mixes n rounds of a multiply-xorshift."))
 	git("commit", "-q", "-am", "comment only")
 	git("tag", "aa")
 	git("checkout", "-q", "-b", "topic", "base")
@@ -187,11 +188,16 @@ func LoopRepo(t testing.TB) string {
 	return dir
 }
 
-func loopGo(comment string) string {
+// LoopGo returns the source of package work of [LoopRepo], with doc as
+// Hash's doc comment: Hash runs n rounds of a multiply-xorshift mix (9
+// instructions a round on amd64 where it is not inlined), Map builds a
+// map of n three-letter keys. Package measure's tests count these;
+// scripts/bench-instructions.sh times them (cmd/loopmodule).
+func LoopGo(doc string) string {
 	return `// Package work does deterministic CPU work.
 package work
 
-// ` + comment + `
+// ` + doc + `
 func Hash(n int) uint64 {
 	h := uint64(14695981039346656037)
 	for i := 0; i < n; i++ {
@@ -202,7 +208,7 @@ func Hash(n int) uint64 {
 	return h
 }
 
-// Map builds a map of n short keys.
+// Map builds a map of n three-letter keys.
 func Map(n int) map[string]int {
 	m := map[string]int{}
 	for i := 0; i < n; i++ {
@@ -213,34 +219,49 @@ func Map(n int) map[string]int {
 `
 }
 
-func loopBenchmarks(loop int) string {
-	return fmt.Sprintf(`package work
+// HashBenchmarks returns a benchmark file of package work ([LoopGo]'s
+// package) with one benchmark a name, the ith running Hash of rounds[i]
+// rounds per operation; the round counts are kept out of the compiler's
+// constants. It panics unless there are as many counts as names.
+func HashBenchmarks(names []string, rounds []int) string {
+	if len(names) != len(rounds) {
+		panic(fmt.Sprintf("cmpfixture.HashBenchmarks: %d names, %d round counts", len(names), len(rounds)))
+	}
+	var b strings.Builder
+	counts := make([]string, len(rounds))
+	for i, r := range rounds {
+		counts[i] = strconv.Itoa(r)
+	}
+	fmt.Fprintf(&b, `package work
 
 import "testing"
 
 var sink uint64
 
 // n keeps the loop counts out of the compiler's constants.
-var n = [2]int{%d, %d}
-
-func BenchmarkLoop(b *testing.B) {
+var n = [%d]int{%s}
+`, len(rounds), strings.Join(counts, ", "))
+	for i, name := range names {
+		fmt.Fprintf(&b, `
+func %s(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		sink += Hash(n[0])
+		sink += Hash(n[%d])
 	}
 }
-
-func BenchmarkSteady(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		sink += Hash(n[1])
+`, name, i)
 	}
+	return b.String()
 }
 
+// loopBenchmarks returns LoopRepo's benchmarks, Loop running loop rounds.
+func loopBenchmarks(loop int) string {
+	return HashBenchmarks([]string{Loop, Steady}, []int{loop, loopN}) + `
 func BenchmarkAlloc(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		sink += uint64(len(Map(200)))
 	}
 }
-`, loop, loopN)
+`
 }
 
 // goMod is the fixture module's go.mod.
