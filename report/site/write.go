@@ -217,17 +217,15 @@ func Files(d *Data, opt Options) ([]File, error) {
 	}
 
 	var buf bytes.Buffer
-	if err := pages.ExecuteTemplate(&buf, "index.html", struct{ Title string }{d.Title}); err != nil {
+	if err := pages.ExecuteTemplate(&buf, "index.html", page{Title: d.Title, Chunk: chunkName(0)}); err != nil {
 		return nil, err
 	}
 	add("index.html", slices.Clone(buf.Bytes()))
 	for k, i := range order {
 		s := d.Series[i]
 		buf.Reset()
-		err := pages.ExecuteTemplate(&buf, "series.html", struct {
-			Title, Name, Chunk string
-			Index              int
-		}{d.Title, s.ID + " (" + s.Unit + ")", "../" + chunkName(k/ChunkSize), k})
+		err := pages.ExecuteTemplate(&buf, "series.html", page{Title: d.Title, Name: s.ID + " (" + s.Unit + ")",
+			Root: "../", Chunk: chunkName(k / ChunkSize), Index: k})
 		if err != nil {
 			return nil, err
 		}
@@ -235,6 +233,14 @@ func Files(d *Data, opt Options) ([]File, error) {
 	}
 	slices.SortFunc(files, func(a, b File) int { return cmp.Compare(a.Name, b.Name) })
 	return files, nil
+}
+
+// page is what a page's template shows: the site's Title; a series page's
+// Name and Index; the path from the page to the site's root, Root; Chunk,
+// the data chunk with the page's series (the first for the overview).
+type page struct {
+	Title, Name, Root, Chunk string
+	Index                    int
 }
 
 func chunkName(c int) string { return fmt.Sprintf("data/chunk-%03d.js", c) }
