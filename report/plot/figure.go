@@ -7,7 +7,6 @@
 package plot
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -475,20 +474,11 @@ func (f Figure) draw(format string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, h := fr.size()
-	cw, err := draw.NewFormattedCanvas(w, h, format)
+	b, err := fr.encode(format)
 	if err != nil {
 		return nil, fmt.Errorf("report: figure %s: %w", f.Name, err)
 	}
-	fr.draw(draw.New(cw))
-	var buf bytes.Buffer
-	if _, err := cw.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("report: figure %s: %w", f.Name, err)
-	}
-	if format == "svg" {
-		return bytes.ReplaceAll(buf.Bytes(), []byte(svgFont), []byte(svgFontFallback)), nil
-	}
-	return buf.Bytes(), nil
+	return b, nil
 }
 
 // An SVG names its font without embedding it (that would add hundreds of

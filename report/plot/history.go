@@ -55,18 +55,31 @@ func newPlotFrame(title, note, xLabel, yLabel string) *frame {
 }
 
 // svg draws fr as an SVG document.
-func (fr *frame) svg() ([]byte, error) {
+func (fr *frame) svg() ([]byte, error) { return fr.encode("svg") }
+
+// encode draws fr in format, "png" or "svg"; an SVG names its font with
+// the fallbacks (svgFontFallback).
+func (fr *frame) encode(format string) ([]byte, error) {
 	w, h := fr.size()
-	cw, err := draw.NewFormattedCanvas(w, h, "svg")
+	b, err := render(w, h, format, fr.draw)
+	if err != nil || format != "svg" {
+		return b, err
+	}
+	return bytes.ReplaceAll(b, []byte(svgFont), []byte(svgFontFallback)), nil
+}
+
+// render returns a w × h image in format, "png" or "svg", that paint drew.
+func render(w, h vg.Length, format string, paint func(draw.Canvas)) ([]byte, error) {
+	cw, err := draw.NewFormattedCanvas(w, h, format)
 	if err != nil {
 		return nil, err
 	}
-	fr.draw(draw.New(cw))
+	paint(draw.New(cw))
 	var buf bytes.Buffer
 	if _, err := cw.WriteTo(&buf); err != nil {
 		return nil, err
 	}
-	return bytes.ReplaceAll(buf.Bytes(), []byte(svgFont), []byte(svgFontFallback)), nil
+	return buf.Bytes(), nil
 }
 
 // A HistoryFigure is one benchmark's history in the style of the study's
@@ -380,25 +393,28 @@ func (f *CDFFigure) SVG() ([]byte, error) {
 		p.Add(l)
 		fr.legend.Add(line.Label, l)
 	}
+	// mark draws a line through xys in the threshold colour, dashes of
+	// dash points, with its legend entry.
+	mark := func(xys plotter.XYs, dash float64, label string) error {
+		l, err := plotter.NewLine(xys)
+		if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		l.Color = thresholdColor
+		l.Dashes = []vg.Length{vg.Points(dash), vg.Points(2)}
+		p.Add(l)
+		fr.legend.Add(label, l)
+		return nil
+	}
 	if f.Threshold > 0 {
 		maxX = max(maxX, 100*f.Threshold)
-		v, err := plotter.NewLine(plotter.XYs{{X: 100 * f.Threshold, Y: 0}, {X: 100 * f.Threshold, Y: 100}})
-		if err != nil {
-			return nil, fmt.Errorf("report: %w", err)
+		if err := mark(plotter.XYs{{X: 100 * f.Threshold, Y: 0}, {X: 100 * f.Threshold, Y: 100}}, 3, f.ThresholdLabel); err != nil {
+			return nil, err
 		}
-		v.Color = thresholdColor
-		v.Dashes = []vg.Length{vg.Points(3), vg.Points(2)}
-		p.Add(v)
-		fr.legend.Add(f.ThresholdLabel, v)
 		q := 100 * f.Quantile
-		h, err := plotter.NewLine(plotter.XYs{{X: 0, Y: q}, {X: maxX * 1.05, Y: q}})
-		if err != nil {
-			return nil, fmt.Errorf("report: %w", err)
+		if err := mark(plotter.XYs{{X: 0, Y: q}, {X: maxX * 1.05, Y: q}}, 1, f.QuantileLabel); err != nil {
+			return nil, err
 		}
-		h.Color = thresholdColor
-		h.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
-		p.Add(h)
-		fr.legend.Add(f.QuantileLabel, h)
 	}
 	p.X.Min, p.X.Max = 0, max(maxX*1.05, 1)
 	p.Y.Min, p.Y.Max = 0, 100

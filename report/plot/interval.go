@@ -158,28 +158,20 @@ func (f *IntervalFigure) newPlot() (*plot.Plot, error) {
 		case !r.Verdict.Definite():
 			bar.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
 		}
-		caps, err := plotter.NewScatter(plotter.XYs{{X: 100 * e.CI.Low, Y: y}, {X: 100 * e.CI.High, Y: y}})
+		caps, err := glyphs(plotter.XYs{{X: 100 * e.CI.Low, Y: y}, {X: 100 * e.CI.High, Y: y}}, draw.BoxGlyph{}, c, 1.5)
 		if err != nil {
 			return nil, err
 		}
-		caps.Shape = draw.BoxGlyph{}
-		caps.Color = c
-		caps.Radius = vg.Points(1.5)
 		// The median change: a black ring filled white, visible on any bar.
-		fill, err := plotter.NewScatter(plotter.XYs{{X: 100 * e.Change, Y: y}})
+		median := plotter.XYs{{X: 100 * e.Change, Y: y}}
+		fill, err := glyphs(median, draw.CircleGlyph{}, color.White, 3.5)
 		if err != nil {
 			return nil, err
 		}
-		fill.Shape = draw.CircleGlyph{}
-		fill.Color = color.White
-		fill.Radius = vg.Points(3.5)
-		ring, err := plotter.NewScatter(plotter.XYs{{X: 100 * e.Change, Y: y}})
+		ring, err := glyphs(median, draw.RingGlyph{}, color.Black, 3.5)
 		if err != nil {
 			return nil, err
 		}
-		ring.Shape = draw.RingGlyph{}
-		ring.Color = color.Black
-		ring.Radius = vg.Points(3.5)
 		p.Add(bar, caps, fill, ring)
 	}
 	p.NominalY(labels...)
@@ -189,25 +181,32 @@ func (f *IntervalFigure) newPlot() (*plot.Plot, error) {
 	return p, nil
 }
 
+// glyphs returns the points xys drawn as glyphs of the shape, in colour c,
+// radius points wide.
+func glyphs(xys plotter.XYs, shape draw.GlyphDrawer, c color.Color, radius float64) (*plotter.Scatter, error) {
+	s, err := plotter.NewScatter(xys)
+	if err != nil {
+		return nil, err
+	}
+	s.Shape, s.Color, s.Radius = shape, c, vg.Points(radius)
+	return s, nil
+}
+
 func (f *IntervalFigure) draw(format string) ([]byte, error) {
 	p, err := f.newPlot()
 	if err != nil {
 		return nil, err
 	}
 	w, h := f.Size()
-	cw, err := draw.NewFormattedCanvas(w, h, format)
+	b, err := render(w, h, format, func(dc draw.Canvas) {
+		dc.SetColor(color.White)
+		dc.Fill(dc.Rectangle.Path())
+		p.Draw(draw.Crop(dc, margin, -margin, margin, -margin))
+	})
 	if err != nil {
 		return nil, fmt.Errorf("report: interval figure: %w", err)
 	}
-	dc := draw.New(cw)
-	dc.SetColor(color.White)
-	dc.Fill(dc.Rectangle.Path())
-	p.Draw(draw.Crop(dc, margin, -margin, margin, -margin))
-	var buf bytes.Buffer
-	if _, err := cw.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("report: interval figure: %w", err)
-	}
-	return buf.Bytes(), nil
+	return b, nil
 }
 
 // changeTicks labels a relative-change axis in percent, signed ("+4%"),
