@@ -89,15 +89,9 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 	if len(d.MinimalSuite) > 0 {
 		end := fold("Suite, pick by pick")
 		cost := d.Selection != nil && d.Selection.TotalCostSeconds > 0
-		p("| # | benchmark | added | project | overall | %s |", strings.Join(d.impactHeads(), " | "))
-		if cost {
-			p(" cost | cumulative cost |")
-		}
-		p("\n|--:|---|--:|--:|--:|%s", strings.Repeat("--:|", len(d.impactHeads())))
-		if cost {
-			p("--:|--:|")
-		}
-		p("\n")
+		tableHead(p, "| # | benchmark | added | project | overall | "+strings.Join(d.impactHeads(), " | ")+" |",
+			"|--:|---|--:|--:|--:|"+strings.Repeat("--:|", len(d.impactHeads())),
+			cost, " cost | cumulative cost |", "--:|--:|")
 		marginal := false
 		for i, s := range d.MinimalSuite {
 			id := render.MarkdownCellCode(s.ID)
@@ -128,15 +122,9 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 		p("## Recommended benchmark targets (Algorithm 3)\n\n")
 		end := fold(textutil.Plural(len(d.Recommendations), "function") + " that would add the most coverage")
 		details := d.RecommendationTargets != ""
-		p("| # | function | +project | +external | %s | project after |", strings.Join(d.impactHeads(), " | "))
-		if details {
-			p(" where | test | called by | hottest beneath |")
-		}
-		p("\n|--:|---|--:|--:|%s--:|", strings.Repeat("--:|", len(d.impactHeads())))
-		if details {
-			p("---|---|---|---|")
-		}
-		p("\n")
+		tableHead(p, "| # | function | +project | +external | "+strings.Join(d.impactHeads(), " | ")+" | project after |",
+			"|--:|---|--:|--:|"+strings.Repeat("--:|", len(d.impactHeads()))+"--:|",
+			details, " where | test | called by | hottest beneath |", "---|---|---|---|")
 		var negligible, unseen bool
 		for i, r := range d.Recommendations {
 			fn := render.MarkdownCellCode(r.Function)
@@ -333,4 +321,13 @@ func writeScenarios(p func(string, ...any), sc *Scenarios) {
 		}
 		p("\n")
 	}
+}
+
+// tableHead writes with p a table's head row and its alignment row, each
+// followed by the optional columns' when with is set.
+func tableHead(p func(string, ...any), head, align string, with bool, optHead, optAlign string) {
+	if with {
+		head, align = head+optHead, align+optAlign
+	}
+	p("%s\n%s\n", head, align)
 }
