@@ -411,29 +411,11 @@ func (b *builder) add(p *profile.Profile, validated bool) error {
 	// touches names and a function no sample uses gets no node. Profiles
 	// number functions and locations 1..n, so ids index slices; other
 	// numberings fall back to maps.
-	fidx := newIDMap(len(p.Function), func(yield func(uint64) bool) {
-		for _, f := range p.Function {
-			if !yield(f.ID) {
-				return
-			}
-		}
-	})
-	for i, f := range p.Function {
-		fidx.set(f.ID, int32(i+1))
-	}
+	fidx := indexIDs(p.Function, func(f *profile.Function) uint64 { return f.ID })
 	// fnode[fidx.get(id)] is 0 for a function not seen yet, 1 for one
 	// without a name, else its node id + 2.
 	fnode := make([]int32, len(p.Function)+1)
-	lidx := newIDMap(len(p.Location), func(yield func(uint64) bool) {
-		for _, l := range p.Location {
-			if !yield(l.ID) {
-				return
-			}
-		}
-	})
-	for i, l := range p.Location {
-		lidx.set(l.ID, int32(i+1))
-	}
+	lidx := indexIDs(p.Location, func(l *profile.Location) uint64 { return l.ID })
 	// lframes[k] holds the named frames of location p.Location[k-1], all
 	// in one backing slice, once resolved[k]; leafNamed[k] reports whether
 	// its leaf frame has a name.
@@ -666,14 +648,26 @@ type idMap struct {
 	m     map[uint64]int32
 }
 
-// newIDMap returns an idMap for the n ids that ids yields.
-func newIDMap(n int, ids func(yield func(uint64) bool)) idMap {
-	for id := range ids {
-		if id == 0 || id > uint64(n) {
-			return idMap{m: make(map[uint64]int32, n)}
+// indexIDs returns the idMap from the id of each of items (id gives it)
+// to the item's position + 1.
+func indexIDs[T any](items []T, id func(T) uint64) idMap {
+	dense := true
+	for _, it := range items {
+		if i := id(it); i == 0 || i > uint64(len(items)) {
+			dense = false
+			break
 		}
 	}
-	return idMap{dense: make([]int32, n+1)}
+	var m idMap
+	if dense {
+		m.dense = make([]int32, len(items)+1)
+	} else {
+		m.m = make(map[uint64]int32, len(items))
+	}
+	for i, it := range items {
+		m.set(id(it), int32(i+1))
+	}
+	return m
 }
 
 func (m idMap) set(id uint64, v int32) {
