@@ -108,34 +108,19 @@ func TestCollectTimed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs testdata/timed")
 	}
-	const p = "example.com/timed/app."
+	const p = timedApp
 	out := t.TempDir()
-	for _, tc := range []struct {
-		scope   manifest.Scope
-		version int
-		bench   string
-		want    []string
-	}{
+	for _, tc := range []timedCase{
 		{"", manifest.SchemaVersionTimed, collect.DefaultTimedBenchTime, []string{p + "Hot"}},
 		{manifest.ScopeAll, manifest.SchemaVersionCover, collect.DefaultCoverBenchTime, []string{p + "Hot", p + "SetupOnly", p + "ValidateOnly"}},
 	} {
 		t.Run(string(tc.scope), func(t *testing.T) {
-			m, err := collect.Collect(t.Context(), collect.Config{Dir: "../testdata/timed", Out: out, Source: manifest.SourceCover, Scope: tc.scope, Force: true})
-			require.NoError(t, err)
-			assert.Equal(t, tc.version, m.Version)
-			assert.Equal(t, tc.scope == "", m.IsTimed())
-			assert.Equal(t, tc.bench, m.BenchTime)
-			require.Len(t, m.Benchmarks, 2)
-			for _, e := range m.Benchmarks {
-				require.Equal(t, manifest.StatusOK, e.Status, "%s: %s", e.ID, e.Error)
+			collectTimed(t, out, manifest.SourceCover, tc, func(m *manifest.Manifest, e manifest.Entry) {
 				s, err := covdata.ReadFile(filepath.Join(out, e.Functions))
 				require.NoError(t, err)
 				assert.Equal(t, tc.want, names(s), e.ID)
 				assert.Equal(t, m.IsTimed(), s.Timed, e.ID)
-			}
-			loaded, err := manifest.Load(out)
-			require.NoError(t, err)
-			assert.Equal(t, m, loaded)
+			})
 		})
 	}
 	_, err := collect.Collect(t.Context(), collect.Config{Dir: "../testdata/timed", Out: out, Source: manifest.SourceCover})
@@ -143,6 +128,41 @@ func TestCollectTimed(t *testing.T) {
 	require.ErrorAs(t, err, &ie)
 	assert.Equal(t, input.Field("Scope"), ie.Field)
 	assert.Contains(t, err.Error(), "holds function sets of whole runs (Scope all), and this run collects function sets of timed loops (Scope timed); the two never mix")
+}
+
+// timedApp is the package of the timed fixture's functions, with a dot.
+const timedApp = "example.com/timed/app."
+
+// timedCase is one collection of the timed fixture (../testdata/timed) in
+// a scope, and what its manifest and data must record.
+type timedCase struct {
+	scope   manifest.Scope
+	version int      // the manifest's schema version
+	bench   string   // its bench time
+	want    []string // the module's functions in each benchmark's data
+}
+
+// collectTimed collects the timed fixture into out with source and
+// tc.scope, replacing what out holds, and checks what every source
+// records: tc's schema version and bench time, the source, the scope, and
+// both benchmarks collected; check looks at each benchmark's data, and
+// then the manifest on disk must be the one returned.
+func collectTimed(t *testing.T, out string, source manifest.Source, tc timedCase, check func(m *manifest.Manifest, e manifest.Entry)) {
+	t.Helper()
+	m, err := collect.Collect(t.Context(), collect.Config{Dir: "../testdata/timed", Out: out, Source: source, Scope: tc.scope, Force: true})
+	require.NoError(t, err)
+	assert.Equal(t, tc.version, m.Version)
+	assert.Equal(t, source, m.Source)
+	assert.Equal(t, tc.scope == "", m.IsTimed())
+	assert.Equal(t, tc.bench, m.BenchTime)
+	require.Len(t, m.Benchmarks, 2)
+	for _, e := range m.Benchmarks {
+		require.Equal(t, manifest.StatusOK, e.Status, "%s: %s", e.ID, e.Error)
+		check(m, e)
+	}
+	loaded, err := manifest.Load(out)
+	require.NoError(t, err)
+	assert.Equal(t, m, loaded)
 }
 
 // TestCollectScopeErrors checks the Configs the timed scope refuses

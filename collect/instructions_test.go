@@ -30,26 +30,14 @@ func TestCollectInstructions(t *testing.T) {
 	if _, err := measure.FindValgrind(""); err != nil {
 		t.Skip(err)
 	}
-	const p = "example.com/timed/app."
+	const p = timedApp
 	out := t.TempDir()
-	for _, tc := range []struct {
-		scope   manifest.Scope
-		version int
-		want    []string
-	}{
-		{"", manifest.SchemaVersionTimed, []string{p + "Hot"}},
-		{manifest.ScopeAll, manifest.SchemaVersionCover, []string{p + "Hot", p + "SetupOnly", p + "ValidateOnly"}},
+	for _, tc := range []timedCase{
+		{"", manifest.SchemaVersionTimed, collect.DefaultTimedBenchTime, []string{p + "Hot"}},
+		{manifest.ScopeAll, manifest.SchemaVersionCover, collect.DefaultTimedBenchTime, []string{p + "Hot", p + "SetupOnly", p + "ValidateOnly"}},
 	} {
 		t.Run(string(tc.scope), func(t *testing.T) {
-			m, err := collect.Collect(t.Context(), collect.Config{Dir: "../testdata/timed", Out: out, Source: manifest.SourceInstructions, Scope: tc.scope, Force: true})
-			require.NoError(t, err)
-			assert.Equal(t, tc.version, m.Version)
-			assert.Equal(t, manifest.SourceInstructions, m.Source)
-			assert.Equal(t, tc.scope == "", m.IsTimed())
-			assert.Equal(t, collect.DefaultTimedBenchTime, m.BenchTime)
-			require.Len(t, m.Benchmarks, 2)
-			for _, e := range m.Benchmarks {
-				require.Equal(t, manifest.StatusOK, e.Status, "%s: %s", e.ID, e.Error)
+			collectTimed(t, out, manifest.SourceInstructions, tc, func(m *manifest.Manifest, e manifest.Entry) {
 				f, err := os.Open(filepath.Join(out, e.Profile))
 				require.NoError(t, err)
 				prof, err := profile.Parse(f)
@@ -75,10 +63,7 @@ func TestCollectInstructions(t *testing.T) {
 					// instructions each.
 					assert.Greater(t, perFunc[p+"Hot"], int64(8<<16), "%s: Hot's instructions per operation", e.ID)
 				}
-			}
-			loaded, err := manifest.Load(out)
-			require.NoError(t, err)
-			assert.Equal(t, m, loaded)
+			})
 		})
 	}
 	_, err := collect.Collect(t.Context(), collect.Config{Dir: "../testdata/timed", Out: out, Source: manifest.SourceInstructions})

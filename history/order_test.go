@@ -37,11 +37,7 @@ func TestSeriesAncestryOrder(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, set.Series, 1)
 	sr := set.Series[0]
-	var order string
-	for _, p := range sr.Points {
-		order += p.Head.Commit[:1]
-	}
-	assert.Equal(t, "ebdcf", order, "first-parent order")
+	assert.Equal(t, "ebdcf", headLetters(sr.Points), "first-parent order")
 	opt := detect.DefaultOptions
 	opt.InitialThreshold = 0.02
 	res, err := detect.Detect(sr.DetectPoints(), opt)
@@ -72,11 +68,7 @@ func TestSortPoints(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			SortPoints(tc.points)
-			var got string
-			for _, p := range tc.points {
-				got += p.Head.Commit[:1]
-			}
-			assert.Equal(t, tc.want, got)
+			assert.Equal(t, tc.want, headLetters(tc.points))
 		})
 	}
 }

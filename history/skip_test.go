@@ -47,11 +47,7 @@ func TestSeriesSkipsUnusable(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, set.Series, 1)
 	sr := set.Series[0]
-	var kept string
-	for _, p := range sr.Points {
-		kept += p.Head.Commit[:1]
-	}
-	assert.Equal(t, "bij", kept)
+	assert.Equal(t, "bij", headLetters(sr.Points))
 	require.Len(t, sr.Skipped, len(bad))
 	for i, b := range bad {
 		assert.Equal(t, commit(b.head), sr.Skipped[i].Head.Commit)

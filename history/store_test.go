@@ -28,6 +28,16 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // commit returns a 40-character fake hash made of c.
 func commit(c byte) string { return strings.Repeat(string(c), 40) }
 
+// headLetters returns the first letter of each point's head commit (a commit
+// letter), in the points' order.
+func headLetters(points []Point) string {
+	var b strings.Builder
+	for _, p := range points {
+		b.WriteString(p.Head.Commit[:1])
+	}
+	return b.String()
+}
+
 // report builds a comparison of base against head (commits made of those
 // characters, head committed n hours after t0) with one sec/op result per
 // benchmark: name → change, each with an interval of ±half.

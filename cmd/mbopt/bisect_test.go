@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -26,17 +25,10 @@ func TestBisectInterrupt(t *testing.T) {
 	bin := buildMbopt(t)
 	dir, c := cmpfixture.HelperRepo(t, cmpfixture.HelperVariant{})
 	r := gittest.Open(t, dir)
-	stderr := &syncBuffer{}
 	cmd := exec.Command(bin, "bisect", "--bench", cmpfixture.Work, "--good", c[0], "--bad", c[7],
 		"--metric", "cpu", "--trials", "2", "--runs", "1", "--benchtime", "200x")
 	cmd.Dir = r.Dir
-	cmd.Stderr = stderr
-	cmd.Stdout = io.Discard
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	require.NoError(t, cmd.Start())
-	defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // never leave a process behind
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
+	cmd, stderr, exited := startGroup(t, cmd)
 
 	// The first progress line: bad measured against good; the second
 	// step's worktrees are being made or measured.

@@ -104,15 +104,7 @@ func TestSignalsEndABlockedRun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			args, ready := tt.setup(t, dir)
-			stderr := &syncBuffer{}
-			cmd := exec.Command(bin, args...)
-			cmd.Stderr = stderr
-			cmd.Stdout = io.Discard
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-			require.NoError(t, cmd.Start())
-			defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // never leave a process behind
-			exited := make(chan struct{})
-			go func() { cmd.Wait(); close(exited) }()
+			cmd, stderr, exited := startGroup(t, exec.Command(bin, args...))
 
 			waitFor(t, stderr, ready, exited)
 			select {
@@ -144,6 +136,22 @@ func TestSignalsEndABlockedRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startGroup starts cmd, its stdout discarded, in a process group of its
+// own that is killed when the test ends, so that no process is left
+// behind; it returns cmd, its stderr and a channel closed when it exits.
+func startGroup(t *testing.T, cmd *exec.Cmd) (*exec.Cmd, *syncBuffer, <-chan struct{}) {
+	t.Helper()
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	cmd.Stdout = io.Discard
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	return cmd, stderr, exited
 }
 
 // waitFor waits until stderr holds the line ready, or half a second when

@@ -38,6 +38,22 @@ func culpritReport(app bool) *compare.Report {
 	return r
 }
 
+// checkContains reports each of has that doc (named what) lacks and each
+// of hasNot that it has.
+func checkContains(t *testing.T, what, doc string, has, hasNot []string) {
+	t.Helper()
+	for _, s := range has {
+		if !strings.Contains(doc, s) {
+			t.Errorf("%s lacks %q", what, s)
+		}
+	}
+	for _, s := range hasNot {
+		if strings.Contains(doc, s) {
+			t.Errorf("%s has %q", what, s)
+		}
+	}
+}
+
 // TestCulpritOutput: text shows the top 3 culprits under each change;
 // Markdown a table of the changes by estimated application impact (the
 // report's order without one), the top 5 culprits of each in a collapsed
@@ -57,7 +73,7 @@ func TestCulpritOutput(t *testing.T) {
 			name:       "with the application's profile",
 			app:        true,
 			textHas:    []string{"example.com/tinytsdb/p.c  1000 instructions → 1040 instructions (+40.0 instructions, 19.0% of the change), in the application", "application impact +8.0% [+7.0% … +9.0%]", "go tool pprof -top -diff_base /out/culprits/low.base.pprof /out/culprits/low.head.pprof", "likely no application impact"},
-			textHasNot: []string{"tinytsdb/p.d "},
+			textHasNot: []string{"tinytsdb/p.d "}, // a 4th culprit: text shows 3
 			mdOrder:    []string{"| 1 | +8.0% |", "| 2 | +1.0% |", "| 3 | likely none |", "<details><summary>1. instructions/op +10.0%", "<details><summary>2. instructions/op +21.0%"},
 			mdHas:      []string{"`example.com/tinytsdb/p.e`", "Reproduce: `go tool pprof -top -diff_base /out/culprits/high.base.pprof /out/culprits/high.head.pprof`", "likely no application impact</summary>"},
 			mdHasNot:   []string{"`example.com/tinytsdb/p.f`"},
@@ -78,16 +94,7 @@ func TestCulpritOutput(t *testing.T) {
 			if err := verdict.WriteMarkdown(&md, r); err != nil {
 				t.Fatal(err)
 			}
-			for _, s := range tc.textHas {
-				if !strings.Contains(text.String(), s) {
-					t.Errorf("text lacks %q", s)
-				}
-			}
-			for _, s := range tc.textHasNot {
-				if strings.Contains(text.String(), s) {
-					t.Errorf("text has %q: more than 3 culprits", s)
-				}
-			}
+			checkContains(t, "text", text.String(), tc.textHas, tc.textHasNot)
 			at := 0
 			for _, s := range tc.mdOrder {
 				i := strings.Index(md.String()[at:], s)
@@ -97,16 +104,7 @@ func TestCulpritOutput(t *testing.T) {
 				}
 				at += i
 			}
-			for _, s := range tc.mdHas {
-				if !strings.Contains(md.String(), s) {
-					t.Errorf("Markdown lacks %q", s)
-				}
-			}
-			for _, s := range tc.mdHasNot {
-				if strings.Contains(md.String(), s) {
-					t.Errorf("Markdown has %q", s)
-				}
-			}
+			checkContains(t, "Markdown", md.String(), tc.mdHas, tc.mdHasNot)
 			if t.Failed() {
 				t.Logf("text:\n%s\nMarkdown:\n%s", text.String(), md.String())
 			}
