@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/pprof"
 	"sync"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/interrupt"
+	"github.com/mbopt/mbopt/internal/selfprofile"
 )
 
 // interruptedMessage is what an interrupted run prints last on stderr: every
@@ -80,25 +80,13 @@ func newRootCmd(s *streams) *cobra.Command {
 		if cpuprofile == "" {
 			return nil
 		}
-		// The profile goes to a temporary file that replaces the target
-		// only when the command succeeded: a failed run leaves neither a
-		// partial profile nor a profile of the failure at that name.
-		f, err := atomicfile.Create(cpuprofile)
-		if err != nil {
+		p, err := selfprofile.Start(cpuprofile)
+		if errors.Is(err, selfprofile.ErrProfiler) {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		} else if err != nil {
 			return input.Errorf("--cpuprofile %s: %v; choose a file in an existing directory", cpuprofile, err)
 		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			f.Cleanup()
-			return fmt.Errorf("--cpuprofile: %w", err)
-		}
-		s.stopProfile = func(keep bool) error {
-			pprof.StopCPUProfile()
-			if !keep {
-				f.Cleanup()
-				return nil
-			}
-			return f.Commit()
-		}
+		s.stopProfile = p.Stop
 		return nil
 	}
 	return root

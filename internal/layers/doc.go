@@ -14,7 +14,8 @@
 //     regfile, srcfunc (source functions named as the compiler names
 //     them), textutil, the documentation check
 //     doccheck and this package; then, on top of those, gitrev (revisions
-//     and the default base, run through proc), statedir (the .mbopt
+//     and the default base, run through proc), selfprofile (a CPU profile of the running
+//     program, kept only when it succeeds), statedir (the .mbopt
 //     directory git must not see) and testbin (builds, lists and runs test
 //     binaries for collect and compare)
 //  1. nouns, which the stages and the two halves share: benchname
