@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -29,7 +28,7 @@ func newCmdBisect(s *streams) *cobra.Command {
   $ mbopt bisect --bench BenchmarkQuery --good v1.2.0 --bad main --metric instructions ./query`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Packages = args
-			if err := cli.Enum("--format", format, "text", "json"); err != nil {
+			if err := cli.Enum("--format", format, verdict.BisectFormats...); err != nil {
 				return err
 			}
 			if err := cli.Enum("--metric", metric, "time", "cpu", "instructions"); err != nil {
@@ -41,19 +40,8 @@ func newCmdBisect(s *streams) *cobra.Command {
 			}
 			res, err := bisect.Run(cmd.Context(), o)
 			if res != nil && (err == nil || errors.Is(err, bisect.ErrNotLocated)) {
-				if format == "json" {
-					enc := json.NewEncoder(s.Out)
-					enc.SetIndent("", "  ")
-					if werr := enc.Encode(res); werr != nil {
-						return werr
-					}
-				} else if werr := res.WriteText(s.Out); werr != nil {
+				if werr := verdict.WriteBisect(s.Out, res, format); werr != nil {
 					return werr
-				} else if res.Explanation != nil {
-					fmt.Fprintf(s.Out, "\nlast good → first bad, with the culprit functions:\n\n")
-					if werr := verdict.WriteText(s.Out, res.Explanation); werr != nil {
-						return werr
-					}
 				}
 			}
 			if errors.Is(err, bisect.ErrNotLocated) {

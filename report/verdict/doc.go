@@ -4,6 +4,8 @@
 // GitHub Actions annotations and a step summary ([WriteGitHub]), and the
 // figure of every verdict against the threshold band ([Figure], drawn by
 // package report/plot). The comparison's JSON is compare.Report's own.
+// A bisection (bisect.Result) is written as its log followed by the
+// comparison that explains it, or as its JSON ([WriteBisect]).
 //
 // Every document reads a report the same way: results keep the report's
 // order (detections first, by impact) within three groups, detections (a
