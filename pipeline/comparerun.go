@@ -62,6 +62,14 @@ type CompareConfig struct {
 	// KeepVerdicts keeps the verdicts against Settings.Threshold, which was
 	// chosen for this comparison, instead of the calibrated thresholds.
 	KeepVerdicts bool
+	// FailOn is the gate the caller applies to the report
+	// (compare.Report.GateError); "" is left to [CompareConfig.Resolve].
+	FailOn compare.FailOn
+	// Chosen reports whether the caller chose the setting named f (for
+	// mbopt compare, whether its flag was given) rather than leaving its
+	// default; nil means the settings that are not zero were chosen. See
+	// [CompareConfig.Resolve].
+	Chosen func(f input.Field) bool
 	// Output is the file the caller will write the report to; it must not
 	// be one of the comparison's inputs.
 	Output string
@@ -136,6 +144,9 @@ func Compare(ctx context.Context, cfg CompareConfig) (*compare.Report, error) {
 
 // check checks what Compare can before anything is opened or run.
 func (cfg *CompareConfig) check() error {
+	if err := cfg.Resolve(); err != nil {
+		return err
+	}
 	if cfg.AA && cfg.NoHistory && cfg.Base == "" {
 		return input.Errorf("%s stores the instabilities in the history: leave %s unset", input.Field("AA"), noHistoryField)
 	}

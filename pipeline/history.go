@@ -14,6 +14,7 @@ import (
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/measure"
 	"github.com/mbopt/mbopt/report/site"
 	"github.com/mbopt/mbopt/report/trend"
 )
@@ -31,6 +32,10 @@ type HistoryConfig struct {
 	Benchmarks []string
 	// Unit keeps that unit (history.Query).
 	Unit string
+	// Metric, when set, keeps the unit of that metric of mbopt compare
+	// (measure.Metric.Unit: sec/op, cpu-sec/op or instructions/op); a
+	// Unit set too must be the same.
+	Metric measure.Metric
 	// Detect configures the detectors.
 	Detect detect.Options
 	// InitialGiven makes Detect.InitialThreshold replace the thresholds
@@ -67,10 +72,20 @@ const (
 	htmlField        input.Field = "HTML"
 	commitURLField   input.Field = "CommitURL"
 	instabilityField input.Field = "Instability"
+	metricField      input.Field = "Metric"
 )
 
 // Check checks the combination of the settings, and Detect.
 func (cfg HistoryConfig) Check() error {
+	if cfg.Metric != "" {
+		m, err := measure.ParseMetric(string(cfg.Metric))
+		if err != nil {
+			return metricField.Errorf("%v", err)
+		}
+		if cfg.Unit != "" && cfg.Unit != m.Unit() {
+			return input.Errorf("%s %s shows the unit %s, but %s is %s: give one of them", metricField, m, m.Unit(), unitField, cfg.Unit)
+		}
+	}
 	if cfg.Instability && cfg.Format == "markdown" {
 		return input.Errorf("%s markdown: %s writes text or json", formatField, instabilityField)
 	}
@@ -103,6 +118,9 @@ func History(ctx context.Context, cfg HistoryConfig) ([]byte, error) {
 		if cfg.Warn != nil {
 			cfg.Warn(fmt.Errorf(format, args...))
 		}
+	}
+	if cfg.Metric != "" {
+		cfg.Unit = cfg.Metric.Unit()
 	}
 	st, err := OpenHistory(ctx, cfg.History)
 	if err != nil {

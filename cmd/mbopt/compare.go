@@ -26,16 +26,14 @@ type compareOptions struct {
 	suiteFile       string
 	failOn          string
 	cmpFormat       string
-	metric          string
 	noCache         bool
 	terminal        bool // progress bar; set by the command from stderr
 	width           int
 	hist            compareHistoryOptions
-	shard           string  // --shard as given
-	trialShard      string  // --trial-shard as given
-	shardCosts      string  // --shard-costs as given
-	changedSince    string  // --changed-since
-	appImpact       float64 // --app-impact-threshold
+	shard           string // --shard as given
+	trialShard      string // --trial-shard as given
+	shardCosts      string // --shard-costs as given
+	changedSince    string // --changed-since
 	// rebaseline compares --from with --to (history rebaseline).
 	rebaseline bool
 	from, to   string
@@ -90,7 +88,7 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	f.StringVar(&o.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)")
 	f.StringVar(&o.Out, "out", "", "directory of the raw results base.txt and head.txt (default: a directory of the comparison's own under .mbopt/compare in the module root)")
 	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|app-impact|never} (app-impact: a definite regression whose estimated application impact is at least --app-impact-threshold; needs the analysis flags)")
-	f.Float64Var(&o.appImpact, "app-impact-threshold", 0.001, "with --fail-on app-impact: the estimated application impact (0.001 = 0.1% of the application's CPU time) below which a definite regression passes")
+	f.Float64Var(&o.Settings.AppImpactThreshold, "app-impact-threshold", 0.001, "with --fail-on app-impact: the estimated application impact (0.001 = 0.1% of the application's CPU time) below which a definite regression passes")
 	f.StringArrayVar(&o.Explain, "explain", nil, "find the culprit functions of benchmark `NAME` (full name or id) whatever its verdict; repeatable (the changes get them anyway)")
 	f.StringVar(&o.cmpFormat, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"} (github: annotations on stdout, the Markdown summary appended to $GITHUB_STEP_SUMMARY)")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout")
@@ -105,7 +103,7 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	f.Float64Var(&o.Settings.Confidence, "confidence", d.Confidence, "confidence level of the intervals")
 	f.IntVar(&o.Settings.Resamples, "resamples", d.Resamples, "bootstrap resamples")
 	f.Float64Var(&o.Settings.UntilStable, "until-stable", 0, "stop a benchmark once both versions have 2 trials, the measurements a verdict needs, and an interval narrower than this width, e.g. 0.02 (0: off)")
-	f.StringVar(&o.metric, "metric", string(measure.Time), "what to measure per operation: {time|cpu|instructions} (time: the benchmark's ns/op; cpu: its process's CPU time; instructions: counted under Valgrind; cpu and instructions default to --count 1 --benchtime "+compare.CountedBenchTime+" and always compare B/op and allocs/op)")
+	f.StringVar((*string)(&o.Settings.Metric), "metric", string(measure.Time), "what to measure per operation: {time|cpu|instructions} (time: the benchmark's ns/op; cpu: its process's CPU time; instructions: counted under Valgrind; cpu and instructions default to --count 1 --benchtime "+compare.CountedBenchTime+" and always compare B/op and allocs/op)")
 	f.StringVar(&o.Settings.Duet, "duet", compare.DuetSequential, "with --metric time: run base and head {sequential|parallel}: parallel runs them at the same time, each bound to a CPU of its own with GOMAXPROCS=1, so both see the same interference")
 	f.Float64Var(&o.Settings.FDR, "fdr", d.FDR, "false discovery rate the verdicts control over all the comparison's benchmarks and units (Benjamini–Hochberg; 1: no correction)")
 	f.BoolVar(&o.noCache, "no-cache", false, "build every test binary afresh instead of reusing those built from the same commit")
@@ -120,14 +118,6 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 
 // runCompare runs the comparison and prints the report.
 func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string) error {
-	for _, n := range []struct {
-		flag  string
-		value int
-	}{{"--trials", o.Settings.Trials}, {"--runs", o.Settings.Runs}, {"--count", o.Settings.Count}, {"--resamples", o.Settings.Resamples}} {
-		if n.value < 1 {
-			return input.Errorf("%s %d: it must be at least 1", n.flag, n.value)
-		}
-	}
 	failOn, err := checkReportFlags(o.failOn, o.cmpFormat, o.output)
 	if err != nil {
 		return err
@@ -135,40 +125,15 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if err := checkHistoryFlags(cmd.Flags(), &o.hist); err != nil {
 		return err
 	}
-	if o.hist.aa && !cmd.Flags().Changed("fail-on") {
-		failOn = compare.FailOnNever // an A/A detection is a false alarm, not a regression
-	}
-	metric, err := measure.ParseMetric(o.metric)
-	if err != nil {
-		return input.Errorf("--metric: %v", err)
-	}
 	cfg := pipeline.CompareConfig{Options: o.Options, SuiteFile: o.suiteFile, ChangedSince: o.changedSince,
 		History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, KeepVerdicts: cmd.Flags().Changed("threshold"),
-		Output: o.output}
+		Output: o.output, FailOn: failOn, Chosen: cli.Given(cmd.Flags()), Bridge: o.rebaseline}
 	cfg.AA, cfg.Packages = o.hist.aa, args
-	if metric != measure.Time {
-		// The counting metrics have defaults of their own.
-		cfg.Settings.Metric = metric
-		if !cmd.Flags().Changed("count") {
-			cfg.Settings.Count = 0
-		}
-		if !cmd.Flags().Changed("benchtime") {
-			cfg.Settings.BenchTime = ""
-		}
-	}
 	if o.noCache {
 		cfg.CacheDir = "off"
 	}
 	if err := o.resolveShards(&cfg.Options, os.Getenv); err != nil {
 		return err
-	}
-	if failOn == compare.FailOnAppImpact {
-		if len(o.App) == 0 && len(o.Micro) == 0 {
-			return input.Errorf("--fail-on app-impact needs the analysis flags (--app, --micro): the application's profile says which functions it runs")
-		}
-		cfg.Settings.AppImpactThreshold = o.appImpact
-	} else if cmd.Flags().Changed("app-impact-threshold") {
-		return input.Errorf("--app-impact-threshold applies to --fail-on app-impact only")
 	}
 	if o.cmpFormat == "github" {
 		cfg.StepSummary = os.Getenv("GITHUB_STEP_SUMMARY")
@@ -181,6 +146,9 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		}
 		cfg.Analysis = &acfg
 	}
+	if err := cfg.Resolve(); err != nil {
+		return cli.Word(err, nil)
+	}
 	p := &compare.ProgressPrinter{W: s.Err, Terminal: o.terminal, Width: o.width, Now: time.Now}
 	cfg.Progress = p.Event
 	cfg.Logf = func(format string, args ...any) { p.Clear(); fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
@@ -192,7 +160,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		rep, err = pipeline.Compare(cmd.Context(), cfg)
 	}
 	p.Clear()
-	return finishCompare(s, o, rep, err, failOn)
+	return finishCompare(s, o, rep, err, cfg.FailOn)
 }
 
 // finishCompare writes the report rep of a comparison (nil: nothing compared) and

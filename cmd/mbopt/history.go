@@ -7,19 +7,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/progress"
-	"github.com/mbopt/mbopt/measure"
 	"github.com/mbopt/mbopt/pipeline"
 )
 
 // historyOptions holds the history command's flag values.
 type historyOptions struct {
 	pipeline.HistoryConfig        // what the flags set directly
-	metric, output, fixed  string // --metric, -o and --fixed
+	output, fixed          string // -o and --fixed
 	detectors              string // --detector
 	detectorsGiven         bool   // --detector was given
 }
@@ -37,16 +35,6 @@ func newCmdHistory(s *streams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Benchmarks = args
 			o.InitialGiven = cmd.Flags().Changed("initial-threshold")
-			if o.metric != "" {
-				m, err := measure.ParseMetric(o.metric)
-				if err != nil {
-					return input.Errorf("--metric: %v", err)
-				}
-				if o.Unit != "" && o.Unit != m.Unit() {
-					return input.Errorf("--metric %s shows the unit %s, but --unit is %s: give one of them", m, m.Unit(), o.Unit)
-				}
-				o.Unit = m.Unit()
-			}
 			o.detectorsGiven = cmd.Flags().Changed("detector")
 			o.CommitURLGiven = cmd.Flags().Changed("commit-url")
 			if err := o.check(); err != nil {
@@ -60,7 +48,7 @@ func newCmdHistory(s *streams) *cobra.Command {
 	f.StringVar(&o.History, "history", history.DefaultPath, "the history database mbopt compare writes")
 	f.StringVar(&o.Baseline, "baseline", "", "the base revision of the series (default: the base of the most stored comparisons)")
 	f.StringVar(&o.Unit, "unit", "", "show only this unit, such as sec/op (default: every unit)")
-	f.StringVar(&o.metric, "metric", "", "show only the unit of this metric of mbopt compare: {time|cpu|instructions} (sec/op, cpu-sec/op, instructions/op)")
+	f.StringVar((*string)(&o.Metric), "metric", "", "show only the unit of this metric of mbopt compare: {time|cpu|instructions} (sec/op, cpu-sec/op, instructions/op)")
 	f.StringVar(&o.Format, "format", "text", "output format: {text|json|markdown}")
 	f.StringVarP(&o.output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
 	f.StringVar(&o.Plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`")
@@ -148,9 +136,6 @@ func newCmdHistoryRebaseline(s *streams) *cobra.Command {
 			if f.Changed(name) {
 				return input.Errorf("--%s: rebaseline compares --from with --to and stores the bridge in --history", name)
 			}
-		}
-		if !f.Changed("fail-on") {
-			o.failOn = string(compare.FailOnNever) // the new baseline differs on purpose
 		}
 		o.from, o.to, o.rebaseline = from, to, true
 		o.terminal, o.width = progress.IsTerminal(s.Err)

@@ -48,7 +48,7 @@ var flags = map[input.Field]string{
 	"History": "--history", "NoHistory": "--no-history", "ChangedSince": "--changed-since", "Output": "-o",
 	"StepSummary": "$GITHUB_STEP_SUMMARY", "AppBenchmark": "--app-benchmark", "MinCoverage": "--min-coverage", "AllowEmpty": "--allow-empty", "From": "--from", "To": "--to",
 	// pipeline.HistoryConfig
-	"Baseline": "--baseline", "Unit": "--unit", "Format": "--format", "Plot": "--plot", "HTML": "--html",
+	"Baseline": "--baseline", "Unit": "--unit", "Metric": "--metric", "Format": "--format", "Plot": "--plot", "HTML": "--html",
 	"CommitURL": "--commit-url", "Instability": "--instability",
 	"Settings.AppImpactThreshold": "--app-impact-threshold", "Explain": "--explain",
 	// reference.CoverOptions
@@ -65,6 +65,16 @@ func Flag(f input.Field) string {
 		return name
 	}
 	return f.String()
+}
+
+// Given returns whether the flag of fs that sets the library setting f was
+// given on the command line: the library's Chosen hooks (such as
+// pipeline.CompareConfig.Chosen).
+func Given(fs *pflag.FlagSet) func(f input.Field) bool {
+	return func(f input.Field) bool {
+		name, ok := flags[f]
+		return ok && fs.Changed(strings.TrimPrefix(name, "--"))
+	}
 }
 
 // limitFlags maps the callgraph.Limits fields that library messages name,

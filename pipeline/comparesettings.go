@@ -1,0 +1,76 @@
+package pipeline
+
+import (
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/measure"
+)
+
+// chosen reports whether the caller chose the setting f (see
+// CompareConfig.Chosen); zero says whether its value is the zero value.
+func (cfg *CompareConfig) chosen(f input.Field, zero bool) bool {
+	if cfg.Chosen == nil {
+		return !zero
+	}
+	return cfg.Chosen(f)
+}
+
+// Resolve settles the settings of cfg that depend on what the caller chose
+// (see Chosen) and on one another, and checks them, as [Compare] does
+// before anything runs; a caller that applies the gate itself calls it
+// first for the resolved FailOn. It is idempotent:
+//   - a chosen Settings.Trials, Runs, Count or Resamples must be at least 1
+//     (a zero left to the library means the default);
+//   - Settings.Metric must be one of measure.Metrics; measure.Time, the
+//     default, is stored as "", which the report leaves out; with a
+//     counting metric (cpu, instructions) Settings.Count and BenchTime not
+//     chosen are cleared, so that they take the metric's defaults;
+//   - FailOn not chosen is FailOnNever for an A/A comparison (a detection
+//     there is a false alarm, not a regression) and for a Bridge (the new
+//     baseline differs on purpose), else FailOnDefiniteRegression;
+//   - FailOnAppImpact needs Analysis (the application's profile says which
+//     functions it runs); with any other gate Settings.AppImpactThreshold
+//     must not be chosen, and is cleared.
+func (cfg *CompareConfig) Resolve() error {
+	s := &cfg.Settings
+	for _, n := range []struct {
+		field input.Field
+		value int
+	}{{"Settings.Trials", s.Trials}, {"Settings.Runs", s.Runs}, {"Settings.Count", s.Count}, {"Settings.Resamples", s.Resamples}} {
+		if n.value < 1 && cfg.chosen(n.field, n.value == 0) {
+			return input.Errorf("%s %d: it must be at least 1", n.field, n.value)
+		}
+	}
+	if s.Metric != "" {
+		m, err := measure.ParseMetric(string(s.Metric))
+		if err != nil {
+			return input.Field("Settings.Metric").Errorf("%v", err)
+		}
+		if m == measure.Time {
+			s.Metric = ""
+		} else {
+			if !cfg.chosen("Settings.Count", s.Count == 0) {
+				s.Count = 0
+			}
+			if !cfg.chosen("Settings.BenchTime", s.BenchTime == "") {
+				s.BenchTime = ""
+			}
+		}
+	}
+	if !cfg.chosen("FailOn", cfg.FailOn == "") {
+		cfg.FailOn = compare.FailOnDefiniteRegression
+		if cfg.AA || cfg.Bridge {
+			cfg.FailOn = compare.FailOnNever
+		}
+	}
+	switch {
+	case cfg.FailOn == compare.FailOnAppImpact && cfg.Analysis == nil:
+		return input.Errorf("%s %s needs the analysis flags (%s, %s): the application's profile says which functions it runs", input.Field("FailOn"), compare.FailOnAppImpact, input.Field("Analysis.App"), input.Field("Analysis.Micro"))
+	case cfg.FailOn == compare.FailOnAppImpact:
+	case cfg.chosen("Settings.AppImpactThreshold", s.AppImpactThreshold == 0):
+		return input.Errorf("%s applies to %s %s only", input.Field("Settings.AppImpactThreshold"), input.Field("FailOn"), compare.FailOnAppImpact)
+	default:
+		s.AppImpactThreshold = 0
+	}
+	return nil
+}

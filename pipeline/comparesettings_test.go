@@ -1,0 +1,88 @@
+package pipeline
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/measure"
+)
+
+func TestCompareConfigResolve(t *testing.T) {
+	given := func(fields ...input.Field) func(input.Field) bool {
+		return func(f input.Field) bool { return slices.Contains(fields, f) }
+	}
+	flags := compare.DefaultSettings() // a command's flag defaults
+	flags.AppImpactThreshold = 0.001
+	for _, tc := range []struct {
+		name string
+		cfg  CompareConfig
+		err  string
+		want CompareConfig // FailOn and Settings
+	}{
+		{name: "zero settings are defaults", cfg: CompareConfig{},
+			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression}},
+		{name: "a chosen zero count", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Trials: 3}}, Chosen: given("Settings.Runs")},
+			err: "Config.Settings.Runs 0: it must be at least 1"},
+		{name: "a negative count", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Resamples: -1}}},
+			err: "Config.Settings.Resamples -1: it must be at least 1"},
+		{name: "unknown metric", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Metric: "wall"}}},
+			err: `unknown metric "wall": valid values are time, cpu, instructions`},
+		{name: "time is the default", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Metric: measure.Time, Count: 5}}},
+			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: compare.Settings{Count: 5}}}},
+		{name: "counting metric clears the flags' count and benchtime",
+			cfg:  CompareConfig{Options: compare.Options{Settings: withMetric(flags, measure.CPU)}, Chosen: given()},
+			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: clearCounted(flags, measure.CPU)}}},
+		{name: "counting metric keeps a chosen count",
+			cfg:  CompareConfig{Options: compare.Options{Settings: withMetric(flags, measure.Instructions)}, Chosen: given("Settings.Count")},
+			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: withCount(clearCounted(flags, measure.Instructions), flags.Count)}}},
+		{name: "A/A never fails", cfg: CompareConfig{Options: compare.Options{AA: true}, FailOn: compare.FailOnAnyRegression, Chosen: given()},
+			want: CompareConfig{FailOn: compare.FailOnNever}},
+		{name: "a chosen gate stays with A/A", cfg: CompareConfig{Options: compare.Options{AA: true}, FailOn: compare.FailOnAnyRegression},
+			want: CompareConfig{FailOn: compare.FailOnAnyRegression}},
+		{name: "a bridge never fails", cfg: CompareConfig{Bridge: true},
+			want: CompareConfig{FailOn: compare.FailOnNever}},
+		{name: "app-impact needs the analysis", cfg: CompareConfig{FailOn: compare.FailOnAppImpact},
+			err: "Config.FailOn app-impact needs the analysis flags (Config.Analysis.App, Config.Analysis.Micro): the application's profile says which functions it runs"},
+		{name: "app-impact keeps its threshold", cfg: CompareConfig{FailOn: compare.FailOnAppImpact, Analysis: &analysis.Config{}, Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.01}}},
+			want: CompareConfig{FailOn: compare.FailOnAppImpact, Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.01}}}},
+		{name: "a chosen threshold without app-impact", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.01}}},
+			err: "Config.Settings.AppImpactThreshold applies to Config.FailOn app-impact only"},
+		{name: "an unchosen threshold is cleared", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.001}}, Chosen: given()},
+			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := tc.cfg
+			err := cfg.Resolve()
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("Resolve: %v, want %s", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.FailOn != tc.want.FailOn || cfg.Settings != tc.want.Settings {
+				t.Errorf("Resolve: FailOn %s, Settings %+v; want %s, %+v", cfg.FailOn, cfg.Settings, tc.want.FailOn, tc.want.Settings)
+			}
+			again := cfg
+			if err := again.Resolve(); err != nil || again.FailOn != cfg.FailOn || again.Settings != cfg.Settings {
+				t.Errorf("Resolve is not idempotent: %v, %s %+v", err, again.FailOn, again.Settings)
+			}
+		})
+	}
+}
+
+func withMetric(s compare.Settings, m measure.Metric) compare.Settings { s.Metric = m; return s }
+
+func withCount(s compare.Settings, n int) compare.Settings { s.Count = n; return s }
+
+// clearCounted is the flags' settings s with metric m: count and benchtime
+// left to the metric, no application-impact threshold.
+func clearCounted(s compare.Settings, m measure.Metric) compare.Settings {
+	s.Metric, s.Count, s.BenchTime, s.AppImpactThreshold = m, 0, "", 0
+	return s
+}
