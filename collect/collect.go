@@ -253,7 +253,7 @@ func (c *collector) emit(ev Event) {
 
 // describe returns an empty manifest describing the module and toolchain.
 func (c *collector) describe(ctx context.Context, pkgs []Package) (*manifest.Manifest, error) {
-	m := &manifest.Manifest{Version: manifest.SchemaVersion, BenchTime: c.cfg.benchTime(), BuildFlags: c.cfg.buildFlags()}
+	m := &manifest.Manifest{Version: manifest.SchemaVersion, BenchTime: c.cfg.EffectiveBenchTime(), BuildFlags: c.cfg.buildFlags()}
 	if c.cfg.cover() {
 		m.Version, m.Source = manifest.SchemaVersionCover, manifest.SourceCover
 	}
@@ -674,7 +674,7 @@ func (c *collector) entry(b *built, name string) manifest.Entry {
 		Package:    b.pkg.Path,
 		Dir:        b.dir,
 		Name:       name,
-		BenchTime:  c.cfg.benchTime(),
+		BenchTime:  c.cfg.EffectiveBenchTime(),
 		TestBinary: b.hash,
 	}
 }
@@ -812,7 +812,7 @@ func (c *collector) writeLog(base, command string, output []byte) string {
 // or skipped and cfg.RetryFailed is off.
 func (c *collector) reusable(u unit) (manifest.Entry, bool) {
 	e, ok := c.prev[benchname.ID(u.b.pkg.Path, u.name)]
-	if !ok || e.TestBinary != u.b.hash || e.BenchTime != c.cfg.benchTime() {
+	if !ok || e.TestBinary != u.b.hash || e.BenchTime != c.cfg.EffectiveBenchTime() {
 		return manifest.Entry{}, false
 	}
 	switch e.Status {
@@ -851,7 +851,7 @@ func (c *collector) profile(ctx context.Context, u unit) (unitResult, bool) {
 	}
 	defer f.Cleanup()
 	f.Close() // the test binary writes it by name
-	args := append(c.unitArgs(u), "-test.benchtime", c.cfg.benchTime(), "-test.count", "1", "-test.v", "-test.cpuprofile", f.Name())
+	args := append(c.unitArgs(u), "-test.benchtime", c.cfg.EffectiveBenchTime(), "-test.count", "1", "-test.v", "-test.cpuprofile", f.Name())
 	r := c.track(PhaseMeasurement, u.b.pkg.Path, u.name, func() procResult {
 		return runProcess(ctx, u.b.pkg.Dir, c.cfg.env(), c.cfg.timeout(), u.b.bin, args...)
 	})

@@ -206,10 +206,20 @@ type Config struct {
 	// serialized (never concurrent) and in causal order; Progress must
 	// return quickly, as workers wait for it.
 	Progress func(Event)
+	// Chosen reports whether the caller chose the setting named f (for
+	// mbopt profile, whether its flag was given) rather than leaving its
+	// default; nil means the settings that are not zero were chosen (see
+	// input.Chosen). A BenchTime not chosen is the Source's default
+	// (DefaultBenchTimeOf); a chosen Timeout or DiscoveryTimeout of 0 is
+	// refused, as a negative one is.
+	Chosen func(f input.Field) bool
 }
 
-func (c *Config) benchTime() string {
-	if c.BenchTime != "" {
+// EffectiveBenchTime returns the -test.benchtime the collection runs at
+// (and its manifest records): BenchTime when chosen (see Chosen), else the
+// Source's default, DefaultBenchTimeOf.
+func (c *Config) EffectiveBenchTime() string {
+	if c.BenchTime != "" && input.Chosen(c.Chosen, "BenchTime", false) {
 		return c.BenchTime
 	}
 	return DefaultBenchTimeOf(c.Source, c.Scope)
@@ -374,7 +384,8 @@ var benchTimeRE = regexp.MustCompile(`^[1-9][0-9]*x$`)
 // [*input.Error] naming it, without running anything: an empty Out, an
 // invalid Bench or Skip, a BenchTime that is neither a positive duration
 // nor an iteration count, an unknown Source, Scope or Mod, a negative
-// Timeout, DiscoveryTimeout or Jobs. [Collect] checks it first (and then Dir, with the go command); a
+// Timeout, DiscoveryTimeout or Jobs (or a chosen Timeout or
+// DiscoveryTimeout of 0: see Chosen). [Collect] checks it first (and then Dir, with the go command); a
 // front end can check it before other work.
 func (cfg Config) Check() error {
 	if cfg.Out == "" {
@@ -400,9 +411,9 @@ func (cfg Config) Check() error {
 		return err
 	}
 	switch {
-	case cfg.Timeout < 0:
+	case cfg.Timeout < 0 || cfg.Timeout == 0 && input.Chosen(cfg.Chosen, "Timeout", true):
 		return input.Errorf("%s must be positive, not %v", input.Field("Timeout"), cfg.Timeout)
-	case cfg.DiscoveryTimeout < 0:
+	case cfg.DiscoveryTimeout < 0 || cfg.DiscoveryTimeout == 0 && input.Chosen(cfg.Chosen, "DiscoveryTimeout", true):
 		return input.Errorf("%s must be positive, not %v", input.Field("DiscoveryTimeout"), cfg.DiscoveryTimeout)
 	case cfg.Jobs < 0:
 		return input.Errorf("%s must be 0 (one per CPU) or a positive count, not %d", input.Field("Jobs"), cfg.Jobs)

@@ -52,12 +52,12 @@ func checkScope(cfg Config) error {
 		return input.Field("Scope").Errorf("scope %q needs Source %q or %q: a sampled CPU profile cannot tell a benchmark's timed loop from its setup; collect function sets or instruction profiles, or use scope %q", manifest.ScopeTimed, manifest.SourceCover, manifest.SourceInstructions, manifest.ScopeAll)
 	}
 	low, _ := iterations(TimedLowBenchTime)
-	if n, ok := iterations(cfg.benchTime()); !ok || n <= low {
+	if n, ok := iterations(cfg.EffectiveBenchTime()); !ok || n <= low {
 		what := fmt.Sprintf("with scope %q: the timed scope", manifest.ScopeTimed)
 		if cfg.instructions() {
 			what = fmt.Sprintf("with source %q: Valgrind", manifest.SourceInstructions)
 		}
-		return input.Field("BenchTime").Errorf("benchtime %q %s compares a run at %s with one at a larger iteration count, such as %s; give a count above %d (not a duration, which repeats a benchmark's setup at every b.N go test tries)", cfg.benchTime(), what, TimedLowBenchTime, DefaultTimedBenchTime, low)
+		return input.Field("BenchTime").Errorf("benchtime %q %s compares a run at %s with one at a larger iteration count, such as %s; give a count above %d (not a duration, which repeats a benchmark's setup at every b.N go test tries)", cfg.EffectiveBenchTime(), what, TimedLowBenchTime, DefaultTimedBenchTime, low)
 	}
 	return nil
 }
@@ -119,7 +119,7 @@ func (c *collector) checkSource() error {
 func (c *collector) coverOne(ctx context.Context, u unit) (unitResult, bool) {
 	e := c.entry(u.b, u.name)
 	file := manifest.FunctionsName(c.m.Module, e.Package, e.Name)
-	benchtimes := []string{c.cfg.benchTime()}
+	benchtimes := []string{c.cfg.EffectiveBenchTime()}
 	if c.cfg.timed() {
 		benchtimes = append(benchtimes, TimedLowBenchTime)
 	}

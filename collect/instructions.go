@@ -34,7 +34,7 @@ func (c *collector) instrOne(ctx context.Context, u unit) (unitResult, bool) {
 	e := c.entry(u.b, u.name)
 	file := manifest.ProfileName(c.m.Module, e.Package, e.Name)
 	low, _ := iterations(TimedLowBenchTime)
-	high, _ := iterations(c.cfg.benchTime())
+	high, _ := iterations(c.cfg.EffectiveBenchTime())
 	keep, err := os.MkdirTemp(filepath.Join(c.out, binDir), "vg-")
 	if err != nil {
 		e.Status, e.Error = manifest.StatusFailed, "creating the Valgrind directory: "+err.Error()

@@ -9,10 +9,7 @@ import (
 // chosen reports whether the caller chose the setting f (see
 // CompareConfig.Chosen); zero says whether its value is the zero value.
 func (cfg *CompareConfig) chosen(f input.Field, zero bool) bool {
-	if cfg.Chosen == nil {
-		return !zero
-	}
-	return cfg.Chosen(f)
+	return input.Chosen(cfg.Chosen, f, zero)
 }
 
 // Resolve settles the settings of cfg that depend on what the caller chose

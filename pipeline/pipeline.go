@@ -118,6 +118,12 @@ type Config struct {
 	// Logf, when not nil, receives one line (without newline) per step
 	// taken for the application profile.
 	Logf func(format string, args ...any)
+	// Chosen reports whether the caller chose the setting named f (for
+	// mbopt run, whether its flag was given) rather than leaving its
+	// default; nil means the settings that are not zero were chosen (see
+	// input.Chosen). A chosen AppSeconds, AppTimeout or AppRuns of 0 is
+	// refused, as a negative one is.
+	Chosen func(f input.Field) bool
 }
 
 // Workload is a named workload command; see Config.AppWorkloads.
@@ -252,11 +258,14 @@ func (cfg *Config) validate() (dir, out, appOut string, err error) {
 		return "", "", "", input.Errorf("no application profile: give %s, %s, %s, %s or %s",
 			input.Field("App"), input.Field("AppURL"), input.Field("AppPGO"), input.Field("AppCommand"), input.Field("AppWorkloads"))
 	}
-	if cfg.AppSeconds < 0 {
+	if cfg.AppSeconds < 0 || cfg.AppSeconds == 0 && input.Chosen(cfg.Chosen, "AppSeconds", true) {
 		return "", "", "", input.Errorf("%s must be positive, not %d", input.Field("AppSeconds"), cfg.AppSeconds)
 	}
-	if cfg.AppTimeout < 0 {
+	if cfg.AppTimeout < 0 || cfg.AppTimeout == 0 && input.Chosen(cfg.Chosen, "AppTimeout", true) {
 		return "", "", "", input.Errorf("%s must be positive, not %v", input.Field("AppTimeout"), cfg.AppTimeout)
+	}
+	if cfg.AppRuns < 0 || cfg.AppRuns == 0 && input.Chosen(cfg.Chosen, "AppRuns", true) {
+		return "", "", "", input.Errorf("%s must be positive, not %d", input.Field("AppRuns"), cfg.AppRuns)
 	}
 	if cfg.AppCommand != "" && !strings.Contains(cfg.AppCommand, reference.Placeholder) {
 		return "", "", "", input.Errorf("%s %q: it must contain %s where the CPU profile path goes", input.Field("AppCommand"), cfg.AppCommand, reference.Placeholder)
@@ -291,9 +300,6 @@ func (cfg *Config) validate() (dir, out, appOut string, err error) {
 			return "", "", "", input.Errorf("the application profiles are named scenarios, but "+strings.TrimSuffix(strings.Repeat("%s, ", len(unnamed)), ", ")+
 				" would add unnamed ones: give every application profile a scenario name or none", unnamed...)
 		}
-	}
-	if cfg.AppRuns < 0 {
-		return "", "", "", input.Errorf("%s must be positive, not %d", input.Field("AppRuns"), cfg.AppRuns)
 	}
 	if cfg.AppRuns > 1 && cfg.AppCommand == "" {
 		return "", "", "", input.Errorf("%s repeats the workload of %s, which is not set", input.Field("AppRuns"), input.Field("AppCommand"))

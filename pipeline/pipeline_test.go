@@ -156,6 +156,12 @@ func TestRunErrors(t *testing.T) {
 		{"negative runs", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppCommand: "cp app.pprof {profile}", AppRuns: -1}
 		}, []input.Field{"AppRuns"}, "Config.AppRuns must be positive, not -1"},
+		{"chosen zero runs", func(f *fixture) pipeline.Config {
+			return pipeline.Config{AppCommand: "cp app.pprof {profile}", Chosen: func(f input.Field) bool { return f == "AppRuns" }}
+		}, []input.Field{"AppRuns"}, "Config.AppRuns must be positive, not 0"},
+		{"chosen zero timeout", func(f *fixture) pipeline.Config {
+			return pipeline.Config{AppCommand: "cp app.pprof {profile}", Chosen: func(f input.Field) bool { return f == "AppTimeout" }}
+		}, []input.Field{"AppTimeout"}, "Config.AppTimeout must be positive, not 0s"},
 		{"runs without a workload", func(f *fixture) pipeline.Config {
 			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppRuns: 2}
 		}, []input.Field{"AppRuns", "AppCommand"}, "Config.AppRuns repeats the workload of Config.AppCommand, which is not set"},

@@ -52,9 +52,7 @@ func profileCmd(s *streams, runF func(context.Context, *streams, *profileOptions
 			if len(args) > 0 {
 				o.Patterns = args
 			}
-			if o.Source != manifest.SourceProfile && !cmd.Flags().Changed("benchtime") {
-				o.BenchTime = collect.DefaultBenchTimeOf(o.Source, o.Scope)
-			}
+			o.Chosen = cli.Given(cmd.Flags())
 			if err := o.validate(); err != nil {
 				return err
 			}
@@ -104,17 +102,11 @@ func addCollectFlags(f *pflag.FlagSet, o *profileOptions) {
 	f.BoolVar(&o.RetryFailed, "retry-failed", false, "run again the benchmarks --out records as failed or timed out with the same test binary")
 }
 
-// validate checks the flag values (collect.Config.Check), returning input
-// errors (exit 2).
+// validate checks the flag values (collect.Config.Check, which refuses a
+// --timeout or --discovery-timeout of 0), returning input errors (exit 2).
 func (o *profileOptions) validate() error {
 	if err := o.collectConfig().Check(); err != nil {
 		return cli.Word(err, nil)
-	}
-	if o.Timeout == 0 { // the library's default, but not the flag's
-		return input.Errorf("--timeout must be positive, not %v", o.Timeout)
-	}
-	if o.DiscoveryTimeout == 0 { // likewise
-		return input.Errorf("--discovery-timeout must be positive, not %v", o.DiscoveryTimeout)
 	}
 	if fi, err := os.Stat(o.Dir); o.Dir != "" && (err != nil || !fi.IsDir()) {
 		return input.Errorf("-C %s: not a directory", o.Dir)

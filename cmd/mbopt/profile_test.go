@@ -44,9 +44,9 @@ func TestProfileFlags(t *testing.T) {
 		want profileOptions
 	}{
 		{"defaults", nil, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: collect.DefaultBenchTime, Source: "profile", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
-		{"cover", []string{"--source", "cover"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: collect.DefaultTimedBenchTime, Source: "cover", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
-		{"cover, scope all", []string{"--source", "cover", "--scope", "all"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: collect.DefaultCoverBenchTime, Source: "cover", Scope: "all", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
-		{"cover, scope timed", []string{"--source", "cover", "--scope", "timed"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: collect.DefaultTimedBenchTime, Source: "cover", Scope: "timed", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
+		{"cover", []string{"--source", "cover"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: collect.DefaultBenchTime, Source: "cover", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
+		{"cover, scope all", []string{"--source", "cover", "--scope", "all"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: collect.DefaultBenchTime, Source: "cover", Scope: "all", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
+		{"cover, scope timed", []string{"--source", "cover", "--scope", "timed"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: collect.DefaultBenchTime, Source: "cover", Scope: "timed", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
 		{"cover with benchtime", []string{"--source", "cover", "--benchtime", "3x"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: "3x", Source: "cover", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
 		{"everything", []string{"./a/...", "./b", "--out", "o", "--bench", "Encode/n=1", "--benchtime", "100x",
 			"--timeout", "90s", "-j", "3", "--sub=false", "--tags", "x,y", "--mod", "vendor", "--force", "--strict", "-C", ".",
@@ -60,6 +60,14 @@ func TestProfileFlags(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := parseProfile(t, tt.args...)
 			require.NoError(t, err)
+			// The benchtime the collection runs at: the flag's when
+			// given, else the source's default.
+			effective, ok := map[string]string{"cover": "10x", "cover, scope all": "1x", "cover, scope timed": "10x"}[tt.name]
+			if !ok {
+				effective = tt.want.BenchTime
+			}
+			assert.Equal(t, effective, got.EffectiveBenchTime())
+			got.Chosen = nil // a function, which assert.Equal cannot compare
 			assert.Equal(t, tt.want, *got)
 		})
 	}

@@ -75,16 +75,8 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	if err := cli.Enum("--format", o.format, "text", "json", "github"); err != nil {
 		return err
 	}
-	if o.app.AppSeconds <= 0 {
-		return input.Errorf("--app-seconds must be positive, not %d", o.app.AppSeconds)
-	}
-	if o.app.AppTimeout <= 0 {
-		return input.Errorf("--app-timeout must be positive, not %v", o.app.AppTimeout)
-	}
-	if o.app.AppRuns <= 0 {
-		return input.Errorf("--app-runs must be positive, not %d", o.app.AppRuns)
-	}
 	c := &o.collect
+	c.Chosen = cli.Given(flags)
 	// The pipeline checks DIR and gives --out its default; the other
 	// collection flags are checked as for profile.
 	check := *c
@@ -110,7 +102,7 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	cc := c.collectConfig()
 	cc.Dir = dir
 	cfg := o.app
-	cfg.Config, cfg.Collect, cfg.AppCommand, cfg.AppWorkloads = acfg, cc, appCmd, workloads
+	cfg.Config, cfg.Collect, cfg.AppCommand, cfg.AppWorkloads, cfg.Chosen = acfg, cc, appCmd, workloads, cli.Given(flags)
 	cfg.Collector = func(ctx context.Context, cc collect.Config) (*manifest.Manifest, error) { return c.collect(ctx, s, cc) }
 	cfg.Logf = func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
 	res, err := pipeline.Run(ctx, cfg)

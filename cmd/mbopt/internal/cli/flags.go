@@ -30,11 +30,11 @@ var flags = map[input.Field]string{
 	"Select.DefaultCost": "--default-cost", "Select.Top": "--top", "Select.MinGain": "--min-gain",
 	"Select.ExcludeBenchmarks": "--max-instability", "MaxInstability": "--max-instability",
 	"AppURL": "--app-url", "AppSeconds": "--app-seconds", "AppPGO": "--app-pgo", "AppCommand": "--app-cmd",
-	"AppRuns": "--app-runs", "AppWorkloads": "--app-cmd NAME=CMD", "AppOut": "--app-out",
+	"AppRuns": "--app-runs", "AppTimeout": "--app-timeout", "AppWorkloads": "--app-cmd NAME=CMD", "AppOut": "--app-out",
 	"Collect.Out": "--out", "Collect.Dir": "DIR",
 	// collect.Config and compare.Options
 	"Out": "--out", "Bench": "--bench", "Skip": "--skip", "Patterns": "PATTERN", "Source": "--source",
-	"BenchTime": "--benchtime", "Timeout": "--timeout", "Jobs": "-j", "Mod": "--mod",
+	"BenchTime": "--benchtime", "Timeout": "--timeout", "DiscoveryTimeout": "--discovery-timeout", "Jobs": "-j", "Mod": "--mod",
 	"Shard": "--shard", "ShardCosts": "--shard-costs", "Scope": "--scope",
 	"Base": "--base", "Head": "--head", "Benchmarks": "--suite", "Packages": "PACKAGES",
 	"TrialShard": "--trial-shard", "OnlyAffected": "--only-affected", "AA": "--aa", "FailOn": "--fail-on",
