@@ -1,8 +1,10 @@
 package collect_test
 
 import (
-	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/input"
@@ -14,9 +16,6 @@ import (
 // default or refused; without Chosen, the settings that are not zero are
 // the chosen ones.
 func TestChosen(t *testing.T) {
-	given := func(fields ...input.Field) func(input.Field) bool {
-		return func(f input.Field) bool { return slices.Contains(fields, f) }
-	}
 	flags := collect.Config{Out: "profiles", BenchTime: collect.DefaultBenchTime, Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}
 	with := func(edit func(*collect.Config)) collect.Config { c := flags; edit(&c); return c }
 	for _, tc := range []struct {
@@ -25,34 +24,28 @@ func TestChosen(t *testing.T) {
 		benchTime string
 		err       string
 	}{
-		{"profiles at the flag's default", with(func(c *collect.Config) { c.Chosen = given() }), collect.DefaultBenchTime, ""},
-		{"cover at its own default", with(func(c *collect.Config) { c.Source, c.Chosen = manifest.SourceCover, given() }), collect.DefaultTimedBenchTime, ""},
+		{"profiles at the flag's default", with(func(c *collect.Config) { c.Chosen = input.ChosenFields() }), collect.DefaultBenchTime, ""},
+		{"cover at its own default", with(func(c *collect.Config) { c.Source, c.Chosen = manifest.SourceCover, input.ChosenFields() }), collect.DefaultTimedBenchTime, ""},
 		{"cover, scope all", with(func(c *collect.Config) {
-			c.Source, c.Scope, c.Chosen = manifest.SourceCover, manifest.ScopeAll, given()
+			c.Source, c.Scope, c.Chosen = manifest.SourceCover, manifest.ScopeAll, input.ChosenFields()
 		}), collect.DefaultCoverBenchTime, ""},
 		{"a chosen benchtime", with(func(c *collect.Config) {
-			c.Source, c.BenchTime, c.Chosen = manifest.SourceCover, "3x", given("BenchTime")
+			c.Source, c.BenchTime, c.Chosen = manifest.SourceCover, "3x", input.ChosenFields("BenchTime")
 		}), "3x", ""},
 		{"without Chosen, a benchtime set", with(func(c *collect.Config) { c.Source, c.BenchTime = manifest.SourceCover, "3x" }), "3x", ""},
 		{"without Chosen, none", collect.Config{Out: "profiles", Source: manifest.SourceInstructions}, collect.DefaultTimedBenchTime, ""},
-		{"a chosen zero timeout", with(func(c *collect.Config) { c.Timeout, c.Chosen = 0, given("Timeout") }), "", "Config.Timeout must be positive, not 0s"},
-		{"a chosen zero discovery timeout", with(func(c *collect.Config) { c.DiscoveryTimeout, c.Chosen = 0, given("DiscoveryTimeout") }), "", "Config.DiscoveryTimeout must be positive, not 0s"},
+		{"a chosen zero timeout", with(func(c *collect.Config) { c.Timeout, c.Chosen = 0, input.ChosenFields("Timeout") }), "", "Config.Timeout must be positive, not 0s"},
+		{"a chosen zero discovery timeout", with(func(c *collect.Config) { c.DiscoveryTimeout, c.Chosen = 0, input.ChosenFields("DiscoveryTimeout") }), "", "Config.DiscoveryTimeout must be positive, not 0s"},
 		{"zero timeouts left to the defaults", collect.Config{Out: "profiles"}, collect.DefaultBenchTime, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.cfg.Check()
 			if tc.err != "" {
-				if err == nil || err.Error() != tc.err {
-					t.Fatalf("Check: %v, want %s", err, tc.err)
-				}
+				require.EqualError(t, err, tc.err)
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := tc.cfg.EffectiveBenchTime(); got != tc.benchTime {
-				t.Errorf("EffectiveBenchTime = %s, want %s", got, tc.benchTime)
-			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.benchTime, tc.cfg.EffectiveBenchTime())
 		})
 	}
 }

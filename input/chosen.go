@@ -1,5 +1,7 @@
 package input
 
+import "slices"
+
 // Chosen reports whether a caller chose the setting f rather than leaving
 // it to its default, the rule of the configurations' Chosen hooks (such as
 // collect.Config.Chosen): chosen, a front end's record of what it was
@@ -13,4 +15,11 @@ func Chosen(chosen func(Field) bool, f Field, zero bool) bool {
 		return !zero
 	}
 	return chosen(f)
+}
+
+// ChosenFields returns a record of the settings chosen, for a Chosen hook:
+// it reports the fields listed as chosen and every other as left to its
+// default.
+func ChosenFields(fields ...Field) func(Field) bool {
+	return func(f Field) bool { return slices.Contains(fields, f) }
 }

@@ -47,7 +47,7 @@ func ExampleCheckOutput() {
 // Chosen tells a setting left to its default from one chosen: by what a
 // front end was given, or, without that record, by the setting's value.
 func ExampleChosen() {
-	given := func(f input.Field) bool { return f == "Timeout" }
+	given := input.ChosenFields("Timeout")
 	fmt.Println(input.Chosen(given, "Timeout", true), input.Chosen(given, "BenchTime", false))
 	fmt.Println(input.Chosen(nil, "Timeout", true), input.Chosen(nil, "BenchTime", false))
 	// Output:

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/mbopt/mbopt/analysis"
@@ -11,9 +10,6 @@ import (
 )
 
 func TestCompareConfigResolve(t *testing.T) {
-	given := func(fields ...input.Field) func(input.Field) bool {
-		return func(f input.Field) bool { return slices.Contains(fields, f) }
-	}
 	flags := compare.DefaultSettings() // a command's flag defaults
 	flags.AppImpactThreshold = 0.001
 	for _, tc := range []struct {
@@ -24,7 +20,7 @@ func TestCompareConfigResolve(t *testing.T) {
 	}{
 		{name: "zero settings are defaults", cfg: CompareConfig{},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression}},
-		{name: "a chosen zero count", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Trials: 3}}, Chosen: given("Settings.Runs")},
+		{name: "a chosen zero count", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Trials: 3}}, Chosen: input.ChosenFields("Settings.Runs")},
 			err: "Config.Settings.Runs 0: it must be at least 1"},
 		{name: "a negative count", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Resamples: -1}}},
 			err: "Config.Settings.Resamples -1: it must be at least 1"},
@@ -33,12 +29,12 @@ func TestCompareConfigResolve(t *testing.T) {
 		{name: "time is the default", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Metric: measure.Time, Count: 5}}},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: compare.Settings{Count: 5}}}},
 		{name: "counting metric clears the flags' count and benchtime",
-			cfg:  CompareConfig{Options: compare.Options{Settings: withMetric(flags, measure.CPU)}, Chosen: given()},
+			cfg:  CompareConfig{Options: compare.Options{Settings: withMetric(flags, measure.CPU)}, Chosen: input.ChosenFields()},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: clearCounted(flags, measure.CPU)}}},
 		{name: "counting metric keeps a chosen count",
-			cfg:  CompareConfig{Options: compare.Options{Settings: withMetric(flags, measure.Instructions)}, Chosen: given("Settings.Count")},
+			cfg:  CompareConfig{Options: compare.Options{Settings: withMetric(flags, measure.Instructions)}, Chosen: input.ChosenFields("Settings.Count")},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: withCount(clearCounted(flags, measure.Instructions), flags.Count)}}},
-		{name: "A/A never fails", cfg: CompareConfig{Options: compare.Options{AA: true}, FailOn: compare.FailOnAnyRegression, Chosen: given()},
+		{name: "A/A never fails", cfg: CompareConfig{Options: compare.Options{AA: true}, FailOn: compare.FailOnAnyRegression, Chosen: input.ChosenFields()},
 			want: CompareConfig{FailOn: compare.FailOnNever}},
 		{name: "a chosen gate stays with A/A", cfg: CompareConfig{Options: compare.Options{AA: true}, FailOn: compare.FailOnAnyRegression},
 			want: CompareConfig{FailOn: compare.FailOnAnyRegression}},
@@ -50,7 +46,7 @@ func TestCompareConfigResolve(t *testing.T) {
 			want: CompareConfig{FailOn: compare.FailOnAppImpact, Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.01}}}},
 		{name: "a chosen threshold without app-impact", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.01}}},
 			err: "Config.Settings.AppImpactThreshold applies to Config.FailOn app-impact only"},
-		{name: "an unchosen threshold is cleared", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.001}}, Chosen: given()},
+		{name: "an unchosen threshold is cleared", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.001}}, Chosen: input.ChosenFields()},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
