@@ -192,7 +192,7 @@ func LoopRepo(t testing.TB) string {
 // Hash's doc comment: Hash runs n rounds of a multiply-xorshift mix (9
 // instructions a round on amd64 where it is not inlined), Map builds a
 // map of n three-letter keys. Package measure's tests count these;
-// scripts/bench-instructions.sh times them (cmd/loopmodule).
+// scripts/bench-instructions.sh times them (internal/testing/loopmodule).
 func LoopGo(doc string) string {
 	return `// Package work does deterministic CPU work.
 package work
@@ -264,8 +264,8 @@ func BenchmarkAlloc(b *testing.B) {
 `
 }
 
-// goMod is the fixture module's go.mod.
-const goMod = "module " + Module + "\n\ngo 1.22\n"
+// GoMod is the fixture module's go.mod.
+const GoMod = "module " + Module + "\n\ngo 1.22\n"
 
 // newRepo starts a repository of module Module in a temporary directory,
 // on branch main, and returns it with a git runner (every commit at one
@@ -292,7 +292,7 @@ func newRepo(t testing.TB) (dir string, git func(args ...string) string, write f
 	git("init", "-q", "-b", "main")
 	git("config", "user.email", "fixture@example.com")
 	git("config", "user.name", "fixture")
-	write("go.mod", goMod)
+	write("go.mod", GoMod)
 	return dir, git, write
 }
 
@@ -388,7 +388,7 @@ func WriteHelperModule(t testing.TB, dir string, c int) {
 	if c >= HelperCulprit {
 		rounds *= 2
 	}
-	writeFile(t, dir, "go.mod", goMod)
+	writeFile(t, dir, "go.mod", GoMod)
 	writeFile(t, dir, "work/work.go", helperGo(c, rounds, 2000))
 	writeFile(t, dir, "work/work_test.go", helperBenchmarks)
 }

@@ -13,7 +13,6 @@
 package main
 
 import (
-	"fmt"
 	"log"
 	"os"
 	"path/filepath"
@@ -44,7 +43,7 @@ func main() {
 		rounds = append(rounds, n)
 	}
 	files := []struct{ name, content string }{
-		{"go.mod", fmt.Sprintf("module %s\n\ngo 1.22\n", cmpfixture.Module)},
+		{"go.mod", cmpfixture.GoMod},
 		{"work/work.go", cmpfixture.LoopGo("Hash mixes n rounds.")},
 		{"work/work_test.go", cmpfixture.HashBenchmarks(names, rounds)},
 	}
