@@ -9,7 +9,8 @@
 // its layer orders packages of one layer that import one another):
 //
 //  0. helpers, which know nothing of benchmarks: bitset; internal
-//     atomicfile, dirlock, gomod (the module a directory belongs to),
+//     atomicfile, dirlock, enum (names of enumerations and their parsing),
+//     gomod (the module a directory belongs to),
 //     interrupt, lazy, par, proc, progress (the progress line on stderr),
 //     regfile, srcfunc (source functions named as the compiler names
 //     them), textutil, the documentation check
