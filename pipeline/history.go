@@ -57,6 +57,9 @@ type HistoryConfig struct {
 	// Instability shows the A/A instabilities and the initial thresholds
 	// calibrated from them instead of the trends.
 	Instability bool
+	// Output is the file the caller will write the document to; it must
+	// not be one of the history database's files (history.Files).
+	Output string
 	// Logf, when set, gets what was written where.
 	Logf func(format string, args ...any)
 	// Warn, when set, gets the benchmarks and results left out.
@@ -75,7 +78,8 @@ const (
 	metricField      input.Field = "Metric"
 )
 
-// Check checks the combination of the settings, and Detect.
+// Check checks the combination of the settings, Detect, and that Output
+// is not a file of the history.
 func (cfg HistoryConfig) Check() error {
 	if cfg.Metric != "" {
 		m, err := measure.ParseMetric(string(cfg.Metric))
@@ -103,7 +107,7 @@ func (cfg HistoryConfig) Check() error {
 			return input.Errorf("%s: %v", commitURLField, err)
 		}
 	}
-	return nil
+	return input.CheckOutput(outputField, cfg.Output, history.Files(cfg.History)...)
 }
 
 // History shows the trends of the history database cfg.History as mbopt

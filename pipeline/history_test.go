@@ -31,6 +31,7 @@ func TestHistoryCheck(t *testing.T) {
 		{"commit URL without a site", HistoryConfig{Detect: d, Format: "text", CommitURLGiven: true}, "Config.CommitURL: it links the commits of Config.HTML; give Config.HTML DIR"},
 		{"bad commit URL", HistoryConfig{Detect: d, Format: "text", HTML: "site", CommitURL: "https://example.com/"}, "Config.CommitURL: commit URL \"https://example.com/\" has no {commit}"},
 		{"no links", HistoryConfig{Detect: d, Format: "text", HTML: "site", CommitURLGiven: true}, ""},
+		{"output onto the database", HistoryConfig{Detect: d, Format: "text", History: "h.db", Output: "h.db-wal"}, "Config.Output h.db-wal is the input h.db-wal: writing the result there would overwrite it; choose another file"},
 		{"a metric's unit", HistoryConfig{Detect: d, Format: "text", Metric: measure.CPU, Unit: "cpu-sec/op"}, ""},
 		{"unknown metric", HistoryConfig{Detect: d, Format: "text", Metric: "wall"}, `unknown metric "wall": valid values are time, cpu, instructions`},
 		{"metric and another unit", HistoryConfig{Detect: d, Format: "text", Metric: measure.Instructions, Unit: "sec/op"}, "Config.Metric instructions shows the unit instructions/op, but Config.Unit is sec/op: give one of them"},

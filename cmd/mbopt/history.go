@@ -17,7 +17,7 @@ import (
 // historyOptions holds the history command's flag values.
 type historyOptions struct {
 	pipeline.HistoryConfig        // what the flags set directly
-	output, fixed          string // -o and --fixed
+	fixed                  string // --fixed
 	detectors              string // --detector
 	detectorsGiven         bool   // --detector was given
 }
@@ -50,7 +50,7 @@ func newCmdHistory(s *streams) *cobra.Command {
 	f.StringVar(&o.Unit, "unit", "", "show only this unit, such as sec/op (default: every unit)")
 	f.StringVar((*string)(&o.Metric), "metric", "", "show only the unit of this metric of mbopt compare: {time|cpu|instructions} (sec/op, cpu-sec/op, instructions/op)")
 	f.StringVar(&o.Format, "format", "text", "output format: {text|json|markdown}")
-	f.StringVarP(&o.output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
+	f.StringVarP(&o.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
 	f.StringVar(&o.Plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`")
 	f.StringVar(&o.HTML, "html", "", "write the history as a static web site into `DIR` (replacing an earlier one)")
 	f.StringVar(&o.detectors, "detector", "jump,trend", "the detectors: a comma-separated `LIST` of {jump|trend|edivisive}")
@@ -87,13 +87,8 @@ func (o *historyOptions) check() error {
 	if err := o.HistoryConfig.Check(); err != nil {
 		return cli.Word(err, nil)
 	}
-	if o.output != "" {
-		if err := cli.CheckOutput(o.output); err != nil {
-			return err
-		}
-		if err := input.CheckOutput("Output", o.output, history.Files(o.History)...); err != nil {
-			return cli.Word(err, nil)
-		}
+	if o.Output != "" {
+		return cli.CheckOutput(o.Output)
 	}
 	return nil
 }
@@ -111,7 +106,7 @@ func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 	if err != nil {
 		return cli.Word(err, nil)
 	}
-	return cli.Output(s.Out, o.output, out)
+	return cli.Output(s.Out, o.Output, out)
 }
 
 // rebaselineFixed are the compare flags rebaseline sets itself.
