@@ -45,7 +45,7 @@ const maxRediscoveries = 16
 // cfg names no module, no package, or an unusable output directory, when
 // Bench or Skip is invalid, or when another process holds Out's lock (the
 // error then also matches [ErrLocked]); in these cases it has written
-// nothing. It fails with an error wrapping [ErrNoBenchmarks] when nothing
+// nothing. It fails with an input error wrapping [ErrNoBenchmarks] when nothing
 // is selected, and when ctx is canceled; in the last case the manifest
 // written so far, holding every benchmark that finished, is returned too.
 // Failing benchmarks are not errors: they are entries with a status other
@@ -73,7 +73,7 @@ func Collect(ctx context.Context, cfg Config) (*manifest.Manifest, error) {
 		return nil, err
 	}
 	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("%w in %s", ErrNoBenchmarks, strings.Join(cfg.patterns(), " "))
+		return nil, input.Errorf("%w in %s", ErrNoBenchmarks, strings.Join(cfg.patterns(), " "))
 	}
 	if c.m, err = c.describe(ctx, pkgs); err != nil {
 		return nil, err
@@ -118,7 +118,7 @@ func Collect(ctx context.Context, cfg Config) (*manifest.Manifest, error) {
 			unlock()
 			os.RemoveAll(c.out)
 		}
-		return nil, fmt.Errorf("%w matching %q in %s", ErrNoBenchmarks, cfg.Bench, strings.Join(cfg.patterns(), " "))
+		return nil, input.Errorf("%w matching %q in %s", ErrNoBenchmarks, cfg.Bench, strings.Join(cfg.patterns(), " "))
 	}
 	c.dropVanished()
 	c.dropOtherShards()

@@ -4,8 +4,8 @@ import (
 	"errors"
 )
 
-// ErrNoBenchmarks is returned (wrapped) by [Collect] when the patterns match
-// no benchmark.
+// ErrNoBenchmarks is returned by [Collect], wrapped in an input error, when
+// the patterns match no benchmark.
 var ErrNoBenchmarks = errors.New("no benchmarks found")
 
 // ErrLocked matches (with errors.Is) the error of [Collect] when another

@@ -35,13 +35,18 @@ func ExampleField_Errorf() {
 	// Out | output directory a.txt is a file; choose a directory
 }
 
-// CheckOutput refuses to write a result over one of its inputs.
+// CheckOutput refuses to write a result over one of its inputs, or where
+// no file can be written.
 func ExampleCheckOutput() {
 	fmt.Println(input.CheckOutput("Output", "report.txt", "app.pprof", "suite.json"))
 	fmt.Println(input.CheckOutput("Output", "suite.json", "app.pprof", "suite.json"))
+	fmt.Println(input.CheckOutput("Output", "no-such-dir/report.txt"))
+	fmt.Println(input.CheckOutput("Output", "."))
 	// Output:
 	// <nil>
 	// Config.Output suite.json is the input suite.json: writing the result there would overwrite it; choose another file
+	// Config.Output no-such-dir/report.txt: the directory no-such-dir does not exist; create it or choose another output file
+	// Config.Output .: is a directory; Config.Output names the file to write
 }
 
 // Chosen tells a setting left to its default from one chosen: by what a

@@ -252,7 +252,7 @@ func (cfg *Config) validate() (dir, out, appOut string, err error) {
 		return "", "", "", input.Errorf("%s: not a directory (%s is the module's directory)", dir, input.Field("Collect.Dir"))
 	}
 	if len(cfg.Micro) > 0 {
-		return "", "", "", input.Errorf("%s must be empty: the pipeline profiles the benchmarks itself (run package analysis on existing profiles)", input.Field("Micro"))
+		return "", "", "", input.Errorf("%s must be empty: the pipeline profiles the benchmarks itself; analyse existing profiles with package analysis (mbopt analyze)", input.Field("Micro"))
 	}
 	if len(cfg.App) == 0 && cfg.AppURL == "" && !cfg.AppPGO && cfg.AppCommand == "" && len(cfg.AppWorkloads) == 0 {
 		return "", "", "", input.Errorf("no application profile: give %s, %s, %s, %s or %s",

@@ -59,12 +59,9 @@ func (o *analyzeOptions) config() (analysis.Config, error) { return o.analysisCo
 func (o *analyzeOptions) analysisConfig(inputs bool) (analysis.Config, error) {
 	cfg, err := o.Options.Config(inputs)
 	if err != nil {
-		return analysis.Config{}, cli.Word(err, nil)
+		return analysis.Config{}, err
 	}
-	if err := pipeline.ExcludeUnstable(context.Background(), &cfg, o.history, o.maxInstability); err != nil {
-		return analysis.Config{}, cli.Word(err, nil)
-	}
-	return cfg, nil
+	return cfg, pipeline.ExcludeUnstable(context.Background(), &cfg, o.history, o.maxInstability)
 }
 
 func newCmdAnalyze(s *streams) *cobra.Command {
@@ -86,7 +83,7 @@ func newCmdAnalyze(s *streams) *cobra.Command {
 				return err
 			}
 			if err := input.CheckOutput("Output", o.output, cfg.Inputs()...); err != nil {
-				return cli.Word(err, nil)
+				return err
 			}
 			rep, err := analyze(cmd.Context(), cfg)
 			if err != nil {
@@ -150,7 +147,7 @@ func writeAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
 func analyze(ctx context.Context, cfg analysis.Config) (*analysis.Report, error) {
 	rep, err := analysis.Run(ctx, cfg)
 	if err != nil {
-		return nil, cli.Word(err, nil)
+		return nil, err
 	}
 	cli.WordWarnings(rep)
 	return rep, nil

@@ -59,7 +59,7 @@ func runCheck(ctx context.Context, s *streams, o *checkOptions, dir string) erro
 		cli.Skipped(s.Err, rep)
 	}
 	if err != nil {
-		return cli.Word(err, nil)
+		return err
 	}
 	var buf bytes.Buffer
 	write := report.WriteDriftText

@@ -147,7 +147,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		cfg.Analysis = &acfg
 	}
 	if err := cfg.Resolve(); err != nil {
-		return cli.Word(err, nil)
+		return err
 	}
 	p := &compare.ProgressPrinter{W: s.Err, Terminal: o.terminal, Width: o.width, Now: time.Now}
 	cfg.Progress = p.Event
@@ -168,7 +168,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 // which still fails a passing run.
 func finishCompare(s *streams, o *compareOptions, rep *compare.Report, err error, failOn compare.FailOn) error {
 	if rep == nil {
-		return cli.Word(err, nil)
+		return err
 	}
 	if err := writeCompareReport(s, o, rep); err != nil {
 		return err
@@ -177,14 +177,14 @@ func finishCompare(s *streams, o *compareOptions, rep *compare.Report, err error
 	if err := gate(rep, failOn); err != nil {
 		return err
 	}
-	return cli.Word(err, nil)
+	return err
 }
 
 // gate applies the --fail-on policy to rep: an error with exit status 3
 // naming each failing benchmark once, with its units, in the report's order.
 func gate(rep *compare.Report, failOn compare.FailOn) error {
 	if err := rep.GateError(failOn); err != nil {
-		return &cli.ExitError{Code: cli.Gate, Err: cli.Word(err, nil)}
+		return &cli.ExitError{Code: cli.Gate, Err: err}
 	}
 	return nil
 }
@@ -199,12 +199,7 @@ func checkReportFlags(failOn, format, output string) (compare.FailOn, error) {
 	if err := cli.Enum("--format", format, verdict.Formats...); err != nil {
 		return "", err
 	}
-	if output != "" {
-		if err := cli.CheckOutput(output); err != nil {
-			return "", err
-		}
-	}
-	return f, nil
+	return f, input.CheckOutput("Output", output)
 }
 
 // writeCompareReport writes rep in the --format to stdout or -o, and the
@@ -212,13 +207,9 @@ func checkReportFlags(failOn, format, output string) (compare.FailOn, error) {
 // there and the Markdown step summary is appended to $GITHUB_STEP_SUMMARY,
 // or follows the annotations when that is unset.
 func writeCompareReport(s *streams, o *compareOptions, rep *compare.Report) error {
-	summary := ""
-	if o.cmpFormat == "github" {
-		summary = os.Getenv("GITHUB_STEP_SUMMARY")
-	}
-	out, err := verdict.Document(rep, o.cmpFormat, summary)
+	out, err := verdict.Document(rep, o.cmpFormat, os.Getenv("GITHUB_STEP_SUMMARY"))
 	if err != nil {
-		return cli.Word(err, nil)
+		return err
 	}
 	if err := cli.Output(s.Out, o.output, out); err != nil {
 		return err

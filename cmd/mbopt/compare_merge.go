@@ -37,7 +37,7 @@ func (o *compareOptions) resolveShards(opt *compare.Options, getenv func(string)
 	}
 	var err error
 	opt.ShardCosts, err = manifest.ShardCostsFor(o.shardCosts, opt.Shard)
-	return cli.Word(err, nil)
+	return err
 }
 
 // compareMergeOptions holds the compare merge command's flag values.

@@ -31,13 +31,13 @@ func newCmdCoverApp(s *streams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			co := reference.CoverOptions{Args: args, CoverDir: o.gocoverdir, CoverPkg: o.coverpkg, Profile: reference.CoverProfile(o.output), Output: s.Err}
 			if err := co.Check(); err != nil {
-				return cli.Word(err, nil)
+				return err
 			}
 			if o.output == "" {
 				return input.Errorf("-o must name the function set file to write")
 			}
 			// Found before the workload runs, not after.
-			if err := cli.CheckOutput(o.output); err != nil {
+			if err := input.CheckOutput("Output", o.output); err != nil {
 				return err
 			}
 			if co.WantsProfile() && atomicfile.Overwrites(o.output, co.Profile) != "" {
@@ -58,7 +58,7 @@ func newCmdCoverApp(s *streams) *cobra.Command {
 func runCoverApp(ctx context.Context, s *streams, o *coverAppOptions, co reference.CoverOptions) error {
 	set, err := reference.Cover(ctx, co)
 	if err != nil {
-		return cli.Word(err, nil)
+		return err
 	}
 	var buf bytes.Buffer
 	if err := set.Write(&buf); err != nil {

@@ -73,24 +73,18 @@ func (o *historyOptions) check() error {
 	if o.fixed != "" {
 		b, err := detect.ParseBounds(o.fixed)
 		if err != nil {
-			return cli.Word(err, nil)
+			return err
 		}
 		o.Detect.Fixed = b
 	}
 	if o.detectorsGiven {
 		kinds, err := detect.ParseDetectors(o.detectors)
 		if err != nil {
-			return cli.Word(err, nil)
+			return err
 		}
 		o.Detect.Detectors = kinds
 	}
-	if err := o.HistoryConfig.Check(); err != nil {
-		return cli.Word(err, nil)
-	}
-	if o.Output != "" {
-		return cli.CheckOutput(o.Output)
-	}
-	return nil
+	return o.HistoryConfig.Check()
 }
 
 // config returns the history's configuration, logging on s's stderr.
@@ -104,7 +98,7 @@ func (o *historyOptions) config(s *streams) pipeline.HistoryConfig {
 func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 	out, err := pipeline.History(ctx, o.config(s))
 	if err != nil {
-		return cli.Word(err, nil)
+		return err
 	}
 	return cli.Output(s.Out, o.Output, out)
 }

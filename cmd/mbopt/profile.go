@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -83,7 +82,7 @@ func (o *profileOptions) resolveShard(getenv func(string) string) error {
 	}
 	o.Shard = spec
 	o.ShardCosts, err = manifest.ShardCostsFor(o.shardCosts, spec)
-	return cli.Word(err, nil)
+	return err
 }
 
 // addCollectFlags registers the flags that choose and run benchmarks,
@@ -106,7 +105,7 @@ func addCollectFlags(f *pflag.FlagSet, o *profileOptions) {
 // --timeout or --discovery-timeout of 0), returning input errors (exit 2).
 func (o *profileOptions) validate() error {
 	if err := o.collectConfig().Check(); err != nil {
-		return cli.Word(err, nil)
+		return err
 	}
 	if fi, err := os.Stat(o.Dir); o.Dir != "" && (err != nil || !fi.IsDir()) {
 		return input.Errorf("-C %s: not a directory", o.Dir)
@@ -121,7 +120,7 @@ func runProfile(ctx context.Context, s *streams, o *profileOptions) error {
 		return err
 	}
 	fmt.Fprintln(s.Out, o.Out)
-	return cli.Word(collect.Succeeded(m, o.Out, o.strict), nil)
+	return collect.Succeeded(m, o.Out, o.strict)
 }
 
 // collectConfig maps the flags to the collection's configuration.
@@ -148,19 +147,8 @@ func (o *profileOptions) collect(ctx context.Context, s *streams, cfg collect.Co
 	if m != nil {
 		p.Summary(m, cfg.Out)
 	}
-	override := map[input.Field]string{}
-	if o.Dir != "" {
-		override["Dir"] = "-C"
+	if err != nil && o.Dir != "" {
+		return nil, cli.Word(err, map[input.Field]string{"Dir": "-C"})
 	}
-	switch {
-	case errors.Is(err, input.ErrInput):
-		return nil, cli.Word(err, override)
-	case errors.Is(err, collect.ErrNoBenchmarks):
-		return nil, input.Wrap(err)
-	case ctx.Err() != nil:
-		return nil, fmt.Errorf("interrupted; run the same command again to resume")
-	case err != nil:
-		return nil, err
-	}
-	return m, nil
+	return m, err
 }

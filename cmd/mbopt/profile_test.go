@@ -131,7 +131,7 @@ func TestProfileFlagErrors(t *testing.T) {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			_, err := parseProfile(t, tt.args...)
 			require.Error(t, err)
-			assert.Contains(t, err.Error(), tt.want)
+			assert.Contains(t, cli.Word(err, nil).Error(), tt.want, "as mbopt prints it")
 			var ie *input.Error
 			assert.True(t, errors.As(err, &ie), "%v is an input error (exit 2)", err)
 		})
@@ -203,7 +203,7 @@ details: the manifest and logs in profiles
 	clock = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	err = runProfile(t.Context(), &streams{Out: &out, Err: &errb}, o)
 	require.Error(t, err)
-	assert.Equal(t, "--strict: 4 of 5 benchmarks did not succeed", err.Error())
+	assert.Equal(t, "--strict: 4 of 5 benchmarks did not succeed", cli.Word(err, nil).Error(), "as mbopt prints it")
 }
 
 func TestProfileProgressBar(t *testing.T) {

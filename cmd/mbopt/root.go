@@ -149,5 +149,7 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			err = fmt.Errorf("--cpuprofile: %w", perr)
 		}
 	}
-	return err
+	// The library names its settings as Go does; the one place they are
+	// worded as flags is here, where the error is printed.
+	return cli.Word(err, nil)
 }

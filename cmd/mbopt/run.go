@@ -69,9 +69,6 @@ func must(err error) {
 }
 
 func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *pflag.FlagSet) error {
-	if len(o.Micro) > 0 {
-		return input.Errorf("--micro: run profiles the benchmarks itself; use 'mbopt analyze' for existing profiles")
-	}
 	if err := cli.Enum("--format", o.format, "text", "json", "github"); err != nil {
 		return err
 	}
@@ -86,18 +83,18 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	}
 	appCmd, workloads, err := pipeline.ParseWorkloads(o.appCmd)
 	if err != nil {
-		return cli.Word(err, nil)
+		return err
 	}
 	ao := o.analyzeOptions
 	if ao.Weights, err = pipeline.WorkloadWeights(o.App, o.Weights, workloads); err != nil {
-		return cli.Word(err, nil)
+		return err
 	}
 	acfg, err := ao.analysisConfig(false)
 	if err != nil {
 		return err
 	}
 	if err := input.CheckOutput("Output", o.output, acfg.Inputs()...); err != nil {
-		return cli.Word(err, nil)
+		return err
 	}
 	cc := c.collectConfig()
 	cc.Dir = dir
@@ -107,7 +104,7 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	cfg.Logf = func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
 	res, err := pipeline.Run(ctx, cfg)
 	if err != nil {
-		return cli.Word(err, nil)
+		return err
 	}
 	cli.WordWarnings(res.Report)
 	if r := res.AppRuns; r != nil {

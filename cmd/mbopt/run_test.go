@@ -148,7 +148,7 @@ func TestRunBadInput(t *testing.T) {
 	}{
 		{"no application source", []string{"run", "../../testdata/example"}, "no application profile"},
 		{"not a directory", []string{"run", filepath.Join(dir, "nope"), "--app-pgo"}, "not a directory"},
-		{"micro given", []string{"run", "../../testdata/example", "--app", "x.pprof", "--micro", "y"}, "run profiles the benchmarks itself"},
+		{"micro given", []string{"run", "../../testdata/example", "--app", "x.pprof", "--micro", "y"}, "--micro must be empty: the pipeline profiles the benchmarks itself; analyse existing profiles with package analysis (mbopt analyze)"},
 		{"no default.pgo", []string{"run", "../../testdata/example", "--app-pgo", "--out", dir}, "no default.pgo"},
 		{"workload fails", []string{"run", "../../testdata/example", "--app-cmd", "exit 4 # {profile}", "--out", filepath.Join(dir, "profiles"), "--app-out", filepath.Join(dir, "app")}, "exit status 4"},
 		{"workload without placeholder", []string{"run", "../../testdata/example", "--app-cmd", "true", "--out", dir}, "--app-cmd \"true\": it must contain {profile}"},

@@ -48,14 +48,14 @@ func newCmdSuite(s *streams) *cobra.Command {
 				return err
 			}
 			if err := changes.CheckSince(o.changedSince, o.onlyAffected); err != nil {
-				return cli.Word(err, nil) // before the analysis flags, as suite's own
+				return err // before the analysis flags, as suite's own
 			}
 			cfg, err := o.config()
 			if err != nil {
 				return err
 			}
 			if err := input.CheckOutput("Output", o.output, cfg.Inputs()...); err != nil {
-				return cli.Word(err, nil)
+				return err
 			}
 			res, err := pipeline.Suite(cmd.Context(), pipeline.SuiteConfig{Config: cfg, ChangedSince: o.changedSince, OnlyAffected: o.onlyAffected, AllowEmpty: o.allowEmpty})
 			if res != nil {
@@ -63,7 +63,7 @@ func newCmdSuite(s *streams) *cobra.Command {
 				cli.Skipped(s.Err, res.Report)
 			}
 			if err != nil {
-				return cli.Word(err, nil)
+				return err
 			}
 			var buf bytes.Buffer
 			if err := suite.Write(&buf, res.Invocations, suite.Format(o.suiteFormat)); err != nil {

@@ -3,8 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
@@ -17,7 +15,7 @@ func Output(stdout io.Writer, path string, data []byte) error {
 		_, err := stdout.Write(data)
 		return err
 	}
-	if err := CheckOutput(path); err != nil {
+	if err := input.CheckOutput("Output", path); err != nil {
 		return err
 	}
 	return WriteFile(path, data)
@@ -36,22 +34,6 @@ func WriteFile(path string, data []byte) error {
 	}
 	if err := f.Commit(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
-}
-
-// CheckOutput words the usual reasons why -o cannot be written: its
-// directory is missing, or it is a directory.
-func CheckOutput(path string) error {
-	target, fi, err := atomicfile.Resolve(path)
-	if err != nil {
-		return input.Errorf("-o %s: %v; choose another output file", path, err)
-	}
-	if fi != nil && fi.IsDir() {
-		return input.Errorf("-o %s: is a directory; -o names the file to write", path)
-	}
-	if _, err := os.Stat(filepath.Dir(target)); err != nil {
-		return input.Errorf("-o %s: the directory %s does not exist; create it or choose another output file", path, filepath.Dir(target))
 	}
 	return nil
 }
