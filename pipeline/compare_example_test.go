@@ -12,6 +12,8 @@ import (
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/measure"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/pipeline"
 )
@@ -79,6 +81,27 @@ func ExampleCompare() {
 	fmt.Println(err)
 	// Output:
 	// Config.SuiteFile, the analysis flags (Config.Analysis.App, Config.Analysis.Micro) and Config.Bench each choose the benchmarks; give one of them
+}
+
+// Resolve settles what a caller left to the defaults: here, as on mbopt
+// compare's command line, only the metric was chosen (Chosen), so the
+// A/A comparison gates on nothing, and the counting metric takes its own
+// count and bench time instead of the defaults for wall time. A gate on
+// application impact needs the analysis.
+func ExampleCompareConfig_Resolve() {
+	cfg := pipeline.CompareConfig{Options: compare.Options{Settings: compare.DefaultSettings(), AA: true}}
+	cfg.Settings.Metric = measure.Instructions
+	cfg.Chosen = input.ChosenFields("Settings.Metric")
+	if err := cfg.Resolve(); err != nil {
+		panic(err)
+	}
+	fmt.Printf("fail on %s, count %d, bench time %q\n", cfg.FailOn, cfg.Settings.Count, cfg.Settings.BenchTime)
+
+	cfg = pipeline.CompareConfig{Options: compare.Options{Settings: compare.DefaultSettings()}, FailOn: compare.FailOnAppImpact}
+	fmt.Println(cfg.Resolve())
+	// Output:
+	// fail on never, count 0, bench time ""
+	// Config.FailOn app-impact needs the analysis flags (Config.Analysis.App, Config.Analysis.Micro): the application's profile says which functions it runs
 }
 
 // Check is mbopt check, the drift check of a saved suite; a file that is
