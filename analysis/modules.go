@@ -13,32 +13,14 @@ import (
 	"github.com/mbopt/mbopt/input"
 )
 
-// ModuleError reports a bad entry of [Config.Modules]. It matches
-// [input.ErrInput].
-type ModuleError struct {
-	// Index is the entry's position in Config.Modules.
-	Index int
-	// Value is the entry as given.
-	Value string
-	// Reason says what is wrong, as a sentence fragment.
-	Reason string
-}
-
-// Error returns the message, naming the entry as Config.Modules[i].
-func (e *ModuleError) Error() string {
-	return fmt.Sprintf("Config.Modules[%d] %q: %s", e.Index, e.Value, e.Reason)
-}
-
-// Unwrap makes the error match [input.ErrInput].
-func (e *ModuleError) Unwrap() error { return input.ErrInput }
-
 // CheckModules checks the module path prefixes of [Config.Modules]: each
 // must be an import path (golang.org/x/mod/module.CheckImportPath: not
 // empty, no white space, no leading, trailing or double slash, no "." or
 // ".." element), such as "example.com/m", "example.com/m/storage" or
-// "main". The error is a [*ModuleError] for the first bad entry.
+// "main". The error is an [*input.Error] about the first bad entry, which
+// it quotes: Modules "example.com/ m": contains white space; ….
 func CheckModules(mods []string) error {
-	for i, m := range mods {
+	for _, m := range mods {
 		reason := ""
 		switch {
 		case m == "":
@@ -60,7 +42,7 @@ func CheckModules(mods []string) error {
 			}
 		}
 		if reason != "" {
-			return &ModuleError{Index: i, Value: m, Reason: reason + "; a module prefix is an import path such as example.com/project"}
+			return input.Errorf("%s %q: %s; a module prefix is an import path such as example.com/project", input.Field("Modules"), m, reason)
 		}
 	}
 	return nil

@@ -3,6 +3,7 @@ package analysis_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -40,11 +41,11 @@ func TestCheckModules(t *testing.T) {
 			assert.NoError(t, err, "%q", tt.mods)
 			continue
 		}
-		var me *analysis.ModuleError
-		require.ErrorAs(t, err, &me, "%q", tt.mods)
-		assert.Equal(t, tt.index, me.Index)
-		assert.Equal(t, tt.mods[tt.index], me.Value)
-		assert.Contains(t, me.Reason, tt.reason)
+		var ie *input.Error
+		require.ErrorAs(t, err, &ie, "%q", tt.mods)
+		assert.Equal(t, []input.Field{"Modules"}, ie.Fields())
+		assert.Contains(t, err.Error(), fmt.Sprintf("Config.Modules %q: ", tt.mods[tt.index]), "names the bad entry")
+		assert.Contains(t, err.Error(), tt.reason)
 		assert.ErrorIs(t, err, input.ErrInput)
 	}
 }

@@ -19,7 +19,8 @@ import (
 )
 
 // ErrInput matches (with errors.Is) every [*Error], and the errors of other
-// types that are caused by the input too (such as analysis.ModuleError).
+// types that are caused by the input too and carry data of their own (such
+// as analysis.NoProjectFunctionsError).
 var ErrInput = errors.New("bad input")
 
 // A Field is the path of a configuration struct's field, such as "Modules"

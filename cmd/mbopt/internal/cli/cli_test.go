@@ -22,7 +22,7 @@ func TestWord(t *testing.T) {
 		{"override", input.Field("Dir").Errorf("x is not a directory"), map[input.Field]string{"Dir": "-C"}, "-C: x is not a directory"},
 		{"wrapped", fmt.Errorf("collecting: %w", input.Field("Out").Errorf("o is a file")), nil, "collecting: --out: o is a file"},
 		{"nested", input.Errorf("selecting: %w", input.Errorf("%s is 0", input.Field("Select.Budget"))), nil, "selecting: --budget is 0"},
-		{"module", &analysis.ModuleError{Value: "x", Reason: "no such module"}, nil, `--module "x": no such module`},
+		{"module", analysis.CheckModules([]string{"x y"}), nil, `--module "x y": contains white space; a module prefix is an import path such as example.com/project`},
 		{"warning", &analysis.ModuleFromGoModWarning{Module: "m", GoMod: "go.mod"}, nil, "project module m taken from go.mod; use --module to choose another"},
 		{"limit", errors.New("a.pprof: file is 9 bytes, over the 8-byte limit (Limits.MaxFileBytes)"), nil, "a.pprof: file is 9 bytes, over the 8-byte limit (raise it with --max-profile-bytes)"},
 		{"plain", errors.New("boom"), nil, "boom"},

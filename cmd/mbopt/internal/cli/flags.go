@@ -2,14 +2,12 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
@@ -107,8 +105,8 @@ func (e *worded) Unwrap() error { return e.err }
 
 // Word returns err worded with the command's flags: the settings an
 // [*input.Error] names, or its Field's flag before its message (override
-// names fields first, then the table), a warning's settings, a bad --module
-// value and the size limits. The result unwraps to err.
+// names fields first, then the table), a warning's settings and the size
+// limits. The result unwraps to err.
 func Word(err error, override map[input.Field]string) error {
 	var w *worded
 	if err == nil || errors.As(err, &w) {
@@ -126,10 +124,6 @@ func Word(err error, override map[input.Field]string) error {
 			return n
 		}
 		return f.String()
-	}
-	var me *analysis.ModuleError
-	if errors.As(err, &me) {
-		return &worded{fmt.Sprintf("--module %q: %s", me.Value, me.Reason), err}
 	}
 	msg := err.Error()
 	var ie *input.Error
