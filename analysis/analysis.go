@@ -59,7 +59,7 @@ type Config struct {
 	Modules []string
 	// AllowNoProject accepts an application none of whose functions lies
 	// in Modules (every project-only figure is then 0/0), with a warning;
-	// by default that is a [*NoProjectFunctionsError].
+	// by default that is an input error holding a [*NoProjectFunctionsError].
 	AllowNoProject bool
 	// Dir is where to look for go.mod; "" means the current directory.
 	Dir string
@@ -329,7 +329,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		nope := &NoProjectFunctionsError{Modules: mods, From: from, AppProfiles: cfg.App,
 			Candidates: ModuleCandidates(app, 5), ManifestModules: manifestMods}
 		if !cfg.AllowNoProject {
-			return nil, nope
+			return nil, input.Wrap(nope)
 		}
 		rep.Warnings = append(rep.Warnings, &NoProjectFunctionWarning{Modules: mods})
 	}

@@ -55,8 +55,8 @@ var ErrNoProjectFunctions = errors.New("no application function belongs to the p
 // NoProjectFunctionsError reports that no function of the application
 // profiles lies in the project's modules, so every project-only figure
 // would be 0/0 and the suite empty. It carries the modules the profiles do
-// contain, for the caller to suggest. It matches [ErrNoProjectFunctions]
-// and [input.ErrInput].
+// contain, for the caller to suggest. It matches [ErrNoProjectFunctions];
+// [Run] returns it inside an [*input.Error], the input's fault.
 type NoProjectFunctionsError struct {
 	// Modules are the project module prefixes that matched nothing.
 	Modules []string
@@ -111,10 +111,8 @@ func (e *NoProjectFunctionsError) Text(name func(input.Field) string) string {
 	return b.String()
 }
 
-// Unwrap makes the error match [ErrNoProjectFunctions] and [input.ErrInput].
-func (e *NoProjectFunctionsError) Unwrap() []error {
-	return []error{ErrNoProjectFunctions, input.ErrInput}
-}
+// Unwrap makes the error match [ErrNoProjectFunctions].
+func (e *NoProjectFunctionsError) Unwrap() error { return ErrNoProjectFunctions }
 
 // ModuleCandidate is a module-like path prefix of an application's
 // functions.

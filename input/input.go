@@ -18,9 +18,10 @@ import (
 	"fmt"
 )
 
-// ErrInput matches (with errors.Is) every [*Error], and the errors of other
-// types that are caused by the input too and carry data of their own (such
-// as analysis.NoProjectFunctionsError).
+// ErrInput matches (with errors.Is) every [*Error], and nothing else: an
+// error of another type that the input caused and that carries data of its
+// own (such as analysis.NoProjectFunctionsError) is returned inside an
+// *Error (see [Wrap]).
 var ErrInput = errors.New("bad input")
 
 // A Field is the path of a configuration struct's field, such as "Modules"
