@@ -7,6 +7,7 @@ package enum
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -21,8 +22,7 @@ func Name[T ~int](typ string, v T, names ...string) string {
 }
 
 // Parse returns the value among valid whose String is s. For any other s
-// the error is `WHAT "s": valid values are {a|b|c}`, the names of valid in
-// their order, what saying what s is, such as "invalid objective".
+// the error is Check's.
 func Parse[T fmt.Stringer](what, s string, valid ...T) (T, error) {
 	names := make([]string, len(valid))
 	for i, v := range valid {
@@ -31,7 +31,17 @@ func Parse[T fmt.Stringer](what, s string, valid ...T) (T, error) {
 		}
 	}
 	var zero T
-	return zero, fmt.Errorf("%s %q: valid values are {%s}", what, s, strings.Join(names, "|"))
+	return zero, Check(what, s, names...)
+}
+
+// Check returns nil when s is one of names, else the error `WHAT "s":
+// valid values are {a|b|c}`, names in their order, what saying what s is,
+// such as "invalid objective".
+func Check(what, s string, names ...string) error {
+	if slices.Contains(names, s) {
+		return nil
+	}
+	return fmt.Errorf("%s %q: valid values are {%s}", what, s, strings.Join(names, "|"))
 }
 
 // ParseName is [Parse] for an enumeration whose values are their names

@@ -50,3 +50,16 @@ func TestParse(t *testing.T) {
 		assert.Equal(t, want, outcome(v, err), "%q", s)
 	}
 }
+
+// TestCheck: a name among the valid ones passes, any other gets Parse's
+// error, the names in the order given.
+func TestCheck(t *testing.T) {
+	for s, want := range map[string]string{
+		"text": "<nil>",
+		"json": "<nil>",
+		"xml":  `invalid value "xml": valid values are {text|json}`,
+		"":     `invalid value "": valid values are {text|json}`,
+	} {
+		assert.Equal(t, want, fmt.Sprint(Check("invalid value", s, "text", "json")), "%q", s)
+	}
+}

@@ -3,12 +3,12 @@ package cli
 import (
 	"errors"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/internal/enum"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
@@ -142,12 +142,12 @@ func Word(err error, override map[input.Field]string) error {
 	return &worded{msg, err}
 }
 
-// Enum checks that the flag's value is one of valid.
+// Enum checks that the flag's value is one of valid (enum.Check).
 func Enum(flag, value string, valid ...string) error {
-	if slices.Contains(valid, value) {
-		return nil
+	if err := enum.Check("invalid value", value, valid...); err != nil {
+		return input.Errorf("%s: %w", flag, err)
 	}
-	return input.Errorf("%s: invalid value %q: valid values are {%s}", flag, value, strings.Join(valid, "|"))
+	return nil
 }
 
 // Size is a flag holding a byte count written as textutil.ParseSize reads
