@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 )
 
@@ -111,7 +112,28 @@ var writeHook func(name string) error
 // IndexFile (or, for reports written before the index, all report file
 // names). Anything else is a *[ForeignFileError] unless opts.Force, and
 // dir is left untouched.
+//
+// A problem with dir, the caller's to fix, is an [*input.Error] about the
+// setting Out (mbopt report's --out): it wraps the *ForeignFileError, or
+// the *fs.PathError of a directory that cannot be read or written.
 func WriteDir(dir string, d *Document, opts DirOptions) error {
+	err := writeDir(dir, d, opts)
+	var foreign *ForeignFileError
+	var pathErr *fs.PathError
+	switch {
+	case errors.As(err, &foreign):
+		return outField.Errorf("%w", err)
+	case errors.As(err, &pathErr):
+		return input.Errorf("%s %s: %w; %s names the directory to write the report into", outField, dir, err, outField)
+	}
+	return err
+}
+
+// outField is the setting WriteDir's dir stands for in its errors.
+const outField input.Field = "Out"
+
+// writeDir is WriteDir without the input errors.
+func writeDir(dir string, d *Document, opts DirOptions) error {
 	files, err := Files(d)
 	if err != nil {
 		return err

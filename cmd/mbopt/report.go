@@ -1,9 +1,6 @@
 package main
 
 import (
-	"errors"
-	"io/fs"
-
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
@@ -40,7 +37,7 @@ func newCmdReport(s *streams) *cobra.Command {
 				return err
 			}
 			cli.Skipped(s.Err, rep)
-			if err := writeReport(o.out, report.Build(rep)); err != nil {
+			if err := report.WriteDir(o.out, report.Build(rep), report.DirOptions{}); err != nil {
 				return err
 			}
 			cli.Warnings(s.Err, rep) // after the report, so a write error comes first
@@ -50,18 +47,4 @@ func newCmdReport(s *streams) *cobra.Command {
 	addAnalysisFlags(cmd, &o.analyzeOptions)
 	cmd.Flags().StringVar(&o.out, "out", "", "directory to write the report into (created if missing)")
 	return cmd
-}
-
-// writeReport writes the report directory (see report.WriteDir).
-func writeReport(dir string, d *report.Document) error {
-	err := report.WriteDir(dir, d, report.DirOptions{})
-	var foreign *report.ForeignFileError
-	var pathErr *fs.PathError
-	switch {
-	case errors.As(err, &foreign):
-		return input.Errorf("--out: %v", err)
-	case errors.As(err, &pathErr):
-		return input.Errorf("--out %s: %v; --out names the directory to write the report into", dir, err)
-	}
-	return err
 }

@@ -105,7 +105,7 @@ func TestReportCommandReplacesTheSet(t *testing.T) {
 	require.NoError(t, os.WriteFile(notes, []byte("mine"), 0o644))
 	code, _, stderr = run(t, args...)
 	assert.Equal(t, cli.BadInput, code)
-	assert.Contains(t, stderr, "notes.txt, which is not a file of an mbopt report")
+	assert.Contains(t, stderr, "mbopt: --out: "+out+" holds notes.txt, which is not a file of an mbopt report")
 	assert.FileExists(t, notes, "a file mbopt did not write is never deleted")
 	assert.NoFileExists(t, filepath.Join(out, "recommend-coverage.png"), "the directory is left as it was")
 
