@@ -70,8 +70,9 @@ type CompareConfig struct {
 	// default; nil means the settings that are not zero were chosen. See
 	// [CompareConfig.Resolve].
 	Chosen func(f input.Field) bool
-	// Output is the file the caller will write the report to; it must not
-	// be one of the comparison's inputs.
+	// Output is the file the caller will write the report to, checked
+	// with input.CheckOutput before anything runs: not one of the
+	// comparison's inputs, not a directory, in a directory that exists.
 	Output string
 	// StepSummary is the file a GitHub step summary of the report will be
 	// appended to; it is checked before any benchmark runs.

@@ -57,8 +57,9 @@ type HistoryConfig struct {
 	// Instability shows the A/A instabilities and the initial thresholds
 	// calibrated from them instead of the trends.
 	Instability bool
-	// Output is the file the caller will write the document to; it must
-	// not be one of the history database's files (history.Files).
+	// Output is the file the caller will write the document to, checked
+	// with input.CheckOutput: not one of the history database's files
+	// (history.Files), not a directory, in a directory that exists.
 	Output string
 	// Logf, when set, gets what was written where.
 	Logf func(format string, args ...any)

@@ -118,7 +118,7 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 
 // runCompare runs the comparison and prints the report.
 func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string) error {
-	failOn, err := checkReportFlags(o.failOn, o.cmpFormat, o.output)
+	failOn, err := checkReportFlags(o.failOn, o.cmpFormat)
 	if err != nil {
 		return err
 	}
@@ -190,8 +190,8 @@ func gate(rep *compare.Report, failOn compare.FailOn) error {
 }
 
 // checkReportFlags checks the flags compare and compare merge share:
-// --fail-on, --format and -o.
-func checkReportFlags(failOn, format, output string) (compare.FailOn, error) {
+// --fail-on and --format (pipeline.Compare and CompareMerge check -o).
+func checkReportFlags(failOn, format string) (compare.FailOn, error) {
 	f, err := compare.ParseFailOn(failOn)
 	if err != nil {
 		return "", input.Errorf("--fail-on: %v", err)
@@ -199,7 +199,7 @@ func checkReportFlags(failOn, format, output string) (compare.FailOn, error) {
 	if err := cli.Enum("--format", format, verdict.Formats...); err != nil {
 		return "", err
 	}
-	return f, input.CheckOutput("Output", output)
+	return f, nil
 }
 
 // writeCompareReport writes rep in the --format to stdout or -o, and the

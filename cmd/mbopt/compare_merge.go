@@ -70,7 +70,7 @@ func newCmdCompareMerge(s *streams) *cobra.Command {
 }
 
 func runCompareMerge(ctx context.Context, s *streams, o *compareMergeOptions, dirs []string) error {
-	failOn, err := checkReportFlags(o.failOn, o.format, o.output)
+	failOn, err := checkReportFlags(o.failOn, o.format)
 	if err != nil {
 		return err
 	}

@@ -9,13 +9,11 @@ import (
 )
 
 // Output writes data to stdout, or to path (-o) through a temporary file
-// renamed into place, so a failure never leaves a half-written file.
+// renamed into place, so a failure never leaves a half-written file. The
+// commands check path with input.CheckOutput before they compute anything.
 func Output(stdout io.Writer, path string, data []byte) error {
 	if path == "" {
 		_, err := stdout.Write(data)
-		return err
-	}
-	if err := input.CheckOutput("Output", path); err != nil {
 		return err
 	}
 	return WriteFile(path, data)
