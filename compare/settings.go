@@ -74,7 +74,7 @@ type Settings struct {
 	// (Result.AppImpact) below which the gate FailOnAppImpact passes a
 	// definite regression (0.001: 0.1% of the application's CPU time);
 	// omitted when 0, which passes only the regressions marked likely no
-	// application impact.
+	// application impact. Otherwise it must be less than 1 (100%).
 	AppImpactThreshold float64 `json:"app_impact_threshold,omitempty"`
 }
 
@@ -126,6 +126,12 @@ func (s Settings) withDefaults() Settings {
 	return s
 }
 
+// Check reports whether s is valid, its zero fields taken as the defaults
+// ([DefaultSettings]; a counting metric's own count and bench time): an
+// [*input.Error] naming the field and its range, as [Run] returns before
+// anything runs. Callers that do work before Run call it first.
+func (s Settings) Check() error { return s.withDefaults().check() }
+
 // check validates s (after withDefaults).
 func (s Settings) check() error {
 	switch {
@@ -150,8 +156,8 @@ func (s Settings) check() error {
 		return input.Field("Settings.Resamples").Errorf("Resamples is %d; it must be positive, such as 10000", s.Resamples)
 	case !(s.UntilStable >= 0) || math.IsInf(s.UntilStable, 1): // NaN too
 		return input.Field("Settings.UntilStable").Errorf("UntilStable is %v; it must be a positive interval width such as 0.02, or 0 for off", s.UntilStable)
-	case !(s.AppImpactThreshold >= 0) || math.IsInf(s.AppImpactThreshold, 1): // NaN too
-		return input.Field("Settings.AppImpactThreshold").Errorf("AppImpactThreshold is %v; it must be a fraction of the application's CPU time such as 0.001 for 0.1%%, or 0", s.AppImpactThreshold)
+	case !(s.AppImpactThreshold >= 0 && s.AppImpactThreshold < 1): // NaN too
+		return input.Field("Settings.AppImpactThreshold").Errorf("AppImpactThreshold is %v; it must be in (0, 1), a fraction of the application's CPU time such as 0.001 for 0.1%% (1 would be 100%%, which no change reaches: the gate could never fail), or 0 to pass only the regressions likely without application impact", s.AppImpactThreshold)
 	case s.Budget < 0:
 		return input.Field("Settings.Budget").Errorf("Budget is %v; it must be a positive duration, or 0 for none", s.Budget)
 	}

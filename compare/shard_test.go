@@ -449,3 +449,31 @@ func TestNonFiniteSettingsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestOutOfRangeSettingsRefused: a setting outside its range is an
+// input.Error naming the field, whose message gives the range and the unit
+// (issue 31 item 9: an AppImpactThreshold of 1 or more made the gate
+// app-impact unfailable, since no change moves the application by 100%).
+func TestOutOfRangeSettingsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		field input.Field
+		set   func(s *compare.Settings)
+		want  string
+	}{
+		{"app impact 1", "Settings.AppImpactThreshold", func(s *compare.Settings) { s.AppImpactThreshold = 1 }, "(0, 1)"},
+		{"app impact 2", "Settings.AppImpactThreshold", func(s *compare.Settings) { s.AppImpactThreshold = 2 }, "application's CPU time"},
+		{"app impact huge", "Settings.AppImpactThreshold", func(s *compare.Settings) { s.AppImpactThreshold = 1e308 }, "0.001 for 0.1%"},
+		{"app impact negative", "Settings.AppImpactThreshold", func(s *compare.Settings) { s.AppImpactThreshold = -0.1 }, "(0, 1)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := shardSettings()
+			tc.set(&s)
+			_, err := compare.Run(context.Background(), compare.Options{Dir: t.TempDir(), Settings: s})
+			var ie *input.Error
+			if !errors.As(err, &ie) || ie.Field != tc.field || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want an input.Error on %s that says %q", err, tc.field, tc.want)
+			}
+		})
+	}
+}

@@ -27,7 +27,10 @@ func (cfg *CompareConfig) chosen(f input.Field, zero bool) bool {
 //     baseline differs on purpose), else FailOnDefiniteRegression;
 //   - FailOnAppImpact needs Analysis (the application's profile says which
 //     functions it runs); with any other gate Settings.AppImpactThreshold
-//     must not be chosen, and is cleared.
+//     must not be chosen, and is cleared;
+//   - a chosen Settings.FDR must be positive (0 left to the library means
+//     the default, 5%);
+//   - then the settings must pass compare.Settings.Check.
 func (cfg *CompareConfig) Resolve() error {
 	s := &cfg.Settings
 	for _, n := range []struct {
@@ -37,6 +40,9 @@ func (cfg *CompareConfig) Resolve() error {
 		if n.value < 1 && cfg.chosen(n.field, n.value == 0) {
 			return input.Errorf("%s %d: it must be at least 1", n.field, n.value)
 		}
+	}
+	if s.FDR <= 0 && cfg.chosen("Settings.FDR", s.FDR == 0) {
+		return input.Errorf("%s %v: it must be in (0, 1], such as 0.05 (1 turns the correction off); 0 would flag nothing", input.Field("Settings.FDR"), s.FDR)
 	}
 	if s.Metric != "" {
 		m, err := measure.ParseMetric(string(s.Metric))
@@ -69,5 +75,6 @@ func (cfg *CompareConfig) Resolve() error {
 	default:
 		s.AppImpactThreshold = 0
 	}
-	return nil
+	// The rest of the settings' ranges, before any analysis or build.
+	return s.Check()
 }

@@ -46,6 +46,12 @@ func TestCompareConfigResolve(t *testing.T) {
 			want: CompareConfig{FailOn: compare.FailOnAppImpact, Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.01}}}},
 		{name: "a chosen threshold without app-impact", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.01}}},
 			err: "Config.Settings.AppImpactThreshold applies to Config.FailOn app-impact only"},
+		{name: "an app-impact threshold of 100% or more can never fail", cfg: CompareConfig{FailOn: compare.FailOnAppImpact, Analysis: &analysis.Config{}, Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 2}}},
+			err: "AppImpactThreshold is 2; it must be in (0, 1), a fraction of the application's CPU time such as 0.001 for 0.1% (1 would be 100%, which no change reaches: the gate could never fail), or 0 to pass only the regressions likely without application impact"},
+		{name: "a chosen FDR of 0", cfg: CompareConfig{Chosen: input.ChosenFields("Settings.FDR")},
+			err: "Config.Settings.FDR 0: it must be in (0, 1], such as 0.05 (1 turns the correction off); 0 would flag nothing"},
+		{name: "FDR 0 not chosen is the default", cfg: CompareConfig{Chosen: input.ChosenFields()},
+			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression}},
 		{name: "an unchosen threshold is cleared", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.001}}, Chosen: input.ChosenFields()},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression}},
 	} {

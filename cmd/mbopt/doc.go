@@ -574,10 +574,11 @@
 //     threshold it was judged against and its minimum detectable effect
 //     (JSON: threshold, min_detectable_effect). Fewer than 8 measurements
 //     per version (6 at --confidence 0.95) give no verdict.
-//   - --fdr Q: the false discovery rate (default 0.05) over all the
-//     comparison's benchmarks and units: Benjamini–Hochberg on the
-//     bootstrap p-values, after which a change can be definite; the report
-//     prints the expected number of false alarms.
+//   - --fdr Q: the false discovery rate (default 0.05, in (0, 1]; 0 is
+//     refused) over all the comparison's benchmarks and units:
+//     Benjamini–Hochberg on the bootstrap p-values, after which a change
+//     can be definite; the report prints the expected number of false
+//     alarms.
 //   - --confidence C (0.99), --resamples N (10000): the hierarchical
 //     bootstrap's confidence level and resamples (at least 1).
 //   - --fail-on definite-regression|any-regression|app-impact|never: what
@@ -585,8 +586,9 @@
 //     the analysis flags, fails on a definite regression only when its
 //     estimated application impact (below) is at least
 //     --app-impact-threshold F (default 0.001, 0.1% of the application's
-//     CPU time): a regression marked likely no application impact passes,
-//     one without an estimate fails.
+//     CPU time; a fraction in (0, 1), since 1 = 100% could never fail): a
+//     regression marked likely no application impact passes, one without
+//     an estimate fails.
 //   - --aa: A/A calibration: compare the head with itself and store each
 //     benchmark's instability, from which later comparisons on the same
 //     machine and settings take their thresholds (see mbopt history).
