@@ -31,7 +31,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/compare"
@@ -77,6 +80,15 @@ type Options struct {
 	CacheDir string
 	// Progress, when set, is called after each step.
 	Progress func(Step)
+	// CompareProgress, when set, is each step's compare.Options.Progress
+	// (a compare.ProgressPrinter's Event method draws it as mbopt compare
+	// does).
+	CompareProgress func(compare.Event)
+	// Chosen reports whether the caller chose the setting named f, such
+	// as "Settings.Trials" or "MaxRepetitions" (input.Chosen): a chosen
+	// zero is refused rather than taken for the default; nil means a
+	// setting is chosen when it is not zero.
+	Chosen func(f input.Field) bool
 	// Explain, once the first bad commit is found, compares it with the
 	// last good commit once more with the benchmark's culprit functions
 	// (compare.Options.Explain) into Result.Explanation.
@@ -131,6 +143,24 @@ type Skipped struct {
 	Reason string `json:"reason"`
 }
 
+// A Change is a change between two measured commits that the steps of a
+// bisection show: the difference of their changes against good (To's
+// minus From's), with an interval whose ends are the farthest ends of
+// the two intervals (interval arithmetic), wholly beyond the threshold.
+type Change struct {
+	// From is the earlier commit: good, or a commit measured.
+	From string `json:"from"`
+	// To is the later commit measured; the change lies in the commits
+	// after From up to To.
+	To string `json:"to"`
+	// Change is the difference of To's and From's changes against good.
+	Change float64 `json:"change"`
+	// Low is the lower end of Change's interval.
+	Low float64 `json:"low"`
+	// High is the upper end of Change's interval.
+	High float64 `json:"high"`
+}
+
 // A Result is the outcome of a bisection.
 type Result struct {
 	// Bench is the benchmark's id (package + "." + name).
@@ -149,6 +179,10 @@ type Result struct {
 	// Candidates are the commits that may have made the change when
 	// skipped commits hide which (first-parent order).
 	Candidates []string `json:"candidates,omitempty"`
+	// Changes, when the steps show more than one change beyond the
+	// threshold, are those changes in first-parent order, and the change
+	// is not located; empty otherwise.
+	Changes []Change `json:"changes,omitempty"`
 	// Steps are the measurements in the order they ran, the first being
 	// bad against good.
 	Steps []Step `json:"steps"`
@@ -178,28 +212,27 @@ func (o Options) progress(s Step) {
 // the change cannot be located, an error matching input.ErrInput for bad
 // options, and ctx's error when canceled.
 func Run(ctx context.Context, o Options) (*Result, error) {
+	return run(ctx, o, compareStep)
+}
+
+// A measureFunc measures commit against good with trials trials and the
+// schedule seed seed, as one step of a bisection: the step (Commit,
+// Trials, the change with its interval and Unit, or Decision Skip with a
+// Reason) and the benchmark's id. [Run] measures with compareStep; the
+// tests give run their own.
+type measureFunc func(ctx context.Context, o Options, good, commit string, trials int, seed uint64) (Step, string, error)
+
+// run is [Run] measuring each step with step.
+func run(ctx context.Context, o Options, step measureFunc) (*Result, error) {
 	if o.Bench == "" || o.Good == "" || o.Bad == "" {
 		return nil, input.Field("Bench").Errorf("bisect needs the benchmark (--bench) and the good and bad revisions (--good, --bad)")
 	}
-	dir := o.Dir
-	if dir == "" {
-		dir = "."
-	}
-	good, err := gitrev.Commit(ctx, dir, o.Good)
-	if err != nil {
-		return nil, input.Field("Good").Errorf("%w", err)
-	}
-	bad, err := gitrev.Commit(ctx, dir, o.Bad)
-	if err != nil {
-		return nil, input.Field("Bad").Errorf("%w", err)
-	}
-	out, err := gitrev.Git(ctx, dir, "rev-list", "--first-parent", "--reverse", good+".."+bad)
-	if err != nil {
+	if err := o.check(); err != nil {
 		return nil, err
 	}
-	commits := strings.Fields(string(out))
-	if len(commits) == 0 || commits[len(commits)-1] != bad {
-		return nil, input.Field("Good").Errorf("%s is not a first-parent ancestor of %s: bisect searches the first-parent commits from good to bad", o.Good, o.Bad)
+	good, bad, commits, err := o.commits(ctx)
+	if err != nil {
+		return nil, err
 	}
 	res := &Result{Good: good, Bad: bad, Metric: o.Settings.Metric, Skipped: []Skipped{}}
 	if res.Metric == "" {
@@ -209,7 +242,18 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// while its interval contains zero.
 	var ref Step
 	for rep := 0; ; rep++ {
-		if ref, err = measureAt(ctx, o, good, bad, rep, res); err != nil {
+		ref, err = measureAt(ctx, o, step, good, bad, rep, res)
+		if bf := (*buildFailure)(nil); errors.As(err, &bf) {
+			// Every step measures against good, and the change is bad's:
+			// both must build.
+			f, rev, commit := input.Field("Good"), o.Good, good
+			if bf.side == compare.Head {
+				f, rev, commit = input.Field("Bad"), o.Bad, bad
+			}
+			return nil, input.Errorf("%s %s (%s) %s; bisect measures bad and every commit between against good, so both must build: give revisions where the package of %s builds",
+				f, rev, short(commit), bf.Error(), o.Bench)
+		}
+		if err != nil {
 			return res, err
 		}
 		last := &res.Steps[len(res.Steps)-1]
@@ -240,8 +284,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		var d Decision
 		for rep := 1; ; rep++ {
-			st, err := measureAt(ctx, o, good, commits[i], rep-1, res)
-			if err != nil {
+			st, err := measureAt(ctx, o, step, good, commits[i], rep-1, res)
+			if bf := (*buildFailure)(nil); errors.As(err, &bf) && bf.side == compare.Head {
+				st.Decision, st.Reason = Skip, bf.Error()
+				res.Steps = append(res.Steps, st)
+				res.Skipped = append(res.Skipped, Skipped{Commit: st.Commit, Reason: st.Reason})
+			} else if err != nil {
 				return res, err
 			}
 			d = st.Decision
@@ -270,6 +318,18 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			skipped[i] = true
 		}
 	}
+	if cs := changes(res.Steps, good, commits, o.Settings.Threshold); len(cs) > 1 {
+		res.Changes = cs
+		var b strings.Builder
+		for i, c := range cs {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s..%s %+.1f%%", short(c.From), short(c.To), 100*c.Change)
+		}
+		return res, fmt.Errorf("%w: the steps show %d changes, not one: %s; bisect each range on its own (good and bad its two commits), or raise the threshold (--threshold) above the smaller changes to locate the larger",
+			ErrNotLocated, len(cs), b.String())
+	}
 	if lo >= 0 {
 		res.LastGood = commits[lo]
 	} else {
@@ -293,6 +353,116 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// check refuses settings no search can run with: a negative count, or a
+// chosen zero (see Options.Chosen).
+func (o Options) check() error {
+	for _, n := range []struct {
+		field input.Field
+		value int
+	}{
+		{"Settings.Trials", o.Settings.Trials}, {"Settings.Runs", o.Settings.Runs},
+		{"Settings.Count", o.Settings.Count}, {"Settings.Resamples", o.Settings.Resamples},
+		{"MaxRepetitions", o.MaxRepetitions},
+	} {
+		if n.value < 0 || n.value == 0 && o.Chosen != nil && o.Chosen(n.field) {
+			return input.Errorf("%s %d: it must be at least 1", n.field, n.value)
+		}
+	}
+	return nil
+}
+
+// commits resolves o.Good and o.Bad to full hashes and returns them with
+// the first-parent commits after good up to bad, oldest first. Revisions
+// that name no commit, name the same one, or where good is not on bad's
+// first-parent history are input errors naming Good or Bad.
+func (o Options) commits(ctx context.Context) (good, bad string, commits []string, err error) {
+	dir := o.Dir
+	if dir == "" {
+		dir = "."
+	}
+	goodF, badF := input.Field("Good"), input.Field("Bad")
+	if good, err = gitrev.Commit(ctx, dir, o.Good); err != nil {
+		return "", "", nil, goodF.Errorf("%w", err)
+	}
+	if bad, err = gitrev.Commit(ctx, dir, o.Bad); err != nil {
+		return "", "", nil, badF.Errorf("%w", err)
+	}
+	if good == bad {
+		return "", "", nil, input.Errorf("%s %s and %s %s are the same commit %s: give as good a revision before the change, as bad one after it",
+			goodF, o.Good, badF, o.Bad, short(good))
+	}
+	// The merge-base: good itself when good is an ancestor of bad; git
+	// fails, printing nothing, when the two share no history.
+	mb := ""
+	if out, err := gitrev.Git(ctx, dir, "merge-base", good, bad); err == nil {
+		mb = strings.TrimSpace(string(out))
+	} else if ctx.Err() != nil {
+		return "", "", nil, ctx.Err()
+	}
+	switch mb {
+	case good:
+	case bad:
+		return "", "", nil, input.Errorf("%s %s is not an ancestor of %s %s but comes after it: give the earlier revision as good, the later as bad",
+			goodF, o.Good, badF, o.Bad)
+	case "":
+		return "", "", nil, input.Errorf("%s %s is not an ancestor of %s %s: the two share no history", goodF, o.Good, badF, o.Bad)
+	default:
+		return "", "", nil, input.Errorf("%s %s is not an ancestor of %s %s: the two have diverged from their merge-base %s, and bisect searches the first-parent commits from good to bad; give a good revision on bad's first-parent history (git log --first-parent %s), such as %s",
+			goodF, o.Good, badF, o.Bad, short(mb), o.Bad, short(mb))
+	}
+	out, err := gitrev.Git(ctx, dir, "rev-list", "--first-parent", "--reverse", good+".."+bad)
+	if err != nil {
+		return "", "", nil, err
+	}
+	commits = strings.Fields(string(out))
+	// good is on bad's first-parent history when the oldest commit's
+	// first parent is good: otherwise it was merged from another branch.
+	if len(commits) > 0 {
+		out, err = gitrev.Git(ctx, dir, "rev-parse", "--verify", "--quiet", commits[0]+"^1")
+	}
+	if err != nil || len(commits) == 0 || commits[len(commits)-1] != bad || strings.TrimSpace(string(out)) != good {
+		if ctx.Err() != nil {
+			return "", "", nil, ctx.Err()
+		}
+		return "", "", nil, input.Errorf("%s %s is an ancestor of %s %s through a merged branch, not on the first-parent history that bisect searches; give a good revision on that history (git log --first-parent %s)",
+			goodF, o.Good, badF, o.Bad, o.Bad)
+	}
+	return good, bad, commits, nil
+}
+
+// changes returns the changes between consecutive commits that the
+// decided steps show, in first-parent order: good (no change against
+// itself) and each commit of commits (the first-parent commits after good,
+// the last being bad) whose last measurement was decided good or bad;
+// a change is the difference of two consecutive commits' changes whose
+// interval (by interval arithmetic) lies wholly beyond ±threshold
+// (compare.DefaultThreshold when 0).
+func changes(steps []Step, good string, commits []string, threshold float64) []Change {
+	if threshold <= 0 {
+		threshold = compare.DefaultThreshold
+	}
+	last := map[string]Step{}
+	for _, s := range steps {
+		if s.Decision == Good || s.Decision == Bad {
+			last[s.Commit] = s
+		}
+	}
+	prev := Step{Commit: good}
+	var out []Change
+	for _, c := range commits {
+		s, ok := last[c]
+		if !ok {
+			continue
+		}
+		ch := Change{From: prev.Commit, To: c, Change: s.Change - prev.Change, Low: s.Low - prev.High, High: s.High - prev.Low}
+		if ch.Low > threshold || ch.High < -threshold {
+			out = append(out, ch)
+		}
+		prev = s
+	}
+	return out
 }
 
 // pick returns the not-skipped index strictly between lo and hi nearest
@@ -333,43 +503,119 @@ func decide(s Step, mid float64) Decision {
 	return Unknown
 }
 
-// measureAt compares commit with good at the rep-th repetition (twice the
-// trials each time) and appends the step to res; a build failure, a
-// missing or failing benchmark is a Skip step recorded in res.Skipped.
-func measureAt(ctx context.Context, o Options, good, commit string, rep int, res *Result) (Step, error) {
-	s := o.Settings
-	if s.Trials == 0 {
-		s.Trials = compare.DefaultTrials
+// measureAt measures commit against good with step at the rep-th
+// repetition (twice the trials each time) and appends the step to res; a
+// skipped step is recorded in res.Skipped too.
+func measureAt(ctx context.Context, o Options, step measureFunc, good, commit string, rep int, res *Result) (Step, error) {
+	trials := o.Settings.Trials
+	if trials == 0 {
+		trials = compare.DefaultTrials
 	}
-	s.Trials <<= rep
-	s.Seed += uint64(len(res.Steps))
-	rep2, err := compare.Run(ctx, compare.Options{
+	st, id, err := step(ctx, o, good, commit, trials<<rep, o.Settings.Seed+uint64(len(res.Steps)))
+	if err != nil {
+		return st, err
+	}
+	if id != "" {
+		res.Bench = id
+	}
+	if st.Decision == Skip {
+		res.Skipped = append(res.Skipped, Skipped{Commit: commit, Reason: st.Reason})
+	}
+	res.Steps = append(res.Steps, st)
+	return st, nil
+}
+
+// A buildFailure is a step's revision whose package of the benchmark does
+// not build: good (compare.Base) or the commit measured (compare.Head).
+type buildFailure struct {
+	side compare.Side
+	msg  string
+}
+
+func (e *buildFailure) Error() string { return "does not build: " + firstLine(e.msg) }
+
+// compareStep is the measureFunc of [Run]: one comparison of package
+// compare, of the benchmark alone, with good as the base and commit as the
+// head, whose raw files go to a temporary directory removed afterwards. A
+// missing or failing benchmark is a Skip step; a revision whose package of
+// the benchmark does not build is a *buildFailure error, returned as soon
+// as the benchmark runs in the other revision, so that nothing more is
+// measured.
+func compareStep(ctx context.Context, o Options, good, commit string, trials int, seed uint64) (Step, string, error) {
+	s := o.Settings
+	s.Trials, s.Seed = trials, seed
+	st := Step{Commit: commit, Trials: s.Trials}
+	tmp, err := os.MkdirTemp("", "mbopt-bisect-")
+	if err != nil {
+		return st, "", err
+	}
+	defer os.RemoveAll(tmp)
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu     sync.Mutex
+		failed [2]map[string]string // by side, package: the build error
+		broke  *buildFailure
+	)
+	progress := func(ev compare.Event) {
+		if o.CompareProgress != nil {
+			o.CompareProgress(ev)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		switch side := ev.Side; {
+		case ev.Kind == compare.EventBuild && ev.Err != nil && (side == compare.Base || side == compare.Head):
+			if failed[side] == nil {
+				failed[side] = map[string]string{}
+			}
+			failed[side][ev.Package] = ev.Err.Error()
+		case ev.Kind == compare.EventRun && broke == nil:
+			// The benchmark runs in one revision only: its package did
+			// not build in the other.
+			for side, pkgs := range failed {
+				if msg, ok := pkgs[ev.Package]; ok {
+					broke = &buildFailure{side: compare.Side(side), msg: msg}
+					cancel()
+				}
+			}
+		}
+	}
+	rep2, err := compare.Run(cctx, compare.Options{
 		Dir: o.Dir, Base: good, Head: commit,
 		Bench: benchname.Pattern([]string{o.Bench}), Packages: o.Packages,
 		Settings: s, GoCmd: o.GoCmd, Env: o.Env, BuildFlags: o.BuildFlags, CacheDir: o.CacheDir,
 		ExplainOnly: true, // the culprits of the found commit only (Options.Explain)
-		Out:         "",   // compare keeps each step's raw files under .mbopt/compare
+		Out:         filepath.Join(tmp, "out"),
+		Progress:    progress,
 	})
-	st := Step{Commit: commit, Trials: s.Trials}
+	mu.Lock()
+	defer mu.Unlock()
+	if broke != nil && ctx.Err() == nil {
+		return st, "", broke
+	}
 	if err != nil {
-		return st, err
+		return st, "", err
 	}
 	st.Subject = rep2.Head.Subject
 	// The benchmark's result in the metric's unit (the counting metrics
 	// compare B/op and allocs/op too), else its first result, which says
 	// why it was not compared.
-	unit := res.Metric.Unit()
+	unit := s.Metric.Unit()
+	if s.Metric == "" {
+		unit = measure.Time.Unit()
+	}
 	var r *compare.Result
 	for i := range rep2.Results {
 		if x := &rep2.Results[i]; x.Name == o.Bench && (r == nil || x.Unit == unit && r.Unit != unit) {
 			r = x
 		}
 	}
+	id := ""
 	switch {
 	case r == nil:
 		st.Decision, st.Reason = Skip, "the benchmark is in neither revision"
 	case r.Status == compare.Compared && r.Estimate != nil:
-		res.Bench = r.ID
+		id = r.ID
 		st.Change, st.Low, st.High, st.Unit = r.Estimate.Change, r.Estimate.CI.Low, r.Estimate.CI.High, r.Unit
 		if math.IsNaN(st.Change) {
 			st.Decision, st.Reason = Skip, "no estimate"
@@ -377,15 +623,15 @@ func measureAt(ctx context.Context, o Options, good, commit string, rep int, res
 	case r.Status == compare.Removed:
 		st.Decision, st.Reason = Skip, "the commit lacks the benchmark"
 	case r.Status == compare.BuildFailed:
-		st.Decision, st.Reason = Skip, "does not build: "+firstLine(r.Error)
+		side := compare.Head
+		if r.Side == compare.Base.String() {
+			side = compare.Base
+		}
+		return st, "", &buildFailure{side: side, msg: r.Error}
 	default:
 		st.Decision, st.Reason = Skip, fmt.Sprintf("%s: %s", r.Status, firstLine(r.Error))
 	}
-	if st.Decision == Skip {
-		res.Skipped = append(res.Skipped, Skipped{Commit: commit, Reason: st.Reason})
-	}
-	res.Steps = append(res.Steps, st)
-	return st, nil
+	return st, id, nil
 }
 
 // explain compares res.LastGood with res.FirstBad, asking compare for the

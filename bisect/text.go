@@ -8,7 +8,9 @@ import (
 
 // WriteText writes r as a short log: one line per measurement (commit,
 // decision, change with its interval, subject or the reason for a skip),
-// then the skipped commits and the outcome.
+// then the skipped commits and the outcome: the first bad commit, the
+// candidates that skipped commits leave, or the changes the steps show
+// when there is more than one.
 func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "bisect %s: good %s, bad %s\n", r.Bench, short(r.Good), short(r.Bad))
@@ -29,6 +31,12 @@ func (r *Result) WriteText(w io.Writer) error {
 	switch {
 	case r.FirstBad != "":
 		fmt.Fprintf(&b, "first bad commit: %s (last good %s)\n", r.FirstBad, r.LastGood)
+	case len(r.Changes) > 0:
+		fmt.Fprintf(&b, "not located: the steps show %d changes, not one:\n", len(r.Changes))
+		for _, c := range r.Changes {
+			fmt.Fprintf(&b, "  %s..%s  %+7.1f%% [%+.1f%%, %+.1f%%]\n", short(c.From), short(c.To), 100*c.Change, 100*c.Low, 100*c.High)
+		}
+		b.WriteString("bisect each range on its own, or raise --threshold above the smaller changes to locate the larger\n")
 	case len(r.Candidates) > 0:
 		fmt.Fprintf(&b, "not located: the first bad commit is one of %s\n", strings.Join(r.Candidates, " "))
 	default:

@@ -34,6 +34,20 @@ first bad commit: dddddddddddddddddddddddddddddddddddddddd (last good cccccccccc
 `,
 		},
 		{
+			name: "several changes",
+			r: bisect.Result{Bench: "m.BenchmarkWork", Good: h('a'), Bad: h('f'),
+				Changes: []bisect.Change{
+					{From: h('a'), To: h('c'), Change: -0.018, Low: -0.023, High: -0.013},
+					{From: h('d'), To: h('e'), Change: -0.04, Low: -0.05, High: -0.03},
+				}},
+			want: `bisect m.BenchmarkWork: good aaaaaaaaaaaa, bad ffffffffffff
+not located: the steps show 2 changes, not one:
+  aaaaaaaaaaaa..cccccccccccc     -1.8% [-2.3%, -1.3%]
+  dddddddddddd..eeeeeeeeeeee     -4.0% [-5.0%, -3.0%]
+bisect each range on its own, or raise --threshold above the smaller changes to locate the larger
+`,
+		},
+		{
 			name: "not located",
 			r:    bisect.Result{Bench: "m.BenchmarkWork", Good: h('a'), Bad: h('f')},
 			want: "bisect m.BenchmarkWork: good aaaaaaaaaaaa, bad ffffffffffff\nnot located\n",

@@ -3,12 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/bisect"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/measure"
 	"github.com/mbopt/mbopt/report/verdict"
 )
@@ -35,8 +37,18 @@ func newCmdBisect(s *streams) *cobra.Command {
 				return err
 			}
 			o.Settings.Metric = measure.Metric(metric)
-			o.Progress = func(st bisect.Step) {
-				fmt.Fprintf(s.Err, "mbopt: bisect: %.12s %s %+.1f%%\n", st.Commit, st.Decision, 100*st.Change)
+			o.Chosen = cli.Given(cmd.Flags())
+			// On a terminal, each step's comparison draws compare's
+			// progress bar and each decided step a line above it; elsewhere
+			// (CI, a pipe) the log on standard output is the only record.
+			if terminal, width := progress.IsTerminal(s.Err); terminal {
+				p := &compare.ProgressPrinter{W: s.Err, Terminal: true, Width: width, Now: time.Now}
+				o.CompareProgress = p.Event
+				o.Progress = func(st bisect.Step) {
+					p.Clear()
+					fmt.Fprintf(s.Err, "mbopt: bisect: %.12s %s %+.1f%%\n", st.Commit, st.Decision, 100*st.Change)
+				}
+				defer p.Clear()
 			}
 			res, err := bisect.Run(cmd.Context(), o)
 			if res != nil && (err == nil || errors.Is(err, bisect.ErrNotLocated)) {

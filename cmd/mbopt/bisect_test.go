@@ -30,17 +30,24 @@ func TestBisectInterrupt(t *testing.T) {
 	cmd.Dir = r.Dir
 	cmd, stderr, exited := startGroup(t, cmd)
 
-	// The first progress line: bad measured against good; the second
-	// step's worktrees are being made or measured.
+	// The second step's worktrees: the first step (bad measured against
+	// good) made and removed its own. Standard error is not a terminal,
+	// so bisect prints no progress there: the worktrees show it.
 	deadline := time.After(5 * time.Minute)
-	for !strings.Contains(stderr.String(), "mbopt: bisect: ") {
+	for steps, had := 0, false; steps < 2; {
 		select {
 		case <-exited:
 			t.Fatalf("mbopt bisect exited before the signal with status %d: %s", cmd.ProcessState.ExitCode(), stderr)
 		case <-deadline:
-			t.Fatalf("no bisect step within 5 minutes; stderr: %s", stderr)
-		case <-time.After(50 * time.Millisecond):
+			t.Fatalf("no second bisect step within 5 minutes; stderr: %s", stderr)
+		case <-time.After(20 * time.Millisecond):
 		}
+		out, _ := exec.Command("git", "-C", r.Dir, "worktree", "list").Output()
+		has := strings.Count(strings.TrimSpace(string(out)), "\n") > 0
+		if has && !had {
+			steps++
+		}
+		had = has
 	}
 	time.Sleep(time.Second)
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
@@ -56,4 +63,38 @@ func TestBisectInterrupt(t *testing.T) {
 	t.Logf("after SIGINT: exit %d; git worktree list:\n%s", cmd.ProcessState.ExitCode(), worktrees)
 	assert.Equal(t, 0, strings.Count(worktrees, "\n"), "worktrees left behind:\n%s", worktrees)
 	assert.Equal(t, "* main", r.Git("branch", "--list"), "branches left behind")
+}
+
+// TestBisectBadInput: what bisect refuses exits 2 with a message naming
+// the flag, before anything is measured, and prints nothing on standard
+// output (issue 31: diverged revisions were measured and blamed a commit
+// with exit 0; the revision errors did not name --good or --bad; good ==
+// bad read "c5 is not a first-parent ancestor of c5"; --trials 0, --runs 0
+// and --max-repetitions 0 or -1 were taken silently).
+func TestBisectBadInput(t *testing.T) {
+	dir, _ := cmpfixture.HelperRepo(t, cmpfixture.HelperVariant{})
+	t.Chdir(dir)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"diverged", []string{"--good", "c5", "--bad", "unused"}, "--good c5 is not an ancestor of --bad unused: the two have diverged from their merge-base"},
+		{"no such good", []string{"--good", "nope", "--bad", "c8"}, `--good: revision "nope" names no commit`},
+		{"no such bad", []string{"--good", "c1", "--bad", "nope"}, `--bad: revision "nope" names no commit`},
+		{"the same commit", []string{"--good", "c5", "--bad", "c5"}, "--good c5 and --bad c5 are the same commit"},
+		{"trials 0", []string{"--good", "c1", "--bad", "c8", "--trials", "0"}, "--trials 0: it must be at least 1"},
+		{"runs 0", []string{"--good", "c1", "--bad", "c8", "--runs", "0"}, "--runs 0: it must be at least 1"},
+		{"max repetitions 0", []string{"--good", "c1", "--bad", "c8", "--max-repetitions", "0"}, "--max-repetitions 0: it must be at least 1"},
+		{"max repetitions -1", []string{"--good", "c1", "--bad", "c8", "--max-repetitions", "-1"}, "--max-repetitions -1: it must be at least 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, append([]string{"bisect", "--bench", cmpfixture.Work, "--metric", "cpu"}, tt.args...)...)
+			assert.Equal(t, 2, code, "stderr: %s", stderr)
+			assert.Contains(t, stderr, tt.want)
+			assert.Empty(t, stdout)
+			assert.NotContains(t, stderr, "Config.")
+		})
+	}
 }

@@ -61,7 +61,8 @@
 //	4         mbopt check found drift: the saved suite no longer fits the
 //	          repository (the findings are on standard output)
 //	5         mbopt bisect could not locate the change: bad is not measurably
-//	          different from good, or skipped commits hide which commit made it
+//	          different from good, skipped commits hide which commit made it,
+//	          or the steps show more than one change
 //	130, 143, 129
 //	          interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP: 128 plus the
 //	          signal's number, as a shell reports a process killed by it
@@ -763,6 +764,30 @@
 // benchmark is skipped too, like git bisect skip; the output lists every
 // skipped commit with its reason.
 //
+// Before it measures anything, bisect checks the range: --good and --bad
+// must name different commits, and --good must be on the first-parent
+// history of --bad (not on a branch that diverged from it, nor only on a
+// branch merged into it); otherwise it exits 2 naming the flags and, for
+// diverged revisions, their merge-base. A --good or --bad whose package
+// of the benchmark does not build is bad input too (exit 2, naming the
+// flag and quoting the build error), found as soon as the benchmark runs
+// in the other revision. --trials, --runs, --count and --max-repetitions
+// must be at least 1.
+//
+// When the steps show more than one change beyond --threshold between
+// the commits they measured (a commit decided good whose interval
+// nevertheless excludes good's value by more than the threshold, say),
+// bisect names no commit: it lists each change with the two measured
+// commits it lies between and exits 5; bisect each range on its own, or
+// give a --threshold above the smaller changes to locate the larger.
+//
+// On a terminal, standard error shows each step's progress as mbopt
+// compare does, and a line per decided step; elsewhere (CI, a pipe)
+// bisect prints no progress, and standard output's log is the record.
+// Each step's raw files go to a temporary directory removed after the
+// step; only --explain's comparison is kept under .mbopt/compare, for the
+// profiles it names.
+//
 //   - --metric time|cpu|instructions: what each step measures, as in mbopt
 //     compare (default time). cpu and instructions do not grow with the
 //     machine's load, so they decide with fewer trials on a busy machine.
@@ -784,9 +809,9 @@
 //   - --format text|json: text is a short log, one line per measurement,
 //     and the first bad commit; json is a bisect.Result: first_bad (the full
 //     hash), last_good, steps (each with its change, interval, trials and
-//     decision) and skipped.
+//     decision), skipped, and changes when the steps show several.
 //
-// Exit status 5 when the change cannot be located.
+// Exit status 5 when the change cannot be located to one commit.
 //
 // mbopt history prints, under each jump it detects, the mbopt bisect
 // command that locates it: the point's commit as --bad, the commit of the

@@ -48,6 +48,8 @@ var flags = map[input.Field]string{
 	// pipeline.HistoryConfig
 	"Baseline": "--baseline", "Unit": "--unit", "Metric": "--metric", "Format": "--format", "Plot": "--plot", "HTML": "--html",
 	"CommitURL": "--commit-url", "Instability": "--instability",
+	// bisect.Options
+	"Good": "--good", "Bad": "--bad", "MaxRepetitions": "--max-repetitions",
 	"Settings.AppImpactThreshold": "--app-impact-threshold", "Explain": "--explain",
 	// reference.CoverOptions
 	"CoverPkg": "--coverpkg", "CoverDir": "--gocoverdir",
