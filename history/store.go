@@ -493,42 +493,49 @@ func execAll(stmts ...string) func(context.Context, *sql.Tx) error {
 	}
 }
 
-// migrate brings the database to SchemaVersion, one transaction per
-// step, so a migration killed halfway leaves the previous version.
+// migrate brings the database to SchemaVersion: a database found at
+// that version is left alone; any other is created or migrated in one
+// immediate transaction (see migrateTx), so that no other connection
+// sees a schema half made, and a migration killed halfway leaves the
+// version it started from.
 func (s *Store) migrate(ctx context.Context) error {
-	for {
-		v, err := retryBusy(ctx, func() (int, error) { return s.version(ctx) })
-		if err != nil {
-			return err
-		}
-		if v > SchemaVersion {
-			return newerSchema(v)
-		}
-		if v == SchemaVersion {
-			return nil
-		}
-		if _, err := retryBusy(ctx, func() (int, error) { return 0, s.step(ctx, v) }); err != nil {
-			return fmt.Errorf("migrating the schema from version %d to %d: %w", v, v+1, err)
-		}
+	// The quick look, outside a transaction, only spares the write lock
+	// when there is nothing to do: what it sees of a database another
+	// process is creating (or a look that fails) is decided again under
+	// the lock, after the creator has committed.
+	if v, err := retryBusy(ctx, func() (int, error) { return s.version(ctx) }); err == nil && v == SchemaVersion {
+		return nil
 	}
+	_, err := retryBusy(ctx, func() (int, error) { return 0, s.migrateTx(ctx) })
+	return err
 }
 
-// step runs migrations[v] and sets the version to v+1, unless another
-// process did so first.
-func (s *Store) step(ctx context.Context, v int) error {
+// migrateTx takes the write lock (an immediate transaction, waiting for
+// another writer, such as a process creating the same database), reads
+// the version under it and runs every migration from there to
+// SchemaVersion in that one transaction.
+func (s *Store) migrateTx(ctx context.Context) error {
 	tx, err := s.db.BeginTx(ctx, nil) // immediate: holds the write lock
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	// Another process may have migrated while this one waited for the lock.
-	if now, err := versionIn(ctx, tx); err != nil || now != v {
+	v, err := versionIn(ctx, tx)
+	if err != nil {
 		return err
 	}
-	if err := migrations[v](ctx, tx); err != nil {
-		return err
+	if v > SchemaVersion {
+		return newerSchema(v)
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, v+1); err != nil {
+	if v == SchemaVersion {
+		return nil // another process migrated while this one waited
+	}
+	for from := v; from < SchemaVersion; from++ {
+		if err := migrations[from](ctx, tx); err != nil {
+			return fmt.Errorf("migrating the schema from version %d to %d: %w", from, from+1, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, SchemaVersion); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -571,19 +578,20 @@ type querier interface {
 // version returns the schema version, 0 for an empty database.
 func (s *Store) version(ctx context.Context) (int, error) { return versionIn(ctx, s.db) }
 
+// versionIn returns the schema version q sees, 0 for an empty database.
+// Outside a transaction it reads the schema in one statement, so that it
+// sees one state of a database another connection is creating.
 func versionIn(ctx context.Context, q querier) (int, error) {
-	var n int
-	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'`).Scan(&n); err != nil {
+	var n, tables int
+	if err := q.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'),
+		(SELECT count(*) FROM sqlite_master)`).Scan(&n, &tables); err != nil {
 		if isBusy(err) {
 			return 0, err
 		}
 		return 0, fmt.Errorf("not an SQLite database, or a damaged one (%w); move it away to start a new history", err)
 	}
 	if n == 0 {
-		var tables int
-		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
-			return 0, err
-		}
 		if tables > 0 {
 			return 0, fmt.Errorf("%w: an SQLite database with other tables; give another --history file", ErrNotHistory)
 		}
