@@ -153,6 +153,19 @@ type Estimate struct {
 	// [BootstrapP]). It is what the run's false-discovery-rate correction
 	// ([BenjaminiHochberg]) is applied to.
 	P float64 `json:"p"`
+	// PResamples is the number of resamples P comes from when it is more
+	// than the interval's (Options.Resamples): a p-value at its floor
+	// ([PFloor]) resampled again so that it can pass a correction over many
+	// tests ([ResamplesFor]); 0, omitted, when P comes from the interval's
+	// resamples.
+	PResamples int `json:"p_resamples,omitempty"`
+	// Constant is set when every measurement of both versions has the same
+	// value: the unit did not move and has no noise (such as the allocs/op
+	// of a benchmark that allocates the same in both versions). Change is
+	// then 0, the interval [0, 0] and P 1, and the estimate is no test: the
+	// false-discovery-rate correction leaves it out of its count, as no
+	// data could have made it significant.
+	Constant bool `json:"constant,omitempty"`
 }
 
 // Instability returns the width of the confidence interval.
@@ -212,6 +225,11 @@ func estimate(base, head Hierarchy, opt Options, hier bool) (Estimate, error) {
 		}
 	}
 	e := Estimate{BaseMedian: Median(bv), HeadMedian: Median(hv), BaseN: len(bv), HeadN: len(hv)}
+	if constant(bv, hv) {
+		// Every resample would be the same: no change, no spread.
+		e.P, e.Constant = 1, true
+		return e, nil
+	}
 	var ok bool
 	if e.Change, ok = change(e.BaseMedian, e.HeadMedian); !ok {
 		return Estimate{}, ErrZeroMedian
@@ -255,6 +273,18 @@ func estimate(base, head Hierarchy, opt Options, hier bool) (Estimate, error) {
 		High: stat.Quantile(1-alpha/2, stat.Empirical, changes, nil),
 	}
 	return e, nil
+}
+
+// constant reports whether every value of base and head is the same.
+func constant(base, head []float64) bool {
+	for _, vs := range [][]float64{base, head} {
+		for _, v := range vs {
+			if v != base[0] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // change returns head/base − 1. Two zero medians (a benchmark that

@@ -89,4 +89,12 @@
 // nothing changed the chance of any false alarm is at most q
 // ([ExpectedFalseAlarms]; [UncorrectedFalseAlarms] is the figure without
 // the correction).
+//
+// The correction must not hide a change that its own interval shows. The
+// smallest p-value of B resamples is 2/(B+1) ([PFloor]), which passes the
+// correction alone among m tests only when it is at most q/m: 10,000
+// resamples serve 250 tests at q = 0.05. A caller that knows m resamples
+// the p-values at their floor again with [ResamplesFor] resamples, and
+// leaves out of m the estimates that are no test ([Estimate.Constant]: an
+// exact unit that did not move, whose p-value is 1 whatever happens).
 package benchstats

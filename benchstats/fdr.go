@@ -16,8 +16,9 @@ import (
 // versions give 1. The +1 terms keep p above 0: with 10,000 resamples the
 // smallest p is 2/10,001 ≈ 0.0002, reached when every resample lies on one
 // side of 0 (for the hierarchical bootstrap with 3 trials, when the change
-// has one sign in every resampled combination of trials and runs). It
-// returns 1 for no resamples.
+// has one sign in every resampled combination of trials and runs: [PFloor];
+// [ResamplesFor] says how many resamples a correction over many tests
+// needs). It returns 1 for no resamples.
 //
 // The p-value and the percentile interval come from the same resamples: the
 // interval at confidence c excludes 0 exactly when at most (1−c)/2 of the
@@ -37,6 +38,23 @@ func BootstrapP(changes []float64) float64 {
 	}
 	p := 2 * float64(1+min(le, ge)) / float64(1+len(changes))
 	return min(1, p)
+}
+
+// PFloor returns the smallest p-value [BootstrapP] gives for n resamples,
+// 2/(n+1): the value when every resample lies on one side of 0.
+func PFloor(n int) float64 { return 2 / float64(n+1) }
+
+// ResamplesFor returns the fewest resamples whose smallest p-value
+// ([PFloor]) passes Benjamini–Hochberg at false discovery rate q among
+// tests tests on its own (rank 1, where the procedure asks p ≤ q/tests):
+// ⌈2·tests/q⌉. With fewer, a change whose every resample lies beyond 0
+// (however large, and however narrow its interval) could not be
+// significant: 10,000 resamples serve at most 250 tests at q = 0.05. The
+// resamples of the interval need not grow with the suite; only the
+// p-values at their floor need these, so a caller resamples those again
+// ([Options.Resamples]) once it knows the number of tests.
+func ResamplesFor(tests int, q float64) int {
+	return int(math.Ceil(2 * float64(tests) / q))
 }
 
 // AdjustBH returns the Benjamini–Hochberg adjusted p-values (q-values) of

@@ -205,3 +205,61 @@ func TestSyntheticAA(t *testing.T) {
 	assert.LessOrEqual(t, below5, runs*m*5/100)
 	assert.Less(t, potentials, oldPotentials/5, "the dynamic threshold keeps noise from being a potential change")
 }
+
+// TestResamplesFor: with ResamplesFor(m, q) resamples the floor of the
+// p-value passes Benjamini–Hochberg alone among m tests, and one resample
+// fewer does not (issue 31 item 1: 10,000 resamples could not flag a lone
+// change among 300 tests at 5%).
+func TestResamplesFor(t *testing.T) {
+	for _, tc := range []struct {
+		tests int
+		q     float64
+		want  int
+	}{
+		{1, 0.05, 40},
+		{250, 0.05, 10000},
+		{300, 0.05, 12000},
+		{3000, 0.05, 120000},
+		{300, 0.01, 60000},
+	} {
+		t.Run(fmt.Sprintf("%d tests at %v", tc.tests, tc.q), func(t *testing.T) {
+			n := ResamplesFor(tc.tests, tc.q)
+			assert.Equal(t, tc.want, n)
+			ps := make([]float64, tc.tests)
+			for i := range ps {
+				ps[i] = 1
+			}
+			ps[0] = PFloor(n)
+			assert.True(t, BenjaminiHochberg(ps, tc.q)[0], "floor %v of %d resamples among %d tests", ps[0], n, tc.tests)
+			ps[0] = PFloor(n - 2)
+			assert.False(t, BenjaminiHochberg(ps, tc.q)[0], "floor %v of %d resamples among %d tests", ps[0], n-2, tc.tests)
+		})
+	}
+}
+
+// TestConstantEstimate: measurements that are all the same value in both
+// versions (an exact unit that did not move) give an estimate marked
+// Constant with no change, a point interval and p = 1; any difference
+// between the versions, or any spread, is not constant.
+func TestConstantEstimate(t *testing.T) {
+	h := func(vs ...float64) Hierarchy { return Hierarchy{{vs[:len(vs)/2]}, {vs[len(vs)/2:]}} }
+	for _, tc := range []struct {
+		name       string
+		base, head Hierarchy
+		want       bool
+	}{
+		{"same value everywhere", h(64, 64, 64, 64), h(64, 64, 64, 64), true},
+		{"zero everywhere", h(0, 0, 0, 0), h(0, 0, 0, 0), true},
+		{"moved", h(64, 64, 64, 64), h(65, 65, 65, 65), false},
+		{"spread", h(64, 64, 64, 65), h(64, 64, 64, 64), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := Compare(tc.base, tc.head, Options{Seed: 1, Resamples: 100})
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, e.Constant)
+			if tc.want {
+				assert.Equal(t, Estimate{BaseMedian: e.BaseMedian, HeadMedian: e.BaseMedian, BaseN: 4, HeadN: 4, P: 1, Constant: true}, e)
+			}
+		})
+	}
+}

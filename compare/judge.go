@@ -13,7 +13,10 @@ import (
 //     Settings.Confidence (benchstats.MinSamples) is unchanged and TooFew.
 //  2. The bootstrap p-values (Estimate.P) of the other results go through
 //     Benjamini–Hochberg at Settings.FDR; PAdjusted is each one's adjusted
-//     p-value, and a result is significant when it is at most the FDR.
+//     p-value, and a result is significant when it is at most the FDR. An
+//     estimate whose measurements are all the same value in both versions
+//     (Estimate.Constant: an exact unit that did not move) is no test and
+//     is left out ([tests]).
 //  3. A significant result whose whole interval lies beyond
 //     ±max(Settings.Threshold, calibrated) is definite; calibrated(id, unit)
 //     is the benchmark's calibrated threshold (nil or 0: none). Otherwise
@@ -27,13 +30,10 @@ import (
 func judge(rep *Report, calibrated func(id, unit string) float64) {
 	s := rep.Settings
 	minN := benchstats.MinSamples(s.Confidence)
-	var idx []int
-	var ps []float64
-	for i, r := range rep.Results {
-		if r.Status == Compared && r.Estimate != nil && r.Estimate.BaseN >= minN && r.Estimate.HeadN >= minN {
-			idx = append(idx, i)
-			ps = append(ps, r.Estimate.P)
-		}
+	idx := tests(rep)
+	ps := make([]float64, len(idx))
+	for k, i := range idx {
+		ps[k] = rep.Results[i].Estimate.P
 	}
 	sig := make(map[int]bool, len(idx))
 	for k, a := range benchstats.AdjustBH(ps) {
@@ -65,4 +65,24 @@ func judge(rep *Report, calibrated func(id, unit string) float64) {
 	}
 	fa.Expected = benchstats.ExpectedFalseAlarms(s.FDR, fa.Definite)
 	rep.FalseAlarms = fa
+}
+
+// tests returns the indexes in rep.Results of the false-discovery-rate
+// correction's tests, in order: the compared results with an estimate and
+// the measurements a verdict needs at Settings.Confidence in both versions
+// (benchstats.MinSamples), but not those whose estimate is Constant. An
+// exact unit that did not move (B/op and allocs/op of a benchmark that
+// allocates the same in both versions) has p = 1 whatever the data could
+// have been: counted as a test it would only raise the bar for the others
+// (with --benchmem, three times), so that a suite of 91 benchmarks could
+// not flag a lone 3× slowdown.
+func tests(rep *Report) []int {
+	minN := benchstats.MinSamples(rep.Settings.Confidence)
+	var idx []int
+	for i, r := range rep.Results {
+		if r.Status == Compared && r.Estimate != nil && !r.Estimate.Constant && r.Estimate.BaseN >= minN && r.Estimate.HeadN >= minN {
+			idx = append(idx, i)
+		}
+	}
+	return idx
 }

@@ -193,7 +193,9 @@ func (r Result) MarshalJSON() ([]byte, error) {
 type FalseAlarms struct {
 	// FDR is the false discovery rate controlled.
 	FDR float64 `json:"fdr"`
-	// Tests counts the results the correction covered.
+	// Tests counts the results the correction covered: those with the
+	// measurements a verdict needs, but not those whose estimate is
+	// Constant (a unit that did not move and has no noise is no test).
 	Tests int `json:"tests"`
 	// Significant counts those that passed it.
 	Significant int `json:"significant"`
