@@ -3,6 +3,8 @@ package analysis
 import (
 	"slices"
 
+	"github.com/mbopt/mbopt/callgraph"
+
 	"github.com/mbopt/mbopt/relevance"
 )
 
@@ -45,4 +47,45 @@ func Impacts(rep *Report) map[string]relevance.Impact {
 		out[id] = relevance.Impact{Attributed: s.AttributedImpactShare, Flat: s.ImpactShare, Functions: fns}
 	}
 	return out
+}
+
+// Application returns the application's reference profile of rep as the
+// comparison weighs a change by (see [relevance.Application]): each
+// function's flat share of the application graph's CPU time, its split by
+// caller, and for the functions the graph holds without flat time (a
+// function the application's function set says ran, Config.AppFunctions,
+// or one the profile saw only above other frames) the floor of half a
+// sample, marked. It returns nil when rep has no application graph or its
+// total is not positive.
+func Application(rep *Report) *relevance.Application {
+	if rep == nil || rep.Coverage == nil || rep.Coverage.App == nil {
+		return nil
+	}
+	return applicationOf(rep.Coverage.App)
+}
+
+// applicationOf is [Application] of the graph g.
+func applicationOf(g *callgraph.Graph) *relevance.Application {
+	if !(g.Total > 0) {
+		return nil
+	}
+	a := &relevance.Application{Shares: map[string]float64{}, Floored: map[string]bool{}, Callers: map[string]map[string]float64{}, Samples: g.SamplesTaken}
+	if g.SamplesTaken > 0 {
+		a.Floor = 0.5 / float64(g.SamplesTaken)
+	}
+	for _, n := range g.Nodes {
+		if n.Flat > 0 {
+			a.Shares[n.Name] = n.Flat / g.Total
+			continue
+		}
+		a.Shares[n.Name], a.Floored[n.Name] = a.Floor, true
+	}
+	for leaf, callers := range g.FlatCallers {
+		m := make(map[string]float64, len(callers))
+		for c, v := range callers {
+			m[c] = v / g.Total
+		}
+		a.Callers[leaf] = m
+	}
+	return a
 }

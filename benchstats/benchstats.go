@@ -235,7 +235,7 @@ func estimate(base, head Hierarchy, opt Options, hier bool) (Estimate, error) {
 		return Estimate{}, ErrZeroMedian
 	}
 
-	rng := rand.New(rand.NewPCG(opt.Seed, 0x6d626f7074)) // "mbopt"
+	rng := NewRand(opt.Seed)
 	n := opt.resamples()
 	changes := make([]float64, 0, n)
 	// Resamples draw ranks instead of values, so that a resample's median
@@ -306,6 +306,22 @@ func resampleFlat[T any](rng *rand.Rand, vs, dst []T) []T {
 	}
 	return dst
 }
+
+// ResampleHierarchy appends one hierarchical resample of both versions
+// to bs and hs and returns them: the resampling of [Compare]'s interval,
+// for a caller that resamples something else shaped like the measurements
+// (package culprit resamples each measurement's per-function profile by
+// drawing measurement indices). Trials are paired by index while both
+// versions have that trial; runs within a drawn trial are paired when both
+// versions have the same number of them. rng must be [NewRand]'s.
+func ResampleHierarchy[T any](rng *rand.Rand, base, head [][][]T, bs, hs []T) ([]T, []T) {
+	return resampleHier(rng, base, head, bs, hs)
+}
+
+// NewRand returns the random source [Compare] draws its resamples from
+// for seed: a caller resampling with [ResampleHierarchy] and the same
+// seed draws the same trials, runs and measurements.
+func NewRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x6d626f7074)) } // "mbopt"
 
 // resampleHier draws one hierarchical resample of both versions. Trials
 // are paired by index while both versions have that trial; runs within a

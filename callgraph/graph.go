@@ -144,6 +144,16 @@ type Graph struct {
 	// (Go's CPU profiles do, one sample per distinct stack), else Samples.
 	// At Go's 100 Hz it is the sampled CPU time in hundredths of a second.
 	SamplesTaken int64
+	// FlatCallers splits each node's Flat by the frame right above the
+	// leaf: FlatCallers[leaf][caller] is the value of the samples whose
+	// leaf frame is the function leaf and whose next frame is caller (an
+	// inlined frame counts as a frame), by name. A sample whose leaf is
+	// its stack's only frame, or whose next frame is the leaf itself
+	// (recursion), is in no entry, so a node's entries add up to at most
+	// its Flat. It is nil with Options.NoEdges and for graphs built by
+	// hand. Package culprit uses it to weigh a function's change by the
+	// callers in which it happened.
+	FlatCallers map[string]map[string]float64
 	// Duration is the summed wall-clock time the profiles cover
 	// (profile.Profile.DurationNanos), in seconds; 0 when they do not
 	// record it. For a benchmark profiled alone it is what the
@@ -312,7 +322,10 @@ type builder struct {
 	ids     map[string]int32
 	nodes   []Node
 	// edges holds caller<<32 | callee for every edge, by builder ids.
-	edges        map[uint64]struct{}
+	edges map[uint64]struct{}
+	// leafCallers holds leaf<<32 | caller → the value of the samples
+	// with that leaf frame and the caller right above it (Graph.FlatCallers).
+	leafCallers  map[uint64]float64
 	total        float64
 	unattributed float64
 	outside      float64
@@ -343,7 +356,7 @@ func newBuilder(opts Options) (*builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &builder{opts: opts, exclude: ex, edges: make(map[uint64]struct{})}, nil
+	return &builder{opts: opts, exclude: ex, edges: make(map[uint64]struct{}), leafCallers: make(map[uint64]float64)}, nil
 }
 
 func (b *builder) node(name string) int32 {
@@ -539,6 +552,9 @@ func (b *builder) add(p *profile.Profile, validated bool) error {
 		named = true
 		if leaf {
 			b.nodes[stack[0]].Flat += v
+			if len(stack) > 1 && stack[1] != stack[0] && !b.opts.NoEdges {
+				b.leafCallers[uint64(stack[0])<<32|uint64(stack[1])] += v
+			}
 		}
 		b.stamp++
 		for i, id := range stack {
@@ -637,6 +653,16 @@ func (b *builder) finish() *Graph {
 		from, to := int32(e>>32), int32(uint32(e))
 		g.Out[from] = append(g.Out[from], to)
 		g.In[to] = append(g.In[to], from)
+	}
+	if len(b.leafCallers) > 0 {
+		g.FlatCallers = make(map[string]map[string]float64)
+		for e, v := range b.leafCallers {
+			leaf, caller := b.nodes[e>>32].Name, b.nodes[uint32(e)].Name
+			if g.FlatCallers[leaf] == nil {
+				g.FlatCallers[leaf] = make(map[string]float64)
+			}
+			g.FlatCallers[leaf][caller] += v
+		}
 	}
 	return g
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/benchstats"
-	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/culprit"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/statedir"
@@ -52,8 +51,7 @@ func (r *runner) explains(res Result, asked bool) bool {
 }
 
 // culprits finds the culprit functions of the results that need them (see
-// [runner.explains]) and, with Options.AppShares, their application
-// impact. A benchmark whose profiles fail gets a report note instead.
+// [runner.explains]) and, with Options.Application, their application impact. A benchmark whose profiles fail gets a report note instead.
 func (r *runner) culprits(ctx context.Context, rep *Report, out string) error {
 	asked := map[string]bool{}
 	for _, n := range r.opt.Explain {
@@ -89,8 +87,33 @@ func (r *runner) culprits(ctx context.Context, rep *Report, out string) error {
 	return nil
 }
 
-// explain profiles res's benchmark in both versions at the same iteration
-// counts, diffs the profiles per function and writes them to dir.
+// CPUProfiles is the number of CPU profiles per version that explain a
+// change with the time and cpu metrics: a function's change is told from
+// its noise by their spread.
+const CPUProfiles = 5
+
+// An Explained says how a result's culprit functions were found (see
+// culprit.Explain): from how many per-function profiles, how many
+// functions moved, and how many of those only within their noise.
+type Explained struct {
+	// Measurements counts the per-function profiles of the base and the
+	// head: with the instructions metric every measurement of the
+	// comparison, with time and cpu [CPUProfiles] CPU profiles each.
+	Measurements [2]int `json:"measurements"`
+	// Tested counts the functions whose values moved enough to test.
+	Tested int `json:"tested"`
+	// Noise counts those whose change is within their noise.
+	Noise int `json:"noise"`
+	// TooFew is set when a version had fewer than two profiles: no
+	// function's noise could be measured, so there are no culprits.
+	TooFew bool `json:"too_few,omitempty"`
+}
+
+// explain gets res's per-function profiles of both versions (with the
+// instructions metric those its measurements kept, otherwise
+// [CPUProfiles] CPU profiles per version at the same iteration count),
+// finds the culprits and, with Options.Application, the application impact, and
+// writes the two versions' last profiles to dir.
 func (r *runner) explain(ctx context.Context, res *Result, dir string) error {
 	var u *unit
 	for _, x := range r.units {
@@ -103,79 +126,92 @@ func (r *runner) explain(ctx context.Context, res *Result, dir string) error {
 		return fmt.Errorf("no unit ran it")
 	}
 	file := filepath.Join(dir, benchname.UniqueFileName(res.ID, res.ID, 100))
-	opts := func(side Side) measure.Options {
-		b := r.builds[u.pkg][side]
-		return measure.Options{Binary: b.bin, Dir: b.dir, Name: res.Name, Env: r.opt.env(), Timeout: r.timeout}
-	}
-	var prof [2]*culprit.Profile
+	var ms [2]culprit.Measurements
+	var last [2]*culprit.Profile
+	minDelta := 0.0
 	if r.s.Metric == measure.Instructions {
-		var n1, n2 int
+		minDelta = 0.5 // below it, the rounding of two counts
 		for _, side := range []Side{Base, Head} {
-			// A cached test binary names the files of the worktree it
-			// was built in, which may be gone: the same commit is
-			// checked out under this version's root.
-			rs := culprit.NewResolver()
-			rs.Roots = []string{r.vers[side].dir}
-			o := opts(side)
-			o.Keep = file + "." + side.String()
-			if side == Base {
-				r.mu.Lock()
-				o.InstrPerOp = r.perOp[side.String()+"\x00"+res.ID]
-				r.mu.Unlock()
-			} else {
-				o.N1, o.N2 = n1, n2
-			}
-			v, err := measure.CountInstructions(ctx, o)
-			if err != nil {
-				return err
-			}
-			n1, n2 = v.N1, v.N2
-			if prof[side], err = culprit.Instructions(rs, v.Files[0], v.Files[1], v.N1, v.N2); err != nil {
+			var err error
+			if ms[side], last[side], err = r.funcs.kept(side, res.ID); err != nil {
 				return err
 			}
 		}
 	} else {
-		o := opts(Base)
-		o.NsPerOp = res.Estimate.BaseMedian * 1e9 // sec/op or cpu-sec/op
-		_, n, err := o.Counts(measure.ProfileTarget)
-		if err != nil {
+		var err error
+		if ms, last, err = r.cpuProfiles(ctx, u, res); err != nil {
 			return err
-		}
-		tmp, err := os.MkdirTemp("", "mbopt-culprit-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		for _, side := range []Side{Base, Head} {
-			o := opts(side)
-			o.N1, o.N2 = max(2, n/5), n
-			raw := filepath.Join(tmp, side.String()+".pprof")
-			if _, err := measure.CPUProfile(ctx, o, raw); err != nil {
-				return err
-			}
-			if prof[side], err = readCPUProfile(raw, n+1); err != nil { // b.N = 1 runs before n
-				return err
-			}
 		}
 	}
-	app := appShares(r.opt.AppShares, prof[Base], prof[Head])
-	d := culprit.Compare(prof[Base], prof[Head], app)
+	opt := culprit.Options{
+		App: r.opt.Application, Confidence: r.s.Confidence, Resamples: r.s.Resamples, MinDelta: minDelta,
+		// The seed of the benchmark's own estimate (Analyze): the same
+		// draws of trials, runs and measurements.
+		Seed:      r.s.Seed ^ hashString(res.ID+"\x00"+res.Unit),
+		Benchmark: res.Estimate, Changed: res.Verdict != benchstats.Unchanged,
+	}
+	if res.Impact != nil {
+		opt.BenchmarkShare = res.Impact.Flat
+	}
+	d, a := culprit.Explain(ms[Base], ms[Head], opt)
 	res.Culprits = d.Culprits[:min(len(d.Culprits), MaxCulprits)]
+	res.Explained = &Explained{Measurements: [2]int{ms[Base].Len(), ms[Head].Len()}, Tested: d.Tested, Noise: d.Noise, TooFew: d.TooFew}
+	res.AppImpact = a
 	res.Profiles = &Profiles{Base: file + ".base.pprof", Head: file + ".head.pprof"}
 	for side, path := range []string{res.Profiles.Base, res.Profiles.Head} {
 		var buf bytes.Buffer
-		if err := prof[side].WritePprof(&buf); err != nil {
+		if err := last[side].WritePprof(&buf); err != nil {
 			return err
 		}
 		if err := atomicfile.WriteFile(path, buf.Bytes()); err != nil {
 			return err
 		}
 	}
-	if r.opt.AppShares != nil {
-		a := culprit.Impact(d, app, res.Estimate.Change, res.Estimate.CI.Low, res.Estimate.CI.High)
-		res.AppImpact = &a
-	}
 	return nil
+}
+
+// cpuProfiles takes [CPUProfiles] CPU profiles of res's benchmark per
+// version, the versions alternating, each at the same iteration count
+// (about a second of the base's time), and returns them per operation as
+// one trial each, with the last of each version.
+func (r *runner) cpuProfiles(ctx context.Context, u *unit, res *Result) (ms [2]culprit.Measurements, last [2]*culprit.Profile, err error) {
+	opts := func(side Side) measure.Options {
+		b := r.builds[u.pkg][side]
+		return measure.Options{Binary: b.bin, Dir: b.dir, Name: res.Name, Env: r.opt.env(), Timeout: r.timeout}
+	}
+	o := opts(Base)
+	o.NsPerOp = res.Estimate.BaseMedian * 1e9 // sec/op or cpu-sec/op
+	_, n, err := o.Counts(measure.ProfileTarget)
+	if err != nil {
+		return ms, last, err
+	}
+	n = max(2, n/2)
+	tmp, err := os.MkdirTemp("", "mbopt-culprit-")
+	if err != nil {
+		return ms, last, err
+	}
+	defer os.RemoveAll(tmp)
+	for k := range CPUProfiles {
+		sides := []Side{Base, Head}
+		if k%2 == 1 {
+			sides = []Side{Head, Base}
+		}
+		for _, side := range sides {
+			o := opts(side)
+			o.N1, o.N2 = max(2, n/5), n
+			raw := filepath.Join(tmp, side.String()+".pprof")
+			if _, err := measure.CPUProfile(ctx, o, raw); err != nil {
+				return ms, last, err
+			}
+			p, err := readCPUProfile(raw, n+1) // b.N = 1 runs before n
+			if err != nil {
+				return ms, last, err
+			}
+			ms[side] = append(ms[side], [][]map[string]float64{{p.Funcs()}})
+			last[side] = p
+		}
+	}
+	return ms, last, nil
 }
 
 // readCPUProfile reads a Go CPU profile of ops operations as a
@@ -191,22 +227,4 @@ func readCPUProfile(path string, ops int) (*culprit.Profile, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return culprit.FromCPUProfile(p, ops)
-}
-
-// appShares returns the application shares (keyed by callgraph's
-// normalised names) of the functions of the profiles, keyed as the
-// profiles name them; nil when shares is nil.
-func appShares(shares map[string]float64, ps ...*culprit.Profile) map[string]float64 {
-	if shares == nil {
-		return nil
-	}
-	m := map[string]float64{}
-	for _, p := range ps {
-		for f := range p.Funcs() {
-			if s := shares[callgraph.NormalizeName(f)]; s > 0 {
-				m[f] = s
-			}
-		}
-	}
-	return m
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/mbopt/mbopt/culprit"
 	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 	"github.com/mbopt/mbopt/measure"
+	"github.com/mbopt/mbopt/relevance"
 )
 
 // culpritSettings is a short schedule with the 8 measurements per version
@@ -78,14 +79,15 @@ func TestCulprits(t *testing.T) {
 	}
 	dir, _ := cmpfixture.HelperRepo(t, cmpfixture.HelperVariant{})
 	cache := t.TempDir()
-	shares := appProfile(t, dir, "c5")
+	app := appProfile(t, dir, "c5")
+	shares := app.Shares
 	t.Logf("the application's reference profile: helper %.1f%%, Work %.1f%%, respond %.1f%%", 100*shares[cmpfixture.Helper],
 		100*shares[cmpfixture.Package+".Work"], 100*shares[cmpfixture.Package+".respond"])
 	require.InDelta(t, 0.4, shares[cmpfixture.Helper], 0.1, "the application spends about 40%% in the helper")
 	run := func(t *testing.T, base, head, bench string, m measure.Metric) (*compare.Report, compare.Result) {
 		t.Helper()
 		rep, err := compare.Run(context.Background(), compare.Options{Dir: dir, Base: base, Head: head, Bench: "^" + bench + "$",
-			Settings: culpritSettings(m), CacheDir: cache, AppShares: shares})
+			Settings: culpritSettings(m), CacheDir: cache, Application: app})
 		require.NoError(t, err)
 		return rep, resultOf(t, rep, bench, m)
 	}
@@ -147,14 +149,33 @@ func TestCulprits(t *testing.T) {
 		assert.Equal(t, cmpfixture.Check, unused.Culprits[0].Function)
 		assert.False(t, unused.Culprits[0].InApp)
 		assert.True(t, unused.AppImpact.NoImpact, "likely no application impact")
+		assert.InDelta(t, 0, unused.AppImpact.Estimate, 0.001, "no application function changed")
+		assert.InDelta(t, 0, unused.AppImpact.Low, 0.001)
+		assert.InDelta(t, 0, unused.AppImpact.High, 0.001)
+	})
+	t.Run("A/A", func(t *testing.T) {
+		// Code-identical versions, explained on request: the runtime's
+		// counts move, but none beyond its noise.
+		rep, err := compare.Run(context.Background(), compare.Options{Dir: dir, Head: "c5", AA: true, Bench: "^" + cmpfixture.Work + "$",
+			Settings: culpritSettings(measure.Instructions), CacheDir: cache, Application: app, Explain: []string{cmpfixture.Work}})
+		require.NoError(t, err)
+		aa := resultOf(t, rep, cmpfixture.Work, measure.Instructions)
+		require.NotNil(t, aa.Explained, "explained on request")
+		t.Logf("A/A: %+.3f%%, %d functions tested, %d within their noise, culprits %v", 100*aa.Estimate.Change, aa.Explained.Tested, aa.Explained.Noise, aa.Culprits)
+		assert.Empty(t, aa.Culprits, "no function changed")
+		require.NotNil(t, aa.AppImpact)
+		assert.InDelta(t, 0, aa.AppImpact.Estimate, 0.001)
+		assert.InDelta(t, 0, aa.AppImpact.Low, 0.001)
+		assert.InDelta(t, 0, aa.AppImpact.High, 0.001)
 	})
 }
 
 // appProfile builds the fixture's test binary at rev, profiles the
 // application's request (BenchmarkServe, about 11 µs of CPU per
 // operation) for about 4 s of CPU, some 400 samples at 100 Hz, and
-// returns each function's flat share.
-func appProfile(t *testing.T, dir, rev string) map[string]float64 {
+// returns it as the comparison weighs changes by: each function's flat
+// share, split by caller.
+func appProfile(t *testing.T, dir, rev string) *relevance.Application {
 	t.Helper()
 	wt := filepath.Join(t.TempDir(), "app")
 	for _, args := range [][]string{{"worktree", "add", "-q", "--detach", wt, rev}} {
@@ -173,5 +194,12 @@ func appProfile(t *testing.T, dir, rev string) map[string]float64 {
 	g, err := callgraph.Load([]string{path}, callgraph.Options{Modules: []string{cmpfixture.Module}})
 	require.NoError(t, err)
 	t.Logf("the application's reference profile: %.2f s of CPU", g.Total)
-	return g.FlatShares()
+	app := &relevance.Application{Shares: g.FlatShares(), Callers: map[string]map[string]float64{}, Samples: g.SamplesTaken}
+	for leaf, callers := range g.FlatCallers {
+		app.Callers[leaf] = map[string]float64{}
+		for c, v := range callers {
+			app.Callers[leaf][c] = v / g.Total
+		}
+	}
+	return app
 }

@@ -46,7 +46,9 @@ const (
 // measurement is measure.CountInstructions or measure.CPUTime. A failed
 // process is a failure of the unit, returned as failure; err is for
 // errors that end the comparison (a canceled context, valgrind missing).
-func (r *runner) runCounted(ctx context.Context, u *unit, side Side) (out []byte, failure string, err error) {
+// With the instructions metric each measurement's per-function profile is
+// kept for run run of trial trial (runner.keepFuncs).
+func (r *runner) runCounted(ctx context.Context, u *unit, side Side, trial, run int) (out []byte, failure string, err error) {
 	b := r.builds[u.pkg][side]
 	mo := measure.Options{Binary: b.bin, Dir: b.dir, Name: u.name, Pattern: u.pattern, Env: r.opt.env(), Timeout: r.timeout, Count: r.s.Count}
 	allocs, raw, err := measure.Allocations(ctx, mo, r.s.BenchTime)
@@ -111,6 +113,9 @@ func (r *runner) runCounted(ctx context.Context, u *unit, side Side) (out []byte
 			}
 			if v.NotCPU {
 				r.caveat(id, caveatNotCPU)
+			}
+			if r.s.Metric == measure.Instructions {
+				r.keepFuncs(side, id, trial, run, v)
 			}
 			perOp, unit := v.PerOp, "instructions/op"
 			if r.s.Metric == measure.CPU {

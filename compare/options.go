@@ -101,11 +101,11 @@ type Options struct {
 	// names: the changes get none unless named. Bisect's steps need only
 	// the change, and profiles at each step would cost a run per version.
 	ExplainOnly bool
-	// AppShares is the application's reference profile: each function's
-	// share of the application's CPU time (flat, 0..1), keyed by its name
-	// as callgraph.NormalizeName writes it; nil when unknown. With it, a
-	// result with culprits gets its application impact (Result.AppImpact).
-	AppShares map[string]float64
+	// App is the application's reference profile (each function's share
+	// of the application's CPU time, and its split by caller); nil when
+	// unknown. With it, a result with culprits gets its application
+	// impact (Result.AppImpact, see package culprit).
+	Application *relevance.Application
 	// Progress, when set, is called with each step, from one goroutine
 	// at a time.
 	Progress func(Event)

@@ -146,29 +146,38 @@ type Result struct {
 	Caveats []string `json:"caveats,omitempty"`
 	// Culprits are the functions where the change happened, for a
 	// definite or potential change in the comparison's metric and for a
-	// benchmark Options.Explain names: the per-function diff of one
-	// profile per version at the same iteration counts (with the
-	// instructions metric Cachegrind's counts, credited by source line to
-	// the function whose body encloses it, so an inlined helper gets its
-	// own work; with time and cpu a CPU profile, credited to the innermost
-	// frame, inlined ones included), per operation, ranked by their share
-	// of the change (culprit.Compare), at most [MaxCulprits]. Each one's
-	// in_application says whether the application's reference profile
-	// (Options.AppShares) has the function.
+	// benchmark Options.Explain names: the functions whose per-operation
+	// value changed beyond their own noise between the versions'
+	// per-function profiles (culprit.Explain; with the instructions
+	// metric one per measurement of the comparison, Cachegrind's counts
+	// credited by source line to the function whose body encloses it, so
+	// an inlined helper gets its own work; with time and cpu
+	// [CPUProfiles] CPU profiles per version, credited to the innermost
+	// frame, inlined ones included), ranked by the size of their change
+	// whatever its sign, at most [MaxCulprits]. Each one's
+	// in_application says whether the application runs the function
+	// (Options.Application).
 	Culprits []culprit.Culprit `json:"culprits,omitempty"`
+	// Explained says how the culprits were found: from how many
+	// profiles, and how many functions moved only within their noise.
+	// Set for every explained result, with culprits or none.
+	Explained *Explained `json:"explained,omitempty"`
 	// Profiles names the two profiles the culprits come from, written
 	// into the output directory's [CulpritDir].
 	Profiles *Profiles `json:"profiles,omitempty"`
 	// AppImpact is the estimated effect of the change on the
-	// application (culprit.Impact), for a result with culprits when the
-	// comparison knows the application's reference profile
-	// (Options.AppShares). In JSON its fields are the result's own:
-	// app_impact (the estimated relative change of the application's CPU
-	// time), app_impact_low and app_impact_high (its interval, from the
-	// estimate's confidence interval), app_relevant_share (the part of
-	// the benchmark's change in functions the application runs) and
-	// likely_no_app_impact (the change lies outside them: the study's
-	// false-alarm class, which the gate app-impact ignores).
+	// application (culprit.Explain), for an explained result when the
+	// comparison knows the application's reference profile (Options.Application).
+	// In JSON its fields are the result's own: app_impact (the estimated
+	// relative change of the application's CPU time), app_impact_low and
+	// app_impact_high (its interval, from the same hierarchical
+	// resampling as the benchmark's estimate), app_impact_basis (what it
+	// was made from: "functions", "benchmark" or "none"),
+	// app_relevant_share (the part of the movement in functions the
+	// application runs), app_benchmark_share and app_unattributed_share,
+	// and likely_no_app_impact (the change lies outside the application's
+	// functions: the study's false-alarm class, which the gate app-impact
+	// ignores).
 	*culprit.AppImpact
 }
 

@@ -105,6 +105,7 @@ type runner struct {
 	inspected map[string]bool
 	caveats   map[string][]string
 	perOp     map[string]float64 // side + "\x00" + id → instructions or CPU seconds per op measured
+	funcs     funcProfiles       // with the instructions metric, every measurement's profile per function
 	pinned    []int              // the two CPUs of a parallel duet; nil otherwise
 }
 
@@ -807,7 +808,7 @@ func (r *runner) schedule(ctx context.Context) error {
 
 // runOne runs unit u's benchmark in one version and records its results.
 func (r *runner) runOne(ctx context.Context, u *unit, side Side, trial, run int) error {
-	res, err := r.measureOne(ctx, u, side, -1)
+	res, err := r.measureOne(ctx, u, side, -1, trial, run)
 	if err != nil {
 		return err
 	}
@@ -827,7 +828,7 @@ func (r *runner) runPair(ctx context.Context, u *unit, sides []Side, trial, run 
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				res[side], errs[side] = r.measureOne(ctx, u, side, r.cpuOf(side, trial, run))
+				res[side], errs[side] = r.measureOne(ctx, u, side, r.cpuOf(side, trial, run), trial, run)
 			}()
 		}
 	}
@@ -856,15 +857,15 @@ func (r *runner) cpuOf(side Side, trial, run int) int {
 	return r.pinned[(int(side)+trial+run)%2]
 }
 
-// measureOne runs unit u in one version: one test binary process with the
-// time metric (bound to CPU cpu when cpu >= 0, with GOMAXPROCS=1), or the
-// measurements of runCounted.
-func (r *runner) measureOne(ctx context.Context, u *unit, side Side, cpu int) (testbin.Result, error) {
+// measureOne runs unit u in one version, for run run of trial trial: one
+// test binary process with the time metric (bound to CPU cpu when cpu >=
+// 0, with GOMAXPROCS=1), or the measurements of runCounted.
+func (r *runner) measureOne(ctx context.Context, u *unit, side Side, cpu, trial, run int) (testbin.Result, error) {
 	b := r.builds[u.pkg][side]
 	var res testbin.Result
 	if r.s.counting() {
 		start := time.Now()
-		out, failure, err := r.runCounted(ctx, u, side)
+		out, failure, err := r.runCounted(ctx, u, side, trial, run)
 		if err != nil {
 			return res, err
 		}

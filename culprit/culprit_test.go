@@ -16,6 +16,7 @@ import (
 	"github.com/mbopt/mbopt/culprit"
 	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 	"github.com/mbopt/mbopt/measure"
+	"github.com/mbopt/mbopt/relevance"
 )
 
 // buildSide writes cmpfixture's HelperRepo module as its last commit
@@ -95,9 +96,18 @@ func TestInlinedHelperRanksFirst(t *testing.T) {
 					t.Skip("valgrind not installed")
 				}
 			}
-			base := sideProfile(t, metric, baseBin, baseDir)
-			head := sideProfile(t, metric, headBin, headDir)
-			d := culprit.Compare(base, head, map[string]float64{cmpfixture.Package + ".Work": 0.4})
+			// Three measurements per version: a function's change is
+			// told from its noise by their spread.
+			var base, head *culprit.Profile
+			var bm, hm culprit.Measurements
+			for range 3 {
+				base = sideProfile(t, metric, baseBin, baseDir)
+				head = sideProfile(t, metric, headBin, headDir)
+				bm = append(bm, [][]map[string]float64{{base.Funcs()}})
+				hm = append(hm, [][]map[string]float64{{head.Funcs()}})
+			}
+			app := &relevance.Application{Shares: map[string]float64{cmpfixture.Package + ".Work": 0.4}}
+			d, _ := culprit.Explain(bm, hm, culprit.Options{App: app, MinDelta: 0.5, FDR: 0.05})
 			if len(d.Culprits) == 0 || d.Culprits[0].Function != cmpfixture.Helper {
 				t.Fatalf("culprits %+v: want %s first", d.Culprits, cmpfixture.Helper)
 			}

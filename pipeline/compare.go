@@ -15,8 +15,9 @@ import (
 // CompareSuite is the glue from an analysis to a comparison: it sets the
 // benchmarks opt compares to the suite the analysis rep selected, in pick
 // order, with what each means for the application (analysis.Impacts) and
-// the application's reference profile (Options.AppShares, each function's
-// flat share of the application graph's CPU time); and,
+// the application's reference profile (Options.Application, analysis.Application:
+// each function's flat share of the application graph's CPU time and its
+// split by caller); and,
 // when ch (the changes since a revision) is not nil, which of them the
 // change affects (Options.Affected, keyed by top-level id; see
 // analysis.AffectedSuite). It returns the suite and the hits as
@@ -40,11 +41,9 @@ func CompareSuite(rep *analysis.Report, ch *changes.Result, opt *compare.Options
 		opt.Benchmarks = append(opt.Benchmarks, compare.Benchmark{Package: b.Package, Name: b.Name})
 	}
 	opt.Impacts = analysis.Impacts(rep)
-	if rep.Coverage != nil && rep.Coverage.App != nil {
-		// The application's reference profile: what the culprits'
-		// application impact weighs by.
-		opt.AppShares = rep.Coverage.App.FlatShares()
-	}
+	// The application's reference profile: what the culprits'
+	// application impact weighs by.
+	opt.Application = analysis.Application(rep)
 	if ch != nil {
 		opt.Affected = map[string]bool{}
 		for _, b := range sel {

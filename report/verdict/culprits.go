@@ -8,6 +8,7 @@ import (
 
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/culprit"
+	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
 
@@ -24,15 +25,31 @@ const (
 	MarkdownCulprits = 5
 )
 
-// explained returns r's results with culprits, in r's order.
+// explained returns r's results that were explained (with culprits or
+// none beyond their noise), in r's order.
 func explained(r *compare.Report) []*compare.Result {
 	var out []*compare.Result
 	for i := range r.Results {
-		if len(r.Results[i].Culprits) > 0 {
+		if len(r.Results[i].Culprits) > 0 || r.Results[i].Explained != nil {
 			out = append(out, &r.Results[i])
 		}
 	}
 	return out
+}
+
+// noCulprits says why an explained result has no culprits.
+func noCulprits(res *compare.Result) string {
+	e := res.Explained
+	switch {
+	case e == nil:
+		return "no culprit functions"
+	case e.TooFew:
+		return fmt.Sprintf("no culprit functions: %d and %d per-function profiles are too few to tell a function's change from its noise", e.Measurements[0], e.Measurements[1])
+	case e.Tested == 0:
+		return fmt.Sprintf("no function changed (%d and %d per-function profiles)", e.Measurements[0], e.Measurements[1])
+	}
+	return fmt.Sprintf("no function changed beyond its noise: %s moved within it (%d and %d per-function profiles)",
+		textutil.Plural(e.Noise, "function"), e.Measurements[0], e.Measurements[1])
 }
 
 // byAppImpact orders results by estimated application impact, largest
@@ -78,21 +95,58 @@ func pprofCommand(res *compare.Result) string {
 
 // appImpactText describes a result's application impact in one line.
 func appImpactText(a *culprit.AppImpact) string {
-	s := fmt.Sprintf("application impact %s [%s … %s], %s of the change in the application's functions",
-		render.SignedPct(a.Estimate), render.SignedPct(a.Low), render.SignedPct(a.High), render.Pct(a.RelevantShare))
+	var s string
+	switch a.Basis {
+	case culprit.BasisNone:
+		return "estimated application impact 0: no function and not the benchmark changed beyond its noise"
+	case culprit.BasisBenchmark:
+		s = fmt.Sprintf("estimated application impact %s [%s … %s] from the benchmark's change × its %s share of the application (no function changed beyond its noise)",
+			render.SignedPct(a.Estimate), render.SignedPct(a.Low), render.SignedPct(a.High), render.Pct(a.BenchmarkShare))
+	default:
+		s = fmt.Sprintf("estimated application impact %s [%s … %s] from the changed functions, %s of the movement in the application's functions",
+			render.SignedPct(a.Estimate), render.SignedPct(a.Low), render.SignedPct(a.High), render.Pct(a.RelevantShare))
+		if a.Unattributed > 0 {
+			s += fmt.Sprintf(", %s weighed by the benchmark's share of the application", render.Pct(a.Unattributed))
+		}
+	}
 	if a.NoImpact {
 		s += ": likely no application impact"
 	}
 	return s
 }
 
-// culpritLine writes one culprit for text: function, base → head, delta,
-// share, and whether the application runs it (when known).
+// culpritChange writes a culprit's change: its relative change where its
+// base is clearly positive, and its kind where it is not a plain change.
+func culpritChange(res *compare.Result, c culprit.Culprit) string {
+	s := culpritValue(res, c.Delta, true)
+	if c.Relative != nil {
+		s += ", " + render.SignedPct(*c.Relative)
+	}
+	switch c.Kind {
+	case culprit.KindVanished:
+		s += ", vanished"
+	case culprit.KindNew:
+		s += ", new"
+	case culprit.KindUnclear:
+		s += ", no clear base"
+	}
+	return s
+}
+
+// culpritLine writes one culprit for text: function, base → head, its
+// change, share of the movement, and whether the application runs it
+// (when known) and what its change was folded into.
 func culpritLine(res *compare.Result, c culprit.Culprit, app bool) string {
-	s := fmt.Sprintf("%s  %s → %s (%s, %s of the change)", c.Function, culpritValue(res, c.Base, false),
-		culpritValue(res, c.Head, false), culpritValue(res, c.Delta, true), render.Pct(c.Share))
+	s := fmt.Sprintf("%s  %s → %s (%s; %s of the movement)", c.Function, culpritValue(res, c.Base, false),
+		culpritValue(res, c.Head, false), culpritChange(res, c), render.Pct(c.Share))
 	if app && c.InApp {
 		s += ", in the application"
+		if c.AppFloor {
+			s += " (ran for less than a sample)"
+		}
+	}
+	if len(c.FoldedInto) > 0 {
+		s += ", folded into " + strings.Join(c.FoldedInto, ", ")
 	}
 	return s
 }
@@ -104,9 +158,12 @@ func writeTextCulprits(p func(string, ...any), r *compare.Report, name func(*com
 	if len(rs) == 0 {
 		return
 	}
-	p("\nCulprits (per operation, base → head; the functions with the largest share of each change)\n")
+	p("\nCulprits (per operation, base → head; the functions whose change is beyond their noise, largest first)\n")
 	for _, res := range rs {
 		p("  %s (%s %s)\n", name(res), res.Unit, render.SignedPct(res.Estimate.Change))
+		if len(res.Culprits) == 0 {
+			p("    %s\n", noCulprits(res))
+		}
 		for _, c := range res.Culprits[:min(TextCulprits, len(res.Culprits))] {
 			p("    %s\n", culpritLine(res, c, res.AppImpact != nil))
 		}
@@ -150,6 +207,8 @@ func writeMarkdownCulprits(p func(string, ...any), r *compare.Report, name func(
 			}
 			p("| %d | %s | %s … %s | %s | %s | %s | %s |\n", i+1, impact, render.SignedPct(a.Low), render.SignedPct(a.High), render.Pct(a.RelevantShare),
 				render.SignedPct(res.Estimate.Change), render.EscapeMarkdown(res.Unit), shown)
+		case len(res.Culprits) == 0:
+			p("| %d | %s | %s | %s | none beyond noise | – |\n", i+1, render.SignedPct(res.Estimate.Change), render.EscapeMarkdown(res.Unit), shown)
 		default:
 			c := res.Culprits[0]
 			p("| %d | %s | %s | %s | %s | %s |\n", i+1, render.SignedPct(res.Estimate.Change), render.EscapeMarkdown(res.Unit), shown,
@@ -162,8 +221,17 @@ func writeMarkdownCulprits(p func(string, ...any), r *compare.Report, name func(
 		// it holds no data, only the number, the metric's unit and
 		// figures.
 		p("<details><summary>%d. %s</summary>\n\n", i+1, culpritSummary(res))
+		if len(res.Culprits) == 0 {
+			p("%s: %s.\n", render.MarkdownCode(name(res)), render.EscapeMarkdown(noCulprits(res)))
+			if res.AppImpact != nil {
+				t := appImpactText(res.AppImpact)
+				p("\n%s.\n", render.EscapeMarkdown(strings.ToUpper(t[:1])+t[1:]))
+			}
+			p("\n</details>\n\n")
+			continue
+		}
 		p("%s, per operation:\n\n", render.MarkdownCode(name(res)))
-		heads := "| function | base | head | delta | share |"
+		heads := "| function | base | head | change | share |"
 		align := "|---|--:|--:|--:|--:|"
 		if res.AppImpact != nil {
 			heads += " in the application |"
@@ -172,7 +240,7 @@ func writeMarkdownCulprits(p func(string, ...any), r *compare.Report, name func(
 		p("%s\n%s\n", heads, align)
 		for _, c := range res.Culprits[:min(MarkdownCulprits, len(res.Culprits))] {
 			row := fmt.Sprintf("| %s | %s | %s | %s | %s |", render.MarkdownCellCode(c.Function), culpritValue(res, c.Base, false),
-				culpritValue(res, c.Head, false), culpritValue(res, c.Delta, true), render.Pct(c.Share))
+				culpritValue(res, c.Head, false), render.EscapeMarkdown(culpritChange(res, c)), render.Pct(c.Share))
 			if res.AppImpact != nil {
 				row += map[bool]string{true: " yes |", false: " no |"}[c.InApp]
 			}
@@ -199,7 +267,10 @@ func culpritSummary(res *compare.Result) string {
 	default:
 		unit = "change"
 	}
-	s := fmt.Sprintf("%s %s: %s of it in the top function", unit, render.SignedPct(res.Estimate.Change), render.Pct(res.Culprits[0].Share))
+	s := fmt.Sprintf("%s %s: no function changed beyond its noise", unit, render.SignedPct(res.Estimate.Change))
+	if len(res.Culprits) > 0 {
+		s = fmt.Sprintf("%s %s: %s of the movement in the top function", unit, render.SignedPct(res.Estimate.Change), render.Pct(res.Culprits[0].Share))
+	}
 	if res.AppImpact != nil {
 		if res.AppImpact.NoImpact {
 			s += "; likely no application impact"

@@ -20,21 +20,29 @@ func culpritReport(app bool) *compare.Report {
 	r := &compare.Report{Schema: compare.SchemaVersion, Module: m, Base: baseRev, Head: headRev, Settings: settings()}
 	var cs []culprit.Culprit
 	for i, f := range []string{"a", "b", "c", "d", "e", "f"} {
-		cs = append(cs, culprit.Culprit{Function: m + "/p." + f, Base: 1000, Head: 1000 + float64(60-10*i), Delta: float64(60 - 10*i), Share: float64(6-i) / 21, InApp: true})
+		rel := float64(60-10*i) / 1000
+		cs = append(cs, culprit.Culprit{Function: m + "/p." + f, Base: 1000, Head: 1000 + float64(60-10*i), Delta: float64(60 - 10*i), Relative: &rel, Kind: culprit.KindChanged, Share: float64(6-i) / 21, InApp: true})
 	}
 	low := result(m+"/p", "BenchmarkLow", "instructions/op", 0.21, 0.2, 0.22, benchstats.DefiniteRegression, nil)
 	low.Culprits, low.Profiles = cs, &compare.Profiles{Base: "/out/culprits/low.base.pprof", Head: "/out/culprits/low.head.pprof"}
 	high := result(m+"/p", "BenchmarkHigh", "instructions/op", 0.10, 0.09, 0.11, benchstats.DefiniteRegression, nil)
 	high.Culprits, high.Profiles = cs[:1], &compare.Profiles{Base: "/out/culprits/high.base.pprof", Head: "/out/culprits/high.head.pprof"}
 	none := result(m+"/p", "BenchmarkNone", "instructions/op", 0.05, 0.04, 0.06, benchstats.PotentialRegression, nil)
-	none.Culprits = []culprit.Culprit{{Function: m + "/p.check", Base: 100, Head: 105, Delta: 5, Share: 1}}
+	none.Culprits = []culprit.Culprit{{Function: m + "/p.check", Base: 100, Head: 105, Delta: 5, Kind: culprit.KindChanged, Share: 1}}
 	none.Profiles = &compare.Profiles{Base: "/out/culprits/none.base.pprof", Head: "/out/culprits/none.head.pprof"}
 	if app {
-		low.AppImpact = &culprit.AppImpact{Estimate: 0.01, Low: 0.009, High: 0.011, RelevantShare: 1}
-		high.AppImpact = &culprit.AppImpact{Estimate: 0.08, Low: 0.07, High: 0.09, RelevantShare: 1}
-		none.AppImpact = &culprit.AppImpact{RelevantShare: 0, NoImpact: true}
+		low.AppImpact = &culprit.AppImpact{Estimate: 0.01, Low: 0.009, High: 0.011, RelevantShare: 1, Basis: culprit.BasisFunctions}
+		high.AppImpact = &culprit.AppImpact{Estimate: 0.08, Low: 0.07, High: 0.09, RelevantShare: 1, Basis: culprit.BasisFunctions}
+		none.AppImpact = &culprit.AppImpact{RelevantShare: 0, NoImpact: true, Basis: culprit.BasisFunctions}
 	}
-	r.Results = []compare.Result{low, high, none}
+	// An A/A benchmark explained on request: the runtime moved, within
+	// its noise.
+	aa := result(m+"/p", "BenchmarkSame", "instructions/op", 0.0001, -0.001, 0.001, benchstats.Unchanged, nil)
+	aa.Explained = &compare.Explained{Measurements: [2]int{9, 9}, Tested: 4, Noise: 4}
+	if app {
+		aa.AppImpact = &culprit.AppImpact{Basis: culprit.BasisNone, NoImpact: true}
+	}
+	r.Results = []compare.Result{low, high, none, aa}
 	return r
 }
 
@@ -72,7 +80,8 @@ func TestCulpritOutput(t *testing.T) {
 		{
 			name:       "with the application's profile",
 			app:        true,
-			textHas:    []string{"example.com/tinytsdb/p.c  1000 instructions → 1040 instructions (+40.0 instructions, 19.0% of the change), in the application", "application impact +8.0% [+7.0% … +9.0%]", "go tool pprof -top -diff_base /out/culprits/low.base.pprof /out/culprits/low.head.pprof", "likely no application impact"},
+			textHas: []string{"example.com/tinytsdb/p.c  1000 instructions → 1040 instructions (+40.0 instructions, +4.0%; 19.0% of the movement), in the application", "estimated application impact +8.0% [+7.0% … +9.0%] from the changed functions", "go tool pprof -top -diff_base /out/culprits/low.base.pprof /out/culprits/low.head.pprof", "likely no application impact",
+				"no function changed beyond its noise: 4 functions moved within it (9 and 9 per-function profiles)", "estimated application impact 0: no function and not the benchmark changed beyond its noise"},
 			textHasNot: []string{"tinytsdb/p.d "}, // a 4th culprit: text shows 3
 			mdOrder:    []string{"| 1 | +8.0% |", "| 2 | +1.0% |", "| 3 | likely none |", "<details><summary>1. instructions/op +10.0%", "<details><summary>2. instructions/op +21.0%"},
 			mdHas:      []string{"`example.com/tinytsdb/p.e`", "Reproduce: `go tool pprof -top -diff_base /out/culprits/high.base.pprof /out/culprits/high.head.pprof`", "likely no application impact</summary>"},
@@ -80,8 +89,8 @@ func TestCulpritOutput(t *testing.T) {
 		},
 		{
 			name:     "without",
-			textHas:  []string{"(+60.0 instructions, 28.6% of the change)\n"},
-			mdOrder:  []string{"| 1 | +21.0% |", "| 2 | +10.0% |", "| 3 | +5.0% |"},
+			textHas:  []string{"(+60.0 instructions, +6.0%; 28.6% of the movement)\n", "no function changed beyond its noise: 4 functions moved"},
+			mdOrder:  []string{"| 1 | +21.0% |", "| 2 | +10.0% |", "| 3 | +5.0% |", "| 4 | +0.0% |", "none beyond noise"},
 			mdHasNot: []string{"application impact", "likely"},
 		},
 	} {

@@ -1,0 +1,107 @@
+package compare
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/mbopt/mbopt/culprit"
+	"github.com/mbopt/mbopt/measure"
+)
+
+// funcProfiles holds, with the instructions metric, the per-function
+// profile of every measurement of every benchmark and version, in the
+// measurements' hierarchy (trial → run → measurement, as the raw files
+// give the benchmark's own estimate), and the last measurement's profile
+// per source line, which the culprits' pprof files are written from.
+type funcProfiles struct {
+	mu        sync.Mutex
+	sides     map[string]*funcSide // side + "\x00" + id
+	resolvers [2]*culprit.Resolver
+	failed    map[string]string // side + "\x00" + id → why a profile could not be read
+}
+
+// A funcSide is one benchmark's profiles in one version.
+type funcSide struct {
+	h    culprit.Measurements
+	last *culprit.Profile
+}
+
+// keepFuncs reads the Valgrind files of measurement v of benchmark id in
+// a version (run run of trial trial, from 1) into its per-function
+// profile. A file that cannot be read costs the benchmark its culprits,
+// which say why, not the comparison.
+func (r *runner) keepFuncs(side Side, id string, trial, run int, v measure.Value) {
+	f := &r.funcs
+	key := side.String() + "\x00" + id
+	f.mu.Lock()
+	rs := f.resolvers[side]
+	if rs == nil {
+		// A cached test binary names the files of the worktree it was
+		// built in, which may be gone: the same commit is checked out
+		// under this version's root. One version's measurements run one
+		// at a time, so its resolver is not shared.
+		rs = culprit.NewResolver()
+		rs.Roots = []string{r.vers[side].dir}
+		f.resolvers[side] = rs
+	}
+	f.mu.Unlock()
+	var p *culprit.Profile
+	err := fmt.Errorf("Valgrind kept %d output files, not 2", len(v.Files))
+	if len(v.Files) == 2 {
+		p, err = culprit.Instructions(rs, v.Files[0], v.Files[1], v.N1, v.N2)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err != nil {
+		if f.failed == nil {
+			f.failed = map[string]string{}
+		}
+		f.failed[key] = err.Error()
+		return
+	}
+	if f.sides == nil {
+		f.sides = map[string]*funcSide{}
+	}
+	s := f.sides[key]
+	if s == nil {
+		s = &funcSide{}
+		f.sides[key] = s
+	}
+	for len(s.h) < trial {
+		s.h = append(s.h, nil)
+	}
+	for len(s.h[trial-1]) < run {
+		s.h[trial-1] = append(s.h[trial-1], nil)
+	}
+	s.h[trial-1][run-1] = append(s.h[trial-1][run-1], p.Funcs())
+	s.last = p
+}
+
+// kept returns the profiles of benchmark id in a version, without empty
+// trials and runs (the shape of its estimate's hierarchy), and an error
+// saying why there are none.
+func (f *funcProfiles) kept(side Side, id string) (culprit.Measurements, *culprit.Profile, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	key := side.String() + "\x00" + id
+	if why := f.failed[key]; why != "" {
+		return nil, nil, fmt.Errorf("a %s measurement's Valgrind files could not be read: %s", side, why)
+	}
+	s := f.sides[key]
+	if s == nil {
+		return nil, nil, fmt.Errorf("no per-function profile of the %s was kept", side)
+	}
+	var c culprit.Measurements
+	for _, t := range s.h {
+		var ct [][]map[string]float64
+		for _, r := range t {
+			if len(r) > 0 {
+				ct = append(ct, r)
+			}
+		}
+		if len(ct) > 0 {
+			c = append(c, ct)
+		}
+	}
+	return c, s.last, nil
+}
