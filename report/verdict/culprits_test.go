@@ -78,8 +78,8 @@ func TestCulpritOutput(t *testing.T) {
 		mdHasNot   []string
 	}{
 		{
-			name:       "with the application's profile",
-			app:        true,
+			name: "with the application's profile",
+			app:  true,
 			textHas: []string{"example.com/tinytsdb/p.c  1000 instructions → 1040 instructions (+40.0 instructions, +4.0%; 19.0% of the movement), in the application", "estimated application impact +8.0% [+7.0% … +9.0%] from the changed functions", "go tool pprof -top -diff_base /out/culprits/low.base.pprof /out/culprits/low.head.pprof", "likely no application impact",
 				"no function changed beyond its noise: 4 functions moved within it (9 and 9 per-function profiles)", "estimated application impact 0: no function and not the benchmark changed beyond its noise"},
 			textHasNot: []string{"tinytsdb/p.d "}, // a 4th culprit: text shows 3
