@@ -256,4 +256,26 @@ type Report struct {
 	// GoVersion is the Go toolchain that built the head's test binaries
 	// (go env GOVERSION in its checkout).
 	GoVersion string `json:"go_version,omitempty"`
+	// AppMeasured is the application workload itself measured on both
+	// versions (Options.Confirm), when some result's estimated
+	// application impact passed Settings.AppImpactThreshold; omitted
+	// otherwise.
+	AppMeasured *AppMeasurement `json:"app_measured,omitempty"`
+}
+
+// An AppMeasurement is the application workload measured on both
+// versions with the comparison's metric and schedule, interleaved like
+// the benchmarks: the application's change, which confirms (or refutes)
+// the results' estimated application impact.
+type AppMeasurement struct {
+	// Source names what was measured: "benchmark " and the benchmark's
+	// id (Options.Confirm.Benchmark), or "command " and the command
+	// (Options.Confirm.Command).
+	Source string `json:"source"`
+	// Unit is the unit of the measurements, such as "instructions/op" for
+	// a benchmark or "instructions" for a command's whole run.
+	Unit string `json:"unit"`
+	// Estimate is the measured relative change with its confidence
+	// interval, as a benchmark result's.
+	Estimate benchstats.Estimate `json:"estimate"`
 }
