@@ -28,7 +28,9 @@ import (
 type CompareConfig struct {
 	// Options configure the comparison. At most one of SuiteFile,
 	// Analysis, Preset and Bench chooses the benchmarks; none compares
-	// every benchmark of Packages (or ./...).
+	// every benchmark of Packages (or ./...). Analysis with Bench: the
+	// pattern chooses, and the analysis gives each result its impact and
+	// application impact.
 	compare.Options
 	// SuiteFile is a suite's JSON (suite.WriteJSON): compare its
 	// benchmarks.
@@ -152,19 +154,24 @@ func (cfg *CompareConfig) check() error {
 		return input.Errorf("%s stores the instabilities in the history: leave %s unset", input.Field("AA"), noHistoryField)
 	}
 	sources := 0
-	for _, set := range []bool{cfg.SuiteFile != "", cfg.Analysis != nil, cfg.Bench != "", len(cfg.Preset) > 0} {
+	// With Bench, the analysis only weighs the results by the
+	// application (their impact, the culprits' application impact).
+	for _, set := range []bool{cfg.SuiteFile != "", cfg.Analysis != nil && cfg.Bench == "", cfg.Bench != "", len(cfg.Preset) > 0} {
 		if set {
 			sources++
 		}
 	}
 	if sources > 1 {
-		return input.Errorf("%s, the analysis flags (%s, %s) and %s each choose the benchmarks; give one of them", suiteFileField, input.Field("Analysis.App"), input.Field("Analysis.Micro"), input.Field("Bench"))
+		return input.Errorf("%s, the analysis flags (%s, %s) and %s each choose the benchmarks; give one of them (the analysis flags with %s weigh the pattern's benchmarks by the application)", suiteFileField, input.Field("Analysis.App"), input.Field("Analysis.Micro"), input.Field("Bench"), input.Field("Bench"))
 	}
 	if err := changes.CheckSince(cfg.ChangedSince, cfg.OnlyAffected); err != nil {
 		return err
 	}
 	if cfg.ChangedSince != "" && cfg.Analysis == nil {
 		return input.Errorf("%s needs the analysis flags (%s, %s): they say which functions each benchmark covers", changes.ChangedSince, input.Field("Analysis.App"), input.Field("Analysis.Micro"))
+	}
+	if cfg.ChangedSince != "" && cfg.Bench != "" {
+		return input.Errorf("%s marks the benchmarks of the analysis's suite; with %s the pattern chooses them: leave one out", changes.ChangedSince, input.Field("Bench"))
 	}
 	if len(cfg.Packages) > 0 && cfg.Bench == "" {
 		return input.Errorf("package patterns %s need %s PATTERN (or use %s)", strings.Join(cfg.Packages, " "), input.Field("Bench"), suiteFileField)
@@ -207,6 +214,11 @@ func (cfg *CompareConfig) analysisSuite(ctx context.Context, opt *compare.Option
 		}
 	}
 	hr.profileApp = ReferenceApplication(rep)
+	if cfg.Bench != "" {
+		// The pattern chooses the benchmarks; the analysis weighs them.
+		opt.Impacts, opt.Application = analysis.Impacts(rep), analysis.Application(rep)
+		return false, nil
+	}
 	sel, hits, err := CompareSuite(rep, ch, opt)
 	if err != nil {
 		return false, err

@@ -59,7 +59,8 @@ func TestCompareCheck(t *testing.T) {
 		want string
 	}{
 		{"aa without history", CompareConfig{Options: compare.Options{AA: true}, NoHistory: true}, "Config.AA stores the instabilities in the history: leave Config.NoHistory unset"},
-		{"two sources", CompareConfig{Options: compare.Options{Bench: "."}, SuiteFile: "suite.json"}, "Config.SuiteFile, the analysis flags (Config.Analysis.App, Config.Analysis.Micro) and Config.Bench each choose the benchmarks; give one of them"},
+		{"two sources", CompareConfig{Options: compare.Options{Bench: "."}, SuiteFile: "suite.json"}, "Config.SuiteFile, the analysis flags (Config.Analysis.App, Config.Analysis.Micro) and Config.Bench each choose the benchmarks; give one of them (the analysis flags with Config.Bench weigh the pattern's benchmarks by the application)"},
+		{"changed since with bench", CompareConfig{Options: compare.Options{Bench: "."}, Analysis: &analysis.Config{}, ChangedSince: "HEAD~1"}, "Config.ChangedSince marks the benchmarks of the analysis's suite; with Config.Bench the pattern chooses them: leave one out"},
 		{"only affected", CompareConfig{Options: compare.Options{OnlyAffected: true}, Analysis: &analysis.Config{}}, "Config.OnlyAffected needs Config.ChangedSince REV (or Config.ChangedSince merge-base) to know what changed"},
 		{"changed since without analysis", CompareConfig{ChangedSince: "HEAD~1"}, "Config.ChangedSince needs the analysis flags (Config.Analysis.App, Config.Analysis.Micro): they say which functions each benchmark covers"},
 		{"packages without bench", CompareConfig{Options: compare.Options{Packages: []string{"./a", "./b"}}}, "package patterns ./a ./b need Config.Bench PATTERN (or use Config.SuiteFile)"},
