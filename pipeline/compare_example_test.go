@@ -80,7 +80,7 @@ func ExampleCompare() {
 	})
 	fmt.Println(err)
 	// Output:
-	// Config.SuiteFile, the analysis flags (Config.Analysis.App, Config.Analysis.Micro) and Config.Bench each choose the benchmarks; give one of them
+	// Config.SuiteFile, the analysis flags (Config.Analysis.App, Config.Analysis.Micro) and Config.Bench each choose the benchmarks; give one of them (the analysis flags with Config.Bench weigh the pattern's benchmarks by the application)
 }
 
 // Resolve settles what a caller left to the defaults: here, as on mbopt
