@@ -518,7 +518,9 @@
 //     "untouched: likely noise", and --only-affected compares only the
 //     benchmarks the change touched (exit 0 when there are none).
 //   - --bench PATTERN [PACKAGES]: a go test -bench pattern in PACKAGES
-//     (default ./...).
+//     (default ./...). With the Analysis flags too, the pattern chooses
+//     the benchmarks and the analysis gives each its impact and its
+//     changes their application impact.
 //
 // A benchmark in one revision only is reported as added or removed, one that
 // fails or does not build with its error; none of these is an error.
