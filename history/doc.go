@@ -31,9 +31,19 @@
 // mode. The path may hold any character: it is percent-escaped into the
 // SQLite URI.
 //
+// A history on a read-only file system, in a directory this user may not
+// write or on a full disk is read all the same: SQLite cannot make the
+// -shm file a WAL database needs there, so [OpenReadOnly] reads the file
+// read-only, immutable when no -wal file holds changes not yet in it.
+// [Open] refuses such a history, untouched, with an error wrapping
+// [ErrUnwritable] that says which of these it is; it never calls a sound
+// database damaged.
+//
 // The schema is versioned: the schema_version table holds the version,
-// and [Open] migrates an older database to [SchemaVersion] in one
-// transaction. Version 1 stored comparisons and results; version 2 added
+// and [Open] creates a database and migrates an older one to
+// [SchemaVersion] in one immediate transaction, holding the write lock:
+// a process that opens a database another is creating waits for it, and
+// no connection sees a schema half made. Version 1 stored comparisons and results; version 2 added
 // the settings hash and the A/A flag (backfilled from the stored
 // settings and revisions) and the indexes the series queries use; version
 // 3 added each revision's first-parent depth; version 4 added each

@@ -66,10 +66,14 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("history: %s: %w", path, err)
 	}
 	// Look before the connection below sets WAL mode, which would change
-	// someone else's database.
+	// someone else's database; then refuse, untouched, a history that
+	// cannot be written where it is.
 	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
-		if _, err := lookRetrying(ctx, path, url.Values{"mode": {"ro"}}); err != nil {
+		if _, err := lookRetrying(ctx, path, lookQuery(path)); err != nil {
 			return nil, fmt.Errorf("history: %s: %w", path, err)
+		}
+		if p := placeProblem(filepath.Dir(path)); p != "" {
+			return nil, fmt.Errorf("history: %s: %w", path, unwritable(path, nil))
 		}
 	}
 	q := url.Values{}
@@ -118,10 +122,7 @@ func openReadOnly(ctx context.Context, path string) (*Store, error) {
 	// yet checkpointed only when no -wal file exists, so with one the look
 	// is a plain read-only connection (a writer's, or a crashed writer's,
 	// files are there already).
-	look := url.Values{"mode": {"ro"}}
-	if _, err := os.Lstat(path + "-wal"); errors.Is(err, fs.ErrNotExist) {
-		look.Set("immutable", "1")
-	}
+	look := lookQuery(path)
 	v, err := lookRetrying(ctx, path, look)
 	if err != nil {
 		return nil, err
@@ -129,14 +130,7 @@ func openReadOnly(ctx context.Context, path string) (*Store, error) {
 	if v == 0 {
 		return nil, fmt.Errorf("%w: an SQLite database without tables", ErrNotHistory)
 	}
-	// The reading connection may open the file for writing (so that, the
-	// last to close, it removes the -wal and -shm files as a writer would)
-	// but query_only keeps it from changing anything; mode=rw keeps it
-	// from creating the file should it vanish meanwhile.
-	q := url.Values{"mode": {"rw"}}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
-	q.Add("_pragma", "query_only(1)")
-	db, err := openURI(path, q)
+	db, err := readConnection(ctx, path, look.Has("immutable"))
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +140,67 @@ func openReadOnly(ctx context.Context, path string) (*Store, error) {
 	}
 	defer db.Close()
 	return migratedCopy(ctx, s)
+}
+
+// lookQuery is the URI query of a look at the database at path: read
+// only, and immutable (no lock, no -wal or -shm file made) when no -wal
+// file exists.
+func lookQuery(path string) url.Values {
+	look := url.Values{"mode": {"ro"}}
+	if _, err := os.Lstat(path + "-wal"); errors.Is(err, fs.ErrNotExist) {
+		look.Set("immutable", "1")
+	}
+	return look
+}
+
+// readConnection opens the database at path for reading. The connection
+// may open the file for writing (so that, the last to close, it removes
+// the -wal and -shm files as a writer would) but query_only keeps it from
+// changing anything; mode=rw keeps it from creating the file should it
+// vanish meanwhile. Where that fails for the place (a read-only directory
+// or file system, a full disk: SQLite cannot make the -shm file of a WAL
+// database), the connection is read-only, and immutable when noWAL (no
+// -wal file holds changes not yet in the database): it then takes no
+// lock and makes no file, so a writer elsewhere that changes the
+// database meanwhile can make a read fail.
+func readConnection(ctx context.Context, path string, noWAL bool) (*sql.DB, error) {
+	q := url.Values{"mode": {"rw"}}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "query_only(1)")
+	if placeProblem(filepath.Dir(path)) == "" {
+		db, err := openProbed(ctx, path, q)
+		if err == nil || !isPlaceError(err) {
+			return db, err
+		}
+	}
+	q = url.Values{"mode": {"ro"}}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	if noWAL {
+		q.Set("immutable", "1")
+	}
+	db, err := openProbed(ctx, path, q)
+	if err != nil {
+		return nil, damaged(path, err)
+	}
+	return db, nil
+}
+
+// openProbed opens the database at path with query q and reads its
+// schema once, so that a connection that cannot read fails here.
+func openProbed(ctx context.Context, path string, q url.Values) (*sql.DB, error) {
+	db, err := openURI(path, q)
+	if err != nil {
+		return nil, err
+	}
+	_, err = retryBusy(ctx, func() (int, error) {
+		var n int
+		return n, db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&n)
+	})
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
 }
 
 // lookRetrying is [look] retried while the database is busy.
@@ -196,19 +251,19 @@ func look(ctx context.Context, path string, q url.Values) (int, error) {
 	var tables []string
 	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
 	if err != nil {
-		return 0, damaged(err)
+		return 0, damaged(path, err)
 	}
 	for rows.Next() {
 		var name string
 		if err := rows.Scan(&name); err != nil {
 			rows.Close()
-			return 0, damaged(err)
+			return 0, damaged(path, err)
 		}
 		tables = append(tables, name)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return 0, damaged(err)
+		return 0, damaged(path, err)
 	}
 	if len(tables) == 0 {
 		return 0, nil
@@ -230,15 +285,6 @@ func look(ctx context.Context, path string, q url.Values) (int, error) {
 		return 0, newerSchema(v)
 	}
 	return v, nil
-}
-
-// damaged is the error of a database SQLite cannot read; busy errors
-// pass unchanged, for retryBusy.
-func damaged(err error) error {
-	if isBusy(err) {
-		return err
-	}
-	return fmt.Errorf("%w: not an SQLite database, or a damaged one (%v); move it away to start a new history", ErrNotHistory, err)
 }
 
 // migratedCopy copies the older history of s into a temporary directory
@@ -507,6 +553,9 @@ func (s *Store) migrate(ctx context.Context) error {
 		return nil
 	}
 	_, err := retryBusy(ctx, func() (int, error) { return 0, s.migrateTx(ctx) })
+	if isPlaceError(err) {
+		return unwritable(s.path, err)
+	}
 	return err
 }
 
@@ -520,7 +569,7 @@ func (s *Store) migrateTx(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback()
-	v, err := versionIn(ctx, tx)
+	v, err := versionIn(ctx, tx, s.path)
 	if err != nil {
 		return err
 	}
@@ -576,20 +625,17 @@ type querier interface {
 }
 
 // version returns the schema version, 0 for an empty database.
-func (s *Store) version(ctx context.Context) (int, error) { return versionIn(ctx, s.db) }
+func (s *Store) version(ctx context.Context) (int, error) { return versionIn(ctx, s.db, s.path) }
 
 // versionIn returns the schema version q sees, 0 for an empty database.
 // Outside a transaction it reads the schema in one statement, so that it
 // sees one state of a database another connection is creating.
-func versionIn(ctx context.Context, q querier) (int, error) {
+func versionIn(ctx context.Context, q querier, path string) (int, error) {
 	var n, tables int
 	if err := q.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'),
 		(SELECT count(*) FROM sqlite_master)`).Scan(&n, &tables); err != nil {
-		if isBusy(err) {
-			return 0, err
-		}
-		return 0, fmt.Errorf("not an SQLite database, or a damaged one (%w); move it away to start a new history", err)
+		return 0, damaged(path, err)
 	}
 	if n == 0 {
 		if tables > 0 {

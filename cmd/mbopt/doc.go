@@ -675,7 +675,9 @@
 // name), full name or name as compare prints it equals one of them. A stored
 // result that is no measurement (not finite, absurd) is left out with a
 // warning. The input is only read: a file that is not an mbopt history is
-// refused untouched.
+// refused untouched, and a history on a read-only file system, in a
+// directory you may not write or on a full disk is read all the same
+// (mbopt compare refuses to store into it, saying which of these it is).
 //
 //   - --history FILE: the database mbopt compare writes (default
 //     .mbopt/history.db).
