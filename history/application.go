@@ -25,6 +25,10 @@ const (
 	// comparison's reference impacts come from (compare's --app); one
 	// profile serves every commit until a new one is given.
 	FromReferenceProfile = "reference profile"
+	// FromConfirmation: the application workload measured on both
+	// versions by compare's confirmation (compare.Report.AppMeasured),
+	// stored with the comparison ([Confirmation.Application]).
+	FromConfirmation = "confirmation"
 )
 
 // An Application is the application's measurement that a comparison
@@ -35,7 +39,8 @@ type Application struct {
 	Name string `json:"name"`
 	// Unit is Value's unit, such as "sec/op" or "CPU seconds".
 	Unit string `json:"unit"`
-	// Source is [FromMeasurements] or [FromReferenceProfile].
+	// Source is [FromMeasurements] or [FromReferenceProfile] (or, for
+	// [Confirmation.Application], [FromConfirmation]).
 	Source string `json:"source"`
 	// Value is the application's value at the comparison's head.
 	Value float64 `json:"value"`
@@ -59,8 +64,8 @@ func (a *Application) Check() error {
 	switch {
 	case a.Name == "" || a.Unit == "":
 		return fmt.Errorf("history: the application needs a name and a unit")
-	case a.Source != FromMeasurements && a.Source != FromReferenceProfile:
-		return fmt.Errorf("history: application %s: source %q is neither %q nor %q", a.Name, a.Source, FromMeasurements, FromReferenceProfile)
+	case a.Source != FromMeasurements && a.Source != FromReferenceProfile && a.Source != FromConfirmation:
+		return fmt.Errorf("history: application %s: source %q is none of %q, %q and %q", a.Name, a.Source, FromMeasurements, FromReferenceProfile, FromConfirmation)
 	case !finite(a.Value, a.Base, a.CI.Low, a.CI.High) || a.Value <= 0 || a.Base < 0 || a.CI.Low > a.CI.High:
 		return fmt.Errorf("history: application %s: value %v (base %v, interval [%v, %v]) is not a finite positive measurement", a.Name, a.Value, a.Base, a.CI.Low, a.CI.High)
 	}

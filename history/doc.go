@@ -16,9 +16,10 @@
 // model, Go version and a hash of the settings that shape a measurement
 // ([SettingsHash]). With each result it keeps what the comparison judged
 // it by, so that no later calibration rewrites the past: the verdict, the
-// threshold it was taken against, the medians of both sides and the
+// threshold it was taken against, the medians of both sides, the
 // benchmark's reference impact on the application when the comparison
-// had one. The database runs in WAL mode with a busy timeout and
+// had one, and the comparison's estimate of the change's application
+// impact when it explained the result. The database runs in WAL mode with a busy timeout and
 // takes its write lock when a transaction begins, so several processes
 // may add comparisons at once; each waits for the others.
 //
@@ -49,7 +50,13 @@
 // 3 added each revision's first-parent depth; version 4 added each
 // result's threshold (backfilled from the stored settings) and reference
 // impact, the bridge flag of [Store.AddBridge], and recomputed the
-// settings hashes, which no longer include --benchmem.
+// settings hashes, which no longer include --benchmem; version 5 added
+// the application's value of each comparison (the upper series of the
+// Figure 8/9 view); version 6 added each result's estimated application
+// impact (compare's app_impact, its interval, basis and
+// likely_no_app_impact) and top culprit functions, and the application
+// measured on both versions (compare.Report.AppMeasured), none of which
+// the results stored before have.
 //
 // # Series
 //

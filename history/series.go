@@ -15,6 +15,7 @@ import (
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/culprit"
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/relevance"
 )
@@ -75,6 +76,10 @@ type Set struct {
 	// source: those [FromMeasurements] first, each source's in ancestry
 	// order (see [SortPoints]).
 	Application []AppPoint `json:"application,omitempty"`
+	// Confirmations are the application workload's measurements on both
+	// versions stored with the comparisons (compare.Report.AppMeasured),
+	// one per head, in ancestry order (see [SortPoints]).
+	Confirmations []Confirmation `json:"confirmations,omitempty"`
 }
 
 // A Series is one benchmark's changes against the baseline, one point per
@@ -139,8 +144,17 @@ type Point struct {
 	Threshold float64 `json:"threshold,omitempty"`
 	// Impact is the benchmark's reference impact on the application in
 	// that comparison (compare's --app and --micro analysis); nil when it
-	// had none.
+	// had none. It is no estimate of the change's effect: AppImpact is.
 	Impact *relevance.Impact `json:"impact,omitempty"`
+	// AppImpact is the comparison's estimate of the change's effect on
+	// the application (compare.Result's app_impact, its interval, basis
+	// and likely_no_app_impact; the same JSON fields), for a result the
+	// comparison explained with the application's reference profile; nil
+	// otherwise, and for comparisons stored before schema 6.
+	*culprit.AppImpact
+	// Culprits names the result's top culprit functions (at most
+	// [MaxCulpritNames], the largest changes first); omitted when none.
+	Culprits []string `json:"culprits,omitempty"`
 	// Comparison is the stored comparison's id.
 	Comparison int64 `json:"comparison"`
 	// Base is the commit the point was measured against when it is not
@@ -204,7 +218,10 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 			c.head_spec, c.head_commit, c.head_time, c.head_subject, c.head_depth,
 			r.change, r.ci_low, r.ci_high, r.verdict, c.id,
 			r.base_median, r.head_median, r.threshold, r.impact_attributed, r.impact_flat,
-			c.base_commit
+			c.base_commit,
+			r.app_impact, r.app_impact_low, r.app_impact_high, r.app_impact_basis,
+			r.app_relevant_share, r.app_benchmark_share, r.app_unattributed_share,
+			r.likely_no_app_impact, r.culprits
 		FROM results r JOIN comparisons c ON r.comparison_id = c.id
 		WHERE c.aa = 0 AND c.head_dirty = 0
 			AND r.status = ? AND r.change IS NOT NULL
@@ -249,12 +266,17 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 			baseV, headV, threshold sql.NullFloat64
 			attributed, flat        sql.NullFloat64
 			verdict                 sql.NullString
+			est, estLo, estHi       sql.NullFloat64
+			rel, bshare, unattr     sql.NullFloat64
+			basis, culprits         sql.NullString
+			noImpact                sql.NullBool
 		)
 		if err := rows.Scan(&sr.ID, &sr.Package, &sr.Name, &sr.Unit, &module,
 			&sr.Machine.GOOS, &sr.Machine.GOARCH, &sr.Machine.CPU, &sr.Machine.GoVersion, &sr.SettingsHash, &settingsJSON,
 			&p.Head.Spec, &p.Head.Commit, &headT, &p.Head.Subject, &p.Head.Depth,
 			&change, &lo, &hi, &verdict, &p.Comparison,
-			&baseV, &headV, &threshold, &attributed, &flat, &measuredAgainst); err != nil {
+			&baseV, &headV, &threshold, &attributed, &flat, &measuredAgainst,
+			&est, &estLo, &estHi, &basis, &rel, &bshare, &unattr, &noImpact, &culprits); err != nil {
 			return nil, fmt.Errorf("history: %s: %w", s.path, err)
 		}
 		if !keep(module, sr.Package, sr.ID, sr.Name) {
@@ -288,6 +310,8 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 		if attributed.Valid && flat.Valid {
 			p.Impact = &relevance.Impact{Attributed: finiteOr0(attributed), Flat: finiteOr0(flat)}
 		}
+		p.AppImpact = storedImpact(est, estLo, estHi, basis, rel, bshare, unattr, noImpact)
+		p.Culprits = storedCulprits(culprits)
 		reason := unusable(change, lo, hi)
 		if reason == "" {
 			if err := p.Verdict.UnmarshalText([]byte(verdict.String)); err != nil {
@@ -319,6 +343,9 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 	}
 	nameDistinctSettings(set.Series)
 	if set.Application, err = s.applications(ctx, base.Commit, bases); err != nil {
+		return nil, fmt.Errorf("history: %s: %w", s.path, err)
+	}
+	if set.Confirmations, err = s.confirmations(ctx, base.Commit, bases); err != nil {
 		return nil, fmt.Errorf("history: %s: %w", s.path, err)
 	}
 	for _, b := range q.Benchmarks {

@@ -27,7 +27,7 @@ const DefaultPath = statedir.Name + "/history.db"
 
 // SchemaVersion is the version of the database schema this package
 // writes; [Open] migrates older databases to it.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // busyTimeout is how long a writer waits for another's lock before it
 // fails with "database is locked".
@@ -411,6 +411,7 @@ var migrations = []func(ctx context.Context, tx *sql.Tx) error{
 	execAll(schemaV3...),
 	migrateV4,
 	execAll(schemaV5...),
+	execAll(schemaV6...),
 }
 
 // schemaV3 adds each revision's first-parent depth (compare.Revision.Depth),
@@ -659,8 +660,11 @@ var testHookMidAdd func()
 // estimate have no change or interval. With each compared result it keeps
 // what the comparison judged it by, so that a later calibration never
 // rewrites it: the verdict, the threshold the verdict was taken against
-// (Result.Threshold, else the settings'), and the benchmark's reference
-// impact when the comparison had one. Add waits for other writers (up to
+// (Result.Threshold, else the settings'), the benchmark's reference
+// impact when the comparison had one, and its estimated application
+// impact (compare.Result's AppImpact) and top culprit functions when it
+// was explained; with the comparison, the application measured on both
+// versions (compare.Report.AppMeasured). Add waits for other writers (up to
 // a busy timeout of 30s).
 func (s *Store) Add(ctx context.Context, r *compare.Report, m Machine) (int64, error) {
 	return s.store(ctx, r, m, false, nil)
@@ -756,6 +760,9 @@ func (s *Store) add(ctx context.Context, r *compare.Report, m Machine, settings 
 			change, low, high, bm, hm, bn, hn, x.Verdict.String(), p, x.Trials, threshold, attributed, flat); err != nil {
 			return 0, fmt.Errorf("history: %s: storing %s (%s): %w", s.path, x.ID, x.Unit, err)
 		}
+	}
+	if err := addEstimates(ctx, tx, id, r); err != nil {
+		return 0, fmt.Errorf("history: %s: storing the application impact estimates: %w", s.path, err)
 	}
 	if app != nil {
 		if err := addApplication(ctx, tx, id, app); err != nil {
