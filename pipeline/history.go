@@ -172,7 +172,7 @@ func History(ctx context.Context, cfg HistoryConfig) ([]byte, error) {
 		return nil, err
 	}
 	doc := trend.NewDocument(set.Baseline, cfg.Detect, detected)
-	doc.Bridges = set.Bridges
+	doc.Bridges, doc.Confirmations = set.Bridges, set.Confirmations
 	var buf bytes.Buffer
 	switch cfg.Format {
 	case "json":

@@ -19,6 +19,7 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/bisect"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/culprit"
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/internal/textutil"
@@ -48,6 +49,10 @@ type Document struct {
 	// Bridges are where the baseline moved (history.Set.Bridges): points
 	// measured against another baseline are carried across them.
 	Bridges []history.Bridge `json:"bridges,omitempty"`
+	// Confirmations are the application workload measured on both
+	// versions of the comparisons (history.Set.Confirmations), in
+	// ancestry order; omitted when none was stored.
+	Confirmations []history.Confirmation `json:"confirmations,omitempty"`
 }
 
 // Revision is a commit of a series.
@@ -110,8 +115,18 @@ type Point struct {
 	// it was whatever was calibrated since.
 	Judged Judged `json:"judged"`
 	// Impact is the benchmark's reference impact in that comparison;
-	// omitted when it had none.
+	// omitted when it had none. It is no estimate of the change's effect
+	// on the application: the app_impact fields are.
 	Impact *relevance.Impact `json:"impact,omitempty"`
+	// AppImpact is the comparison's estimate of the change's effect on
+	// the application (history.Point.AppImpact: app_impact,
+	// app_impact_low, app_impact_high, app_impact_basis, the shares and
+	// likely_no_app_impact, as compare writes them); omitted when the
+	// comparison estimated none.
+	*culprit.AppImpact
+	// Culprits names the comparison's top culprit functions of the point;
+	// omitted when none.
+	Culprits []string `json:"culprits,omitempty"`
 	// Base is the baseline the point was measured against when it is not
 	// the document's (history.Point.Base): its change is carried across
 	// the Bridges, its values and verdict are against Base.
@@ -163,6 +178,7 @@ func NewDocument(baseline compare.Revision, opt detect.Options, detected []histo
 				Change: p.Change, CI: p.CI, Threshold: ds.Thresholds[i],
 				BaseValue: p.BaseValue, HeadValue: p.HeadValue,
 				Judged: Judged{Verdict: p.Verdict, Threshold: p.Threshold}, Impact: p.Impact, Base: p.Base,
+				AppImpact: p.AppImpact, Culprits: p.Culprits,
 			})
 		}
 		for _, det := range ds.Detections {
@@ -251,6 +267,9 @@ func WriteText(w io.Writer, d *Document) error {
 		fmt.Fprintf(ew, "  baseline moved: %s → %s (%s), bridged by comparison %d; points measured against another baseline are carried across (judged then … vs it)\n",
 			short(b.From.Commit), short(b.To.Commit), date(b.To.Time), b.Comparison)
 	}
+	for _, c := range d.Confirmations {
+		fmt.Fprintf(ew, "  application measured at %s (%s): %s\n", short(c.Head.Commit), date(c.Head.Time), ConfirmationText(c))
+	}
 	for _, s := range d.Series {
 		fmt.Fprintf(ew, "\n%s  %s\n", s.ID, s.Unit)
 		settings := ""
@@ -280,6 +299,11 @@ func WriteText(w io.Writer, d *Document) error {
 				render.Pct(p.Threshold), marks[i], judgedText(p))
 		}
 		t.Write(ew)
+		for i, p := range s.Points {
+			if line := AppImpactText(p.AppImpact, p.Culprits); line != "" {
+				fmt.Fprintf(ew, "  %d %s: %s\n", i, short(p.Head.Commit), line)
+			}
+		}
 		if line := recalibrated(s); line != "" {
 			fmt.Fprintf(ew, "  %s\n", line)
 		}
@@ -305,6 +329,44 @@ func WriteText(w io.Writer, d *Document) error {
 		fmt.Fprintf(ew, "\n(marks: %s; capital definite, small potential)\n", legend)
 	}
 	return ew.Close()
+}
+
+// AppImpactText says what a comparison estimated of a change's effect on
+// the application in compare's words (report/verdict): "estimated
+// application impact +6.8% [+6.1% … +7.4%] from the changed functions,
+// 90.0% of the movement in the application's functions", then ": likely
+// no application impact" when the change lies outside the application's
+// functions, and "; culprits a.F, b.G"; "" for a nil a.
+func AppImpactText(a *culprit.AppImpact, culprits []string) string {
+	if a == nil {
+		return ""
+	}
+	var s string
+	switch a.Basis {
+	case culprit.BasisNone:
+		s = "estimated application impact 0: no function and not the benchmark changed beyond its noise"
+	case culprit.BasisBenchmark:
+		s = fmt.Sprintf("estimated application impact %s [%s … %s] from the benchmark's change × its %s share of the application",
+			render.SignedPct(a.Estimate), render.SignedPct(a.Low), render.SignedPct(a.High), render.Pct(a.BenchmarkShare))
+	default:
+		s = fmt.Sprintf("estimated application impact %s [%s … %s] from the changed functions, %s of the movement in the application's functions",
+			render.SignedPct(a.Estimate), render.SignedPct(a.Low), render.SignedPct(a.High), render.Pct(a.RelevantShare))
+	}
+	if a.NoImpact && a.Basis != culprit.BasisNone {
+		s += ": likely no application impact"
+	}
+	if len(culprits) > 0 {
+		s += "; culprits " + strings.Join(culprits, ", ")
+	}
+	return s
+}
+
+// ConfirmationText says what the application workload measured on both
+// versions of a comparison showed: "+7.0% [+5.0% … +9.0%] in sec/op
+// (benchmark example.com/m.BenchmarkApp), against 1a2b3c4d5e".
+func ConfirmationText(c history.Confirmation) string {
+	e := c.Estimate
+	return fmt.Sprintf("%s [%s … %s] in %s (%s), against %s", render.SignedPct(e.Change), render.SignedPct(e.CI.Low), render.SignedPct(e.CI.High), c.Unit, c.Source, short(c.Base))
 }
 
 // date writes a commit time as its UTC day, "2026-03-01"; "" when zero.
@@ -428,7 +490,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		}
 		for _, det := range s.Detections {
 			pt := s.Points[det.Index]
-			p("- %s %s %s: %s", render.MarkdownCode(short(det.Commit)), date(pt.Head.Time), render.EscapeMarkdown(textutil.FirstLine(pt.Head.Subject)), detectionText(det.Detection))
+			line := fmt.Sprintf("- %s %s %s: %s", render.MarkdownCode(short(det.Commit)), date(pt.Head.Time), render.EscapeMarkdown(textutil.FirstLine(pt.Head.Subject)), detectionText(det.Detection))
+			if est := AppImpactText(pt.AppImpact, pt.Culprits); est != "" {
+				line += "; " + render.EscapeMarkdown(est)
+			}
+			p("%s", line)
 		}
 	}
 	return ew.Err
