@@ -71,6 +71,16 @@ type Set struct {
 	// Module is the module path of the latest comparison the series come
 	// from.
 	Module string `json:"module,omitempty"`
+	// Comparisons counts the stored comparisons that could make points:
+	// those of two different revisions (A/A and bridging comparisons
+	// aside), against any baseline.
+	Comparisons int `json:"comparisons"`
+	// OtherBaselines are the baselines of the stored comparisons the
+	// series leave out: those against a base no bridge connects to
+	// Baseline, the most comparisons first (then the most recently
+	// recorded, then the hash). Query.Baseline shows the series against
+	// one of them.
+	OtherBaselines []OtherBaseline `json:"other_baselines,omitempty"`
 	// Application are the application's measurements stored with the
 	// comparisons (see [RecordOptions].Application), one per head and
 	// source: those [FromMeasurements] first, each source's in ancestry
@@ -80,6 +90,15 @@ type Set struct {
 	// versions stored with the comparisons (compare.Report.AppMeasured),
 	// one per head, in ancestry order (see [SortPoints]).
 	Confirmations []Confirmation `json:"confirmations,omitempty"`
+}
+
+// An OtherBaseline is a base of stored comparisons that a [Set] leaves
+// out.
+type OtherBaseline struct {
+	// Commit is the base's full hash.
+	Commit string `json:"commit"`
+	// Comparisons is how many comparisons against it are stored.
+	Comparisons int `json:"comparisons"`
 }
 
 // A Series is one benchmark's changes against the baseline, one point per
@@ -199,6 +218,9 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 		return nil, fmt.Errorf("history: %s: %w", s.path, err)
 	}
 	set.Bridges = used
+	if set.Comparisons, set.OtherBaselines, err = s.otherBaselines(ctx, paths); err != nil {
+		return nil, fmt.Errorf("history: %s: %w", s.path, err)
+	}
 	var ids []int64
 	for _, b := range used {
 		ids = append(ids, b.Comparison)
@@ -507,6 +529,33 @@ func (s *Store) baseline(ctx context.Context, want string) (compare.Revision, er
 	}
 	r.Time = time.Unix(0, t).UTC()
 	return r, nil
+}
+
+// otherBaselines counts the stored comparisons of two different
+// revisions that are not bridges, and returns that count with the bases
+// of those against a base not in reached, in the order of
+// Set.OtherBaselines.
+func (s *Store) otherBaselines(ctx context.Context, reached map[string]bridgePath) (int, []OtherBaseline, error) {
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT base_commit, count(*) FROM comparisons WHERE aa = 0 AND bridge = 0
+		GROUP BY base_commit ORDER BY count(*) DESC, max(recorded) DESC, base_commit`)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer rows.Close()
+	total := 0
+	var others []OtherBaseline
+	for rows.Next() {
+		var o OtherBaseline
+		if err := rows.Scan(&o.Commit, &o.Comparisons); err != nil {
+			return 0, nil, err
+		}
+		total += o.Comparisons
+		if _, ok := reached[o.Commit]; !ok {
+			others = append(others, o)
+		}
+	}
+	return total, others, rows.Err()
 }
 
 // shortList names up to five commits by their first 12 characters.

@@ -152,6 +152,19 @@ func History(ctx context.Context, cfg HistoryConfig) ([]byte, error) {
 	case err != nil:
 		return nil, historyError(cfg.History, err)
 	}
+	if len(set.OtherBaselines) > 0 {
+		left := 0
+		var each []string
+		for _, o := range set.OtherBaselines {
+			left += o.Comparisons
+			each = append(each, fmt.Sprintf("%d against %s", o.Comparisons, short(o.Commit)))
+		}
+		if len(each) > 5 {
+			each = append(each[:5], fmt.Sprintf("and %d more baselines", len(each)-5))
+		}
+		cfg.warnInput("%d of %d comparisons are against other baselines and left out: %s; %s REV shows the series against one of them",
+			left, set.Comparisons, strings.Join(each, ", "), baselineField)
+	}
 	for _, b := range set.Unmatched {
 		warn("%s: no stored result against baseline %s matches this benchmark", b, short(set.Baseline.Commit))
 	}
@@ -206,6 +219,14 @@ func History(ctx context.Context, cfg HistoryConfig) ([]byte, error) {
 		logf("wrote the site of %d series into %s", len(doc.Series), cfg.HTML)
 	}
 	return buf.Bytes(), nil
+}
+
+// warnInput gives cfg.Warn a warning that names settings (input.Field
+// arguments), which a front end words in its own vocabulary.
+func (cfg HistoryConfig) warnInput(format string, args ...any) {
+	if cfg.Warn != nil {
+		cfg.Warn(input.Errorf(format, args...))
+	}
 }
 
 // plotError names the figures' directory (trend's Dir) as the setting

@@ -683,7 +683,9 @@
 //     .mbopt/history.db).
 //   - --baseline REV: the base revision of the series (default: the base of
 //     the most stored comparisons); a stored base's hash or prefix, or any
-//     revision of the repository in the current directory.
+//     revision of the repository in the current directory. Comparisons
+//     against another base (one no rebaseline connects) are left out, and a
+//     warning says how many, against which bases.
 //   - --unit U: show only this unit, such as sec/op; --metric
 //     time|cpu|instructions shows the unit of that compare metric (sec/op,
 //     cpu-sec/op, instructions/op).
