@@ -386,7 +386,8 @@
 //     (go doc github.com/mbopt/mbopt/report Document documents each field);
 //     github: the suite on standard output (or -o), then a Markdown summary
 //     appended to $GITHUB_STEP_SUMMARY (to standard output when that is
-//     unset; a summary file that cannot be written exits 2).
+//     unset; a summary file that cannot be written, a full disk included,
+//     exits 2 after the suite is written, and keeps no part of the summary).
 //   - -o FILE (--output FILE): write the result to FILE.
 //
 // The examples at the end of this manual show its output.
@@ -620,7 +621,9 @@
 //   - --format text|json|markdown|github: text (the default); json, a
 //     compare.Report; markdown, a pull-request comment; github, annotations on
 //     standard output (at most 10 per level, as GitHub shows no more) and the
-//     Markdown appended to $GITHUB_STEP_SUMMARY.
+//     Markdown appended to $GITHUB_STEP_SUMMARY. A summary that cannot be
+//     appended (a full disk: no part of it is kept) is reported after the
+//     annotations and exits 2, or 3 when the gate fails too.
 //   - -o FILE (--output FILE): write the report to FILE.
 //   - --out DIR: the raw results base.txt and head.txt, in the Go benchmark
 //     format, which benchstat base.txt head.txt reads (default: a directory

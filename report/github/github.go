@@ -63,14 +63,28 @@ func CheckStepSummary(path string) error {
 // Append appends s.Markdown to the file at path, creating it (mode 0644)
 // when missing: GitHub Actions gives each step such a file in
 // $GITHUB_STEP_SUMMARY and shows what the step appended. The file belongs
-// to the runner, so it is appended to in one write, not replaced. Errors
-// name path.
+// to the runner, so it is appended to in one write, not replaced, and
+// synced, so that a disk that fills up at write-back fails here. When the
+// write fails (a full disk takes part of it), the part written is taken
+// back (the file is truncated to its size before) and the error names
+// path.
 func (s *StepSummary) Append(path string) error {
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return fmt.Errorf("appending the step summary: %w", err)
 	}
-	if _, err := f.Write(s.Markdown); err != nil {
+	size := int64(-1) // not a regular file: nothing to sync or take back
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
+	}
+	_, err = f.Write(s.Markdown)
+	if err == nil && size >= 0 {
+		err = f.Sync()
+	}
+	if err != nil {
+		if size >= 0 {
+			f.Truncate(size) // best effort: the error says what failed
+		}
 		f.Close()
 		return fmt.Errorf("appending the step summary to %s: %w", path, err)
 	}

@@ -40,8 +40,10 @@ func Write(w io.Writer, r *compare.Report, format string) (*github.StepSummary, 
 // Document returns the comparison r in format as the caller prints it (on
 // standard output, or into a file). With github, the step summary is
 // appended to the file stepSummary ($GITHUB_STEP_SUMMARY), or, when that
-// is empty, follows the annotations; a summary that cannot be appended is
-// an input error about the setting StepSummary.
+// is empty, follows the annotations. A summary that cannot be appended
+// (see github.StepSummary.Append: a full disk leaves none of it) is an
+// input error about the setting StepSummary, returned with the document:
+// the caller prints the document, then reports the error.
 func Document(r *compare.Report, format, stepSummary string) ([]byte, error) {
 	var out bytes.Buffer
 	sum, err := Write(&out, r, format)
@@ -51,7 +53,7 @@ func Document(r *compare.Report, format, stepSummary string) ([]byte, error) {
 	if stepSummary == "" {
 		out.Write(sum.Markdown)
 	} else if err := sum.Append(stepSummary); err != nil {
-		return nil, input.Errorf("%s: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", input.Field("StepSummary"), err)
+		return out.Bytes(), input.Errorf("%s: %v; free space, point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", input.Field("StepSummary"), err)
 	}
 	return out.Bytes(), nil
 }
