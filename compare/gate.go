@@ -24,10 +24,13 @@ const (
 	// application: one whose culprits put it outside the application's
 	// functions (Result.AppImpact.NoImpact, likely no application impact)
 	// or whose estimated application impact is below
-	// Settings.AppImpactThreshold passes. A definite regression without
-	// an application impact (no reference profile, a unit other than the
-	// metric's, profiles that failed) fails, as with
-	// FailOnDefiniteRegression.
+	// Settings.AppImpactThreshold passes. Where the application itself was
+	// measured (Report.AppMeasured), the measurement decides instead of
+	// the estimates: every definite regression fails when the measured
+	// change is at least the threshold and its interval lies above 0, and
+	// none does otherwise. A definite regression without an application
+	// impact (no reference profile, a unit other than the metric's,
+	// profiles that failed) fails, as with FailOnDefiniteRegression.
 	FailOnAppImpact FailOn = "app-impact"
 	// FailOnNever never fails.
 	FailOnNever FailOn = "never"
@@ -52,6 +55,10 @@ func (r *Report) Gate(f FailOn) []Result {
 	var fail []Result
 	for _, res := range r.Results {
 		switch {
+		case res.Status == Compared && f == FailOnAppImpact && res.Verdict == benchstats.DefiniteRegression && r.AppMeasured != nil:
+			if m := r.AppMeasured.Estimate; m.Change >= r.Settings.AppImpactThreshold && m.CI.Low > 0 {
+				fail = append(fail, res)
+			}
 		case res.Status == Compared && f == FailOnAppImpact && res.Verdict == benchstats.DefiniteRegression:
 			if a := res.AppImpact; a == nil || !a.NoImpact && a.Estimate >= r.Settings.AppImpactThreshold {
 				fail = append(fail, res)

@@ -24,19 +24,27 @@ func TestGateAppImpact(t *testing.T) {
 		reg("BenchmarkUnknown", nil),
 		{ID: "p.BenchmarkPotential", Name: "BenchmarkPotential", Unit: "sec/op", Status: compare.Compared, Verdict: benchstats.PotentialRegression, AppImpact: &culprit.AppImpact{Estimate: 0.5}},
 	}
+	measured := func(change, lo, hi float64) *compare.AppMeasurement {
+		return &compare.AppMeasurement{Source: "benchmark p.BenchmarkServe", Unit: "sec/op", Estimate: benchstats.Estimate{Change: change, CI: benchstats.Interval{Low: lo, High: hi}}}
+	}
+	all := []string{"BenchmarkOutside", "BenchmarkSmall", "BenchmarkLarge", "BenchmarkUnknown"}
 	for _, tc := range []struct {
 		name      string
 		f         compare.FailOn
 		threshold float64
+		measured  *compare.AppMeasurement
 		want      []string
 	}{
-		{"app-impact at 0.1%", compare.FailOnAppImpact, 0.001, []string{"BenchmarkLarge", "BenchmarkUnknown"}},
-		{"app-impact at 0", compare.FailOnAppImpact, 0, []string{"BenchmarkSmall", "BenchmarkLarge", "BenchmarkUnknown"}},
-		{"app-impact at 5%", compare.FailOnAppImpact, 0.05, []string{"BenchmarkUnknown"}},
-		{"definite-regression ignores the impact", compare.FailOnDefiniteRegression, 0.05, []string{"BenchmarkOutside", "BenchmarkSmall", "BenchmarkLarge", "BenchmarkUnknown"}},
+		{"app-impact at 0.1%", compare.FailOnAppImpact, 0.001, nil, []string{"BenchmarkLarge", "BenchmarkUnknown"}},
+		{"app-impact at 0", compare.FailOnAppImpact, 0, nil, []string{"BenchmarkSmall", "BenchmarkLarge", "BenchmarkUnknown"}},
+		{"app-impact at 5%", compare.FailOnAppImpact, 0.05, nil, []string{"BenchmarkUnknown"}},
+		{"a measured regression fails every definite regression", compare.FailOnAppImpact, 0.001, measured(0.02, 0.01, 0.03), all},
+		{"a measured regression below the threshold passes", compare.FailOnAppImpact, 0.05, measured(0.02, 0.01, 0.03), nil},
+		{"a measured change whose interval holds 0 passes", compare.FailOnAppImpact, 0.001, measured(0.02, -0.01, 0.05), nil},
+		{"definite-regression ignores the impact", compare.FailOnDefiniteRegression, 0.05, nil, all},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := &compare.Report{Results: results, Settings: compare.Settings{AppImpactThreshold: tc.threshold}}
+			rep := &compare.Report{Results: results, Settings: compare.Settings{AppImpactThreshold: tc.threshold}, AppMeasured: tc.measured}
 			var got []string
 			for _, r := range rep.Gate(tc.f) {
 				got = append(got, r.Name)

@@ -106,6 +106,11 @@ type Options struct {
 	// unknown. With it, a result with culprits gets its application
 	// impact (Result.AppImpact, see package culprit).
 	Application *relevance.Application
+	// Confirm, when enabled, measures the application workload on both
+	// versions when some result's estimated application impact passes
+	// Settings.AppImpactThreshold (Report.AppMeasured; see [Confirm]).
+	// It needs Application.
+	Confirm Confirm
 	// Progress, when set, is called with each step, from one goroutine
 	// at a time.
 	Progress func(Event)

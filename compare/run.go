@@ -145,6 +145,12 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if err := opt.checkShards(s); err != nil {
 		return nil, err
 	}
+	if err := opt.Confirm.check(); err != nil {
+		return nil, err
+	}
+	if opt.Confirm.Enabled() && opt.Application == nil {
+		return nil, input.Field("Confirm").Errorf("confirms the estimated application impact, which needs the application's reference profile (%s)", input.Field("Application"))
+	}
 	if _, err := benchname.CompileFilter(opt.Bench); err != nil {
 		return nil, input.Field("Bench").Errorf("%w", err)
 	}
@@ -264,9 +270,15 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, err
 	}
 	// The culprits of each change, while the worktrees and test binaries
-	// are still there.
+	// are still there, and the application measured where an estimate
+	// calls for it.
 	if err := r.culprits(ctx, rep, out); err != nil {
 		return nil, err
+	}
+	if opt.Confirm.Enabled() {
+		if err := r.confirm(ctx, ws, rep); err != nil {
+			return nil, err
+		}
 	}
 	rep.Notes = r.rep.Notes
 	if n := markUntouched(rep.Results, opt.Affected); n > 0 {

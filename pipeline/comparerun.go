@@ -61,6 +61,15 @@ type CompareConfig struct {
 	// history stores as the application's (history.RecordOptions); ""
 	// means the total of Analysis's reference profile, if any.
 	AppBenchmark string
+	// Confirm measures the application workload on both versions when
+	// some result's estimated application impact passes
+	// Settings.AppImpactThreshold (compare.Options.Confirm): the
+	// AppBenchmark, or AppCommand. It needs Analysis.
+	Confirm bool
+	// AppCommand is the application workload Confirm measures when no
+	// AppBenchmark is given: a shell command, as mbopt run's --app-cmd
+	// (compare.Confirm.Command).
+	AppCommand string
 	// KeepVerdicts keeps the verdicts against Settings.Threshold, which was
 	// chosen for this comparison, instead of the calibrated thresholds.
 	KeepVerdicts bool

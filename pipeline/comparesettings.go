@@ -25,9 +25,11 @@ func (cfg *CompareConfig) chosen(f input.Field, zero bool) bool {
 //   - FailOn not chosen is FailOnNever for an A/A comparison (a detection
 //     there is a false alarm, not a regression) and for a Bridge (the new
 //     baseline differs on purpose), else FailOnDefiniteRegression;
+//   - Confirm needs Analysis and one of AppBenchmark and AppCommand, which
+//     become Options.Confirm; AppCommand needs Confirm;
 //   - FailOnAppImpact needs Analysis (the application's profile says which
-//     functions it runs); with any other gate Settings.AppImpactThreshold
-//     must not be chosen, and is cleared;
+//     functions it runs); with any other gate and without Confirm
+//     Settings.AppImpactThreshold must not be chosen, and is cleared;
 //   - a chosen Settings.FDR must be positive (0 left to the library means
 //     the default, 5%);
 //   - then the settings must pass compare.Settings.Check.
@@ -67,11 +69,24 @@ func (cfg *CompareConfig) Resolve() error {
 		}
 	}
 	switch {
+	case cfg.Confirm && cfg.Analysis == nil:
+		return input.Errorf("%s measures the application where its estimated impact calls for it, which needs the analysis flags (%s, %s)", input.Field("Confirm"), input.Field("Analysis.App"), input.Field("Analysis.Micro"))
+	case cfg.Confirm && cfg.AppBenchmark == "" && cfg.AppCommand == "":
+		return input.Errorf("%s needs the application workload: %s NAME or %s CMD", input.Field("Confirm"), input.Field("AppBenchmark"), input.Field("AppCommand"))
+	case cfg.Confirm && cfg.AppBenchmark != "" && cfg.AppCommand != "":
+		return input.Errorf("%s and %s both name the application workload %s measures; give one of them", input.Field("AppBenchmark"), input.Field("AppCommand"), input.Field("Confirm"))
+	case !cfg.Confirm && cfg.AppCommand != "":
+		return input.Errorf("%s is the workload %s measures; add %s", input.Field("AppCommand"), input.Field("Confirm"), input.Field("Confirm"))
+	}
+	if cfg.Confirm {
+		cfg.Options.Confirm = compare.Confirm{Benchmark: cfg.AppBenchmark, Command: cfg.AppCommand}
+	}
+	switch {
 	case cfg.FailOn == compare.FailOnAppImpact && cfg.Analysis == nil:
 		return input.Errorf("%s %s needs the analysis flags (%s, %s): the application's profile says which functions it runs", input.Field("FailOn"), compare.FailOnAppImpact, input.Field("Analysis.App"), input.Field("Analysis.Micro"))
-	case cfg.FailOn == compare.FailOnAppImpact:
+	case cfg.FailOn == compare.FailOnAppImpact, cfg.Confirm:
 	case cfg.chosen("Settings.AppImpactThreshold", s.AppImpactThreshold == 0):
-		return input.Errorf("%s applies to %s %s only", input.Field("Settings.AppImpactThreshold"), input.Field("FailOn"), compare.FailOnAppImpact)
+		return input.Errorf("%s applies to %s %s and %s only", input.Field("Settings.AppImpactThreshold"), input.Field("FailOn"), compare.FailOnAppImpact, input.Field("Confirm"))
 	default:
 		s.AppImpactThreshold = 0
 	}

@@ -35,6 +35,8 @@ type compareOptions struct {
 	trialShard      string // --trial-shard as given
 	shardCosts      string // --shard-costs as given
 	changedSince    string // --changed-since
+	confirm         bool   // --confirm
+	appCmd          string // --app-cmd
 	// rebaseline compares --from with --to (history rebaseline).
 	rebaseline bool
 	from, to   string
@@ -89,7 +91,7 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	f.StringVar(&o.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)")
 	f.StringVar(&o.Out, "out", "", "directory of the raw results base.txt and head.txt (default: a directory of the comparison's own under .mbopt/compare in the module root)")
 	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|app-impact|never} (app-impact: a definite regression whose estimated application impact is at least --app-impact-threshold; needs the analysis flags)")
-	f.Float64Var(&o.Settings.AppImpactThreshold, "app-impact-threshold", 0.001, "with --fail-on app-impact: the estimated application impact (0.001 = 0.1% of the application's CPU time) below which a definite regression passes")
+	f.Float64Var(&o.Settings.AppImpactThreshold, "app-impact-threshold", 0.001, "with --fail-on app-impact: the estimated application impact (0.001 = 0.1% of the application's CPU time) below which a definite regression passes; with --confirm: the estimate that calls for measuring the application")
 	f.StringArrayVar(&o.Explain, "explain", nil, "find the culprit functions of benchmark `NAME` (full name or id) whatever its verdict; repeatable (the changes get them anyway)")
 	f.StringVar(&o.cmpFormat, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"} (github: annotations on stdout, the Markdown summary appended to $GITHUB_STEP_SUMMARY)")
 	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout")
@@ -113,6 +115,8 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	f.StringVar(&o.shardCosts, "shard-costs", "", "with --shard: balance the shards by the costs recorded in this `manifest` (a manifest.json or a collection directory; default: by count)")
 	f.StringVar(&o.changedSince, "changed-since", "", "with the analysis flags: mark the results of benchmarks covering none of the functions changed since `REV` ("+changes.MergeBase+": the --base) as likely noise")
 	f.BoolVar(&o.OnlyAffected, "only-affected", false, "with --changed-since: compare only the suite's benchmarks whose covered functions changed")
+	f.BoolVar(&o.confirm, "confirm", false, "with the analysis flags: measure the application workload (--app-benchmark or --app-cmd) on both versions when a change's estimated application impact passes --app-impact-threshold, and report it beside the estimate")
+	f.StringVar(&o.appCmd, "app-cmd", "", "with --confirm: the application workload, a shell `command` run in each version's module root as mbopt run's --app-cmd ({profile}: a CPU profile it may write); a fixed amount of work")
 	addCompareHistoryFlags(f, &o.hist)
 	return cmd
 }
@@ -128,7 +132,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	}
 	cfg := pipeline.CompareConfig{Options: o.Options, SuiteFile: o.suiteFile, ChangedSince: o.changedSince,
 		History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, KeepVerdicts: cmd.Flags().Changed("threshold"),
-		Output: o.output, FailOn: failOn, Chosen: cli.Given(cmd.Flags()), Bridge: o.rebaseline}
+		Output: o.output, FailOn: failOn, Chosen: cli.Given(cmd.Flags()), Bridge: o.rebaseline, Confirm: o.confirm, AppCommand: o.appCmd}
 	cfg.AA, cfg.Packages = o.hist.aa, args
 	if o.noCache {
 		cfg.CacheDir = "off"

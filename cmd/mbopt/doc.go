@@ -599,22 +599,48 @@
 //
 // Culprits: for each definite or potential change in the metric, and for
 // each benchmark --explain NAME names (full name or id; repeatable), compare
-// profiles the benchmark once per version at the same iteration counts
-// (instructions: Cachegrind, credited by source line to the function whose
-// body encloses it, so an inlined helper gets its own work; time and cpu: a
-// CPU profile, inlined frames included), diffs the profiles per function and
-// ranks the functions by their share of the change: JSON results[].culprits
-// (function, base, head, delta per operation, share, in_application). Both
-// profiles are written per operation to DIR/culprits (see --out) and named in
-// results[].profiles, so go tool pprof -top -diff_base BASE HEAD shows the
-// same diff. With the analysis flags each such result also gets app_impact,
-// the estimated relative change of the application's CPU time (Σ over the
-// changed functions of their share of the application's CPU × their relative
-// change, with app_impact_low and app_impact_high from the interval), and
-// app_relevant_share, the part of the change in functions the application
-// runs; below a tenth it is marked likely_no_app_impact. Text shows the top 3
-// culprits under the changes, Markdown a table of the changes by estimated
-// application impact with the top 5 of each in a collapsed block.
+// takes a per-function profile of every measurement of both versions
+// (instructions: each measurement's Cachegrind counts, credited by source
+// line to the function whose body encloses it, so an inlined helper gets
+// its own work; time and cpu: 5 CPU profiles per version, inlined frames
+// included) and keeps the functions whose change is beyond their own noise
+// (Welch's t-test over the measurements, Benjamini–Hochberg at 1%), ranked
+// by the size of their change whatever its sign: JSON results[].culprits
+// (function, base, head, delta per operation, relative, kind, share of the
+// total movement, in_application) and results[].explained (how many
+// profiles, how many functions moved within their noise). An A/A lists
+// none and says so. The last profile of each version is written per
+// operation to DIR/culprits (see --out) and named in results[].profiles,
+// so go tool pprof -top -diff_base BASE HEAD shows the diff. With the
+// analysis flags (and with them --bench PATTERN) each such result also gets
+// app_impact, the estimated relative change of the application's CPU
+// time: Σ over the changed functions of their share of the application's
+// CPU × their relative change, formed only on clearly positive bases, a
+// function inlined away folded into the caller that absorbed it (so the
+// application's other paths to it keep their cost), app_impact_low and
+// app_impact_high from the benchmark's own hierarchical bootstrap and the
+// reference profile's sampling error, app_impact_basis (functions; or
+// benchmark: no function changed beyond its noise, so the benchmark's share
+// of the application × its change; or none), and app_relevant_share, the
+// part of the movement in functions the application runs (or its function
+// set, --app-cover, lists); below a tenth it is marked
+// likely_no_app_impact. Text shows the top 3 culprits under the changes,
+// Markdown a table of the changes by estimated application impact with the
+// top 5 of each in a collapsed block. docs/compare.md explains the
+// estimator.
+//
+// Confirmation: --confirm, with the analysis flags, measures the
+// application workload itself on both versions, with the comparison's
+// metric and schedule, after the benchmarks and only when a change's
+// estimated application impact passes --app-impact-threshold: the
+// benchmark --app-benchmark NAME (its compared result when it is one of
+// the compared benchmarks), or --app-cmd CMD, a shell command run in each
+// version's module root as mbopt run's --app-cmd takes it, measured whole
+// (instructions: every process under Valgrind), so it should do a fixed
+// amount of work. The report shows the measured change beside the estimate
+// (JSON app_measured), and --fail-on app-impact then decides by the
+// measurement: every definite regression fails when the measured change is
+// at least the threshold and its interval lies above 0.
 //
 // Output:
 //
@@ -748,8 +774,8 @@
 //     --resamples, --no-cache: as for mbopt compare; give those of the
 //     series.
 //   - --history FILE, --out DIR, --format, -o FILE (--output FILE), --fail-on,
-//     --app-impact-threshold, --explain: as for mbopt compare; the gate
-//     applies only with an explicit --fail-on.
+//     --app-impact-threshold, --explain, --confirm, --app-cmd: as for mbopt
+//     compare; the gate applies only with an explicit --fail-on.
 //   - --base, --head, --aa, --app-benchmark, --shard, --trial-shard,
 //     --shard-costs, --no-history, --changed-since and --only-affected are
 //     compare's and refused: rebaseline sets them (a bridge stores no

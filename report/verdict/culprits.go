@@ -3,6 +3,7 @@ package verdict
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -279,4 +280,46 @@ func culpritSummary(res *compare.Result) string {
 		}
 	}
 	return s
+}
+
+// leadImpact returns the explained result whose estimated application
+// impact is largest in size, not marked likely no application impact
+// (ties: the report's order); nil when none has one.
+func leadImpact(r *compare.Report) *compare.Result {
+	var lead *compare.Result
+	for i := range r.Results {
+		res := &r.Results[i]
+		a := res.AppImpact
+		if a == nil || a.NoImpact || a.Basis == culprit.BasisNone {
+			continue
+		}
+		if lead == nil || math.Abs(a.Estimate) > math.Abs(lead.AppImpact.Estimate) {
+			lead = res
+		}
+	}
+	return lead
+}
+
+// appSummary is the line a report leads with about the application: the
+// largest estimated application impact and, where the application was
+// measured, the measured change; "" when there is neither. name writes a
+// result's name and data the workload's source as the format needs them
+// (Markdown: code spans); the rest is words and figures.
+func appSummary(r *compare.Report, name func(*compare.Result) string, data func(string) string) string {
+	var parts []string
+	if lead := leadImpact(r); lead != nil {
+		a := lead.AppImpact
+		basis := "from its changed functions"
+		if a.Basis == culprit.BasisBenchmark {
+			basis = "from its share of the application"
+		}
+		parts = append(parts, fmt.Sprintf("estimated %s [%s … %s] (%s, %s)", render.SignedPct(a.Estimate), render.SignedPct(a.Low), render.SignedPct(a.High), name(lead), basis))
+	}
+	if m := r.AppMeasured; m != nil {
+		parts = append(parts, fmt.Sprintf("measured %s [%s … %s] (%s, %s)", render.SignedPct(m.Estimate.Change), render.SignedPct(m.Estimate.CI.Low), render.SignedPct(m.Estimate.CI.High), data(m.Source), data(m.Unit)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Application: " + strings.Join(parts, "; ") + "."
 }

@@ -41,6 +41,8 @@ func culpritReport(app bool) *compare.Report {
 	aa.Explained = &compare.Explained{Measurements: [2]int{9, 9}, Tested: 4, Noise: 4}
 	if app {
 		aa.AppImpact = &culprit.AppImpact{Basis: culprit.BasisNone, NoImpact: true}
+		r.AppMeasured = &compare.AppMeasurement{Source: "benchmark " + m + "/p.BenchmarkServe", Unit: "instructions/op",
+			Estimate: benchstats.Estimate{Change: 0.069, CI: benchstats.Interval{Low: 0.062, High: 0.077}}}
 	}
 	r.Results = []compare.Result{low, high, none, aa}
 	return r
@@ -80,18 +82,18 @@ func TestCulpritOutput(t *testing.T) {
 		{
 			name: "with the application's profile",
 			app:  true,
-			textHas: []string{"example.com/tinytsdb/p.c  1000 instructions → 1040 instructions (+40.0 instructions, +4.0%; 19.0% of the movement), in the application", "estimated application impact +8.0% [+7.0% … +9.0%] from the changed functions", "go tool pprof -top -diff_base /out/culprits/low.base.pprof /out/culprits/low.head.pprof", "likely no application impact",
+			textHas: []string{"Application: estimated +8.0% [+7.0% … +9.0%] (p.BenchmarkHigh, from its changed functions); measured +6.9% [+6.2% … +7.7%] (benchmark example.com/tinytsdb/p.BenchmarkServe, instructions/op).", "example.com/tinytsdb/p.c  1000 instructions → 1040 instructions (+40.0 instructions, +4.0%; 19.0% of the movement), in the application", "estimated application impact +8.0% [+7.0% … +9.0%] from the changed functions", "go tool pprof -top -diff_base /out/culprits/low.base.pprof /out/culprits/low.head.pprof", "likely no application impact",
 				"no function changed beyond its noise: 4 functions moved within it (9 and 9 per-function profiles)", "estimated application impact 0: no function and not the benchmark changed beyond its noise"},
 			textHasNot: []string{"tinytsdb/p.d "}, // a 4th culprit: text shows 3
 			mdOrder:    []string{"| 1 | +8.0% |", "| 2 | +1.0% |", "| 3 | likely none |", "<details><summary>1. instructions/op +10.0%", "<details><summary>2. instructions/op +21.0%"},
-			mdHas:      []string{"`example.com/tinytsdb/p.e`", "Reproduce: `go tool pprof -top -diff_base /out/culprits/high.base.pprof /out/culprits/high.head.pprof`", "likely no application impact</summary>"},
+			mdHas:      []string{"**Application: estimated +8.0% [+7.0% … +9.0%] (`p.BenchmarkHigh`, from its changed functions); measured +6.9% [+6.2% … +7.7%] (`benchmark example.com/tinytsdb/p.BenchmarkServe`, `instructions/op`).**", "`example.com/tinytsdb/p.e`", "Reproduce: `go tool pprof -top -diff_base /out/culprits/high.base.pprof /out/culprits/high.head.pprof`", "likely no application impact</summary>"},
 			mdHasNot:   []string{"`example.com/tinytsdb/p.f`"},
 		},
 		{
 			name:     "without",
 			textHas:  []string{"(+60.0 instructions, +6.0%; 28.6% of the movement)\n", "no function changed beyond its noise: 4 functions moved"},
 			mdOrder:  []string{"| 1 | +21.0% |", "| 2 | +10.0% |", "| 3 | +5.0% |", "| 4 | +0.0% |", "none beyond noise"},
-			mdHasNot: []string{"application impact", "likely"},
+			mdHasNot: []string{"application impact", "likely", "Application:"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -59,6 +59,9 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 
 	p("## mbopt compare: %s\n\n", render.MarkdownCode(r.Module))
 	p("**%s**\n\n", headline(r, func(res *compare.Result) string { return render.MarkdownCode(name(res)) }))
+	if a := appSummary(r, func(res *compare.Result) string { return render.MarkdownCode(name(res)) }, render.MarkdownCode); a != "" {
+		p("**%s**\n\n", a)
+	}
 	if t := tally(r); t != "" {
 		p("In all: %s.\n", t)
 	}

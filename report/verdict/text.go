@@ -488,6 +488,9 @@ func WriteText(w io.Writer, r *compare.Report) error {
 	p("base  %s\n", revisionText(r.Base))
 	p("head  %s\n\n", revisionText(r.Head))
 	p("%s\n", headline(r, name))
+	if a := appSummary(r, name, func(s string) string { return s }); a != "" {
+		p("%s\n", a)
+	}
 	if t := tally(r); t != "" {
 		p("In all: %s.\n", t)
 	}

@@ -44,7 +44,8 @@ var flags = map[input.Field]string{
 	// pipeline.CompareConfig, MergeConfig and RebaselineConfig, and changes.Since
 	"SuiteFile": "--suite", "Analysis.App": "--app", "Analysis.Micro": "--micro", "Analysis.Modules": "--module",
 	"History": "--history", "NoHistory": "--no-history", "ChangedSince": "--changed-since", "Output": "-o",
-	"StepSummary": "$GITHUB_STEP_SUMMARY", "AppBenchmark": "--app-benchmark", "MinCoverage": "--min-coverage", "AllowEmpty": "--allow-empty", "From": "--from", "To": "--to",
+	"StepSummary": "$GITHUB_STEP_SUMMARY", "AppBenchmark": "--app-benchmark", "Confirm": "--confirm",
+	"Confirm.Benchmark": "--app-benchmark", "Confirm.Command": "--app-cmd", "Application": "--app", "MinCoverage": "--min-coverage", "AllowEmpty": "--allow-empty", "From": "--from", "To": "--to",
 	// pipeline.HistoryConfig
 	"Baseline": "--baseline", "Unit": "--unit", "Metric": "--metric", "Format": "--format", "Plot": "--plot", "HTML": "--html",
 	"CommitURL": "--commit-url", "Instability": "--instability",
