@@ -662,8 +662,11 @@
 //   - --app-benchmark NAME: the compared benchmark (id or name) that is the
 //     application benchmark: its measurement at the head is stored with the
 //     comparison as the application's, the upper series of history --html's
-//     Figure 8/9 view. Without it, a comparison with --app stores the
-//     reference profile's total CPU time instead.
+//     Figure 8/9 view. Without it, the application measured on both versions
+//     (app_measured), when the comparison has it, is that series; a
+//     comparison with --app also stores the reference profile's total CPU
+//     time, which is no measurement and is not drawn. With each result the
+//     history keeps its estimated application impact and top culprits.
 //
 // # mbopt compare merge
 //

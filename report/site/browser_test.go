@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/internal/testing/need"
 	"github.com/mbopt/mbopt/report/site"
 )
@@ -220,13 +221,13 @@ func TestSiteInBrowser(t *testing.T) {
 			// every element: band, line, both threshold paths, one point
 			// per commit, one marker per detection.
 			type card struct {
-				Name, Unit, Settings, Facts            string
+				Name, Title, Unit, Settings, Facts     string
 				Bands, Lines, Thresholds, Points, Dets int
 				Hits, Axes, Rebases                    int
 				YLabel                                 string
 			}
 			var cards []card
-			b.eval(t, `Array.from(document.querySelectorAll(".card")).map(function(c){ var q=function(s){return c.querySelectorAll(s).length;}; return {Name:c.querySelector("h3 a").textContent, Unit: MBOPT.data.series[+c.dataset.k].unit, Settings: MBOPT.data.series[+c.dataset.k].settings, Facts: c.querySelector(".facts").textContent, Bands:q("path.band"), Lines:q("path.line"), Thresholds:q("path.threshold"), Points:q("circle.pt"), Dets:q(".det"), Hits:q("rect.hit"), Axes:q(".axes"), Rebases:q("line.rebase"), YLabel: Array.from(c.querySelectorAll(".axes .label")).map(function(l){ return l.textContent; }).join(" | ")}; })`, &cards)
+			b.eval(t, `Array.from(document.querySelectorAll(".card")).map(function(c){ var q=function(s){return c.querySelectorAll(s).length;}; return {Name: MBOPT.data.series[+c.dataset.k].name, Title:c.querySelector("h3 a").textContent, Unit: MBOPT.data.series[+c.dataset.k].unit, Settings: MBOPT.data.series[+c.dataset.k].settings, Facts: c.querySelector(".facts").textContent, Bands:q("path.band"), Lines:q("path.line"), Thresholds:q("path.threshold"), Points:q("circle.pt"), Dets:q(".det"), Hits:q("rect.hit"), Axes:q(".axes"), Rebases:q("line.rebase"), YLabel: Array.from(c.querySelectorAll(".axes .label")).map(function(l){ return l.textContent; }).join(" | ")}; })`, &cards)
 			require.Len(t, cards, len(d.Series))
 			byName := map[string]card{}
 			for _, c := range cards {
@@ -236,6 +237,14 @@ func TestSiteInBrowser(t *testing.T) {
 				c, ok := byName[s.Name+" "+s.Unit+" "+s.Settings]
 				if !assert.True(t, ok, "no card named %q", s.Name) {
 					continue
+				}
+				if s.Name == "BenchmarkQuery" {
+					// Two series of one name: the titles say which unit.
+					assert.Equal(t, "BenchmarkQuery · "+s.Unit, c.Title)
+				} else if s.Name == "BenchmarkInsert" {
+					assert.Equal(t, "BenchmarkInsert · sec/op · "+s.Settings, c.Title)
+				} else {
+					assert.Equal(t, s.Name, c.Title)
 				}
 				assert.Equal(t, 1, c.Bands, "%s band", s.Name)
 				assert.Equal(t, 1, c.Lines, "%s line", s.Name)
@@ -283,30 +292,68 @@ func TestSiteInBrowser(t *testing.T) {
 			b.eval(t, `({Title: document.getElementById("title").textContent, Summary: document.getElementById("summary").textContent})`, &head)
 			assert.Equal(t, "example.com/tsdb: benchmark history", head.Title)
 			assert.Contains(t, head.Summary, "The baseline moved: 9e8d7c6 → 0f1e2d3 (2026-02-28 08:00)")
-			// The Figure 8/9 view: the relevant regression stands higher
-			// than the irrelevant one.
-			var heights []struct {
-				Name string
-				Y    float64
+			// The Figure 8/9 view (issue 30 item 5): a detection whose
+			// comparison estimated the application impact stands at the
+			// estimate, a circle; one without stands apart, a square at the
+			// reference impact, which is no estimate. The relevant
+			// regression (+6.8%) stands higher than the irrelevant one
+			// (reference 2%), and insert, which compare called likely no
+			// application impact, near 0, not at its 25% reference impact.
+			var marks []struct {
+				Name, Shape, Class, Tip string
+				Y                       float64
+				K                       int
 			}
-			b.eval(t, `Array.from(document.querySelectorAll("#impact-chart circle.impact")).map(function(c){ return {Name: c.parentNode.getAttribute("href"), Y: +c.getAttribute("cy")}; })`, &heights)
+			b.eval(t, `Array.from(document.querySelectorAll("#impact-chart a")).map(function(a, k){ var m=a.querySelector(".impact"); return {Name: a.getAttribute("href"), Shape: m.tagName, Class: m.getAttribute("class"), Y: m.tagName === "rect" ? +m.getAttribute("y") + 5 : +m.getAttribute("cy"), K: k}; })`, &marks)
 			pages := site.PageNames(d.Series)
-			yOf := map[string]float64{}
+			type mark struct {
+				shape, class string
+				y            float64
+				k            int
+			}
+			at := map[string][]mark{}
 			for i, s := range d.Series {
-				for _, h := range heights {
-					if h.Name == "series/"+pages[i] {
-						yOf[s.ID+" "+s.Unit] = h.Y
+				for _, m := range marks {
+					if m.Name == "series/"+pages[i] {
+						at[s.ID+" "+s.Unit+" "+s.Settings] = append(at[s.ID+" "+s.Unit+" "+s.Settings], mark{m.Shape, m.Class, m.Y, m.K})
 					}
 				}
 			}
-			require.Contains(t, yOf, "example.com/tsdb/query.BenchmarkQuery sec/op")
-			require.Contains(t, yOf, "example.com/tsdb/util.BenchmarkFormat sec/op")
-			assert.Less(t, yOf["example.com/tsdb/query.BenchmarkQuery sec/op"], yOf["example.com/tsdb/util.BenchmarkFormat sec/op"], "the relevant detection is drawn higher (smaller y)")
+			query, format, insert := at["example.com/tsdb/query.BenchmarkQuery sec/op "], at["example.com/tsdb/util.BenchmarkFormat sec/op "], at["example.com/tsdb/store.BenchmarkInsert sec/op count 10"]
+			require.NotEmpty(t, query)
+			require.NotEmpty(t, format)
+			require.NotEmpty(t, insert)
+			var zero float64
+			b.eval(t, `(function(){ var ys = Array.from(document.querySelectorAll("#impact-chart .axes text.tick")).filter(function(t){ return t.textContent === "0.0%"; }).map(function(t){ return +t.getAttribute("y") - 4; }); return ys; })()[0]`, &zero)
+			for _, m := range query {
+				assert.Equal(t, "circle", m.shape, "an estimated detection")
+				assert.Contains(t, m.class, "estimate")
+				assert.Less(t, m.y, format[0].y, "the relevant detection is drawn higher (smaller y)")
+				tip := b.hover(t, `#impact-chart a`, m.k)
+				assert.Contains(t, tip, "estimated application impact +6.80% [+6.10% … +7.40%]")
+			}
+			for _, m := range format {
+				assert.Equal(t, "rect", m.shape, "a detection without an estimate is drawn apart")
+				assert.Contains(t, m.class, "reference")
+				tip := b.hover(t, `#impact-chart a`, m.k)
+				assert.Contains(t, tip, "reference impact 2.0% (not an estimate)")
+			}
+			for _, m := range insert {
+				assert.Equal(t, "circle", m.shape)
+				assert.InDelta(t, zero, m.y, 3, "likely no application impact: at its estimate, near 0, not at its 25% reference impact")
+				assert.Contains(t, b.hover(t, `#impact-chart a`, m.k), "likely no application impact")
+			}
 			var appPoints int
 			b.eval(t, `document.querySelectorAll("#app-chart circle.pt").length`, &appPoints)
 			assert.Equal(t, 3, appPoints)
-			impactTip := b.hover(t, `#impact-chart a`, 0)
-			assert.Contains(t, impactTip, "reference impact")
+			// The cards say the estimate and the reference impact apart.
+			for _, c := range cards {
+				if c.Name == "BenchmarkQuery" && c.Unit == "sec/op" {
+					assert.Contains(t, c.Facts, "at c3d4e5f607: estimated application impact +6.80% [+6.10% … +7.40%]")
+					assert.Contains(t, c.Facts, "reference impact 40.0% (not an estimate)")
+				}
+			}
+			assert.Empty(t, clippedLabels(t, b), "axis titles drawn beyond their chart")
 
 			// Filters: by name (typed), then by package (chosen).
 			var shown string
@@ -369,6 +416,10 @@ func TestSiteInBrowser(t *testing.T) {
 					var dagger string
 					b.eval(t, `document.querySelector("#points tbody tr:last-child td:nth-child(7)").textContent`, &dagger)
 					assert.Equal(t, "+0.20% †", dagger, "the carried-over point is marked")
+					var est string
+					b.eval(t, `document.querySelector("#points tbody tr:first-child td:nth-child(11)").textContent`, &est)
+					assert.Equal(t, "+6.80% [+6.10% … +7.40%]", est, "the estimate of the latest commit, in the table")
+					assert.Contains(t, tip, "estimated application impact +6.80% [+6.10% … +7.40%]; culprits example.com/tsdb/query.(*Plan).copyRows, example.com/tsdb/query.scan")
 					if !hostile {
 						b.screenshot(t, "series.png")
 					}
@@ -463,4 +514,52 @@ func TestSiteLazyInBrowser(t *testing.T) {
 	b.eval(t, `document.querySelectorAll("#points tbody tr").length`, &rows)
 	assert.Equal(t, len(d.Series[last].Points), rows)
 	b.check(t, "series page of the last chunk")
+}
+
+// clippedLabels returns the axis titles of the page that reach beyond
+// their chart.
+func clippedLabels(t *testing.T, b *browser) []string {
+	var clipped []string
+	b.eval(t, `Array.from(document.querySelectorAll(".axes .label")).filter(function(l){ var r = l.getBoundingClientRect(), p = l.closest("svg").getBoundingClientRect(); return r.height > 0 && (r.top < p.top - 0.5 || r.bottom > p.bottom + 0.5 || r.left < p.left - 0.5); }).map(function(l){ return l.textContent; })`, &clipped)
+	return clipped
+}
+
+// TestAxisTitlesFit: a rotated axis title longer than its axis is drawn
+// smaller, not cut off (issue 30 item 5: "…reference profil"): a series
+// in instructions/op names its metric, and the application measured on
+// both versions has a long name and unit.
+func TestAxisTitlesFit(t *testing.T) {
+	d := syntheticData(t, 3, 12)
+	d.Series[0].Unit, d.Series[0].Metric = "instructions/op", "instructions"
+	d.Series[1].Unit = "allocated-bytes-per-operation/op"
+	app := &site.Application{Name: "benchmark example.com/big/cmd/load.BenchmarkEndToEndQueries", Unit: "instructions/op", Source: "confirmation"}
+	for c := range d.Commits {
+		v := 1e6 * (1 + 0.01*float64(c))
+		app.Points = append(app.Points, site.AppPoint{Commit: c, Value: v, CI: benchstats.Interval{Low: v * 0.99, High: v * 1.01}})
+	}
+	d.Application = app
+	dir := filepath.Join(t.TempDir(), "site")
+	require.NoError(t, site.Write(dir, d, site.Options{}))
+	b := newBrowser(t)
+	b.open(t, filepath.Join(dir, "index.html"))
+	b.check(t, "overview")
+	assert.Empty(t, clippedLabels(t, b))
+	var labels []string
+	b.eval(t, `Array.from(document.querySelectorAll("#app-chart .axes .label")).map(function(l){ return l.textContent; })`, &labels)
+	assert.Contains(t, labels, "instructions/op")
+	// A detection's colour follows the legend: an improvement is green
+	// (class improvement), not red.
+	want := 0
+	for _, s := range d.Series {
+		for _, det := range s.Detections {
+			if det.Change < 0 {
+				want++
+			}
+		}
+	}
+	require.NotZero(t, want, "the fixture has an improvement")
+	var got int
+	b.eval(t, `document.querySelectorAll(".card .det.improvement").length`, &got)
+	assert.Equal(t, want, got)
+	b.screenshot(t, "axes.png")
 }

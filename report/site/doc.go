@@ -7,20 +7,26 @@
 // # What the pages show
 //
 // The overview starts with the study's Figure 8/9 view (Grambow et al.,
-// IEEE TCC 2022, Figures 8 and 9): the application benchmark's series on
-// top and below it every microbenchmark detection at its commit, as high
-// as its benchmark's impact on the application (the estimated application
-// impact where known, else the reference impact), definite detections
-// filled and potential ones as rings. Below it, one chart per series: the
+// IEEE TCC 2022, Figures 8 and 9): the application's measured series on
+// top (never a reference profile's total, which is no measurement) and
+// below it every microbenchmark detection at its commit, as high as the
+// application impact its comparison estimated ([Point].App), or, drawn
+// apart and labelled "reference impact (not an estimate)", at the
+// benchmark's reference impact where none was estimated; definite
+// detections filled and potential ones as rings, regressions red and
+// improvements green. Below it, one chart per series: the
 // change against the baseline per commit with its confidence interval as
 // a band, the dynamic threshold around the previous commit as dashed
 // marks, and the detections as symbols (jump: triangle, trend: diamond,
-// E-divisive: ring, fixed-value bound: square; red when definite, orange
-// when potential). Hovering a commit shows its short hash, date, subject,
+// E-divisive: ring, fixed-value bound: square; filled when definite,
+// outlined when potential, red for a regression, green for an
+// improvement). Hovering a commit shows its short hash, date, subject,
 // value and change, interval, threshold, verdict and detections; clicking
 // opens the commit ([Options].CommitURL). Every axis names the metric and
 // unit. The series can be filtered by package and name and sorted by the
-// most recent detection, by reference impact or by name. A series page
+// most recent detection, by application impact (estimated, else
+// reference) or by name; series that share a name carry their unit in
+// their card's title. A series page
 // adds a larger chart and a table of every commit.
 //
 // # Files and speed

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/culprit"
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/internal/testing/hostile"
@@ -30,18 +31,27 @@ type fixtureBench struct {
 	half            float64 // half the width of every interval
 	base            float64
 	impact          float64
+	// estimate is what the last commit's comparison estimated of the
+	// change's application impact (nil: none), with culprits.
+	estimate *culprit.AppImpact
+	culprits []culprit.Culprit
 }
 
 // fixtureBenches: the application-relevant query regresses by 9% at
-// commit 3 (reference impact 40%), an irrelevant helper by 12% at commit 2
-// (impact 2%), insert is 2.5% slower at commit 3, but so unstable that
-// the jump and trend are potential, and BenchmarkQuery's allocations are
-// a second unit.
+// commit 3 (reference impact 40%), which compare estimated at +6.8% of the
+// application; an irrelevant helper by 12% at commit 2 (impact 2%, no
+// estimate); insert is 2.5% slower at commit 3, but so unstable that the
+// jump and trend are potential, and compare called it likely no
+// application impact though it covers 25% of the application; and
+// BenchmarkQuery's allocations are a second unit.
 var fixtureBenches = []fixtureBench{
-	{"example.com/tsdb/query", "BenchmarkQuery", "sec/op", [3]float64{0.002, -0.001, 0.09}, 0.006, 2.5e-6, 0.40},
-	{"example.com/tsdb/query", "BenchmarkQuery", "B/op", [3]float64{0, 0, 0.25}, 0.006, 4096, 0.40},
-	{"example.com/tsdb/store", "BenchmarkInsert", "sec/op", [3]float64{0.001, 0.003, 0.025}, 0.012, 8.1e-7, 0.25},
-	{"example.com/tsdb/util", "BenchmarkFormat", "sec/op", [3]float64{-0.002, 0.12, 0.121}, 0.006, 3.2e-8, 0.02},
+	{"example.com/tsdb/query", "BenchmarkQuery", "sec/op", [3]float64{0.002, -0.001, 0.09}, 0.006, 2.5e-6, 0.40,
+		&culprit.AppImpact{Estimate: 0.068, Low: 0.061, High: 0.074, Basis: culprit.BasisFunctions, RelevantShare: 0.95},
+		[]culprit.Culprit{{Function: "example.com/tsdb/query.(*Plan).copyRows"}, {Function: "example.com/tsdb/query.scan"}}},
+	{"example.com/tsdb/query", "BenchmarkQuery", "B/op", [3]float64{0, 0, 0.25}, 0.006, 4096, 0.40, nil, nil},
+	{"example.com/tsdb/store", "BenchmarkInsert", "sec/op", [3]float64{0.001, 0.003, 0.025}, 0.012, 8.1e-7, 0.25,
+		&culprit.AppImpact{Estimate: 0.0003, Low: -0.0004, High: 0.0011, Basis: culprit.BasisFunctions, RelevantShare: 0.03, NoImpact: true}, nil},
+	{"example.com/tsdb/util", "BenchmarkFormat", "sec/op", [3]float64{-0.002, 0.12, 0.121}, 0.006, 3.2e-8, 0.02, nil, nil},
 }
 
 // fixtureCommits are the three compared heads.
@@ -74,7 +84,8 @@ func fixtureData(t *testing.T, withHostile bool) *site.Data {
 	if withHostile {
 		benches = append([]fixtureBench(nil), benches...)
 		for i, n := range hostile.Names {
-			benches = append(benches, fixtureBench{"example.com/tsdb/evil", "BenchmarkNames/" + n, "sec/op", [3]float64{0.001 * float64(i), 0.08, 0.081}, 0.006, 1e-6, 0.05 * float64(i+1)})
+			benches = append(benches, fixtureBench{"example.com/tsdb/evil", "BenchmarkNames/" + n, "sec/op", [3]float64{0.001 * float64(i), 0.08, 0.081}, 0.006, 1e-6, 0.05 * float64(i+1),
+				&culprit.AppImpact{Estimate: 0.001 * float64(i), Low: 0, High: 0.002 * float64(i), Basis: culprit.BasisFunctions}, []culprit.Culprit{{Function: n}}})
 		}
 	}
 	ctx := context.Background()
@@ -82,7 +93,7 @@ func fixtureData(t *testing.T, withHostile bool) *site.Data {
 	require.NoError(t, err)
 	defer st.Close()
 	machine := history.Machine{GOOS: "linux", GOARCH: "amd64", CPU: "Test CPU @ 2.0GHz", GoVersion: "go1.26.8"}
-	report := func(base, head compare.Revision, changes func(fixtureBench) float64) *compare.Report {
+	report := func(base, head compare.Revision, changes func(fixtureBench) float64, last bool) *compare.Report {
 		r := &compare.Report{Schema: compare.SchemaVersion, Module: "example.com/tsdb", Base: base, Head: head,
 			Settings: compare.Settings{Trials: 3, Runs: 3, Count: 5, BenchTime: "100ms", Seed: 1, Threshold: 0.01, Confidence: 0.99, Resamples: 1000}}
 		for _, b := range benches {
@@ -91,6 +102,10 @@ func fixtureData(t *testing.T, withHostile bool) *site.Data {
 			r.Results = append(r.Results, compare.Result{ID: b.pkg + "." + b.name, Package: b.pkg, Name: b.name, Unit: b.unit,
 				Status: compare.Compared, Estimate: e, Verdict: benchstats.Classify(*e, 0.01, false), Trials: 3,
 				Impact: &relevance.Impact{Flat: b.impact, Attributed: b.impact}})
+			if last {
+				res := &r.Results[len(r.Results)-1]
+				res.AppImpact, res.Culprits = b.estimate, b.culprits
+			}
 		}
 		return r
 	}
@@ -101,17 +116,17 @@ func fixtureData(t *testing.T, withHostile bool) *site.Data {
 		}
 		app := &history.Application{Name: "tsdbload queries", Unit: "ms/query", Source: history.FromMeasurements, Value: fixtureApp[c], Base: 1.2,
 			CI: benchstats.Interval{Low: fixtureApp[c] - 0.02, High: fixtureApp[c] + 0.02}}
-		_, err := st.Record(ctx, report(base, head, func(b fixtureBench) float64 { return b.changes[c] }), history.RecordOptions{Machine: machine, KeepVerdicts: true, Application: app})
+		_, err := st.Record(ctx, report(base, head, func(b fixtureBench) float64 { return b.changes[c] }, c == 2), history.RecordOptions{Machine: machine, KeepVerdicts: true, Application: app})
 		require.NoError(t, err)
 		if c == 0 {
 			// The rebaseline: the new baseline measures as the old one.
-			_, err := st.Record(ctx, report(fixtureOld, fixtureBase, func(fixtureBench) float64 { return 0 }), history.RecordOptions{Machine: machine, KeepVerdicts: true, Bridge: true})
+			_, err := st.Record(ctx, report(fixtureOld, fixtureBase, func(fixtureBench) float64 { return 0 }, false), history.RecordOptions{Machine: machine, KeepVerdicts: true, Bridge: true})
 			require.NoError(t, err)
 		}
 	}
 	// BenchmarkInsert once more at the last commit, with --count 10: a
 	// series of its own, which the pages tell apart by that setting.
-	r := report(fixtureBase, fixtureCommits[2], func(b fixtureBench) float64 { return b.changes[2] })
+	r := report(fixtureBase, fixtureCommits[2], func(b fixtureBench) float64 { return b.changes[2] }, true)
 	r.Settings.Count = 10
 	r.Results = slices.DeleteFunc(r.Results, func(x compare.Result) bool { return x.Name != "BenchmarkInsert" })
 	_, err = st.Record(ctx, r, history.RecordOptions{Machine: machine, KeepVerdicts: true})

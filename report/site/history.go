@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/measure"
@@ -28,10 +29,12 @@ func WriteHistory(dir, title string, set *history.Set, detected []history.Detect
 // FromHistory returns the site data of a history: set is what
 // [history.Store.Series] returned and detected what [history.Set.Detect]
 // found in it (its series in set's order). The title is set's module
-// path. The application's series is
-// set's measurements of the application benchmark when it has any, else
-// its reference profile totals ([history.Set].Application), at the
-// commits the series have; the bridges are set's, and each point
+// path. The application's series is measured only: set's measurements of
+// the application benchmark when it has any, else the application measured
+// on both versions of its comparisons ([history.Set].Confirmations), at
+// the commits the series have (a reference profile's total is no
+// measurement and is not drawn); each point keeps its comparison's
+// estimated application impact ([Point].App); the bridges are set's, and each point
 // measured against an older baseline says which. A series' metric is its
 // comparisons' (compare --metric, time by default) when the series is in
 // that metric's unit.
@@ -39,7 +42,7 @@ func WriteHistory(dir, title string, set *history.Set, detected []history.Detect
 // no series orders are ordered by commit time, then hash. A series'
 // settings are the history's names of what sets it apart
 // (history.Series.Distinct), its impact the reference impact stored with
-// its latest comparison that had one, and its points keep the values
+// its latest comparison that had one (not an estimate), and its points keep the values
 // and the verdict threshold stored with them.
 func FromHistory(set *history.Set, detected []history.Detected) (*Data, error) {
 	if len(set.Series) != len(detected) {
@@ -63,9 +66,13 @@ func FromHistory(set *history.Set, detected []history.Detected) (*Data, error) {
 		}
 		out.Settings = s.Distinct
 		for j, p := range s.Points {
-			out.Points = append(out.Points, Point{Commit: index[p.Head.Commit], Change: p.Change, CI: p.CI,
+			pt := Point{Commit: index[p.Head.Commit], Change: p.Change, CI: p.CI,
 				Threshold: hs.Thresholds[j], Verdict: p.Verdict, VerdictThreshold: p.Threshold,
-				Base: p.BaseValue, Head: p.HeadValue, Against: p.Base})
+				Base: p.BaseValue, Head: p.HeadValue, Against: p.Base}
+			if a := p.AppImpact; a != nil {
+				pt.App = &Estimate{Change: a.Estimate, CI: benchstats.Interval{Low: a.Low, High: a.High}, Basis: a.Basis, NoImpact: a.NoImpact, Culprits: p.Culprits}
+			}
+			out.Points = append(out.Points, pt)
 			if p.Impact != nil {
 				out.Impact = &Impact{Reference: p.Impact.Flat} // the latest comparison's
 			}
@@ -76,7 +83,7 @@ func FromHistory(set *history.Set, detected []history.Detected) (*Data, error) {
 	for _, b := range set.Bridges {
 		d.Bridges = append(d.Bridges, Bridge{From: commitOf(b.From), To: commitOf(b.To)})
 	}
-	d.Application = application(set.Application, index)
+	d.Application = application(set, index)
 	markApplication(d)
 	return d, d.Check()
 }
@@ -123,19 +130,25 @@ func commitOf(r compare.Revision) Commit {
 	return Commit{Hash: r.Commit, Time: r.Time, Subject: r.Subject}
 }
 
-// application returns the application's series of the stored points:
-// those measured when there are any, else the reference profile's; only
-// at the commits of index (the series' commits), in their order. Name
-// and unit are the latest point's; points in another unit are left out.
-func application(points []history.AppPoint, index map[string]int) *Application {
-	src := history.FromReferenceProfile
-	if slices.ContainsFunc(points, func(p history.AppPoint) bool { return p.Source == history.FromMeasurements }) {
-		src = history.FromMeasurements
-	}
+// application returns the application's measured series: the
+// application benchmark's stored measurements when there are any, else
+// the application measured on both versions of the comparisons
+// (set.Confirmations, as [history.Confirmation.Application]); only at
+// the commits of index (the series' commits), in their order. Name and
+// unit are the latest point's; points in another unit are left out. A
+// reference profile's total is no measurement: it is not drawn.
+func application(set *history.Set, index map[string]int) *Application {
 	var kept []history.AppPoint
-	for _, p := range points {
-		if _, ok := index[p.Head.Commit]; ok && p.Source == src {
+	for _, p := range set.Application {
+		if _, ok := index[p.Head.Commit]; ok && p.Source == history.FromMeasurements {
 			kept = append(kept, p)
+		}
+	}
+	if len(kept) == 0 {
+		for _, c := range set.Confirmations {
+			if _, ok := index[c.Head.Commit]; ok {
+				kept = append(kept, history.AppPoint{Head: c.Head, Comparison: c.Comparison, Application: c.Application()})
+			}
 		}
 	}
 	if len(kept) == 0 {
@@ -143,7 +156,7 @@ func application(points []history.AppPoint, index map[string]int) *Application {
 	}
 	slices.SortStableFunc(kept, func(a, b history.AppPoint) int { return cmp.Compare(index[a.Head.Commit], index[b.Head.Commit]) })
 	last := kept[len(kept)-1]
-	a := &Application{Name: last.Name, Unit: last.Unit, Source: src}
+	a := &Application{Name: last.Name, Unit: last.Unit, Source: last.Source}
 	for _, p := range kept {
 		if p.Unit == last.Unit {
 			a.Points = append(a.Points, AppPoint{Commit: index[p.Head.Commit], Value: p.Value, CI: p.CI})

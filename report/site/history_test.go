@@ -18,21 +18,25 @@ import (
 	"github.com/mbopt/mbopt/report/site"
 )
 
-// TestFromHistoryApplication: the application's series comes from the
-// stored measurements of the application benchmark (compare
-// --app-benchmark) when there are any, else from the reference profile's
-// totals; where its own series has a detection, so does the application's
-// point. Each series names its metric when it is in the metric's unit.
+// TestFromHistoryApplication: the application's series is measured only:
+// the stored measurements of the application benchmark (compare
+// --app-benchmark) when there are any, else the application measured on
+// both versions (compare's app_measured); a reference profile's total is
+// no measurement and makes no series (issue 30 item 5: the upper chart
+// repeated it at every commit, which read as a measurement). Where its own
+// series has a detection, so does the application's point. Each series names its metric when it is in the metric's unit.
 func TestFromHistoryApplication(t *testing.T) {
 	for _, tc := range []struct {
-		name     string
-		measured bool
-		source   string
-		values   []float64
-		detected []string
+		name      string
+		measured  bool
+		confirmed bool
+		source    string
+		values    []float64
+		detected  []string
 	}{
-		{"measurements", true, history.FromMeasurements, []float64{1e-3, 1.001e-3, 1.3e-3}, []string{"", "", "definite jump"}},
-		{"reference profile", false, history.FromReferenceProfile, []float64{10, 11, 12}, []string{"", "", ""}},
+		{"measurements", true, true, history.FromMeasurements, []float64{1e-3, 1.001e-3, 1.3e-3}, []string{"", "", "definite jump"}},
+		{"confirmation", false, true, history.FromConfirmation, []float64{2e6, 2.002e6, 2.6e6}, []string{"", "", ""}},
+		{"reference profile only", false, false, "", nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -57,6 +61,10 @@ func TestFromHistoryApplication(t *testing.T) {
 				if tc.measured {
 					opt.AppBenchmark = "BenchmarkApp"
 				}
+				if tc.confirmed {
+					r.AppMeasured = &compare.AppMeasurement{Source: "command go run ./cmd/load", Unit: "instructions",
+						Estimate: benchstats.Estimate{Change: appChange[c], CI: benchstats.Interval{Low: appChange[c] - 0.01, High: appChange[c] + 0.01}, BaseMedian: 2e6, HeadMedian: 2e6 * (1 + appChange[c]), BaseN: 9, HeadN: 9}}
+				}
 				_, err := st.Record(ctx, r, opt)
 				require.NoError(t, err)
 			}
@@ -69,6 +77,10 @@ func TestFromHistoryApplication(t *testing.T) {
 			d, err := site.FromHistory(set, detected)
 			require.NoError(t, err)
 			assert.Equal(t, "example.com/m", d.Title)
+			if tc.source == "" {
+				assert.Nil(t, d.Application, "a reference profile's total is drawn as no series")
+				return
+			}
 			require.NotNil(t, d.Application)
 			assert.Equal(t, tc.source, d.Application.Source)
 			var values []float64

@@ -102,21 +102,31 @@ type Series struct {
 // Impact is what a benchmark means for the application.
 type Impact struct {
 	// Reference is the benchmark's reference impact: the share of the
-	// application's flat CPU time in the functions it covers (0..1).
+	// application's flat CPU time in the functions it covers (0..1). It
+	// says how much of the application the benchmark runs, not what a
+	// change does to it: the pages label it "reference impact (not an
+	// estimate)" and place a detection by it only where its comparison
+	// estimated no application impact ([Point].App).
 	Reference float64 `json:"reference"`
-	// Application, when known, is the estimated share of the
-	// application's time a change of the benchmark moves (0..1); the
-	// Figure 8/9 view prefers it to Reference.
-	Application *float64 `json:"application,omitempty"`
 }
 
-// Height is the impact the Figure 8/9 view places a detection at: the
-// application impact where known, else the reference impact.
-func (im *Impact) Height() float64 {
-	if im.Application != nil {
-		return *im.Application
-	}
-	return im.Reference
+// An Estimate is what a comparison estimated of a change's effect on the
+// application (compare's app_impact, package culprit): the relative
+// change of the application's CPU time, its interval, and whether the
+// change lies outside the application's functions.
+type Estimate struct {
+	// Change is the estimated relative change (+0.068 is 6.8% more CPU
+	// time), CI its interval.
+	Change float64 `json:"change"`
+	// CI is Change's interval.
+	CI benchstats.Interval `json:"ci"`
+	// Basis is what it was made from: "functions", "benchmark" or "none"
+	// (culprit.Basis…).
+	Basis string `json:"basis"`
+	// NoImpact is compare's likely_no_app_impact.
+	NoImpact bool `json:"likely_no_app_impact,omitempty"`
+	// Culprits name the comparison's top culprit functions.
+	Culprits []string `json:"culprits,omitempty"`
 }
 
 // A Point is one commit of a series.
@@ -144,17 +154,24 @@ type Point struct {
 	// against when it is not Data.Baseline but one of Data.Bridges' (the
 	// change then carried over); empty otherwise.
 	Against string `json:"against,omitempty"`
+	// App is the comparison's estimate of the change's application
+	// impact; nil when it made none. The Figure 8/9 view places a
+	// detection at this point as high as |App.Change|.
+	App *Estimate `json:"app_impact,omitempty"`
 }
 
-// Application is the application benchmark's series.
+// Application is the application's measured series: the upper chart of
+// the Figure 8/9 view. Only measurements are drawn there; a reference
+// profile's total is none.
 type Application struct {
 	// Name names the application benchmark, such as "tsdbload inserts".
 	Name string `json:"name"`
 	// Unit is the unit of Values, such as "sec/op" or "ops/s".
 	Unit string `json:"unit"`
 	// Source says where the values come from: "measurements" of the
-	// application per commit, or "reference profile" (its total CPU time,
-	// one value for every commit).
+	// application benchmark per commit (compare --app-benchmark), or
+	// "confirmation", the application workload measured on both versions
+	// of each comparison (compare's app_measured).
 	Source string `json:"source"`
 	// Points are the application's values, in commit order.
 	Points []AppPoint `json:"points"`
@@ -249,8 +266,13 @@ func (d *Data) Check() error {
 				return fmt.Errorf("site: series %s (%s): detection at point %d: a value is not finite", s.ID, s.Unit, det.Index)
 			}
 		}
-		if im := s.Impact; im != nil && (!finite(im.Reference) || im.Application != nil && !finite(*im.Application)) {
+		if im := s.Impact; im != nil && !finite(im.Reference) {
 			return fmt.Errorf("site: series %d, %s (%s): its impact is not finite", i, s.ID, s.Unit)
+		}
+		for j, p := range s.Points {
+			if a := p.App; a != nil && !finite(a.Change, a.CI.Low, a.CI.High) {
+				return fmt.Errorf("site: series %s (%s), point %d: its estimated application impact is not finite", s.ID, s.Unit, j)
+			}
 		}
 	}
 	if a := d.Application; a != nil {

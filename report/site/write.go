@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strconv"
 
+	"golang.org/x/perf/benchfmt"
+
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/detect"
@@ -179,20 +181,31 @@ func Files(d *Data, opt Options) ([]File, error) {
 		sum := jsSummary{ID: s.ID, Pkg: s.Package, Name: s.Name, Unit: s.Unit, Metric: s.Metric, Machine: s.Machine, Settings: s.Settings,
 			Page: "series/" + names[i], N: len(s.Points), Det: [][4]any{}}
 		sum.App = s.Application
+		sum.HigherBetter = benchfmt.UnitMetadataMap(nil).GetBetter(s.Unit) > 0
 		if im := s.Impact; im != nil {
-			h := pct(im.Height())
+			h := pct(im.Reference)
 			sum.Impact = &h
-			sum.ImpactKind = "reference"
-			if im.Application != nil {
-				sum.ImpactKind = "application"
-			}
+		}
+		if j, ok := latestEstimate(s); ok {
+			p := s.Points[j]
+			sum.Est = []any{pct(p.App.Change), pct(p.App.CI.Low), pct(p.App.CI.High), bit(p.App.NoImpact), p.Commit}
 		}
 		if n := len(s.Points); n > 0 {
 			sum.Last = pct(s.Points[n-1].Change)
 			sum.LastCommit = s.Points[n-1].Commit
 		}
+		estimated := false
 		for _, det := range s.Detections {
-			sum.Det = append(sum.Det, [4]any{s.Points[det.Index].Commit, string(det.Kind), bit(det.Definite), pct(det.Change)})
+			p := s.Points[det.Index]
+			sum.Det = append(sum.Det, [4]any{p.Commit, string(det.Kind), bit(det.Definite), pct(det.Change)})
+			var e any
+			if p.App != nil {
+				e, estimated = []any{pct(p.App.Change), pct(p.App.CI.Low), pct(p.App.CI.High), bit(p.App.NoImpact)}, true
+			}
+			sum.DetEst = append(sum.DetEst, e)
+		}
+		if !estimated {
+			sum.DetEst = nil
 		}
 		idx.Series = append(idx.Series, sum)
 		if k%ChunkSize == 0 {
@@ -284,9 +297,7 @@ func Order(series []Series) []int {
 			k.latest = max(k.latest, s.Points[det.Index].Commit)
 			k.definite += bit(det.Definite)
 		}
-		if s.Impact != nil {
-			k.impact = s.Impact.Height()
-		}
+		k.impact = height(s)
 		keys[i] = k
 	}
 	order := make([]int, len(series))
@@ -308,6 +319,30 @@ func Order(series []Series) []int {
 		return cmp.Or(cmp.Compare(sa.ID, sb.ID), cmp.Compare(sa.Unit, sb.Unit), cmp.Compare(sa.Machine, sb.Machine), cmp.Compare(sa.Settings, sb.Settings))
 	})
 	return order
+}
+
+// latestEstimate returns the index of the last point of s with an
+// estimated application impact.
+func latestEstimate(s Series) (int, bool) {
+	for j := len(s.Points) - 1; j >= 0; j-- {
+		if s.Points[j].App != nil {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
+// height is the impact by which the overview orders s: the size of its
+// latest estimated application impact, else its reference impact, else
+// -1 (unknown).
+func height(s Series) float64 {
+	if j, ok := latestEstimate(s); ok {
+		return math.Abs(s.Points[j].App.Change)
+	}
+	if s.Impact != nil {
+		return s.Impact.Reference
+	}
+	return -1
 }
 
 // nameBytes bounds the readable part of a page's file name.
@@ -398,13 +433,20 @@ type (
 		Machine    string   `json:"machine"`
 		Settings   string   `json:"settings"`
 		Page       string   `json:"page"`
-		Impact     *pct     `json:"impact,omitempty"`
-		ImpactKind string   `json:"impactKind,omitempty"`
+		Impact     *pct     `json:"impact,omitempty"` // the reference impact: no estimate
 		N          int      `json:"n"`
 		Last       pct      `json:"last"`
 		LastCommit int      `json:"lastCommit"`
 		Det        [][4]any `json:"det"` // commit, kind, definite, change
-		App        bool     `json:"app,omitempty"`
+		// DetEst is, per detection, null or its point's estimated
+		// application impact: change, low, high, likely none; omitted
+		// when no detection has one.
+		DetEst []any `json:"de,omitempty"`
+		// Est is the latest estimated application impact: change, low,
+		// high, likely none, commit.
+		Est          []any `json:"est,omitempty"`
+		App          bool  `json:"app,omitempty"`
+		HigherBetter bool  `json:"hb,omitempty"` // the unit's higher values are better (MB/s)
 	}
 	jsSeries struct {
 		C       []int    `json:"c"`
@@ -420,6 +462,10 @@ type (
 		Det     [][6]any `json:"d"`            // point, kind, definite, change, threshold, window
 		Init    pct      `json:"init"`
 		Source  string   `json:"src"`
+		// AppEst is, per point, null or its estimated application impact:
+		// change, low, high, likely none, basis, culprits; omitted when no
+		// point has one.
+		AppEst []any `json:"ae,omitempty"`
 	}
 	jsApp struct {
 		Name   string   `json:"name"`
@@ -478,6 +524,15 @@ func jsSeriesOf(s Series, against map[string]int) jsSeries {
 	}
 	for _, det := range s.Detections {
 		js.Det = append(js.Det, [6]any{det.Index, string(det.Kind), bit(det.Definite), pct(det.Change), pct(det.Threshold), det.Window})
+	}
+	if _, ok := latestEstimate(s); ok {
+		for _, p := range s.Points {
+			var e any
+			if a := p.App; a != nil {
+				e = []any{pct(a.Change), pct(a.CI.Low), pct(a.CI.High), bit(a.NoImpact), a.Basis, a.Culprits}
+			}
+			js.AppEst = append(js.AppEst, e)
+		}
 	}
 	return js
 }

@@ -70,6 +70,36 @@
   function detWords(definite, kind, change) {
     return (definite ? "definite " : "potential ") + (kindWords[kind] || kind) + " " + signed(change);
   }
+  // estWords says what a comparison estimated of a change's effect on the
+  // application, as compare says it: e is [change, low, high, likely
+  // none] in percent.
+  function estWords(e) {
+    return "estimated application impact " + signed(e[0]) + " [" + signed(e[1]) + " … " + signed(e[2]) + "]" + (e[3] ? ": likely no application impact" : "");
+  }
+  // refWords names a benchmark's reference impact, which is no estimate
+  // of what a change does to the application.
+  function refWords(ref) {
+    return "reference impact " + ref.toFixed(1) + "% (not an estimate)";
+  }
+  // regression reports whether a change of series s is a regression:
+  // up, unless higher is better in its unit (MB/s).
+  function regression(s, change) {
+    return change > 0 !== !!s.hb;
+  }
+  // titleOf is a card's title: the benchmark's name, and its unit (and
+  // settings) when counts (series per package and name) says another
+  // series has the same name.
+  function titleOf(s, counts) {
+    var t = s.name;
+    if (counts[s.pkg + "\u0000" + s.name] > 1) t += " · " + s.unit + (s.settings ? " · " + s.settings : "");
+    return t;
+  }
+  // height is the impact a series is ordered by: the size of its latest
+  // estimated application impact, else its reference impact, else -1.
+  function height(s) {
+    if (s.est) return Math.abs(s.est[0]);
+    return s.impact === undefined ? -1 : s.impact;
+  }
   // commitURL returns the link of a commit, or "" without a template.
   function commitURL(hash) {
     var t = M.data.commitURL;
@@ -165,7 +195,7 @@
     var W = o.width,
       H = o.height,
       L = 84,
-      R = 14,
+      R = o.right || 14,
       T = 10,
       B = 46;
     var root = svg("svg", { viewBox: "0 0 " + W + " " + H, class: "plot", role: "img", "aria-label": o.label }, box);
@@ -201,16 +231,31 @@
     svg("line", { x1: L, x2: L, y1: T, y2: H - B, class: "axis" }, g);
     svg("text", { x: (L + W - R) / 2, y: H - 6, class: "label", "text-anchor": "middle" }, g).textContent = o.xLabel;
     // the y label: one or two lines, rotated
+    // A label longer than the axis is drawn smaller, so that it fits.
     [].concat(o.yLabel).forEach(function (line, i, all) {
       var yl = svg("text", { x: 0, y: 0, class: "label", "text-anchor": "middle", transform: "translate(" + (all.length > 1 ? 12 + 13 * i : 16) + "," + (T + H - B) / 2 + ") rotate(-90)" }, g);
       yl.textContent = line;
+      fit(yl, H - B - T - 4);
     });
     return { svg: root, sx: sx, sy: sy, W: W, H: H, L: L, R: R, T: T, B: B, x0: x0, x1: x1 };
   }
 
-  // marker draws a detection's symbol at (x, y).
-  function marker(parent, kind, definite, up, x, y) {
-    var cls = "det " + (definite ? "definite" : "potential") + " " + kind;
+  // fit makes the text element t at most room wide: smaller when it is
+  // longer (the font size scaled down).
+  function fit(t, room) {
+    var w = t.getComputedTextLength ? t.getComputedTextLength() : 0;
+    if (w > room && room > 0) {
+      // a style, not the attribute, which the stylesheet's font-size
+      // would override; CSSOM changes are no inline style to the CSP
+      var size = parseFloat(window.getComputedStyle(t).fontSize) || 11.5;
+      t.style.fontSize = ((size * room) / w).toFixed(2) + "px";
+    }
+  }
+
+  // marker draws a detection's symbol at (x, y); better marks an
+  // improvement, drawn green (a regression is red).
+  function marker(parent, kind, definite, up, x, y, better) {
+    var cls = "det " + (definite ? "definite" : "potential") + " " + kind + (better ? " improvement" : "");
     var r = 6;
     if (kind === "jump") {
       var d = up ? -1 : 1;
@@ -287,7 +332,7 @@
     var byPoint = {};
     d.d.forEach(function (det) {
       (byPoint[det[0]] = byPoint[det[0]] || []).push(det);
-      marker(g, det[1], det[2] === 1, det[3] >= 0, sx(d.c[det[0]]), sy(d.v[det[0]]));
+      marker(g, det[1], det[2] === 1, det[3] >= 0, sx(d.c[det[0]]), sy(d.v[det[0]]), !regression(s, det[3]));
     });
     // hover targets, links to the commits
     var hits = svg("g", { class: "hits" }, f.svg);
@@ -318,6 +363,7 @@
     lines.push("99% CI [" + signed(d.lo[i]) + ", " + signed(d.hi[i]) + "], threshold ±" + d.th[i].toFixed(2) + "%");
     lines.push("verdict: " + verdictWords[d.vd[i]] + (d.vt && d.vt[i] ? " (judged against ±" + d.vt[i].toFixed(2) + "%)" : ""));
     if (baseWords(d, i)) lines.push(baseWords(d, i));
+    if (d.ae && d.ae[i]) lines.push(estWords(d.ae[i]) + ((d.ae[i][5] || []).length ? "; culprits " + d.ae[i][5].join(", ") : ""));
     dets.forEach(function (det) {
       lines.push(detWords(det[2] === 1, det[1], det[3]) + " (threshold " + det[4].toFixed(2) + "%)");
     });
@@ -352,17 +398,23 @@
             { rootMargin: "400px" }
           )
         : null;
+    var counts = {};
+    D.series.forEach(function (s) {
+      var key = s.pkg + "\u0000" + s.name;
+      counts[key] = (counts[key] || 0) + 1;
+    });
     D.series.forEach(function (s, k) {
       var card = html("section", "card", null, cards);
       card.dataset.k = k;
       var h = html("h3", "", null, card);
-      var a = html("a", "", s.name, h);
+      var a = html("a", "", titleOf(s, counts), h);
       a.setAttribute("href", s.page);
       var facts = [s.pkg, unitWords(s)];
       if (s.machine) facts.push(s.machine);
       if (s.settings) facts.push("settings: " + s.settings);
       if (s.app) facts.push("the application benchmark (drawn on top of the figure above)");
-      facts.push(s.impact !== undefined ? s.impactKind + " impact " + s.impact.toFixed(1) + "%" : "impact unknown");
+      if (s.est) facts.push("at " + short(D.commits.hash[s.est[4]]) + ": " + estWords(s.est));
+      facts.push(s.impact !== undefined ? refWords(s.impact) : s.est ? "reference impact unknown" : "impact unknown");
       facts.push("last " + signed(s.last));
       var def = 0;
       s.det.forEach(function (x) {
@@ -405,9 +457,7 @@
         order.sort(function (a, b) {
           var sa = D.series[+a.dataset.k],
             sb = D.series[+b.dataset.k];
-          var ia = sa.impact === undefined ? -1 : sa.impact,
-            ib = sb.impact === undefined ? -1 : sb.impact;
-          return ib - ia || +a.dataset.k - +b.dataset.k;
+          return height(sb) - height(sa) || +a.dataset.k - +b.dataset.k;
         });
       else if (sortSel.value === "name")
         order.sort(function (a, b) {
@@ -449,7 +499,12 @@
       A = D.app;
     var appBox = document.getElementById("app-chart");
     if (!A || !A.c.length) {
-      html("p", "note", "No application series is stored: the upper chart of the study's figure needs application measurements per commit (or a reference profile's total).", appBox);
+      html(
+        "p",
+        "note",
+        "No application measurement is stored: the upper chart draws the application benchmark measured at each commit (mbopt compare --app-benchmark) or the application workload measured on both versions of a comparison (its confirmation). A reference profile's total CPU time is not a measurement and is not drawn.",
+        appBox
+      );
     } else {
       var lo = Infinity,
         hi = -Infinity;
@@ -461,7 +516,8 @@
       var sc = /^sec\//.test(A.unit) ? timeScale(hi) : [1, ""];
       var f = frame(appBox, {
         width: 1000,
-        height: 200,
+        height: 220,
+        right: 300, // as the chart below, so that the commits align
         yMin: lo,
         yMax: hi,
         label: "application " + A.name,
@@ -469,8 +525,12 @@
           return Number((v / sc[0]).toPrecision(3)) + "";
         },
         xLabel: "commit (oldest → newest), short hash and date",
-        yLabel: [A.name, (sc[1] ? A.unit.replace(/^sec/, sc[1]) : A.unit) + " (" + A.source + ")"],
+        yLabel: [sc[1] ? A.unit.replace(/^sec/, sc[1]) : A.unit, "measured"],
       });
+      // what was measured, above the chart's data
+      var cap = svg("text", { x: f.L + 8, y: f.T + 12, class: "tick caption" }, f.svg);
+      cap.textContent = "application: " + A.name + (A.source === "confirmation" ? ", measured on both versions of each comparison (its confirmation)" : ", the application benchmark measured at each commit");
+      fit(cap, f.W - f.R - f.L - 16);
       var g = svg("g", { class: "series app" }, f.svg);
       var band = "",
         line = "";
@@ -486,7 +546,7 @@
         hover(pt, function () {
           var l = [D.commits.hash[c].slice(0, 10) + " · " + D.commits.date[c] + " UTC", A.name + ": " + fmtValue(A.v[i], A.unit)];
           if (A.lo[i] || A.hi[i]) l.push("99% CI [" + fmtValue(A.lo[i], A.unit) + ", " + fmtValue(A.hi[i], A.unit) + "]");
-          l.push("from the " + A.source);
+          l.push(A.source === "confirmation" ? "the application measured on both versions of the comparison (its confirmation)" : "the application benchmark measured at this commit");
           return l;
         });
       });
@@ -496,23 +556,28 @@
         marker(g, det[1], det[2] === 1, i > 0 ? A.v[i] >= A.v[i - 1] : true, f.sx(det[0]), f.sy(A.v[i]));
       });
     }
-    // the detections by impact
+    // the detections by impact: at the estimated application impact of
+    // their comparison (the size of the estimated change of the
+    // application's CPU time), else, drawn apart, at the benchmark's
+    // reference impact, which is no estimate; else below the axis.
     var box = document.getElementById("impact-chart");
     var dets = [],
       top = 0,
       unknown = false;
     D.series.forEach(function (s, k) {
       if (s.app) return; // the application benchmark's own: marked above
-      s.det.forEach(function (det) {
-        var y = s.impact === undefined ? null : s.impact;
+      s.det.forEach(function (det, j) {
+        var e = s.de && s.de[j] ? s.de[j] : null;
+        var y = e ? Math.abs(e[0]) : s.impact === undefined ? null : s.impact;
         if (y === null) unknown = true;
-        else top = Math.max(top, y);
-        dets.push({ k: k, c: det[0], kind: det[1], definite: det[2] === 1, change: det[3], y: y });
+        else top = Math.max(top, y, e ? Math.max(Math.abs(e[1]), Math.abs(e[2])) : 0);
+        dets.push({ k: k, c: det[0], kind: det[1], definite: det[2] === 1, change: det[3], y: y, est: e, better: !regression(s, det[3]) });
       });
     });
     var f2 = frame(box, {
       width: 1000,
-      height: 240,
+      height: 260,
+      right: 300, // the key's room
       yMin: unknown ? -top * 0.12 - 0.5 : 0,
       yMax: Math.max(top, 1),
       label: "detections by impact",
@@ -525,7 +590,7 @@
     if (unknown) {
       var yu = f2.sy(-top * 0.06 - 0.25);
       svg("text", { x: f2.L + 4, y: yu - 8, class: "tick" }, f2.svg).textContent =
-        top > 0 ? "impact unknown" : "impact unknown: compare with the analysis flags (--app, --micro) to store each benchmark's reference impact";
+        top > 0 ? "impact unknown" : "impact unknown: compare with the analysis flags (--app, --micro) to estimate each change's application impact";
     }
     var g2 = svg("g", { class: "impacts" }, f2.svg);
     // potential first, so definite ones lie on top
@@ -534,17 +599,55 @@
     });
     dets.forEach(function (det) {
       var s = D.series[det.k];
+      var x = f2.sx(det.c);
       var y = det.y === null ? f2.sy(-top * 0.06 - 0.25) : f2.sy(det.y);
       var a = svg("a", { href: s.page, class: "impact-link" }, g2);
-      svg("circle", { cx: f2.sx(det.c), cy: y, r: 5, class: "impact " + (det.definite ? "definite" : "potential") }, a);
+      var cls = (det.definite ? "definite" : "potential") + (det.better ? " improvement" : "");
+      if (det.est) {
+        // the estimate's interval, as sizes: from the smaller to the larger
+        // end, from 0 when it spans no change
+        var l = Math.abs(det.est[1]),
+          h = Math.abs(det.est[2]);
+        var from = det.est[1] * det.est[2] > 0 ? Math.min(l, h) : 0;
+        svg("line", { x1: x, x2: x, y1: f2.sy(from), y2: f2.sy(Math.max(l, h)), class: "estimate-ci " + cls }, a);
+        svg("circle", { cx: x, cy: y, r: 5, class: "impact estimate " + cls }, a);
+      } else if (det.y !== null) {
+        svg("rect", { x: x - 5, y: y - 5, width: 10, height: 10, class: "impact reference " + cls }, a);
+      } else {
+        svg("circle", { cx: x, cy: y, r: 5, class: "impact unknown " + cls }, a);
+      }
       hover(a, function () {
         return [
           s.name,
           s.pkg + " · " + s.unit,
-          detWords(det.definite, det.kind, det.change) + " at " + D.commits.hash[det.c].slice(0, 10) + " · " + D.commits.date[det.c] + " UTC",
-          det.y === null ? "impact unknown" : s.impactKind + " impact " + det.y.toFixed(2) + "%",
+          detWords(det.definite, det.kind, det.change) + " (" + (det.better ? "improvement" : "regression") + ") at " + D.commits.hash[det.c].slice(0, 10) + " · " + D.commits.date[det.c] + " UTC",
+          det.est ? estWords(det.est) : det.y === null ? "impact unknown" : refWords(det.y) + ": no application impact was estimated",
         ];
       });
+    });
+    impactLegend(f2);
+  }
+
+  // impactLegend draws the key of the detections-by-impact chart right of
+  // its plot: the colours and shapes the chart uses.
+  function impactLegend(f) {
+    var items = [
+      ["circle", "definite", "regression, at its estimated impact"],
+      ["circle", "definite improvement", "improvement, at its estimated impact"],
+      ["circle", "potential", "potential: a ring"],
+      ["rect", "definite reference", "no estimate: at the reference impact"],
+      ["", "", "(the reference impact is not an estimate)"],
+    ];
+    var g = svg("g", { class: "legend" }, f.svg);
+    var x = f.W - f.R + 24,
+      y = f.T + 6;
+    items.forEach(function (it, i) {
+      var cy = y + 4 + i * 15;
+      if (it[0] === "circle") svg("circle", { cx: x, cy: cy, r: 4.5, class: "impact estimate " + it[1] }, g);
+      else if (it[0]) svg("rect", { x: x - 4.5, y: cy - 4.5, width: 9, height: 9, class: "impact " + it[1] }, g);
+      var t = svg("text", { x: x + 10, y: cy + 4, class: "tick" }, g);
+      t.textContent = it[2];
+      fit(t, f.W - x - 14);
     });
   }
 
@@ -566,7 +669,8 @@
     if (bridgeWords().length) fact("baseline moved", bridgeWords().join(", ") + " (rebaseline bridges: points measured against another baseline are carried over)");
     if (s.machine) fact("machine", s.machine);
     if (s.settings) fact("settings", s.settings);
-    fact("impact", s.impact !== undefined ? s.impactKind + " impact " + s.impact.toFixed(2) + "% of the application's CPU time" : "unknown");
+    if (s.est) fact("estimated application impact", "at " + short(D.commits.hash[s.est[4]]) + ": " + estWords(s.est) + " (the latest comparison that estimated one; each commit's is in the table)");
+    fact("reference impact", s.impact !== undefined ? s.impact.toFixed(2) + "% of the application's CPU time in the functions it covers (not an estimate of a change's effect)" : "unknown");
     fact("initial threshold", d.init.toFixed(2) + "% (" + d.src + "), where the detectors start");
     if (d.vt) {
       // the thresholds the verdicts were taken against, as runs of points
@@ -611,6 +715,7 @@
       html("td", "num", "[" + signed(d.lo[i]) + ", " + signed(d.hi[i]) + "]", tr);
       html("td", "num", d.th[i].toFixed(2) + "%", tr);
       html("td", "", verdictWords[d.vd[i]] + (d.vt && d.vt[i] ? " (±" + d.vt[i].toFixed(2) + "%)" : ""), tr);
+      html("td", "num", d.ae && d.ae[i] ? signed(d.ae[i][0]) + " [" + signed(d.ae[i][1]) + " … " + signed(d.ae[i][2]) + "]" + (d.ae[i][3] ? " likely none" : "") : "", tr);
       html("td", "", (marks[i] || []).join(", "), tr);
     }
     M.drawn = 1;
