@@ -510,3 +510,48 @@ func readPathLines(t *testing.T, file string) []string {
 	require.NoError(t, err)
 	return strings.Fields(string(data))
 }
+
+// TestCompareFlagsNotGlobbed: the compare step of the action and of the
+// history recipe splits $COMPARE_FLAGS into words without expanding a
+// pattern against the checkout (issue 31: "--bench Benchmark*" became the
+// names of the files matching it). The step runs in bash with a stand-in
+// mbopt that prints its arguments, in a directory with a file the
+// pattern would match, for a scheduled run (both comparisons).
+func TestCompareFlagsNotGlobbed(t *testing.T) {
+	steps := map[string]string{}
+	for _, st := range readAction(t).Runs.Steps {
+		if st.Name == "Compare with the baseline" {
+			steps["action.yml"] = st.Run
+		}
+	}
+	for _, st := range readHistoryRecipe(t).Jobs["history"].Steps {
+		if st.Name == "Compare with the baseline" {
+			steps["docs/ci/history.yml"] = st.Run
+		}
+	}
+	require.Len(t, steps, 2, "the compare step of the action and of the recipe")
+	for name, script := range steps {
+		t.Run(name, func(t *testing.T) {
+			dir, bin := t.TempDir(), t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "Benchmark_test.go"), nil, 0o644))
+			log := filepath.Join(t.TempDir(), "args")
+			fake := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> " + log + "; done\necho --- >> " + log + "\n"
+			require.NoError(t, os.WriteFile(filepath.Join(bin, "mbopt"), []byte(fake), 0o755))
+			cmd := exec.Command("bash", "-e", "-c", script)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+				"COMPARE_FLAGS=--bench Benchmark* --budget 30m", "GITHUB_EVENT_NAME=schedule",
+				"BASELINE=main", "HISTORY_DIR="+dir, "HISTORY_FILE=h.db", "RUNNER_TEMP="+dir, "GITHUB_RUN_ID=1", "SUITE=", "METRIC=")
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "%s", out)
+			data, err := os.ReadFile(log)
+			require.NoError(t, err)
+			runs := strings.Split(strings.TrimSuffix(string(data), "---\n"), "---\n")
+			require.Len(t, runs, 2, "two comparisons on a schedule")
+			for _, args := range runs {
+				assert.Contains(t, args, "\n--bench\nBenchmark*\n--budget\n30m\n", "the flags as given, one word each")
+				assert.NotContains(t, args, "Benchmark_test.go")
+			}
+		})
+	}
+}
