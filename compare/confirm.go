@@ -15,7 +15,6 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/culprit"
 	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/testbin"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/measure"
 )
@@ -136,18 +135,18 @@ func (r *runner) confirmBenchmark(ctx context.Context, ws *workspace, rep *Repor
 			}
 			for _, side := range sides {
 				res, err := r.measureOne(ctx, u, side, -1, t, run)
-				if err == nil && (res.Err != nil || res.TimedOut) {
-					err = fmt.Errorf("%s failed in the %s: %v\n%s", u.id(), side, res.Err, testbin.Tail(res.Output, 8))
+				if why := res.failure(); err == nil && why != "" {
+					err = fmt.Errorf("%s failed in the %s: %s", u.id(), side, why)
 				}
 				if err != nil {
 					return nil, err
 				}
 				m := marker{side: side, commit: r.vers[side].rev.Commit, trial: t, run: run}
-				if err := conf.read(u.id(), bytes.NewReader(append([]byte(m.String()+"\n"), res.Output...))); err != nil {
+				if err := conf.read(u.id(), bytes.NewReader(append([]byte(m.String()+"\n"), res.results...))); err != nil {
 					return nil, fmt.Errorf("%s: reading its output: %w", u.id(), err)
 				}
 				r.done++
-				r.emit(Event{Kind: EventRun, Done: r.done, Total: r.total, Package: u.pkg, Name: u.name, Side: side, Trial: t, Run: run, Wall: res.Wall})
+				r.emit(Event{Kind: EventRun, Done: r.done, Total: r.total, Package: u.pkg, Name: u.name, Side: side, Trial: t, Run: run, Wall: res.wall})
 			}
 		}
 	}

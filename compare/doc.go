@@ -45,11 +45,24 @@
 // benchmarks of Options.Packages (with their sub-benchmarks as the pattern
 // selects them). Each selected benchmark is a unit that one process runs:
 // -test.run ^$ -test.bench <exact anchored pattern> -test.count Count
-// -test.benchtime BenchTime [-test.benchmem]. For each of Trials trials and
-// Runs runs within it, the units are shuffled, and each unit's base and
-// head processes run back to back in a random order; the random source is
-// seeded with Settings.Seed. A unit that fails (non-zero exit, timeout) in
-// a version is not run there again and its results are [Failed].
+// -test.benchtime BenchTime [-test.benchmem] -test.v -test.paniconexit0.
+// For each of Trials trials and Runs runs within it, the units are
+// shuffled, and each unit's base and head processes run back to back in a
+// random order; the random source is seeded with Settings.Seed.
+//
+// A process's output counts only for the unit's own benchmarks (its
+// top-level benchmark, known from -test.list, and the sub-benchmarks under
+// it): lines a benchmark prints that look like other benchmarks' results,
+// or are malformed, are ignored and a report note names them. A
+// sub-benchmark that fails (b.Fatal), panics, or ends the process
+// (os.Exit, 0 included: -test.paniconexit0 makes it a panic; -test.v names
+// the sub-benchmark that was running) is [Failed] alone, with why; the
+// sub-benchmarks that finished are compared, and those its end kept from
+// running in a version, measured in the other, are Failed there too
+// ("did not run"). A unit that fails as a whole (a timeout, a failure in
+// its own code) in a version is not run there again and its results are
+// Failed. Every selected benchmark ends compared, failed, added or
+// removed; the counting metrics follow the same rules.
 //
 // Settings.Budget fits the schedule into a wall-clock time: it estimates a
 // process as Count × BenchTime × 1.2 (the b.N ramp-up) plus the overhead

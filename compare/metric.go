@@ -11,6 +11,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/internal/testbin"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/measure"
 )
@@ -38,28 +39,49 @@ const (
 )
 
 // runCounted measures unit u in one version with the counting metric and
-// returns output in the Go benchmark format, as go test would print it:
-// the test binary's configuration lines and, for each benchmark the unit
-// ran and each of Count measurements, a line with the metric per
-// operation and the B/op and allocs/op of a normal run
+// returns its outcome, whose results are in the Go benchmark format, as go
+// test would print them: the test binary's configuration lines and, for
+// each benchmark the unit ran and each of Count measurements, a line with
+// the metric per operation and the B/op and allocs/op of a normal run
 // (measure.Allocations, at Settings.BenchTime, -test.count Count). Each
-// measurement is measure.CountInstructions or measure.CPUTime. A failed
-// process is a failure of the unit, returned as failure; err is for
-// errors that end the comparison (a canceled context, valgrind missing).
-// With the instructions metric each measurement's per-function profile is
-// kept for run run of trial trial (runner.keepFuncs).
-func (r *runner) runCounted(ctx context.Context, u *unit, side Side, trial, run int) (out []byte, failure string, err error) {
+// measurement is measure.CountInstructions or measure.CPUTime.
+//
+// Only the unit's own benchmarks count (measure.Allocations, as
+// outcomeOf for time). A failed normal run fails the sub-benchmarks it
+// names (b.Fatal), or the one it was running when it ended (a panic, an
+// os.Exit), and the benchmarks that finished before are measured; one
+// that names none fails the unit. A failed measurement fails its
+// benchmark. err is for errors that end the comparison (a canceled
+// context, valgrind missing). With the instructions metric each
+// measurement's per-function profile is kept for run run of trial trial
+// (runner.keepFuncs).
+func (r *runner) runCounted(ctx context.Context, u *unit, side Side, trial, run int) (outcome, error) {
 	b := r.builds[u.pkg][side]
 	mo := measure.Options{Binary: b.bin, Dir: b.dir, Name: u.name, Pattern: u.pattern, Env: r.opt.env(), Timeout: r.timeout, Count: r.s.Count}
 	allocs, raw, err := measure.Allocations(ctx, mo, r.s.BenchTime)
+	if ctx.Err() != nil {
+		return outcome{}, ctx.Err()
+	}
+	p := testbin.ParseOutput(raw, benchname.Top(u.name))
+	o := outcome{ignored: p.Ignored}
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, "", ctx.Err()
+		// A panic first, so that a report's one line shows it.
+		why := err.Error()
+		msg := testbin.PanicMessage(raw)
+		if msg != "" {
+			why = fmt.Sprintf("%s\n(%s)", msg, textutil.FirstLine(why))
 		}
-		return nil, err.Error(), nil
+		o.fail(u, p, msg != "" || len(p.Failed) == 0, why)
+		if o.unitFailed != "" {
+			return o, nil
+		}
+	}
+	failed := map[string]bool{}
+	for _, f := range o.failed {
+		failed[f.Name] = true
 	}
 	var w bytes.Buffer
-	for _, l := range strings.Split(string(raw), "\n") {
+	for _, l := range strings.Split(string(p.Results), "\n") {
 		if k, _, ok := strings.Cut(l, ": "); ok && testConfig[k] {
 			fmt.Fprintln(&w, l)
 		}
@@ -68,61 +90,88 @@ func (r *runner) runCounted(ctx context.Context, u *unit, side Side, trial, run 
 	var names []string
 	byName := map[string][]measure.Allocation{}
 	for _, a := range allocs {
+		if failed[a.Name] || u.subFailed[side][a.Name] != "" {
+			continue // failed here, or in an earlier run
+		}
 		if byName[a.Name] == nil {
 			names = append(names, a.Name)
 		}
 		byName[a.Name] = append(byName[a.Name], a)
 	}
 	for _, name := range names {
-		as := byName[name]
-		id := benchname.ID(u.pkg, name)
-		o := mo
-		o.Name, o.Pattern, o.Count = name, "", 0
-		o.NsPerOp, o.BytesPerOp = as[0].NsPerOp, as[0].BytesPerOp
-		key := side.String() + "\x00" + id
-		if r.s.Metric == measure.Instructions {
-			o.Keep = filepath.Join(r.keep, side.String()+"-"+safeFile(name))
-			if err := r.inspect(ctx, o, id, side); err != nil {
-				return nil, "", err
-			}
+		lines, why, err := r.countOne(ctx, u, side, mo, name, byName[name], trial, run)
+		if err != nil {
+			return outcome{}, err
 		}
-		// Each measurement is sized by the per-op value the last one of
-		// this benchmark and version gave.
-		count, lastPerOp := measure.CPUTime, &o.CPUPerOp
-		if r.s.Metric == measure.Instructions {
-			count, lastPerOp = measure.CountInstructions, &o.InstrPerOp
+		if why != "" {
+			o.failed = append(o.failed, testbin.BenchFailure{Name: name, Message: why})
+			continue
 		}
-		for _, a := range as {
+		w.Write(lines)
+	}
+	// A failure of the unit's only benchmark is the unit's.
+	for _, f := range o.failed {
+		if f.Name == u.name {
+			o.unitFailed, o.failed = f.Message, nil
+		}
+	}
+	o.results = w.Bytes()
+	return o, nil
+}
+
+// countOne measures benchmark name of unit u in one version, once per
+// normal-run result in as, and returns the result lines; why is the
+// failure of a measurement, which fails the benchmark; err ends the
+// comparison (see [stops]).
+func (r *runner) countOne(ctx context.Context, u *unit, side Side, mo measure.Options, name string, as []measure.Allocation, trial, run int) (lines []byte, why string, err error) {
+	id := benchname.ID(u.pkg, name)
+	o := mo
+	o.Name, o.Pattern, o.Count = name, "", 0
+	o.NsPerOp, o.BytesPerOp = as[0].NsPerOp, as[0].BytesPerOp
+	key := side.String() + "\x00" + id
+	if r.s.Metric == measure.Instructions {
+		o.Keep = filepath.Join(r.keep, side.String()+"-"+safeFile(name))
+		if err := r.inspect(ctx, o, id, side); err != nil {
+			return nil, "", err
+		}
+	}
+	// Each measurement is sized by the per-op value the last one of this
+	// benchmark and version gave.
+	count, lastPerOp := measure.CPUTime, &o.CPUPerOp
+	if r.s.Metric == measure.Instructions {
+		count, lastPerOp = measure.CountInstructions, &o.InstrPerOp
+	}
+	var w bytes.Buffer
+	for _, a := range as {
+		r.mu.Lock()
+		*lastPerOp = r.perOp[key]
+		r.mu.Unlock()
+		v, err := count(ctx, o)
+		if err == nil && v.PerOp > 0 {
 			r.mu.Lock()
-			*lastPerOp = r.perOp[key]
+			r.perOp[key] = v.PerOp
 			r.mu.Unlock()
-			v, err := count(ctx, o)
-			if err == nil && v.PerOp > 0 {
-				r.mu.Lock()
-				r.perOp[key] = v.PerOp
-				r.mu.Unlock()
-			}
-			if stop := stops(ctx, err); stop != nil {
-				return nil, "", stop
-			}
-			if err != nil {
-				return nil, err.Error(), nil
-			}
-			if v.GuardFired {
-				r.caveat(id, caveatGuard)
-			}
-			if v.NotCPU {
-				r.caveat(id, caveatNotCPU)
-			}
-			if r.s.Metric == measure.Instructions {
-				r.keepFuncs(side, id, trial, run, v)
-			}
-			perOp, unit := v.PerOp, "instructions/op"
-			if r.s.Metric == measure.CPU {
-				perOp, unit = v.PerOp*1e9, "cpu-ns/op"
-			}
-			fmt.Fprintf(&w, "%s\t%d\t%.2f %s\t%g B/op\t%g allocs/op\n", name, v.N2, perOp, unit, a.BytesPerOp, a.AllocsPerOp)
 		}
+		if stop := stops(ctx, err); stop != nil {
+			return nil, "", stop
+		}
+		if err != nil {
+			return nil, err.Error(), nil
+		}
+		if v.GuardFired {
+			r.caveat(id, caveatGuard)
+		}
+		if v.NotCPU {
+			r.caveat(id, caveatNotCPU)
+		}
+		if r.s.Metric == measure.Instructions {
+			r.keepFuncs(side, id, trial, run, v)
+		}
+		perOp, unit := v.PerOp, "instructions/op"
+		if r.s.Metric == measure.CPU {
+			perOp, unit = v.PerOp*1e9, "cpu-ns/op"
+		}
+		fmt.Fprintf(&w, "%s\t%d\t%.2f %s\t%g B/op\t%g allocs/op\n", name, v.N2, perOp, unit, a.BytesPerOp, a.AllocsPerOp)
 	}
 	return w.Bytes(), "", nil
 }

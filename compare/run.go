@@ -68,10 +68,16 @@ type unit struct {
 	pkg, name, pattern string
 	requested          bool // named by Options.Benchmarks
 	on                 [2]bool
-	failed             [2]string
-	stopped            bool
-	wall               time.Duration // of all its processes
-	trials             int           // trials done
+	failed             [2]string // why the unit as a whole failed in a version
+	// subFailed are the sub-benchmarks that failed in a version, by full
+	// name, with why (the first time); the unit's other benchmarks went on.
+	subFailed [2]map[string]string
+	// ended is the sub-benchmark whose failure ended the unit's process in
+	// a version before the benchmarks after it ran (the first time).
+	ended   [2]string
+	stopped bool
+	wall    time.Duration // of all its processes
+	trials  int           // trials done
 }
 
 // id returns the benchmark id of u (see [benchname.ID]).
@@ -107,6 +113,7 @@ type runner struct {
 	perOp     map[string]float64 // side + "\x00" + id → instructions or CPU seconds per op measured
 	funcs     funcProfiles       // with the instructions metric, every measurement's profile per function
 	pinned    []int              // the two CPUs of a parallel duet; nil otherwise
+	noisy     map[string]bool    // side + "\x00" + unit id: its ignored lines noted
 }
 
 // Run compares the benchmarks of two revisions of the module in opt.Dir
@@ -158,7 +165,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, err
 	}
 	r := &runner{opt: opt, s: s, builds: map[string]*[2]*pkgBuild{}, data: newRawData(),
-		inspected: map[string]bool{}, caveats: map[string][]string{}, perOp: map[string]float64{},
+		inspected: map[string]bool{}, caveats: map[string][]string{}, perOp: map[string]float64{}, noisy: map[string]bool{},
 		rng: rand.New(rand.NewPCG(s.Seed, 0x636f6d70617265))} // "compare"
 	r.rep = &Report{Schema: SchemaVersion, Raw: map[string]string{"base": BaseFile, "head": HeadFile}}
 	if err := r.locate(ctx); err != nil {
@@ -204,11 +211,15 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 			return nil, input.Field("OnlyAffected").Errorf("the change touches none of the functions the %s cover, so nothing needs comparing", textutil.Plural(len(opt.Benchmarks), "benchmark"))
 		}
 	}
+	requested := r.opt.Benchmarks // before a shard takes its share
 	rec, err := r.shardBenchmarks()
 	if err != nil {
 		return nil, err
 	}
 	if err := r.plan(ctx, ws); err != nil {
+		return nil, err
+	}
+	if err := r.checkExplain(requested); err != nil {
 		return nil, err
 	}
 	if rec, err = r.shardUnits(rec); err != nil {
@@ -820,11 +831,11 @@ func (r *runner) schedule(ctx context.Context) error {
 
 // runOne runs unit u's benchmark in one version and records its results.
 func (r *runner) runOne(ctx context.Context, u *unit, side Side, trial, run int) error {
-	res, err := r.measureOne(ctx, u, side, -1, trial, run)
+	o, err := r.measureOne(ctx, u, side, -1, trial, run)
 	if err != nil {
 		return err
 	}
-	return r.record(ctx, u, side, trial, run, res)
+	return r.record(ctx, u, side, trial, run, o)
 }
 
 // runPair runs unit u in both versions at once, each in its own
@@ -832,7 +843,7 @@ func (r *runner) runOne(ctx context.Context, u *unit, side Side, trial, run int)
 // metrics do this: a count does not depend on what else the machine runs,
 // so the two versions can share the machine's cores.
 func (r *runner) runPair(ctx context.Context, u *unit, sides []Side, trial, run int) error {
-	var res [2]testbin.Result
+	var res [2]outcome
 	var errs [2]error
 	var wg sync.WaitGroup
 	for _, side := range sides {
@@ -871,68 +882,75 @@ func (r *runner) cpuOf(side Side, trial, run int) int {
 
 // measureOne runs unit u in one version, for run run of trial trial: one
 // test binary process with the time metric (bound to CPU cpu when cpu >=
-// 0, with GOMAXPROCS=1), or the measurements of runCounted.
-func (r *runner) measureOne(ctx context.Context, u *unit, side Side, cpu, trial, run int) (testbin.Result, error) {
+// 0, with GOMAXPROCS=1; read by outcomeOf), or the measurements of
+// runCounted.
+func (r *runner) measureOne(ctx context.Context, u *unit, side Side, cpu, trial, run int) (outcome, error) {
 	b := r.builds[u.pkg][side]
-	var res testbin.Result
 	if r.s.counting() {
 		start := time.Now()
-		out, failure, err := r.runCounted(ctx, u, side, trial, run)
+		o, err := r.runCounted(ctx, u, side, trial, run)
 		if err != nil {
-			return res, err
+			return o, err
 		}
-		res.Output, res.Wall = out, time.Since(start)
-		if failure != "" {
-			res.Err = errors.New(failure)
-		}
-		return res, ctx.Err()
+		o.wall = time.Since(start)
+		return o, ctx.Err()
 	}
 	args := []string{"-test.run", "^$", "-test.bench", u.pattern, "-test.count", strconv.Itoa(r.s.Count), "-test.benchtime", r.s.BenchTime}
 	if r.s.Benchmem {
 		args = append(args, "-test.benchmem")
 	}
+	args = append(args, testbin.BenchArgs...)
 	env := r.opt.env()
 	if cpu >= 0 {
 		env = append(env, "GOMAXPROCS=1")
 	}
-	return testbin.RunOn(ctx, cpu, b.dir, env, r.timeout, b.bin, args...), ctx.Err()
+	res := testbin.RunOn(ctx, cpu, b.dir, env, r.timeout, b.bin, args...)
+	return outcomeOf(u, res, r.timeout), ctx.Err()
 }
 
 // record adds the results of one process (or measurement) of unit u in a
-// version to the raw files and the data, or marks the unit failed there.
-func (r *runner) record(ctx context.Context, u *unit, side Side, trial, run int, res testbin.Result) error {
+// version to the raw files and the data, and marks the unit, or the
+// sub-benchmarks that failed, failed there (see [outcome]).
+func (r *runner) record(ctx context.Context, u *unit, side Side, trial, run int, o outcome) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	u.wall += res.Wall
+	u.wall += o.wall
 	r.done++
 	m := marker{side: side, commit: r.vers[side].rev.Commit, trial: trial, run: run}
 	var runErr error
-	switch {
-	case res.TimedOut:
-		u.failed[side] = fmt.Sprintf("timed out after %s\n%s", r.timeout, testbin.Failure(res.Output, 8))
-	case res.Err != nil:
-		// A panic first, so that a report's one line shows it.
-		if msg := testbin.PanicMessage(res.Output); msg != "" {
-			u.failed[side] = fmt.Sprintf("%s\n(%v)", msg, res.Err)
-		} else {
-			u.failed[side] = fmt.Sprintf("%v\n%s", res.Err, testbin.Tail(res.Output, 8))
-		}
-	default:
-		if err := r.rws[side].write(m, res.Output); err != nil {
+	if len(o.ignored) > 0 {
+		r.ignored(u, side, o.ignored)
+	}
+	if o.unitFailed != "" {
+		u.failed[side] = o.unitFailed
+	} else {
+		if err := r.rws[side].write(m, o.results); err != nil {
 			return fmt.Errorf("%s: reading the benchmark output: %w", u.name, err)
 		}
 		block := []byte(m.String() + "\n")
-		if err := r.data.read(u.pkg, bytes.NewReader(append(block, res.Output...))); err != nil {
+		if err := r.data.read(u.pkg, bytes.NewReader(append(block, o.results...))); err != nil {
 			return fmt.Errorf("%s: reading the benchmark output: %w", u.name, err)
 		}
+	}
+	for _, f := range o.failed {
+		if u.subFailed[side] == nil {
+			u.subFailed[side] = map[string]string{}
+		}
+		if u.subFailed[side][f.Name] == "" {
+			u.subFailed[side][f.Name] = f.Message
+		}
+		runErr = fmt.Errorf("%s: %s", f.Name, textutil.FirstLine(f.Message))
+	}
+	if o.ended != "" && u.ended[side] == "" {
+		u.ended[side] = o.ended
 	}
 	if u.failed[side] != "" {
 		runErr = errors.New(textutil.FirstLine(u.failed[side]))
 		// The rest of its schedule in this version is skipped.
 		r.total -= (r.s.Trials-trial)*r.s.Runs + (r.s.Runs - run)
 	}
-	r.emit(Event{Kind: EventRun, Done: r.done, Total: r.total, Package: u.pkg, Name: u.name, Side: side, Trial: trial, Run: run, Wall: res.Wall, Err: runErr})
+	r.emit(Event{Kind: EventRun, Done: r.done, Total: r.total, Package: u.pkg, Name: u.name, Side: side, Trial: trial, Run: run, Wall: o.wall, Err: runErr})
 	return nil
 }
 
@@ -1069,6 +1087,45 @@ func (r *runner) failures(rs []Result) []Result {
 			}
 		}
 	}
+	// Sub-benchmarks that failed while the others went on, and those that
+	// did not run because one ended the process.
+	for _, u := range r.units {
+		for side := range 2 {
+			if u.failed[side] != "" {
+				continue
+			}
+			for _, name := range slices.Sorted(maps.Keys(u.subFailed[side])) {
+				msg := u.subFailed[side][name]
+				id := benchname.ID(u.pkg, name)
+				found := false
+				for i := range rs {
+					if rs[i].Package == u.pkg && (rs[i].ID == id || strings.HasPrefix(rs[i].ID, id+"/")) && rs[i].Status != BuildFailed {
+						mark(i, Failed, Side(side), msg)
+						found = true
+					}
+				}
+				if !found {
+					rs = append(rs, Result{ID: id, Package: u.pkg, Name: name, Status: Failed, Side: Side(side).String(), Error: msg})
+				}
+			}
+			ended := u.ended[side]
+			if ended == "" {
+				continue
+			}
+			// Measured only in the other version: not added or removed,
+			// but never reached here.
+			only := Added
+			if Side(side) == Head {
+				only = Removed
+			}
+			ids := r.ids(u)
+			for i := range rs {
+				if rs[i].Status == only && slices.Contains(ids, rs[i].ID) {
+					mark(i, Failed, Side(side), fmt.Sprintf("did not run: the process ended in %s before it (%s)", ended, textutil.FirstLine(u.subFailed[side][ended])))
+				}
+			}
+		}
+	}
 	// A requested benchmark measured in neither version and not failed:
 	// it exists in neither.
 	for _, u := range r.units {
@@ -1096,4 +1153,18 @@ func markUntouched(rs []Result, affected map[string]bool) int {
 		}
 	}
 	return n
+}
+
+// ignored notes, once per unit and version, the lines of its output that
+// looked like results of benchmarks it was not asked to run.
+func (r *runner) ignored(u *unit, side Side, names []string) {
+	key := side.String() + "\x00" + u.id()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.noisy[key] {
+		return
+	}
+	r.noisy[key] = true
+	r.note(fmt.Sprintf("%s (%s): its output has lines that look like benchmark results but are not results of the benchmarks it ran (named %s; printed by a benchmark itself?): ignored",
+		u.id(), side, strings.Join(names, ", ")))
 }

@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/internal/testbin"
 )
 
 // CPUTarget is the native time of the benchmark at the higher count that
@@ -73,10 +76,17 @@ type Allocation struct {
 // Allocations runs the benchmark (and, for a parent, each sub-benchmark
 // it runs; Options.Pattern selects others) normally with -test.benchmem
 // at benchtime (such as "100ms" or "50x"), -test.count Options.Count,
-// -test.cpu 1 and GOMAXPROCS=1, and returns each result line in output
-// order, with the process's output. B/op and allocs/op are
+// -test.cpu 1, GOMAXPROCS=1 and testbin.BenchArgs, and returns each result
+// line in output order, with the process's output. B/op and allocs/op are
 // nearly deterministic, so one run compares them; NsPerOp chooses the
 // counts of [CountInstructions] and [CPUTime].
+//
+// Only results of the benchmark's family count (the top-level benchmark
+// of Options.Name and its sub-benchmarks, testbin.ParseOutput): lines the
+// benchmark prints that look like other benchmarks' results are not
+// results. When the process fails, Allocations returns the results of the
+// benchmarks that finished before, the output (testbin.ParseOutput says
+// which benchmark failed) and the error.
 func Allocations(ctx context.Context, o Options, benchtime string) ([]Allocation, []byte, error) {
 	args := o.args(1, true)
 	for i := range args {
@@ -84,12 +94,12 @@ func Allocations(ctx context.Context, o Options, benchtime string) ([]Allocation
 			args[i+1] = benchtime
 		}
 	}
-	res, err := o.run(ctx, countingEnv(o.Env, o.memLimit(), false), o.Binary, args...)
-	if err != nil {
-		return nil, nil, err
+	res, runErr := o.run(ctx, countingEnv(o.Env, o.memLimit(), false), o.Binary, args...)
+	if ctx.Err() != nil {
+		return nil, nil, runErr
 	}
 	var as []Allocation
-	r := benchfmt.NewReader(bytesReader(res.Output), o.Name)
+	r := benchfmt.NewReader(bytesReader(testbin.ParseOutput(res.Output, benchname.Top(o.Name)).Results), o.Name)
 	for r.Scan() {
 		res, ok := r.Result().(*benchfmt.Result)
 		if !ok {
@@ -107,8 +117,11 @@ func Allocations(ctx context.Context, o Options, benchtime string) ([]Allocation
 	if err := r.Err(); err != nil {
 		return nil, nil, err
 	}
+	if runErr != nil {
+		return as, res.Output, runErr
+	}
 	if len(as) == 0 {
-		return nil, nil, errNotRun(o.Name, res.Output)
+		return nil, res.Output, errNotRun(o.Name, res.Output)
 	}
 	return as, res.Output, nil
 }

@@ -177,6 +177,7 @@ func (o Options) args(n int, benchmem bool) []string {
 		"-test.benchtime", strconv.Itoa(n) + "x", "-test.count", strconv.Itoa(count), "-test.cpu", "1"}
 	if benchmem {
 		a = append(a, "-test.benchmem")
+		a = append(a, testbin.BenchArgs...)
 	}
 	return a
 }
@@ -231,16 +232,18 @@ func guardFired(out []byte) bool {
 }
 
 // run runs the test binary once and returns its result, or an error that
-// names the benchmark and ends with the output's tail.
+// names the benchmark and ends with how it failed (testbin.Failure: the
+// panic with the frame that raised it when there is one, else the
+// output's tail).
 func (o Options) run(ctx context.Context, env []string, name string, args ...string) (testbin.Result, error) {
 	res := testbin.Run(ctx, o.Dir, env, o.timeout(), name, args...)
 	switch {
 	case ctx.Err() != nil:
 		return res, ctx.Err()
 	case res.TimedOut:
-		return res, fmt.Errorf("%s: timed out after %s\n%s", o.Name, o.timeout(), tail(res.Output, 8))
+		return res, fmt.Errorf("%s: timed out after %s\n%s", o.Name, o.timeout(), testbin.Failure(res.Output, 8))
 	case res.Err != nil:
-		return res, fmt.Errorf("%s: %v\n%s", o.Name, res.Err, tail(res.Output, 8))
+		return res, fmt.Errorf("%s: %v\n%s", o.Name, res.Err, testbin.Failure(res.Output, 8))
 	}
 	return res, nil
 }

@@ -17,6 +17,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/internal/testbin"
 )
 
 // A Tool is the Valgrind tool that counts instructions.
@@ -254,7 +257,10 @@ func Inspect(ctx context.Context, o Options) (Inspection, error) {
 // ran reports whether out holds a result line of benchmark name (gctrace
 // lines, which may cut one, left out).
 func ran(out []byte, name string) bool {
-	for l := range strings.SplitSeq(string(withoutGCTrace(out)), "\n") {
+	// Only the benchmark's own results count, its result line joined
+	// again when its own output cut it (testbin.ParseOutput).
+	res := testbin.ParseOutput(withoutGCTrace(out), benchname.Top(name)).Results
+	for l := range strings.SplitSeq(string(res), "\n") {
 		f := strings.Fields(l)
 		if len(f) >= 2 && f[0] == name {
 			if _, err := strconv.Atoi(f[1]); err == nil {

@@ -1,0 +1,221 @@
+package testbin
+
+import (
+	"bytes"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// BenchArgs are the arguments every benchmark process of mbopt compare
+// gets besides its selection and counts, so that [ParseOutput] can tell
+// how the process ended: -test.v prints each benchmark's name on a line of
+// its own when it starts (so a crash names the benchmark that was running)
+// and -test.paniconexit0 (which go test passes, and a test binary run
+// directly does not) turns an os.Exit(0) in a benchmark into a panic: a
+// failure, instead of a process that ends early with status 0 and
+// silently drops the benchmarks it had not run.
+var BenchArgs = []string{"-test.v", "-test.paniconexit0"}
+
+// ConfigKeys are the configuration keys a Go test binary prints before its
+// benchmarks. Other "key: value" lines in its output are printed by the
+// benchmarks themselves (a benchmark that logs "seed: 42").
+var ConfigKeys = []string{"goos", "goarch", "pkg", "cpu"}
+
+// An Output is what one benchmark process printed, read for the
+// benchmarks it was asked to run ([ParseOutput]).
+type Output struct {
+	// Results holds the test binary's configuration lines (ConfigKeys) and
+	// the result lines of the benchmarks asked for, in the Go benchmark
+	// format, in output order, one per line.
+	Results []byte
+	// Ignored names the benchmarks of the lines that look like results
+	// (a name starting with "Benchmark", then more fields) but are not
+	// results of the benchmarks asked for, such as lines a benchmark
+	// printed itself, or that are malformed (a non-numeric iteration
+	// count); sorted, each once, without the -GOMAXPROCS suffix.
+	Ignored []string
+	// Failed are the benchmarks that reported a failure ("--- FAIL: name",
+	// with the indented lines after it as the message), each once, in
+	// output order; a parent whose failure is only its sub-benchmark's is
+	// left out.
+	Failed []BenchFailure
+	// Running is the benchmark asked for that the output shows started
+	// last (its name alone on a line, with -test.v) when it printed no
+	// result or failure after it: the one that was running when the
+	// process ended, when it ended early. "" when none, such as when the
+	// process ended in a parent's own code between its sub-benchmarks.
+	Running string
+}
+
+// A BenchFailure is a benchmark that failed and why.
+type BenchFailure struct {
+	// Name is the benchmark's full name without the -GOMAXPROCS suffix.
+	Name string
+	// Message is what it logged with its failure (b.Fatal, b.Error), its
+	// lines without their indentation; or why it failed otherwise.
+	Message string
+}
+
+// ParseOutput reads the output of a test binary that was asked to run
+// benchmark top (a top-level benchmark's full name, such as
+// "BenchmarkQuery", as -test.list names it) and its sub-benchmarks, with
+// [BenchArgs]. Only results of top and of the names under it ("top/…")
+// count; every other line that looks like a result is Ignored. A
+// benchmark that prints output while it runs splits its own result line:
+// go test has printed the name, and the iteration count and values follow
+// on a later line, after the printed text; ParseOutput joins the two.
+func ParseOutput(out []byte, top string) Output {
+	var o Output
+	known := func(name string) bool { return name == top || strings.HasPrefix(name, top+"/") }
+	ignored := map[string]bool{}
+	var w bytes.Buffer
+	pending := ""              // a known name whose result line was cut by printed text
+	last := ""                 // the known name started last, until its result or failure
+	failed := map[string]int{} // name → index in o.Failed
+	var logged []string        // the indented lines just before, a benchmark's log
+	ls := lines(out)
+	for i := 0; i < len(ls); i++ {
+		l := ls[i]
+		if strings.HasPrefix(l, "    ") && strings.TrimSpace(l) != "" {
+			logged = append(logged, strings.TrimSpace(l))
+		} else if !strings.HasPrefix(l, "--- FAIL: ") {
+			logged = nil
+		}
+		if k, _, ok := strings.Cut(l, ": "); ok && slices.Contains(ConfigKeys, k) && !strings.ContainsAny(k, " \t") {
+			w.WriteString(l + "\n")
+			continue
+		}
+		if name, ok := strings.CutPrefix(l, "--- SKIP: "); ok {
+			// A skipped benchmark ends without a result.
+			if last == trimProcs(strings.TrimSpace(name)) {
+				last = ""
+			}
+			continue
+		}
+		if name, ok := strings.CutPrefix(l, "--- FAIL: "); ok {
+			name = strings.TrimSpace(name)
+			if j := strings.Index(name, " ("); j > 0 {
+				name = name[:j] // a test's "(0.00s)"
+			}
+			name = trimProcs(name)
+			// Its log: before the line with -test.v, after it without.
+			msg := logged
+			for i+1 < len(ls) && (strings.HasPrefix(ls[i+1], "    ") || strings.HasPrefix(ls[i+1], "\t")) {
+				i++
+				msg = append(msg, strings.TrimSpace(ls[i]))
+			}
+			if last == name {
+				last = ""
+			}
+			if _, dup := failed[name]; !dup && known(name) {
+				failed[name] = len(o.Failed)
+				o.Failed = append(o.Failed, BenchFailure{Name: name, Message: strings.Join(msg, "\n")})
+			}
+			continue
+		}
+		f := strings.Fields(l)
+		if len(f) == 0 {
+			continue
+		}
+		if !strings.HasPrefix(f[0], "Benchmark") {
+			// A result whose name go test printed before the benchmark's
+			// own output: the rest follows on a line of its own.
+			if pending != "" && (l[0] == ' ' || l[0] == '\t') && isResult(f) {
+				w.WriteString(pending + "\t" + strings.Join(f, "\t") + "\n")
+				if last == trimProcs(pending) {
+					last = ""
+				}
+				pending = ""
+			}
+			continue
+		}
+		name := trimProcs(f[0])
+		switch {
+		case len(f) == 1 && known(f[0]):
+			// -test.v: the benchmark starts.
+			last = f[0]
+		case len(f) == 1:
+		case known(name) && isResult(f[1:]):
+			w.WriteString(l + "\n")
+			if last == name {
+				last = ""
+			}
+			pending = ""
+		case known(name):
+			// The name, then text the benchmark printed: its numbers
+			// follow later. Text that looks like another benchmark's
+			// result is noted.
+			pending = f[0]
+			if len(f) > 2 && strings.HasPrefix(f[1], "Benchmark") && !known(trimProcs(f[1])) {
+				ignored[trimProcs(f[1])] = true
+			} else if len(f) > 2 && !strings.HasPrefix(f[1], "Benchmark") && !isResult(f[1:]) && strings.HasSuffix(f[len(f)-1], "/op") {
+				ignored[name] = true
+			}
+		default:
+			ignored[name] = true
+		}
+	}
+	if pending != "" {
+		ignored[trimProcs(pending)] = true
+	}
+	o.Results = w.Bytes()
+	o.Ignored = sortedKeys(ignored)
+	// A parent fails with its sub-benchmark: keep the innermost.
+	o.Failed = slices.DeleteFunc(o.Failed, func(fl BenchFailure) bool {
+		for _, g := range o.Failed {
+			if strings.HasPrefix(g.Name, fl.Name+"/") {
+				return true
+			}
+		}
+		return false
+	})
+	o.Running = last
+	return o
+}
+
+// isResult reports whether f, the fields after a benchmark's name, are a
+// result: an iteration count, then value and unit pairs.
+func isResult(f []string) bool {
+	if len(f) < 3 || len(f)%2 != 1 {
+		return false
+	}
+	if n, err := strconv.Atoi(f[0]); err != nil || n < 0 {
+		return false
+	}
+	for i := 1; i < len(f); i += 2 {
+		if _, err := strconv.ParseFloat(f[i], 64); err != nil {
+			return false
+		}
+		if _, err := strconv.ParseFloat(f[i+1], 64); err == nil {
+			return false // a unit is not a number
+		}
+	}
+	return true
+}
+
+// trimProcs returns a benchmark name without its -GOMAXPROCS suffix ("-8").
+func trimProcs(name string) string {
+	i := strings.LastIndexByte(name, '-')
+	if i < 0 || i == len(name)-1 {
+		return name
+	}
+	for _, c := range name[i+1:] {
+		if c < '0' || c > '9' {
+			return name
+		}
+	}
+	return name[:i]
+}
+
+func sortedKeys(m map[string]bool) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	if len(ks) == 0 {
+		return nil
+	}
+	return ks
+}

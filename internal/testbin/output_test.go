@@ -1,0 +1,64 @@
+package testbin
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestParseOutput: only the results of the benchmark asked for and its
+// sub-benchmarks count; lines a benchmark prints that look like other
+// benchmarks' results, or are malformed, are ignored and named; a result
+// line cut by the benchmark's own output is joined again; failures name
+// the innermost benchmark; with -test.v the benchmark that was running
+// when the process ended is known (issue 31 items 3, 4 and 13).
+func TestParseOutput(t *testing.T) {
+	head := "goos: linux\ngoarch: amd64\npkg: example.com/m\ncpu: AMD EPYC\n"
+	for _, tc := range []struct {
+		name, top, out string
+		want           Output
+	}{
+		{"plain", "BenchmarkA", head + "BenchmarkA\nBenchmarkA-2 \t 100\t 5.0 ns/op\t 0 B/op\t 0 allocs/op\nPASS\n",
+			Output{Results: []byte(head + "BenchmarkA-2 \t 100\t 5.0 ns/op\t 0 B/op\t 0 allocs/op\n")}},
+		{"a ghost printed before the header", "BenchmarkNoisy",
+			"BenchmarkGhost-2  100  5 ns/op\nBenchmarkOther-2  abc  5 ns/op\n" + head + "BenchmarkNoisy\nBenchmarkNoisy-2 \t  10\t 1897 ns/op\n",
+			Output{Results: []byte(head + "BenchmarkNoisy-2 \t  10\t 1897 ns/op\n"), Ignored: []string{"BenchmarkGhost", "BenchmarkOther"}}},
+		{"printed while running: the result line is cut", "BenchmarkNoisy",
+			head + "BenchmarkNoisy\nBenchmarkNoisy-2   \tBenchmarkGhost-2  100  5 ns/op\nBenchmarkOther-2  abc  5 ns/op\n      10\t      1897 ns/op\nPASS\n",
+			Output{Results: []byte(head + "BenchmarkNoisy-2\t10\t1897\tns/op\n"), Ignored: []string{"BenchmarkGhost", "BenchmarkOther"}}},
+		{"a sub-benchmark's ghost of a sibling's name is a result", "BenchmarkS",
+			head + "BenchmarkS/a-2 \t 10\t 3 ns/op\n",
+			Output{Results: []byte(head + "BenchmarkS/a-2 \t 10\t 3 ns/op\n")}},
+		{"a benchmark's own configuration-like lines", "BenchmarkA",
+			"seed: 42\n" + head + "BenchmarkA-2 \t 100\t 5.0 ns/op\n",
+			Output{Results: []byte(head + "BenchmarkA-2 \t 100\t 5.0 ns/op\n")}},
+		{"b.Fatal in one sub-benchmark", "BenchmarkSubs",
+			head + "BenchmarkSubs\nBenchmarkSubs/a\nBenchmarkSubs/a-2 \t 10\t 66.10 ns/op\nBenchmarkSubs/fail\n--- FAIL: BenchmarkSubs/fail\n    g_test.go:25: boom\nBenchmarkSubs/c\nBenchmarkSubs/c-2 \t 10\t 27.10 ns/op\n--- FAIL: BenchmarkSubs\nFAIL\n",
+			Output{Results: []byte(head + "BenchmarkSubs/a-2 \t 10\t 66.10 ns/op\nBenchmarkSubs/c-2 \t 10\t 27.10 ns/op\n"),
+				Failed: []BenchFailure{{Name: "BenchmarkSubs/fail", Message: "g_test.go:25: boom"}}}},
+		{"b.Fatal with -test.v: the log comes first", "BenchmarkSubs",
+			head + "BenchmarkSubs\nBenchmarkSubs/a\nBenchmarkSubs/a \t 10\t 6.000 ns/op\nBenchmarkSubs/fail\n    g_test.go:25: boom\n--- FAIL: BenchmarkSubs/fail\nBenchmarkSubs/c\nBenchmarkSubs/c \t 10\t 7.000 ns/op\n--- FAIL: BenchmarkSubs\nFAIL\n",
+			Output{Results: []byte(head + "BenchmarkSubs/a \t 10\t 6.000 ns/op\nBenchmarkSubs/c \t 10\t 7.000 ns/op\n"),
+				Failed: []BenchFailure{{Name: "BenchmarkSubs/fail", Message: "g_test.go:25: boom"}}}},
+		{"os.Exit(0) in a sub-benchmark with -test.paniconexit0", "BenchmarkSubs",
+			head + "BenchmarkSubs\nBenchmarkSubs/a\nBenchmarkSubs/a-2 \t 10\t 25.00 ns/op\nBenchmarkSubs/exit\npanic: unexpected call to os.Exit(0) during test\n\ngoroutine 18 [running]:\n",
+			Output{Results: []byte(head + "BenchmarkSubs/a-2 \t 10\t 25.00 ns/op\n"), Running: "BenchmarkSubs/exit"}},
+		{"a skipped sub-benchmark is not running", "BenchmarkS",
+			head + "BenchmarkS\nBenchmarkS/a\nBenchmarkS/a-2 \t 10\t 3 ns/op\nBenchmarkS/skip\n--- SKIP: BenchmarkS/skip\n    x_test.go:9: not here\nPASS\n",
+			Output{Results: []byte(head + "BenchmarkS/a-2 \t 10\t 3 ns/op\n")}},
+		{"another benchmark's failure", "BenchmarkA", head + "--- FAIL: BenchmarkB\n    x_test.go:1: no\nBenchmarkA-2 \t 100\t 5.0 ns/op\n",
+			Output{Results: []byte(head + "BenchmarkA-2 \t 100\t 5.0 ns/op\n")}},
+		{"indented numbers without a cut result", "BenchmarkA", head + "BenchmarkA-2 \t 100\t 5.0 ns/op\n    1 2 3\n",
+			Output{Results: []byte(head + "BenchmarkA-2 \t 100\t 5.0 ns/op\n")}},
+		{"a prefix of the name is another benchmark", "BenchmarkA", head + "BenchmarkAB-2 \t 100\t 5.0 ns/op\n",
+			Output{Results: []byte(head), Ignored: []string{"BenchmarkAB"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ParseOutput([]byte(tc.out), tc.top)
+			assert.Equal(t, string(tc.want.Results), string(got.Results))
+			assert.Equal(t, tc.want.Ignored, got.Ignored)
+			assert.Equal(t, tc.want.Failed, got.Failed)
+			assert.Equal(t, tc.want.Running, got.Running)
+		})
+	}
+}
