@@ -9,6 +9,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 	"github.com/mbopt/mbopt/measure"
 )
@@ -29,4 +30,45 @@ func TestExplainOnly(t *testing.T) {
 	assert.Empty(t, res[cmpfixture.Slower].Culprits, "a change not named")
 	assert.Nil(t, res[cmpfixture.Slower].Profiles)
 	assert.NotEmpty(t, res[cmpfixture.Faster].Culprits, "the benchmark named")
+}
+
+// TestExplainMatchesNothing: an Explain name that can name no benchmark of
+// the comparison is an input.Error before anything is measured (issue 31:
+// it was a note after the whole run); a sub-benchmark of a selected
+// benchmark, or its id, passes (sub-benchmarks are known only once they
+// run).
+func TestExplainMatchesNothing(t *testing.T) {
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	cache := t.TempDir()
+	for _, tc := range []struct {
+		name    string
+		explain string
+		bench   string
+		refused bool
+	}{
+		{"no such benchmark", "BenchmarkNoSuch", "", true},
+		{"not selected", cmpfixture.Faster, "Slower", true},
+		{"an id in another package", "example.com/other." + cmpfixture.Slower, "", true},
+		{"an id", cmpfixture.Package + "." + cmpfixture.Slower, "", false},
+		{"a sub-benchmark of a selected one", cmpfixture.Slower + "/sub", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var events int
+			_, err := compare.Run(context.Background(), compare.Options{Dir: dir, Bench: tc.bench, Settings: compare.Settings{Trials: 1, Runs: 1, Count: 1, BenchTime: "1x", Resamples: 10},
+				Explain: []string{tc.explain}, CacheDir: cache, Out: t.TempDir(), Progress: func(ev compare.Event) {
+					if ev.Kind == compare.EventRun {
+						events++
+					}
+				}})
+			var ie *input.Error
+			if tc.refused {
+				require.ErrorAs(t, err, &ie)
+				assert.Equal(t, input.Field("Explain"), ie.Field)
+				assert.Contains(t, err.Error(), tc.explain)
+				assert.Zero(t, events, "nothing is measured")
+				return
+			}
+			require.NoError(t, err)
+		})
+	}
 }

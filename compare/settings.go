@@ -68,7 +68,7 @@ type Settings struct {
 	// Benchmarking", 2020); sequential where fewer than 2 CPUs are
 	// available. The counting metrics always run the versions at the same
 	// time where there are 2 CPUs, unbound: a count does not depend on the
-	// neighbours.
+	// neighbours; DuetParallel with them is an error.
 	Duet string `json:"duet,omitempty"`
 	// AppImpactThreshold is the estimated application impact
 	// (Result.AppImpact) below which the gate FailOnAppImpact passes a
@@ -150,6 +150,8 @@ func (s Settings) check() error {
 		return input.Field("Settings.Metric").Errorf("%w", err)
 	case s.Duet != "" && s.Duet != DuetSequential && s.Duet != DuetParallel:
 		return input.Field("Settings.Duet").Errorf("Duet is %q: valid values are sequential, parallel", s.Duet)
+	case s.Duet == DuetParallel && s.counting():
+		return input.Errorf("%s %s applies to %s %s only: with %s both versions already run at the same time where there are 2 CPUs, unbound (a count does not depend on its neighbours); leave %s out", input.Field("Settings.Duet"), DuetParallel, input.Field("Settings.Metric"), measure.Time, s.Metric, input.Field("Settings.Duet"))
 	case !(s.FDR > 0 && s.FDR <= 1):
 		return input.Field("Settings.FDR").Errorf("FDR is %v; it must be in (0, 1], such as 0.05 (1 turns the correction off)", s.FDR)
 	case s.Resamples < 1:

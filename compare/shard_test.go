@@ -17,6 +17,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
+	"github.com/mbopt/mbopt/measure"
 	"github.com/mbopt/mbopt/shard"
 )
 
@@ -465,6 +466,8 @@ func TestOutOfRangeSettingsRefused(t *testing.T) {
 		{"app impact 2", "Settings.AppImpactThreshold", func(s *compare.Settings) { s.AppImpactThreshold = 2 }, "application's CPU time"},
 		{"app impact huge", "Settings.AppImpactThreshold", func(s *compare.Settings) { s.AppImpactThreshold = 1e308 }, "0.001 for 0.1%"},
 		{"app impact negative", "Settings.AppImpactThreshold", func(s *compare.Settings) { s.AppImpactThreshold = -0.1 }, "(0, 1)"},
+		{"a parallel duet with cpu", "", func(s *compare.Settings) { s.Duet, s.Metric = compare.DuetParallel, measure.CPU }, "Config.Settings.Duet parallel applies to Config.Settings.Metric time only"},
+		{"a parallel duet with instructions", "", func(s *compare.Settings) { s.Duet, s.Metric = compare.DuetParallel, measure.Instructions }, "Config.Settings.Duet parallel applies"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := shardSettings()
@@ -472,7 +475,7 @@ func TestOutOfRangeSettingsRefused(t *testing.T) {
 			_, err := compare.Run(context.Background(), compare.Options{Dir: t.TempDir(), Settings: s})
 			var ie *input.Error
 			if !errors.As(err, &ie) || ie.Field != tc.field || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("err = %v, want an input.Error on %s that says %q", err, tc.field, tc.want)
+				t.Errorf("err = %v, want an input.Error on %q that says %q", err, tc.field, tc.want)
 			}
 		})
 	}

@@ -543,6 +543,8 @@
 //     benchmark's base and head at the same time, each bound to a CPU of its
 //     own with GOMAXPROCS=1 (the CPUs alternate between the versions), so
 //     both see the same interference; sequential with fewer than 2 CPUs.
+//     parallel with cpu or instructions is refused: those already run both
+//     versions at the same time.
 //
 // The schedule:
 //
@@ -684,7 +686,8 @@
 //
 //   - --out DIR: the merged raw results (default .mbopt/compare).
 //   - --format, -o FILE (--output FILE), --fail-on: as for mbopt compare;
-//     the gate exits 3.
+//     the gate exits 3. --fail-on app-impact is refused: a merge finds no
+//     culprit functions, so no regression would have an estimate.
 //   - --history FILE, --no-history: as for mbopt compare: the merged report
 //     is judged against the thresholds calibrated there and stored as one
 //     comparison, under the machine the shards' raw files name (the shards
