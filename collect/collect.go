@@ -62,7 +62,7 @@ func Collect(ctx context.Context, cfg Config) (*manifest.Manifest, error) {
 	}
 	if cfg.instructions() {
 		if _, err := measure.FindValgrind(""); err != nil {
-			return nil, fmt.Errorf("source %s: %w; or collect with source %s, whose timed scope needs no Valgrind", manifest.SourceInstructions, err, manifest.SourceCover)
+			return nil, input.Field("Source").Errorf("%s counts each function's instructions under Valgrind: %w", manifest.SourceInstructions, noValgrind{})
 		}
 	}
 	if err := checkModule(ctx, cfg); err != nil {
@@ -972,3 +972,13 @@ func shorten(s string) string {
 	}
 	return strings.Join(ls, "\n")
 }
+
+// noValgrind is measure.ErrNoValgrind (errors.Is matches it) worded for a
+// collection, whose other sources are the way out.
+type noValgrind struct{}
+
+func (noValgrind) Error() string {
+	return fmt.Sprintf("valgrind is not in PATH; install it (Debian/Ubuntu: apt-get install valgrind, the package valgrind), or collect with source %s, whose timed scope needs no Valgrind", manifest.SourceCover)
+}
+
+func (noValgrind) Is(target error) bool { return target == measure.ErrNoValgrind }

@@ -317,7 +317,7 @@
 //     instructions, credited by source line to the function enclosing the
 //     line (an inlined helper gets its own count): exact and weighted, with
 //     no sampling, read by the analysis like a CPU profile in instructions;
-//     the collection fails at once when valgrind is not installed.
+//     without valgrind installed, the collection fails at once (exit 2).
 //     Collections of two sources never share an --out.
 //   - --scope timed|all: with --source cover or instructions, what a function
 //     set or instruction profile counts.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/collect"
 	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/shard"
 )
@@ -300,4 +302,24 @@ func TestProfileHeartbeatAndSlowParents(t *testing.T) {
 		assert.Contains(t, got, "  still running after 1m0s (measurement): m/a.BenchmarkA/x\n", "terminal %v", terminal)
 		assert.Contains(t, got, "note: the 2 sub-benchmark processes of m/a.BenchmarkA took 12.0-14.0 s each for a benchtime of 1s, 24 s in all outside their timed loops: each runs again what BenchmarkA does before b.Run; collect it as one unit (--sub=false) or leave it out (--skip '^BenchmarkA$')\n", "terminal %v", terminal)
 	}
+}
+
+// TestProfileWithoutValgrind: --source instructions on a machine without
+// valgrind is bad input naming --source, as compare's and bisect's
+// --metric instructions are (issue 31: it exited 1).
+func TestProfileWithoutValgrind(t *testing.T) {
+	dir, _ := cmpfixture.HelperRepo(t, cmpfixture.HelperVariant{})
+	bin := t.TempDir() // PATH: git and go, no valgrind
+	for _, tool := range []string{"git", "go"} {
+		p, err := exec.LookPath(tool)
+		require.NoError(t, err)
+		require.NoError(t, os.Symlink(p, filepath.Join(bin, tool)))
+	}
+	t.Setenv("PATH", bin)
+	t.Chdir(dir)
+	code, stdout, stderr := run(t, "profile", "--source", "instructions", "--out", filepath.Join(t.TempDir(), "out"))
+	assert.Equal(t, cli.BadInput, code, stderr)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, "--source: ")
+	assert.Contains(t, stderr, "apt-get install valgrind")
 }
