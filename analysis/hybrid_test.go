@@ -76,6 +76,24 @@ func TestHybridApplication(t *testing.T) {
 	f3, _ := rep.Coverage.App.Lookup(proftest.Figure62Name(3))
 	assert.Contains(t, rep.Coverage.App.Out[f1], int32(f3))
 	assert.Contains(t, rep.Coverage.App.In[f3], int32(f1))
+	// The application the comparison weighs by (issue 30 item 4): F20,
+	// which only the function set knows, is in it at the floor of half a
+	// sample, marked; F17, sampled, keeps its flat share and its callers.
+	a := analysis.Application(rep)
+	require.NotNil(t, a)
+	assert.True(t, a.Floored[f20])
+	assert.InDelta(t, 0.5/float64(rep.Coverage.App.SamplesTaken), a.Shares[f20], 1e-12)
+	assert.Equal(t, a.Floor, a.Shares[f20])
+	f17 := proftest.Figure62Name(17)
+	assert.False(t, a.Floored[f17])
+	f17id, _ := rep.Coverage.App.Lookup(f17)
+	assert.InDelta(t, rep.Coverage.App.Nodes[f17id].Flat/rep.Coverage.App.Total, a.Shares[f17], 1e-12)
+	callers := 0.0
+	for _, s := range a.Callers[f17] {
+		callers += s
+	}
+	assert.InDelta(t, a.Shares[f17], callers, 1e-12, "F17 is never a stack's only frame: its callers hold all its time")
+	assert.Equal(t, rep.Coverage.App.SamplesTaken, a.Samples)
 	// F20 has no edge, so it is recommended alone, last among equals.
 	last := rep.Recommendations.Recommendations[len(rep.Recommendations.Recommendations)-1]
 	assert.Equal(t, f20, last.Function)

@@ -201,3 +201,28 @@ func TestExplainFallback(t *testing.T) {
 		t.Errorf("impact %+v: want the benchmark's share × its change, 2.5%% [2%%, 3%%]", a)
 	}
 }
+
+// A change in a function the application's function set (coverage) says
+// ran, but that its profile never sampled: in the application, weighed by
+// the floor, and marked.
+func TestExplainFloored(t *testing.T) {
+	const search = "example.com/kv/btree.search"
+	app := &relevance.Application{
+		Shares:  map[string]float64{hot: 0.6, search: 0.0005},
+		Floored: map[string]bool{search: true},
+		Floor:   0.0005,
+	}
+	base := with(hotBase, search, fixed(5000))
+	head := with(hotBase, search, fixed(5230)) // +4.6%
+	d, a := culprit.Explain(side(3, 3, 1, base, 1), side(3, 3, 1, head, 2), culprit.Options{App: app, MinDelta: 0.5, Resamples: 500})
+	if len(d.Culprits) != 1 {
+		t.Fatalf("culprits %+v: want the search function only", d.Culprits)
+	}
+	c := d.Culprits[0]
+	if !c.InApp || !c.AppFloor || c.AppShare != 0.0005 {
+		t.Errorf("culprit %+v: want in the application, at the floor 0.0005", c)
+	}
+	if want := 0.0005 * 0.046; math.Abs(a.Estimate-want) > 1e-12 || a.NoImpact {
+		t.Errorf("impact %+v: want %v, not likely no application impact", a, want)
+	}
+}
