@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/mbopt/mbopt/compare"
@@ -44,9 +45,13 @@ type HistoryConfig struct {
 	// Format is the document's format: "text", "json" or "markdown".
 	Format string
 	// Plot, when set, is a directory for one SVG figure per series (with
-	// Instability, the instability CDF).
+	// Instability, the instability CDF). A directory that cannot be
+	// written is an input error naming Plot and the directory.
 	Plot string
-	// HTML, when set, is a directory for the history as a static web site.
+	// HTML, when set, is a directory for the history as a static web site
+	// (site.Write: it replaces only the files of an earlier site and
+	// leaves the others, the history database among them). A directory
+	// that cannot be written is an input error naming HTML.
 	HTML string
 	// CommitURL links the site's commits ({commit} stands for the hash);
 	// empty means GitHub's when the origin remote is on github.com.
@@ -200,7 +205,7 @@ func History(ctx context.Context, cfg HistoryConfig) ([]byte, error) {
 	}
 	if cfg.Plot != "" {
 		if err := trend.WriteFigures(cfg.Plot, doc); err != nil {
-			return nil, plotError(err)
+			return nil, dirError(plotField, cfg.Plot, "figures", err)
 		}
 		logf("wrote %s into %s", textutil.Plural(len(doc.Series), "plot"), cfg.Plot)
 	}
@@ -214,7 +219,7 @@ func History(ctx context.Context, cfg HistoryConfig) ([]byte, error) {
 			return nil, input.Errorf("%s %s", htmlField, fe)
 		}
 		if err != nil {
-			return nil, err
+			return nil, dirError(htmlField, cfg.HTML, "site", err)
 		}
 		logf("wrote the site of %d series into %s", len(doc.Series), cfg.HTML)
 	}
@@ -229,16 +234,26 @@ func (cfg HistoryConfig) warnInput(format string, args ...any) {
 	}
 }
 
-// plotError names the figures' directory (trend's Dir) as the setting
-// Plot.
-func plotError(err error) error {
-	var ie *input.Error
-	if errors.As(err, &ie) && ie.Field == "Dir" {
-		named := *ie
-		named.Field = plotField
-		return &named
+// dirError is err, a failure to write what (the figures, the site) into
+// the directory dir that the setting field names, as bad input naming the
+// setting and the directory: "Plot DIR: cannot write the figures there:
+// permission denied; give a directory you can write". The operating
+// system's reason comes without the file it failed on (a temporary file's
+// name means nothing to the user). An error that is not about a file
+// passes unchanged.
+func dirError(field input.Field, dir, what string, err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	reason := ""
+	switch {
+	case errors.As(err, &pe):
+		reason = pe.Err.Error()
+	case errors.As(err, &le):
+		reason = le.Err.Error()
+	default:
+		return err
 	}
-	return err
+	return input.Errorf("%s %s: cannot write the %s there: %s; give a directory you can write", field, dir, what, reason)
 }
 
 // instability shows the A/A calibration of the history st.
@@ -266,7 +281,7 @@ func instability(ctx context.Context, cfg HistoryConfig, st *history.Store, logf
 	if cfg.Plot != "" {
 		path, err := trend.WriteInstabilityFigure(cfg.Plot, insts, cal)
 		if err != nil {
-			return nil, plotError(err)
+			return nil, dirError(plotField, cfg.Plot, "figure", err)
 		}
 		logf("wrote %s", path)
 	}

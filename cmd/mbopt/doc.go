@@ -743,8 +743,11 @@
 //     of the instabilities, instability.svg.
 //   - --html DIR: write the history as a static web site (docs/history.md):
 //     index.html with the study's Figure 8/9 view and a chart per series, a
-//     page per series, every asset embedded; it replaces an earlier site in
-//     DIR and refuses a directory holding other files.
+//     page per series, every asset embedded. DIR may hold other files (the
+//     history database, a CNAME, the --plot figures): the site replaces and
+//     removes only the files an earlier site wrote, which it lists in
+//     DIR/.mbopt-site, and refuses to overwrite any other. With --html the
+//     text history is printed only when --format or -o asks for it.
 //   - --commit-url TEMPLATE: with --html, the link of a commit, {commit}
 //     standing for its full hash (default: GitHub's when the origin remote is
 //     on github.com; an http or https URL).

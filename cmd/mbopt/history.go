@@ -20,6 +20,11 @@ type historyOptions struct {
 	fixed                  string // --fixed
 	detectors              string // --detector
 	detectorsGiven         bool   // --detector was given
+	// document is set when the history's document goes to stdout or -o:
+	// always, but with --html only when --format or -o asks for it.
+	document bool
+	// emptyDir names a directory flag given an empty value.
+	emptyDir string
 }
 
 func newCmdHistory(s *streams) *cobra.Command {
@@ -37,6 +42,12 @@ func newCmdHistory(s *streams) *cobra.Command {
 			o.InitialGiven = cmd.Flags().Changed("initial-threshold")
 			o.detectorsGiven = cmd.Flags().Changed("detector")
 			o.CommitURLGiven = cmd.Flags().Changed("commit-url")
+			o.document = o.HTML == "" || cmd.Flags().Changed("format") || cmd.Flags().Changed("output")
+			for _, name := range []string{"html", "plot"} {
+				if v, _ := cmd.Flags().GetString(name); v == "" && cmd.Flags().Changed(name) {
+					o.emptyDir = name
+				}
+			}
 			if err := o.check(); err != nil {
 				return err
 			}
@@ -52,7 +63,7 @@ func newCmdHistory(s *streams) *cobra.Command {
 	f.StringVar(&o.Format, "format", "text", "output format: {text|json|markdown}")
 	f.StringVarP(&o.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
 	f.StringVar(&o.Plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`")
-	f.StringVar(&o.HTML, "html", "", "write the history as a static web site into `DIR` (replacing an earlier one)")
+	f.StringVar(&o.HTML, "html", "", "write the history as a static web site into `DIR` (replacing the files of an earlier one, leaving others); prints the text only with --format or -o")
 	f.StringVar(&o.detectors, "detector", "jump,trend", "the detectors: a comma-separated `LIST` of {jump|trend|edivisive}")
 	f.StringVar(&o.CommitURL, "commit-url", "", "with --html: the link of a commit, {commit} standing for its hash (default: GitHub's when the origin remote is on github.com)")
 	f.BoolVar(&o.Instability, "instability", false, "show the A/A instabilities and the initial thresholds calibrated from them")
@@ -67,6 +78,9 @@ func newCmdHistory(s *streams) *cobra.Command {
 
 // check validates the flags, naming the flag at fault.
 func (o *historyOptions) check() error {
+	if o.emptyDir != "" {
+		return input.Errorf("--%s \"\": give a directory, such as --%s %s/", o.emptyDir, o.emptyDir, map[string]string{"html": "site", "plot": "plots"}[o.emptyDir])
+	}
 	if err := cli.Enum("--format", o.Format, "text", "json", "markdown"); err != nil {
 		return err
 	}
@@ -99,6 +113,9 @@ func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 	out, err := pipeline.History(ctx, o.config(s))
 	if err != nil {
 		return err
+	}
+	if !o.document {
+		return nil // the site is the output; stderr says where it went
 	}
 	return cli.Output(s.Out, o.Output, out)
 }

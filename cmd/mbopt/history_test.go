@@ -347,8 +347,9 @@ func TestHistoryLowDefects(t *testing.T) {
 }
 
 // TestHistoryHTML writes the site of the fixture history with the three
-// detectors and a commit URL, and again over the first one; a directory of
-// other files is refused.
+// detectors and a commit URL, and again over the first one. stdout carries
+// the text history only when --format or -o asks for it: the site is the
+// output (issue 31: history --html also printed the whole text history).
 func TestHistoryHTML(t *testing.T) {
 	db := historyFixture(t)
 	dir := filepath.Join(t.TempDir(), "site")
@@ -356,25 +357,57 @@ func TestHistoryHTML(t *testing.T) {
 		code, out, errOut := run(t, "history", "--history", db, "--detector", "jump,trend,edivisive",
 			"--commit-url", "https://git.example.com/r/commit/{commit}", "--html", dir)
 		require.Equal(t, 0, code, errOut)
-		assert.Contains(t, errOut, "mbopt: wrote the site of 3 series into "+dir)
-		assert.Contains(t, out, "E E-divisive change point", "the text report names the third detector")
+		assert.Equal(t, "mbopt: wrote the site of 3 series into "+dir+"\n", errOut)
+		assert.Empty(t, out, "only what was written is said, on stderr")
 	}
+	code, out, errOut := run(t, "history", "--history", db, "--detector", "jump,trend,edivisive", "--html", dir, "--format", "text")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "E E-divisive change point", "asked for, the text report names the third detector")
 	for _, f := range []string{"index.html", "assets/site.js", "data/index.js", "data/chunk-000.js"} {
 		assert.FileExists(t, filepath.Join(dir, f))
 	}
 	index, err := os.ReadFile(filepath.Join(dir, "data", "index.js"))
 	require.NoError(t, err)
-	assert.Contains(t, string(index), `"commitURL":"https://git.example.com/r/commit/{commit}"`)
 	assert.Contains(t, string(index), `"edivisive"`, "the query benchmark's jump is an E-divisive change point too")
 	pages, err := os.ReadDir(filepath.Join(dir, "series"))
 	require.NoError(t, err)
 	assert.Len(t, pages, 3)
 
+	// A file the site would overwrite that no site wrote is refused.
 	foreign := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(foreign, "notes.txt"), nil, 0o644))
-	code, _, errOut := run(t, "history", "--history", db, "--html", foreign)
+	require.NoError(t, os.WriteFile(filepath.Join(foreign, "index.html"), []byte("mine"), 0o644))
+	code, _, errOut = run(t, "history", "--history", db, "--html", foreign)
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "--html "+foreign+" is not empty and is not a site mbopt wrote")
+	assert.Contains(t, errOut, "--html "+foreign+" holds index.html, which the site would overwrite and no earlier mbopt site wrote")
+	b, err := os.ReadFile(filepath.Join(foreign, "index.html"))
+	require.NoError(t, err)
+	assert.Equal(t, "mine", string(b))
+}
+
+// TestHistoryHTMLKeepsInputs: a site directory that holds the history
+// database and a Pages CNAME keeps both through two --html runs, and the
+// --plot figures written into it (issue 31 item 2: --history SITE/history.db
+// --html SITE deleted the database, exit 0, and the plots it had just
+// reported as written, and a CNAME).
+func TestHistoryHTMLKeepsInputs(t *testing.T) {
+	site := t.TempDir()
+	db := historyFixtureAt(t, filepath.Join(site, "history.db"))
+	require.NoError(t, os.WriteFile(filepath.Join(site, "CNAME"), []byte("bench.example.com\n"), 0o644))
+	before, err := os.ReadFile(db)
+	require.NoError(t, err)
+	for range 2 {
+		code, _, errOut := run(t, "history", "--history", db, "--html", site, "--plot", site)
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, errOut, "mbopt: wrote 3 plots into "+site)
+		after, err := os.ReadFile(db)
+		require.NoError(t, err, "the history database is still there")
+		assert.True(t, bytes.Equal(before, after), "and unchanged")
+		cname, err := os.ReadFile(filepath.Join(site, "CNAME"))
+		require.NoError(t, err)
+		assert.Equal(t, "bench.example.com\n", string(cname))
+		assert.FileExists(t, filepath.Join(site, "example.com_tinytsdb_query.BenchmarkQuery-sec_op.svg"), "the plot it reported")
+		assert.FileExists(t, filepath.Join(site, "index.html"))
+	}
 }
 
 func TestHistoryHTMLBadInput(t *testing.T) {
@@ -391,10 +424,29 @@ func TestHistoryHTMLBadInput(t *testing.T) {
 		{[]string{"--html", site, "--commit-url", "https://github.com/o/r/commit/"}, "has no {commit} for the hash"},
 		{[]string{"--html", site, "--instability"}, "--html: --instability writes text, json or plots"},
 		{[]string{"--html", db}, "--html " + db + " is a file, not a directory"},
+		// issue 31's low items: an empty directory flag is refused, and a
+		// directory that cannot be written is bad input naming the flag and
+		// the directory (not Config.Dir, not a temporary file; it exited 1).
+		{[]string{"--html", ""}, `--html "": give a directory, such as --html site/`},
+		{[]string{"--plot", ""}, `--plot "": give a directory, such as --plot plots/`},
+		{[]string{"--plot", filepath.Join(db, "plots")}, "mbopt: --plot " + filepath.Join(db, "plots") + ": cannot write the figures there: not a directory; give a directory you can write"},
+		{[]string{"--instability", "--plot", filepath.Join(db, "plots")}, "mbopt: --plot " + filepath.Join(db, "plots") + ": cannot write the figure there: not a directory"},
+		{[]string{"--html", filepath.Join(db, "site")}, "mbopt: --html " + filepath.Join(db, "site") + ": cannot write the site there: not a directory; give a directory you can write"},
 	} {
 		code, _, errOut := run(t, append([]string{"history", "--history", db}, tc.args...)...)
 		assert.Equal(t, 2, code, "%v", tc.args)
 		assert.Contains(t, errOut, tc.want, "%v", tc.args)
+		assert.NotContains(t, errOut, ".tmp-", "%v", tc.args)
+		assert.NotContains(t, errOut, "Config.", "%v", tc.args)
 	}
 	assert.NoDirExists(t, site, "nothing written")
+	// A directory that exists but cannot be written, even by root.
+	if fi, err := os.Stat("/sys/kernel"); err == nil && fi.IsDir() {
+		for _, flag := range []string{"--plot", "--html"} {
+			code, _, errOut := run(t, "history", "--history", db, flag, "/sys/kernel")
+			assert.Equal(t, 2, code, "%s: %s", flag, errOut)
+			assert.Contains(t, errOut, "mbopt: "+flag+" /sys/kernel: cannot write the ")
+			assert.NotContains(t, errOut, ".tmp-")
+		}
+	}
 }

@@ -31,6 +31,10 @@
 //
 // # Files and speed
 //
+// [Write] shares its directory: it lists the site's files in [Marker] and
+// replaces or removes only those on the next Write, never another file
+// (the history database, a CNAME, plots), and refuses to overwrite one.
+//
 // index.html and the series pages are fixed templates; the data are
 // classic scripts under data/: data/index.js with the commits and a
 // summary of every series (enough for the Figure 8/9 view, the filters

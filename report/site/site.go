@@ -202,7 +202,8 @@ type Options struct {
 	// hash, such as "https://github.com/o/r/commit/{commit}"; empty: no
 	// commit links. Only http and https links are allowed.
 	CommitURL string
-	// Force lets Write replace a directory that is not an earlier site.
+	// Force lets Write overwrite files of the directory that no earlier
+	// site wrote (see [ForeignError]); it never removes them.
 	Force bool
 }
 

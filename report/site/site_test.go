@@ -15,6 +15,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/detect"
+	"github.com/mbopt/mbopt/internal/testing/dirtest"
 	"github.com/mbopt/mbopt/internal/testing/hostile"
 	"github.com/mbopt/mbopt/report/site"
 )
@@ -227,30 +228,101 @@ func TestOrder(t *testing.T) {
 	assert.Equal(t, []int{3, 2, 1, 5, 0, 4}, site.Order(series))
 }
 
+// TestWriteReplaces: a second site replaces the first one's files and
+// removes those it has not; a file of the site's name that no site wrote
+// is refused unless Force.
 func TestWriteReplaces(t *testing.T) {
 	d := fixtureData(t, false)
 	dir := filepath.Join(t.TempDir(), "site")
 	require.NoError(t, site.Write(dir, d, site.Options{}))
-	// An earlier site is replaced as a whole: a stray file goes.
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "series", "old.html"), nil, 0o644))
-	require.NoError(t, site.Write(dir, d, site.Options{}))
-	assert.NoFileExists(t, filepath.Join(dir, "series", "old.html"))
-	assert.FileExists(t, filepath.Join(dir, "index.html"))
+	first := dirtest.Names(t, filepath.Join(dir, "series"))
+	require.Len(t, first, len(d.Series))
+	// The second site has one series fewer: its page goes.
+	fewer := *d
+	fewer.Series = d.Series[1:]
+	require.NoError(t, site.Write(dir, &fewer, site.Options{}))
+	assert.Len(t, dirtest.Names(t, filepath.Join(dir, "series")), len(d.Series)-1)
+	for _, f := range []string{"index.html", "data/index.js", "assets/site.js", site.Marker} {
+		assert.FileExists(t, filepath.Join(dir, f))
+	}
+	list, err := os.ReadFile(filepath.Join(dir, site.Marker))
+	require.NoError(t, err)
+	assert.Contains(t, string(list), "\nindex.html\n", "the manifest lists the site's files")
+	assert.Contains(t, string(list), "\ndata/chunk-000.js\n")
 
 	foreign := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("mine"), 0o644))
-	err := site.Write(foreign, d, site.Options{})
+	require.NoError(t, os.WriteFile(filepath.Join(foreign, "index.html"), []byte("mine"), 0o644))
+	err = site.Write(foreign, d, site.Options{})
 	var fe *site.ForeignError
 	require.True(t, errors.As(err, &fe), "%v", err)
-	assert.Contains(t, err.Error(), "is not a site mbopt wrote")
-	b, err := os.ReadFile(filepath.Join(foreign, "notes.txt"))
+	assert.Equal(t, "index.html", fe.File)
+	assert.Contains(t, err.Error(), "holds index.html, which the site would overwrite and no earlier mbopt site wrote")
+	b, err := os.ReadFile(filepath.Join(foreign, "index.html"))
 	require.NoError(t, err)
 	assert.Equal(t, "mine", string(b), "left untouched")
+	assert.Equal(t, []string{"index.html"}, dirtest.Names(t, foreign), "nothing written")
 	require.NoError(t, site.Write(foreign, d, site.Options{Force: true}))
-	assert.NoFileExists(t, filepath.Join(foreign, "notes.txt"))
+	b, err = os.ReadFile(filepath.Join(foreign, "index.html"))
+	require.NoError(t, err)
+	assert.NotEqual(t, "mine", string(b), "Force overwrites it")
 
 	err = site.Write(filepath.Join(t.TempDir(), "x"), d, site.Options{CommitURL: "javascript:alert(1)//{commit}"})
 	assert.ErrorContains(t, err, "must be an http or https URL")
+}
+
+// TestWriteKeepsOtherFiles: a site directory that also holds other files
+// (the history database, a Pages CNAME, the --plot figures, a file in
+// series/) keeps them through two sites (issue 31 item 2: history --html
+// deleted everything in the directory it did not write, the history
+// database included), and so does a site written before the manifest.
+func TestWriteKeepsOtherFiles(t *testing.T) {
+	d := fixtureData(t, false)
+	others := map[string]string{
+		"CNAME":                  "bench.example.com\n",
+		"history.db":             "SQLite format 3\x00…",
+		"history.db-wal":         "wal",
+		"BenchmarkQuery-sec.svg": "<svg/>",
+		"series/notes.txt":       "mine",
+	}
+	for _, legacy := range []bool{false, true} {
+		t.Run(map[bool]string{false: "manifest", true: "site before the manifest"}[legacy], func(t *testing.T) {
+			dir := t.TempDir()
+			for name, data := range others {
+				require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644))
+			}
+			if legacy {
+				// What the old Write left: its marker and its files, one
+				// of them a page the new site has not.
+				require.NoError(t, os.WriteFile(filepath.Join(dir, site.Marker), []byte("an mbopt history site: mbopt history --html replaces this directory as a whole\n"), 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "series", "gone-0123abcd.html"), nil, 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "index.html"), []byte("old"), 0o644))
+			}
+			for range 2 {
+				require.NoError(t, site.Write(dir, d, site.Options{}))
+				for name, data := range others {
+					b, err := os.ReadFile(filepath.Join(dir, name))
+					require.NoError(t, err, name)
+					assert.Equal(t, data, string(b), name)
+				}
+				assert.FileExists(t, filepath.Join(dir, "index.html"))
+			}
+			assert.NoFileExists(t, filepath.Join(dir, "series", "gone-0123abcd.html"))
+			for _, n := range dirtest.Names(t, dir) {
+				assert.False(t, strings.Contains(n, ".tmp-"), "a temporary file is left: %s", n)
+			}
+		})
+	}
+}
+
+// TestWriteStaysInside: a symbolic link in the site directory leads the
+// site's files nowhere outside it.
+func TestWriteStaysInside(t *testing.T) {
+	d := fixtureData(t, false)
+	dir, outside := t.TempDir(), t.TempDir()
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "series")))
+	require.Error(t, site.Write(dir, d, site.Options{Force: true}))
+	assert.Empty(t, dirtest.Names(t, outside), "nothing written through the link")
 }
 
 // firstLoad is what a browser downloads to show the overview: the page,

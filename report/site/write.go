@@ -9,11 +9,14 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -21,6 +24,7 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 //go:embed assets
@@ -36,17 +40,30 @@ var pages = template.Must(template.ParseFS(templates, "templates/*.html"))
 // into view.
 const ChunkSize = 20
 
-// Marker is the file that marks a directory as a site [Write] wrote, so
-// that a later Write may replace it.
+// Marker is the manifest of a site [Write] wrote: after a heading line,
+// the name of every file of the site, one a line. The next Write replaces
+// and removes only the files it lists and leaves every other file in the
+// directory alone (a CNAME, the history database, plots).
 const Marker = ".mbopt-site"
 
-// ForeignError is returned by [Write] for a directory that holds files
-// and is not a site Write wrote, or for a path that is not a directory.
+// markerHeading is the first line of [Marker].
+const markerHeading = "an mbopt history site: mbopt history --html writes the files listed below, and replaces or removes only those"
+
+// legacyMarker begins the Marker of the sites mbopt wrote before the
+// manifest, which replaced the whole directory: such a site's files are
+// those under its own names (see legacyFile).
+const legacyMarker = "an mbopt history site: mbopt history --html replaces this directory as a whole"
+
+// ForeignError is returned by [Write] for a path that is not a directory,
+// or for a file in the directory that the site would overwrite and that no
+// earlier site wrote (it is not in [Marker]'s list).
 type ForeignError struct {
 	// Dir is the directory.
 	Dir string
 	// NotDir is set when Dir is a file, not a directory.
 	NotDir bool
+	// File is the file in the way, relative to Dir.
+	File string
 }
 
 // Error says what is in the way and what to do.
@@ -54,17 +71,22 @@ func (e *ForeignError) Error() string {
 	if e.NotDir {
 		return fmt.Sprintf("%s is a file, not a directory; give a new or empty directory for the site", e.Dir)
 	}
-	return fmt.Sprintf("%s is not empty and is not a site mbopt wrote (no %s in it); give a new or empty directory, or remove it first", e.Dir, Marker)
+	return fmt.Sprintf("%s holds %s, which the site would overwrite and no earlier mbopt site wrote (%s does not list it); move it away, or give another directory", e.Dir, e.File, Marker)
 }
 
 // Write writes the site of d into dir: index.html (the overview), one
 // page per series under series/, the data as classic scripts under data/,
-// and the embedded scripts and styles under assets/. The site is written
-// into a new sibling directory that then takes dir's place
-// (atomicfile.ReplaceDir): a reader sees the old site or the new one.
-// dir may be missing, empty or an earlier site (it holds [Marker]);
-// anything else is a *[ForeignError] unless opt.Force, and a file is one
-// even then.
+// the embedded scripts and styles under assets/, and [Marker], the list of
+// them. dir is created when missing. Write replaces the files an earlier
+// site listed in Marker and removes those of them the new site has not,
+// and leaves every other file in dir alone: a file the site would
+// overwrite that the earlier site did not write is a *[ForeignError]
+// (unless opt.Force), and so is a dir that is a file. Each file is written
+// atomically (atomicfile.WriteFileIn), the data before the pages that read
+// them; the list is written first with the names of both sites, so that
+// an interrupted Write leaves a directory the next one can replace. Every
+// path stays inside dir (os.Root): a symbolic link in it leads nowhere
+// else.
 //
 // The overview lists the series by their most recent detection (the
 // latest commit with one first, then more definite detections, then
@@ -78,44 +100,152 @@ func Write(dir string, d *Data, opt Options) error {
 	if err := CheckCommitURL(opt.CommitURL); err != nil {
 		return fmt.Errorf("site: %w", err)
 	}
-	if err := checkReplaceable(dir); err != nil {
-		if fe, ok := err.(*ForeignError); !ok || !opt.Force || fe.NotDir {
-			return err
-		}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return &ForeignError{Dir: dir, NotDir: true}
 	}
 	files, err := Files(d, opt)
 	if err != nil {
 		return err
 	}
-	return atomicfile.ReplaceDir(dir, func(tmp string) error {
-		for _, f := range files {
-			p := filepath.Join(tmp, filepath.FromSlash(f.Name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return err
-			}
-			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-func checkReplaceable(dir string) error {
-	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-		return &ForeignError{Dir: dir, NotDir: true}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("site: %w", err)
 	}
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) || err == nil && len(entries) == 0 {
-		return nil
-	}
+	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return fmt.Errorf("site: %w", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, Marker)); err != nil {
-		return &ForeignError{Dir: dir}
+	defer root.Close()
+	old, err := owned(root)
+	if err != nil {
+		return fmt.Errorf("site: %s: %w", filepath.Join(dir, Marker), err)
+	}
+	names := map[string]bool{}
+	for _, f := range files {
+		names[f.Name] = true
+		if _, err := root.Lstat(filepath.FromSlash(f.Name)); err == nil && !old[f.Name] && f.Name != Marker && !opt.Force {
+			return &ForeignError{Dir: dir, File: f.Name}
+		}
+	}
+	// First the list of both sites' files: what an interrupted Write
+	// leaves is still all listed.
+	both := maps.Clone(names)
+	maps.Copy(both, old)
+	if err := atomicfile.WriteFileIn(root, Marker, manifest(both)); err != nil {
+		return fmt.Errorf("site: %w", err)
+	}
+	// The data and assets, then the series pages, then the overview.
+	rank := func(name string) int {
+		switch {
+		case name == Marker:
+			return 3
+		case name == "index.html":
+			return 2
+		case strings.HasPrefix(name, "series/"):
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(files, func(a, b File) int { return cmp.Compare(rank(a.Name), rank(b.Name)) })
+	for _, f := range files {
+		name := filepath.FromSlash(f.Name)
+		if dir := filepath.Dir(name); dir != "." {
+			if err := root.MkdirAll(dir, 0o755); err != nil {
+				return fmt.Errorf("site: %w", err)
+			}
+		}
+		if err := atomicfile.WriteFileIn(root, name, f.Data); err != nil {
+			return fmt.Errorf("site: %w", err)
+		}
+	}
+	// The earlier site's files the new one has not: removed, and their
+	// directories when that leaves them empty.
+	var gone []string
+	for name := range old {
+		if !names[name] {
+			gone = append(gone, name)
+		}
+	}
+	slices.Sort(gone)
+	for _, name := range gone {
+		p := filepath.FromSlash(name)
+		if fi, err := root.Lstat(p); err == nil && !fi.IsDir() {
+			if err := root.Remove(p); err != nil {
+				return fmt.Errorf("site: %w", err)
+			}
+		}
+		for d := filepath.Dir(p); d != "."; d = filepath.Dir(d) {
+			if root.Remove(d) != nil { // not empty
+				break
+			}
+		}
 	}
 	return nil
+}
+
+// manifest is the content of Marker for a site of the given files.
+func manifest(names map[string]bool) []byte {
+	var b bytes.Buffer
+	b.WriteString(markerHeading + "\n")
+	for _, n := range slices.Sorted(maps.Keys(names)) {
+		b.WriteString(n + "\n")
+	}
+	return b.Bytes()
+}
+
+// owned returns the files the site in root lists in its Marker (Marker
+// among them); none when it has no Marker. A Marker of the sites written
+// before the manifest lists nothing: their files are those of legacyFile.
+// A name that is not a local path is left out.
+func owned(root *os.Root) (map[string]bool, error) {
+	data, err := root.ReadFile(Marker)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]bool{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{Marker: true}
+	lines := strings.Split(string(data), "\n")
+	switch {
+	case strings.HasPrefix(lines[0], legacyMarker):
+		err := fs.WalkDir(root.FS(), ".", func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !e.IsDir() && legacyFile(p) {
+				out[p] = true
+			}
+			return nil
+		})
+		return out, err
+	case lines[0] != markerHeading:
+		return nil, fmt.Errorf("not the list of an mbopt site (it begins %q); move it away", textutil.FirstLine(lines[0]))
+	}
+	for _, n := range lines[1:] {
+		if n != "" && filepath.IsLocal(filepath.FromSlash(n)) {
+			out[n] = true
+		}
+	}
+	return out, nil
+}
+
+// legacyFile reports whether p (slash-separated) is a name the sites
+// written before the manifest used: index.html, the pages series/*.html,
+// the data data/*.js and the assets mbopt embeds.
+func legacyFile(p string) bool {
+	dir, base := path.Split(p)
+	switch dir {
+	case "":
+		return base == "index.html"
+	case "series/":
+		return strings.HasSuffix(base, ".html")
+	case "data/":
+		return strings.HasSuffix(base, ".js")
+	case "assets/":
+		_, err := fs.Stat(assets, p)
+		return err == nil
+	}
+	return false
 }
 
 // A File is one file of a site.
@@ -133,7 +263,6 @@ func Files(d *Data, opt Options) ([]File, error) {
 	names := PageNames(d.Series)
 	var files []File
 	add := func(name string, data []byte) { files = append(files, File{name, data}) }
-	add(Marker, []byte("an mbopt history site: mbopt history --html replaces this directory as a whole\n"))
 	err := fs.WalkDir(assets, "assets", func(p string, e fs.DirEntry, err error) error {
 		if err != nil || e.IsDir() {
 			return err
@@ -244,6 +373,11 @@ func Files(d *Data, opt Options) ([]File, error) {
 		}
 		add("series/"+names[i], slices.Clone(buf.Bytes()))
 	}
+	listed := map[string]bool{Marker: true}
+	for _, f := range files {
+		listed[f.Name] = true
+	}
+	add(Marker, manifest(listed))
 	slices.SortFunc(files, func(a, b File) int { return cmp.Compare(a.Name, b.Name) })
 	return files, nil
 }
