@@ -55,7 +55,9 @@ const (
 // A Culprit is one function whose change is beyond its own noise: its
 // part in a benchmark's change.
 type Culprit struct {
-	// Function is the function, with its package path.
+	// Function is the function, with its package path, named as
+	// callgraph.NormalizeName names it (a generic function's type
+	// arguments are "[...]").
 	Function string `json:"function"`
 	// Base is its per-operation value in base (the median over the
 	// base's measurements).
@@ -184,6 +186,7 @@ type fn struct {
 // and, with opt.App, estimates the application impact (see the package
 // documentation for the method). The AppImpact is nil without opt.App.
 func Explain(base, head Measurements, opt Options) (Diff, *AppImpact) {
+	base, head = normalized(base), normalized(head)
 	bf, hf := flatten(base), flatten(head)
 	names := map[string]bool{}
 	for _, ms := range [][]map[string]float64{bf, hf} {
@@ -233,8 +236,8 @@ func Explain(base, head Measurements, opt Options) (Diff, *AppImpact) {
 			r := f.mh/f.mb - 1
 			c.Relative = &r
 		}
-		if s, ok := opt.App.Share(callgraph.NormalizeName(f.name)); ok {
-			c.InApp, c.AppShare, c.AppFloor = true, s, opt.App.Floored[callgraph.NormalizeName(f.name)]
+		if s, ok := opt.App.Share(f.name); ok {
+			c.InApp, c.AppShare, c.AppFloor = true, s, opt.App.Floored[f.name]
 			d.AppRelevantShare += c.Share
 		}
 		d.Culprits = append(d.Culprits, c)
@@ -298,6 +301,35 @@ func welchP(a, b []float64) float64 {
 	t := math.Abs(mb-ma) / math.Sqrt(sa+sb)
 	df := (sa + sb) * (sa + sb) / (sa*sa/float64(len(a)-1) + sb*sb/float64(len(b)-1))
 	return math.Min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Survival(t))
+}
+
+// normalized returns m with its functions named as
+// callgraph.NormalizeName names them, the values of functions that share
+// a name summed: a generic function's lines credited by source
+// ("p.items[...].find") and by symbol ("p.items[go.shape.int].find") are
+// one function, as in the application's profile.
+func normalized(m Measurements) Measurements {
+	names := map[string]string{}
+	out := make(Measurements, len(m))
+	for t, tr := range m {
+		out[t] = make([][]map[string]float64, len(tr))
+		for r, run := range tr {
+			out[t][r] = make([]map[string]float64, len(run))
+			for i, p := range run {
+				q := make(map[string]float64, len(p))
+				for f, v := range p {
+					n, ok := names[f]
+					if !ok {
+						n = callgraph.NormalizeName(f)
+						names[f] = n
+					}
+					q[n] += v
+				}
+				out[t][r][i] = q
+			}
+		}
+	}
+	return out
 }
 
 func flatten(m Measurements) []map[string]float64 {

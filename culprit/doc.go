@@ -19,6 +19,11 @@
 //
 // # Culprits: changes, not noise
 //
+// Functions are named as callgraph.NormalizeName names them, the values
+// of names that normalise alike summed, so a generic function's lines
+// credited by source and by symbol are one function, as in the
+// application's profile.
+//
 // A function is tested when its median per-operation value differs
 // between the versions by at least [Options.MinDelta] and a ten-thousandth
 // of the benchmark's total; its p-value is Welch's t-test over the
@@ -73,4 +78,12 @@
 // ([BasisBenchmark]); where neither did, it is 0 ([BasisNone]). A change
 // whose application-relevant share is below [NoImpactShare] is "likely no
 // application impact": it lies in functions the application does not run.
+//
+// The weights are shares of the application's CPU time; with instruction
+// counts, the relative changes are of instructions. Where the code that
+// changed runs at another number of instructions per cycle than the rest
+// of its function (cheap arithmetic added to a search that waits on
+// memory), the application's CPU time moves less or more than its
+// instructions; measuring the application itself (compare's
+// confirmation) tells.
 package culprit
