@@ -15,6 +15,7 @@ import (
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
 	"github.com/mbopt/mbopt/internal/testing/gittest"
+	"github.com/mbopt/mbopt/measure"
 )
 
 // quick are short settings for tests that are not about the schedule.
@@ -136,8 +137,15 @@ func TestNothingToCompare(t *testing.T) {
 // TestFailedKeepsThePanic: a benchmark that panics in one version is a
 // Failed result whose error quotes the panic and the frame that raised it
 // (issue 25: the last 8 lines of the output were quoted, which hold only
-// the runtime's and testing's frames).
+// the runtime's and testing's frames), under cpu as under time (issue 31:
+// the counting metrics still quoted the last lines).
 func TestFailedKeepsThePanic(t *testing.T) {
+	for _, metric := range []measure.Metric{measure.Time, measure.CPU} {
+		t.Run(string(metric), func(t *testing.T) { testFailedKeepsThePanic(t, metric) })
+	}
+}
+
+func testFailedKeepsThePanic(t *testing.T, metric measure.Metric) {
 	repo := gittest.New(t, "")
 	repo.Write("go.mod", "module example.com/p\n\ngo 1.22\n")
 	bench := `package p
@@ -155,7 +163,11 @@ func BenchmarkBoom(b *testing.B) {
 	base := repo.Commit("base")
 	repo.Write("p.go", "package p\n\nfunc work() { panic(\"boom: the head is broken\") }\n")
 	head := repo.Commit("head")
-	rep, err := compare.Run(context.Background(), compare.Options{Dir: repo.Dir, Base: base, Head: head, Bench: ".", Settings: tiny(1), CacheDir: t.TempDir(), Out: t.TempDir()})
+	s := tiny(1)
+	if metric == measure.CPU {
+		s.Metric, s.Count = metric, 1
+	}
+	rep, err := compare.Run(context.Background(), compare.Options{Dir: repo.Dir, Base: base, Head: head, Bench: ".", Settings: s, CacheDir: t.TempDir(), Out: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

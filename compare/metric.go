@@ -69,7 +69,7 @@ func (r *runner) runCounted(ctx context.Context, u *unit, side Side, trial, run 
 		why := err.Error()
 		msg := testbin.PanicMessage(raw)
 		if msg != "" {
-			why = fmt.Sprintf("%s\n(%s)", msg, textutil.FirstLine(why))
+			why = fmt.Sprintf("%s\n(%s)", msg, strings.TrimPrefix(textutil.FirstLine(why), u.name+": "))
 		}
 		o.fail(u, p, msg != "" || len(p.Failed) == 0, why)
 		if o.unitFailed != "" {
