@@ -31,7 +31,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -40,6 +39,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/gitrev"
+	"github.com/mbopt/mbopt/internal/tmpdir"
 	"github.com/mbopt/mbopt/measure"
 )
 
@@ -545,11 +545,11 @@ func compareStep(ctx context.Context, o Options, good, commit string, trials int
 	s := o.Settings
 	s.Trials, s.Seed = trials, seed
 	st := Step{Commit: commit, Trials: s.Trials}
-	tmp, err := os.MkdirTemp("", "mbopt-bisect-")
+	tmp, removeTmp, err := tmpdir.Make("mbopt-bisect-")
 	if err != nil {
 		return st, "", err
 	}
-	defer os.RemoveAll(tmp)
+	defer removeTmp()
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/mbopt/mbopt/culprit"
 	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/internal/tmpdir"
 	"github.com/mbopt/mbopt/measure"
 )
 
@@ -217,11 +217,12 @@ func (r *runner) confirmCommand(ctx context.Context, cmd string) (*AppMeasuremen
 	if metric == "" {
 		metric = measure.Time
 	}
-	tmp, err := os.MkdirTemp("", "mbopt-confirm-")
+	// A directory an interrupt or a killed run does not leave behind.
+	tmp, removeTmp, err := tmpdir.Make("mbopt-confirm-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	defer removeTmp()
 	prof := filepath.Join(tmp, "cpu.pprof")
 	shell := strings.ReplaceAll(cmd, "{profile}", prof)
 	env := append(r.opt.env(), "MBOPT_CPUPROFILE="+prof)

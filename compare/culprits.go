@@ -16,6 +16,7 @@ import (
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/internal/tmpdir"
 	"github.com/mbopt/mbopt/measure"
 )
 
@@ -186,11 +187,12 @@ func (r *runner) cpuProfiles(ctx context.Context, u *unit, res *Result) (ms [2]c
 		return ms, last, err
 	}
 	n = max(2, n/2)
-	tmp, err := os.MkdirTemp("", "mbopt-culprit-")
+	// A directory an interrupt or a killed run does not leave behind.
+	tmp, removeTmp, err := tmpdir.Make("mbopt-culprit-")
 	if err != nil {
 		return ms, last, err
 	}
-	defer os.RemoveAll(tmp)
+	defer removeTmp()
 	for k := range CPUProfiles {
 		sides := []Side{Base, Head}
 		if k%2 == 1 {

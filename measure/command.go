@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt/internal/testbin"
+	"github.com/mbopt/mbopt/internal/tmpdir"
 )
 
 // A Command is a whole program run to measure: an application workload
@@ -74,11 +75,12 @@ func MeasureCommand(ctx context.Context, m Metric, c Command) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	tmp, err := os.MkdirTemp("", "mbopt-measure-")
+	// A directory an interrupt or a killed run does not leave behind.
+	tmp, removeTmp, err := tmpdir.Make("mbopt-measure-")
 	if err != nil {
 		return 0, err
 	}
-	defer os.RemoveAll(tmp)
+	defer removeTmp()
 	res := testbin.Run(ctx, c.Dir, c.Env, timeout, vg, "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes", "--vgdb=no",
 		"--log-file="+filepath.Join(tmp, "valgrind.%p.log"), "--cachegrind-out-file="+filepath.Join(tmp, "cg.%p.out"), "sh", "-c", c.Shell)
 	if res.Err != nil || res.TimedOut {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mbopt/mbopt/benchname"
 	"github.com/mbopt/mbopt/internal/testbin"
+	"github.com/mbopt/mbopt/internal/tmpdir"
 )
 
 // A Tool is the Valgrind tool that counts instructions.
@@ -171,13 +172,16 @@ func (o Options) recount(n1, n2 int, diff float64) int {
 // Callgrind writes names and positions uncompressed, so [ReadGraph] can
 // read its calls.
 func (o Options) valgrindRun(ctx context.Context, vg string, tool Tool, n int) ([]byte, bool, error) {
-	tmp, err := os.MkdirTemp("", "mbopt-measure-")
+	// A directory an interrupt or a killed run does not leave behind.
+	tmp, removeTmp, err := tmpdir.Make("mbopt-measure-")
 	if err != nil {
 		return nil, false, err
 	}
-	defer os.RemoveAll(tmp)
+	defer removeTmp()
 	out := filepath.Join(tmp, string(tool)+".out")
-	args := []string{"--tool=" + string(tool), "--log-file=" + filepath.Join(tmp, "valgrind.log")}
+	// --vgdb=no: no gdbserver, so no FIFOs in /tmp that a killed run
+	// would leave behind.
+	args := []string{"--tool=" + string(tool), "--vgdb=no", "--log-file=" + filepath.Join(tmp, "valgrind.log")}
 	if tool == Callgrind {
 		args = append(args, "--callgrind-out-file="+out, "--compress-strings=no", "--compress-pos=no")
 	} else {

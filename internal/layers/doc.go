@@ -17,8 +17,9 @@
 //     doccheck and this package; then, on top of those, gitrev (revisions
 //     and the default base, run through proc), selfprofile (a CPU profile of the running
 //     program, kept only when it succeeds), statedir (the .mbopt
-//     directory git must not see) and testbin (builds, lists and runs test
-//     binaries for collect and compare)
+//     directory git must not see), testbin (builds, lists and runs test
+//     binaries for collect and compare) and tmpdir (temporary directories
+//     that interrupts and killed runs do not leave behind)
 //  1. nouns, which the stages and the two halves share: benchname
 //     (benchmark ids), input (the one input-error type), shard (the
 //     partition of a suite over N machines), relevance (what a benchmark

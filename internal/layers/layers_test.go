@@ -46,6 +46,7 @@ var layer = map[string]int{
 	"internal/selfprofile": helpers + 1,
 	"internal/statedir":    helpers + 1,
 	"internal/testbin":     helpers + 1,
+	"internal/tmpdir":      helpers + 1,
 
 	"benchname": nouns,
 	"input":     nouns,
