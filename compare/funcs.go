@@ -73,8 +73,25 @@ func (r *runner) keepFuncs(side Side, id string, trial, run int, v measure.Value
 	for len(s.h[trial-1]) < run {
 		s.h[trial-1] = append(s.h[trial-1], nil)
 	}
-	s.h[trial-1][run-1] = append(s.h[trial-1][run-1], p.Funcs())
+	s.h[trial-1][run-1] = append(s.h[trial-1][run-1], significant(p.Funcs()))
 	s.last = p
+}
+
+// negligible is the per-operation value below which a function is left
+// out of a kept profile: a tenth of the half instruction below which
+// culprit.Explain tests no change, so a suite of hundreds of benchmarks
+// keeps only what can matter.
+const negligible = 0.05
+
+// significant returns funcs without the functions whose value is
+// negligible, in place.
+func significant(funcs map[string]float64) map[string]float64 {
+	for f, v := range funcs {
+		if v < negligible && v > -negligible {
+			delete(funcs, f)
+		}
+	}
+	return funcs
 }
 
 // kept returns the profiles of benchmark id in a version, without empty
