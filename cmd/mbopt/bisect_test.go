@@ -98,3 +98,29 @@ func TestBisectBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestBisectUnbuildableEnd: a --good or --bad that does not build exits
+// 2 naming the flag and quoting the build error, with nothing on standard
+// output (issue 31 item 6: --good c4 --bad c5 with c4 broken reported "c5
+// skip: does not build: …c4's error…" and exit 5).
+func TestBisectUnbuildableEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the fixture at two commits")
+	}
+	dir, _ := cmpfixture.HelperRepo(t, cmpfixture.HelperVariant{Unbuildable: true})
+	t.Chdir(dir)
+	for _, tc := range []struct{ good, bad, want string }{
+		{"c4", "c5", "--good c4 ("},
+		{"c3", "c4", "--bad c4 ("},
+	} {
+		t.Run(tc.good+".."+tc.bad, func(t *testing.T) {
+			code, stdout, stderr := run(t, "bisect", "--bench", cmpfixture.Work, "--good", tc.good, "--bad", tc.bad,
+				"--metric", "cpu", "--trials", "2", "--runs", "1", "--benchtime", "200x")
+			t.Logf("exit %d: %s", code, stderr)
+			assert.Equal(t, 2, code, "stderr: %s", stderr)
+			assert.Contains(t, stderr, tc.want)
+			assert.Contains(t, stderr, "does not build: work/broken.go")
+			assert.Empty(t, stdout)
+		})
+	}
+}
