@@ -277,13 +277,16 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		}
 		r.note(rec.note())
 	}
-	if err := writeShardRecord(out, rec); err != nil {
-		return nil, err
-	}
 	// The culprits of each change, while the worktrees and test binaries
 	// are still there, and the application measured where an estimate
-	// calls for it.
+	// calls for it. The shard record keeps them for the merge.
 	if err := r.culprits(ctx, rep, out); err != nil {
+		return nil, err
+	}
+	if rec != nil {
+		rec.addExplained(rep.Results, out)
+	}
+	if err := writeShardRecord(out, rec); err != nil {
 		return nil, err
 	}
 	if opt.Confirm.Enabled() {

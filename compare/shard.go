@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -75,6 +76,104 @@ type ShardRecord struct {
 	// Failures are the shard's results with status BuildFailed or Failed,
 	// which the raw files cannot hold.
 	Failures []Result `json:"failures,omitempty"`
+	// Explained are what the shard found of its explained results, which
+	// the raw files cannot hold either: their culprits, Explained, AppImpact
+	// and Profiles (relative to the shard's directory), by ID and Unit;
+	// the other fields are left out. Sorted by ID, then Unit.
+	Explained []Result `json:"explained,omitempty"`
+}
+
+// addExplained records in rec what the shard, whose output directory is
+// out, found of the explained results of rs (see [ShardRecord].Explained).
+func (rec *ShardRecord) addExplained(rs []Result, out string) {
+	rec.Explained = nil
+	for _, r := range rs {
+		if r.Explained == nil && r.Culprits == nil && r.AppImpact == nil {
+			continue
+		}
+		x := Result{ID: r.ID, Package: r.Package, Name: r.Name, Unit: r.Unit, Status: r.Status,
+			Culprits: r.Culprits, Explained: r.Explained, AppImpact: r.AppImpact}
+		if p := r.Profiles; p != nil {
+			b, errB := filepath.Rel(out, p.Base)
+			h, errH := filepath.Rel(out, p.Head)
+			if errB == nil && errH == nil && filepath.IsLocal(b) && filepath.IsLocal(h) {
+				x.Profiles = &Profiles{Base: filepath.ToSlash(b), Head: filepath.ToSlash(h)}
+			}
+		}
+		rec.Explained = append(rec.Explained, x)
+	}
+	slices.SortFunc(rec.Explained, func(a, b Result) int {
+		return cmp.Or(strings.Compare(a.ID, b.ID), strings.Compare(a.Unit, b.Unit))
+	})
+}
+
+// withExplained gives the merged results rs what the shards found of the
+// results they explained (ShardRecord.Explained): culprits, Explained and
+// the application impact, and the profiles, copied from the shard's
+// directory dirs[i] into out's [CulpritDir] (left out when the shard's
+// files are gone). With trial shards every shard explained its own
+// trials of a benchmark; the first shard by index that explained it
+// counts, and the returned note says so.
+func withExplained(rs []Result, recs []*ShardRecord, dirs []string, byIndex []int, out string) ([]string, error) {
+	type key struct{ id, unit string }
+	found := map[key]Result{}
+	from := map[key]int{}
+	for _, i := range byIndex {
+		for _, x := range recs[i].Explained {
+			k := key{x.ID, x.Unit}
+			if _, ok := found[k]; !ok {
+				found[k], from[k] = x, i
+			}
+		}
+	}
+	var notes []string
+	shards := map[int]bool{}
+	for j := range rs {
+		r := &rs[j]
+		k := key{r.ID, r.Unit}
+		x, ok := found[k]
+		if !ok || r.Status != Compared {
+			continue
+		}
+		i := from[k]
+		shards[i] = true
+		r.Culprits, r.Explained, r.AppImpact = x.Culprits, x.Explained, x.AppImpact
+		if p := x.Profiles; p != nil {
+			dst := filepath.Join(out, CulpritDir)
+			var paths [2]string
+			ok := true
+			for side, rel := range []string{p.Base, p.Head} {
+				src := filepath.Join(dirs[i], filepath.FromSlash(rel))
+				if !filepath.IsLocal(filepath.FromSlash(rel)) {
+					ok = false
+					break
+				}
+				data, err := regfile.ReadFile(src, 1<<30)
+				if err != nil {
+					ok = false
+					break
+				}
+				if err := statedir.MkdirAll(dst); err != nil {
+					return nil, err
+				}
+				paths[side] = filepath.Join(dst, filepath.Base(src))
+				if err := atomicfile.WriteFile(paths[side], data); err != nil {
+					return nil, err
+				}
+			}
+			if ok {
+				r.Profiles = &Profiles{Base: paths[0], Head: paths[1]}
+			}
+		}
+	}
+	if len(shards) > 0 && recs[byIndex[0]].Kind == ShardTrials {
+		var names []string
+		for _, i := range slices.Sorted(maps.Keys(shards)) {
+			names = append(names, fmt.Sprintf("%d/%d", recs[i].Index, recs[i].Count))
+		}
+		notes = append(notes, fmt.Sprintf("culprits and application impacts from trial shard %s, each from that shard's trials only", strings.Join(names, ", ")))
+	}
+	return notes, nil
 }
 
 // trialsOf returns the trials (from 1) of t trials that shard s runs:
@@ -236,6 +335,11 @@ func ReadShard(dir string) (*ShardRecord, error) {
 			return nil, mergeError("%s: failure %s is not a failed or unbuilt benchmark (status %q); run the shard again", filepath.Join(dir, ShardFile), f.ID, f.Status)
 		}
 	}
+	for _, x := range rec.Explained {
+		if x.ID == "" || x.Estimate != nil || x.Status != Compared {
+			return nil, mergeError("%s: explained result %q is not what a shard records (status %q); run the shard again", filepath.Join(dir, ShardFile), x.ID, x.Status)
+		}
+	}
 	for _, f := range []string{BaseFile, HeadFile} {
 		if err := rec.copyRaw(io.Discard, dir, f); err != nil {
 			return nil, err
@@ -285,8 +389,10 @@ func (rec *ShardRecord) checkSettings() error {
 // kind and number of shards, the same partition, every shard exactly
 // once and no benchmark in two shards — concatenates their raw files into
 // out (atomically) and computes the report over all of them with
-// [Analyze], so the verdicts use every trial of every shard. impacts may
-// be nil. Errors about the inputs match [ErrMerge] and name the
+// [Analyze], so the verdicts use every trial of every shard. Each result
+// keeps what its shard found of it beyond the raw files: its culprits,
+// Explained and application impact, and its profiles, copied into out's
+// [CulpritDir] (see [ShardRecord].Explained). impacts may be nil. Errors about the inputs match [ErrMerge] and name the
 // directories.
 func Merge(dirs []string, out string, impacts map[string]relevance.Impact) (*Report, error) {
 	if len(dirs) == 0 {
@@ -369,9 +475,14 @@ func Merge(dirs []string, out string, impacts map[string]relevance.Impact) (*Rep
 		return nil, err
 	}
 	rep.Results = withFailures(rep.Results, recs)
+	notes, err := withExplained(rep.Results, recs, dirs, byIndex, out)
+	if err != nil {
+		return nil, err
+	}
 	rep.Module, rep.Base, rep.Head = first.Module, first.Base, first.Head
 	rep.Raw = map[string]string{"base": BaseFile, "head": HeadFile}
 	rep.Notes = append(rep.Notes, fmt.Sprintf("merged %s, sharded by %s", textutil.Plural(first.Count, "shard"), first.Kind))
+	rep.Notes = append(rep.Notes, notes...)
 	return rep, nil
 }
 

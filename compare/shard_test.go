@@ -40,7 +40,8 @@ func TestShardedVerdicts(t *testing.T) {
 		}
 		return rep
 	}
-	want := verdicts(run(compare.Options{Out: t.TempDir()}))
+	whole := run(compare.Options{Out: t.TempDir()})
+	want := verdicts(whole)
 	for _, tc := range []struct {
 		name string
 		n    int
@@ -104,6 +105,18 @@ func TestShardedVerdicts(t *testing.T) {
 			for _, r := range merged.Results {
 				if r.Unit == "sec/op" && r.Trials != 3 {
 					t.Errorf("%s: merged %d trials, want all 3", r.Name, r.Trials)
+				}
+			}
+			// A benchmark shard explains its changes as the whole run does,
+			// and the merge carries that (issue 30 item 5).
+			for _, w := range whole.Results {
+				if w.Explained == nil || tc.name == "trials" {
+					continue
+				}
+				for _, r := range merged.Results {
+					if r.ID == w.ID && r.Unit == w.Unit && (r.Explained == nil || r.Profiles == nil) {
+						t.Errorf("%s (%s): the unsharded run explained it, the merge has no culprits (explained %v, profiles %v)", r.Name, r.Unit, r.Explained, r.Profiles)
+					}
 				}
 			}
 		})
