@@ -20,6 +20,7 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/culprit"
 	"github.com/mbopt/mbopt/history"
 	"github.com/mbopt/mbopt/internal/testing/dirtest"
 	"github.com/mbopt/mbopt/internal/testing/golden"
@@ -449,4 +450,46 @@ func TestHistoryHTMLBadInput(t *testing.T) {
 			assert.NotContains(t, errOut, ".tmp-")
 		}
 	}
+}
+
+// TestHistoryShowsEstimate: a comparison stored with its estimated
+// application impact (compare's app_impact) shows it in mbopt history's
+// text and JSON and on the --html pages' data (issue 30 item 5: the
+// history and the site carried only the reference impact).
+func TestHistoryShowsEstimate(t *testing.T) {
+	db := historyFixture(t)
+	ctx := context.Background()
+	st, err := history.Open(ctx, db)
+	require.NoError(t, err)
+	hash := func(i int) string { return fmt.Sprintf("%x", sha1.Sum([]byte(fmt.Sprint("commit ", i)))) }
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	e := &benchstats.Estimate{Change: 0.2, CI: benchstats.Interval{Low: 0.19, High: 0.21}, BaseMedian: 1e-3, HeadMedian: 1.2e-3, BaseN: 45, HeadN: 45}
+	r := &compare.Report{Schema: compare.SchemaVersion, Module: "example.com/tinytsdb",
+		Base:     compare.Revision{Spec: "main", Commit: hash(0), Time: t0, Subject: "release 1.0"},
+		Head:     compare.Revision{Spec: "HEAD", Commit: hash(17), Time: t0.Add(17 * time.Hour), Subject: "commit 17"},
+		Settings: compare.Settings{Trials: 3, Runs: 3, Count: 5, BenchTime: "1s", Seed: 1, Threshold: 0.01, Confidence: 0.99, Resamples: 10000},
+		Results: []compare.Result{{ID: "example.com/tinytsdb/query.BenchmarkQuery", Package: "example.com/tinytsdb/query", Name: "BenchmarkQuery", Unit: "sec/op",
+			Status: compare.Compared, Estimate: e, Verdict: benchstats.DefiniteRegression, Trials: 3,
+			Culprits:  []culprit.Culprit{{Function: "example.com/tinytsdb/query.scan"}},
+			AppImpact: &culprit.AppImpact{Estimate: 0.068, Low: 0.061, High: 0.074, Basis: culprit.BasisFunctions, RelevantShare: 0.9}}},
+	}
+	_, err = st.Add(ctx, r, history.Machine{GOOS: "linux", GOARCH: "amd64", CPU: "Fixture CPU @ 2.0GHz", GoVersion: "go1.26.8"})
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+
+	code, out, errOut := run(t, "history", "--history", db, "BenchmarkQuery")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "estimated application impact +6.8% [+6.1% … +7.4%] from the changed functions, 90.0% of the movement in the application's functions; culprits example.com/tinytsdb/query.scan")
+	code, out, errOut = run(t, "history", "--history", db, "BenchmarkQuery", "--format", "json")
+	require.Equal(t, 0, code, errOut)
+	for _, want := range []string{`"app_impact": 0.068`, `"app_impact_low": 0.061`, `"app_impact_high": 0.074`, `"app_impact_basis": "functions"`} {
+		assert.Contains(t, out, want)
+	}
+	site := filepath.Join(t.TempDir(), "site")
+	code, _, errOut = run(t, "history", "--history", db, "--html", site)
+	require.Equal(t, 0, code, errOut)
+	index, err := os.ReadFile(filepath.Join(site, "data", "index.js"))
+	require.NoError(t, err)
+	assert.Contains(t, string(index), `"est":[6.8,6.1,7.4,0,16]`, "the latest estimate, in percent, at the 17th commit")
+	assert.Contains(t, string(index), `"de":[`, "the detections' estimates")
 }
