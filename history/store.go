@@ -69,10 +69,18 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// someone else's database; then refuse, untouched, a history that
 	// cannot be written where it is.
 	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
-		if _, err := lookRetrying(ctx, path, lookQuery(path)); err != nil {
+		// A plain read-only look sees what another process is writing
+		// (its -wal file); where nothing can write, it could not open the
+		// -shm file, so it looks at the file alone.
+		problem := placeProblem(filepath.Dir(path))
+		q := url.Values{"mode": {"ro"}}
+		if problem != "" {
+			q = lookQuery(path)
+		}
+		if _, err := lookRetrying(ctx, path, q); err != nil {
 			return nil, fmt.Errorf("history: %s: %w", path, err)
 		}
-		if p := placeProblem(filepath.Dir(path)); p != "" {
+		if problem != "" {
 			return nil, fmt.Errorf("history: %s: %w", path, unwritable(path, nil))
 		}
 	}
