@@ -24,6 +24,20 @@
 // skip`. When only skipped commits separate the last good commit from the
 // first bad one, the change cannot be located to one commit: Run returns
 // the result, naming the candidates, with ErrNotLocated.
+//
+// Before it measures anything, Run checks the range: good and bad must be
+// different commits and good must be on bad's first-parent history (not
+// on a branch that diverged from it, nor reached only through a merge);
+// and a good or bad whose package of the benchmark does not build is bad
+// input too, found in the first step as soon as the benchmark runs in the
+// other revision. Each is an input error naming Good or Bad.
+//
+// The search follows one change. When the steps it decided show more
+// than one (see [Change]: consecutive measured commits whose changes
+// against good differ beyond ±Settings.Threshold, interval arithmetic
+// on their intervals), Run names no commit: Result.Changes lists them
+// and Run returns ErrNotLocated; a larger threshold says which size of
+// change counts.
 package bisect
 
 import (
@@ -43,9 +57,9 @@ import (
 	"github.com/mbopt/mbopt/measure"
 )
 
-// ErrNotLocated is returned when the change cannot be located: bad is not
-// measurably different from good, or skipped commits hide which commit
-// made the change.
+// ErrNotLocated is returned when the change cannot be located to one
+// commit: bad is not measurably different from good, skipped commits hide
+// which commit made the change, or the steps show more than one change.
 var ErrNotLocated = errors.New("the change cannot be located")
 
 // Options configure [Run].
