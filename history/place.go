@@ -64,20 +64,54 @@ func damaged(path string, err error) error {
 	return fmt.Errorf("reading the schema: %w", err)
 }
 
+// A placeError is an error wrapping ErrUnwritable with its own message;
+// cause is SQLite's error, nil when none was tried.
+type placeError struct {
+	msg   string
+	cause error
+}
+
+func (e *placeError) Error() string        { return e.msg }
+func (e *placeError) Unwrap() error        { return e.cause }
+func (e *placeError) Is(target error) bool { return target == ErrUnwritable }
+
 // unwritable returns err, a failure of SQLite to open or lock the
 // database at path (nil: none was tried), as an error wrapping
 // ErrUnwritable that says what is wrong where the directory shows it
 // (placeProblem): a read-only file system, a directory this user may not
-// write, a full disk.
+// write, a full disk; and that a read still works.
 func unwritable(path string, err error) error {
 	if errors.Is(err, ErrUnwritable) || errors.Is(err, ErrNotHistory) {
 		return err
 	}
-	if p := placeProblem(filepath.Dir(path)); p != "" {
-		if err != nil {
-			p += " (" + err.Error() + ")"
-		}
-		return fmt.Errorf("%w: %s; mbopt history still reads it, and comparisons can be stored once that is fixed or in another --history file", ErrUnwritable, p)
+	return &placeError{msg: ErrUnwritable.Error() + ": " + describe(path, err) +
+		"; mbopt history still reads it, and comparisons can be stored once that is fixed or in another --history file", cause: err}
+}
+
+// unreadable is the error of a history that even a read-only connection
+// cannot open where it is (see unwritable): a -wal file whose -shm file
+// SQLite cannot make there, say.
+func unreadable(path string, err error) error {
+	var pe *placeError
+	if errors.As(err, &pe) {
+		err = pe.cause
 	}
-	return fmt.Errorf("%w: %v; check the permissions of the file and its directory and the free space of its disk", ErrUnwritable, err)
+	return &placeError{msg: "SQLite cannot read the history where it is: " + describe(path, err) +
+		"; copy it, with its -wal file, into a writable directory and read the copy", cause: err}
+}
+
+// describe says what is wrong with the place of the database at path, as
+// far as its directory shows it, followed by SQLite's error err in
+// parentheses; err alone when the directory shows nothing.
+func describe(path string, err error) string {
+	p := placeProblem(filepath.Dir(path))
+	switch {
+	case p == "" && err == nil:
+		return "the file or its directory cannot be written"
+	case p == "":
+		return err.Error() + " (check the permissions of the file and its directory, and the free space of its disk)"
+	case err != nil:
+		return p + " (" + err.Error() + ")"
+	}
+	return p
 }

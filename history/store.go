@@ -118,6 +118,9 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 		return nil, errors.New("history: no database path")
 	}
 	s, err := openReadOnly(ctx, path)
+	if errors.Is(err, ErrUnwritable) {
+		err = unreadable(path, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("history: %s: %w", path, err)
 	}
