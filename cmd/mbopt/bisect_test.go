@@ -57,6 +57,9 @@ func TestBisectInterrupt(t *testing.T) {
 		t.Fatalf("mbopt bisect still runs 30s after SIGINT; stderr: %s", stderr)
 	}
 	assert.Equal(t, 130, cmd.ProcessState.ExitCode(), "stderr: %s", stderr)
+	// Off a terminal the step log is standard output's alone (issue 31:
+	// it was printed on both).
+	assert.NotContains(t, stderr.String(), "mbopt: bisect: ", "a step line on stderr off a terminal")
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 	assert.Equal(t, interruptedMessage, lines[len(lines)-1], "the last stderr line")
 	worktrees := r.Git("worktree", "list")
