@@ -584,7 +584,11 @@
 //     refused) over all the comparison's benchmarks and units:
 //     Benjamini–Hochberg on the bootstrap p-values, after which a change
 //     can be definite; the report prints the expected number of false
-//     alarms.
+//     alarms. A unit that did not move and has no noise (B/op, allocs/op
+//     alike in every measurement) is no test, and a p-value at its floor
+//     (every resample on one side) is resampled again until it can pass
+//     alone among all the tests (JSON estimate.p_resamples), so a lone
+//     change stays detectable in a suite of any size.
 //   - --confidence C (0.99), --resamples N (10000): the hierarchical
 //     bootstrap's confidence level and resamples (at least 1).
 //   - --fail-on definite-regression|any-regression|app-impact|never: what
