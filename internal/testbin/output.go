@@ -50,7 +50,8 @@ type Output struct {
 
 // A BenchFailure is a benchmark that failed and why.
 type BenchFailure struct {
-	// Name is the benchmark's full name without the -GOMAXPROCS suffix.
+	// Name is the benchmark's full name, as go test names it in its
+	// "--- FAIL:" line or with -test.v (no -GOMAXPROCS suffix).
 	Name string
 	// Message is what it logged with its failure (b.Fatal, b.Error), its
 	// lines without their indentation; or why it failed otherwise.
@@ -73,7 +74,14 @@ func ParseOutput(out []byte, top string) Output {
 	pending := ""              // a known name whose result line was cut by printed text
 	last := ""                 // the known name started last, until its result or failure
 	failed := map[string]int{} // name → index in o.Failed
-	var logged []string        // the indented lines just before, a benchmark's log
+	// ends notes that the benchmark printed (its result line's name, with
+	// or without the -GOMAXPROCS suffix) is no longer running.
+	ends := func(printed string) {
+		if last == printed || last == trimProcs(printed) {
+			last = ""
+		}
+	}
+	var logged []string // the indented lines just before, a benchmark's log
 	ls := lines(out)
 	for i := 0; i < len(ls); i++ {
 		l := ls[i]
@@ -88,9 +96,7 @@ func ParseOutput(out []byte, top string) Output {
 		}
 		if name, ok := strings.CutPrefix(l, "--- SKIP: "); ok {
 			// A skipped benchmark ends without a result.
-			if last == trimProcs(strings.TrimSpace(name)) {
-				last = ""
-			}
+			ends(strings.TrimSpace(name))
 			continue
 		}
 		if name, ok := strings.CutPrefix(l, "--- FAIL: "); ok {
@@ -98,16 +104,13 @@ func ParseOutput(out []byte, top string) Output {
 			if j := strings.Index(name, " ("); j > 0 {
 				name = name[:j] // a test's "(0.00s)"
 			}
-			name = trimProcs(name)
 			// Its log: before the line with -test.v, after it without.
 			msg := logged
 			for i+1 < len(ls) && (strings.HasPrefix(ls[i+1], "    ") || strings.HasPrefix(ls[i+1], "\t")) {
 				i++
 				msg = append(msg, strings.TrimSpace(ls[i]))
 			}
-			if last == name {
-				last = ""
-			}
+			ends(name)
 			if _, dup := failed[name]; !dup && known(name) {
 				failed[name] = len(o.Failed)
 				o.Failed = append(o.Failed, BenchFailure{Name: name, Message: strings.Join(msg, "\n")})
@@ -123,9 +126,7 @@ func ParseOutput(out []byte, top string) Output {
 			// own output: the rest follows on a line of its own.
 			if pending != "" && (l[0] == ' ' || l[0] == '\t') && isResult(f) {
 				w.WriteString(pending + "\t" + strings.Join(f, "\t") + "\n")
-				if last == trimProcs(pending) {
-					last = ""
-				}
+				ends(pending)
 				pending = ""
 			}
 			continue
@@ -138,9 +139,7 @@ func ParseOutput(out []byte, top string) Output {
 		case len(f) == 1:
 		case known(name) && isResult(f[1:]):
 			w.WriteString(l + "\n")
-			if last == name {
-				last = ""
-			}
+			ends(f[0])
 			pending = ""
 		case known(name):
 			// The name, then text the benchmark printed: its numbers
