@@ -142,14 +142,17 @@ func (r *runner) countOne(ctx context.Context, u *unit, side Side, mo measure.Op
 		count, lastPerOp = measure.CountInstructions, &o.InstrPerOp
 	}
 	var w bytes.Buffer
-	for _, a := range as {
+	for k, a := range as {
 		r.mu.Lock()
 		*lastPerOp = r.perOp[key]
 		r.mu.Unlock()
+		if r.s.Metric == measure.Instructions {
+			o.N1, o.N2 = r.pairedCounts(o, id, side, trial, run, k)
+		}
 		v, err := count(ctx, o)
 		if err == nil && v.PerOp > 0 {
 			r.mu.Lock()
-			r.perOp[key] = v.PerOp
+			r.perOp[key], r.measuredPerOp[key] = v.PerOp, true
 			r.mu.Unlock()
 		}
 		if stop := stops(ctx, err); stop != nil {
@@ -174,6 +177,36 @@ func (r *runner) countOne(ctx context.Context, u *unit, side Side, mo measure.Op
 		fmt.Fprintf(&w, "%s\t%d\t%.2f %s\t%g B/op\t%g allocs/op\n", name, v.N2, perOp, unit, a.BytesPerOp, a.AllocsPerOp)
 	}
 	return w.Bytes(), "", nil
+}
+
+// pairedCounts returns the iteration counts of measurement k of run run of
+// trial trial of benchmark id under the instructions metric, the same for
+// both versions: the first version to get there sizes them from its last
+// measured per-operation count (measure.Options.InstructionCounts), the
+// other takes them. A benchmark whose per-operation count depends on the
+// iteration count (setup inside its loop, behind b.StopTimer, or inputs
+// cycled by b.N) would otherwise differ between versions by the counts
+// alone, and every function it runs with it. 0, 0 (the counts chosen by
+// measure.CountInstructions itself, for each version, which sizes them
+// again when an estimate was far off) before the first measurement.
+func (r *runner) pairedCounts(o measure.Options, id string, side Side, trial, run, k int) (n1, n2 int) {
+	key := fmt.Sprintf("%s\x00%d\x00%d\x00%d", id, trial, run, k)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c, ok := r.counts[key]; ok {
+		return c[0], c[1]
+	}
+	if o.InstrPerOp > 0 && r.measuredPerOp[side.String()+"\x00"+id] {
+		var err error
+		if n1, n2, err = o.InstructionCounts(); err != nil {
+			n1, n2 = 0, 0
+		}
+	}
+	if r.counts == nil {
+		r.counts = map[string][2]int{}
+	}
+	r.counts[key] = [2]int{n1, n2}
+	return n1, n2
 }
 
 // stops returns the error that ends the comparison after a measurement

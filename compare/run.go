@@ -106,14 +106,16 @@ type runner struct {
 	// With a counting metric: the directory of the Valgrind files kept,
 	// the benchmarks inspected (side + "\x00" + id) and each benchmark
 	// id's caveats.
-	keep      string
-	mu        sync.Mutex // guards the fields below and Notes while both versions run
-	inspected map[string]bool
-	caveats   map[string][]string
-	perOp     map[string]float64 // side + "\x00" + id → instructions or CPU seconds per op measured
-	funcs     funcProfiles       // with the instructions metric, every measurement's profile per function
-	pinned    []int              // the two CPUs of a parallel duet; nil otherwise
-	noisy     map[string]bool    // side + "\x00" + unit id: its ignored lines noted
+	keep          string
+	mu            sync.Mutex // guards the fields below and Notes while both versions run
+	inspected     map[string]bool
+	caveats       map[string][]string
+	perOp         map[string]float64 // side + "\x00" + id → instructions or CPU seconds per op measured
+	funcs         funcProfiles       // with the instructions metric, every measurement's profile per function
+	counts        map[string][2]int  // id, trial, run and measurement → the iteration counts both versions use (instructions)
+	measuredPerOp map[string]bool    // perOp's keys whose value a measurement gave (not an estimate)
+	pinned        []int              // the two CPUs of a parallel duet; nil otherwise
+	noisy         map[string]bool    // side + "\x00" + unit id: its ignored lines noted
 }
 
 // Run compares the benchmarks of two revisions of the module in opt.Dir
@@ -165,7 +167,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, err
 	}
 	r := &runner{opt: opt, s: s, builds: map[string]*[2]*pkgBuild{}, data: newRawData(),
-		inspected: map[string]bool{}, caveats: map[string][]string{}, perOp: map[string]float64{}, noisy: map[string]bool{},
+		inspected: map[string]bool{}, caveats: map[string][]string{}, perOp: map[string]float64{}, measuredPerOp: map[string]bool{}, noisy: map[string]bool{},
 		rng: rand.New(rand.NewPCG(s.Seed, 0x636f6d70617265))} // "compare"
 	r.rep = &Report{Schema: SchemaVersion, Raw: map[string]string{"base": BaseFile, "head": HeadFile}}
 	if err := r.locate(ctx); err != nil {

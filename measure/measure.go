@@ -128,6 +128,11 @@ func (o Options) Counts(target time.Duration) (n1, n2 int, err error) {
 	return o.bounded(math.Ceil(float64(target.Nanoseconds()) / ns))
 }
 
+// InstructionCounts returns the counts [CountInstructions] starts from
+// (see instructionCounts), for a caller that measures two versions of a
+// benchmark at the same counts: set them as N1 and N2.
+func (o Options) InstructionCounts() (n1, n2 int, err error) { return o.instructionCounts() }
+
 // instructionCounts returns the first counts of [CountInstructions]: by
 // InstructionsBudget when InstrPerOp is known (N2 runs about that many
 // instructions, within [Options.capped]; N1 = max(2, N2/10), as the lower
