@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/opprof"
 
 	"github.com/mbopt/mbopt/relevance"
 )
@@ -55,7 +56,8 @@ func Impacts(rep *Report) map[string]relevance.Impact {
 // caller, and for the functions the graph holds without flat time (a
 // function the application's function set says ran, Config.AppFunctions,
 // or one the profile saw only above other frames) the floor of half a
-// sample, marked. It returns nil when rep has no application graph or its
+// sample, marked. The time of the runtime's asynchronous preemption
+// (opprof.Preemption) is the interrupted functions'. It returns nil when rep has no application graph or its
 // total is not positive.
 func Application(rep *Report) *relevance.Application {
 	if rep == nil || rep.Coverage == nil || rep.Coverage.App == nil {
@@ -86,6 +88,27 @@ func applicationOf(g *callgraph.Graph) *relevance.Application {
 			m[c] = v / g.Total
 		}
 		a.Callers[leaf] = m
+	}
+	// A sample that landed in asynchronous preemption is the interrupted
+	// function's time (as opprof credits the benchmarks' profiles): on a
+	// loaded machine the runtime's preemption takes a tenth of the
+	// samples, and the functions it interrupted would look that much
+	// smaller to the application than to the benchmarks.
+	for name, callers := range a.Callers {
+		if !opprof.Preemption(name) {
+			continue
+		}
+		for c, v := range callers {
+			if a.Floored[c] {
+				a.Shares[c], a.Floored[c] = 0, false
+			}
+			a.Shares[c] += v
+			a.Shares[name] -= v
+		}
+		delete(a.Callers, name)
+		if a.Shares[name] <= 1e-15 {
+			delete(a.Shares, name)
+		}
 	}
 	return a
 }

@@ -114,6 +114,12 @@ func FromCPUProfile(p *profile.Profile, ops int) (*Profile, error) {
 // function they interrupted.
 var preemption = map[string]bool{"runtime.asyncPreempt": true, "runtime.asyncPreempt2": true}
 
+// Preemption reports whether name is one of the runtime's functions that
+// a CPU profile's sample lands in while the scheduler preempts a goroutine
+// asynchronously: their time belongs to the function they interrupted,
+// the frame above them.
+func Preemption(name string) bool { return preemption[name] }
+
 // innermost returns the innermost frame of smp (inlined frames included)
 // that is not asynchronous preemption, and whether it has one.
 func innermost(smp *profile.Sample) (profile.Line, bool) {

@@ -36,9 +36,10 @@
 //     optimize (Algorithm 2 and variants), recommend (Algorithm 3), changes
 //     (a diff mapped to changed functions and to the benchmarks that cover
 //     them); then analysis (the relevance half on files)
-//  4. the comparison half: benchstats (the statistics of a comparison),
-//     culprit (per-function diffs of two sides' profiles and their
-//     application impact);
+//  4. the comparison half: benchstats (the statistics of a comparison);
+//     then culprit (the functions that changed beyond their noise, from
+//     both sides' per-measurement profiles, and the application impact,
+//     resampled as benchstats resamples);
 //     then compare (runs two revisions' benchmarks against each other) and
 //     detect (jump, trend and fixed-value detection over a benchmark's
 //     history); then history (the SQLite store of compare reports, their

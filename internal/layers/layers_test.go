@@ -70,11 +70,11 @@ var layer = map[string]int{
 	"analysis":  relevance + 2,
 
 	"benchstats": comparison,
-	"culprit":    comparison,
-	"compare":    comparison + 1,
-	"detect":     comparison + 1,
-	"history":    comparison + 2,
-	"bisect":     comparison + 2,
+	"culprit":    comparison + 1,
+	"compare":    comparison + 2,
+	"detect":     comparison + 2,
+	"history":    comparison + 3,
+	"bisect":     comparison + 3,
 
 	"report/github":          documents,
 	"report/internal/render": documents,
