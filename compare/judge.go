@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"slices"
+
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/mbopt/mbopt/benchstats"
@@ -25,12 +27,16 @@ import (
 //     calibration) and its minimum detectable effect towards 0, and
 //     unchanged when not.
 //
+// A B/op that is amortized (see [amortized]) is no test and no change: it
+// is unchanged, with the caveat [CaveatAmortized].
+//
 // It sets rep.FalseAlarms. Which direction is better comes from the unit,
 // as in [AnalyzeReaders].
 func judge(rep *Report, calibrated func(id, unit string) float64) {
 	s := rep.Settings
 	minN := benchstats.MinSamples(s.Confidence)
-	idx := tests(rep)
+	noise := amortized(rep)
+	idx := slices.DeleteFunc(tests(rep), func(i int) bool { return noise[i] })
 	ps := make([]float64, len(idx))
 	for k, i := range idx {
 		ps[k] = rep.Results[i].Estimate.P
@@ -56,6 +62,13 @@ func judge(rep *Report, calibrated func(id, unit string) float64) {
 			HigherIsBetter: units.GetBetter(r.Unit) > 0, MinSamples: minN, Significant: sig[i]})
 		mde := j.MDE
 		r.Verdict, r.Threshold, r.ThresholdBasis, r.TooFew, r.MinDetectableEffect = j.Verdict, j.Threshold, j.Basis, j.TooFew, &mde
+		if noise[i] {
+			r.Verdict = benchstats.Unchanged
+			if !slices.Contains(r.Caveats, CaveatAmortized) {
+				r.Caveats = append(r.Caveats, CaveatAmortized)
+				slices.Sort(r.Caveats)
+			}
+		}
 		if sig[i] {
 			fa.Significant++
 		}
@@ -65,6 +78,30 @@ func judge(rep *Report, calibrated func(id, unit string) float64) {
 	}
 	fa.Expected = benchstats.ExpectedFalseAlarms(s.FDR, fa.Definite)
 	rep.FalseAlarms = fa
+}
+
+// CaveatAmortized is the caveat of an amortized B/op ([amortized]).
+const CaveatAmortized = "amortized B/op: the benchmark makes 0 allocations per operation, so its bytes per operation are a few allocations spread over however many iterations ran: noise, never a change on its own"
+
+// amortized returns the indexes in rep.Results of the B/op results whose
+// benchmark's allocs/op is 0 in both versions: the few allocations of a
+// benchmark that allocates nothing per operation (a buffer grown once, the
+// framework's own) divided by the iteration count, which moves with the
+// iteration count, not with the code.
+func amortized(rep *Report) map[int]bool {
+	none := map[string]bool{}
+	for _, r := range rep.Results {
+		if r.Unit == "allocs/op" && r.Status == Compared && r.Estimate != nil && r.Estimate.BaseMedian == 0 && r.Estimate.HeadMedian == 0 {
+			none[r.ID] = true
+		}
+	}
+	out := map[int]bool{}
+	for i, r := range rep.Results {
+		if r.Unit == "B/op" && r.Status == Compared && r.Estimate != nil && none[r.ID] {
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // tests returns the indexes in rep.Results of the false-discovery-rate

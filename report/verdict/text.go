@@ -14,6 +14,7 @@ import (
 	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/measure"
 	"github.com/mbopt/mbopt/relevance"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
@@ -27,7 +28,8 @@ import (
 // detections first, by impact) within three groups: detections (a
 // definite or potential change), unchanged, and not compared (added,
 // removed, build failed, failed). The headline names the leading
-// detection: the most severe verdict (benchstats.Verdict.Severity:
+// detection: one in the comparison's metric before one in another unit
+// (B/op, allocs/op), then the most severe verdict (benchstats.Verdict.Severity:
 // definite regression, potential regression, definite improvement,
 // potential improvement), among those the largest attributed impact, then
 // the largest flat impact, then the largest absolute change, then the
@@ -58,12 +60,13 @@ func groups(r *compare.Report) (detected, unchanged, other []compare.Result) {
 }
 
 // leading returns the detection the headline names (see the rule at the
-// top of this file), or nil when there is none.
-func leading(detected []compare.Result) *compare.Result {
+// top of this file) among detected, the results of a comparison in
+// metric, or nil when there is none.
+func leading(detected []compare.Result, metric measure.Metric) *compare.Result {
 	var best *compare.Result
 	for i := range detected {
 		c := &detected[i]
-		if best == nil || leadCompare(c, best) > 0 {
+		if best == nil || leadCompare(c, best, metric) > 0 {
 			best = c
 		}
 	}
@@ -72,9 +75,19 @@ func leading(detected []compare.Result) *compare.Result {
 
 // leadCompare orders a before b (> 0) by the headline rule, earlier
 // results winning ties.
-func leadCompare(a, b *compare.Result) int {
+func leadCompare(a, b *compare.Result, metric measure.Metric) int {
 	ia, ib := impactOf(a), impactOf(b)
+	if metric == "" {
+		metric = measure.Time
+	}
+	inMetric := func(r *compare.Result) int {
+		if r.Unit == metric.Unit() {
+			return 1
+		}
+		return 0
+	}
 	return cmp.Or(
+		cmp.Compare(inMetric(a), inMetric(b)),
 		cmp.Compare(a.Verdict.Severity(), b.Verdict.Severity()),
 		cmp.Compare(ia.Attributed, ib.Attributed),
 		cmp.Compare(ia.Flat, ib.Flat),
@@ -162,7 +175,7 @@ func headline(r *compare.Report, name func(*compare.Result) string) string {
 	}
 	compared := len(detected) + len(unchanged)
 	if !judged(r) {
-		if lead := leading(detected); lead != nil {
+		if lead := leading(detected, r.Settings.Metric); lead != nil {
 			return "A " + describe(lead) + "."
 		}
 		if compared == 0 {
@@ -176,7 +189,7 @@ func headline(r *compare.Report, name func(*compare.Result) string) string {
 			definite = append(definite, d)
 		}
 	}
-	if lead := leading(definite); lead != nil {
+	if lead := leading(definite, r.Settings.Metric); lead != nil {
 		return "A " + describe(lead) + "."
 	}
 	if compared == 0 {
@@ -186,7 +199,7 @@ func headline(r *compare.Report, name func(*compare.Result) string) string {
 		return fmt.Sprintf("No verdict: too few samples in all %s for a verdict at %s confidence (%d measurements per version needed).", textutil.Plural(compared, "result"), conf, benchstats.MinSamples(r.Settings.Confidence))
 	}
 	s := fmt.Sprintf("No definite change in %s (each against its own threshold; %s confidence, false discovery rate %g%%).", textutil.Plural(compared, "result"), conf, 100*r.Settings.FDR)
-	if lead := leading(detected); lead != nil {
+	if lead := leading(detected, r.Settings.Metric); lead != nil {
 		s += " The largest potential change: a " + describe(lead) + "."
 	}
 	return s
