@@ -146,12 +146,13 @@ type Options struct {
 	// two counts); 0 means any.
 	MinDelta float64
 	// Benchmark is the benchmark's own estimate (its relative change and
-	// interval), and Changed says its verdict is a change: when no
-	// function changed beyond its noise, a changed benchmark's
-	// application impact falls back to its share of the application times
-	// its change (AppImpact.Basis BasisBenchmark).
+	// interval): when no function changed beyond its noise, a changed
+	// benchmark's application impact falls back to its share of the
+	// application times its change (AppImpact.Basis BasisBenchmark).
 	Benchmark *benchstats.Estimate
-	Changed   bool
+	// Changed says the benchmark's verdict is a change (definite or
+	// potential), which the fallback needs.
+	Changed bool
 	// BenchmarkShare is the benchmark's share of the application, its
 	// reference impact (relevance.Impact.Flat); 0 means the share of the
 	// application's CPU time in the functions the benchmark's base
