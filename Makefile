@@ -27,7 +27,7 @@ demo-offline:
 
 ## test: the whole test suite (what CI runs)
 test:
-	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) test -count=1 -timeout 45m ./...
 
 ## test-short: the test suite without the slow tests (-short: compare's A/A
 ## over 20 seeds and --until-stable comparison, the sharded collections)
