@@ -1,7 +1,7 @@
 package main
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
 	"os"
 	"strings"
@@ -175,34 +175,20 @@ func finishCompare(s *streams, o *compareOptions, rep *compare.Report, err error
 	if rep == nil {
 		return err
 	}
-	werr := writeCompareReport(s, o, rep)
-	if werr != nil && !errors.Is(werr, errSummary) {
+	sumErr, werr := writeCompareReport(s, o, rep)
+	if werr != nil {
 		return werr
 	}
 	// The gate comes first: a regression is what the run is for; a step
 	// summary that could not be appended is reported all the same.
 	if gerr := gate(rep, failOn); gerr != nil {
-		if werr != nil {
-			cli.Warn(s.Err, werr)
+		if sumErr != nil {
+			cli.Warn(s.Err, sumErr)
 		}
 		return gerr
 	}
-	if werr != nil {
-		return werr
-	}
-	return err
+	return cmp.Or(sumErr, err)
 }
-
-// errSummary marks the error of a step summary that could not be
-// appended after the report was written (see writeCompareReport).
-var errSummary = errors.New("the step summary was not appended")
-
-// summaryError is the error of a step summary that could not be appended
-// after the report was written: err, matching errSummary too.
-type summaryError struct{ err error }
-
-func (e *summaryError) Error() string   { return e.err.Error() }
-func (e *summaryError) Unwrap() []error { return []error{e.err, errSummary} }
 
 // gate applies the --fail-on policy to rep: an error with exit status 3
 // naming each failing benchmark once, with its units, in the report's order.
@@ -229,18 +215,18 @@ func checkReportFlags(failOn, format string) (compare.FailOn, error) {
 // writeCompareReport writes rep in the --format to stdout or -o, and the
 // notes the format leaves out on stderr. With github, the annotations go
 // there and the Markdown step summary is appended to $GITHUB_STEP_SUMMARY,
-// or follows the annotations when that is unset; a summary that cannot be
-// appended is a *summaryError returned after the report is written.
-func writeCompareReport(s *streams, o *compareOptions, rep *compare.Report) error {
+// or follows the annotations when that is unset; sumErr is a summary that
+// could not be appended, returned after the report is written.
+func writeCompareReport(s *streams, o *compareOptions, rep *compare.Report) (sumErr, err error) {
 	out, err := verdict.Document(rep, o.cmpFormat, os.Getenv("GITHUB_STEP_SUMMARY"))
 	if err != nil && o.cmpFormat != "github" {
-		return err
+		return nil, err
 	}
 	// With github, an error is the step summary's: the report is written
 	// all the same, and the error returned after it.
-	sumErr := err
+	sumErr = err
 	if err := cli.Output(s.Out, o.output, out); err != nil {
-		return err
+		return nil, err
 	}
 	if o.cmpFormat == "json" || o.cmpFormat == "github" {
 		// text and markdown print the notes themselves.
@@ -248,8 +234,5 @@ func writeCompareReport(s *streams, o *compareOptions, rep *compare.Report) erro
 			fmt.Fprintf(s.Err, "mbopt: %s\n", n)
 		}
 	}
-	if sumErr != nil {
-		return &summaryError{sumErr}
-	}
-	return nil
+	return sumErr, nil
 }
