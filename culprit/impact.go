@@ -99,8 +99,8 @@ type model struct {
 func newModel(changed []*fn, all map[string]*fn, opt Options, base []map[string]float64) *model {
 	app := opt.App
 	m := &model{idx: map[string]int{}, folded: map[string][]string{}, benchShare: opt.BenchmarkShare}
-	norm := callgraph.NormalizeName
-	share := func(f string) float64 { s, _ := app.Share(norm(f)); return s }
+	// Names are callgraph.NormalizeName's already (Explain's normalized).
+	share := func(f string) float64 { s, _ := app.Share(f); return s }
 	if m.benchShare <= 0 {
 		for name, f := range all {
 			if f.mb > 0 {
@@ -145,15 +145,15 @@ func newModel(changed []*fn, all map[string]*fn, opt Options, base []map[string]
 		return cs, ws
 	}
 	samePkg := func(f *fn) func(c *fn) bool {
-		pkg := callgraph.PackageOf(norm(f.name))
-		return func(c *fn) bool { return pkg != "" && callgraph.PackageOf(norm(c.name)) == pkg }
+		pkg := callgraph.PackageOf(f.name)
+		return func(c *fn) bool { return pkg != "" && callgraph.PackageOf(c.name) == pkg }
 	}
 	var left []*fn
 	for _, g := range changed {
 		switch g.kind {
 		case KindVanished:
-			callers := app.Callers[norm(g.name)]
-			cs, ws := absorbers(+1, func(c *fn) bool { return callers[norm(c.name)] > 0 })
+			callers := app.Callers[g.name]
+			cs, ws := absorbers(+1, func(c *fn) bool { return callers[c.name] > 0 })
 			viaCallers := len(cs) > 0
 			if !viaCallers {
 				cs, ws = absorbers(+1, samePkg(g))
@@ -181,7 +181,7 @@ func newModel(changed []*fn, all map[string]*fn, opt Options, base []map[string]
 				t.num = append(t.num, coef{i, ws[k]})
 				t.den = append(t.den, coef{i, ws[k]})
 				if viaCallers {
-					t.w += callers[norm(c.name)]
+					t.w += callers[c.name]
 				} else {
 					t.w += ws[k] * share(g.name)
 				}
@@ -222,14 +222,13 @@ func newModel(changed []*fn, all map[string]*fn, opt Options, base []map[string]
 	return m
 }
 
-// runs reports whether the application function name (normalised) has a
-// cost in some base measurement of the benchmark.
+// runs reports whether the function name has a cost in some base
+// measurement of the benchmark (both named as callgraph.NormalizeName
+// names them).
 func runs(base []map[string]float64, name string) bool {
 	for _, ms := range base {
-		for f, v := range ms {
-			if v > 0 && callgraph.NormalizeName(f) == name {
-				return true
-			}
+		if ms[name] > 0 {
+			return true
 		}
 	}
 	return false
