@@ -1,0 +1,335 @@
+package compare
+
+// This file runs the RMIT schedule: its size within a budget, each
+// unit's processes in both versions, their results, and the units that
+// stop early.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/internal/testbin"
+	"github.com/mbopt/mbopt/internal/textutil"
+)
+
+// processTime estimates one process of u on one side: count × benchtime
+// (scaled by overheadFactor) plus the process overhead measured when
+// listing the binary's benchmarks. An iteration-count benchtime ("100x")
+// has no time to go by: only the overhead counts then.
+func (r *runner) processTime(u *unit, side Side, count int) time.Duration {
+	d, _, _ := parseBenchTime(r.s.BenchTime)
+	est := time.Duration(float64(d) * float64(count) * overheadFactor)
+	if b := r.builds[u.pkg][side]; b != nil {
+		est += b.list
+	}
+	return est
+}
+
+// estimate returns the expected wall time of a schedule.
+func (r *runner) estimate(trials, runs, count int) time.Duration {
+	var per time.Duration
+	for _, u := range r.units {
+		for side := range 2 {
+			if u.on[side] {
+				per += r.processTime(u, Side(side), count)
+			}
+		}
+	}
+	return per * time.Duration(trials*runs)
+}
+
+// fitBudget shrinks the schedule to fit Settings.Budget: it keeps as many
+// trials as it can (never fewer than 2, or Trials when that is less),
+// then the most measurements per trial, preferring more runs on a tie.
+func (r *runner) fitBudget() {
+	if r.s.Budget <= 0 {
+		return
+	}
+	T, R, C := r.s.Trials, r.s.Runs, r.s.Count
+	full := r.estimate(T, R, C)
+	if full <= r.s.Budget {
+		r.note(fmt.Sprintf("budget %s: the full schedule (%d trials × %d runs × count %d, about %s) fits", r.s.Budget, T, R, C, full.Round(time.Second)))
+		return
+	}
+	minT := min(T, 2)
+	best := [3]int{minT, 1, 1}
+	found := false
+	for t := T; t >= minT && !found; t-- {
+		bestN := 0
+		for rr := R; rr >= 1; rr-- {
+			for c := C; c >= 1; c-- {
+				if r.estimate(t, rr, c) <= r.s.Budget && rr*c > bestN {
+					best, bestN, found = [3]int{t, rr, c}, rr*c, true
+				}
+			}
+		}
+	}
+	r.s.Trials, r.s.Runs, r.s.Count = best[0], best[1], best[2]
+	est := r.estimate(best[0], best[1], best[2])
+	if found {
+		r.note(fmt.Sprintf("budget %s: chose %s × %s × count %d (about %s) instead of %d × %d × %d (about %s)",
+			r.s.Budget, textutil.Plural(best[0], "trial"), textutil.Plural(best[1], "run"), best[2], est.Round(time.Second), T, R, C, full.Round(time.Second)))
+	} else {
+		r.note(fmt.Sprintf("budget %s: too short for even %d trials × 1 run × count 1 (about %s); ran that",
+			r.s.Budget, best[0], est.Round(time.Second)))
+	}
+}
+
+// schedule runs the RMIT schedule: for each trial and run, the units in a
+// random order, and for each unit the two versions back to back in a
+// random order.
+func (r *runner) schedule(ctx context.Context) error {
+	for side := range 2 {
+		r.raws[side] = &bytes.Buffer{}
+		v := r.vers[side]
+		r.rws[side] = newRawWriter(r.raws[side], fmt.Sprintf("mbopt compare: %s %s (commit %s%s); %d trials × %d runs × count %d, benchtime %s",
+			Side(side), v.rev.Spec, v.rev.Commit, map[bool]string{true: ", with uncommitted changes"}[v.rev.Dirty], r.s.Trials, r.s.Runs, r.s.Count, r.s.BenchTime))
+	}
+	for _, u := range r.units {
+		for side := range 2 {
+			if u.on[side] {
+				r.total += len(trialsOf(r.s.Trials, r.opt.TrialShard)) * r.s.Runs
+			}
+		}
+	}
+	r.timeout = r.opt.Timeout
+	if r.timeout <= 0 {
+		d, _, _ := parseBenchTime(r.s.BenchTime)
+		r.timeout = max(10*time.Minute, 10*time.Duration(r.s.Count)*d)
+	}
+	order := slices.Clone(r.units)
+	trials := trialsOf(r.s.Trials, r.opt.TrialShard)
+	for _, t := range trials {
+		for run := 1; run <= r.s.Runs; run++ {
+			r.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			for _, u := range order {
+				if u.stopped {
+					continue
+				}
+				sides := []Side{Base, Head}
+				if r.rng.IntN(2) == 1 {
+					sides[0], sides[1] = Head, Base
+				}
+				if r.pinned != nil || (r.s.counting() && runtime.NumCPU() >= 2) {
+					if err := r.runPair(ctx, u, sides, t, run); err != nil {
+						return err
+					}
+					continue
+				}
+				for _, side := range sides {
+					if !u.on[side] || u.failed[side] != "" {
+						continue
+					}
+					if err := r.runOne(ctx, u, side, t, run); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		for _, u := range r.units {
+			if !u.stopped {
+				u.trials = t
+			}
+		}
+		if r.s.UntilStable > 0 && t >= 2 && t < r.s.Trials {
+			r.stopStable(t)
+		}
+	}
+	return nil
+}
+
+// runOne runs unit u's benchmark in one version and records its results.
+func (r *runner) runOne(ctx context.Context, u *unit, side Side, trial, run int) error {
+	o, err := r.measureOne(ctx, u, side, -1, trial, run)
+	if err != nil {
+		return err
+	}
+	return r.record(ctx, u, side, trial, run, o)
+}
+
+// runPair runs unit u in both versions at once, each in its own
+// processes, and records the results in sides' order. The counting
+// metrics do this: a count does not depend on what else the machine runs,
+// so the two versions can share the machine's cores.
+func (r *runner) runPair(ctx context.Context, u *unit, sides []Side, trial, run int) error {
+	var res [2]outcome
+	var errs [2]error
+	var wg sync.WaitGroup
+	for _, side := range sides {
+		if u.on[side] && u.failed[side] == "" {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res[side], errs[side] = r.measureOne(ctx, u, side, r.cpuOf(side, trial, run), trial, run)
+			}()
+		}
+	}
+	wg.Wait()
+	for _, side := range sides {
+		if !u.on[side] || u.failed[side] != "" {
+			continue
+		}
+		if err := errs[side]; err != nil {
+			return err
+		}
+		if err := r.record(ctx, u, side, trial, run, res[side]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cpuOf returns the CPU of a version's process in a parallel duet (-1:
+// not bound): the two CPUs alternate between the versions from run to
+// run, so neither version keeps a faster one.
+func (r *runner) cpuOf(side Side, trial, run int) int {
+	if r.pinned == nil {
+		return -1
+	}
+	return r.pinned[(int(side)+trial+run)%2]
+}
+
+// measureOne runs unit u in one version, for run run of trial trial: one
+// test binary process with the time metric (bound to CPU cpu when cpu >=
+// 0, with GOMAXPROCS=1; read by outcomeOf), or the measurements of
+// runCounted.
+func (r *runner) measureOne(ctx context.Context, u *unit, side Side, cpu, trial, run int) (outcome, error) {
+	b := r.builds[u.pkg][side]
+	if r.s.counting() {
+		start := time.Now()
+		o, err := r.runCounted(ctx, u, side, trial, run)
+		if err != nil {
+			return o, err
+		}
+		o.wall = time.Since(start)
+		return o, ctx.Err()
+	}
+	args := []string{"-test.run", "^$", "-test.bench", u.pattern, "-test.count", strconv.Itoa(r.s.Count), "-test.benchtime", r.s.BenchTime}
+	if r.s.Benchmem {
+		args = append(args, "-test.benchmem")
+	}
+	args = append(args, testbin.BenchArgs...)
+	env := r.opt.env()
+	if cpu >= 0 {
+		env = append(env, "GOMAXPROCS=1")
+	}
+	res := testbin.RunOn(ctx, cpu, b.dir, env, r.timeout, b.bin, args...)
+	return outcomeOf(u, res, r.timeout), ctx.Err()
+}
+
+// record adds the results of one process (or measurement) of unit u in a
+// version to the raw files and the data, and marks the unit, or the
+// sub-benchmarks that failed, failed there (see [outcome]).
+func (r *runner) record(ctx context.Context, u *unit, side Side, trial, run int, o outcome) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	u.wall += o.wall
+	r.done++
+	m := marker{side: side, commit: r.vers[side].rev.Commit, trial: trial, run: run}
+	var runErr error
+	if len(o.ignored) > 0 {
+		r.ignored(u, side, o.ignored)
+	}
+	if o.unitFailed != "" {
+		u.failed[side] = o.unitFailed
+	} else {
+		if err := r.rws[side].write(m, o.results); err != nil {
+			return fmt.Errorf("%s: reading the benchmark output: %w", u.name, err)
+		}
+		block := []byte(m.String() + "\n")
+		if err := r.data.read(u.pkg, bytes.NewReader(append(block, o.results...))); err != nil {
+			return fmt.Errorf("%s: reading the benchmark output: %w", u.name, err)
+		}
+	}
+	for _, f := range o.failed {
+		if u.subFailed[side] == nil {
+			u.subFailed[side] = map[string]string{}
+		}
+		if u.subFailed[side][f.Name] == "" {
+			u.subFailed[side][f.Name] = f.Message
+		}
+		runErr = fmt.Errorf("%s: %s", f.Name, textutil.FirstLine(f.Message))
+	}
+	if o.ended != "" && u.ended[side] == "" {
+		u.ended[side] = o.ended
+	}
+	if u.failed[side] != "" {
+		runErr = errors.New(textutil.FirstLine(u.failed[side]))
+		// The rest of its schedule in this version is skipped.
+		r.total -= (r.s.Trials-trial)*r.s.Runs + (r.s.Runs - run)
+	}
+	r.emit(Event{Kind: EventRun, Done: r.done, Total: r.total, Package: u.pkg, Name: u.name, Side: side, Trial: trial, Run: run, Wall: o.wall, Err: runErr})
+	return nil
+}
+
+// ids returns the benchmark ids u measured, in either version.
+func (r *runner) ids(u *unit) []string {
+	var ids []string
+	seen := map[string]bool{}
+	prefix := u.id()
+	for _, k := range r.data.order {
+		if (k.id == prefix || strings.HasPrefix(k.id, prefix+"/")) && !seen[k.id] && r.data.benches[k.id].pkg == u.pkg {
+			seen[k.id] = true
+			ids = append(ids, k.id)
+		}
+	}
+	return ids
+}
+
+// stopStable stops the units whose every benchmark has an interval of the
+// metric's unit (sec/op, cpu-sec/op, instructions/op) narrower than
+// Settings.UntilStable after trial t, never before both versions have the
+// measurements a verdict needs (benchstats.MinSamples), and adds the time
+// of their remaining trials to the time saved.
+func (r *runner) stopStable(t int) {
+	for _, u := range r.units {
+		if u.stopped || !u.on[Base] || !u.on[Head] || u.failed[Base] != "" || u.failed[Head] != "" {
+			continue
+		}
+		ids := r.ids(u)
+		stable := len(ids) > 0
+		minN := benchstats.MinSamples(r.s.Confidence)
+		for _, id := range ids {
+			k := key{id, r.s.unit()}
+			b, h := r.data.samples[Base][k], r.data.samples[Head][k]
+			// Never below the measurements a verdict needs.
+			if b == nil || h == nil || b.h.Trials() < 2 || h.h.Trials() < 2 || b.h.Len() < minN || h.h.Len() < minN {
+				stable = false
+				break
+			}
+			est, err := benchstats.Compare(b.h, h.h, benchstats.Options{Resamples: r.s.Resamples, Confidence: r.s.Confidence, Seed: r.s.Seed ^ hashString(id)})
+			if err != nil || est.CI.Width() >= r.s.UntilStable {
+				stable = false
+				break
+			}
+		}
+		if !stable {
+			continue
+		}
+		u.stopped = true
+		left := r.s.Trials - t
+		r.saved += u.wall / time.Duration(t) * time.Duration(left)
+		r.total -= 2 * left * r.s.Runs
+		r.emit(Event{Kind: EventStable, Done: r.done, Total: r.total, Package: u.pkg, Name: u.name, Trial: t})
+	}
+}
+
+func (r *runner) stoppedCount() int {
+	n := 0
+	for _, u := range r.units {
+		if u.stopped {
+			n++
+		}
+	}
+	return n
+}
