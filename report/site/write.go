@@ -5,14 +5,12 @@ import (
 	"cmp"
 	"embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
 	"maps"
 	"math"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -21,10 +19,8 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/mbopt/mbopt/benchname"
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/detect"
 	"github.com/mbopt/mbopt/internal/atomicfile"
-	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 //go:embed assets
@@ -180,72 +176,6 @@ func Write(dir string, d *Data, opt Options) error {
 		}
 	}
 	return nil
-}
-
-// manifest is the content of Marker for a site of the given files.
-func manifest(names map[string]bool) []byte {
-	var b bytes.Buffer
-	b.WriteString(markerHeading + "\n")
-	for _, n := range slices.Sorted(maps.Keys(names)) {
-		b.WriteString(n + "\n")
-	}
-	return b.Bytes()
-}
-
-// owned returns the files the site in root lists in its Marker (Marker
-// among them); none when it has no Marker. A Marker of the sites written
-// before the manifest lists nothing: their files are those of legacyFile.
-// A name that is not a local path is left out.
-func owned(root *os.Root) (map[string]bool, error) {
-	data, err := root.ReadFile(Marker)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]bool{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]bool{Marker: true}
-	lines := strings.Split(string(data), "\n")
-	switch {
-	case strings.HasPrefix(lines[0], legacyMarker):
-		err := fs.WalkDir(root.FS(), ".", func(p string, e fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !e.IsDir() && legacyFile(p) {
-				out[p] = true
-			}
-			return nil
-		})
-		return out, err
-	case lines[0] != markerHeading:
-		return nil, fmt.Errorf("not the list of an mbopt site (it begins %q); move it away", textutil.FirstLine(lines[0]))
-	}
-	for _, n := range lines[1:] {
-		if n != "" && filepath.IsLocal(filepath.FromSlash(n)) {
-			out[n] = true
-		}
-	}
-	return out, nil
-}
-
-// legacyFile reports whether p (slash-separated) is a name the sites
-// written before the manifest used: index.html, the pages series/*.html,
-// the data data/*.js and the assets mbopt embeds.
-func legacyFile(p string) bool {
-	dir, base := path.Split(p)
-	switch dir {
-	case "":
-		return base == "index.html"
-	case "series/":
-		return strings.HasSuffix(base, ".html")
-	case "data/":
-		return strings.HasSuffix(base, ".js")
-	case "assets/":
-		_, err := fs.Stat(assets, p)
-		return err == nil
-	}
-	return false
 }
 
 // A File is one file of a site.
@@ -502,171 +432,4 @@ func PageNames(series []Series) []string {
 		names[i] = name
 	}
 	return names
-}
-
-func bit(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// num is a number written with 6 significant digits.
-type num float64
-
-// MarshalJSON implements json.Marshaler.
-func (n num) MarshalJSON() ([]byte, error) {
-	return strconv.AppendFloat(nil, float64(n), 'g', 6, 64), nil
-}
-
-// pct is a relative change written in percent with 3 decimals.
-type pct float64
-
-// MarshalJSON implements json.Marshaler.
-func (p pct) MarshalJSON() ([]byte, error) {
-	v := math.Round(float64(p)*1e5) / 1e3
-	if v == 0 {
-		v = 0 // no "-0"
-	}
-	return strconv.AppendFloat(nil, v, 'f', -1, 64), nil
-}
-
-// The JSON the scripts read; short names keep 500 series × 200 commits
-// small (docs: the page weight).
-type (
-	jsIndex struct {
-		Title     string      `json:"title"`
-		Metric    string      `json:"metric"`
-		Baseline  jsCommit    `json:"baseline"`
-		Commits   jsCommits   `json:"commits"`
-		CommitURL string      `json:"commitURL"`
-		ChunkSize int         `json:"chunkSize"`
-		Series    []jsSummary `json:"series"`
-		App       *jsApp      `json:"app,omitempty"`
-		// Bridges are [from, to] baselines; Bases the baselines other
-		// than Baseline that a point's "ag" indexes (from 1).
-		Bridges [][2]jsCommit `json:"bridges,omitempty"`
-		Bases   []jsCommit    `json:"bases,omitempty"`
-	}
-	jsCommit struct {
-		Hash    string `json:"hash"`
-		Date    string `json:"date"`
-		Subject string `json:"subject"`
-	}
-	jsCommits struct {
-		Hash    []string `json:"hash"`
-		Date    []string `json:"date"`
-		Subject []string `json:"subject"`
-	}
-	jsSummary struct {
-		ID         string   `json:"id"`
-		Pkg        string   `json:"pkg"`
-		Name       string   `json:"name"`
-		Unit       string   `json:"unit"`
-		Metric     string   `json:"metric,omitempty"`
-		Machine    string   `json:"machine"`
-		Settings   string   `json:"settings"`
-		Page       string   `json:"page"`
-		Impact     *pct     `json:"impact,omitempty"` // the reference impact: no estimate
-		N          int      `json:"n"`
-		Last       pct      `json:"last"`
-		LastCommit int      `json:"lastCommit"`
-		Det        [][4]any `json:"det"` // commit, kind, definite, change
-		// DetEst is, per detection, null or its point's estimated
-		// application impact: change, low, high, likely none; omitted
-		// when no detection has one.
-		DetEst []any `json:"de,omitempty"`
-		// Est is the latest estimated application impact: change, low,
-		// high, likely none, commit.
-		Est          []any `json:"est,omitempty"`
-		App          bool  `json:"app,omitempty"`
-		HigherBetter bool  `json:"hb,omitempty"` // the unit's higher values are better (MB/s)
-	}
-	jsSeries struct {
-		C       []int    `json:"c"`
-		V       []pct    `json:"v"`
-		Lo      []pct    `json:"lo"`
-		Hi      []pct    `json:"hi"`
-		Th      []pct    `json:"th"`
-		Verdict string   `json:"vd"` // one letter a point: u, i, r (potential), I, R (definite)
-		VTh     []pct    `json:"vt,omitempty"`
-		Base    []num    `json:"b,omitempty"`
-		Head    []num    `json:"h,omitempty"`
-		Against []int    `json:"ag,omitempty"` // per point: 0, the baseline, or 1 + an index of Bases
-		Det     [][6]any `json:"d"`            // point, kind, definite, change, threshold, window
-		Init    pct      `json:"init"`
-		Source  string   `json:"src"`
-		// AppEst is, per point, null or its estimated application impact:
-		// change, low, high, likely none, basis, culprits; omitted when no
-		// point has one.
-		AppEst []any `json:"ae,omitempty"`
-	}
-	jsApp struct {
-		Name   string   `json:"name"`
-		Unit   string   `json:"unit"`
-		Source string   `json:"source"`
-		C      []int    `json:"c"`
-		V      []num    `json:"v"`
-		Lo     []num    `json:"lo"`
-		Hi     []num    `json:"hi"`
-		Det    [][3]any `json:"det,omitempty"` // commit, kind, definite
-	}
-)
-
-func jsCommitOf(c Commit) jsCommit {
-	return jsCommit{Hash: c.Hash, Date: c.Time.UTC().Format(dateLayout), Subject: c.Subject}
-}
-
-var verdictLetters = map[benchstats.Verdict]byte{
-	benchstats.Unchanged:            'u',
-	benchstats.PotentialImprovement: 'i',
-	benchstats.PotentialRegression:  'r',
-	benchstats.DefiniteImprovement:  'I',
-	benchstats.DefiniteRegression:   'R',
-}
-
-func jsSeriesOf(s Series, against map[string]int) jsSeries {
-	js := jsSeries{Init: pct(s.InitialThreshold), Source: s.ThresholdSource, Det: [][6]any{}}
-	known, judged := false, false
-	verdicts := make([]byte, len(s.Points))
-	for i, p := range s.Points {
-		js.C = append(js.C, p.Commit)
-		js.V = append(js.V, pct(p.Change))
-		js.Lo = append(js.Lo, pct(p.CI.Low))
-		js.Hi = append(js.Hi, pct(p.CI.High))
-		js.Th = append(js.Th, pct(p.Threshold))
-		verdicts[i] = cmp.Or(verdictLetters[p.Verdict], 'u')
-		known = known || p.Base != 0 || p.Head != 0
-		judged = judged || p.VerdictThreshold != 0
-	}
-	if judged {
-		for _, p := range s.Points {
-			js.VTh = append(js.VTh, pct(p.VerdictThreshold))
-		}
-	}
-	js.Verdict = string(verdicts)
-	if known {
-		for _, p := range s.Points {
-			js.Base = append(js.Base, num(p.Base))
-			js.Head = append(js.Head, num(p.Head))
-		}
-	}
-	if slices.ContainsFunc(s.Points, func(p Point) bool { return p.Against != "" }) {
-		for _, p := range s.Points {
-			js.Against = append(js.Against, against[p.Against])
-		}
-	}
-	for _, det := range s.Detections {
-		js.Det = append(js.Det, [6]any{det.Index, string(det.Kind), bit(det.Definite), pct(det.Change), pct(det.Threshold), det.Window})
-	}
-	if _, ok := latestEstimate(s); ok {
-		for _, p := range s.Points {
-			var e any
-			if a := p.App; a != nil {
-				e = []any{pct(a.Change), pct(a.CI.Low), pct(a.CI.High), bit(a.NoImpact), a.Basis, a.Culprits}
-			}
-			js.AppEst = append(js.AppEst, e)
-		}
-	}
-	return js
 }
