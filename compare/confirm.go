@@ -129,10 +129,7 @@ func (r *runner) confirmBenchmark(ctx context.Context, ws *workspace, rep *Repor
 	r.total += 2 * len(trials) * r.s.Runs
 	for _, t := range trials {
 		for run := 1; run <= r.s.Runs; run++ {
-			sides := []Side{Base, Head}
-			if r.rng.IntN(2) == 1 {
-				sides[0], sides[1] = Head, Base
-			}
+			sides := r.sideOrder()
 			for _, side := range sides {
 				res, err := r.measureOne(ctx, u, side, -1, t, run)
 				if why := res.failure(); err == nil && why != "" {
@@ -234,10 +231,7 @@ func (r *runner) confirmCommand(ctx context.Context, cmd string) (*AppMeasuremen
 			h[side] = append(h[side], nil)
 		}
 		for run := 1; run <= r.s.Runs; run++ {
-			sides := []Side{Base, Head}
-			if r.rng.IntN(2) == 1 {
-				sides[0], sides[1] = Head, Base
-			}
+			sides := r.sideOrder()
 			for _, side := range sides {
 				v, err := measure.MeasureCommand(ctx, metric, measure.Command{Shell: shell, Dir: r.vers[side].dir, Env: env, Timeout: r.timeout})
 				if err != nil {

@@ -67,13 +67,7 @@ func (r *runner) keepFuncs(side Side, id string, trial, run int, v measure.Value
 		s = &funcSide{}
 		f.sides[key] = s
 	}
-	for len(s.h) < trial {
-		s.h = append(s.h, nil)
-	}
-	for len(s.h[trial-1]) < run {
-		s.h[trial-1] = append(s.h[trial-1], nil)
-	}
-	s.h[trial-1][run-1] = append(s.h[trial-1][run-1], significant(p.Funcs()))
+	s.h = addAt(s.h, trial, run, significant(p.Funcs()))
 	s.last = p
 }
 

@@ -217,14 +217,20 @@ func (d *rawData) read(name string, r io.Reader) error {
 }
 
 // add adds one measurement of run r of trial t (both from 1).
-func (s *sample) add(t, r int, v float64) {
-	for len(s.h) < t {
-		s.h = append(s.h, nil)
+func (s *sample) add(t, r int, v float64) { s.h = addAt(s.h, t, r, v) }
+
+// addAt returns h with v added to run r of trial t (both from 1), the
+// trials and runs before them made as needed: a measurement into the RMIT
+// hierarchy, a value (sample) or a per-function profile (funcProfiles).
+func addAt[T any](h [][][]T, t, r int, v T) [][][]T {
+	for len(h) < t {
+		h = append(h, nil)
 	}
-	for len(s.h[t-1]) < r {
-		s.h[t-1] = append(s.h[t-1], nil)
+	for len(h[t-1]) < r {
+		h[t-1] = append(h[t-1], nil)
 	}
-	s.h[t-1][r-1] = append(s.h[t-1][r-1], v)
+	h[t-1][r-1] = append(h[t-1][r-1], v)
+	return h
 }
 
 // fullName returns the benchmark's full name as go test -bench selects it:

@@ -115,10 +115,7 @@ func (r *runner) schedule(ctx context.Context) error {
 				if u.stopped {
 					continue
 				}
-				sides := []Side{Base, Head}
-				if r.rng.IntN(2) == 1 {
-					sides[0], sides[1] = Head, Base
-				}
+				sides := r.sideOrder()
 				if r.pinned != nil || (r.s.counting() && runtime.NumCPU() >= 2) {
 					if err := r.runPair(ctx, u, sides, t, run); err != nil {
 						return err
@@ -332,4 +329,13 @@ func (r *runner) stoppedCount() int {
 		}
 	}
 	return n
+}
+
+// sideOrder returns the two versions in the random order in which one run
+// measures them (RMIT: back to back, the first one drawn).
+func (r *runner) sideOrder() []Side {
+	if r.rng.IntN(2) == 1 {
+		return []Side{Head, Base}
+	}
+	return []Side{Base, Head}
 }
