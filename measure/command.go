@@ -44,8 +44,14 @@ func CommandUnit(m Metric) string {
 // CommandUnit(m): its wall time (Time), the user and system CPU time of
 // the command and the processes it waited for (CPU), or the instructions
 // of every process of the run counted under Valgrind's Cachegrind
-// (--trace-children=yes; Instructions). A command that fails, or times
-// out, is an error naming it with its output's tail.
+// (--trace-children=yes; Instructions). A counted run gets the settings
+// of a counting benchmark run in its environment (GOMAXPROCS=1 and the
+// GODEBUG settings of [CountInstructions]): Valgrind runs one thread at a
+// time anyway, and a Go program's idle processors would otherwise spin,
+// and count, as long as the scheduler happens to let them (a whole
+// program's count then varies several-fold between identical runs). A
+// command that fails, or times out, is an error naming it with its
+// output's tail.
 func MeasureCommand(ctx context.Context, m Metric, c Command) (float64, error) {
 	timeout := c.Timeout
 	if timeout <= 0 {
@@ -81,7 +87,7 @@ func MeasureCommand(ctx context.Context, m Metric, c Command) (float64, error) {
 		return 0, err
 	}
 	defer removeTmp()
-	res := testbin.Run(ctx, c.Dir, c.Env, timeout, vg, "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes", "--vgdb=no",
+	res := testbin.Run(ctx, c.Dir, countingEnv(c.Env, 0, false), timeout, vg, "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes", "--vgdb=no",
 		"--log-file="+filepath.Join(tmp, "valgrind.%p.log"), "--cachegrind-out-file="+filepath.Join(tmp, "cg.%p.out"), "sh", "-c", c.Shell)
 	if res.Err != nil || res.TimedOut {
 		return 0, failed(res)
