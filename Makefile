@@ -51,9 +51,9 @@ lint:
 	$(GO) vet ./...
 
 ## golden: rewrite every golden file after an intended output change: the
-## Golden tests of each package whose tests use internal/testing/golden, with -update
+## Golden tests of each package whose tests use testkit/golden, with -update
 golden:
-	$(GO) test -count=1 $$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/ github.com\/mbopt\/mbopt\/internal\/testing\/golden( |$$)/ {print $$1}') -run Golden -update
+	$(GO) test -count=1 $$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/ github.com\/mbopt\/mbopt\/testkit\/golden( |$$)/ {print $$1}') -run Golden -update
 
 ## profiles: re-collect the example's profiles (about two minutes)
 profiles:

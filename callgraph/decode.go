@@ -9,7 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/google/pprof/profile"
-	"github.com/mbopt/mbopt/bitset"
+	"github.com/mbopt/mbopt/internal/bitset"
 	"github.com/mbopt/mbopt/internal/regfile"
 )
 

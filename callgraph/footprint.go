@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mbopt/mbopt/bitset"
+	"github.com/mbopt/mbopt/internal/bitset"
 )
 
 // Table is an interned function table: it numbers normalised function

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/callgraph"
-	"github.com/mbopt/mbopt/internal/testing/proftest"
+	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
 const tol = 1e-9

@@ -4,7 +4,7 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/mbopt/mbopt/bitset"
+	"github.com/mbopt/mbopt/internal/bitset"
 )
 
 // out returns the callees of node i, nil when g has no Out lists (a graph

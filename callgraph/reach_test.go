@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/callgraph"
-	"github.com/mbopt/mbopt/internal/testing/proftest"
+	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
 // randomGraph is a graph of about n functions from random stacks that may

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/testing/proftest"
+	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
 // good returns a valid two-sample CPU profile to break in one way.

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/benchstats"
 )
 
 // TestAmortizedBytes: a benchmark that makes 0 allocations per operation

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt/benchstats"
-	"github.com/mbopt/mbopt/relevance"
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/compare/benchstats"
 )
 
 // An Input is one raw result file to [AnalyzeReaders].
@@ -25,7 +25,7 @@ type Input struct {
 // several of each, such as the shards of one comparison) and compares
 // every benchmark and unit measured in both versions; see
 // [AnalyzeReaders].
-func Analyze(files []string, s Settings, impacts map[string]relevance.Impact) (*Report, error) {
+func Analyze(files []string, s Settings, impacts map[string]callgraph.Impact) (*Report, error) {
 	d, err := readRawFiles(files)
 	if err != nil {
 		return nil, err
@@ -45,10 +45,10 @@ func Analyze(files []string, s Settings, impacts map[string]relevance.Impact) (*
 // comes from the unit (golang.org/x/perf/benchfmt: higher is better for
 // throughput such as B/s; lower for sec/op, B/op, allocs/op and every
 // unknown unit). One measured in only the head is [Added], only the base
-// [Removed]. impacts (benchmark id → [relevance.Impact], may be nil) adds each
+// [Removed]. impacts (benchmark id → [callgraph.Impact], may be nil) adds each
 // benchmark's reference impact. Results are sorted by [SortResults]. The
 // report's Base and Head hold only the commits; Run fills in the rest.
-func AnalyzeReaders(inputs []Input, s Settings, impacts map[string]relevance.Impact) (*Report, error) {
+func AnalyzeReaders(inputs []Input, s Settings, impacts map[string]callgraph.Impact) (*Report, error) {
 	d := newRawData()
 	for _, in := range inputs {
 		if err := d.read(in.Name, in.R); err != nil {
@@ -59,7 +59,7 @@ func AnalyzeReaders(inputs []Input, s Settings, impacts map[string]relevance.Imp
 }
 
 // report computes the report of the raw data.
-func (d *rawData) report(s Settings, impacts map[string]relevance.Impact) (*Report, error) {
+func (d *rawData) report(s Settings, impacts map[string]callgraph.Impact) (*Report, error) {
 	s = s.withDefaults()
 	if err := s.check(); err != nil {
 		return nil, err

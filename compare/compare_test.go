@@ -10,12 +10,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
-	"github.com/mbopt/mbopt/internal/testing/gittest"
-	"github.com/mbopt/mbopt/measure"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/testkit/cmpfixture"
+	"github.com/mbopt/mbopt/testkit/gittest"
 )
 
 // quick are short settings for tests that are not about the schedule.
@@ -104,7 +104,7 @@ func TestAddedRemovedAndBuildFailed(t *testing.T) {
 }
 
 // TestNothingToCompare: a selection that matches no benchmark is an
-// input.Error whether or not a package failed to build, and names the
+// mbopt.Error whether or not a package failed to build, and names the
 // packages that did not build (issue 25: with a build failure in one
 // version the same selection gave a report and exit 0).
 func TestNothingToCompare(t *testing.T) {
@@ -121,9 +121,9 @@ func TestNothingToCompare(t *testing.T) {
 			dir := cmpfixture.Repo(t, tc.v)
 			out := t.TempDir()
 			_, err := compare.Run(context.Background(), compare.Options{Dir: dir, Bench: "BenchmarkNoSuch", Settings: tiny(1), CacheDir: cache, Out: out})
-			var ie *input.Error
+			var ie *mbopt.Error
 			if !errors.As(err, &ie) || ie.Field != "Bench" {
-				t.Fatalf("err = %v, want an input.Error on Bench", err)
+				t.Fatalf("err = %v, want an mbopt.Error on Bench", err)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {
@@ -226,7 +226,7 @@ func TestSuiteBenchmarksAndWorktree(t *testing.T) {
 func TestBadOptions(t *testing.T) {
 	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
 	for _, tc := range []struct {
-		field input.Field
+		field mbopt.Field
 		opt   compare.Options
 	}{
 		{"Base", compare.Options{Dir: dir, Base: "nosuch"}},
@@ -242,9 +242,9 @@ func TestBadOptions(t *testing.T) {
 		tc.opt.CacheDir = "off"
 		tc.opt.Out = t.TempDir()
 		_, err := compare.Run(context.Background(), tc.opt)
-		var ie *input.Error
-		if !errors.As(err, &ie) || ie.Field != tc.field || !errors.Is(err, input.ErrInput) {
-			t.Errorf("%+v: error %v, want an input.Error for %s", tc.opt, err, tc.field)
+		var ie *mbopt.Error
+		if !errors.As(err, &ie) || ie.Field != tc.field || !errors.Is(err, mbopt.ErrInput) {
+			t.Errorf("%+v: error %v, want an mbopt.Error for %s", tc.opt, err, tc.field)
 		}
 	}
 }

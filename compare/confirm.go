@@ -10,13 +10,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt/benchname"
-	"github.com/mbopt/mbopt/benchstats"
-	"github.com/mbopt/mbopt/culprit"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/culprit"
+	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/internal/tmpdir"
-	"github.com/mbopt/mbopt/measure"
 )
 
 // A Confirm names the application workload that confirms the results'
@@ -51,9 +51,9 @@ func (c Confirm) Enabled() bool { return c.Benchmark != "" || c.Command != "" }
 func (c Confirm) check() error {
 	switch {
 	case c.Benchmark != "" && c.Command != "":
-		return input.Field("Confirm.Benchmark").Errorf("and %s both name the application workload; give one of them", input.Field("Confirm.Command"))
+		return mbopt.Field("Confirm.Benchmark").Errorf("and %s both name the application workload; give one of them", mbopt.Field("Confirm.Command"))
 	case strings.TrimSpace(c.Command) == "" && c.Command != "":
-		return input.Field("Confirm.Command").Errorf("is blank; give the command that runs the application workload")
+		return mbopt.Field("Confirm.Command").Errorf("is blank; give the command that runs the application workload")
 	}
 	return nil
 }

@@ -10,12 +10,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
-	"github.com/mbopt/mbopt/internal/testing/need"
-	"github.com/mbopt/mbopt/measure"
-	"github.com/mbopt/mbopt/relevance"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/testkit/cmpfixture"
+	"github.com/mbopt/mbopt/testkit/need"
 )
 
 // TestConfirmCommand confirms an estimate on the application workload run
@@ -49,7 +49,7 @@ func TestConfirmCommand(t *testing.T) {
 	}
 	// The application spends about two thirds of its CPU in Hot (the
 	// fixture's profile: 63.6%); Cold and Alloc take the rest.
-	app := &relevance.Application{Shares: map[string]float64{cmpfixture.Hot: 0.636, cmpfixture.Package + ".Cold": 0.33}, Samples: 400}
+	app := &callgraph.Application{Shares: map[string]float64{cmpfixture.Hot: 0.636, cmpfixture.Package + ".Cold": 0.33}, Samples: 400}
 	workload := `"` + bins + `/$(git rev-parse HEAD).test" -test.run '^$' -test.bench '^` + cmpfixture.HotServe + `$' -test.benchtime 1000x`
 	rep, err := compare.Run(context.Background(), compare.Options{Dir: dir, Base: "base", Head: "head", Bench: "^" + cmpfixture.HotWork + "$",
 		Settings: compare.Settings{Trials: 4, Runs: 2, Count: 1, Resamples: 2000, Seed: 1, Metric: measure.Instructions},

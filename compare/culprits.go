@@ -10,14 +10,14 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/mbopt/mbopt/benchname"
-	"github.com/mbopt/mbopt/benchstats"
-	"github.com/mbopt/mbopt/culprit"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/culprit"
+	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/internal/tmpdir"
-	"github.com/mbopt/mbopt/measure"
 )
 
 // CulpritDir is the directory, in the output directory, of the profiles

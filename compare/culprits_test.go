@@ -11,13 +11,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/culprit"
-	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
-	"github.com/mbopt/mbopt/measure"
-	"github.com/mbopt/mbopt/relevance"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/culprit"
+	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/testkit/cmpfixture"
 )
 
 // culpritSettings is a short schedule with the 8 measurements per version
@@ -175,7 +174,7 @@ func TestCulprits(t *testing.T) {
 // operation) for about 4 s of CPU, some 400 samples at 100 Hz, and
 // returns it as the comparison weighs changes by: each function's flat
 // share, split by caller.
-func appProfile(t *testing.T, dir, rev string) *relevance.Application {
+func appProfile(t *testing.T, dir, rev string) *callgraph.Application {
 	t.Helper()
 	wt := filepath.Join(t.TempDir(), "app")
 	for _, args := range [][]string{{"worktree", "add", "-q", "--detach", wt, rev}} {
@@ -194,7 +193,7 @@ func appProfile(t *testing.T, dir, rev string) *relevance.Application {
 	g, err := callgraph.Load([]string{path}, callgraph.Options{Modules: []string{cmpfixture.Module}})
 	require.NoError(t, err)
 	t.Logf("the application's reference profile: %.2f s of CPU", g.Total)
-	app := &relevance.Application{Shares: g.FlatShares(), Callers: map[string]map[string]float64{}, Samples: g.SamplesTaken}
+	app := &callgraph.Application{Shares: g.FlatShares(), Callers: map[string]map[string]float64{}, Samples: g.SamplesTaken}
 	for leaf, callers := range g.FlatCallers {
 		app.Callers[leaf] = map[string]float64{}
 		for c, v := range callers {

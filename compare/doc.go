@@ -35,7 +35,7 @@
 // A package that does not build is a [BuildFailed] result, not an error; a
 // package missing from a revision makes its benchmarks [Added] or
 // [Removed]. A selection that matches no benchmark in either revision is an
-// [input.Error] on Bench whether or not a package failed to build (the
+// [mbopt.Error] on Bench whether or not a package failed to build (the
 // error names those that did not: their benchmarks are unknown).
 //
 // # The schedule

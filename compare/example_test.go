@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/benchstats"
 )
 
 // Analyze computes a report from the raw files of a comparison: here two

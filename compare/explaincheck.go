@@ -3,8 +3,8 @@ package compare
 import (
 	"strings"
 
-	"github.com/mbopt/mbopt/benchname"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/internal/benchname"
 )
 
 // checkExplain checks, before anything is measured, that each name in
@@ -36,7 +36,7 @@ func (r *runner) checkExplain(requested []Benchmark) error {
 			}
 		}
 		if !ok {
-			return input.Field("Explain").Errorf("%q names no benchmark of this comparison: give a full name such as BenchmarkQuery/sum, or an id (import path, a dot, the full name) of a benchmark the comparison selects", n)
+			return mbopt.Field("Explain").Errorf("%q names no benchmark of this comparison: give a full name such as BenchmarkQuery/sum, or an id (import path, a dot, the full name) of a benchmark the comparison selects", n)
 		}
 	}
 	return nil

@@ -7,11 +7,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
-	"github.com/mbopt/mbopt/measure"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/testkit/cmpfixture"
 )
 
 // TestExplainOnly: with Options.ExplainOnly, a change gets no culprit
@@ -33,7 +33,7 @@ func TestExplainOnly(t *testing.T) {
 }
 
 // TestExplainMatchesNothing: an Explain name that can name no benchmark of
-// the comparison is an input.Error before anything is measured (issue 31:
+// the comparison is an mbopt.Error before anything is measured (issue 31:
 // it was a note after the whole run); a sub-benchmark of a selected
 // benchmark, or its id, passes (sub-benchmarks are known only once they
 // run).
@@ -60,10 +60,10 @@ func TestExplainMatchesNothing(t *testing.T) {
 						events++
 					}
 				}})
-			var ie *input.Error
+			var ie *mbopt.Error
 			if tc.refused {
 				require.ErrorAs(t, err, &ie)
-				assert.Equal(t, input.Field("Explain"), ie.Field)
+				assert.Equal(t, mbopt.Field("Explain"), ie.Field)
 				assert.Contains(t, err.Error(), tc.explain)
 				assert.Zero(t, events, "nothing is measured")
 				return

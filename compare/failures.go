@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt/benchname"
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/benchstats"
 )
 
 // suiteRaw returns the raw result files of a comparison of a suite of n

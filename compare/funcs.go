@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/mbopt/mbopt/culprit"
-	"github.com/mbopt/mbopt/measure"
+	"github.com/mbopt/mbopt/compare/culprit"
+	"github.com/mbopt/mbopt/compare/measure"
 )
 
 // funcProfiles holds, with the instructions metric, the per-function

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mbopt/mbopt/benchstats"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/internal/enum"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
@@ -82,12 +82,12 @@ type GateError struct {
 
 // Error returns the message with the gate's setting named FailOn.
 func (e *GateError) Error() string {
-	return e.Text(func(f input.Field) string { return string(f) })
+	return e.Text(func(f mbopt.Field) string { return string(f) })
 }
 
 // Text returns the message with the gate's setting (the field FailOn) named
-// by name, as input.Error.Text names fields.
-func (e *GateError) Text(name func(input.Field) string) string {
+// by name, as mbopt.Error.Text names fields.
+func (e *GateError) Text(name func(mbopt.Field) string) string {
 	return fmt.Sprintf("%s %s: the gate failed on %s: %s", name("FailOn"), e.FailOn, textutil.Plural(len(e.Failed), "benchmark"), strings.Join(e.Failed, ", "))
 }
 

@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare/benchstats"
 )
 
 // judge takes the verdict of every compared result of rep that has an

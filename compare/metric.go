@@ -9,11 +9,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt/benchname"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/testbin"
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/measure"
 )
 
 // counting reports whether the comparison measures with a counting metric
@@ -291,7 +291,7 @@ func safeFile(name string) string {
 func checkMetric(s Settings) error {
 	if s.Metric == measure.Instructions {
 		if _, err := measure.FindValgrind(""); err != nil {
-			return input.Field("Settings.Metric").Errorf("%w", err)
+			return mbopt.Field("Settings.Metric").Errorf("%w", err)
 		}
 	}
 	return nil

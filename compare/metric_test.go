@@ -13,12 +13,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
-	"github.com/mbopt/mbopt/internal/testing/need"
-	"github.com/mbopt/mbopt/measure"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/testkit/cmpfixture"
+	"github.com/mbopt/mbopt/testkit/need"
 )
 
 // needValgrind skips a test where valgrind is not installed, except in CI
@@ -132,14 +132,14 @@ func TestCPUFindsTheChange(t *testing.T) {
 // instead, before anything runs.
 func TestMetricChecked(t *testing.T) {
 	_, err := compare.Run(context.Background(), compare.Options{Dir: t.TempDir(), Settings: compare.Settings{Metric: "cycles"}})
-	var ie *input.Error
+	var ie *mbopt.Error
 	require.True(t, errors.As(err, &ie), "%v", err)
-	assert.Equal(t, input.Field("Settings.Metric"), ie.Field)
+	assert.Equal(t, mbopt.Field("Settings.Metric"), ie.Field)
 	assert.Contains(t, err.Error(), "valid values are time, cpu, instructions")
 
 	t.Setenv("PATH", t.TempDir())
 	_, err = compare.Run(context.Background(), compare.Options{Dir: t.TempDir(), Settings: compare.Settings{Metric: measure.Instructions}})
 	require.True(t, errors.As(err, &ie), "%v", err)
-	assert.Equal(t, input.Field("Settings.Metric"), ie.Field)
+	assert.Equal(t, mbopt.Field("Settings.Metric"), ie.Field)
 	assert.ErrorIs(t, err, measure.ErrNoValgrind)
 }

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/mbopt/mbopt/relevance"
-	"github.com/mbopt/mbopt/shard"
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/compare/shard"
 )
 
 // A Benchmark names one benchmark to compare by its package and full
@@ -55,7 +55,7 @@ type Options struct {
 	// earlier comparisons' files are kept. Report.Out names it.
 	Out string
 	// Impacts maps benchmark ids to their reference impact; may be nil.
-	Impacts map[string]relevance.Impact
+	Impacts map[string]callgraph.Impact
 	// BuildFlags are extra go test -c flags, such as "-tags", "x".
 	BuildFlags []string
 	// Env holds extra environment variables ("KEY=value") for the go
@@ -105,7 +105,7 @@ type Options struct {
 	// of the application's CPU time, and its split by caller); nil when
 	// unknown. With it, a result with culprits gets its application
 	// impact (Result.AppImpact, see package culprit).
-	Application *relevance.Application
+	Application *callgraph.Application
 	// Confirm, when enabled, measures the application workload on both
 	// versions when some result's estimated application impact passes
 	// Settings.AppImpactThreshold (Report.AppMeasured; see [Confirm]).

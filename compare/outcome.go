@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/testbin"
 )
 

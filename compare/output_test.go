@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/internal/testing/gittest"
-	"github.com/mbopt/mbopt/measure"
+	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/testkit/gittest"
 )
 
 // misbehavingModule is a module whose benchmarks misbehave as a pull

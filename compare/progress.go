@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/internal/textutil"
 )

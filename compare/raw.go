@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/mbopt/mbopt/benchname"
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/internal/benchname"
 )
 
 // markerPrefix starts the line that says where the benchmark lines after

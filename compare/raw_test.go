@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
-	"github.com/mbopt/mbopt/relevance"
+	"github.com/mbopt/mbopt/testkit/cmpfixture"
 )
 
 // TestBenchstatReadsRawFiles runs golang.org/x/perf/cmd/benchstat, built
@@ -84,7 +84,7 @@ func TestAnalyzeShardsAndImpacts(t *testing.T) {
 		inputs = append(inputs, compare.Input{Name: f + "#1", R: strings.NewReader(string(data[:i]))}, compare.Input{Name: f + "#2", R: strings.NewReader(string(data[i:]))})
 	}
 	s := compare.Settings{Resamples: 500}
-	impacts := map[string]relevance.Impact{"example.com/codec.BenchmarkDecode": {Attributed: 0.5, Flat: 0.4}}
+	impacts := map[string]callgraph.Impact{"example.com/codec.BenchmarkDecode": {Attributed: 0.5, Flat: 0.4}}
 	split, err := compare.AnalyzeReaders(inputs, s, impacts)
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare/benchstats"
 )
 
 func TestReclassify(t *testing.T) {

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/mbopt/mbopt/benchstats"
-	"github.com/mbopt/mbopt/culprit"
-	"github.com/mbopt/mbopt/relevance"
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/culprit"
 )
 
 // SchemaVersion is the version of the JSON form of a [Report] (what mbopt
@@ -113,9 +113,9 @@ type Result struct {
 	// them: a detection here is likely noise. The gate still counts it.
 	Untouched bool `json:"untouched,omitempty"`
 	// Impact is what the benchmark means for the application (see
-	// [relevance.Impact]), when the comparison was given an analysis;
+	// [callgraph.Impact]), when the comparison was given an analysis;
 	// omitted otherwise.
-	Impact *relevance.Impact `json:"impact,omitempty"`
+	Impact *callgraph.Impact `json:"impact,omitempty"`
 	// Threshold is the threshold the verdict applied (Status Compared
 	// with an estimate): the largest of Settings.Threshold, the
 	// benchmark's calibrated threshold ([Reclassify]) or else its dynamic

@@ -16,16 +16,16 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mbopt/mbopt/benchname"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/gomod"
 	"github.com/mbopt/mbopt/internal/proc"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/measure"
-	"github.com/mbopt/mbopt/shard"
 )
 
 // The raw result files in the output directory.
@@ -124,20 +124,20 @@ type runner struct {
 // package that does not build, or a benchmark that fails, in a version is
 // a result with status BuildFailed or Failed: none of them is an error.
 //
-// Run fails with an [*input.Error] naming the field for bad options
-// (see package input), and with ctx's error when ctx is canceled; it leaves no
+// Run fails with an [*mbopt.Error] naming the field for bad options
+// (see package mbopt), and with ctx's error when ctx is canceled; it leaves no
 // worktree and no temporary directory behind either way.
 func Run(ctx context.Context, opt Options) (*Report, error) {
 	start := time.Now()
 	if opt.AA {
 		aaErr := func(format string, args ...any) error {
-			return &input.Error{Struct: "Options", Format: format, Args: args}
+			return &mbopt.Error{Struct: "Options", Format: format, Args: args}
 		}
 		switch {
 		case opt.Base != "":
-			return nil, aaErr("%s compares the head with itself: leave %s unset", input.Field("AA"), input.Field("Base"))
+			return nil, aaErr("%s compares the head with itself: leave %s unset", mbopt.Field("AA"), mbopt.Field("Base"))
 		case opt.Head == Worktree:
-			return nil, aaErr("%s calibrates on a commit: %s worktree has uncommitted changes that the history cannot name", input.Field("AA"), input.Field("Head"))
+			return nil, aaErr("%s calibrates on a commit: %s worktree has uncommitted changes that the history cannot name", mbopt.Field("AA"), mbopt.Field("Head"))
 		}
 		opt.Base = cmp.Or(opt.Head, "HEAD")
 	}
@@ -152,10 +152,10 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, err
 	}
 	if opt.Confirm.Enabled() && opt.Application == nil {
-		return nil, input.Field("Confirm").Errorf("confirms the estimated application impact, which needs the application's reference profile (%s)", input.Field("Application"))
+		return nil, mbopt.Field("Confirm").Errorf("confirms the estimated application impact, which needs the application's reference profile (%s)", mbopt.Field("Application"))
 	}
 	if _, err := benchname.CompileFilter(opt.Bench); err != nil {
-		return nil, input.Field("Bench").Errorf("%w", err)
+		return nil, mbopt.Field("Bench").Errorf("%w", err)
 	}
 	if err := checkMetric(s); err != nil {
 		return nil, err
@@ -186,7 +186,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		out = abs
 	}
 	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
-		return nil, input.Field("Out").Errorf("output directory %s is a file; choose a directory", out)
+		return nil, mbopt.Field("Out").Errorf("output directory %s is a file; choose a directory", out)
 	}
 	ws, err := newWorkspace(ctx, r.repo)
 	if err != nil {
@@ -198,13 +198,13 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	}
 	if opt.OnlyAffected {
 		if opt.Affected == nil || len(opt.Benchmarks) == 0 {
-			return nil, input.Field("OnlyAffected").Errorf("OnlyAffected needs the Benchmarks and which of them the change affected (Affected)")
+			return nil, mbopt.Field("OnlyAffected").Errorf("OnlyAffected needs the Benchmarks and which of them the change affected (Affected)")
 		}
 		r.opt.Benchmarks = slices.DeleteFunc(slices.Clone(opt.Benchmarks), func(b Benchmark) bool {
 			return !opt.Affected[benchname.ID(b.Package, benchname.Top(b.Name))]
 		})
 		if len(r.opt.Benchmarks) == 0 {
-			return nil, input.Field("OnlyAffected").Errorf("the change touches none of the functions the %s cover, so nothing needs comparing", textutil.Plural(len(opt.Benchmarks), "benchmark"))
+			return nil, mbopt.Field("OnlyAffected").Errorf("the change touches none of the functions the %s cover, so nothing needs comparing", textutil.Plural(len(opt.Benchmarks), "benchmark"))
 		}
 	}
 	requested := r.opt.Benchmarks // before a shard takes its share
@@ -235,14 +235,14 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		// version, for a look line by line (cg_annotate, callgrind_annotate).
 		r.keep = filepath.Join(out, "valgrind")
 		if err := statedir.MkdirAll(r.keep); err != nil {
-			return nil, input.Field("Out").Errorf("cannot create output directory %s: %v", r.keep, err)
+			return nil, mbopt.Field("Out").Errorf("cannot create output directory %s: %v", r.keep, err)
 		}
 	}
 	if err := r.schedule(ctx); err != nil {
 		return nil, err
 	}
 	if err := statedir.MkdirAll(out); err != nil {
-		return nil, input.Field("Out").Errorf("cannot create output directory %s: %v", out, err)
+		return nil, mbopt.Field("Out").Errorf("cannot create output directory %s: %v", out, err)
 	}
 	files := []string{filepath.Join(out, BaseFile), filepath.Join(out, HeadFile)}
 	for side, f := range files {
@@ -327,21 +327,21 @@ func (r *runner) locate(ctx context.Context) error {
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return input.Field("Dir").Errorf("%w", err)
+		return mbopt.Field("Dir").Errorf("%w", err)
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return input.Field("Dir").Errorf("%s is not a directory", dir)
+		return mbopt.Field("Dir").Errorf("%s is not a directory", dir)
 	}
 	if r.repo, err = gitrev.TopLevel(ctx, abs); err != nil || r.repo == "" {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return input.Field("Dir").Errorf("%s is not inside a git repository: compare checks out revisions with git; run it in a clone", abs)
+		return mbopt.Field("Dir").Errorf("%s is not inside a git repository: compare checks out revisions with git; run it in a clone", abs)
 	}
 	mod, err := gomod.Find(abs)
 	switch {
 	case errors.Is(err, gomod.ErrNoModule), errors.Is(err, gomod.ErrNoModulePath):
-		return input.Field("Dir").Errorf("%w", err)
+		return mbopt.Field("Dir").Errorf("%w", err)
 	case err != nil:
 		return err
 	}
@@ -350,7 +350,7 @@ func (r *runner) locate(ctx context.Context) error {
 	repo, _ := filepath.EvalSymlinks(r.repo)
 	modDir, _ := filepath.EvalSymlinks(mod.Dir)
 	if r.modRel, err = filepath.Rel(repo, modDir); err != nil || strings.HasPrefix(r.modRel, "..") {
-		return input.Field("Dir").Errorf("the module %s is not inside the repository %s", modDir, repo)
+		return mbopt.Field("Dir").Errorf("the module %s is not inside the repository %s", modDir, repo)
 	}
 	return nil
 }
@@ -367,7 +367,7 @@ func (r *runner) resolve(ctx context.Context) error {
 	}
 	var err error
 	if head.rev.Commit, err = gitrev.Commit(ctx, r.repo, headRev); err != nil {
-		return input.Field("Head").Errorf("%w", err)
+		return mbopt.Field("Head").Errorf("%w", err)
 	}
 	if head.rev.Spec == Worktree {
 		st, err := gitrev.Git(ctx, r.repo, "status", "--porcelain")
@@ -385,7 +385,7 @@ func (r *runner) resolve(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return input.Field("Base").Errorf("%w", err)
+		return mbopt.Field("Base").Errorf("%w", err)
 	}
 	base.rev.Commit = b.Commit
 	if b.Rev == "" {

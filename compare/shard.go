@@ -13,15 +13,15 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt/benchname"
-	"github.com/mbopt/mbopt/benchstats"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/relevance"
-	"github.com/mbopt/mbopt/shard"
 )
 
 // ShardFile is the name of the shard record [Run] writes next to the raw
@@ -194,15 +194,15 @@ func trialsOf(t int, s shard.Spec) []int {
 func (o *Options) checkShards(s Settings) error {
 	switch {
 	case o.Shard.Enabled() && o.TrialShard.Enabled():
-		return input.Field("TrialShard").Errorf("a comparison is sharded by benchmarks (Shard) or by trials (TrialShard), not both")
+		return mbopt.Field("TrialShard").Errorf("a comparison is sharded by benchmarks (Shard) or by trials (TrialShard), not both")
 	case o.Shard.Enabled() && (o.Shard.Index < 0 || o.Shard.Index >= o.Shard.Count):
-		return input.Field("Shard").Errorf("shard %s: the index must be from 0 to %d", o.Shard, o.Shard.Count-1)
+		return mbopt.Field("Shard").Errorf("shard %s: the index must be from 0 to %d", o.Shard, o.Shard.Count-1)
 	case o.TrialShard.Enabled() && (o.TrialShard.Index < 0 || o.TrialShard.Index >= o.TrialShard.Count):
-		return input.Field("TrialShard").Errorf("trial shard %s: the index must be from 0 to %d", o.TrialShard, o.TrialShard.Count-1)
+		return mbopt.Field("TrialShard").Errorf("trial shard %s: the index must be from 0 to %d", o.TrialShard, o.TrialShard.Count-1)
 	case o.TrialShard.Enabled() && o.TrialShard.Count > s.Trials:
-		return input.Field("TrialShard").Errorf("trial shard %s: %d machines need at least %d trials (Settings.Trials is %d)", o.TrialShard, o.TrialShard.Count, o.TrialShard.Count, s.Trials)
+		return mbopt.Field("TrialShard").Errorf("trial shard %s: %d machines need at least %d trials (Settings.Trials is %d)", o.TrialShard, o.TrialShard.Count, o.TrialShard.Count, s.Trials)
 	case o.TrialShard.Enabled() && s.UntilStable > 0:
-		return input.Field("TrialShard").Errorf("UntilStable needs every trial of a benchmark on one machine; it cannot be used with TrialShard")
+		return mbopt.Field("TrialShard").Errorf("UntilStable needs every trial of a benchmark on one machine; it cannot be used with TrialShard")
 	}
 	return nil
 }
@@ -233,7 +233,7 @@ func (r *runner) shardBenchmarks() (*ShardRecord, error) {
 		return !keep[benchname.ID(b.Package, benchname.Rewrite(b.Name))]
 	})
 	if len(o.Benchmarks) == 0 {
-		return nil, input.Field("Shard").Errorf("shard %s has no benchmarks: the suite has only %s; use at most %d shards", o.Shard, textutil.Plural(len(ids), "benchmark"), len(ids))
+		return nil, mbopt.Field("Shard").Errorf("shard %s has no benchmarks: the suite has only %s; use at most %d shards", o.Shard, textutil.Plural(len(ids), "benchmark"), len(ids))
 	}
 	return rec, nil
 }
@@ -271,7 +271,7 @@ func (r *runner) share(ids []string) (*ShardRecord, map[string]bool, error) {
 	items, _ := shard.Items(ids, o.ShardCosts)
 	mine, err := shard.Share(items, o.Shard)
 	if err != nil {
-		return nil, nil, input.Field("Shard").Errorf("%w", err)
+		return nil, nil, mbopt.Field("Shard").Errorf("%w", err)
 	}
 	keep := map[string]bool{}
 	for _, id := range mine {
@@ -394,7 +394,7 @@ func (rec *ShardRecord) checkSettings() error {
 // Explained and application impact, and its profiles, copied into out's
 // [CulpritDir] (see [ShardRecord].Explained). impacts may be nil. Errors about the inputs match [ErrMerge] and name the
 // directories.
-func Merge(dirs []string, out string, impacts map[string]relevance.Impact) (*Report, error) {
+func Merge(dirs []string, out string, impacts map[string]callgraph.Impact) (*Report, error) {
 	if len(dirs) == 0 {
 		return nil, mergeError("no shard directories given")
 	}

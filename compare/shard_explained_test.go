@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/culprit"
-	"github.com/mbopt/mbopt/shard"
+	"github.com/mbopt/mbopt/compare/culprit"
+	"github.com/mbopt/mbopt/compare/shard"
 )
 
 // TestMergeCarriesExplained: compare merge gives each result what its

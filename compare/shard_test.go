@@ -13,12 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
-	"github.com/mbopt/mbopt/measure"
-	"github.com/mbopt/mbopt/shard"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/compare/shard"
+	"github.com/mbopt/mbopt/testkit/cmpfixture"
 )
 
 // TestShardedVerdicts: the fixture compared in 2 benchmark shards and in 3
@@ -419,7 +419,7 @@ func TestShardOptionsRefused(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		o     compare.Options
-		field input.Field
+		field mbopt.Field
 	}{
 		{"both", compare.Options{Shard: shard.Spec{Index: 0, Count: 2}, TrialShard: shard.Spec{Index: 0, Count: 2}}, "TrialShard"},
 		{"more machines than trials", compare.Options{TrialShard: shard.Spec{Index: 0, Count: 5}}, "TrialShard"},
@@ -429,20 +429,20 @@ func TestShardOptionsRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.o.Dir = dir
 			_, err := compare.Run(context.Background(), tc.o)
-			var ie *input.Error
+			var ie *mbopt.Error
 			if !errors.As(err, &ie) || ie.Field != tc.field {
-				t.Errorf("err = %v, want an input.Error on %s", err, tc.field)
+				t.Errorf("err = %v, want an mbopt.Error on %s", err, tc.field)
 			}
 		})
 	}
 }
 
 // TestNonFiniteSettingsRefused: a NaN or infinite float setting is an
-// input.Error naming the field, before anything runs (issue 25 item 7:
+// mbopt.Error naming the field, before anything runs (issue 25 item 7:
 // Threshold NaN passed the range check and turned the gate off).
 func TestNonFiniteSettingsRefused(t *testing.T) {
 	for _, tc := range []struct {
-		field input.Field
+		field mbopt.Field
 		set   func(s *compare.Settings, v float64)
 	}{
 		{"Settings.Threshold", func(s *compare.Settings, v float64) { s.Threshold = v }},
@@ -455,9 +455,9 @@ func TestNonFiniteSettingsRefused(t *testing.T) {
 				s := shardSettings()
 				tc.set(&s, v)
 				_, err := compare.Run(context.Background(), compare.Options{Dir: t.TempDir(), Settings: s})
-				var ie *input.Error
+				var ie *mbopt.Error
 				if !errors.As(err, &ie) || ie.Field != tc.field {
-					t.Errorf("err = %v, want an input.Error on %s", err, tc.field)
+					t.Errorf("err = %v, want an mbopt.Error on %s", err, tc.field)
 				}
 			})
 		}
@@ -465,13 +465,13 @@ func TestNonFiniteSettingsRefused(t *testing.T) {
 }
 
 // TestOutOfRangeSettingsRefused: a setting outside its range is an
-// input.Error naming the field, whose message gives the range and the unit
+// mbopt.Error naming the field, whose message gives the range and the unit
 // (issue 31 item 9: an AppImpactThreshold of 1 or more made the gate
 // app-impact unfailable, since no change moves the application by 100%).
 func TestOutOfRangeSettingsRefused(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		field input.Field
+		field mbopt.Field
 		set   func(s *compare.Settings)
 		want  string
 	}{
@@ -486,9 +486,9 @@ func TestOutOfRangeSettingsRefused(t *testing.T) {
 			s := shardSettings()
 			tc.set(&s)
 			_, err := compare.Run(context.Background(), compare.Options{Dir: t.TempDir(), Settings: s})
-			var ie *input.Error
+			var ie *mbopt.Error
 			if !errors.As(err, &ie) || ie.Field != tc.field || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("err = %v, want an input.Error on %q that says %q", err, tc.field, tc.want)
+				t.Errorf("err = %v, want an mbopt.Error on %q that says %q", err, tc.field, tc.want)
 			}
 		})
 	}

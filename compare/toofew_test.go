@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/benchstats"
 )
 
 // rawSchedule returns the raw result files of a comparison of one

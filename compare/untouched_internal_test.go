@@ -3,7 +3,7 @@ package compare
 import (
 	"testing"
 
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare/benchstats"
 )
 
 func TestMarkUntouched(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/internal/bitset"
 )
 
 // Benchmark is one microbenchmark's graph, or footprint, under its id.

@@ -3,8 +3,8 @@ package coverage
 import (
 	"fmt"
 
-	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/internal/bitset"
 )
 
 // Scenario is one application workload (the PeerJ study ran three per

@@ -13,8 +13,8 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/testing/golden"
-	"github.com/mbopt/mbopt/internal/testing/proftest"
+	"github.com/mbopt/mbopt/testkit/golden"
+	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
 func stacks(names ...string) *profile.Profile {

@@ -4,7 +4,7 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/mbopt/mbopt/bitset"
+	"github.com/mbopt/mbopt/internal/bitset"
 )
 
 // cheapest runs the [Cost] objective (see [Select]): the cost-weighted

@@ -3,8 +3,8 @@ package optimize
 import (
 	"math/bits"
 
-	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/bitset"
 	"github.com/mbopt/mbopt/internal/lazy"
 )
 

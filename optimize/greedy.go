@@ -1,8 +1,8 @@
 package optimize
 
 import (
-	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/bitset"
 	"github.com/mbopt/mbopt/internal/enum"
 )
 

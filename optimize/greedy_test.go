@@ -9,8 +9,8 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/optimize"
+	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
 // instance builds a coverage result from a compact description: app maps

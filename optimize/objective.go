@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/bitset"
 
 	"github.com/mbopt/mbopt/internal/enum"
 	"github.com/mbopt/mbopt/internal/textutil"

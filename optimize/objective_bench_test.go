@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/testing/synth"
 	"github.com/mbopt/mbopt/optimize"
+	"github.com/mbopt/mbopt/testkit/synth"
 )
 
 // BenchmarkObjectives times optimize.Select's variants against the plain

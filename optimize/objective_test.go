@@ -11,8 +11,8 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/optimize"
+	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
 // Hand-computed selections for every objective. App values are flat

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 
-	"github.com/mbopt/mbopt/analysis"
-	"github.com/mbopt/mbopt/collect"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/internal/regfile"
-	"github.com/mbopt/mbopt/suite"
+	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/collect"
+	"github.com/mbopt/mbopt/relevance/suite"
 )
 
 // A CheckConfig is a drift check as mbopt check runs it ([Check]).
@@ -44,18 +44,18 @@ func Check(ctx context.Context, cfg CheckConfig) (*analysis.Drift, *analysis.Rep
 	}
 	data, err := regfile.ReadFile(cfg.SuiteFile, 64<<20)
 	if err != nil {
-		return nil, nil, input.Errorf("%s %s: %v", suiteFileField, cfg.SuiteFile, err)
+		return nil, nil, mbopt.Errorf("%s %s: %v", suiteFileField, cfg.SuiteFile, err)
 	}
 	invs, err := suite.ReadJSON(bytes.NewReader(data))
 	if err != nil {
-		return nil, nil, input.Errorf("%s %s: %v; write it with 'mbopt suite --format json -o %s'", suiteFileField, cfg.SuiteFile, err, cfg.SuiteFile)
+		return nil, nil, mbopt.Errorf("%s %s: %v; write it with 'mbopt suite --format json -o %s'", suiteFileField, cfg.SuiteFile, err, cfg.SuiteFile)
 	}
 	pkgs, err := collect.Discover(ctx, collect.Config{Dir: dir})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, err
 		}
-		return nil, nil, input.Errorf("%s: finding the module's benchmarks: %v", dir, err)
+		return nil, nil, mbopt.Errorf("%s: finding the module's benchmarks: %v", dir, err)
 	}
 	declared := map[string][]string{}
 	for _, p := range pkgs {
@@ -77,16 +77,16 @@ func Check(ctx context.Context, cfg CheckConfig) (*analysis.Drift, *analysis.Rep
 
 // check checks the settings before anything is read.
 func (cfg *CheckConfig) check() error {
-	minCov := input.Field("MinCoverage")
+	minCov := mbopt.Field("MinCoverage")
 	switch {
 	case cfg.SuiteFile == "":
-		return input.Errorf("%s is required: the JSON file 'mbopt suite --format json -o FILE' wrote", suiteFileField)
+		return mbopt.Errorf("%s is required: the JSON file 'mbopt suite --format json -o FILE' wrote", suiteFileField)
 	case !(cfg.MinCoverage >= 0 && cfg.MinCoverage <= 100):
-		return input.Errorf("%s must be a percentage in [0, 100], not %g", minCov, cfg.MinCoverage)
+		return mbopt.Errorf("%s must be a percentage in [0, 100], not %g", minCov, cfg.MinCoverage)
 	case (len(cfg.App) == 0) != (len(cfg.Micro) == 0):
-		return input.Errorf("%s and %s go together: the profile checks compare the benchmark profiles with the application", input.Field("App"), input.Field("Micro"))
+		return mbopt.Errorf("%s and %s go together: the profile checks compare the benchmark profiles with the application", mbopt.Field("App"), mbopt.Field("Micro"))
 	case cfg.MinCoverage > 0 && len(cfg.App) == 0:
-		return input.Errorf("%s needs %s and %s: coverage is measured from the profiles", minCov, input.Field("App"), input.Field("Micro"))
+		return mbopt.Errorf("%s needs %s and %s: coverage is measured from the profiles", minCov, mbopt.Field("App"), mbopt.Field("Micro"))
 	}
 	return nil
 }

@@ -4,12 +4,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mbopt/mbopt/analysis"
-	"github.com/mbopt/mbopt/benchname"
-	"github.com/mbopt/mbopt/changes"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/suite"
+	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/internal/benchname"
+	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/changes"
+	"github.com/mbopt/mbopt/relevance/suite"
 )
 
 // CompareSuite is the glue from an analysis to a comparison: it sets the

@@ -8,14 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/measure"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/pipeline"
+	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
 // CompareSuite turns the suite an analysis selected into the benchmarks of
@@ -91,7 +91,7 @@ func ExampleCompare() {
 func ExampleCompareConfig_Resolve() {
 	cfg := pipeline.CompareConfig{Options: compare.Options{Settings: compare.DefaultSettings(), AA: true}}
 	cfg.Settings.Metric = measure.Instructions
-	cfg.Chosen = input.ChosenFields("Settings.Metric")
+	cfg.Chosen = mbopt.ChosenFields("Settings.Metric")
 	if err := cfg.Resolve(); err != nil {
 		panic(err)
 	}

@@ -9,21 +9,21 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mbopt/mbopt/analysis"
-	"github.com/mbopt/mbopt/changes"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/changes"
+	"github.com/mbopt/mbopt/relevance/suite"
 	"github.com/mbopt/mbopt/report/github"
-	"github.com/mbopt/mbopt/suite"
 )
 
 // A CompareConfig is a comparison as mbopt compare runs it ([Compare]):
 // compare.Options, with the benchmarks taken from one source, judged
 // against the thresholds calibrated in a history and stored there. Errors
-// about a field are *input.Error values naming it, as "Config.SuiteFile",
+// about a field are *mbopt.Error values naming it, as "Config.SuiteFile",
 // "Config.Bench" or "Config.Settings.Trials".
 type CompareConfig struct {
 	// Options configure the comparison. At most one of SuiteFile,
@@ -80,9 +80,9 @@ type CompareConfig struct {
 	// mbopt compare, whether its flag was given) rather than leaving its
 	// default; nil means the settings that are not zero were chosen. See
 	// [CompareConfig.Resolve].
-	Chosen func(f input.Field) bool
+	Chosen func(f mbopt.Field) bool
 	// Output is the file the caller will write the report to, checked
-	// with input.CheckOutput before anything runs: not one of the
+	// with mbopt.CheckOutput before anything runs: not one of the
 	// comparison's inputs, not a directory, in a directory that exists.
 	Output string
 	// StepSummary is the file a GitHub step summary of the report will be
@@ -91,7 +91,7 @@ type CompareConfig struct {
 	// Logf, when set, gets a line of the comparison's log: what changed,
 	// the A/A calibration.
 	Logf func(format string, args ...any)
-	// Warn, when set, gets the warnings, as *input.Error values naming the
+	// Warn, when set, gets the warnings, as *mbopt.Error values naming the
 	// setting concerned (History, AppBenchmark): a calibration that could
 	// not be read, a report that could not be stored.
 	Warn func(error)
@@ -100,11 +100,11 @@ type CompareConfig struct {
 // The settings of a CompareConfig or MergeConfig named in errors, besides
 // those of compare.Options and analysis.Config.
 const (
-	suiteFileField   input.Field = "SuiteFile"
-	historyField     input.Field = "History"
-	noHistoryField   input.Field = "NoHistory"
-	outputField      input.Field = "Output"
-	stepSummaryField input.Field = "StepSummary"
+	suiteFileField   mbopt.Field = "SuiteFile"
+	historyField     mbopt.Field = "History"
+	noHistoryField   mbopt.Field = "NoHistory"
+	outputField      mbopt.Field = "Output"
+	stepSummaryField mbopt.Field = "StepSummary"
 )
 
 // Compare runs the comparison cfg describes, the way mbopt compare does:
@@ -131,7 +131,7 @@ func Compare(ctx context.Context, cfg CompareConfig) (*compare.Report, error) {
 	}
 	if cfg.StepSummary != "" {
 		if err := github.CheckStepSummary(cfg.StepSummary); err != nil {
-			return nil, input.Errorf("%s: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", stepSummaryField, err)
+			return nil, mbopt.Errorf("%s: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", stepSummaryField, err)
 		}
 	}
 	opt, hr := cfg.Options, cfg.historyRecord()
@@ -160,7 +160,7 @@ func (cfg *CompareConfig) check() error {
 		return err
 	}
 	if cfg.AA && cfg.NoHistory && cfg.Base == "" {
-		return input.Errorf("%s stores the instabilities in the history: leave %s unset", input.Field("AA"), noHistoryField)
+		return mbopt.Errorf("%s stores the instabilities in the history: leave %s unset", mbopt.Field("AA"), noHistoryField)
 	}
 	sources := 0
 	// With Bench, the analysis only weighs the results by the
@@ -171,22 +171,22 @@ func (cfg *CompareConfig) check() error {
 		}
 	}
 	if sources > 1 {
-		return input.Errorf("%s, the analysis flags (%s, %s) and %s each choose the benchmarks; give one of them (the analysis flags with %s weigh the pattern's benchmarks by the application)", suiteFileField, input.Field("Analysis.App"), input.Field("Analysis.Micro"), input.Field("Bench"), input.Field("Bench"))
+		return mbopt.Errorf("%s, the analysis flags (%s, %s) and %s each choose the benchmarks; give one of them (the analysis flags with %s weigh the pattern's benchmarks by the application)", suiteFileField, mbopt.Field("Analysis.App"), mbopt.Field("Analysis.Micro"), mbopt.Field("Bench"), mbopt.Field("Bench"))
 	}
 	if err := changes.CheckSince(cfg.ChangedSince, cfg.OnlyAffected); err != nil {
 		return err
 	}
 	if cfg.ChangedSince != "" && cfg.Analysis == nil {
-		return input.Errorf("%s needs the analysis flags (%s, %s): they say which functions each benchmark covers", changes.ChangedSince, input.Field("Analysis.App"), input.Field("Analysis.Micro"))
+		return mbopt.Errorf("%s needs the analysis flags (%s, %s): they say which functions each benchmark covers", changes.ChangedSince, mbopt.Field("Analysis.App"), mbopt.Field("Analysis.Micro"))
 	}
 	if cfg.ChangedSince != "" && cfg.Bench != "" {
-		return input.Errorf("%s marks the benchmarks of the analysis's suite; with %s the pattern chooses them: leave one out", changes.ChangedSince, input.Field("Bench"))
+		return mbopt.Errorf("%s marks the benchmarks of the analysis's suite; with %s the pattern chooses them: leave one out", changes.ChangedSince, mbopt.Field("Bench"))
 	}
 	if len(cfg.Packages) > 0 && cfg.Bench == "" {
-		return input.Errorf("package patterns %s need %s PATTERN (or use %s)", strings.Join(cfg.Packages, " "), input.Field("Bench"), suiteFileField)
+		return mbopt.Errorf("package patterns %s need %s PATTERN (or use %s)", strings.Join(cfg.Packages, " "), mbopt.Field("Bench"), suiteFileField)
 	}
 	if (cfg.Shard.Enabled() || cfg.TrialShard.Enabled()) && cfg.History != "" {
-		return input.Errorf("%s: a shard's results are only part of the comparison; compare merge judges them together and stores them in its %s", historyField, historyField)
+		return mbopt.Errorf("%s: a shard's results are only part of the comparison; compare merge judges them together and stores them in its %s", historyField, historyField)
 	}
 	return nil
 }
@@ -199,7 +199,7 @@ func (cfg *CompareConfig) analysisSuite(ctx context.Context, opt *compare.Option
 	logf := hr.logf
 	acfg := *cfg.Analysis
 	acfg.Recommend, acfg.Certify = 0, false
-	if err := input.CheckOutput(outputField, cfg.Output, acfg.Inputs()...); err != nil {
+	if err := mbopt.CheckOutput(outputField, cfg.Output, acfg.Inputs()...); err != nil {
 		return false, err
 	}
 	rep, err := analysis.Run(ctx, acfg)
@@ -233,7 +233,7 @@ func (cfg *CompareConfig) analysisSuite(ctx context.Context, opt *compare.Option
 		return false, err
 	}
 	if len(sel) == 0 {
-		return false, input.Errorf("%s: the optimized suite is empty, so there is nothing to compare; check %s, or choose benchmarks with %s", strings.Join(acfg.Micro, ", "), input.Field("Analysis.Modules"), input.Field("Bench"))
+		return false, mbopt.Errorf("%s: the optimized suite is empty, so there is nothing to compare; check %s, or choose benchmarks with %s", strings.Join(acfg.Micro, ", "), mbopt.Field("Analysis.Modules"), mbopt.Field("Bench"))
 	}
 	if ch == nil {
 		return false, nil
@@ -284,7 +284,7 @@ func CompareMerge(ctx context.Context, cfg MergeConfig) (*compare.Report, error)
 	rep, err := compare.Merge(cfg.Dirs, cfg.Out, nil)
 	if err != nil {
 		if errors.Is(err, compare.ErrMerge) {
-			return nil, input.Wrap(err)
+			return nil, mbopt.Wrap(err)
 		}
 		return nil, err
 	}
@@ -329,16 +329,16 @@ func historyPath(path string) string {
 func readSuiteFile(path string) ([]compare.Benchmark, error) {
 	f, _, err := regfile.Open(path)
 	if err != nil {
-		return nil, input.Errorf("%s %s: %v; write it with mbopt suite --format json -o FILE", suiteFileField, path, err)
+		return nil, mbopt.Errorf("%s %s: %v; write it with mbopt suite --format json -o FILE", suiteFileField, path, err)
 	}
 	defer f.Close()
 	invs, err := suite.ReadJSON(io.LimitReader(f, 64<<20))
 	if err != nil {
-		return nil, input.Errorf("%s %s: %v; write it with mbopt suite --format json -o FILE", suiteFileField, path, err)
+		return nil, mbopt.Errorf("%s %s: %v; write it with mbopt suite --format json -o FILE", suiteFileField, path, err)
 	}
 	sel := suite.Benchmarks(invs)
 	if len(sel) == 0 {
-		return nil, input.Errorf("%s %s: the suite is empty, so there is nothing to compare; write it with mbopt suite --format json -o FILE", suiteFileField, path)
+		return nil, mbopt.Errorf("%s %s: the suite is empty, so there is nothing to compare; write it with mbopt suite --format json -o FILE", suiteFileField, path)
 	}
 	var bs []compare.Benchmark
 	for _, b := range sel {
@@ -358,7 +358,7 @@ func openOutputHistory(ctx context.Context, store bool, hist, output string, inp
 		histPath = historyPath(hist)
 		inputs = append(inputs, history.Files(histPath)...)
 	}
-	if err := input.CheckOutput(outputField, output, inputs...); err != nil {
+	if err := mbopt.CheckOutput(outputField, output, inputs...); err != nil {
 		return "", nil, err
 	}
 	st, err := openCompareHistory(ctx, histPath)
@@ -380,7 +380,7 @@ func openCompareHistory(ctx context.Context, path string) (*history.Store, error
 	}
 	if err := st.CheckWritable(ctx); err != nil {
 		st.Close()
-		return nil, input.Errorf("%s %s: %v; give a writable %s file, or %s", historyField, path, historyReason(path, err), historyField, noHistoryField)
+		return nil, mbopt.Errorf("%s %s: %v; give a writable %s file, or %s", historyField, path, historyReason(path, err), historyField, noHistoryField)
 	}
 	return st, nil
 }
@@ -422,7 +422,7 @@ func applyHistory(ctx context.Context, o historyRecord, st *history.Store, path 
 	}
 	warn := func(format string, args ...any) {
 		if o.warn != nil {
-			o.warn(input.Errorf("%s %s: "+format, append([]any{historyField, path}, args...)...))
+			o.warn(mbopt.Errorf("%s %s: "+format, append([]any{historyField, path}, args...)...))
 		}
 	}
 	if history.IsAA(rep) && !o.aa {
@@ -433,10 +433,10 @@ func applyHistory(ctx context.Context, o historyRecord, st *history.Store, path 
 	}
 	rec, err := st.Record(ctx, rep, history.RecordOptions{Machine: m, KeepVerdicts: o.keepVerdicts, Bridge: o.bridge, Application: o.profileApp, AppBenchmark: o.appBench})
 	if rec.ApplicationErr != nil && o.warn != nil {
-		o.warn(input.Errorf("%s: %v", input.Field("AppBenchmark"), strings.TrimPrefix(rec.ApplicationErr.Error(), "history: ")))
+		o.warn(mbopt.Errorf("%s: %v", mbopt.Field("AppBenchmark"), strings.TrimPrefix(rec.ApplicationErr.Error(), "history: ")))
 	}
 	if rec.CalibrationErr != nil {
-		warn("reading the A/A calibration: %v; the verdicts use %s %s", rec.CalibrationErr, input.Field("Settings.Threshold"), pct(rep.Settings.Threshold))
+		warn("reading the A/A calibration: %v; the verdicts use %s %s", rec.CalibrationErr, mbopt.Field("Settings.Threshold"), pct(rep.Settings.Threshold))
 	}
 	if cal := rec.Calibration; cal != nil {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("thresholds calibrated from A/A comparisons in %s: %s of their own, %s for the others (--threshold sets one for all)",

@@ -11,12 +11,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
-	"github.com/mbopt/mbopt/shard"
+	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/compare/shard"
+	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/testkit/cmpfixture"
 )
 
 // TestCompareStoreFailsAtEnd: when storing the report fails after the
@@ -31,17 +31,17 @@ func TestCompareStoreFailsAtEnd(t *testing.T) {
 	rep := &compare.Report{Module: cmpfixture.Module, Settings: compare.Settings{Threshold: 0.01},
 		Base: compare.Revision{Commit: strings.Repeat("a", 40)}, Head: compare.Revision{Commit: strings.Repeat("b", 40)}}
 	var warnings []string
-	flag := func(f input.Field) string {
-		return map[input.Field]string{"History": "--history", "Settings.Threshold": "--threshold"}[f]
+	flag := func(f mbopt.Field) string {
+		return map[mbopt.Field]string{"History": "--history", "Settings.Threshold": "--threshold"}[f]
 	}
 	o := historyRecord{logf: logf(nil), warn: func(err error) {
-		var ie *input.Error
+		var ie *mbopt.Error
 		require.True(t, errors.As(err, &ie))
 		warnings = append(warnings, ie.Text(flag))
 	}}
 	err = applyHistory(ctx, o, st, path, rep, history.ThisMachine(""))
 	require.Error(t, err)
-	assert.False(t, errors.Is(err, input.ErrInput), "storing failed: not an input error")
+	assert.False(t, errors.Is(err, mbopt.ErrInput), "storing failed: not an input error")
 	assert.True(t, strings.HasPrefix(err.Error(), path+": the report was printed but not stored in the history: "), err.Error())
 	require.Len(t, warnings, 2)
 	assert.Contains(t, warnings[0], "--history "+path+": reading the A/A calibration: ")
@@ -70,7 +70,7 @@ func TestCompareCheck(t *testing.T) {
 		_, err := Compare(context.Background(), tt.cfg)
 		if assert.Error(t, err, tt.name) {
 			assert.Equal(t, tt.want, err.Error(), tt.name)
-			assert.True(t, errors.Is(err, input.ErrInput), "%s: an input error", tt.name)
+			assert.True(t, errors.Is(err, mbopt.ErrInput), "%s: an input error", tt.name)
 		}
 	}
 }
@@ -95,7 +95,7 @@ func TestCompareSuiteFile(t *testing.T) {
 		_, err := Compare(context.Background(), tt.cfg)
 		if assert.Error(t, err, tt.name) {
 			assert.Contains(t, err.Error(), tt.want, tt.name)
-			assert.True(t, errors.Is(err, input.ErrInput), "%s: an input error", tt.name)
+			assert.True(t, errors.Is(err, mbopt.ErrInput), "%s: an input error", tt.name)
 		}
 	}
 }

@@ -1,15 +1,15 @@
 package pipeline
 
 import (
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/measure"
+	"github.com/mbopt/mbopt/compare/measure"
 )
 
 // chosen reports whether the caller chose the setting f (see
 // CompareConfig.Chosen); zero says whether its value is the zero value.
-func (cfg *CompareConfig) chosen(f input.Field, zero bool) bool {
-	return input.Chosen(cfg.Chosen, f, zero)
+func (cfg *CompareConfig) chosen(f mbopt.Field, zero bool) bool {
+	return mbopt.Chosen(cfg.Chosen, f, zero)
 }
 
 // Resolve settles the settings of cfg that depend on what the caller chose
@@ -36,20 +36,20 @@ func (cfg *CompareConfig) chosen(f input.Field, zero bool) bool {
 func (cfg *CompareConfig) Resolve() error {
 	s := &cfg.Settings
 	for _, n := range []struct {
-		field input.Field
+		field mbopt.Field
 		value int
 	}{{"Settings.Trials", s.Trials}, {"Settings.Runs", s.Runs}, {"Settings.Count", s.Count}, {"Settings.Resamples", s.Resamples}} {
 		if n.value < 1 && cfg.chosen(n.field, n.value == 0) {
-			return input.Errorf("%s %d: it must be at least 1", n.field, n.value)
+			return mbopt.Errorf("%s %d: it must be at least 1", n.field, n.value)
 		}
 	}
 	if s.FDR <= 0 && cfg.chosen("Settings.FDR", s.FDR == 0) {
-		return input.Errorf("%s %v: it must be in (0, 1], such as 0.05 (1 turns the correction off); 0 would flag nothing", input.Field("Settings.FDR"), s.FDR)
+		return mbopt.Errorf("%s %v: it must be in (0, 1], such as 0.05 (1 turns the correction off); 0 would flag nothing", mbopt.Field("Settings.FDR"), s.FDR)
 	}
 	if s.Metric != "" {
 		m, err := measure.ParseMetric(string(s.Metric))
 		if err != nil {
-			return input.Field("Settings.Metric").Errorf("%v", err)
+			return mbopt.Field("Settings.Metric").Errorf("%v", err)
 		}
 		if m == measure.Time {
 			s.Metric = ""
@@ -70,23 +70,23 @@ func (cfg *CompareConfig) Resolve() error {
 	}
 	switch {
 	case cfg.Confirm && cfg.Analysis == nil:
-		return input.Errorf("%s measures the application where its estimated impact calls for it, which needs the analysis flags (%s, %s)", input.Field("Confirm"), input.Field("Analysis.App"), input.Field("Analysis.Micro"))
+		return mbopt.Errorf("%s measures the application where its estimated impact calls for it, which needs the analysis flags (%s, %s)", mbopt.Field("Confirm"), mbopt.Field("Analysis.App"), mbopt.Field("Analysis.Micro"))
 	case cfg.Confirm && cfg.AppBenchmark == "" && cfg.AppCommand == "":
-		return input.Errorf("%s needs the application workload: %s NAME or %s CMD", input.Field("Confirm"), input.Field("AppBenchmark"), input.Field("AppCommand"))
+		return mbopt.Errorf("%s needs the application workload: %s NAME or %s CMD", mbopt.Field("Confirm"), mbopt.Field("AppBenchmark"), mbopt.Field("AppCommand"))
 	case cfg.Confirm && cfg.AppBenchmark != "" && cfg.AppCommand != "":
-		return input.Errorf("%s and %s both name the application workload %s measures; give one of them", input.Field("AppBenchmark"), input.Field("AppCommand"), input.Field("Confirm"))
+		return mbopt.Errorf("%s and %s both name the application workload %s measures; give one of them", mbopt.Field("AppBenchmark"), mbopt.Field("AppCommand"), mbopt.Field("Confirm"))
 	case !cfg.Confirm && cfg.AppCommand != "":
-		return input.Errorf("%s is the workload %s measures; add %s", input.Field("AppCommand"), input.Field("Confirm"), input.Field("Confirm"))
+		return mbopt.Errorf("%s is the workload %s measures; add %s", mbopt.Field("AppCommand"), mbopt.Field("Confirm"), mbopt.Field("Confirm"))
 	}
 	if cfg.Confirm {
 		cfg.Options.Confirm = compare.Confirm{Benchmark: cfg.AppBenchmark, Command: cfg.AppCommand}
 	}
 	switch {
 	case cfg.FailOn == compare.FailOnAppImpact && cfg.Analysis == nil:
-		return input.Errorf("%s %s needs the analysis flags (%s, %s): the application's profile says which functions it runs", input.Field("FailOn"), compare.FailOnAppImpact, input.Field("Analysis.App"), input.Field("Analysis.Micro"))
+		return mbopt.Errorf("%s %s needs the analysis flags (%s, %s): the application's profile says which functions it runs", mbopt.Field("FailOn"), compare.FailOnAppImpact, mbopt.Field("Analysis.App"), mbopt.Field("Analysis.Micro"))
 	case cfg.FailOn == compare.FailOnAppImpact, cfg.Confirm:
 	case cfg.chosen("Settings.AppImpactThreshold", s.AppImpactThreshold == 0):
-		return input.Errorf("%s applies to %s %s and %s only", input.Field("Settings.AppImpactThreshold"), input.Field("FailOn"), compare.FailOnAppImpact, input.Field("Confirm"))
+		return mbopt.Errorf("%s applies to %s %s and %s only", mbopt.Field("Settings.AppImpactThreshold"), mbopt.Field("FailOn"), compare.FailOnAppImpact, mbopt.Field("Confirm"))
 	default:
 		s.AppImpactThreshold = 0
 	}

@@ -3,10 +3,10 @@ package pipeline
 import (
 	"testing"
 
-	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/measure"
+	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
 func TestCompareConfigResolve(t *testing.T) {
@@ -20,7 +20,7 @@ func TestCompareConfigResolve(t *testing.T) {
 	}{
 		{name: "zero settings are defaults", cfg: CompareConfig{},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression}},
-		{name: "a chosen zero count", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Trials: 3}}, Chosen: input.ChosenFields("Settings.Runs")},
+		{name: "a chosen zero count", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Trials: 3}}, Chosen: mbopt.ChosenFields("Settings.Runs")},
 			err: "Config.Settings.Runs 0: it must be at least 1"},
 		{name: "a negative count", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Resamples: -1}}},
 			err: "Config.Settings.Resamples -1: it must be at least 1"},
@@ -29,12 +29,12 @@ func TestCompareConfigResolve(t *testing.T) {
 		{name: "time is the default", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Metric: measure.Time, Count: 5}}},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: compare.Settings{Count: 5}}}},
 		{name: "counting metric clears the flags' count and benchtime",
-			cfg:  CompareConfig{Options: compare.Options{Settings: withMetric(flags, measure.CPU)}, Chosen: input.ChosenFields()},
+			cfg:  CompareConfig{Options: compare.Options{Settings: withMetric(flags, measure.CPU)}, Chosen: mbopt.ChosenFields()},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: clearCounted(flags, measure.CPU)}}},
 		{name: "counting metric keeps a chosen count",
-			cfg:  CompareConfig{Options: compare.Options{Settings: withMetric(flags, measure.Instructions)}, Chosen: input.ChosenFields("Settings.Count")},
+			cfg:  CompareConfig{Options: compare.Options{Settings: withMetric(flags, measure.Instructions)}, Chosen: mbopt.ChosenFields("Settings.Count")},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: withCount(clearCounted(flags, measure.Instructions), flags.Count)}}},
-		{name: "A/A never fails", cfg: CompareConfig{Options: compare.Options{AA: true}, FailOn: compare.FailOnAnyRegression, Chosen: input.ChosenFields()},
+		{name: "A/A never fails", cfg: CompareConfig{Options: compare.Options{AA: true}, FailOn: compare.FailOnAnyRegression, Chosen: mbopt.ChosenFields()},
 			want: CompareConfig{FailOn: compare.FailOnNever}},
 		{name: "a chosen gate stays with A/A", cfg: CompareConfig{Options: compare.Options{AA: true}, FailOn: compare.FailOnAnyRegression},
 			want: CompareConfig{FailOn: compare.FailOnAnyRegression}},
@@ -56,11 +56,11 @@ func TestCompareConfigResolve(t *testing.T) {
 			err: "Config.Settings.AppImpactThreshold applies to Config.FailOn app-impact and Config.Confirm only"},
 		{name: "an app-impact threshold of 100% or more can never fail", cfg: CompareConfig{FailOn: compare.FailOnAppImpact, Analysis: &analysis.Config{}, Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 2}}},
 			err: "AppImpactThreshold is 2; it must be in (0, 1), a fraction of the application's CPU time such as 0.001 for 0.1% (1 would be 100%, which no change reaches: the gate could never fail), or 0 to pass only the regressions likely without application impact"},
-		{name: "a chosen FDR of 0", cfg: CompareConfig{Chosen: input.ChosenFields("Settings.FDR")},
+		{name: "a chosen FDR of 0", cfg: CompareConfig{Chosen: mbopt.ChosenFields("Settings.FDR")},
 			err: "Config.Settings.FDR 0: it must be in (0, 1], such as 0.05 (1 turns the correction off); 0 would flag nothing"},
-		{name: "FDR 0 not chosen is the default", cfg: CompareConfig{Chosen: input.ChosenFields()},
+		{name: "FDR 0 not chosen is the default", cfg: CompareConfig{Chosen: mbopt.ChosenFields()},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression}},
-		{name: "an unchosen threshold is cleared", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.001}}, Chosen: input.ChosenFields()},
+		{name: "an unchosen threshold is cleared", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.001}}, Chosen: mbopt.ChosenFields()},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

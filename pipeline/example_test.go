@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mbopt/mbopt/analysis"
-	"github.com/mbopt/mbopt/collect"
-	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/pipeline"
+	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/collect"
+	"github.com/mbopt/mbopt/relevance/manifest"
 	"github.com/mbopt/mbopt/report"
 )
 

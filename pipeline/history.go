@@ -9,19 +9,19 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/detect"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/compare/detect"
+	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/measure"
 	"github.com/mbopt/mbopt/report/site"
 	"github.com/mbopt/mbopt/report/trend"
 )
 
 // A HistoryConfig says which trends of a history [History] shows, and how.
-// Errors about a field are *input.Error values naming it, as
+// Errors about a field are *mbopt.Error values naming it, as
 // "Config.Baseline" or "Config.Plot".
 type HistoryConfig struct {
 	// History is the history database mbopt compare writes.
@@ -63,7 +63,7 @@ type HistoryConfig struct {
 	// calibrated from them instead of the trends.
 	Instability bool
 	// Output is the file the caller will write the document to, checked
-	// with input.CheckOutput: not one of the history database's files
+	// with mbopt.CheckOutput: not one of the history database's files
 	// (history.Files), not a directory, in a directory that exists.
 	Output string
 	// Logf, when set, gets what was written where.
@@ -74,14 +74,14 @@ type HistoryConfig struct {
 
 // The settings of a HistoryConfig or RebaselineConfig named in errors.
 const (
-	baselineField    input.Field = "Baseline"
-	unitField        input.Field = "Unit"
-	formatField      input.Field = "Format"
-	plotField        input.Field = "Plot"
-	htmlField        input.Field = "HTML"
-	commitURLField   input.Field = "CommitURL"
-	instabilityField input.Field = "Instability"
-	metricField      input.Field = "Metric"
+	baselineField    mbopt.Field = "Baseline"
+	unitField        mbopt.Field = "Unit"
+	formatField      mbopt.Field = "Format"
+	plotField        mbopt.Field = "Plot"
+	htmlField        mbopt.Field = "HTML"
+	commitURLField   mbopt.Field = "CommitURL"
+	instabilityField mbopt.Field = "Instability"
+	metricField      mbopt.Field = "Metric"
 )
 
 // Check checks the combination of the settings, Detect, and that Output
@@ -93,27 +93,27 @@ func (cfg HistoryConfig) Check() error {
 			return metricField.Errorf("%v", err)
 		}
 		if cfg.Unit != "" && cfg.Unit != m.Unit() {
-			return input.Errorf("%s %s shows the unit %s, but %s is %s: give one of them", metricField, m, m.Unit(), unitField, cfg.Unit)
+			return mbopt.Errorf("%s %s shows the unit %s, but %s is %s: give one of them", metricField, m, m.Unit(), unitField, cfg.Unit)
 		}
 	}
 	if cfg.Instability && cfg.Format == "markdown" {
-		return input.Errorf("%s markdown: %s writes text or json", formatField, instabilityField)
+		return mbopt.Errorf("%s markdown: %s writes text or json", formatField, instabilityField)
 	}
 	if err := cfg.Detect.Check(); err != nil {
 		return err
 	}
 	if cfg.HTML != "" && cfg.Instability {
-		return input.Errorf("%s: %s writes text, json or plots", htmlField, instabilityField)
+		return mbopt.Errorf("%s: %s writes text, json or plots", htmlField, instabilityField)
 	}
 	if cfg.CommitURL != "" || cfg.CommitURLGiven {
 		if cfg.HTML == "" {
-			return input.Errorf("%s: it links the commits of %s; give %s DIR", commitURLField, htmlField, htmlField)
+			return mbopt.Errorf("%s: it links the commits of %s; give %s DIR", commitURLField, htmlField, htmlField)
 		}
 		if err := site.CheckCommitURL(cfg.CommitURL); err != nil {
-			return input.Errorf("%s: %v", commitURLField, err)
+			return mbopt.Errorf("%s: %v", commitURLField, err)
 		}
 	}
-	return input.CheckOutput(outputField, cfg.Output, history.Files(cfg.History)...)
+	return mbopt.CheckOutput(outputField, cfg.Output, history.Files(cfg.History)...)
 }
 
 // History shows the trends of the history database cfg.History as mbopt
@@ -151,9 +151,9 @@ func History(ctx context.Context, cfg HistoryConfig) ([]byte, error) {
 	}
 	switch {
 	case errors.Is(err, history.ErrEmpty):
-		return nil, input.Errorf("%s %s: %v; run mbopt compare to add some", historyField, cfg.History, err)
+		return nil, mbopt.Errorf("%s %s: %v; run mbopt compare to add some", historyField, cfg.History, err)
 	case errors.Is(err, history.ErrBaseline):
-		return nil, input.Errorf("%s: %w", baselineField, err)
+		return nil, mbopt.Errorf("%s: %w", baselineField, err)
 	case err != nil:
 		return nil, historyError(cfg.History, err)
 	}
@@ -179,7 +179,7 @@ func History(ctx context.Context, cfg HistoryConfig) ([]byte, error) {
 		}
 	}
 	if len(set.Series) == 0 {
-		return nil, input.Errorf("no series against baseline %s matches the arguments and %s %q", short(set.Baseline.Commit), unitField, cfg.Unit)
+		return nil, mbopt.Errorf("no series against baseline %s matches the arguments and %s %q", short(set.Baseline.Commit), unitField, cfg.Unit)
 	}
 	var given *float64
 	if cfg.InitialGiven {
@@ -216,7 +216,7 @@ func History(ctx context.Context, cfg HistoryConfig) ([]byte, error) {
 		}
 		err := site.WriteHistory(cfg.HTML, "", set, detected, site.Options{CommitURL: url})
 		if fe := (*site.ForeignError)(nil); errors.As(err, &fe) {
-			return nil, input.Errorf("%s %s", htmlField, fe)
+			return nil, mbopt.Errorf("%s %s", htmlField, fe)
 		}
 		if err != nil {
 			return nil, dirError(htmlField, cfg.HTML, "site", err)
@@ -226,11 +226,11 @@ func History(ctx context.Context, cfg HistoryConfig) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// warnInput gives cfg.Warn a warning that names settings (input.Field
+// warnInput gives cfg.Warn a warning that names settings (mbopt.Field
 // arguments), which a front end words in its own vocabulary.
 func (cfg HistoryConfig) warnInput(format string, args ...any) {
 	if cfg.Warn != nil {
-		cfg.Warn(input.Errorf(format, args...))
+		cfg.Warn(mbopt.Errorf(format, args...))
 	}
 }
 
@@ -241,7 +241,7 @@ func (cfg HistoryConfig) warnInput(format string, args ...any) {
 // system's reason comes without the file it failed on (a temporary file's
 // name means nothing to the user). An error that is not about a file
 // passes unchanged.
-func dirError(field input.Field, dir, what string, err error) error {
+func dirError(field mbopt.Field, dir, what string, err error) error {
 	var pe *fs.PathError
 	var le *os.LinkError
 	reason := ""
@@ -253,7 +253,7 @@ func dirError(field input.Field, dir, what string, err error) error {
 	default:
 		return err
 	}
-	return input.Errorf("%s %s: cannot write the %s there: %s; give a directory you can write", field, dir, what, reason)
+	return mbopt.Errorf("%s %s: cannot write the %s there: %s; give a directory you can write", field, dir, what, reason)
 }
 
 // instability shows the A/A calibration of the history st.
@@ -263,7 +263,7 @@ func instability(ctx context.Context, cfg HistoryConfig, st *history.Store, logf
 		return nil, err
 	}
 	if len(insts) == 0 {
-		return nil, input.Errorf("%s %s: no A/A comparison stored (for these benchmarks and units); run mbopt compare --aa", historyField, cfg.History)
+		return nil, mbopt.Errorf("%s %s: no A/A comparison stored (for these benchmarks and units); run mbopt compare --aa", historyField, cfg.History)
 	}
 	cal, err := history.Calibrate(insts, history.DefaultCalibrateOptions)
 	if err != nil {
@@ -294,7 +294,7 @@ func instability(ctx context.Context, cfg HistoryConfig, st *history.Store, logf
 func OpenHistory(ctx context.Context, path string) (*history.Store, error) {
 	st, err := history.OpenReadOnly(ctx, path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, input.Errorf("%s %s: no history database; mbopt compare writes one (unless %s)", historyField, path, noHistoryField)
+		return nil, mbopt.Errorf("%s %s: no history database; mbopt compare writes one (unless %s)", historyField, path, noHistoryField)
 	}
 	if err != nil {
 		return nil, historyError(path, err)
@@ -305,7 +305,7 @@ func OpenHistory(ctx context.Context, path string) (*history.Store, error) {
 // historyError returns err, an error of package history about the database
 // at path, as an input error naming History: "History PATH: what is wrong".
 func historyError(path string, err error) error {
-	return input.Errorf("%s %s: %v", historyField, path, historyReason(path, err))
+	return mbopt.Errorf("%s %s: %v", historyField, path, historyReason(path, err))
 }
 
 // historyReason returns the message of err, an error of package history
@@ -333,7 +333,7 @@ type RebaselineConfig struct {
 // series of the history across (history.Store.AddBridge).
 func Rebaseline(ctx context.Context, cfg RebaselineConfig) (*compare.Report, error) {
 	if cfg.To == "" {
-		return nil, input.Errorf("%s REV names the new baseline", input.Field("To"))
+		return nil, mbopt.Errorf("%s REV names the new baseline", mbopt.Field("To"))
 	}
 	path := historyPath(cfg.History)
 	st, err := OpenHistory(ctx, path)
@@ -349,7 +349,7 @@ func Rebaseline(ctx context.Context, cfg RebaselineConfig) (*compare.Report, err
 	}
 	if err != nil {
 		st.Close()
-		return nil, input.Errorf("%s: %v", input.Field("From"), historyReason(path, err))
+		return nil, mbopt.Errorf("%s: %v", mbopt.Field("From"), historyReason(path, err))
 	}
 	c := cfg.CompareConfig
 	if len(c.Packages) == 0 && c.SuiteFile == "" && c.Bench == "" && c.Analysis == nil {
@@ -359,16 +359,16 @@ func Rebaseline(ctx context.Context, cfg RebaselineConfig) (*compare.Report, err
 		}
 		if len(c.Preset) == 0 {
 			st.Close()
-			return nil, input.Errorf("%s %s holds no compared benchmark against %s; choose the benchmarks with %s or %s", historyField, path, short(old.Commit), input.Field("Bench"), suiteFileField)
+			return nil, mbopt.Errorf("%s %s holds no compared benchmark against %s; choose the benchmarks with %s or %s", historyField, path, short(old.Commit), mbopt.Field("Bench"), suiteFileField)
 		}
 	}
 	st.Close()
 	newBase, err := gitrev.Commit(ctx, ".", cfg.To)
 	if err != nil {
-		return nil, input.Errorf("%s: %v", input.Field("To"), err)
+		return nil, mbopt.Errorf("%s: %v", mbopt.Field("To"), err)
 	}
 	if newBase == old.Commit {
-		return nil, input.Errorf("%s %s is the baseline %s already", input.Field("To"), cfg.To, short(old.Commit))
+		return nil, mbopt.Errorf("%s %s is the baseline %s already", mbopt.Field("To"), cfg.To, short(old.Commit))
 	}
 	c.Base, c.Head, c.Bridge = old.Commit, newBase, true
 	return Compare(ctx, c)

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mbopt/mbopt/analysis"
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/detect"
-	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/detect"
+	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/pipeline"
+	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
 // History is mbopt history: the series of a history database against its

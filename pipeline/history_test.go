@@ -8,9 +8,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/mbopt/mbopt/detect"
-	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/measure"
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/compare/detect"
+	"github.com/mbopt/mbopt/compare/measure"
 )
 
 // TestHistoryCheck: the combinations of settings History refuses, each
@@ -44,7 +44,7 @@ func TestHistoryCheck(t *testing.T) {
 		}
 		if assert.Error(t, err, tt.name) {
 			assert.Contains(t, err.Error(), tt.want, tt.name)
-			assert.True(t, errors.Is(err, input.ErrInput), "%s: an input error", tt.name)
+			assert.True(t, errors.Is(err, mbopt.ErrInput), "%s: an input error", tt.name)
 		}
 	}
 }
@@ -74,7 +74,7 @@ func TestHistoryInputs(t *testing.T) {
 		err := tt.run()
 		if assert.Error(t, err, tt.name) {
 			assert.Contains(t, err.Error(), tt.want, tt.name)
-			assert.True(t, errors.Is(err, input.ErrInput), "%s: an input error", tt.name)
+			assert.True(t, errors.Is(err, mbopt.ErrInput), "%s: an input error", tt.name)
 		}
 	}
 	assert.NoFileExists(t, missing, "reading never creates a history")
@@ -97,7 +97,7 @@ func TestCheckSettings(t *testing.T) {
 		_, _, err := Check(context.Background(), tt.cfg)
 		if assert.Error(t, err, tt.name) {
 			assert.Contains(t, err.Error(), tt.want, tt.name)
-			assert.True(t, errors.Is(err, input.ErrInput), "%s: an input error", tt.name)
+			assert.True(t, errors.Is(err, mbopt.ErrInput), "%s: an input error", tt.name)
 		}
 	}
 }

@@ -39,16 +39,16 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
-	"github.com/mbopt/mbopt/collect"
-	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/dirlock"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/manifest"
-	"github.com/mbopt/mbopt/reference"
+	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/collect"
+	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/reference"
 )
 
 // StateDir is the directory, in the module's directory, that holds what
@@ -63,7 +63,7 @@ const (
 	DefaultAppTimeout = 10 * time.Minute
 )
 
-// Config says what to run. Errors about a field are *input.Error
+// Config says what to run. Errors about a field are *mbopt.Error
 // values naming it (as "Config.AppURL", "Config.Collect.Out", ...).
 type Config struct {
 	// Config configures the analysis. App lists existing application
@@ -121,9 +121,9 @@ type Config struct {
 	// Chosen reports whether the caller chose the setting named f (for
 	// mbopt run, whether its flag was given) rather than leaving its
 	// default; nil means the settings that are not zero were chosen (see
-	// input.Chosen). A chosen AppSeconds, AppTimeout or AppRuns of 0 is
+	// mbopt.Chosen). A chosen AppSeconds, AppTimeout or AppRuns of 0 is
 	// refused, as a negative one is.
-	Chosen func(f input.Field) bool
+	Chosen func(f mbopt.Field) bool
 }
 
 // Workload is a named workload command; see Config.AppWorkloads.
@@ -146,7 +146,7 @@ type Workload struct {
 type AppProfile struct {
 	// Source is the Config field it came from: "AppURL", "AppCommand" or
 	// "AppWorkloads".
-	Source input.Field
+	Source mbopt.Field
 	// Scenario is its scenario's name; empty unless Source is
 	// AppWorkloads.
 	Scenario string
@@ -249,60 +249,60 @@ func (cfg *Config) validate() (dir, out, appOut string, err error) {
 		dir = "."
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return "", "", "", input.Errorf("%s: not a directory (%s is the module's directory)", dir, input.Field("Collect.Dir"))
+		return "", "", "", mbopt.Errorf("%s: not a directory (%s is the module's directory)", dir, mbopt.Field("Collect.Dir"))
 	}
 	if len(cfg.Micro) > 0 {
-		return "", "", "", input.Errorf("%s must be empty: the pipeline profiles the benchmarks itself; analyse existing profiles with package analysis (mbopt analyze)", input.Field("Micro"))
+		return "", "", "", mbopt.Errorf("%s must be empty: the pipeline profiles the benchmarks itself; analyse existing profiles with package analysis (mbopt analyze)", mbopt.Field("Micro"))
 	}
 	if len(cfg.App) == 0 && cfg.AppURL == "" && !cfg.AppPGO && cfg.AppCommand == "" && len(cfg.AppWorkloads) == 0 {
-		return "", "", "", input.Errorf("no application profile: give %s, %s, %s, %s or %s",
-			input.Field("App"), input.Field("AppURL"), input.Field("AppPGO"), input.Field("AppCommand"), input.Field("AppWorkloads"))
+		return "", "", "", mbopt.Errorf("no application profile: give %s, %s, %s, %s or %s",
+			mbopt.Field("App"), mbopt.Field("AppURL"), mbopt.Field("AppPGO"), mbopt.Field("AppCommand"), mbopt.Field("AppWorkloads"))
 	}
-	if cfg.AppSeconds < 0 || cfg.AppSeconds == 0 && input.Chosen(cfg.Chosen, "AppSeconds", true) {
-		return "", "", "", input.Errorf("%s must be positive, not %d", input.Field("AppSeconds"), cfg.AppSeconds)
+	if cfg.AppSeconds < 0 || cfg.AppSeconds == 0 && mbopt.Chosen(cfg.Chosen, "AppSeconds", true) {
+		return "", "", "", mbopt.Errorf("%s must be positive, not %d", mbopt.Field("AppSeconds"), cfg.AppSeconds)
 	}
-	if cfg.AppTimeout < 0 || cfg.AppTimeout == 0 && input.Chosen(cfg.Chosen, "AppTimeout", true) {
-		return "", "", "", input.Errorf("%s must be positive, not %v", input.Field("AppTimeout"), cfg.AppTimeout)
+	if cfg.AppTimeout < 0 || cfg.AppTimeout == 0 && mbopt.Chosen(cfg.Chosen, "AppTimeout", true) {
+		return "", "", "", mbopt.Errorf("%s must be positive, not %v", mbopt.Field("AppTimeout"), cfg.AppTimeout)
 	}
-	if cfg.AppRuns < 0 || cfg.AppRuns == 0 && input.Chosen(cfg.Chosen, "AppRuns", true) {
-		return "", "", "", input.Errorf("%s must be positive, not %d", input.Field("AppRuns"), cfg.AppRuns)
+	if cfg.AppRuns < 0 || cfg.AppRuns == 0 && mbopt.Chosen(cfg.Chosen, "AppRuns", true) {
+		return "", "", "", mbopt.Errorf("%s must be positive, not %d", mbopt.Field("AppRuns"), cfg.AppRuns)
 	}
 	if cfg.AppCommand != "" && !strings.Contains(cfg.AppCommand, reference.Placeholder) {
-		return "", "", "", input.Errorf("%s %q: it must contain %s where the CPU profile path goes", input.Field("AppCommand"), cfg.AppCommand, reference.Placeholder)
+		return "", "", "", mbopt.Errorf("%s %q: it must contain %s where the CPU profile path goes", mbopt.Field("AppCommand"), cfg.AppCommand, reference.Placeholder)
 	}
 	names := map[string]bool{}
 	for i, w := range cfg.AppWorkloads {
 		switch {
 		case !analysis.ValidScenarioName(w.Name):
-			return "", "", "", input.Errorf("%s[%d].Name %q: a scenario name is a letter or digit followed by letters, digits, '_', '.' and '-'", input.Field("AppWorkloads"), i, w.Name)
+			return "", "", "", mbopt.Errorf("%s[%d].Name %q: a scenario name is a letter or digit followed by letters, digits, '_', '.' and '-'", mbopt.Field("AppWorkloads"), i, w.Name)
 		case names[w.Name]:
-			return "", "", "", input.Errorf("%s: two workloads are named %q; give each its own scenario name", input.Field("AppWorkloads"), w.Name)
+			return "", "", "", mbopt.Errorf("%s: two workloads are named %q; give each its own scenario name", mbopt.Field("AppWorkloads"), w.Name)
 		case !strings.Contains(w.Command, reference.Placeholder):
-			return "", "", "", input.Errorf("%s[%d] (%s) %q: it must contain %s where the CPU profile path goes", input.Field("AppWorkloads"), i, w.Name, w.Command, reference.Placeholder)
+			return "", "", "", mbopt.Errorf("%s[%d] (%s) %q: it must contain %s where the CPU profile path goes", mbopt.Field("AppWorkloads"), i, w.Name, w.Command, reference.Placeholder)
 		}
 		names[w.Name] = true
 	}
 	if len(cfg.AppWorkloads) > 0 || len(cfg.Scenarios) > 0 {
 		var unnamed []any
 		if len(cfg.App) > 0 && len(cfg.Scenarios) == 0 {
-			unnamed = append(unnamed, input.Field("App"))
+			unnamed = append(unnamed, mbopt.Field("App"))
 		}
 		if cfg.AppURL != "" {
-			unnamed = append(unnamed, input.Field("AppURL"))
+			unnamed = append(unnamed, mbopt.Field("AppURL"))
 		}
 		if cfg.AppPGO {
-			unnamed = append(unnamed, input.Field("AppPGO"))
+			unnamed = append(unnamed, mbopt.Field("AppPGO"))
 		}
 		if cfg.AppCommand != "" {
-			unnamed = append(unnamed, input.Field("AppCommand"))
+			unnamed = append(unnamed, mbopt.Field("AppCommand"))
 		}
 		if len(unnamed) > 0 {
-			return "", "", "", input.Errorf("the application profiles are named scenarios, but "+strings.TrimSuffix(strings.Repeat("%s, ", len(unnamed)), ", ")+
+			return "", "", "", mbopt.Errorf("the application profiles are named scenarios, but "+strings.TrimSuffix(strings.Repeat("%s, ", len(unnamed)), ", ")+
 				" would add unnamed ones: give every application profile a scenario name or none", unnamed...)
 		}
 	}
 	if cfg.AppRuns > 1 && cfg.AppCommand == "" {
-		return "", "", "", input.Errorf("%s repeats the workload of %s, which is not set", input.Field("AppRuns"), input.Field("AppCommand"))
+		return "", "", "", mbopt.Errorf("%s repeats the workload of %s, which is not set", mbopt.Field("AppRuns"), mbopt.Field("AppCommand"))
 	}
 	out = cfg.Collect.Out
 	if out == "" {
@@ -313,13 +313,13 @@ func (cfg *Config) validate() (dir, out, appOut string, err error) {
 		appOut = filepath.Join(dir, StateDir, "app")
 	}
 	if within(out, appOut) || within(appOut, out) {
-		return "", "", "", input.Errorf("%s %s and %s %s overlap: the application profiles go beside the benchmark profiles, not inside",
-			input.Field("AppOut"), appOut, input.Field("Collect.Out"), out)
+		return "", "", "", mbopt.Errorf("%s %s and %s %s overlap: the application profiles go beside the benchmark profiles, not inside",
+			mbopt.Field("AppOut"), appOut, mbopt.Field("Collect.Out"), out)
 	}
 	for _, app := range cfg.App {
 		if filepath.Dir(abs(app)) == abs(appOut) {
-			return "", "", "", input.Errorf("%s %s is in %s %s, where Run writes the profiles it takes: copy it elsewhere first",
-				input.Field("App"), app, input.Field("AppOut"), appOut)
+			return "", "", "", mbopt.Errorf("%s %s is in %s %s, where Run writes the profiles it takes: copy it elsewhere first",
+				mbopt.Field("App"), app, mbopt.Field("AppOut"), appOut)
 		}
 	}
 	return dir, out, appOut, nil
@@ -346,7 +346,7 @@ func (cfg *Config) writesApp() bool {
 
 // Run gets the application profiles, collects the benchmark profiles into
 // Collect.Out and analyses them. A bad setting or application source is an
-// error matching input.ErrInput (so is AppOut locked by another Run); a
+// error matching mbopt.ErrInput (so is AppOut locked by another Run); a
 // collection without the profiles the analysis needs is a
 // *collect.CollectionError; errors of the collection itself are returned as
 // Collector returned them; when ctx ends, Run returns an error matching
@@ -367,16 +367,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	ac := cfg.Config
 	if cfg.writesApp() {
 		if err := os.MkdirAll(appOut, 0o755); err != nil {
-			return nil, input.Errorf("%s: %w", input.Field("AppOut"), err)
+			return nil, mbopt.Errorf("%s: %w", mbopt.Field("AppOut"), err)
 		}
 		state.ignore()
 		unlock, err := dirlock.Lock(appOut)
 		var le *dirlock.LockedError
 		switch {
 		case errors.As(err, &le):
-			return nil, input.Errorf("%s: %w: another mbopt run is taking its application profiles there; wait for it to finish", input.Field("AppOut"), err)
+			return nil, mbopt.Errorf("%s: %w: another mbopt run is taking its application profiles there; wait for it to finish", mbopt.Field("AppOut"), err)
 		case err != nil:
-			return nil, input.Errorf("%s: %w", input.Field("AppOut"), err)
+			return nil, mbopt.Errorf("%s: %w", mbopt.Field("AppOut"), err)
 		}
 		defer unlock()
 	}
@@ -473,8 +473,8 @@ func (cfg *Config) appProfiles(ctx context.Context, dir, appOut string, logf fun
 	if cfg.AppPGO {
 		pgo, err := reference.FindPGO(dir)
 		if err != nil {
-			return nil, input.Errorf("%s: %w; give the application profile with %s, %s or %s instead",
-				input.Field("AppPGO"), err, input.Field("App"), input.Field("AppURL"), input.Field("AppCommand"))
+			return nil, mbopt.Errorf("%s: %w; give the application profile with %s, %s or %s instead",
+				mbopt.Field("AppPGO"), err, mbopt.Field("App"), mbopt.Field("AppURL"), mbopt.Field("AppCommand"))
 		}
 		logf("application profile from %s", textutil.Plural(len(pgo), "default.pgo file"))
 		ac.App = append(ac.App, pgo...)
@@ -597,9 +597,9 @@ func lastLines(output []byte, n int) string {
 
 // sourceError classifies the failure of an application source: the end of
 // ctx is not the input's fault.
-func sourceError(ctx context.Context, field input.Field, err error) error {
+func sourceError(ctx context.Context, field mbopt.Field, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w: %w", ctx.Err(), err)
 	}
-	return input.Errorf("%s: %w", field, err)
+	return mbopt.Errorf("%s: %w", field, err)
 }

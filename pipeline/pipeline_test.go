@@ -13,13 +13,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
-	"github.com/mbopt/mbopt/collect"
-	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/testing/proftest"
-	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/pipeline"
+	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/collect"
+	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
 // fixture is a module directory with the Figure 6.2 application profile
@@ -133,41 +133,41 @@ func TestRunErrors(t *testing.T) {
 	tests := []struct {
 		name   string
 		cfg    func(f *fixture) pipeline.Config
-		fields []input.Field // of an input.Error; nil for another error
+		fields []mbopt.Field // of an mbopt.Error; nil for another error
 		want   string
 	}{
 		{"no source", func(f *fixture) pipeline.Config { return pipeline.Config{} },
-			[]input.Field{"App", "AppURL", "AppPGO", "AppCommand", "AppWorkloads"}, "no application profile: give Config.App, Config.AppURL, Config.AppPGO, Config.AppCommand or Config.AppWorkloads"},
+			[]mbopt.Field{"App", "AppURL", "AppPGO", "AppCommand", "AppWorkloads"}, "no application profile: give Config.App, Config.AppURL, Config.AppPGO, Config.AppCommand or Config.AppWorkloads"},
 		{"micro given", func(f *fixture) pipeline.Config {
 			return pipeline.Config{Config: analysis.Config{App: []string{f.app}, Micro: []string{"x"}}}
-		}, []input.Field{"Micro"}, "Config.Micro must be empty"},
+		}, []mbopt.Field{"Micro"}, "Config.Micro must be empty"},
 		{"not a directory", func(f *fixture) pipeline.Config {
 			c := pipeline.Config{Config: analysis.Config{App: []string{f.app}}}
 			c.Collect.Dir = f.app
 			return c
-		}, []input.Field{"Collect.Dir"}, "app.pprof: not a directory (Config.Collect.Dir is the module's directory)"},
+		}, []mbopt.Field{"Collect.Dir"}, "app.pprof: not a directory (Config.Collect.Dir is the module's directory)"},
 		{"negative seconds", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppURL: "http://localhost:1", AppSeconds: -1}
-		}, []input.Field{"AppSeconds"}, "Config.AppSeconds must be positive, not -1"},
+		}, []mbopt.Field{"AppSeconds"}, "Config.AppSeconds must be positive, not -1"},
 		{"no default.pgo", func(f *fixture) pipeline.Config {
 			require.NoError(t, os.RemoveAll(filepath.Join(f.dir, "cmd")))
 			return pipeline.Config{AppPGO: true}
-		}, []input.Field{"AppPGO", "App", "AppURL", "AppCommand"}, "no default.pgo below"},
+		}, []mbopt.Field{"AppPGO", "App", "AppURL", "AppCommand"}, "no default.pgo below"},
 		{"negative runs", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppCommand: "cp app.pprof {profile}", AppRuns: -1}
-		}, []input.Field{"AppRuns"}, "Config.AppRuns must be positive, not -1"},
+		}, []mbopt.Field{"AppRuns"}, "Config.AppRuns must be positive, not -1"},
 		{"chosen zero runs", func(f *fixture) pipeline.Config {
-			return pipeline.Config{AppCommand: "cp app.pprof {profile}", Chosen: func(f input.Field) bool { return f == "AppRuns" }}
-		}, []input.Field{"AppRuns"}, "Config.AppRuns must be positive, not 0"},
+			return pipeline.Config{AppCommand: "cp app.pprof {profile}", Chosen: func(f mbopt.Field) bool { return f == "AppRuns" }}
+		}, []mbopt.Field{"AppRuns"}, "Config.AppRuns must be positive, not 0"},
 		{"chosen zero timeout", func(f *fixture) pipeline.Config {
-			return pipeline.Config{AppCommand: "cp app.pprof {profile}", Chosen: func(f input.Field) bool { return f == "AppTimeout" }}
-		}, []input.Field{"AppTimeout"}, "Config.AppTimeout must be positive, not 0s"},
+			return pipeline.Config{AppCommand: "cp app.pprof {profile}", Chosen: func(f mbopt.Field) bool { return f == "AppTimeout" }}
+		}, []mbopt.Field{"AppTimeout"}, "Config.AppTimeout must be positive, not 0s"},
 		{"runs without a workload", func(f *fixture) pipeline.Config {
 			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppRuns: 2}
-		}, []input.Field{"AppRuns", "AppCommand"}, "Config.AppRuns repeats the workload of Config.AppCommand, which is not set"},
+		}, []mbopt.Field{"AppRuns", "AppCommand"}, "Config.AppRuns repeats the workload of Config.AppCommand, which is not set"},
 		{"workload fails", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppCommand: "exit 3 # {profile}"}
-		}, []input.Field{"AppCommand"}, "exit status 3"},
+		}, []mbopt.Field{"AppCommand"}, "exit status 3"},
 		{"nothing profiled", func(f *fixture) pipeline.Config {
 			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, Collector: f.collector(t, false)}
 		}, nil, "no benchmark was profiled (logs in "},
@@ -181,17 +181,17 @@ func TestRunErrors(t *testing.T) {
 			_, err := pipeline.Run(context.Background(), cfg)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
-			var fe *input.Error
+			var fe *mbopt.Error
 			if tt.fields == nil {
 				var ce *collect.CollectionError
 				assert.ErrorAs(t, err, &ce)
-				assert.False(t, errors.Is(err, input.ErrInput), "the collection's failure is not bad input")
+				assert.False(t, errors.Is(err, mbopt.ErrInput), "the collection's failure is not bad input")
 				return
 			}
 			require.ErrorAs(t, err, &fe)
 			assert.Equal(t, tt.fields, fe.Fields())
-			assert.ErrorIs(t, err, input.ErrInput)
-			flags := fe.Text(func(f input.Field) string { return "--" + strings.ToLower(string(f)) })
+			assert.ErrorIs(t, err, mbopt.ErrInput)
+			flags := fe.Text(func(f mbopt.Field) string { return "--" + strings.ToLower(string(f)) })
 			assert.NotContains(t, flags, "Config.", "a front end names every field its way")
 		})
 	}
@@ -204,7 +204,7 @@ func TestRunCanceled(t *testing.T) {
 	_, err := pipeline.Run(ctx, pipeline.Config{AppCommand: "sleep 5; cp app.pprof {profile}", Collect: collect.Config{Dir: f.dir}})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.False(t, errors.Is(err, input.ErrInput), "an interrupted workload is not bad input")
+	assert.False(t, errors.Is(err, mbopt.ErrInput), "an interrupted workload is not bad input")
 }
 
 // The committed example has three application profiles of one workload
@@ -389,37 +389,37 @@ func TestRunValidates(t *testing.T) {
 	tests := []struct {
 		name   string
 		cfg    func(f *fixture) pipeline.Config
-		fields []input.Field
+		fields []mbopt.Field
 		want   string
 	}{
 		{"workload and unnamed sources", func(f *fixture) pipeline.Config {
 			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppPGO: true, AppCommand: marker,
 				AppWorkloads: []pipeline.Workload{{Name: "a", Command: marker}}}
-		}, []input.Field{"App", "AppPGO", "AppCommand"}, "the application profiles are named scenarios, but Config.App, Config.AppPGO, Config.AppCommand would add unnamed ones"},
+		}, []mbopt.Field{"App", "AppPGO", "AppCommand"}, "the application profiles are named scenarios, but Config.App, Config.AppPGO, Config.AppCommand would add unnamed ones"},
 		{"scenarios and a capture", func(f *fixture) pipeline.Config {
 			return pipeline.Config{Config: analysis.Config{App: []string{f.app}, Scenarios: []analysis.ScenarioSpec{{Name: "a", Files: []string{f.app}}}}, AppURL: "http://127.0.0.1:1"}
-		}, []input.Field{"AppURL"}, "would add unnamed ones"},
+		}, []mbopt.Field{"AppURL"}, "would add unnamed ones"},
 		{"bad name", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppWorkloads: []pipeline.Workload{{Name: "a b", Command: marker}}}
-		}, []input.Field{"AppWorkloads"}, `Config.AppWorkloads[0].Name "a b": a scenario name is`},
+		}, []mbopt.Field{"AppWorkloads"}, `Config.AppWorkloads[0].Name "a b": a scenario name is`},
 		{"duplicate name", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppWorkloads: []pipeline.Workload{{Name: "a", Command: marker}, {Name: "a", Command: marker}}}
-		}, []input.Field{"AppWorkloads"}, `two workloads are named "a"`},
+		}, []mbopt.Field{"AppWorkloads"}, `two workloads are named "a"`},
 		{"no placeholder", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppWorkloads: []pipeline.Workload{{Name: "a", Command: marker}, {Name: "b", Command: "touch ran"}}}
-		}, []input.Field{"AppWorkloads"}, `Config.AppWorkloads[1] (b) "touch ran": it must contain {profile}`},
+		}, []mbopt.Field{"AppWorkloads"}, `Config.AppWorkloads[1] (b) "touch ran": it must contain {profile}`},
 		{"no placeholder, plain", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppCommand: "touch ran"}
-		}, []input.Field{"AppCommand"}, `Config.AppCommand "touch ran": it must contain {profile}`},
+		}, []mbopt.Field{"AppCommand"}, `Config.AppCommand "touch ran": it must contain {profile}`},
 		{"app inside out", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppCommand: marker, AppOut: filepath.Join(f.dir, "p", "app"), Collect: collect.Config{Out: filepath.Join(f.dir, "p")}}
-		}, []input.Field{"AppOut", "Collect.Out"}, "overlap: the application profiles go beside the benchmark profiles, not inside"},
+		}, []mbopt.Field{"AppOut", "Collect.Out"}, "overlap: the application profiles go beside the benchmark profiles, not inside"},
 		{"same directory", func(f *fixture) pipeline.Config {
 			return pipeline.Config{AppCommand: marker, AppOut: filepath.Join(f.dir, "p"), Collect: collect.Config{Out: filepath.Join(f.dir, "p") + "/"}}
-		}, []input.Field{"AppOut", "Collect.Out"}, "overlap"},
+		}, []mbopt.Field{"AppOut", "Collect.Out"}, "overlap"},
 		{"App file in AppOut", func(f *fixture) pipeline.Config {
 			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppCommand: marker, AppOut: f.dir, Collect: collect.Config{Out: filepath.Join(f.dir, "..", "elsewhere")}}
-		}, []input.Field{"App", "AppOut"}, "where Run writes the profiles it takes"},
+		}, []mbopt.Field{"App", "AppOut"}, "where Run writes the profiles it takes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -427,7 +427,7 @@ func TestRunValidates(t *testing.T) {
 			_, err := pipeline.Run(context.Background(), cfg)
 			require.Error(t, err)
 			assert.ErrorContains(t, err, tt.want)
-			var fe *input.Error
+			var fe *mbopt.Error
 			require.ErrorAs(t, err, &fe)
 			assert.Equal(t, tt.fields, fe.Fields())
 			assert.NoDirExists(t, filepath.Join(f.dir, ".mbopt"), "nothing created")
@@ -463,7 +463,7 @@ func TestRunLocked(t *testing.T) {
 	})
 	close(release)
 	require.Error(t, err)
-	assert.ErrorIs(t, err, input.ErrInput)
+	assert.ErrorIs(t, err, mbopt.ErrInput)
 	assert.ErrorContains(t, err, filepath.Join(appDir, ".mbopt.lock")+" is locked by another mbopt (pid ")
 	assert.ErrorContains(t, err, "wait for it to finish")
 	assert.NoFileExists(t, filepath.Join(f.dir, "ran"), "the second workload did not run")

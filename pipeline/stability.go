@@ -4,9 +4,9 @@ import (
 	"context"
 	"math"
 
-	"github.com/mbopt/mbopt/analysis"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
 // ExcludeUnstable feeds measured instability back into selection: it
@@ -19,9 +19,9 @@ func ExcludeUnstable(ctx context.Context, cfg *analysis.Config, path string, max
 	if maxWidth == 0 {
 		return nil
 	}
-	field := input.Field("MaxInstability")
+	field := mbopt.Field("MaxInstability")
 	if maxWidth < 0 || math.IsNaN(maxWidth) || math.IsInf(maxWidth, 0) {
-		return input.Errorf("%s must be a positive relative CI width such as 0.05 (0: keep all), not %v", field, maxWidth)
+		return mbopt.Errorf("%s must be a positive relative CI width such as 0.05 (0: keep all), not %v", field, maxWidth)
 	}
 	path = historyPath(path)
 	st, err := OpenHistory(ctx, path)
@@ -31,7 +31,7 @@ func ExcludeUnstable(ctx context.Context, cfg *analysis.Config, path string, max
 	defer st.Close()
 	unstable, measured, err := st.Unstable(ctx, maxWidth)
 	if measured == 0 && err == nil {
-		return input.Errorf("%s: %s holds no A/A result in %s; run mbopt compare --aa first", field, path, history.StabilityUnit)
+		return mbopt.Errorf("%s: %s holds no A/A result in %s; run mbopt compare --aa first", field, path, history.StabilityUnit)
 	}
 	cfg.Select.ExcludeBenchmarks = unstable
 	return err

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mbopt/mbopt/analysis"
-	"github.com/mbopt/mbopt/changes"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/optimize"
-	"github.com/mbopt/mbopt/suite"
+	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/changes"
+	"github.com/mbopt/mbopt/relevance/suite"
 )
 
 // A SuiteConfig is the optimized suite as mbopt suite plans it ([Suite]).
@@ -105,17 +105,17 @@ func (r *SuiteResult) Log() []string {
 func emptySuiteError(cfg analysis.Config, rep *analysis.Report) error {
 	files := strings.Join(cfg.Micro, ", ")
 	cov := rep.Coverage.Project
-	kind, kindArgs := "project functions (%s %s)", []any{input.Field("Modules"), strings.Join(rep.Modules, ", ")}
+	kind, kindArgs := "project functions (%s %s)", []any{mbopt.Field("Modules"), strings.Join(rep.Modules, ", ")}
 	if rep.Suite.Nodes == optimize.AllNodes {
 		cov, kind, kindArgs = rep.Coverage.Overall, "functions", nil
 	}
 	if cov.Covered == 0 {
 		args := append([]any{files, textutil.Plural(len(rep.Coverage.Sets), "benchmark"), cov.Total}, kindArgs...)
-		return input.Errorf("%s: the suite is empty: none of the %s covers any of the %d "+kind+" of the application profile %s, so nothing would run; check %s and that the benchmarks exercise the application's code, or pass %s",
-			append(args, strings.Join(rep.AppProfiles, ", "), input.Field("Modules"), input.Field("AllowEmpty"))...)
+		return mbopt.Errorf("%s: the suite is empty: none of the %s covers any of the %d "+kind+" of the application profile %s, so nothing would run; check %s and that the benchmarks exercise the application's code, or pass %s",
+			append(args, strings.Join(rep.AppProfiles, ", "), mbopt.Field("Modules"), mbopt.Field("AllowEmpty"))...)
 	}
 	budget := time.Duration(math.Round(cfg.Select.Budget * float64(time.Second)))
-	args := append([]any{files, input.Field("Select.Budget"), budget, input.Field("Select.MinGain"), cfg.Select.MinGain, input.Field("Select.Top"), cfg.Select.Top, cov.Covered, cov.Total}, kindArgs...)
-	return input.Errorf("%s: the suite is empty: the selection flags (%s %s, %s %d, %s %d) left no benchmark although %d of %d "+kind+" are covered; loosen them, or pass %s",
-		append(args, input.Field("AllowEmpty"))...)
+	args := append([]any{files, mbopt.Field("Select.Budget"), budget, mbopt.Field("Select.MinGain"), cfg.Select.MinGain, mbopt.Field("Select.Top"), cfg.Select.Top, cov.Covered, cov.Total}, kindArgs...)
+	return mbopt.Errorf("%s: the suite is empty: the selection flags (%s %s, %s %d, %s %d) left no benchmark although %d of %d "+kind+" are covered; loosen them, or pass %s",
+		append(args, mbopt.Field("AllowEmpty"))...)
 }

@@ -10,10 +10,10 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/mbopt/mbopt/analysis"
-	"github.com/mbopt/mbopt/internal/testing/proftest"
-	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/pipeline"
+	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
 // Suite is mbopt suite: the optimized suite of an analysis as go test

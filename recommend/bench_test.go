@@ -4,11 +4,11 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/testing/perf"
-	"github.com/mbopt/mbopt/internal/testing/synth"
+	"github.com/mbopt/mbopt/internal/bitset"
 	"github.com/mbopt/mbopt/recommend"
+	"github.com/mbopt/mbopt/testkit/perf"
+	"github.com/mbopt/mbopt/testkit/synth"
 )
 
 // BenchmarkDeep times recommend.Additional (n=20) alone on the deep
@@ -20,7 +20,7 @@ import (
 // analysis's BenchmarkDeep times the whole pipeline on the same instance.
 // 'make bench' (scripts/bench.sh) runs and summarises both. input-MB is
 // the live heap of the graphs and the coverage result that peak-heap-MB
-// includes (see package internal/testing/perf for the metrics).
+// includes (see package testkit/perf for the metrics).
 func BenchmarkDeep(b *testing.B) {
 	s := synth.New(synth.Deep)
 	app, benches := s.Graphs()

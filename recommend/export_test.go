@@ -3,8 +3,8 @@ package recommend
 import (
 	"slices"
 
-	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/bitset"
 )
 
 // AdditionalSet returns the set Algorithm 3 computes for one function in

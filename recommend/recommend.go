@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/bitset"
 	"github.com/mbopt/mbopt/internal/lazy"
 )
 

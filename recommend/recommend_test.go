@@ -10,11 +10,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/testing/proftest"
+	"github.com/mbopt/mbopt/internal/bitset"
 	"github.com/mbopt/mbopt/recommend"
+	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
 func figure62(t *testing.T) *coverage.Result {

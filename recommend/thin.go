@@ -1,8 +1,8 @@
 package recommend
 
 import (
-	"github.com/mbopt/mbopt/bitset"
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/internal/bitset"
 )
 
 // Thin is a benchmark whose sampled profile took too few samples to trust

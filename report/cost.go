@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/relevance/analysis"
 
 	"github.com/mbopt/mbopt/internal/textutil"
 )

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 )
 
@@ -113,7 +113,7 @@ var writeHook func(name string) error
 // names). Anything else is a *[ForeignFileError] unless opts.Force, and
 // dir is left untouched.
 //
-// A problem with dir, the caller's to fix, is an [*input.Error] about the
+// A problem with dir, the caller's to fix, is an [*mbopt.Error] about the
 // setting Out (mbopt report's --out): it wraps the *ForeignFileError, or
 // the *fs.PathError of a directory that cannot be read or written.
 func WriteDir(dir string, d *Document, opts DirOptions) error {
@@ -124,13 +124,13 @@ func WriteDir(dir string, d *Document, opts DirOptions) error {
 	case errors.As(err, &foreign):
 		return outField.Errorf("%w", err)
 	case errors.As(err, &pathErr):
-		return input.Errorf("%s %s: %w; %s names the directory to write the report into", outField, dir, err, outField)
+		return mbopt.Errorf("%s %s: %w; %s names the directory to write the report into", outField, dir, err, outField)
 	}
 	return err
 }
 
 // outField is the setting WriteDir's dir stands for in its errors.
-const outField input.Field = "Out"
+const outField mbopt.Field = "Out"
 
 // writeDir is WriteDir without the input errors.
 func writeDir(dir string, d *Document, opts DirOptions) error {

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/internal/testing/dirtest"
 	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/testkit/dirtest"
 )
 
 // withoutRecommendations returns a copy of d without recommendations, whose

@@ -29,10 +29,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/recommend"
+	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/manifest"
 )
 
 // Version is the JSON schema version; it changes only when a field changes

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
 // DriftDocument is the JSON document of a drift check (mbopt check

@@ -4,7 +4,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/report"
 )
 

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/report"
 )
 

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/suite"
 	"github.com/mbopt/mbopt/report/github"
-	"github.com/mbopt/mbopt/suite"
 )
 
 // GitHub returns the step summary of rep, whose Document is d.

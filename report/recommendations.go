@@ -6,9 +6,9 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/recommend"
+	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
 // describe fills d's developer details from the recommendation r of rep.

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/recommend"
+	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/report"
 )
 

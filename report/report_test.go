@@ -15,13 +15,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
-	"github.com/mbopt/mbopt/internal/testing/golden"
-	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/optimize"
+	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/testkit/golden"
+	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
 const example = "../testdata/profiles/example"

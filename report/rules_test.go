@@ -10,10 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/analysis"
-	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/recommend"
+	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
 // thinDoc analyses the fsync fixture's sampled profiles.

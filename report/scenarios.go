@@ -1,8 +1,8 @@
 package report
 
 import (
-	"github.com/mbopt/mbopt/analysis"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
 // Scenarios compares the application scenarios (the dissertation's

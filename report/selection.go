@@ -1,7 +1,7 @@
 package report
 
 import (
-	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
 // Selection describes a suite chosen beyond Algorithm 2 (see

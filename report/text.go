@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/relevance/manifest"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
 

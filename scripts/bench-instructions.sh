@@ -3,7 +3,7 @@
 # ('make bench'), against what people run today.
 #
 # In a throwaway git repository it makes a module of 3 CPU-bound benchmarks
-# of about 1 ms/op (a hashing loop, written by internal/testing/loopmodule),
+# of about 1 ms/op (a hashing loop, written by testkit/loopmodule),
 # a base commit and a head commit whose first benchmark loops 3% longer,
 # and times, on this machine as it is:
 #   - mbopt compare --metric instructions --base base --head head at the
@@ -29,7 +29,7 @@ trap 'rm -rf "$work"' EXIT
 GOCACHE=$("$GO" env GOCACHE)
 export GOCACHE XDG_CACHE_HOME="$work/cache" CI=true
 "$GO" build -o "$work/mbopt" ./cmd/mbopt
-"$GO" build -o "$work/loopmodule" ./internal/testing/loopmodule
+"$GO" build -o "$work/loopmodule" ./testkit/loopmodule
 
 repo=$work/repo
 mkdir -p "$repo"

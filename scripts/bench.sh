@@ -2,7 +2,7 @@
 # bench.sh: mbopt's performance figures ('make bench').
 #
 # Runs the performance benchmarks where they live (see the comments at the
-# top of analysis/bench_test.go, recommend/bench_test.go and
+# top of relevance/analysis/bench_test.go, recommend/bench_test.go and
 # optimize/objective_bench_test.go) once each, then prints a summary:
 #   - time and memory of the pipeline (coverage + minimal suite + 20
 #     recommendations) at three synthetic sizes, and of the whole in-memory
@@ -18,14 +18,14 @@
 #     process;
 #   - the peak RSS of the largest pipeline case and of the deep pipeline,
 #     measured with /usr/bin/time when it exists;
-#   - 'mbopt analyze' against the decoding floor (internal/testing/floor),
+#   - 'mbopt analyze' against the decoding floor (testkit/floor),
 #     each in a process of its own on the same corpus: wall time, CPU time
 #     and peak RSS, medians of 3, as ratios to the floor's (issue 20's
 #     goals), with /usr/bin/time.
 #
 # Wall times depend on what else the machine runs; cpu-ms/op (user+system
 # CPU time of the process) is steadier. The corpus is written once to
-# $TMPDIR/mbopt-bench-corpus-<hash> (by internal/testing/corpus) and reused.
+# $TMPDIR/mbopt-bench-corpus-<hash> (by testkit/corpus) and reused.
 # About 3-5 minutes on 2 cores.
 #
 # Environment: GO (default go), BENCH (a -bench regexp to run a subset),
@@ -43,8 +43,8 @@ trap 'rm -rf "$work"' EXIT
 
 # The pipeline benchmarks of analysis, then recommend's (BenchmarkDeep's
 # recommend/from=... cases), into one output for the summary.
-echo "# go test -run '^\$' -bench '$BENCH' -benchmem -count 1 -benchtime $BENCHTIME ./analysis ./recommend" >&2
-"$GO" test -c -o "$work/analysis.test" ./analysis
+echo "# go test -run '^\$' -bench '$BENCH' -benchmem -count 1 -benchtime $BENCHTIME ./relevance/analysis ./recommend" >&2
+"$GO" test -c -o "$work/analysis.test" ./relevance/analysis
 "$GO" test -c -o "$work/recommend.test" ./recommend
 : >"$work/out.txt"
 for pkg in analysis recommend; do
@@ -144,9 +144,9 @@ END {
 }' "$work/out.txt"
 
 # mbopt analyze against the decoding floor (issue 20), each in a process of
-# its own on the synthetic corpus (internal/testing/corpus: a 20,000-function
+# its own on the synthetic corpus (testkit/corpus: a 20,000-function
 # application and 1,000 benchmark profiles): the floor
-# (internal/testing/floor) decodes every profile with profile.Parse on one
+# (testkit/floor) decodes every profile with profile.Parse on one
 # goroutine and walks each sample's stack once, keeping nothing; 'mbopt
 # analyze' with its defaults computes coverage, the minimal suite and 10
 # recommendations. They run alternately FLOOR_RUNS times (default 3); the
@@ -157,8 +157,8 @@ END {
 if [ -x /usr/bin/time ] && [ -z "${SKIP_FLOOR:-}" ]; then
 	echo >&2
 	echo "# mbopt analyze vs. the decoding floor on the synthetic corpus, ${FLOOR_RUNS:-3} runs each" >&2
-	corpus=$("$GO" run ./internal/testing/corpus)
-	"$GO" build -o "$work/floor" ./internal/testing/floor
+	corpus=$("$GO" run ./testkit/corpus)
+	"$GO" build -o "$work/floor" ./testkit/floor
 	"$GO" build -o "$work/mbopt" ./cmd/mbopt
 	load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 	: >"$work/floor.txt"
@@ -223,8 +223,8 @@ fi
 # file plus a part per shard, so it grows linearly in the shard count.
 if [ -z "${SKIP_MERGE:-}" ]; then
 	echo >&2
-	echo "# go test -run '^\$' -bench '^BenchmarkMerge\$' -benchtime 3x ./collect" >&2
-	"$GO" test -run '^$' -bench '^BenchmarkMerge$' -benchtime 3x -count 1 -timeout 30m ./collect | tee "$work/merge.txt"
+	echo "# go test -run '^\$' -bench '^BenchmarkMerge\$' -benchtime 3x ./relevance/collect" >&2
+	"$GO" test -run '^$' -bench '^BenchmarkMerge$' -benchtime 3x -count 1 -timeout 30m ./relevance/collect | tee "$work/merge.txt"
 	awk '
 	/^BenchmarkMerge\/shards=/ {
 		n = $1; sub(/^BenchmarkMerge\/shards=/, "", n); sub(/-[0-9]+$/, "", n)
@@ -242,7 +242,7 @@ fi
 # Time to a coverage map by collection source (issue 12): the papers'
 # protocol against 'mbopt profile' (--source profile, defaults) and
 # 'mbopt profile --source cover', with the module functions each finds
-# against the union of all (BenchmarkSources in collect/cover_bench_test.go).
+# against the union of all (BenchmarkSources in relevance/collect/cover_bench_test.go).
 # By default the example module only, with the papers' protocol estimated
 # from the profile collection's per-benchmark wall times (about 1 minute);
 # with MBOPT_BENCH_COLLECT=1 the papers' protocol also runs for real on the
@@ -251,8 +251,8 @@ fi
 # benchmarks spend seconds on setup each).
 if [ -z "${SKIP_SOURCES:-}" ]; then
 	echo >&2
-	echo "# MBOPT_BENCH_SOURCES=1 go test -run '^\$' -bench '^BenchmarkSources\$' -benchtime 1x ./collect" >&2
-	"$GO" test -c -o "$work/collect.test" ./collect
+	echo "# MBOPT_BENCH_SOURCES=1 go test -run '^\$' -bench '^BenchmarkSources\$' -benchtime 1x ./relevance/collect" >&2
+	"$GO" test -c -o "$work/collect.test" ./relevance/collect
 	sources() { # DIR PAPER_RUN
 		(cd collect && MBOPT_BENCH_SOURCES=1 MBOPT_BENCH_SOURCES_DIR="$1" MBOPT_PAPER_RUN="$2" "$work/collect.test" \
 			-test.run '^$' -test.bench '^BenchmarkSources$' -test.benchtime 1x -test.count 1 -test.timeout 60m) |
@@ -275,8 +275,8 @@ fi
 # minutes, so it runs only with MBOPT_BENCH_COLLECT=1.
 if [ -n "${MBOPT_BENCH_COLLECT:-}" ]; then
 	echo >&2
-	echo "# MBOPT_BENCH_COLLECT=1 go test -run '^\$' -bench '^BenchmarkCollectVsPaperProtocol\$' -benchtime 1x ./collect" >&2
-	MBOPT_BENCH_COLLECT=1 "$GO" test -run '^$' -bench '^BenchmarkCollectVsPaperProtocol$' -benchtime 1x -count 1 -timeout 60m ./collect
+	echo "# MBOPT_BENCH_COLLECT=1 go test -run '^\$' -bench '^BenchmarkCollectVsPaperProtocol\$' -benchtime 1x ./relevance/collect" >&2
+	MBOPT_BENCH_COLLECT=1 "$GO" test -run '^$' -bench '^BenchmarkCollectVsPaperProtocol$' -benchtime 1x -count 1 -timeout 60m ./relevance/collect
 else
 	echo
 	echo "Collection speed vs. the papers' protocol: skipped (about 10 minutes); run 'MBOPT_BENCH_COLLECT=1 make bench'."

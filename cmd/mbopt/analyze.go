@@ -6,12 +6,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/pipeline"
+	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/report"
 )
 
@@ -82,7 +82,7 @@ func newCmdAnalyze(s *streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := input.CheckOutput("Output", o.output, cfg.Inputs()...); err != nil {
+			if err := mbopt.CheckOutput("Output", o.output, cfg.Inputs()...); err != nil {
 				return err
 			}
 			rep, err := analyze(cmd.Context(), cfg)
@@ -129,7 +129,7 @@ func writeAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
 			return err
 		}
 		if err := sum.Append(summary); err != nil {
-			return input.Errorf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
+			return mbopt.Errorf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
 		}
 		return nil
 	}

@@ -11,11 +11,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
-	"github.com/mbopt/mbopt/internal/testing/need"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/testkit/cmpfixture"
+	"github.com/mbopt/mbopt/testkit/need"
 )
 
 // TestCompareApplicationImpact is issue 30's check, as a user runs it: a

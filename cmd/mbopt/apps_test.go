@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
 func TestParseApps(t *testing.T) {
@@ -66,7 +66,7 @@ func TestParseApps(t *testing.T) {
 			if tt.err != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tt.err)
-				var ie *input.Error
+				var ie *mbopt.Error
 				assert.ErrorAs(t, err, &ie, "a usage error (exit 2)")
 				return
 			}

@@ -22,7 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/internal/atomicfile"
-	"github.com/mbopt/mbopt/internal/testing/dirtest"
+	"github.com/mbopt/mbopt/testkit/dirtest"
 )
 
 // badDir is the bad-input corpus; its README describes the case format and

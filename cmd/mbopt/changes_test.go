@@ -14,10 +14,10 @@ import (
 
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/internal/testing/gittest"
-	"github.com/mbopt/mbopt/internal/testing/proftest"
-	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/testkit/gittest"
+	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
 // changeFixture is a module example.com/fix whose package q has four

@@ -92,10 +92,10 @@ func TestCIRecipes(t *testing.T) {
 	assert.Equal(t, "collect", mergeJob.Needs, "merge waits for every collect job")
 	var collectCmds, mergeCmds [][]string
 	for _, s := range collectJob.Steps {
-		collectCmds = append(collectCmds, mbopt(t, s.Run, map[string]string{"${{ matrix.shard }}": "1"})...)
+		collectCmds = append(collectCmds, mboptLines(t, s.Run, map[string]string{"${{ matrix.shard }}": "1"})...)
 	}
 	for _, s := range mergeJob.Steps {
-		mergeCmds = append(mergeCmds, mbopt(t, s.Run, nil)...)
+		mergeCmds = append(mergeCmds, mboptLines(t, s.Run, nil)...)
 	}
 	checkShardCommands(t, "workflow", collectCmds, mergeCmds, n, fmt.Sprintf("1/%d", n), "shards/shard-%d")
 
@@ -108,7 +108,7 @@ func TestCIRecipes(t *testing.T) {
 				cmds = append(cmds, c.Command)
 			case len(c.Command) == 2 && c.Command[0] == "sh" && c.Command[1] == "-c":
 				for _, script := range c.Args {
-					cmds = append(cmds, mbopt(t, script, map[string]string{"$JOB_COMPLETION_INDEX": "1"})...)
+					cmds = append(cmds, mboptLines(t, script, map[string]string{"$JOB_COMPLETION_INDEX": "1"})...)
 				}
 			}
 		}
@@ -179,9 +179,9 @@ func checkMergeDirs(t *testing.T, recipe string, args []string, n int, dirFormat
 	assert.Equal(t, want, dirs, "%s: merge is given every shard", recipe)
 }
 
-// mbopt returns the mbopt command lines of a shell script, split into
+// mboptLines returns the mbopt command lines of a shell script, split into
 // words after replacing each key of vars by its value.
-func mbopt(t *testing.T, script string, vars map[string]string) [][]string {
+func mboptLines(t *testing.T, script string, vars map[string]string) [][]string {
 	t.Helper()
 	var cmds [][]string
 	for _, line := range strings.Split(script, "\n") {
@@ -270,11 +270,11 @@ func TestCompareShardRecipes(t *testing.T) {
 	assert.Equal(t, "compare", mergeJob.Needs, "merge waits for every compare job")
 	var cmpCmds, mergeCmds [][]string
 	for _, s := range cmpJob.Steps {
-		cmpCmds = append(cmpCmds, mbopt(t, joinContinued(s.Run), map[string]string{"${{ matrix.shard }}": "1",
+		cmpCmds = append(cmpCmds, mboptLines(t, joinContinued(s.Run), map[string]string{"${{ matrix.shard }}": "1",
 			`"$base"`: "base", `"$GITHUB_RUN_ID"`: "42", `"$RUNNER_TEMP/shard"`: "shard"})...)
 	}
 	for _, s := range mergeJob.Steps {
-		mergeCmds = append(mergeCmds, mbopt(t, s.Run, nil)...)
+		mergeCmds = append(mergeCmds, mboptLines(t, s.Run, nil)...)
 	}
 	check("workflow", cmpCmds, mergeCmds, len(shards), fmt.Sprintf("1/%d", len(shards)), "shards/compare-shard-%d")
 
@@ -297,7 +297,7 @@ func TestCompareShardRecipes(t *testing.T) {
 	var runCmds, mergeK8s [][]string
 	for _, c := range run.Spec.Template.Spec.Containers {
 		for _, script := range c.Args {
-			runCmds = append(runCmds, mbopt(t, script, map[string]string{`"$BASE"`: "base", `"$HEAD_COMMIT"`: "head",
+			runCmds = append(runCmds, mboptLines(t, script, map[string]string{`"$BASE"`: "base", `"$HEAD_COMMIT"`: "head",
 				`"/shared/compare/$JOB_COMPLETION_INDEX"`: "/shared/compare/1"})...)
 		}
 	}

@@ -10,13 +10,13 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/mbopt/mbopt/changes"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/progress"
-	"github.com/mbopt/mbopt/measure"
 	"github.com/mbopt/mbopt/pipeline"
+	"github.com/mbopt/mbopt/relevance/changes"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
@@ -204,7 +204,7 @@ func gate(rep *compare.Report, failOn compare.FailOn) error {
 func checkReportFlags(failOn, format string) (compare.FailOn, error) {
 	f, err := compare.ParseFailOn(failOn)
 	if err != nil {
-		return "", input.Errorf("--fail-on: %v", err)
+		return "", mbopt.Errorf("--fail-on: %v", err)
 	}
 	if err := cli.Enum("--format", format, verdict.Formats...); err != nil {
 		return "", err

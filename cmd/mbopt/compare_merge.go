@@ -7,14 +7,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/internal/statedir"
-	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/pipeline"
+	"github.com/mbopt/mbopt/relevance/manifest"
 	"github.com/mbopt/mbopt/report/verdict"
-	"github.com/mbopt/mbopt/shard"
 )
 
 // resolveShards sets opt.Shard, TrialShard and ShardCosts from --shard,
@@ -31,7 +31,7 @@ func (o *compareOptions) resolveShards(opt *compare.Options, getenv func(string)
 		}
 		spec, err := shard.Resolve(f.value, getenv)
 		if err != nil {
-			return input.Errorf("%s: %v", f.flag, err)
+			return mbopt.Errorf("%s: %v", f.flag, err)
 		}
 		*f.spec = spec
 	}
@@ -75,7 +75,7 @@ func runCompareMerge(ctx context.Context, s *streams, o *compareMergeOptions, di
 		return err
 	}
 	if failOn == compare.FailOnAppImpact {
-		return input.Errorf("--fail-on %s: a merge finds no culprit functions, so no regression has an application impact and each would fail; use definite-regression, or compare --fail-on %s on one machine", failOn, failOn)
+		return mbopt.Errorf("--fail-on %s: a merge finds no culprit functions, so no regression has an application impact and each would fail; use definite-regression, or compare --fail-on %s on one machine", failOn, failOn)
 	}
 	rep, err := pipeline.CompareMerge(ctx, pipeline.MergeConfig{Dirs: dirs, Out: o.out, History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, Output: o.output,
 		Logf: func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) },

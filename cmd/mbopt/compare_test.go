@@ -16,8 +16,8 @@ import (
 
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
+	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/testkit/cmpfixture"
 )
 
 // compareArgs are short settings for the fixture.

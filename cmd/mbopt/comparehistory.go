@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/pflag"
 
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
 )
 
 // compareHistoryOptions are compare's history and calibration flags.
@@ -35,7 +35,7 @@ func addMergeHistoryFlags(f *pflag.FlagSet, o *compareHistoryOptions) {
 // checkHistoryFlags refuses --no-history with --history.
 func checkHistoryFlags(f *pflag.FlagSet, o *compareHistoryOptions) error {
 	if o.noHistory && f.Changed("history") {
-		return input.Errorf("--no-history and --history %s contradict each other: give one", o.path)
+		return mbopt.Errorf("--no-history and --history %s contradict each other: give one", o.path)
 	}
 	return nil
 }

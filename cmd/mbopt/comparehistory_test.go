@@ -12,11 +12,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/testkit/cmpfixture"
 )
 
 // TestCompareCalibration: compare --aa stores each benchmark's A/A

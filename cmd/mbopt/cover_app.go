@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
-	"github.com/mbopt/mbopt/reference"
+	"github.com/mbopt/mbopt/relevance/reference"
 )
 
 // coverAppOptions holds the cover-app command's flag values.
@@ -34,14 +34,14 @@ func newCmdCoverApp(s *streams) *cobra.Command {
 				return err
 			}
 			if o.output == "" {
-				return input.Errorf("-o must name the function set file to write")
+				return mbopt.Errorf("-o must name the function set file to write")
 			}
 			// Found before the workload runs, not after.
-			if err := input.CheckOutput("Output", o.output); err != nil {
+			if err := mbopt.CheckOutput("Output", o.output); err != nil {
 				return err
 			}
 			if co.WantsProfile() && atomicfile.Overwrites(o.output, co.Profile) != "" {
-				return input.Errorf("-o %s: %s is the -o file with .pprof for its extension, which is -o itself; give -o another extension, such as app.cover.json", o.output, reference.Placeholder)
+				return mbopt.Errorf("-o %s: %s is the -o file with .pprof for its extension, which is -o itself; give -o another extension, such as app.cover.json", o.output, reference.Placeholder)
 			}
 			return runCoverApp(cmd.Context(), s, o, co)
 		},

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/covdata"
+	"github.com/mbopt/mbopt/relevance/covdata"
 )
 
 func TestCoverAppUsage(t *testing.T) {

@@ -21,7 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/internal/testing/golden"
+	"github.com/mbopt/mbopt/testkit/golden"
 )
 
 // The command examples of README.md and of this package's documentation

@@ -6,10 +6,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/detect"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/compare/detect"
+	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/pipeline"
 )
@@ -79,7 +79,7 @@ func newCmdHistory(s *streams) *cobra.Command {
 // check validates the flags, naming the flag at fault.
 func (o *historyOptions) check() error {
 	if o.emptyDir != "" {
-		return input.Errorf("--%s \"\": give a directory, such as --%s %s/", o.emptyDir, o.emptyDir, map[string]string{"html": "site", "plot": "plots"}[o.emptyDir])
+		return mbopt.Errorf("--%s \"\": give a directory, such as --%s %s/", o.emptyDir, o.emptyDir, map[string]string{"html": "site", "plot": "plots"}[o.emptyDir])
 	}
 	if err := cli.Enum("--format", o.Format, "text", "json", "markdown"); err != nil {
 		return err
@@ -140,7 +140,7 @@ func newCmdHistoryRebaseline(s *streams) *cobra.Command {
 	cmd.RunE = func(c *cobra.Command, args []string) error {
 		for _, name := range rebaselineFixed {
 			if f.Changed(name) {
-				return input.Errorf("--%s: rebaseline compares --from with --to and stores the bridge in --history", name)
+				return mbopt.Errorf("--%s: rebaseline compares --from with --to and stores the bridge in --history", name)
 			}
 		}
 		o.from, o.to, o.rebaseline = from, to, true

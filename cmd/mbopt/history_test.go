@@ -17,13 +17,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/culprit"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/internal/testing/dirtest"
-	"github.com/mbopt/mbopt/internal/testing/golden"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/culprit"
+	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/testkit/dirtest"
+	"github.com/mbopt/mbopt/testkit/golden"
 )
 
 var historyPlots = flag.String("history-plots", "", "also write the history test plots into this directory, to look at")

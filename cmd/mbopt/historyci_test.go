@@ -16,8 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
+	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/testkit/cmpfixture"
 )
 
 // The history recipe (docs/ci/history.yml), the composite action at the

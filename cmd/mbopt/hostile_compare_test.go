@@ -13,11 +13,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/internal/testing/gittest"
-	"github.com/mbopt/mbopt/internal/testing/hostile"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/testkit/gittest"
+	"github.com/mbopt/mbopt/testkit/hostile"
 )
 
 // hostileModule is a module whose BenchmarkHostile runs one sub-benchmark

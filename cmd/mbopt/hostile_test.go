@@ -14,12 +14,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/internal/testing/hostile"
-	"github.com/mbopt/mbopt/shard"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/compare/shard"
+	"github.com/mbopt/mbopt/testkit/hostile"
 )
 
 // hostileHistory writes a history database at path whose benchmarks are

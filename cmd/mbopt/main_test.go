@@ -19,9 +19,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/internal/testing/golden"
-	"github.com/mbopt/mbopt/internal/testing/proftest"
 	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/testkit/golden"
+	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
 // exampleDir holds the bundled example's real profiles.

@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/collect"
-	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/relevance/collect"
 )
 
 func newCmdMerge(s *streams) *cobra.Command {
@@ -23,11 +23,11 @@ func newCmdMerge(s *streams) *cobra.Command {
 		Args: cli.Args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				return input.Errorf("-o must name a directory")
+				return mbopt.Errorf("-o must name a directory")
 			}
 			m, err := collect.Merge(args, out)
 			if errors.Is(err, collect.ErrMerge) {
-				return input.Wrap(err)
+				return mbopt.Wrap(err)
 			}
 			if err != nil {
 				return err

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/relevance/manifest"
 )
 
 // exampleModule is the bundled example module the demo profiles.

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/relevance/manifest"
 )
 
 // TestBenchmarkOutputNeverReachesTheTerminal profiles, with the mbopt

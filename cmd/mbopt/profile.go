@@ -9,12 +9,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/collect"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/internal/progress"
-	"github.com/mbopt/mbopt/manifest"
-	"github.com/mbopt/mbopt/shard"
+	"github.com/mbopt/mbopt/relevance/collect"
+	"github.com/mbopt/mbopt/relevance/manifest"
 )
 
 // profileOptions holds the profile command's flag values and its
@@ -78,7 +78,7 @@ func profileCmd(s *streams, runF func(context.Context, *streams, *profileOptions
 func (o *profileOptions) resolveShard(getenv func(string) string) error {
 	spec, err := shard.Resolve(o.shard, getenv)
 	if err != nil {
-		return input.Errorf("--shard: %v", err)
+		return mbopt.Errorf("--shard: %v", err)
 	}
 	o.Shard = spec
 	o.ShardCosts, err = manifest.ShardCostsFor(o.shardCosts, spec)
@@ -108,7 +108,7 @@ func (o *profileOptions) validate() error {
 		return err
 	}
 	if fi, err := os.Stat(o.Dir); o.Dir != "" && (err != nil || !fi.IsDir()) {
-		return input.Errorf("-C %s: not a directory", o.Dir)
+		return mbopt.Errorf("-C %s: not a directory", o.Dir)
 	}
 	return nil
 }
@@ -148,7 +148,7 @@ func (o *profileOptions) collect(ctx context.Context, s *streams, cfg collect.Co
 		p.Summary(m, cfg.Out)
 	}
 	if err != nil && o.Dir != "" {
-		return nil, cli.Word(err, map[input.Field]string{"Dir": "-C"})
+		return nil, cli.Word(err, map[mbopt.Field]string{"Dir": "-C"})
 	}
 	return m, err
 }

@@ -14,12 +14,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/collect"
-	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/internal/testing/cmpfixture"
-	"github.com/mbopt/mbopt/manifest"
-	"github.com/mbopt/mbopt/shard"
+	"github.com/mbopt/mbopt/compare/shard"
+	"github.com/mbopt/mbopt/relevance/collect"
+	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/testkit/cmpfixture"
 )
 
 // parseProfile runs the profile command's flag parsing and validation and
@@ -134,7 +134,7 @@ func TestProfileFlagErrors(t *testing.T) {
 			_, err := parseProfile(t, tt.args...)
 			require.Error(t, err)
 			assert.Contains(t, cli.Word(err, nil).Error(), tt.want, "as mbopt prints it")
-			var ie *input.Error
+			var ie *mbopt.Error
 			assert.True(t, errors.As(err, &ie), "%v is an input error (exit 2)", err)
 		})
 	}

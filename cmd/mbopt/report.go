@@ -3,8 +3,8 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/report"
 )
 
@@ -25,7 +25,7 @@ func newCmdReport(s *streams) *cobra.Command {
 		Args: cli.Args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.out == "" {
-				return input.Errorf("--out is required: the directory to write the report into")
+				return mbopt.Errorf("--out is required: the directory to write the report into")
 			}
 			cfg, err := o.config()
 			if err != nil {

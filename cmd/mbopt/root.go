@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/interrupt"
 	"github.com/mbopt/mbopt/internal/selfprofile"
@@ -84,7 +84,7 @@ func newRootCmd(s *streams) *cobra.Command {
 		if errors.Is(err, selfprofile.ErrProfiler) {
 			return fmt.Errorf("--cpuprofile: %w", err)
 		} else if err != nil {
-			return input.Errorf("--cpuprofile %s: %v; choose a file in an existing directory", cpuprofile, err)
+			return mbopt.Errorf("--cpuprofile %s: %v; choose a file in an existing directory", cpuprofile, err)
 		}
 		s.stopProfile = p.Stop
 		return nil
@@ -139,7 +139,7 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	root := newRootCmd(s)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
-	if err != nil && cmd == root && !errors.Is(err, input.ErrInput) {
+	if err != nil && cmd == root && !errors.Is(err, mbopt.ErrInput) {
 		// The root command runs nothing: its only errors besides its
 		// flags' are cobra's unknown-command errors.
 		err = cli.Usage(err)

@@ -7,11 +7,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/collect"
-	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/manifest"
 	"github.com/mbopt/mbopt/pipeline"
+	"github.com/mbopt/mbopt/relevance/collect"
+	"github.com/mbopt/mbopt/relevance/manifest"
 )
 
 // runOptions holds the run command's flag values.
@@ -93,7 +93,7 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	if err != nil {
 		return err
 	}
-	if err := input.CheckOutput("Output", o.output, acfg.Inputs()...); err != nil {
+	if err := mbopt.CheckOutput("Output", o.output, acfg.Inputs()...); err != nil {
 		return err
 	}
 	cc := c.collectConfig()

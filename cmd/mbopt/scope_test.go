@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/measure"
+	"github.com/mbopt/mbopt/compare/measure"
 )
 
 // TestScopeOnTimedFixture collects testdata/timed (a benchmark that calls

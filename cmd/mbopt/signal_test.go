@@ -18,9 +18,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/bisect"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt/compare/bisect"
 	"github.com/mbopt/mbopt/internal/interrupt"
 )
 
@@ -188,12 +188,12 @@ func TestExitCode(t *testing.T) {
 	}{
 		{"success", nil, nil, cli.OK},
 		{"internal", errors.New("boom"), nil, cli.Internal},
-		{"bad input", input.Errorf("x.pprof: empty"), nil, cli.BadInput},
+		{"bad input", mbopt.Errorf("x.pprof: empty"), nil, cli.BadInput},
 		{"usage", usage, nil, cli.BadInput},
 		{"cancelled", fmt.Errorf("loading: %w", context.Canceled), nil, 130},
 		{"bisect not located", &cli.ExitError{Code: cli.NotLocated, Err: fmt.Errorf("%w: only skipped commits", bisect.ErrNotLocated)}, nil, cli.NotLocated},
 		// A workload killed on Ctrl-C fails as bad input; the signal wins.
-		{"interrupted workload", input.Errorf("workload command: signal: killed"), syscall.SIGINT, 130},
+		{"interrupted workload", mbopt.Errorf("workload command: signal: killed"), syscall.SIGINT, 130},
 		{"terminated", errors.New("boom"), syscall.SIGTERM, 143},
 		{"hung up", nil, syscall.SIGHUP, 129},
 	}

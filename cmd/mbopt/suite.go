@@ -7,11 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mbopt/mbopt/changes"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/suite"
+	"github.com/mbopt/mbopt/relevance/changes"
+	"github.com/mbopt/mbopt/relevance/suite"
 
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/pipeline"
 )
 
@@ -54,7 +54,7 @@ func newCmdSuite(s *streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := input.CheckOutput("Output", o.output, cfg.Inputs()...); err != nil {
+			if err := mbopt.CheckOutput("Output", o.output, cfg.Inputs()...); err != nil {
 				return err
 			}
 			res, err := pipeline.Suite(cmd.Context(), pipeline.SuiteConfig{Config: cfg, ChangedSince: o.changedSince, OnlyAffected: o.onlyAffected, AllowEmpty: o.allowEmpty})

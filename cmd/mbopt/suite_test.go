@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/internal/testing/proftest"
-	"github.com/mbopt/mbopt/manifest"
+	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
 // figure62Collection writes the Figure 6.2 profiles as a collection with a

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/internal/testing/dirtest"
+	"github.com/mbopt/mbopt/testkit/dirtest"
 )
 
 func TestWriteFile(t *testing.T) {

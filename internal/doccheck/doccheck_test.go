@@ -298,7 +298,7 @@ type (
 }
 
 // TestEveryLibraryPackageHasAnExample fails for each library package (not
-// internal, not a command) without a runnable Example: a func Example…
+// internal, not a command, not test support) without a runnable Example: a func Example…
 // in a _test.go file with an "Output:" comment, which go test checks.
 func TestEveryLibraryPackageHasAnExample(t *testing.T) {
 	has := map[string]bool{}
@@ -308,7 +308,7 @@ func TestEveryLibraryPackageHasAnExample(t *testing.T) {
 			return err
 		}
 		if d.IsDir() {
-			if path != root && (d.Name() == "testdata" || d.Name() == "internal" || d.Name() == "cmd" || strings.HasPrefix(d.Name(), ".")) {
+			if path != root && (d.Name() == "testdata" || d.Name() == "internal" || d.Name() == "cmd" || d.Name() == "testkit" || strings.HasPrefix(d.Name(), ".")) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -319,9 +319,6 @@ func TestEveryLibraryPackageHasAnExample(t *testing.T) {
 		dir, err := filepath.Rel(root, filepath.Dir(path))
 		if err != nil {
 			return err
-		}
-		if dir == "." {
-			return nil // the module root holds no package
 		}
 		if _, ok := has[dir]; !ok {
 			has[dir] = false

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mbopt/mbopt/internal/gitrev"
-	"github.com/mbopt/mbopt/internal/testing/gittest"
+	"github.com/mbopt/mbopt/testkit/gittest"
 )
 
 // TestResolveBaseDefault checks the default-branch rule: origin/HEAD first,

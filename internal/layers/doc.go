@@ -4,47 +4,57 @@
 // (pprof files → call graphs → coverage → selection), and the comparison
 // half runs two revisions' benchmarks and says what changed (revisions →
 // verdicts → trends). Data flows one way, and a package imports only
-// packages of a lower layer. The layers, lowest first (the table in
+// packages of a lower layer. The folders show the halves: relevance/ and
+// the paper's packages at the root (callgraph, coverage, optimize,
+// recommend), compare/, documents in report/, helpers in internal/ and
+// test support in testkit/. The layers, lowest first (the table in
 // layers_test.go numbers them 0, 10, 20, …, and a package's step within
 // its layer orders packages of one layer that import one another):
 //
-//  0. helpers, which know nothing of benchmarks: bitset; internal
-//     atomicfile, dirlock, enum (names of enumerations and their parsing),
-//     gomod (the module a directory belongs to),
-//     interrupt, lazy, par, proc, progress (the progress line on stderr),
-//     regfile, srcfunc (source functions named as the compiler names
-//     them), textutil, the documentation check
-//     doccheck and this package; then, on top of those, gitrev (revisions
-//     and the default base, run through proc), selfprofile (a CPU profile of the running
-//     program, kept only when it succeeds), statedir (the .mbopt
-//     directory git must not see), testbin (builds, lists and runs test
-//     binaries for collect and compare) and tmpdir (temporary directories
-//     that interrupts and killed runs do not leave behind)
-//  1. nouns, which the stages and the two halves share: benchname
-//     (benchmark ids), input (the one input-error type), shard (the
-//     partition of a suite over N machines), relevance (what a benchmark
-//     means for the application: the Impact the relevance half computes and
-//     the comparison half attaches to its verdicts); then manifest (the
-//     collection record) and callgraph (profiles become graphs)
-//  2. inputs: covdata (coverage data becomes the set of functions that
-//     ran), measure (one benchmark's time, CPU time or instructions per
-//     operation), opprof (per-operation profiles of Valgrind's counts or CPU
-//     profiles, credited by source line to functions); then reference (application profiles, and the functions
-//     an application workload ran) and collect (profiles benchmarks)
-//  3. the relevance half: coverage, staticcg (static call edges for an
-//     application graph), suite (the suite as go test invocations); then
-//     optimize (Algorithm 2 and variants), recommend (Algorithm 3), changes
-//     (a diff mapped to changed functions and to the benchmarks that cover
-//     them); then analysis (the relevance half on files)
-//  4. the comparison half: benchstats (the statistics of a comparison);
-//     then culprit (the functions that changed beyond their noise, from
-//     both sides' per-measurement profiles, and the application impact,
-//     resampled as benchstats resamples);
-//     then compare (runs two revisions' benchmarks against each other) and
-//     detect (jump, trend and fixed-value detection over a benchmark's
-//     history); then history (the SQLite store of compare reports, their
-//     series, detections and A/A calibration) and bisect (finds the commit
-//     that made a benchmark's change, with compare's engine)
+//  0. helpers, under internal/, which the two halves share privately:
+//     atomicfile, bitset, dirlock, enum (names of enumerations and their
+//     parsing), gomod (the module a directory belongs to), interrupt, lazy,
+//     par, proc, progress (the progress line on stderr), regfile, srcfunc
+//     (source functions named as the compiler names them), textutil, the
+//     documentation check doccheck and this package; then, on top of
+//     those, gitrev (revisions and the default base, run through proc),
+//     opprof (per-operation profiles of Valgrind's counts or CPU profiles,
+//     credited by source line to functions), selfprofile (a CPU profile of
+//     the running program, kept only when it succeeds), statedir (the
+//     .mbopt directory git must not see), testbin (builds, lists and runs
+//     test binaries) and tmpdir (temporary directories that interrupts and
+//     killed runs do not leave behind); then benchname (benchmark ids)
+//  1. nouns, which the stages and the two halves share: the module's root
+//     package mbopt (the one input-error type), compare/shard (the
+//     partition of a suite over N machines); then callgraph (profiles
+//     become graphs; and what a benchmark and a function mean for the
+//     application: the Impact the relevance half computes and the
+//     comparison half attaches to its verdicts, and the Application's
+//     shares culprit weighs a change by)
+//  2. inputs: compare/measure (one benchmark's time, CPU time or
+//     instructions per operation: the engine both halves run benchmarks
+//     with), relevance/covdata (coverage data becomes the set of functions
+//     that ran) and relevance/manifest (the collection record); then
+//     relevance/reference (application profiles, and the functions an
+//     application workload ran) and relevance/collect (profiles
+//     benchmarks)
+//  3. the relevance half, under relevance/ beside the paper's packages at
+//     the root: coverage, relevance/staticcg (static call edges for an
+//     application graph), relevance/suite (the suite as go test
+//     invocations); then optimize (Algorithm 2 and variants), recommend
+//     (Algorithm 3), relevance/changes (a diff mapped to changed functions
+//     and to the benchmarks that cover them); then relevance/analysis (the
+//     relevance half on files)
+//  4. the comparison half, under compare/: compare/benchstats (the
+//     statistics of a comparison); then compare/culprit (the functions that
+//     changed beyond their noise, from both sides' per-measurement
+//     profiles, and the application impact, resampled as benchstats
+//     resamples); then compare (runs two revisions' benchmarks against
+//     each other) and compare/detect (jump, trend and fixed-value detection
+//     over a benchmark's history); then compare/history (the SQLite store
+//     of compare reports, their series, detections and A/A calibration)
+//     and compare/bisect (finds the commit that made a benchmark's change,
+//     with compare's engine)
 //  5. documents, one package per document: first what they share,
 //     report/plot (draws every figure; the only importer of
 //     gonum.org/v1/plot), report/github (GitHub Actions step summaries and
@@ -54,16 +64,21 @@
 //     comparison of two revisions) and report/trend (a benchmark history)
 //  6. pipelines: pipeline (collect, reference and analysis on a module in
 //     one call)
-//  7. test support, under internal/testing: the fixtures proftest, synth and
-//     cmpfixture, the golden-file and git helpers golden and gittest, and
-//     perf (the performance benchmarks' memory and CPU metrics); then the
-//     programs that write test corpora, badcorpus, nosamples and corpus
-//     (the synthetic corpus of 'make bench'), loopmodule (the hashing-loop
-//     module 'make bench' times mbopt compare on), and floor, the decoding
-//     floor 'make bench' measures mbopt analyze against
+//  7. test support, in testkit/ (a room of its own): the fixtures
+//     proftest, synth and cmpfixture, the golden-file and git helpers
+//     golden and gittest, and perf (the performance benchmarks' memory and
+//     CPU metrics); then the programs that write test corpora, badcorpus,
+//     nosamples and corpus (the synthetic corpus of 'make bench'),
+//     loopmodule (the hashing-loop module 'make bench' times mbopt compare
+//     on), and floor, the decoding floor 'make bench' measures mbopt
+//     analyze against
 //  8. the command: cmd/mbopt/internal/cli (the plumbing its commands
 //     share: exit statuses, flag names, output files, warnings);
 //     then cmd/mbopt
+//
+// The test reads a package's layer from its folder (the longest entry of
+// its table that is the package or a folder above it), so a new package
+// takes its folder's place in the flow.
 //
 // The halves meet only in the nouns and above them: no package of the
 // relevance half, its inputs or its nouns depends, even indirectly, on a

@@ -20,106 +20,104 @@ const (
 	comparison  = 40 // the comparison half: revisions → verdicts → trends
 	documents   = 50 // renderings of both halves' results
 	pipelines   = 60 // whole pipelines on a module
-	testSupport = 70 // test support (internal/testing); only tests import it
+	testSupport = 70 // test support (testkit); only tests import it
 	command     = 80 // cmd/mbopt
 )
 
-// layer is each package's layer and step. A new package must be added
-// here (and to doc.go), which makes its place in the flow a decision.
+// layer maps folders to layers and steps: a package's layer is that of
+// the longest entry that is the package or a folder above it, so the
+// folders show the flow and a new package takes its folder's layer. An
+// entry for a single package orders it within its folder's layer, or (in
+// compare/, whose engine the relevance half's collection also runs
+// benchmarks with) places it lower.
 var layer = map[string]int{
-	"bitset":               helpers,
-	"internal/atomicfile":  helpers,
-	"internal/dirlock":     helpers,
-	"internal/enum":        helpers,
-	"internal/gomod":       helpers,
-	"internal/doccheck":    helpers,
-	"internal/interrupt":   helpers,
-	"internal/layers":      helpers,
-	"internal/lazy":        helpers,
-	"internal/par":         helpers,
-	"internal/proc":        helpers,
-	"internal/progress":    helpers,
-	"internal/regfile":     helpers,
-	"internal/srcfunc":     helpers,
-	"internal/textutil":    helpers,
+	"internal":             helpers,
 	"internal/gitrev":      helpers + 1,
 	"internal/selfprofile": helpers + 1,
 	"internal/statedir":    helpers + 1,
 	"internal/testbin":     helpers + 1,
 	"internal/tmpdir":      helpers + 1,
+	"internal/benchname":   helpers + 2,
+	"internal/opprof":      helpers + 1,
 
-	"benchname": nouns,
-	"input":     nouns,
-	"relevance": nouns,
-	"shard":     nouns,
-	"callgraph": nouns + 1,
-	"manifest":  nouns + 1,
+	"":              nouns, // the module's root package: the input error
+	"callgraph":     nouns + 1,
+	"compare/shard": nouns,
 
-	"covdata":   inputs,
-	"measure":   inputs,
-	"opprof":    inputs,
-	"reference": inputs + 1,
-	"collect":   inputs + 1,
+	"compare/measure":     inputs,
+	"relevance/covdata":   inputs,
+	"relevance/manifest":  inputs,
+	"relevance/reference": inputs + 1,
+	"relevance/collect":   inputs + 1,
 
-	"coverage":  relevance,
-	"staticcg":  relevance,
-	"suite":     relevance,
-	"changes":   relevance + 1,
-	"optimize":  relevance + 1,
-	"recommend": relevance + 1,
-	"analysis":  relevance + 2,
+	"relevance":          relevance,
+	"coverage":           relevance,
+	"relevance/staticcg": relevance,
+	"relevance/suite":    relevance,
+	"relevance/changes":  relevance + 1,
+	"optimize":           relevance + 1,
+	"recommend":          relevance + 1,
+	"relevance/analysis": relevance + 2,
 
-	"benchstats": comparison,
-	"culprit":    comparison + 1,
-	"compare":    comparison + 2,
-	"detect":     comparison + 2,
-	"history":    comparison + 3,
-	"bisect":     comparison + 3,
+	"compare":            comparison + 2,
+	"compare/benchstats": comparison,
+	"compare/culprit":    comparison + 1,
+	"compare/detect":     comparison + 2,
+	"compare/history":    comparison + 3,
+	"compare/bisect":     comparison + 3,
 
-	"report/github":          documents,
-	"report/internal/render": documents,
-	"report/plot":            documents,
-	"report/site":            documents,
-	"report":                 documents + 1,
-	"report/trend":           documents + 1,
-	"report/verdict":         documents + 1,
+	"report":          documents + 1,
+	"report/github":   documents,
+	"report/internal": documents,
+	"report/plot":     documents,
+	"report/site":     documents,
 
 	"pipeline": pipelines,
 
-	"internal/testing/cmpfixture": testSupport,
-	"internal/testing/dirtest":    testSupport,
-	"internal/testing/gittest":    testSupport,
-	"internal/testing/golden":     testSupport,
-	"internal/testing/hostile":    testSupport,
-	"internal/testing/need":       testSupport,
-	"internal/testing/proctab":    testSupport,
-	"internal/testing/perf":       testSupport,
-	"internal/testing/proftest":   testSupport,
-	"internal/testing/synth":      testSupport,
-	"internal/testing/badcorpus":  testSupport + 1,
-	"internal/testing/nosamples":  testSupport + 1,
-	"internal/testing/corpus":     testSupport + 1,
-	"internal/testing/floor":      testSupport + 1,
-	"internal/testing/loopmodule": testSupport + 1,
+	"testkit":            testSupport,
+	"testkit/badcorpus":  testSupport + 1,
+	"testkit/nosamples":  testSupport + 1,
+	"testkit/corpus":     testSupport + 1,
+	"testkit/floor":      testSupport + 1,
+	"testkit/loopmodule": testSupport + 1,
 
+	"cmd":                    command + 1,
 	"cmd/mbopt/internal/cli": command,
-	"cmd/mbopt":              command + 1,
+}
+
+// layerOf returns pkg's layer (see layer) and whether some entry covers it.
+func layerOf(pkg string) (int, bool) {
+	for p := pkg; ; {
+		if l, ok := layer[p]; ok {
+			return l, true
+		}
+		if p == "" {
+			return 0, false
+		}
+		i := strings.LastIndex(p, "/")
+		if i < 0 {
+			p = ""
+		} else {
+			p = p[:i]
+		}
+	}
 }
 
 // relevanceHalf are the packages of the relevance half and its inputs and
 // nouns, and comparisonHalf the packages that compare revisions and
 // render comparisons: no package of the first list may depend on one of
 // the second, even indirectly (TestRelevanceNeedsNoComparison). The halves
-// meet in the nouns (package relevance) and in the command.
+// meet in the nouns (package callgraph's Impact and Application) and in
+// the command.
 var (
-	relevanceHalf  = []string{"analysis", "suite", "coverage", "optimize", "recommend", "changes", "callgraph", "manifest", "collect", "reference", "staticcg", "covdata", "relevance"}
-	comparisonHalf = []string{"compare", "benchstats", "culprit", "bisect", "history", "detect", "report/verdict", "report/trend", "report/site"}
+	relevanceHalf  = []string{"relevance/analysis", "relevance/suite", "coverage", "optimize", "recommend", "relevance/changes", "callgraph", "relevance/manifest", "relevance/collect", "relevance/reference", "relevance/staticcg", "relevance/covdata"}
+	comparisonHalf = []string{"compare", "compare/benchstats", "compare/culprit", "compare/bisect", "compare/history", "compare/detect", "report/verdict", "report/trend", "report/site"}
 )
 
 // testDir is the directory of test support: fixtures, golden files,
 // synthetic suites and the programs that write test corpora. Only tests
 // import its packages.
-const testDir = "internal/testing/"
+const testDir = "testkit/"
 
 // notForTheCommand are internal packages cmd/mbopt must not import:
 // algorithm internals. (Test support is for no production package; see
@@ -168,13 +166,13 @@ func deps(t *testing.T, pkg string) []string {
 
 func TestImportsPointDown(t *testing.T) {
 	for pkg, imps := range imports(t) {
-		l, ok := layer[pkg]
+		l, ok := layerOf(pkg)
 		if !ok {
 			t.Errorf("package %s has no layer: add it to the table in layers_test.go and doc.go", pkg)
 			continue
 		}
 		for _, imp := range imps {
-			if li, ok := layer[imp]; ok && li >= l {
+			if li, ok := layerOf(imp); ok && li >= l {
 				t.Errorf("%s (layer %d) imports %s (layer %d): a package may import only lower layers", pkg, l, imp, li)
 			}
 		}
@@ -210,9 +208,9 @@ func TestProductionImportsNoTestSupport(t *testing.T) {
 // the packages that read collected profiles do not pull in the benchmark
 // runner (package collect): the manifest is all they need of it.
 func TestPipelineNeedsNoRunner(t *testing.T) {
-	for _, pkg := range []string{"analysis", "report", "suite", "coverage", "optimize", "recommend", "callgraph", "manifest"} {
+	for _, pkg := range []string{"relevance/analysis", "report", "relevance/suite", "coverage", "optimize", "recommend", "callgraph", "relevance/manifest"} {
 		for _, dep := range deps(t, pkg) {
-			if dep == "collect" || dep == "reference" {
+			if dep == "relevance/collect" || dep == "relevance/reference" {
 				t.Errorf("%s depends on %s", pkg, dep)
 			}
 		}
@@ -243,16 +241,16 @@ const gonumPlot = "gonum.org/v1/plot"
 
 // TestRelevanceNeedsNoComparison checks, over all transitive dependencies,
 // that the relevance half never depends on the comparison half: what
-// compare needs of an analysis is a shared noun (relevance.Impact), not an
+// compare needs of an analysis is a shared noun (callgraph.Impact), not an
 // import.
 func TestRelevanceNeedsNoComparison(t *testing.T) {
 	for _, pkg := range relevanceHalf {
-		if _, ok := layer[pkg]; !ok {
+		if _, ok := layerOf(pkg); !ok {
 			t.Errorf("relevanceHalf names %s, which has no layer", pkg)
 		}
 		for _, dep := range deps(t, pkg) {
 			if slices.Contains(comparisonHalf, dep) {
-				t.Errorf("%s (relevance half) depends on %s (comparison half): share a noun instead (see package relevance)", pkg, dep)
+				t.Errorf("%s (relevance half) depends on %s (comparison half): share a noun instead (see callgraph.Impact)", pkg, dep)
 			}
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/mbopt/mbopt/internal/testing/hostile"
 	"github.com/mbopt/mbopt/report/github"
+	"github.com/mbopt/mbopt/testkit/hostile"
 )
 
 // TestAnnotationEscapes: whatever a title or message holds (a percent

@@ -22,7 +22,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/recorder"
 
-	"github.com/mbopt/mbopt/benchname"
+	"github.com/mbopt/mbopt/internal/benchname"
 )
 
 // Figure is the data behind one plot of the report, independent of how

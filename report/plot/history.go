@@ -11,8 +11,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/mbopt/mbopt/benchstats"
-	"github.com/mbopt/mbopt/detect"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/detect"
 )
 
 // titleRunes bounds the title of a line figure ([HistoryFigure],

@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare/benchstats"
 )
 
 // An IntervalRow is one row of an interval figure ([IntervalFigure]): a

@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/benchstats"
-	"github.com/mbopt/mbopt/internal/testing/golden"
+	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/report/plot"
+	"github.com/mbopt/mbopt/testkit/golden"
 )
 
 // classificationExamples are the rows of docs/compare-classification.svg,

@@ -19,9 +19,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/benchstats"
-	"github.com/mbopt/mbopt/internal/testing/need"
+	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/report/site"
+	"github.com/mbopt/mbopt/testkit/need"
 )
 
 // chromium returns the path of a headless-capable Chromium. Where none is

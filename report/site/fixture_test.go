@@ -12,14 +12,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/culprit"
-	"github.com/mbopt/mbopt/detect"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/internal/testing/hostile"
-	"github.com/mbopt/mbopt/relevance"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/culprit"
+	"github.com/mbopt/mbopt/compare/detect"
+	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/report/site"
+	"github.com/mbopt/mbopt/testkit/hostile"
 )
 
 // fixtureBench is one benchmark of the fixture history: its changes at
@@ -101,7 +101,7 @@ func fixtureData(t *testing.T, withHostile bool) *site.Data {
 			e := &benchstats.Estimate{Change: ch, CI: benchstats.Interval{Low: ch - b.half, High: ch + b.half}, BaseMedian: b.base, HeadMedian: b.base * (1 + ch), BaseN: 45, HeadN: 45}
 			r.Results = append(r.Results, compare.Result{ID: b.pkg + "." + b.name, Package: b.pkg, Name: b.name, Unit: b.unit,
 				Status: compare.Compared, Estimate: e, Verdict: benchstats.Classify(*e, 0.01, false), Trials: 3,
-				Impact: &relevance.Impact{Flat: b.impact, Attributed: b.impact}})
+				Impact: &callgraph.Impact{Flat: b.impact, Attributed: b.impact}})
 			if last {
 				res := &r.Results[len(r.Results)-1]
 				res.AppImpact, res.Culprits = b.estimate, b.culprits

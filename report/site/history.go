@@ -7,10 +7,10 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/measure"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/compare/measure"
 )
 
 // WriteHistory writes the site of a history into dir: [FromHistory] of set

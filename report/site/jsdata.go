@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/compare/benchstats"
 )
 
 // This file holds the data the pages' scripts read: each series and

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mbopt/mbopt/benchstats"
-	"github.com/mbopt/mbopt/detect"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/detect"
 )
 
 // Data is what a site shows: benchmark series against one baseline, the

@@ -13,11 +13,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/benchstats"
-	"github.com/mbopt/mbopt/detect"
-	"github.com/mbopt/mbopt/internal/testing/dirtest"
-	"github.com/mbopt/mbopt/internal/testing/hostile"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/detect"
 	"github.com/mbopt/mbopt/report/site"
+	"github.com/mbopt/mbopt/testkit/dirtest"
+	"github.com/mbopt/mbopt/testkit/hostile"
 )
 
 func TestPageNames(t *testing.T) {

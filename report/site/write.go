@@ -18,9 +18,9 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/mbopt/mbopt/benchname"
-	"github.com/mbopt/mbopt/detect"
+	"github.com/mbopt/mbopt/compare/detect"
 	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/benchname"
 )
 
 //go:embed assets

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/detect"
-	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/compare/detect"
+	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/report/trend"
 )
 

@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/culprit"
-	"github.com/mbopt/mbopt/detect"
-	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/culprit"
+	"github.com/mbopt/mbopt/compare/detect"
+	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/report/trend"
 )
 

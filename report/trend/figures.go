@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt/benchname"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/report/internal/render"
 	"github.com/mbopt/mbopt/report/plot"
@@ -93,10 +93,10 @@ func FigureName(s Series, used map[string]bool) string {
 
 // WriteFigures writes one SVG per series of d into dir ([SeriesSVG], named
 // by [FigureName]), creating dir, each file atomically. A dir that cannot
-// be created is an [*input.Error] naming the field Dir.
+// be created is an [*mbopt.Error] naming the field Dir.
 func WriteFigures(dir string, d *Document) error {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return input.Errorf("%s %s: %w", input.Field("Dir"), dir, err)
+		return mbopt.Errorf("%s %s: %w", mbopt.Field("Dir"), dir, err)
 	}
 	used := map[string]bool{}
 	for _, s := range d.Series {
@@ -113,10 +113,10 @@ func WriteFigures(dir string, d *Document) error {
 
 // WriteInstabilityFigure writes [InstabilitySVG] into dir as
 // instability.svg, creating dir, atomically, and returns the file's path.
-// A dir that cannot be created is an [*input.Error] naming the field Dir.
+// A dir that cannot be created is an [*mbopt.Error] naming the field Dir.
 func WriteInstabilityFigure(dir string, insts []history.Instability, cal *history.Calibration) (string, error) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return "", input.Errorf("%s %s: %w", input.Field("Dir"), dir, err)
+		return "", mbopt.Errorf("%s %s: %w", mbopt.Field("Dir"), dir, err)
 	}
 	svg, err := InstabilitySVG(insts, cal)
 	if err != nil {

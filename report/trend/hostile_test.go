@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/detect"
-	"github.com/mbopt/mbopt/history"
-	"github.com/mbopt/mbopt/internal/testing/hostile"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/detect"
+	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/report/trend"
+	"github.com/mbopt/mbopt/testkit/hostile"
 )
 
 // TestHostileNames: the history of the hostile-names fixture, with hostile

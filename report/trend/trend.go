@@ -16,14 +16,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mbopt/mbopt/benchstats"
-	"github.com/mbopt/mbopt/bisect"
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/culprit"
-	"github.com/mbopt/mbopt/detect"
-	"github.com/mbopt/mbopt/history"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/bisect"
+	"github.com/mbopt/mbopt/compare/culprit"
+	"github.com/mbopt/mbopt/compare/detect"
+	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/relevance"
 	"github.com/mbopt/mbopt/report/internal/render"
 	"github.com/mbopt/mbopt/report/plot"
 )
@@ -117,7 +117,7 @@ type Point struct {
 	// Impact is the benchmark's reference impact in that comparison;
 	// omitted when it had none. It is no estimate of the change's effect
 	// on the application: the app_impact fields are.
-	Impact *relevance.Impact `json:"impact,omitempty"`
+	Impact *callgraph.Impact `json:"impact,omitempty"`
 	// AppImpact is the comparison's estimate of the change's effect on
 	// the application (history.Point.AppImpact: app_impact,
 	// app_impact_low, app_impact_high, app_impact_basis, the shares and

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/mbopt/mbopt/bisect"
+	"github.com/mbopt/mbopt/compare/bisect"
 )
 
 // BisectFormats are the formats [WriteBisect] writes.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mbopt/mbopt/bisect"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/bisect"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/culprit"
+	"github.com/mbopt/mbopt/compare/culprit"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/report/internal/render"
 )

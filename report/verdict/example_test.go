@@ -7,10 +7,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/input"
-	"github.com/mbopt/mbopt/relevance"
+	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
@@ -32,11 +32,11 @@ func ExampleWriteText() {
 		Results: []compare.Result{{
 			ID: "example.com/tinytsdb/encoding.BenchmarkParse", Package: "example.com/tinytsdb/encoding", Name: "BenchmarkParse",
 			Unit: "sec/op", Status: compare.Compared, Estimate: est(0.41, 0.35, 0.47), Instability: 0.12,
-			Verdict: benchstats.DefiniteRegression, Impact: &relevance.Impact{Attributed: 0.055, Flat: 0.168},
+			Verdict: benchstats.DefiniteRegression, Impact: &callgraph.Impact{Attributed: 0.055, Flat: 0.168},
 		}, {
 			ID: "example.com/tinytsdb/storage.BenchmarkSearch", Package: "example.com/tinytsdb/storage", Name: "BenchmarkSearch",
 			Unit: "sec/op", Status: compare.Compared, Estimate: est(0.12, 0.10, 0.15), Instability: 0.05,
-			Verdict: benchstats.DefiniteRegression, Impact: &relevance.Impact{Attributed: 0.34, Flat: 0.41},
+			Verdict: benchstats.DefiniteRegression, Impact: &callgraph.Impact{Attributed: 0.34, Flat: 0.41},
 		}},
 	}
 	if err := verdict.WriteText(os.Stdout, r); err != nil {
@@ -88,7 +88,7 @@ func ExampleDocument() {
 	out, err := verdict.Document(r, "github", "")
 	fmt.Println(strings.Contains(string(out), "fedcba9876"), err)
 	_, err = verdict.Document(r, "github", os.TempDir())
-	fmt.Println(errors.Is(err, input.ErrInput))
+	fmt.Println(errors.Is(err, mbopt.ErrInput))
 	// Output:
 	// true <nil>
 	// true

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/internal/testing/golden"
 	"github.com/mbopt/mbopt/report/verdict"
+	"github.com/mbopt/mbopt/testkit/golden"
 )
 
 func TestFigure(t *testing.T) {

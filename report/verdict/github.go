@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/report/github"
 	"github.com/mbopt/mbopt/report/internal/render"
 )

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/measure"
-	"github.com/mbopt/mbopt/relevance"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
 
@@ -53,9 +53,9 @@ func leadCompare(a, b *compare.Result, metric measure.Metric) int {
 }
 
 // impactOf returns the result's impact, zero when unknown.
-func impactOf(r *compare.Result) relevance.Impact {
+func impactOf(r *compare.Result) callgraph.Impact {
 	if r.Impact == nil {
-		return relevance.Impact{}
+		return callgraph.Impact{}
 	}
 	return *r.Impact
 }

@@ -6,11 +6,11 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/culprit"
-	"github.com/mbopt/mbopt/internal/testing/hostile"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/culprit"
 	"github.com/mbopt/mbopt/report/verdict"
+	"github.com/mbopt/mbopt/testkit/hostile"
 )
 
 // hostileReport is a comparison of the hostile-names fixture: every name

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/measure"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 

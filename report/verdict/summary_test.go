@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
@@ -26,7 +26,7 @@ func TestDocumentSummaryFails(t *testing.T) {
 	r := compareFixtures()["full"]
 	out, err := verdict.Document(r, "github", "/dev/full")
 	require.Error(t, err)
-	assert.True(t, errors.Is(err, input.ErrInput), "an input error: %v", err)
+	assert.True(t, errors.Is(err, mbopt.ErrInput), "an input error: %v", err)
 	assert.Contains(t, err.Error(), "Config.StepSummary: appending the step summary to /dev/full")
 	assert.Contains(t, err.Error(), "no space left on device")
 	var want bytes.Buffer

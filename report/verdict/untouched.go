@@ -3,8 +3,8 @@ package verdict
 import (
 	"fmt"
 
-	"github.com/mbopt/mbopt/benchstats"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/benchstats"
 )
 
 // untouchedMark follows the name of a detection in a benchmark that no

@@ -13,11 +13,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/benchstats"
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/internal/testing/golden"
-	"github.com/mbopt/mbopt/relevance"
+	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/report/verdict"
+	"github.com/mbopt/mbopt/testkit/golden"
 )
 
 const fixtureModule = "example.com/tinytsdb"
@@ -27,7 +27,7 @@ const fixtureModule = "example.com/tinytsdb"
 const uglyName = "BenchmarkCompactLevels/levels=8/block_size=4096/codec=zstd|lz4/values=`raw`_<int64>*/workers=16%/retention=720h,keep:all"
 
 // result builds a compared result of the fixture module.
-func result(pkg, name, unit string, change, lo, hi float64, v benchstats.Verdict, im *relevance.Impact) compare.Result {
+func result(pkg, name, unit string, change, lo, hi float64, v benchstats.Verdict, im *callgraph.Impact) compare.Result {
 	return compare.Result{
 		ID: pkg + "." + name, Package: pkg, Name: name, Unit: unit, Status: compare.Compared,
 		Estimate: &benchstats.Estimate{
@@ -38,8 +38,8 @@ func result(pkg, name, unit string, change, lo, hi float64, v benchstats.Verdict
 	}
 }
 
-func impact(attributed, flat float64, fns ...string) *relevance.Impact {
-	return &relevance.Impact{Attributed: attributed, Flat: flat, Functions: fns}
+func impact(attributed, flat float64, fns ...string) *callgraph.Impact {
+	return &callgraph.Impact{Attributed: attributed, Flat: flat, Functions: fns}
 }
 
 func settings() compare.Settings {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/input"
 	"github.com/mbopt/mbopt/report/github"
 )
 
@@ -53,7 +53,7 @@ func Document(r *compare.Report, format, stepSummary string) ([]byte, error) {
 	if stepSummary == "" {
 		out.Write(sum.Markdown)
 	} else if err := sum.Append(stepSummary); err != nil {
-		return out.Bytes(), input.Errorf("%s: %v; free space, point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", input.Field("StepSummary"), err)
+		return out.Bytes(), mbopt.Errorf("%s: %v; free space, point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", mbopt.Field("StepSummary"), err)
 	}
 	return out.Bytes(), nil
 }

@@ -67,7 +67,7 @@ head -c $(($(wc -c <"$src") / 2)) "$src" >"$bad/truncated.pprof"
 go test -run '^$' -bench '^BenchmarkParseLine$' -benchtime 200ms \
 	-memprofile "$bad/heap.pprof" ./encoding >/dev/null
 rm -f ./*.test
-(cd "$here/../.." && go run ./internal/testing/nosamples "$bad/no-samples.pprof")
+(cd "$here/../.." && go run ./testkit/nosamples "$bad/no-samples.pprof")
 printf 'this is not a pprof profile\n' >"$bad/not-a-profile.pprof"
 : >"$bad/empty-file.pprof"
 

@@ -5,23 +5,23 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/mbopt/mbopt/analysis"
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
 func TestWord(t *testing.T) {
 	tests := []struct {
 		name     string
 		err      error
-		override map[input.Field]string
+		override map[mbopt.Field]string
 		want     string
 	}{
-		{"named fields", input.Errorf("%s must be positive, not %d", input.Field("Select.Top"), -1), nil, "--top must be positive, not -1"},
-		{"field before", input.Field("Bench").Errorf("missing argument to repetition operator"), nil, "--bench: missing argument to repetition operator"},
-		{"field without flag", input.Field("Dir").Errorf("x is not a directory"), nil, "x is not a directory"},
-		{"override", input.Field("Dir").Errorf("x is not a directory"), map[input.Field]string{"Dir": "-C"}, "-C: x is not a directory"},
-		{"wrapped", fmt.Errorf("collecting: %w", input.Field("Out").Errorf("o is a file")), nil, "collecting: --out: o is a file"},
-		{"nested", input.Errorf("selecting: %w", input.Errorf("%s is 0", input.Field("Select.Budget"))), nil, "selecting: --budget is 0"},
+		{"named fields", mbopt.Errorf("%s must be positive, not %d", mbopt.Field("Select.Top"), -1), nil, "--top must be positive, not -1"},
+		{"field before", mbopt.Field("Bench").Errorf("missing argument to repetition operator"), nil, "--bench: missing argument to repetition operator"},
+		{"field without flag", mbopt.Field("Dir").Errorf("x is not a directory"), nil, "x is not a directory"},
+		{"override", mbopt.Field("Dir").Errorf("x is not a directory"), map[mbopt.Field]string{"Dir": "-C"}, "-C: x is not a directory"},
+		{"wrapped", fmt.Errorf("collecting: %w", mbopt.Field("Out").Errorf("o is a file")), nil, "collecting: --out: o is a file"},
+		{"nested", mbopt.Errorf("selecting: %w", mbopt.Errorf("%s is 0", mbopt.Field("Select.Budget"))), nil, "selecting: --budget is 0"},
 		{"module", analysis.CheckModules([]string{"x y"}), nil, `--module "x y": contains white space; a module prefix is an import path such as example.com/project`},
 		{"warning", &analysis.ModuleFromGoModWarning{Module: "m", GoMod: "go.mod"}, nil, "project module m taken from go.mod; use --module to choose another"},
 		{"limit", errors.New("a.pprof: file is 9 bytes, over the 8-byte limit (Limits.MaxFileBytes)"), nil, "a.pprof: file is 9 bytes, over the 8-byte limit (raise it with --max-profile-bytes)"},
@@ -46,7 +46,7 @@ func TestEnum(t *testing.T) {
 		t.Errorf("Enum(json) = %v", err)
 	}
 	err := Enum("--format", "xml", "text", "json")
-	if want := `--format: invalid value "xml": valid values are {text|json}`; err == nil || err.Error() != want || !errors.Is(err, input.ErrInput) {
+	if want := `--format: invalid value "xml": valid values are {text|json}`; err == nil || err.Error() != want || !errors.Is(err, mbopt.ErrInput) {
 		t.Errorf("Enum(xml) = %v, want the input error %q", err, want)
 	}
 }

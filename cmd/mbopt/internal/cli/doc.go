@@ -12,8 +12,8 @@
 // github.com/mbopt/mbopt/cmd/mbopt, or mbopt --help); [Code] maps a
 // command's error to it, in one place.
 //
-// Bad input is every error matching input.ErrInput: the library's
-// [*input.Error] values, the commands' own checks of their flags (which
+// Bad input is every error matching mbopt.ErrInput: the library's
+// [*mbopt.Error] values, the commands' own checks of their flags (which
 // return input errors too), and cobra's usage errors, which cobra leaves
 // untyped: [FlagError] (the root command's flag error function), [Args]
 // (every positional-argument validator) and [Usage] (the root command's

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/internal/interrupt"
 )
 
@@ -55,7 +55,7 @@ func Code(err error, sig os.Signal) int {
 	switch {
 	case err == nil:
 		return OK
-	case errors.Is(err, input.ErrInput):
+	case errors.Is(err, mbopt.ErrInput):
 		return BadInput
 	case errors.As(err, &ee):
 		return ee.Code
@@ -67,7 +67,7 @@ func Code(err error, sig os.Signal) int {
 // which cobra uses for every command: a flag error is bad input whose
 // message says where the usage is.
 func FlagError(cmd *cobra.Command, err error) error {
-	return input.Errorf("%w; run '%s --help' for usage", err, cmd.CommandPath())
+	return mbopt.Errorf("%w; run '%s --help' for usage", err, cmd.CommandPath())
 }
 
 // Args wraps a positional-argument validator, whose errors cobra leaves
@@ -89,5 +89,5 @@ func Usage(err error) error {
 	if rest = strings.TrimSpace(rest); rest != "" {
 		rest = "\n" + rest
 	}
-	return input.Errorf("%s; run 'mbopt --help' for usage%s", first, rest)
+	return mbopt.Errorf("%s; run 'mbopt --help' for usage%s", first, rest)
 }

@@ -7,19 +7,19 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/internal/enum"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
-// flags maps the library's settings — the input.Field paths of
+// flags maps the library's settings — the mbopt.Field paths of
 // analysis.Config, pipeline.Config, collect.Config, compare.Options,
 // pipeline.CompareConfig, HistoryConfig and detect.Options — to the flags that set them, so that library errors and
 // warnings read in the command's vocabulary. The packages' paths do not
 // collide: where two name the same path (Out, Bench, Shard) one flag sets
 // both. A path without a flag (collect's and compare's Dir, the current
 // directory) is named as Go names it, or not at all before a message.
-var flags = map[input.Field]string{
+var flags = map[mbopt.Field]string{
 	// analysis.Config and pipeline.Config
 	"App": "--app", "Scenarios.Weight": "--weight", "Micro": "--micro", "Modules": "--module", "Exclude": "--exclude",
 	"Targets": "--targets", "Nodes": "--nodes", "Strict": "--strict", "Impact": "--impact", "Recommend": "--recommend", "KeepNegligible": "--keep-negligible",
@@ -61,7 +61,7 @@ var flags = map[input.Field]string{
 
 // Flag names a library setting by its flag, or as Go does when no flag sets
 // it.
-func Flag(f input.Field) string {
+func Flag(f mbopt.Field) string {
 	if name, ok := flags[f]; ok {
 		return name
 	}
@@ -71,8 +71,8 @@ func Flag(f input.Field) string {
 // Given returns whether the flag of fs that sets the library setting f was
 // given on the command line: the library's Chosen hooks (such as
 // pipeline.CompareConfig.Chosen).
-func Given(fs *pflag.FlagSet) func(f input.Field) bool {
-	return func(f input.Field) bool {
+func Given(fs *pflag.FlagSet) func(f mbopt.Field) bool {
+	return func(f mbopt.Field) bool {
 		name, ok := flags[f]
 		return ok && fs.Changed(strings.TrimPrefix(name, "--"))
 	}
@@ -90,10 +90,10 @@ var limitFlags = strings.NewReplacer(
 func Words(msg string) string { return limitFlags.Replace(msg) }
 
 // texter is implemented by the library's errors and warnings that name
-// settings: input.Error and the analysis warnings with a Text method.
+// settings: mbopt.Error and the analysis warnings with a Text method.
 type texter interface {
 	error
-	Text(name func(input.Field) string) string
+	Text(name func(mbopt.Field) string) string
 }
 
 // worded is a library error or warning worded with flag names. It unwraps
@@ -107,29 +107,29 @@ func (e *worded) Error() string { return e.msg }
 func (e *worded) Unwrap() error { return e.err }
 
 // Word returns err worded with the command's flags: the settings an
-// [*input.Error] names, or its Field's flag before its message (override
+// [*mbopt.Error] names, or its Field's flag before its message (override
 // names fields first, then the table), a warning's settings and the size
 // limits. The result unwraps to err.
-func Word(err error, override map[input.Field]string) error {
+func Word(err error, override map[mbopt.Field]string) error {
 	var w *worded
 	if err == nil || errors.As(err, &w) {
 		return err
 	}
-	flag := func(f input.Field) (string, bool) {
+	flag := func(f mbopt.Field) (string, bool) {
 		if n, ok := override[f]; ok {
 			return n, true
 		}
 		n, ok := flags[f]
 		return n, ok
 	}
-	name := func(f input.Field) string {
+	name := func(f mbopt.Field) string {
 		if n, ok := flag(f); ok {
 			return n
 		}
 		return f.String()
 	}
 	msg := err.Error()
-	var ie *input.Error
+	var ie *mbopt.Error
 	if t, ok := err.(texter); ok && !errors.As(err, &ie) {
 		msg = t.Text(name) // a warning, or another error that names settings
 	} else if errors.As(err, &ie) {
@@ -148,7 +148,7 @@ func Word(err error, override map[input.Field]string) error {
 // Enum checks that the flag's value is one of valid (enum.Check).
 func Enum(flag, value string, valid ...string) error {
 	if err := enum.Check("invalid value", value, valid...); err != nil {
-		return input.Errorf("%s: %w", flag, err)
+		return mbopt.Errorf("%s: %w", flag, err)
 	}
 	return nil
 }
@@ -191,7 +191,7 @@ func CheckFinite(fs *pflag.FlagSet) error {
 			return
 		}
 		if x, gerr := fs.GetFloat64(f.Name); gerr == nil && (math.IsNaN(x) || math.IsInf(x, 0)) {
-			err = input.Errorf("--%s %s: want a finite number, such as its default %s", f.Name, f.Value, f.DefValue)
+			err = mbopt.Errorf("--%s %s: want a finite number, such as its default %s", f.Name, f.Value, f.DefValue)
 		}
 	})
 	return err

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/mbopt/mbopt/input"
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 )
 
 // Output writes data to stdout, or to path (-o) through a temporary file
 // renamed into place, so a failure never leaves a half-written file. The
-// commands check path with input.CheckOutput before they compute anything.
+// commands check path with mbopt.CheckOutput before they compute anything.
 func Output(stdout io.Writer, path string, data []byte) error {
 	if path == "" {
 		_, err := stdout.Write(data)
@@ -24,7 +24,7 @@ func Output(stdout io.Writer, path string, data []byte) error {
 func WriteFile(path string, data []byte) error {
 	f, err := atomicfile.Create(path)
 	if err != nil {
-		return input.Errorf("writing %s: %v", path, err)
+		return mbopt.Errorf("writing %s: %v", path, err)
 	}
 	defer f.Cleanup()
 	if _, err := f.Write(data); err != nil {

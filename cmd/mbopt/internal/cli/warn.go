@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/mbopt/mbopt/analysis"
+	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
 // Warn prints a warning on w (stderr), worded with the flags (see [Word]):

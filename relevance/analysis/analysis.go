@@ -1,0 +1,648 @@
+// Package analysis is mbopt's relevance half on files: it reads the
+// application profile(s) and a directory or list of benchmark profiles,
+// builds their call graphs ([callgraph]), computes coverage and reference
+// impact ([coverage]), the minimal suite ([optimize], Algorithm 2) and
+// recommendations ([recommend], Algorithm 3), and returns everything as one
+// [Report] that package report renders.
+//
+// An analysis runs no benchmark and no program: it reads the files it is
+// given, which may have been collected anywhere. Package pipeline is the
+// one that runs things on a module: it profiles the benchmarks (package
+// collect) and the application (package reference), then calls [Run]. The
+// two words keep these meanings throughout mbopt: an analysis reads
+// profiles, a pipeline makes them and then analyses them.
+//
+// Bad application input is always an error. Bad benchmark profiles are
+// normal in a large suite (a benchmark that failed or timed out leaves an
+// empty or truncated file), so each is skipped and listed in
+// [Report.Skipped], unless [Config.Strict] is set.
+package analysis
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/gomod"
+	"github.com/mbopt/mbopt/internal/par"
+	"github.com/mbopt/mbopt/internal/regfile"
+	"github.com/mbopt/mbopt/optimize"
+	"github.com/mbopt/mbopt/recommend"
+	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/staticcg"
+)
+
+// Config says what to analyse. Only App and Micro are required.
+type Config struct {
+	// App lists the application (reference) profiles; several are merged
+	// into one graph.
+	App []string
+	// Micro lists benchmark profiles and directories of them. A
+	// directory contributes its files named *.pprof, *.prof, *.pb.gz or
+	// *.pb; a benchmark's id is its file name without that extension.
+	Micro []string
+	// Modules are the project's module path prefixes, each an import
+	// path (see [CheckModules]). When empty, the modules of the
+	// benchmark profiles' manifests are used, else the module path of the
+	// go.mod in Dir (or the nearest parent directory).
+	Modules []string
+	// AllowNoProject accepts an application none of whose functions lies
+	// in Modules (every project-only figure is then 0/0), with a warning;
+	// by default that is an input error holding a [*NoProjectFunctionsError].
+	AllowNoProject bool
+	// Dir is where to look for go.mod; "" means the current directory.
+	Dir string
+	// Exclude lists Go package patterns ("go help packages": "..." is a
+	// wildcard, "x/..." matches x and below) of packages that are not
+	// project code although they lie in Modules: typically the workload
+	// driver that produced the application profile. A pattern starting
+	// with "./" or "../", or ".", is relative to every project module:
+	// "./cmd/..." with module example.com/m means "example.com/m/cmd/...".
+	// Excluded functions stay in the graphs as external nodes (see
+	// callgraph.Options.Exclude), so overall coverage is unchanged while
+	// project-only coverage, the minimal suite's project criterion and
+	// the recommendations leave them out.
+	Exclude []string
+	// Targets chooses the functions Algorithm 3 may recommend; the zero
+	// value is the paper's recommend.AnyFunction. With recommend.Callable
+	// each recommendation also carries the details a developer needs to
+	// write the benchmark (recommend.Options.Details).
+	Targets recommend.Targets
+	// Nodes is the minimal suite's criterion.
+	Nodes optimize.Nodes
+	// Impact selects the application time that ranks benchmarks, breaks
+	// Algorithm 2's ties and is the gain of the impact objective: the
+	// attributed impact (the zero value) or the paper's flat reference
+	// impact (see coverage.ImpactKind). Both are always computed and
+	// reported.
+	Impact coverage.ImpactKind
+	// AppFunctions lists function sets of the application (covdata
+	// files, written by `mbopt cover-app`): the application graph's nodes
+	// then come from coverage and their weights from the App profiles
+	// (see [Hybrid]).
+	AppFunctions []string
+	// Recommend is the number of recommendations; 0 disables them,
+	// negative means no limit.
+	Recommend int
+	// KeepNegligible keeps negligible candidates (one-line getters,
+	// comparators, small functions inlined into covered code: see
+	// package recommend, "Negligible candidates") in Algorithm 3's order
+	// with recommend.Callable targets instead of ranking them last; the
+	// paper's targets always keep them. Either way they are marked.
+	KeepNegligible bool
+	// Edges chooses the application graph's edges that the
+	// recommendations walk: the sampled ones (the zero value, the
+	// paper's), the static call graph's between the application's
+	// functions, or both (see package staticcg). Static edges need the
+	// application's source (Static) and add an *EdgesNote saying how the
+	// recommendations changed.
+	Edges staticcg.Edges
+	// Static configures the static call graph built for Edges static or
+	// both; Static.Dir "" means Dir. Ignored with StaticGraph.
+	Static staticcg.Options
+	// StaticGraph, when not nil, is the static call graph to use instead
+	// of building one from Static (one graph serves every profile of the
+	// same source).
+	StaticGraph *staticcg.Graph
+	// Strict turns every skipped benchmark profile into an error.
+	Strict bool
+	// AllowNonCPU and AllowEmpty accept non-CPU and sample-less
+	// profiles (see callgraph.Options).
+	AllowNonCPU, AllowEmpty bool
+	// Workers bounds parallel decoding; 0 means GOMAXPROCS.
+	Workers int
+	// Scenarios names the application workloads; App must then list all
+	// their files. With two or more, the report compares them and the
+	// suite covers their union.
+	Scenarios []ScenarioSpec
+	// Select goes beyond Algorithm 2 (objective, budget, top, min-gain);
+	// the zero value keeps Algorithm 2.
+	Select SelectConfig
+	// Certify bounds the minimal suite's distance from optimal with the
+	// LP relaxation (see optimize.Certify).
+	Certify bool
+	// Limits bounds the size of every profile file read (see
+	// callgraph.Limits); zero fields mean callgraph.DefaultLimits. A
+	// benchmark profile over a limit is skipped, an application profile
+	// over one is an error.
+	Limits callgraph.Limits
+}
+
+// Skip records a benchmark profile that was left out and why. As an error
+// (with [Config.Strict], the first skip fails the analysis) it reads
+// "File: Reason".
+type Skip struct {
+	// File is the profile, or the manifest or log file that records why
+	// there is none.
+	File string
+	// Reason says why the profile was left out.
+	Reason string
+	// ID is the benchmark's id when known (from a manifest).
+	ID string
+}
+
+// Error returns "File: Reason".
+func (s *Skip) Error() string { return s.File + ": " + s.Reason }
+
+// Report is the outcome of [Run].
+type Report struct {
+	// Modules are the project module prefixes used.
+	Modules []string
+	// Exclude are the import path patterns of the packages taken out of
+	// the project, Config.Exclude with relative patterns resolved, one
+	// per module, in order.
+	Exclude []string
+	// Targets is Config.Targets: the candidate set the recommendations
+	// were (or, with none asked for, would have been) chosen from.
+	Targets recommend.Targets
+	// Impact is Config.Impact: the impact that ranks benchmarks and that
+	// the suite's tie-break and impact objective used.
+	Impact coverage.ImpactKind
+	// AppProfiles are the application profiles, in the order given.
+	AppProfiles []string
+	// Coverage holds the application graph and every coverage set.
+	Coverage *coverage.Result
+	// Profiles maps benchmark id to profile path.
+	Profiles map[string]string
+	// Scope is manifest.ScopeTimed when the benchmarks are function sets
+	// or instruction profiles of their timed loops (collected with scope
+	// timed): their coverage
+	// leaves out the setup before b.ResetTimer and the validation after
+	// b.StopTimer, and a function that runs a constant number of times per
+	// benchmark. It is empty for profiles and for sets of whole runs,
+	// which count everything a benchmark's process ran, as the papers do.
+	Scope manifest.Scope
+	// Source says what the benchmarks are: manifest.SourceCover for
+	// function sets, manifest.SourceInstructions for instruction profiles
+	// (weighted in instructions, not seconds), empty for CPU profiles.
+	Source manifest.Source
+	// Suite is the minimal suite.
+	Suite *optimize.Result
+	// Hybrid compares the profile's and the coverage's functions; nil
+	// without Config.AppFunctions.
+	Hybrid *Hybrid
+	// Recommendations is nil when none were asked for.
+	Recommendations *recommend.Result
+	// Thin lists the benchmarks whose profiles took too few samples to
+	// trust, by id, with what each may hide (see [ThinBenchmark]).
+	Thin []ThinBenchmark
+	// Edges describes the static edges the recommendations walked; nil
+	// with Config.Edges sampled or without recommendations.
+	Edges *staticcg.Stats
+	// Skipped lists benchmarks left out: first those a collection
+	// manifest records as not ok, then unusable profiles, each sorted by
+	// file.
+	Skipped []Skip
+	// Entries holds the manifest entries (package collect) of the
+	// benchmarks, by id, when the profiles came with a manifest.json;
+	// empty otherwise.
+	Entries map[string]manifest.Entry
+	// Warnings are caveats that did not stop the analysis, in the order
+	// found: *ModuleFromGoModWarning, *NoProjectFunctionWarning,
+	// *NoSharedFunctionWarning, *ExcludeUnmatchedWarning, *CmdTargetsNote,
+	// *ThinProfileWarning, *ThinBenchmarksWarning, *UnnamedFramesWarning,
+	// *ExclusionNote, *CostSourceNote, *UnmatchedFunctionsWarning, *EdgesNote, *HybridNote
+	// and *NoCertificateWarning (pick them out with errors.As). The
+	// *ExclusionNote, *CostSourceNote, *EdgesNote and *HybridNote are
+	// information, not caveats: see [Note] and [IsNote].
+	Warnings []error
+	// Scenarios compares the application scenarios; nil with fewer than
+	// two.
+	Scenarios *coverage.ScenarioSet
+	// Selection is the selection beyond Algorithm 2 that Suite holds the
+	// steps of; nil when Config.Select asked for none.
+	Selection *optimize.Selection
+	// Certificate bounds Algorithm 2's suite from below; nil unless
+	// Config.Certify.
+	Certificate *optimize.Certificate
+	// SuiteCost compares Algorithm 2's suite's running cost with the
+	// cheapest suite of the same coverage; nil when the costs are not
+	// known for every benchmark that covers a counted node.
+	SuiteCost *SuiteCost
+	// CostCertificate bounds the cheapest suite's cost from below; nil
+	// unless Config.Certify with the cost objective.
+	CostCertificate *optimize.CostCertificate
+}
+
+func (c *Config) workers() int {
+	if c.Workers > 0 {
+		return c.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Run executes the analysis. Errors caused by the input match [mbopt.ErrInput]
+// and name the offending file or setting; those about a setting are
+// *[mbopt.Error]s.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if len(cfg.App) == 0 {
+		return nil, mbopt.Errorf("no application profile: give at least one with %s", mbopt.Field("App"))
+	}
+	if len(cfg.Micro) == 0 {
+		return nil, mbopt.Errorf("no benchmark profiles: give a directory or files with %s", mbopt.Field("Micro"))
+	}
+	if err := cfg.Select.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Impact != coverage.AttributedImpact && cfg.Impact != coverage.FlatImpact {
+		return nil, mbopt.Errorf("%s must be coverage.AttributedImpact or coverage.FlatImpact, not %d", mbopt.Field("Impact"), int(cfg.Impact))
+	}
+	if cfg.Edges < staticcg.Sampled || cfg.Edges > staticcg.Both {
+		return nil, mbopt.Errorf("%s must be staticcg.Sampled, Static or Both, not %d", mbopt.Field("Edges"), int(cfg.Edges))
+	}
+	if err := CheckModules(cfg.Modules); err != nil {
+		return nil, err
+	}
+	if err := checkScenarios(cfg.Scenarios); err != nil {
+		return nil, err
+	}
+	rep := &Report{AppProfiles: cfg.App, Profiles: map[string]string{}, Impact: cfg.Impact, Targets: cfg.Targets}
+
+	files, manifests, preSkipped, err := benchmarkFiles(cfg.Micro)
+	if err != nil {
+		return nil, err
+	}
+	rep.Entries = map[string]manifest.Entry{}
+	for _, m := range manifests {
+		for _, e := range m.Benchmarks {
+			rep.Entries[e.ID] = e
+		}
+	}
+
+	// Every manifest's module is project code: several manifests may
+	// come from several modules of one repository.
+	var manifestMods []string
+	for _, m := range manifests {
+		if m.Module != "" && !slices.Contains(manifestMods, m.Module) {
+			manifestMods = append(manifestMods, m.Module)
+		}
+	}
+	mods, from := cfg.Modules, "Config.Modules"
+	if len(mods) == 0 && len(manifestMods) > 0 {
+		mods, from = manifestMods, "the manifest"
+	}
+	if len(mods) == 0 {
+		mod, err := findModule(cfg.Dir)
+		if err != nil {
+			return nil, err
+		}
+		mods, from = []string{mod.Path}, mod.GoMod
+		rep.Warnings = append(rep.Warnings, &ModuleFromGoModWarning{Module: mod.Path, GoMod: mod.GoMod})
+	}
+	rep.Modules = mods
+	exclude, err := resolveExclude(cfg.Exclude, mods)
+	if err != nil {
+		return nil, err
+	}
+	rep.Exclude = exclude
+	opts := callgraph.Options{Modules: mods, Exclude: exclude, AllowNonCPU: cfg.AllowNonCPU, AllowEmpty: cfg.AllowEmpty, Limits: cfg.Limits}
+
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	app, err := callgraph.Load(cfg.App, opts)
+	if err != nil {
+		return nil, mbopt.Wrap(fmt.Errorf("application profile %w", err))
+	}
+	if len(cfg.AppFunctions) > 0 {
+		if app, rep.Hybrid, err = hybridGraph(app, cfg.AppFunctions, opts); err != nil {
+			return nil, err
+		}
+		rep.Warnings = append(rep.Warnings, &HybridNote{Hybrid: rep.Hybrid})
+	}
+	if app.UnnamedFrames > 0 {
+		rep.Warnings = append(rep.Warnings, &UnnamedFramesWarning{Frames: app.UnnamedFrames, Seconds: app.Unattributed, Unit: app.Unit, Total: app.Total})
+	}
+	if app.ProjectLen() == 0 {
+		nope := &NoProjectFunctionsError{Modules: mods, From: from, AppProfiles: cfg.App,
+			Candidates: ModuleCandidates(app, 5), ManifestModules: manifestMods}
+		if !cfg.AllowNoProject {
+			return nil, mbopt.Wrap(nope)
+		}
+		rep.Warnings = append(rep.Warnings, &NoProjectFunctionWarning{Modules: mods})
+	}
+	rep.Warnings = append(rep.Warnings, unmatchedExcludes(cfg.Exclude, exclude, mods, app)...)
+
+	benches, skipped, err := loadBenchmarks(ctx, files, app, opts, cfg.workers())
+	if err != nil {
+		return nil, err
+	}
+	if rep.Scope, err = benchmarkScope(benches); err != nil {
+		return nil, err
+	}
+	rep.Source = benchmarkSource(benches)
+	skipped = append(preSkipped, skipped...)
+	if len(skipped) > 0 && cfg.Strict {
+		return nil, mbopt.Errorf("%w (%s makes every unusable benchmark profile an error)", &skipped[0], mbopt.Field("Strict"))
+	}
+	rep.Skipped = skipped
+	if len(benches) == 0 {
+		if len(skipped) == 0 {
+			return nil, mbopt.Errorf("%s: the manifest lists no benchmark", strings.Join(cfg.Micro, ", "))
+		}
+		if len(skipped) == 1 {
+			return nil, mbopt.Errorf("the one benchmark is not usable: %s: %s", skipped[0].File, skipped[0].Reason)
+		}
+		return nil, mbopt.Errorf("none of the %d benchmarks is usable (first: %s: %s)", len(skipped), skipped[0].File, skipped[0].Reason)
+	}
+	cbs := make([]coverage.Benchmark, len(benches))
+	for i, b := range benches {
+		cbs[i] = coverage.Benchmark{ID: b.id, Footprint: b.fp}
+		rep.Profiles[b.id] = b.file
+	}
+	rep.Coverage = coverage.Compute(app, cbs)
+	for _, s := range rep.Coverage.Sets {
+		if s.OverallNodes == 0 {
+			rep.Warnings = append(rep.Warnings, &NoSharedFunctionWarning{ID: s.ID})
+		}
+	}
+	rep.Thin = thinBenchmarks(rep.Coverage, benches)
+	rep.Warnings = append(rep.Warnings, thinProfiles(cfg.App, app.SamplesTaken, app.Unit == "seconds", rep.Thin)...)
+	if n := excludedSets(cfg.Select.ExcludeBenchmarks, rep); n != nil {
+		rep.Warnings = append(rep.Warnings, n)
+	}
+	rep.Suite = optimize.Greedy(rep.Coverage, optimize.Options{Nodes: cfg.Nodes, Impact: cfg.Impact, Exclude: excluded(rep)})
+	scenarios, weighted, err := compareScenarios(cfg.Scenarios, rep.Coverage.App, opts, cbs)
+	if err != nil {
+		return nil, err
+	}
+	rep.Scenarios = scenarios
+	if err := selectSuite(cfg, rep, manifests, cbs, weighted); err != nil {
+		return nil, err
+	}
+	if cfg.Recommend != 0 {
+		opts := recommend.Options{N: max(cfg.Recommend, 0), Targets: cfg.Targets, Details: cfg.Targets == recommend.Callable,
+			Thin: recommendThin(rep.Coverage, rep.Thin), KeepNegligible: cfg.KeepNegligible, Lines: sourceLines(rep.Coverage.App, sourceDir(cfg))}
+		if cfg.Targets == recommend.Callable {
+			var note error
+			opts.NotTarget, note = cmdTargets(rep.Coverage.App, rep.Coverage.Covered, rep.Modules)
+			if note != nil {
+				rep.Warnings = append(rep.Warnings, note)
+			}
+		}
+		if rep.Recommendations, err = recommendations(ctx, cfg, rep, opts); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// findModule returns the module of dir (package internal/gomod), which
+// names the project when Config.Modules is not set.
+func findModule(dir string) (gomod.Module, error) {
+	mod, err := gomod.Find(dir)
+	switch {
+	case errors.Is(err, gomod.ErrNoModule):
+		abs, _ := filepath.Abs(cmp.Or(dir, "."))
+		return mod, mbopt.Errorf("no go.mod in %s or above to name the project: pass %s with the profiled program's module path", abs, mbopt.Field("Modules"))
+	case errors.Is(err, gomod.ErrNoModulePath):
+		return mod, mbopt.Errorf("%v; set %s", err, mbopt.Field("Modules"))
+	case err != nil:
+		return mod, mbopt.Wrap(err)
+	}
+	return mod, nil
+}
+
+var profileExts = []string{".pprof", ".prof", ".pb.gz", ".pb"}
+
+// ProfileID returns the benchmark id of a profile file name in a Micro
+// directory, the name without its extension, and whether it has one of
+// the extensions a directory contributes (see [Config.Micro]).
+func ProfileID(name string) (string, bool) {
+	for _, ext := range profileExts {
+		if strings.HasSuffix(name, ext) && len(name) > len(ext) {
+			return strings.TrimSuffix(name, ext), true
+		}
+	}
+	return "", false
+}
+
+// Inputs returns the files an analysis of c reads, for a front end that
+// must not write its output over one of them: the application profiles and
+// function sets, the costs file, and each Micro entry, with the benchmark
+// profiles (see [ProfileID]) and the manifest of a Micro directory.
+func (c *Config) Inputs() []string {
+	inputs := append(slices.Clone(c.App), c.AppFunctions...)
+	if c.Select.CostsFile != "" {
+		inputs = append(inputs, c.Select.CostsFile)
+	}
+	for _, m := range c.Micro {
+		inputs = append(inputs, m)
+		entries, err := os.ReadDir(m)
+		if err != nil {
+			continue // a file, or Run reports it
+		}
+		for _, e := range entries {
+			if _, ok := ProfileID(e.Name()); ok || e.Name() == manifest.FileName {
+				inputs = append(inputs, filepath.Join(m, e.Name()))
+			}
+		}
+	}
+	return inputs
+}
+
+type benchFile struct {
+	id, path string
+	set      bool // a function set (package covdata), not a profile
+	// instr marks an instruction profile (manifest.SourceInstructions),
+	// timed when its manifest's scope is; either way read as a non-CPU
+	// profile.
+	instr, timed bool
+	// benchTime is the benchtime of the collection's manifest, "" without
+	// one.
+	benchTime string
+}
+
+// dirManifest is a manifest and the directory it was read from.
+type dirManifest struct {
+	*manifest.Manifest
+	dir string
+}
+
+// benchmarkFiles expands files and directories into benchmark files
+// sorted by id, checking that ids are unique. A directory holding a
+// manifest.json (written by package collect) contributes the manifest's
+// benchmarks under their ids: those with status ok as files, the others as
+// skips carrying their status and error.
+func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
+	var (
+		out       []benchFile
+		manifests []dirManifest
+		skips     []Skip
+	)
+	for _, arg := range args {
+		st, err := os.Stat(arg)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, nil, nil, mbopt.Errorf("%s: no such file or directory (check the %s path)", arg, mbopt.Field("Micro"))
+			}
+			return nil, nil, nil, mbopt.Wrap(err)
+		}
+		if !st.IsDir() {
+			if !st.Mode().IsRegular() {
+				skips = append(skips, notRegular(arg, st.Mode()))
+				continue
+			}
+			id, ok := ProfileID(filepath.Base(arg))
+			if !ok {
+				id = filepath.Base(arg)
+			}
+			out = append(out, benchFile{id: id, path: arg})
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(arg, manifest.FileName)); err == nil {
+			m, err := manifest.Load(arg)
+			if err != nil {
+				return nil, nil, nil, mbopt.Wrap(err)
+			}
+			manifests = append(manifests, dirManifest{m, arg})
+			for _, e := range m.Benchmarks {
+				if e.Status == manifest.StatusOK && e.Profile != "" {
+					out = append(out, benchFile{id: e.ID, path: filepath.Join(arg, filepath.FromSlash(e.Profile)), benchTime: m.BenchTime,
+						instr: m.IsInstructions(), timed: m.IsInstructions() && m.IsTimed()})
+					continue
+				}
+				if e.Status == manifest.StatusOK && e.Functions != "" {
+					out = append(out, benchFile{id: e.ID, path: filepath.Join(arg, filepath.FromSlash(e.Functions)), set: true})
+					continue
+				}
+				reason := string(e.Status)
+				if e.Status == manifest.StatusOK {
+					reason = "the manifest records status ok but no profile or function set file; collect it again"
+				}
+				if msg, _, _ := strings.Cut(strings.TrimSpace(e.Error), "\n"); msg != "" {
+					reason += ": " + msg
+				}
+				file := filepath.Join(arg, manifest.FileName)
+				if e.Log != "" {
+					file = filepath.Join(arg, e.Log)
+				}
+				skips = append(skips, Skip{File: file, ID: e.ID, Reason: reason})
+			}
+			continue
+		}
+		entries, err := os.ReadDir(arg)
+		if err != nil {
+			return nil, nil, nil, mbopt.Wrap(err)
+		}
+		n := 0
+		for _, e := range entries {
+			if e.IsDir() {
+				continue
+			}
+			id, ok := ProfileID(e.Name())
+			if !ok {
+				continue
+			}
+			n++
+			path := filepath.Join(arg, e.Name())
+			mode := e.Type()
+			if mode&fs.ModeSymlink != 0 {
+				// A link to a profile is a profile; stat (not open) what
+				// it points to. A dangling link is left to the loader,
+				// which reports it.
+				st, err := os.Stat(path)
+				if err != nil {
+					out = append(out, benchFile{id: id, path: path})
+					continue
+				}
+				mode = st.Mode().Type()
+			}
+			if !mode.IsRegular() {
+				// Opening a named pipe would block: skip every non-regular
+				// file without opening it.
+				skips = append(skips, notRegular(path, mode))
+				continue
+			}
+			out = append(out, benchFile{id: id, path: path})
+		}
+		if n == 0 {
+			return nil, nil, nil, mbopt.Errorf("%s: no benchmark profiles (*.pprof) in this directory; collect them with 'mbopt profile' or 'go test -cpuprofile'", arg)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].id < out[j].id || out[i].id == out[j].id && out[i].path < out[j].path
+	})
+	for i := 1; i < len(out); i++ {
+		if out[i].id == out[i-1].id {
+			return nil, nil, nil, mbopt.Errorf("%s: benchmark id %q is given twice, also by %s; a benchmark's id is its profile's file name, so give each file of %s a unique name", out[i].path, out[i].id, out[i-1].path, mbopt.Field("Micro"))
+		}
+	}
+	if err := checkOneSource(out); err != nil {
+		return nil, nil, nil, err
+	}
+	slices.SortFunc(skips, func(a, b Skip) int { return strings.Compare(a.File, b.File) })
+	return out, manifests, skips, nil
+}
+
+// notRegular is the skip of a benchmark profile path that is not a regular
+// file (a named pipe, device, socket or directory), which is never opened.
+func notRegular(path string, mode fs.FileMode) Skip {
+	return Skip{File: path, Reason: fmt.Sprintf("is %s, %v; only regular files are read as profiles", regfile.Kind(mode), callgraph.ErrNotRegular)}
+}
+
+type loaded struct {
+	id, file  string
+	fp        *callgraph.Footprint
+	benchTime string
+	set       bool // a function set
+	instr     bool // an instruction profile
+	timed     bool // a function set or instruction profile of a timed loop
+}
+
+// loadBenchmarks decodes files on up to workers goroutines, each straight
+// into its footprint over a table of app's nodes (coverage compares nodes
+// only): no benchmark's graph or decoded profile outlives its decoding.
+// The output order is the input order whatever the scheduling.
+func loadBenchmarks(ctx context.Context, files []benchFile, app *callgraph.Graph, opts callgraph.Options, workers int) ([]loaded, []Skip, error) {
+	tab := callgraph.NewTable(app)
+	fps := make([]*callgraph.Footprint, len(files))
+	errs := make([]error, len(files))
+	timed := make([]bool, len(files))
+	par.For(ctx, len(files), workers, func(i int) {
+		if files[i].set {
+			g, t, err := functionSetGraph(files[i].path, app, opts)
+			if err == nil {
+				fps[i], timed[i] = tab.Footprint(g), t
+			}
+			errs[i] = err
+			return
+		}
+		o := opts
+		if files[i].instr {
+			o.AllowNonCPU, timed[i] = true, files[i].timed
+		}
+		fps[i], errs[i] = tab.Load(files[i].path, o)
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	var out []loaded
+	var skipped []Skip
+	for i, f := range files {
+		if errs[i] != nil {
+			reason := errs[i].Error()
+			var fe *callgraph.FileError
+			if errors.As(errs[i], &fe) {
+				reason = strings.TrimPrefix(reason, fe.Path+": ")
+			}
+			skipped = append(skipped, Skip{File: f.path, Reason: reason})
+			continue
+		}
+		out = append(out, loaded{id: f.id, file: f.path, fp: fps[i], benchTime: f.benchTime, set: f.set, instr: f.instr, timed: timed[i]})
+	}
+	slices.SortFunc(skipped, func(a, b Skip) int { return strings.Compare(a.File, b.File) })
+	return out, skipped, nil
+}

@@ -1,0 +1,109 @@
+package analysis
+
+import (
+	"strings"
+	"time"
+
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/optimize"
+	"github.com/mbopt/mbopt/recommend"
+	"github.com/mbopt/mbopt/relevance/staticcg"
+)
+
+// Options are the settings of an analysis as a command line or a file
+// gives them: names for the enumerations and durations for the costs.
+// [Options.Config] checks them and returns the Config they describe; its
+// errors name the Config fields at fault, as Config's own do.
+type Options struct {
+	// App and Weights are the application profiles and the scenarios'
+	// weights, as [ParseApps] reads them.
+	App, Weights []string
+	// Micro, Modules, Exclude and AppFunctions are Config's.
+	Micro, Modules, Exclude, AppFunctions []string
+	// Targets, Nodes, Impact and Edges name Config's values, as
+	// recommend.ParseTargets, optimize.ParseNodes, coverage.ParseImpactKind
+	// and staticcg.ParseEdges read them.
+	Targets, Nodes, Impact, Edges string
+	// StaticDir is Config.Static.Dir, which needs static Edges.
+	StaticDir string
+	// Recommend is Config's.
+	Recommend int
+	// KeepNegligible is Config's.
+	KeepNegligible bool
+	// Strict is Config's.
+	Strict bool
+	// AllowNonCPU is Config's.
+	AllowNonCPU bool
+	// Certify is Config's.
+	Certify bool
+	// Limits is Config's.
+	Limits callgraph.Limits
+	// Objective names Config.Select.Objective (optimize.ParseObjective).
+	Objective string
+	// Budget and DefaultCost are Config.Select's, as durations.
+	Budget, DefaultCost time.Duration
+	// CostsFile is Config.Select's.
+	CostsFile string
+	// Top is Config.Select's.
+	Top int
+	// MinGain is Config.Select's.
+	MinGain int
+}
+
+// Config checks o and returns the Config it describes. With inputs set, App
+// and Micro are required.
+func (o Options) Config(inputs bool) (Config, error) {
+	nodes, err := optimize.ParseNodes(o.Nodes)
+	if err != nil {
+		return Config{}, mbopt.Field("Nodes").Errorf("%v", err)
+	}
+	impact, err := coverage.ParseImpactKind(o.Impact)
+	if err != nil {
+		return Config{}, mbopt.Field("Impact").Errorf("%v", err)
+	}
+	switch {
+	case inputs && len(o.App) == 0:
+		return Config{}, mbopt.Errorf("%s is required: the application profile to compare against", mbopt.Field("App"))
+	case inputs && len(o.Micro) == 0:
+		return Config{}, mbopt.Errorf("%s is required: a directory or files of benchmark profiles", mbopt.Field("Micro"))
+	}
+	if o.Recommend < -1 {
+		return Config{}, mbopt.Errorf("%s must be -1 (no limit), 0 (none) or a positive count, not %d", mbopt.Field("Recommend"), o.Recommend)
+	}
+	targets, err := recommend.ParseTargets(o.Targets)
+	if err != nil {
+		return Config{}, mbopt.Field("Targets").Errorf("%v", strings.TrimPrefix(err.Error(), "invalid targets "))
+	}
+	edges, err := staticcg.ParseEdges(o.Edges)
+	if err != nil {
+		return Config{}, mbopt.Field("Edges").Errorf("%v", strings.TrimPrefix(err.Error(), "invalid edges "))
+	}
+	if o.StaticDir != "" && edges == staticcg.Sampled {
+		return Config{}, mbopt.Errorf("%s is the source for static call edges: use it with %s static or both", mbopt.Field("Static.Dir"), mbopt.Field("Edges"))
+	}
+	apps, scenarios, err := ParseApps(o.App, o.Weights)
+	if err != nil {
+		return Config{}, err
+	}
+	obj, err := optimize.ParseObjective(o.Objective)
+	if err != nil {
+		return Config{}, mbopt.Field("Select.Objective").Errorf("%v", err)
+	}
+	if o.Budget < 0 {
+		return Config{}, mbopt.Errorf("%s must be a positive duration such as 90s, not %s", mbopt.Field("Select.Budget"), o.Budget)
+	}
+	if o.DefaultCost < 0 {
+		return Config{}, mbopt.Errorf("%s must be a positive duration such as 2s, not %s", mbopt.Field("Select.DefaultCost"), o.DefaultCost)
+	}
+	// Top and MinGain are checked by Run (SelectConfig).
+	return Config{
+		App: apps, Scenarios: scenarios, Micro: o.Micro, Modules: o.Modules, Nodes: nodes, Impact: impact,
+		Exclude: o.Exclude, Targets: targets, Recommend: o.Recommend, KeepNegligible: o.KeepNegligible,
+		AppFunctions: o.AppFunctions, Edges: edges, Static: staticcg.Options{Dir: o.StaticDir}, Strict: o.Strict,
+		AllowNonCPU: o.AllowNonCPU, Limits: o.Limits, Certify: o.Certify,
+		Select: SelectConfig{Objective: obj, Budget: o.Budget.Seconds(), CostsFile: o.CostsFile,
+			DefaultCost: o.DefaultCost.Seconds(), Top: o.Top, MinGain: o.MinGain},
+	}, nil
+}
