@@ -89,3 +89,13 @@ func (c *collector) writeInstructions(v measure.Value, file string, e *manifest.
 	e.Status, e.Profile, e.Samples, e.ProfileSHA256 = manifest.StatusOK, file, len(p.Samples), sum
 	return nil
 }
+
+// noValgrind is measure.ErrNoValgrind (errors.Is matches it) worded for a
+// collection, whose other sources are the way out.
+type noValgrind struct{}
+
+func (noValgrind) Error() string {
+	return fmt.Sprintf("valgrind is not in PATH; install it (Debian/Ubuntu: apt-get install valgrind, the package valgrind), or collect with source %s, whose timed scope needs no Valgrind", manifest.SourceCover)
+}
+
+func (noValgrind) Is(target error) bool { return target == measure.ErrNoValgrind }
