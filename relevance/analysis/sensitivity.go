@@ -1,0 +1,63 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/internal/par"
+	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/sensitivity"
+)
+
+// Sensitivity computes what rep's suite would catch of the application's
+// project functions (package sensitivity): the smallest slowdown of each
+// that some benchmark would report, the caught curves of the whole suite
+// and of the minimal suite (rep.Suite), and the functions whose slowdown
+// would go unnoticed. It reads each benchmark's profile again (the
+// coverage the analysis keeps has no weights) for its functions' flat
+// shares. mdes gives benchmarks' minimum detectable effects by id (from
+// comparisons with the metric the suite runs under); a benchmark without
+// one takes opt.DefaultMDE. opt.Suite and opt.Functions are set here.
+//
+// The shares need per-operation profiles: instruction profiles (exact) or
+// CPU profiles (sampled); benchmarks collected as function sets (source
+// cover) have no weights, which is an input error.
+func Sensitivity(ctx context.Context, rep *Report, mdes map[string]float64, opt sensitivity.Options) (*sensitivity.Result, error) {
+	if rep.Source == manifest.SourceCover {
+		return nil, mbopt.Errorf("the benchmarks are function sets (source cover), which record no time: the detectable slowdowns need per-operation profiles; collect with mbopt profile --source instructions (or the default CPU profiles)")
+	}
+	ids := make([]string, 0, len(rep.Profiles))
+	for id := range rep.Profiles {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	opts := callgraph.Options{Modules: rep.Modules, Exclude: rep.Exclude, NoEdges: true, AllowNonCPU: rep.Source == manifest.SourceInstructions}
+	benches := make([]sensitivity.Benchmark, len(ids))
+	errs := make([]error, len(ids))
+	par.For(ctx, len(ids), runtime.GOMAXPROCS(0), func(i int) {
+		g, err := callgraph.Load([]string{rep.Profiles[ids[i]]}, opts)
+		benches[i], errs[i] = sensitivity.Benchmark{ID: ids[i], Profile: g, MDE: mdes[ids[i]]}, err
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("benchmark %s: %w", ids[i], err)
+		}
+	}
+	for id := range mdes {
+		if _, ok := rep.Profiles[id]; !ok {
+			return nil, mbopt.Errorf("a minimum detectable effect is given for %s, which is not a benchmark of the analysis", id)
+		}
+	}
+	opt.Functions = func(n *callgraph.Node) bool { return n.Project }
+	if rep.Suite != nil {
+		opt.Suite = rep.Suite.IDs()
+	}
+	return sensitivity.Compute(rep.Coverage.App, benches, opt)
+}

@@ -1,0 +1,74 @@
+package analysis_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/sensitivity"
+)
+
+// TestSensitivityExample computes the detectable slowdowns of the example
+// module's functions from its CPU profiles: every project function with
+// a share is listed, a covered function is caught at MDE / share of its
+// best benchmark, an uncovered one never, the curves grow with the
+// slowdown, and the minimal suite catches no more than the whole suite.
+func TestSensitivityExample(t *testing.T) {
+	rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{exampleApp}, Micro: []string{exampleMicro}, Modules: []string{exampleModule}})
+	require.NoError(t, err)
+	some := ""
+	for id := range rep.Profiles {
+		some = id
+		break
+	}
+	r, err := analysis.Sensitivity(context.Background(), rep, map[string]float64{some: 0.01}, sensitivity.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "seconds", r.Source)
+	assert.Equal(t, sensitivity.CPUMDE, r.DefaultMDE)
+	assert.Equal(t, 1, r.Measured)
+	require.NotEmpty(t, r.Functions)
+	covered, never := 0, 0
+	for _, f := range r.Functions {
+		id, ok := rep.Coverage.App.Lookup(f.Function)
+		require.True(t, ok, f.Function)
+		assert.True(t, rep.Coverage.App.Nodes[id].Project, "%s is a project function", f.Function)
+		if f.DetectableSlowdown == nil {
+			never++
+			continue
+		}
+		covered++
+		assert.True(t, rep.Coverage.Covered.Has(id), "%s is caught, so some benchmark covers it", f.Function)
+		assert.InDelta(t, f.MDE/f.Share, *f.DetectableSlowdown, 1e-12)
+	}
+	assert.Positive(t, covered)
+	t.Logf("%d project functions: %d caught at some slowdown, %d never; caught curve %+v, minimal suite %+v", len(r.Functions), covered, never, r.Caught, r.SuiteCaught)
+	require.Len(t, r.SuiteCaught, len(r.Caught))
+	for i := range r.Caught {
+		assert.LessOrEqual(t, r.SuiteCaught[i].AppShare, r.Caught[i].AppShare+1e-12)
+		if i > 0 {
+			assert.GreaterOrEqual(t, r.Caught[i].AppShare, r.Caught[i-1].AppShare)
+		}
+	}
+	for i := 1; i < len(r.Recommendations); i++ {
+		assert.GreaterOrEqual(t, r.Recommendations[i-1].Unnoticed, r.Recommendations[i].Unnoticed)
+	}
+}
+
+func TestSensitivityErrors(t *testing.T) {
+	rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{exampleApp}, Micro: []string{exampleMicro}, Modules: []string{exampleModule}})
+	require.NoError(t, err)
+	_, err = analysis.Sensitivity(context.Background(), rep, map[string]float64{"example.com/none.BenchmarkX": 0.01}, sensitivity.Options{})
+	assert.ErrorIs(t, err, mbopt.ErrInput)
+	assert.ErrorContains(t, err, "example.com/none.BenchmarkX, which is not a benchmark of the analysis")
+}
+
+// The example module's committed profiles.
+const (
+	exampleApp    = "../../testdata/profiles/example/app.pprof"
+	exampleMicro  = "../../testdata/profiles/example/micro"
+	exampleModule = "example.com/tinytsdb"
+)
