@@ -27,8 +27,30 @@ import (
 // CPU profiles (sampled); benchmarks collected as function sets (source
 // cover) have no weights, which is an input error.
 func Sensitivity(ctx context.Context, rep *Report, mdes map[string]float64, opt sensitivity.Options) (*sensitivity.Result, error) {
+	benches, err := SensitivityBenchmarks(ctx, rep, mdes)
+	if err != nil {
+		return nil, err
+	}
+	opt.Functions = func(n *callgraph.Node) bool { return n.Project }
+	if rep.Suite != nil {
+		opt.Suite = rep.Suite.IDs()
+	}
+	return sensitivity.Compute(rep.Coverage.App, benches, opt)
+}
+
+// SensitivityBenchmarks returns rep's benchmarks as package sensitivity
+// weighs them (see [Sensitivity]), sorted by id: each one's profile read
+// again, with its MDE from mdes. A caller picks a suite that keeps what
+// the whole suite catches with sensitivity.Select on rep.Coverage.App and
+// these.
+func SensitivityBenchmarks(ctx context.Context, rep *Report, mdes map[string]float64) ([]sensitivity.Benchmark, error) {
 	if rep.Source == manifest.SourceCover {
 		return nil, mbopt.Errorf("the benchmarks are function sets (source cover), which record no time: the detectable slowdowns need per-operation profiles; collect with mbopt profile --source instructions (or the default CPU profiles)")
+	}
+	for id := range mdes {
+		if _, ok := rep.Profiles[id]; !ok {
+			return nil, mbopt.Errorf("a minimum detectable effect is given for %s, which is not a benchmark of the analysis", id)
+		}
 	}
 	ids := make([]string, 0, len(rep.Profiles))
 	for id := range rep.Profiles {
@@ -50,14 +72,5 @@ func Sensitivity(ctx context.Context, rep *Report, mdes map[string]float64, opt 
 			return nil, fmt.Errorf("benchmark %s: %w", ids[i], err)
 		}
 	}
-	for id := range mdes {
-		if _, ok := rep.Profiles[id]; !ok {
-			return nil, mbopt.Errorf("a minimum detectable effect is given for %s, which is not a benchmark of the analysis", id)
-		}
-	}
-	opt.Functions = func(n *callgraph.Node) bool { return n.Project }
-	if rep.Suite != nil {
-		opt.Suite = rep.Suite.IDs()
-	}
-	return sensitivity.Compute(rep.Coverage.App, benches, opt)
+	return benches, nil
 }

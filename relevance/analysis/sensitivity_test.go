@@ -2,6 +2,8 @@ package analysis_test
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,11 +22,7 @@ import (
 func TestSensitivityExample(t *testing.T) {
 	rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{exampleApp}, Micro: []string{exampleMicro}, Modules: []string{exampleModule}})
 	require.NoError(t, err)
-	some := ""
-	for id := range rep.Profiles {
-		some = id
-		break
-	}
+	some := slices.Sorted(maps.Keys(rep.Profiles))[0] // one measured MDE
 	r, err := analysis.Sensitivity(context.Background(), rep, map[string]float64{some: 0.01}, sensitivity.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "seconds", r.Source)
@@ -72,3 +70,20 @@ const (
 	exampleMicro  = "../../testdata/profiles/example/micro"
 	exampleModule = "example.com/tinytsdb"
 )
+
+// TestCaughtSuiteExample picks, on the example module, a suite that keeps
+// what the whole suite catches at +10%, where the coverage-minimal suite
+// catches less.
+func TestCaughtSuiteExample(t *testing.T) {
+	rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{exampleApp}, Micro: []string{exampleMicro}, Modules: []string{exampleModule}})
+	require.NoError(t, err)
+	benches, err := analysis.SensitivityBenchmarks(context.Background(), rep, nil)
+	require.NoError(t, err)
+	sel, err := sensitivity.Select(rep.Coverage.App, benches, 0.10, 0, nil)
+	require.NoError(t, err)
+	r, err := sensitivity.Compute(rep.Coverage.App, benches, sensitivity.Options{Slowdowns: []float64{0.10}, Suite: sel.IDs()})
+	require.NoError(t, err)
+	t.Logf("caught at +10%%: whole suite %.1f%%, %d picks %v %.1f%%", 100*r.Caught[0].AppShare, len(sel.Picks), sel.IDs(), 100*r.SuiteCaught[0].AppShare)
+	assert.InDelta(t, r.Caught[0].AppShare, r.SuiteCaught[0].AppShare, 1e-9)
+	assert.Less(t, len(sel.Picks), len(benches))
+}
