@@ -11,6 +11,9 @@ import (
 	"github.com/mbopt/mbopt/relevance/suite"
 )
 
+// suiteFileField names CheckConfig.SuiteFile in errors.
+const suiteFileField mbopt.Field = "SuiteFile"
+
 // A CheckConfig is a drift check as mbopt check runs it ([Check]).
 type CheckConfig struct {
 	// SuiteFile is the saved suite, the JSON of suite.Write.

@@ -15,17 +15,9 @@
 // the profiles exist (collected by another machine, a CI job, an earlier
 // run), and [Run] to make them from a module in one call.
 //
-// [Compare] is the comparison half's pipeline, as "mbopt compare" runs it:
-// the benchmarks from a suite file or an analysis's suite (with what
-// changed since a revision), compare.Run, and the history — the verdicts
-// retaken against the thresholds calibrated from its A/A comparisons, the
-// report stored. [CompareMerge] does the same for sharded comparisons,
-// [Rebaseline] moves a history's baseline, and [History] shows a history's
-// trends with change detection, as "mbopt history" does. [Suite] and
-// [Check] are "mbopt suite" and "mbopt check": the optimized suite of an
-// analysis as go test invocations, and the drift check of a saved one;
-// [ExcludeUnstable] leaves the benchmarks a history measured as unstable out
-// of an analysis's suite.
+// [Suite] and [Check] are "mbopt suite" and "mbopt check": the optimized
+// suite of an analysis as go test invocations, and the drift check of a
+// saved one. The comparison half's flows are package compare/flow's.
 package pipeline
 
 import (

@@ -9,8 +9,8 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/compare/flow"
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/pipeline"
 	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/report"
 )
@@ -61,7 +61,7 @@ func (o *analyzeOptions) analysisConfig(inputs bool) (analysis.Config, error) {
 	if err != nil {
 		return analysis.Config{}, err
 	}
-	return cfg, pipeline.ExcludeUnstable(context.Background(), &cfg, o.history, o.maxInstability)
+	return cfg, flow.ExcludeUnstable(context.Background(), &cfg, o.history, o.maxInstability)
 }
 
 func newCmdAnalyze(s *streams) *cobra.Command {

@@ -13,10 +13,11 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/flow"
 	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/progress"
-	"github.com/mbopt/mbopt/pipeline"
 	"github.com/mbopt/mbopt/relevance/changes"
+	"github.com/mbopt/mbopt/report/github"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
@@ -130,7 +131,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if err := checkHistoryFlags(cmd.Flags(), &o.hist); err != nil {
 		return err
 	}
-	cfg := pipeline.CompareConfig{Options: o.Options, SuiteFile: o.suiteFile, ChangedSince: o.changedSince,
+	cfg := flow.CompareConfig{Options: o.Options, SuiteFile: o.suiteFile, ChangedSince: o.changedSince,
 		History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, KeepVerdicts: cmd.Flags().Changed("threshold"),
 		Output: o.output, FailOn: failOn, Chosen: cli.Given(cmd.Flags()), Bridge: o.rebaseline, Confirm: o.confirm, AppCommand: o.appCmd}
 	cfg.AA, cfg.Packages = o.hist.aa, args
@@ -139,9 +140,6 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	}
 	if err := o.resolveShards(&cfg.Options, os.Getenv); err != nil {
 		return err
-	}
-	if o.cmpFormat == "github" {
-		cfg.StepSummary = os.Getenv("GITHUB_STEP_SUMMARY")
 	}
 	if len(o.App) > 0 || len(o.Micro) > 0 {
 		o.history = o.hist.path
@@ -154,15 +152,20 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if err := cfg.Resolve(); err != nil {
 		return err
 	}
+	if sum := os.Getenv("GITHUB_STEP_SUMMARY"); o.cmpFormat == "github" && sum != "" {
+		if err := github.CheckStepSummary(sum); err != nil {
+			return mbopt.Errorf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
+		}
+	}
 	p := &compare.ProgressPrinter{W: s.Err, Terminal: o.terminal, Width: o.width, Now: time.Now}
 	cfg.Progress = p.Event
 	cfg.Logf = func(format string, args ...any) { p.Clear(); fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
 	cfg.Warn = func(err error) { p.Clear(); cli.Warn(s.Err, err) }
 	var rep *compare.Report
 	if o.rebaseline {
-		rep, err = pipeline.Rebaseline(cmd.Context(), pipeline.RebaselineConfig{CompareConfig: cfg, From: o.from, To: o.to})
+		rep, err = flow.Rebaseline(cmd.Context(), flow.RebaselineConfig{CompareConfig: cfg, From: o.from, To: o.to})
 	} else {
-		rep, err = pipeline.Compare(cmd.Context(), cfg)
+		rep, err = flow.Compare(cmd.Context(), cfg)
 	}
 	p.Clear()
 	return finishCompare(s, o, rep, err, cfg.FailOn)
@@ -200,7 +203,7 @@ func gate(rep *compare.Report, failOn compare.FailOn) error {
 }
 
 // checkReportFlags checks the flags compare and compare merge share:
-// --fail-on and --format (pipeline.Compare and CompareMerge check -o).
+// --fail-on and --format (flow.Compare and CompareMerge check -o).
 func checkReportFlags(failOn, format string) (compare.FailOn, error) {
 	f, err := compare.ParseFailOn(failOn)
 	if err != nil {

@@ -424,6 +424,7 @@ func TestHistoryHTMLBadInput(t *testing.T) {
 		{[]string{"--html", site, "--commit-url", "javascript:alert(1)//{commit}"}, "--commit-url: commit URL \"javascript:alert(1)//{commit}\" must be an http or https URL"},
 		{[]string{"--html", site, "--commit-url", "https://github.com/o/r/commit/"}, "has no {commit} for the hash"},
 		{[]string{"--html", site, "--instability"}, "--html: --instability writes text, json or plots"},
+		{[]string{"--instability", "--format", "markdown"}, "--format markdown: --instability writes text or json"},
 		{[]string{"--html", db}, "--html " + db + " is a file, not a directory"},
 		// issue 31's low items: an empty directory flag is refused, and a
 		// directory that cannot be written is bad input naming the flag and

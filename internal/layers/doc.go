@@ -54,7 +54,9 @@
 //     over a benchmark's history); then compare/history (the SQLite store
 //     of compare reports, their series, detections and A/A calibration)
 //     and compare/bisect (finds the commit that made a benchmark's change,
-//     with compare's engine)
+//     with compare's engine); then compare/flow (the comparison half's
+//     flows as mbopt's commands run them: compare, merge, rebaseline and
+//     the history's trends, returned as values)
 //  5. documents, one package per document: first what they share,
 //     report/plot (draws every figure; the only importer of
 //     gonum.org/v1/plot), report/github (GitHub Actions step summaries and

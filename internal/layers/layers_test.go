@@ -65,6 +65,7 @@ var layer = map[string]int{
 	"compare/detect":     comparison + 2,
 	"compare/history":    comparison + 3,
 	"compare/bisect":     comparison + 3,
+	"compare/flow":       comparison + 4,
 
 	"report":          documents + 1,
 	"report/github":   documents,
@@ -111,7 +112,7 @@ func layerOf(pkg string) (int, bool) {
 // the command.
 var (
 	relevanceHalf  = []string{"relevance/analysis", "relevance/suite", "coverage", "optimize", "recommend", "relevance/changes", "callgraph", "relevance/manifest", "relevance/collect", "relevance/reference", "relevance/staticcg", "relevance/covdata"}
-	comparisonHalf = []string{"compare", "compare/benchstats", "compare/culprit", "compare/bisect", "compare/history", "compare/detect", "report/verdict", "report/trend", "report/site"}
+	comparisonHalf = []string{"compare", "compare/benchstats", "compare/culprit", "compare/bisect", "compare/history", "compare/detect", "compare/flow", "report/verdict", "report/trend", "report/site"}
 )
 
 // testDir is the directory of test support: fixtures, golden files,

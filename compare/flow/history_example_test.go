@@ -1,4 +1,4 @@
-package pipeline_test
+package flow_test
 
 import (
 	"context"
@@ -12,17 +12,18 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/detect"
+	"github.com/mbopt/mbopt/compare/flow"
 	"github.com/mbopt/mbopt/compare/history"
-	"github.com/mbopt/mbopt/pipeline"
 	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
-// History is mbopt history: the series of a history database against its
-// baseline, with jump and trend detection; here one benchmark that got
-// 30% slower at the third of four commits, shown as JSON (its change
-// points) and with a warning about a benchmark that is not there.
+// History is mbopt history's query: the series of a history database
+// against its baseline, with jump and trend detection, as values; here one
+// benchmark that got 30% slower at the third of four commits, and a
+// warning about a benchmark that is not there. Package report/trend
+// renders the result as mbopt history prints it.
 func ExampleHistory() {
-	dir, err := os.MkdirTemp("", "pipeline-history")
+	dir, err := os.MkdirTemp("", "flow-history")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -45,36 +46,31 @@ func ExampleHistory() {
 		}
 	}
 	st.Close()
-	out, err := pipeline.History(ctx, pipeline.HistoryConfig{History: path, Benchmarks: []string{"BenchmarkQuery", "BenchmarkGone"},
-		Detect: detect.DefaultOptions, Format: "text", Warn: func(err error) { fmt.Println("warning:", err) }})
+	trends, err := flow.History(ctx, flow.HistoryConfig{History: path, Benchmarks: []string{"BenchmarkQuery", "BenchmarkGone"},
+		Detect: detect.DefaultOptions, Warn: func(err error) { fmt.Println("warning:", err) }})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Print(string(out))
+	fmt.Printf("against baseline %.10s:\n", trends.Set.Baseline.Commit)
+	for _, d := range trends.Detected {
+		fmt.Printf("%s %s: %d points, initial threshold %.1f%% (%s)\n", d.Series.ID, d.Series.Unit, len(d.Series.Points), 100*d.InitialThreshold, d.ThresholdSource)
+		for _, det := range d.Detections {
+			fmt.Printf("  %.10s: %s %s %+.1f%% (definite: %t)\n", d.Series.Points[det.Index].Head.Commit, det.Kind, det.Direction, 100*det.Change, det.Definite)
+		}
+	}
 	// Output:
 	// warning: BenchmarkGone: no stored result against baseline 0000000000 matches this benchmark
-	// mbopt: benchmark history against baseline 0000000000 (1970-01-01), 1 series
-	//
-	// example.com/m.BenchmarkQuery  sec/op
-	//   linux/amd64, go1.26.8; initial threshold 6.0% (default)
-	//   # commit            date  change                ci  threshold  marks                judged then
-	//   0 1111111111  1970-01-01   +0.1%    [-0.4%, +0.6%]       6.0%                   unchanged ±1.0%
-	//   1 2222222222  1970-01-01   -0.2%    [-0.7%, +0.3%]       4.2%                   unchanged ±1.0%
-	//   2 3333333333  1970-01-01  +30.0%  [+29.5%, +30.5%]       2.5%     JT  definite regression ±1.0%
-	//   3 4444444444  1970-01-01  +30.1%  [+29.6%, +30.6%]       1.0%         definite regression ±1.0%
-	//   judged then against ±1.0% (points 0–3); the detectors start from 6.0% (default)
-	//   2 3333333333: definite jump up +30.3% (threshold 2.5%)
-	//     locate it: mbopt bisect --bench BenchmarkQuery --good 2222222222222222222222222222222222222222 --bad 3333333333333333333333333333333333333333 --metric time example.com/m
-	//   2 3333333333: definite trend up +30.1% (threshold 2.5%, against 2 commits)
-	//
-	// (marks: J jump, T trend, F fixed-value bound; capital definite, small potential)
+	// against baseline 0000000000:
+	// example.com/m.BenchmarkQuery sec/op: 4 points, initial threshold 6.0% (default)
+	//   3333333333: jump up +30.3% (definite: true)
+	//   3333333333: trend up +30.1% (definite: true)
 }
 
 // ExcludeUnstable leaves the benchmarks the history measured as too
 // unstable out of an analysis's suite; here a history with no A/A
 // comparison yet, which is bad input that says how to make one.
 func ExampleExcludeUnstable() {
-	dir, err := os.MkdirTemp("", "pipeline-stability")
+	dir, err := os.MkdirTemp("", "flow-stability")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -86,7 +82,7 @@ func ExampleExcludeUnstable() {
 	}
 	st.Close()
 	var cfg analysis.Config
-	err = pipeline.ExcludeUnstable(context.Background(), &cfg, path, 0.05)
+	err = flow.ExcludeUnstable(context.Background(), &cfg, path, 0.05)
 	fmt.Println(strings.ReplaceAll(err.Error(), dir, "DIR"))
 	// Output:
 	// Config.MaxInstability: DIR/history.db holds no A/A result in sec/op; run mbopt compare --aa first

@@ -1,20 +1,17 @@
-package pipeline_test
+package flow_test
 
 import (
 	"context"
 	"fmt"
 	"log"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/flow"
 	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/optimize"
-	"github.com/mbopt/mbopt/pipeline"
 	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
@@ -27,7 +24,7 @@ func ExampleCompareSuite() {
 		{ID: "example.com/tinytsdb/storage.BenchmarkSearch"},
 	}}}
 	var opt compare.Options
-	if _, _, err := pipeline.CompareSuite(rep, nil, &opt); err != nil {
+	if _, _, err := flow.CompareSuite(rep, nil, &opt); err != nil {
 		log.Fatal(err)
 	}
 	for _, b := range opt.Benchmarks {
@@ -43,30 +40,10 @@ func ExampleCompareSuite() {
 func ExampleReferenceApplication() {
 	rep := &analysis.Report{AppProfiles: []string{"profiles/app-ingest.pprof", "profiles/app-query.pprof"},
 		Coverage: &coverage.Result{App: &callgraph.Graph{Total: 25.35, Unit: "seconds"}}}
-	app := pipeline.ReferenceApplication(rep)
+	app := flow.ReferenceApplication(rep)
 	fmt.Printf("%s: %.2f %s (%s)\n", app.Name, app.Value, app.Unit, app.Source)
 	// Output:
 	// app-ingest.pprof + app-query.pprof: 25.35 CPU seconds (reference profile)
-}
-
-// ParseWorkloads reads workload commands as a command line gives them: each
-// NAME=CMD is a scenario, and a leading variable assignment needs env.
-func ExampleParseWorkloads() {
-	plain, workloads, err := pipeline.ParseWorkloads([]string{"read=go run ./cmd/load -mix read -cpuprofile {profile}", "write=go run ./cmd/load -mix write -cpuprofile {profile}"})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("%q\n", plain)
-	for _, w := range workloads {
-		fmt.Println(w.Name+":", w.Command)
-	}
-	_, _, err = pipeline.ParseWorkloads([]string{"GOGC=off go run ./cmd/load {profile}"})
-	fmt.Println(err)
-	// Output:
-	// ""
-	// read: go run ./cmd/load -mix read -cpuprofile {profile}
-	// write: go run ./cmd/load -mix write -cpuprofile {profile}
-	// Config.AppCommand GOGC=off go run ./cmd/load {profile}: GOGC= could be a scenario name or an environment variable; write 'env GOGC=...' for a variable, or name the scenario in lower case
 }
 
 // Compare checks its configuration before it opens the history or runs a
@@ -74,7 +51,7 @@ func ExampleParseWorkloads() {
 // pattern. A command line names the settings by its flags (mbopt compare:
 // --suite, --app, --micro, --bench).
 func ExampleCompare() {
-	_, err := pipeline.Compare(context.Background(), pipeline.CompareConfig{
+	_, err := flow.Compare(context.Background(), flow.CompareConfig{
 		Options:   compare.Options{Bench: "Query"},
 		SuiteFile: "suite.json",
 	})
@@ -89,7 +66,7 @@ func ExampleCompare() {
 // count and bench time instead of the defaults for wall time. A gate on
 // application impact needs the analysis.
 func ExampleCompareConfig_Resolve() {
-	cfg := pipeline.CompareConfig{Options: compare.Options{Settings: compare.DefaultSettings(), AA: true}}
+	cfg := flow.CompareConfig{Options: compare.Options{Settings: compare.DefaultSettings(), AA: true}}
 	cfg.Settings.Metric = measure.Instructions
 	cfg.Chosen = mbopt.ChosenFields("Settings.Metric")
 	if err := cfg.Resolve(); err != nil {
@@ -97,27 +74,9 @@ func ExampleCompareConfig_Resolve() {
 	}
 	fmt.Printf("fail on %s, count %d, bench time %q\n", cfg.FailOn, cfg.Settings.Count, cfg.Settings.BenchTime)
 
-	cfg = pipeline.CompareConfig{Options: compare.Options{Settings: compare.DefaultSettings()}, FailOn: compare.FailOnAppImpact}
+	cfg = flow.CompareConfig{Options: compare.Options{Settings: compare.DefaultSettings()}, FailOn: compare.FailOnAppImpact}
 	fmt.Println(cfg.Resolve())
 	// Output:
 	// fail on never, count 0, bench time ""
 	// Config.FailOn app-impact needs the analysis flags (Config.Analysis.App, Config.Analysis.Micro): the application's profile says which functions it runs
-}
-
-// Check is mbopt check, the drift check of a saved suite; a file that is
-// not a saved suite is bad input that says how to write one.
-func ExampleCheck() {
-	dir, err := os.MkdirTemp("", "pipeline-check")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "suite.json")
-	if err := os.WriteFile(path, []byte(`{"benchmarks": []}`), 0o644); err != nil {
-		log.Fatal(err)
-	}
-	_, _, err = pipeline.Check(context.Background(), pipeline.CheckConfig{SuiteFile: path, Dir: dir})
-	fmt.Println(strings.ReplaceAll(err.Error(), dir, "DIR"))
-	// Output:
-	// Config.SuiteFile DIR/suite.json: not a suite written by mbopt suite --format json: no "invocations" list; write it with 'mbopt suite --format json -o DIR/suite.json'
 }

@@ -1,4 +1,4 @@
-package pipeline
+package flow
 
 import (
 	"context"
@@ -17,7 +17,6 @@ import (
 	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/relevance/changes"
 	"github.com/mbopt/mbopt/relevance/suite"
-	"github.com/mbopt/mbopt/report/github"
 )
 
 // A CompareConfig is a comparison as mbopt compare runs it ([Compare]):
@@ -85,9 +84,6 @@ type CompareConfig struct {
 	// with mbopt.CheckOutput before anything runs: not one of the
 	// comparison's inputs, not a directory, in a directory that exists.
 	Output string
-	// StepSummary is the file a GitHub step summary of the report will be
-	// appended to; it is checked before any benchmark runs.
-	StepSummary string
 	// Logf, when set, gets a line of the comparison's log: what changed,
 	// the A/A calibration.
 	Logf func(format string, args ...any)
@@ -100,11 +96,10 @@ type CompareConfig struct {
 // The settings of a CompareConfig or MergeConfig named in errors, besides
 // those of compare.Options and analysis.Config.
 const (
-	suiteFileField   mbopt.Field = "SuiteFile"
-	historyField     mbopt.Field = "History"
-	noHistoryField   mbopt.Field = "NoHistory"
-	outputField      mbopt.Field = "Output"
-	stepSummaryField mbopt.Field = "StepSummary"
+	suiteFileField mbopt.Field = "SuiteFile"
+	historyField   mbopt.Field = "History"
+	noHistoryField mbopt.Field = "NoHistory"
+	outputField    mbopt.Field = "Output"
 )
 
 // Compare runs the comparison cfg describes, the way mbopt compare does:
@@ -128,11 +123,6 @@ func Compare(ctx context.Context, cfg CompareConfig) (*compare.Report, error) {
 	}
 	if st != nil {
 		defer st.Close()
-	}
-	if cfg.StepSummary != "" {
-		if err := github.CheckStepSummary(cfg.StepSummary); err != nil {
-			return nil, mbopt.Errorf("%s: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", stepSummaryField, err)
-		}
 	}
 	opt, hr := cfg.Options, cfg.historyRecord()
 	switch {

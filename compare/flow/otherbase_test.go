@@ -1,4 +1,4 @@
-package pipeline
+package flow
 
 import (
 	"context"
@@ -48,7 +48,7 @@ func TestHistoryOtherBaselines(t *testing.T) {
 	require.NoError(t, st.Close())
 
 	var warnings []string
-	_, err = History(ctx, HistoryConfig{History: path, Detect: detect.DefaultOptions, Format: "text",
+	_, err = History(ctx, HistoryConfig{History: path, Detect: detect.DefaultOptions,
 		Warn: func(err error) { warnings = append(warnings, err.Error()) }})
 	require.NoError(t, err)
 	want := fmt.Sprintf("3 of 8 comparisons are against other baselines and left out: 2 against %.10s, 1 against %.10s; Config.Baseline REV shows the series against one of them",
@@ -57,7 +57,7 @@ func TestHistoryOtherBaselines(t *testing.T) {
 
 	// Against b, a's five and c's one are left out.
 	warnings = nil
-	_, err = History(ctx, HistoryConfig{History: path, Baseline: "bbbb", Detect: detect.DefaultOptions, Format: "text",
+	_, err = History(ctx, HistoryConfig{History: path, Baseline: "bbbb", Detect: detect.DefaultOptions,
 		Warn: func(err error) { warnings = append(warnings, err.Error()) }})
 	require.NoError(t, err)
 	assert.Contains(t, strings.Join(warnings, "\n"), "6 of 8 comparisons are against other baselines and left out: 5 against aaaaaaaaaa, 1 against cccccccccc")

@@ -1,0 +1,71 @@
+package flow
+
+import (
+	"context"
+	"errors"
+
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/internal/gitrev"
+)
+
+// A RebaselineConfig moves a history's baseline to a new revision
+// ([Rebaseline]).
+type RebaselineConfig struct {
+	// CompareConfig configures the bridging comparison; Rebaseline sets
+	// its Base, Head, Preset and Bridge.
+	CompareConfig
+	// To is the new baseline, a revision.
+	To string
+	// From is the old baseline: a stored base's hash or prefix, or a
+	// revision; empty means the baseline History shows.
+	From string
+}
+
+// Rebaseline compares the old baseline with the new one, the benchmarks
+// chosen as for [Compare] or, by default, those stored against the old
+// baseline, and stores the comparison as a bridge, which carries every
+// series of the history across (history.Store.AddBridge).
+func Rebaseline(ctx context.Context, cfg RebaselineConfig) (*compare.Report, error) {
+	if cfg.To == "" {
+		return nil, mbopt.Errorf("%s REV names the new baseline", mbopt.Field("To"))
+	}
+	path := historyPath(cfg.History)
+	st, err := OpenHistory(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	old, err := st.Baseline(ctx, cfg.From)
+	if errors.Is(err, history.ErrBaseline) {
+		// Not a stored base's prefix: perhaps a revision name.
+		if commit, gerr := gitrev.Commit(ctx, ".", cfg.From); gerr == nil {
+			old, err = compare.Revision{Commit: commit}, nil
+		}
+	}
+	if err != nil {
+		st.Close()
+		return nil, mbopt.Errorf("%s: %v", mbopt.Field("From"), historyReason(path, err))
+	}
+	c := cfg.CompareConfig
+	if len(c.Packages) == 0 && c.SuiteFile == "" && c.Bench == "" && c.Analysis == nil {
+		if c.Preset, err = st.Benchmarks(ctx, old.Commit); err != nil {
+			st.Close()
+			return nil, err
+		}
+		if len(c.Preset) == 0 {
+			st.Close()
+			return nil, mbopt.Errorf("%s %s holds no compared benchmark against %s; choose the benchmarks with %s or %s", historyField, path, short(old.Commit), mbopt.Field("Bench"), suiteFileField)
+		}
+	}
+	st.Close()
+	newBase, err := gitrev.Commit(ctx, ".", cfg.To)
+	if err != nil {
+		return nil, mbopt.Errorf("%s: %v", mbopt.Field("To"), err)
+	}
+	if newBase == old.Commit {
+		return nil, mbopt.Errorf("%s %s is the baseline %s already", mbopt.Field("To"), cfg.To, short(old.Commit))
+	}
+	c.Base, c.Head, c.Bridge = old.Commit, newBase, true
+	return Compare(ctx, c)
+}
