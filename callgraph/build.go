@@ -165,90 +165,136 @@ func (b *builder) add(p *profile.Profile, validated bool) error {
 		b.last = make([]int32, 0, len(p.Function))
 		b.kinds = make([]uint8, 0, len(p.Function))
 	}
+	r := newFrameResolver(b, p)
+	sum, err := b.addSamples(p, r, idx, countIdx, scale)
+	if err != nil {
+		return err
+	}
+	return sum.check(p, idx, r.usedLocations, b.opts.AllowEmpty)
+}
 
-	// Map each function and location of this profile to global node ids
-	// once, on its first use by a sample, so the per-sample loop never
-	// touches names and a function no sample uses gets no node. Profiles
-	// number functions and locations 1..n, so ids index slices; other
-	// numberings fall back to maps.
-	fidx := indexIDs(p.Function, func(f *profile.Function) uint64 { return f.ID })
+// A frameResolver maps each function and location of one profile to the
+// builder's node ids once, on its first use by a sample, so the
+// per-sample loop never touches names and a function no sample uses gets
+// no node. Profiles number functions and locations 1..n, so ids index
+// slices; other numberings fall back to maps.
+type frameResolver struct {
+	b    *builder
+	p    *profile.Profile
+	fidx idMap
 	// fnode[fidx.get(id)] is 0 for a function not seen yet, 1 for one
 	// without a name, else its node id + 2.
-	fnode := make([]int32, len(p.Function)+1)
-	lidx := indexIDs(p.Location, func(l *profile.Location) uint64 { return l.ID })
+	fnode []int32
+	lidx  idMap
 	// lframes[k] holds the named frames of location p.Location[k-1], all
-	// in one backing slice, once resolved[k]; leafNamed[k] reports whether
-	// its leaf frame has a name.
-	lframes := make([][]int32, len(p.Location)+1)
-	resolved := make([]bool, len(p.Location)+1)
-	leafNamed := make([]bool, len(p.Location)+1)
+	// in one backing slice, frames, once resolved[k]; leafNamed[k]
+	// reports whether its leaf frame has a name.
+	lframes   [][]int32
+	resolved  []bool
+	leafNamed []bool
+	frames    []int32
+	// usedLocations counts the locations resolved so far.
+	usedLocations int
+}
+
+// newFrameResolver returns the resolver of p's frames to b's nodes, with
+// no location resolved yet.
+func newFrameResolver(b *builder, p *profile.Profile) *frameResolver {
 	nlines := 0
 	for _, l := range p.Location {
 		nlines += len(l.Line)
 	}
-	frames := make([]int32, 0, nlines)
-	usedLocations := 0
-	resolve := func(k int32) {
-		l := p.Location[k-1]
-		start := len(frames)
-		// Line[0] is the innermost inlined frame, the last one the
-		// physical function: leaf-to-root order, like Sample.Location.
-		for j, ln := range l.Line {
-			fk := fidx.get(ln.Function.ID)
-			if fnode[fk] == 0 {
-				fnode[fk] = 1
-				name := ln.Function.Name
-				if name == "" {
-					name = ln.Function.SystemName
-				}
-				if name != "" {
-					id := b.node(NormalizeName(name))
-					fnode[fk] = id + 2
-					if n := &b.nodes[id]; n.File == "" && n.Line == 0 {
-						n.File, n.Line = ln.Function.Filename, int(ln.Function.StartLine)
-					}
-				}
-			}
-			if fnode[fk] == 1 {
-				b.unnamed++
-				continue
-			}
-			if j == len(l.Line)-1 {
-				b.kinds[fnode[fk]-2] |= physicalFrame
-			} else {
-				b.kinds[fnode[fk]-2] |= inlinedFrame
-			}
-			frames = append(frames, fnode[fk]-2)
-			if j == 0 {
-				leafNamed[k] = true
-			}
-		}
-		if len(l.Line) == 0 {
-			b.unnamed++
-		}
-		lframes[k] = frames[start:len(frames):len(frames)]
-		resolved[k] = true
-		usedLocations++
+	return &frameResolver{
+		b:         b,
+		p:         p,
+		fidx:      indexIDs(p.Function, func(f *profile.Function) uint64 { return f.ID }),
+		fnode:     make([]int32, len(p.Function)+1),
+		lidx:      indexIDs(p.Location, func(l *profile.Location) uint64 { return l.ID }),
+		lframes:   make([][]int32, len(p.Location)+1),
+		resolved:  make([]bool, len(p.Location)+1),
+		leafNamed: make([]bool, len(p.Location)+1),
+		frames:    make([]int32, 0, nlines),
 	}
+}
 
+// resolve resolves location p.Location[k-1]: its named frames, leaf
+// first, become lframes[k], their functions get nodes (with the file and
+// line of their first appearance) and frame kinds, and its unnamed frames
+// are counted in the builder's unnamed.
+func (r *frameResolver) resolve(k int32) {
+	b, p := r.b, r.p
+	l := p.Location[k-1]
+	start := len(r.frames)
+	// Line[0] is the innermost inlined frame, the last one the
+	// physical function: leaf-to-root order, like Sample.Location.
+	for j, ln := range l.Line {
+		fk := r.fidx.get(ln.Function.ID)
+		if r.fnode[fk] == 0 {
+			r.fnode[fk] = 1
+			name := ln.Function.Name
+			if name == "" {
+				name = ln.Function.SystemName
+			}
+			if name != "" {
+				id := b.node(NormalizeName(name))
+				r.fnode[fk] = id + 2
+				if n := &b.nodes[id]; n.File == "" && n.Line == 0 {
+					n.File, n.Line = ln.Function.Filename, int(ln.Function.StartLine)
+				}
+			}
+		}
+		if r.fnode[fk] == 1 {
+			b.unnamed++
+			continue
+		}
+		if j == len(l.Line)-1 {
+			b.kinds[r.fnode[fk]-2] |= physicalFrame
+		} else {
+			b.kinds[r.fnode[fk]-2] |= inlinedFrame
+		}
+		r.frames = append(r.frames, r.fnode[fk]-2)
+		if j == 0 {
+			r.leafNamed[k] = true
+		}
+	}
+	if len(l.Line) == 0 {
+		b.unnamed++
+	}
+	r.lframes[k] = r.frames[start:len(r.frames):len(r.frames)]
+	r.resolved[k] = true
+	r.usedLocations++
+}
+
+// A sampleSummary is what add checks about a profile's samples once they
+// are added.
+type sampleSummary struct {
+	stacked bool              // some sample has a location
+	named   bool              // some sample has a named frame
+	nonZero bool              // some sample has a value other than zero
+	first   *profile.Location // the leaf location of the first sample with one
+}
+
+// addSamples adds the samples of p, each weighing its value idx times
+// scale, with the frames r resolves; countIdx is the index of the
+// samples/count value, -1 for none (see countIndex). It fails at the first
+// sample with too few values, a negative value or a location that is not
+// in p's Location table.
+func (b *builder) addSamples(p *profile.Profile, r *frameResolver, idx, countIdx int, scale float64) (sampleSummary, error) {
 	var (
-		stack   []int32
-		stacked bool // some sample has a location
-		named   bool // some sample has a named frame
-		nonZero bool // some sample has a value other than zero
-		first   *profile.Location
+		sum   sampleSummary
+		stack []int32
 	)
 	for si, s := range p.Sample {
 		if idx >= len(s.Value) {
-			return fmt.Errorf("%w: sample %d has %d values, want at least %d", ErrInvalid, si+1, len(s.Value), idx+1)
+			return sum, fmt.Errorf("%w: sample %d has %d values, want at least %d", ErrInvalid, si+1, len(s.Value), idx+1)
 		}
 		raw := s.Value[idx]
 		if raw < 0 {
 			st := p.SampleType[idx]
-			return fmt.Errorf("%w: sample %d has %d %s/%s; is the profile the difference of two profiles (go tool pprof -diff_base)? use the profile of one run",
+			return sum, fmt.Errorf("%w: sample %d has %d %s/%s; is the profile the difference of two profiles (go tool pprof -diff_base)? use the profile of one run",
 				ErrNegative, si+1, raw, st.Type, st.Unit)
 		}
-		nonZero = nonZero || raw != 0
+		sum.nonZero = sum.nonZero || raw != 0
 		if countIdx >= 0 && countIdx < len(s.Value) && s.Value[countIdx] > 0 {
 			b.taken += s.Value[countIdx]
 		} else if countIdx < 0 {
@@ -258,75 +304,93 @@ func (b *builder) add(p *profile.Profile, validated bool) error {
 		stack = stack[:0]
 		leaf := false
 		for j, l := range s.Location {
-			k := lidx.get(l.ID)
+			k := r.lidx.get(l.ID)
 			if k == 0 || p.Location[k-1] != l {
-				return fmt.Errorf("%w: sample %d refers to location %d, which is not in the profile's Location table", ErrInvalid, si+1, l.ID)
+				return sum, fmt.Errorf("%w: sample %d refers to location %d, which is not in the profile's Location table", ErrInvalid, si+1, l.ID)
 			}
-			if !resolved[k] {
-				resolve(k)
+			if !r.resolved[k] {
+				r.resolve(k)
 			}
 			if j == 0 {
-				leaf = leafNamed[k]
-				if first == nil {
-					first = l
+				leaf = r.leafNamed[k]
+				if sum.first == nil {
+					sum.first = l
 				}
 			}
-			stack = append(stack, lframes[k]...)
+			stack = append(stack, r.lframes[k]...)
 		}
-		stacked = stacked || len(s.Location) > 0
-		b.count++
-		b.total += v
-		if !leaf {
-			b.unattributed += v
-		}
-		// The innermost project frame is charged with the whole sample;
-		// stack is leaf first, so it is the first project frame found.
-		owner := int32(-1)
-		for _, id := range stack {
-			if b.nodes[id].Project {
-				owner = id
-				break
-			}
-		}
-		if owner >= 0 {
-			b.nodes[owner].Attributed += v
-		} else {
-			b.outside += v
-		}
-		if len(stack) == 0 {
-			continue
-		}
-		named = true
-		if leaf {
-			b.nodes[stack[0]].Flat += v
-			if len(stack) > 1 && stack[1] != stack[0] && !b.opts.NoEdges {
-				b.leafCallers[uint64(stack[0])<<32|uint64(stack[1])] += v
-			}
-		}
-		b.stamp++
-		for i, id := range stack {
-			if b.seen[id] != b.stamp {
-				b.seen[id] = b.stamp
-				b.nodes[id].Cum += v
-			}
-			if i > 0 && !b.opts.NoEdges && stack[i] != stack[i-1] && b.last[id] != stack[i-1] {
-				b.last[id] = stack[i-1]
-				b.edges[uint64(id)<<32|uint64(stack[i-1])] = struct{}{}
-			}
+		sum.stacked = sum.stacked || len(s.Location) > 0
+		sum.named = sum.named || len(stack) > 0
+		b.addStack(stack, v, leaf)
+	}
+	return sum, nil
+}
+
+// addStack adds one sample of value v whose named frames are stack, leaf
+// first; leaf says that the sample's leaf frame is named, and so
+// stack[0]. It adds v to the totals, to the attributed time of the
+// innermost project frame (else to the time outside the project), to the
+// leaf's flat value and to every frame's cumulative value once, and records
+// the stack's edges.
+func (b *builder) addStack(stack []int32, v float64, leaf bool) {
+	b.count++
+	b.total += v
+	if !leaf {
+		b.unattributed += v
+	}
+	// The innermost project frame is charged with the whole sample;
+	// stack is leaf first, so it is the first project frame found.
+	owner := int32(-1)
+	for _, id := range stack {
+		if b.nodes[id].Project {
+			owner = id
+			break
 		}
 	}
+	if owner >= 0 {
+		b.nodes[owner].Attributed += v
+	} else {
+		b.outside += v
+	}
+	if len(stack) == 0 {
+		return
+	}
+	if leaf {
+		b.nodes[stack[0]].Flat += v
+		if len(stack) > 1 && stack[1] != stack[0] && !b.opts.NoEdges {
+			b.leafCallers[uint64(stack[0])<<32|uint64(stack[1])] += v
+		}
+	}
+	b.stamp++
+	for i, id := range stack {
+		if b.seen[id] != b.stamp {
+			b.seen[id] = b.stamp
+			b.nodes[id].Cum += v
+		}
+		if i > 0 && !b.opts.NoEdges && stack[i] != stack[i-1] && b.last[id] != stack[i-1] {
+			b.last[id] = stack[i-1]
+			b.edges[uint64(id)<<32|uint64(stack[i-1])] = struct{}{}
+		}
+	}
+}
+
+// check returns the error of a profile whose samples, summed up in sum,
+// give no graph: none has a stack, none a named frame, or, unless
+// allowEmpty, all weigh zero. idx is the index of the value that weighs
+// them, usedLocations the number of locations they use.
+func (sum sampleSummary) check(p *profile.Profile, idx, usedLocations int, allowEmpty bool) error {
 	switch {
-	case !stacked:
+	case !sum.stacked:
 		return fmt.Errorf("%w: none of its %d samples has a stack, so no function can be put in a graph; collect a CPU profile with runtime/pprof, 'go test -cpuprofile' or /debug/pprof/profile",
 			ErrNoLocations, len(p.Sample))
-	case !named:
-		where := fmt.Sprintf("0x%x", first.Address)
-		if first.Mapping != nil && first.Mapping.File != "" {
-			where += " in " + first.Mapping.File
+	case !sum.named:
+		where := fmt.Sprintf("0x%x", sum.first.Address)
+		if sum.first.Mapping != nil && sum.first.Mapping.File != "" {
+			where += " in " + sum.first.Mapping.File
 		}
 		return fmt.Errorf("%w: its %d sampled locations (the first at %s) have no function name; write the profile with runtime/pprof, net/http/pprof or 'go test -cpuprofile', which symbolize it, or symbolize it with 'go tool pprof -proto -symbolize=local BINARY PROFILE > symbolized.pprof', BINARY being the profiled program with its symbols",
 			ErrUnsymbolized, usedLocations, where)
-	case !nonZero && !b.opts.AllowEmpty:
+	case !sum.nonZero && !allowEmpty:
 		st := p.SampleType[idx]
 		return fmt.Errorf("%w: its %d samples add up to 0 %s/%s; collect it again from a run that does some work",
 			ErrZero, len(p.Sample), st.Type, st.Unit)
