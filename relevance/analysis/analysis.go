@@ -241,25 +241,7 @@ func (c *Config) workers() int {
 // and name the offending file or setting; those about a setting are
 // *[mbopt.Error]s.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
-	if len(cfg.App) == 0 {
-		return nil, mbopt.Errorf("no application profile: give at least one with %s", mbopt.Field("App"))
-	}
-	if len(cfg.Micro) == 0 {
-		return nil, mbopt.Errorf("no benchmark profiles: give a directory or files with %s", mbopt.Field("Micro"))
-	}
-	if err := cfg.Select.validate(); err != nil {
-		return nil, err
-	}
-	if cfg.Impact != coverage.AttributedImpact && cfg.Impact != coverage.FlatImpact {
-		return nil, mbopt.Errorf("%s must be coverage.AttributedImpact or coverage.FlatImpact, not %d", mbopt.Field("Impact"), int(cfg.Impact))
-	}
-	if cfg.Edges < staticcg.Sampled || cfg.Edges > staticcg.Both {
-		return nil, mbopt.Errorf("%s must be staticcg.Sampled, Static or Both, not %d", mbopt.Field("Edges"), int(cfg.Edges))
-	}
-	if err := CheckModules(cfg.Modules); err != nil {
-		return nil, err
-	}
-	if err := checkScenarios(cfg.Scenarios); err != nil {
+	if err := cfg.check(); err != nil {
 		return nil, err
 	}
 	rep := &Report{AppProfiles: cfg.App, Profiles: map[string]string{}, Impact: cfg.Impact, Targets: cfg.Targets}
@@ -274,28 +256,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			rep.Entries[e.ID] = e
 		}
 	}
-
-	// Every manifest's module is project code: several manifests may
-	// come from several modules of one repository.
-	var manifestMods []string
-	for _, m := range manifests {
-		if m.Module != "" && !slices.Contains(manifestMods, m.Module) {
-			manifestMods = append(manifestMods, m.Module)
-		}
+	from, manifestMods, err := projectModules(cfg, manifests, rep)
+	if err != nil {
+		return nil, err
 	}
-	mods, from := cfg.Modules, "Config.Modules"
-	if len(mods) == 0 && len(manifestMods) > 0 {
-		mods, from = manifestMods, "the manifest"
-	}
-	if len(mods) == 0 {
-		mod, err := findModule(cfg.Dir)
-		if err != nil {
-			return nil, err
-		}
-		mods, from = []string{mod.Path}, mod.GoMod
-		rep.Warnings = append(rep.Warnings, &ModuleFromGoModWarning{Module: mod.Path, GoMod: mod.GoMod})
-	}
-	rep.Modules = mods
+	mods := rep.Modules
 	exclude, err := resolveExclude(cfg.Exclude, mods)
 	if err != nil {
 		return nil, err
@@ -307,50 +272,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 
-	app, err := callgraph.Load(cfg.App, opts)
-	if err != nil {
-		return nil, mbopt.Wrap(fmt.Errorf("application profile %w", err))
-	}
-	if len(cfg.AppFunctions) > 0 {
-		if app, rep.Hybrid, err = hybridGraph(app, cfg.AppFunctions, opts); err != nil {
-			return nil, err
-		}
-		rep.Warnings = append(rep.Warnings, &HybridNote{Hybrid: rep.Hybrid})
-	}
-	if app.UnnamedFrames > 0 {
-		rep.Warnings = append(rep.Warnings, &UnnamedFramesWarning{Frames: app.UnnamedFrames, Seconds: app.Unattributed, Unit: app.Unit, Total: app.Total})
-	}
-	if app.ProjectLen() == 0 {
-		nope := &NoProjectFunctionsError{Modules: mods, From: from, AppProfiles: cfg.App,
-			Candidates: ModuleCandidates(app, 5), ManifestModules: manifestMods}
-		if !cfg.AllowNoProject {
-			return nil, mbopt.Wrap(nope)
-		}
-		rep.Warnings = append(rep.Warnings, &NoProjectFunctionWarning{Modules: mods})
-	}
-	rep.Warnings = append(rep.Warnings, unmatchedExcludes(cfg.Exclude, exclude, mods, app)...)
-
-	benches, skipped, err := loadBenchmarks(ctx, files, app, opts, cfg.workers())
+	app, err := loadApplication(cfg, opts, rep, from, manifestMods)
 	if err != nil {
 		return nil, err
 	}
-	if rep.Scope, err = benchmarkScope(benches); err != nil {
+	benches, err := usableBenchmarks(ctx, cfg, files, preSkipped, app, opts, rep)
+	if err != nil {
 		return nil, err
-	}
-	rep.Source = benchmarkSource(benches)
-	skipped = append(preSkipped, skipped...)
-	if len(skipped) > 0 && cfg.Strict {
-		return nil, mbopt.Errorf("%w (%s makes every unusable benchmark profile an error)", &skipped[0], mbopt.Field("Strict"))
-	}
-	rep.Skipped = skipped
-	if len(benches) == 0 {
-		if len(skipped) == 0 {
-			return nil, mbopt.Errorf("%s: the manifest lists no benchmark", strings.Join(cfg.Micro, ", "))
-		}
-		if len(skipped) == 1 {
-			return nil, mbopt.Errorf("the one benchmark is not usable: %s: %s", skipped[0].File, skipped[0].Reason)
-		}
-		return nil, mbopt.Errorf("none of the %d benchmarks is usable (first: %s: %s)", len(skipped), skipped[0].File, skipped[0].Reason)
 	}
 	cbs := make([]coverage.Benchmark, len(benches))
 	for i, b := range benches {
@@ -392,6 +320,124 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// check returns the input error of the first setting of c that Run
+// cannot use, nil when there is none.
+func (c *Config) check() error {
+	if len(c.App) == 0 {
+		return mbopt.Errorf("no application profile: give at least one with %s", mbopt.Field("App"))
+	}
+	if len(c.Micro) == 0 {
+		return mbopt.Errorf("no benchmark profiles: give a directory or files with %s", mbopt.Field("Micro"))
+	}
+	if err := c.Select.validate(); err != nil {
+		return err
+	}
+	if c.Impact != coverage.AttributedImpact && c.Impact != coverage.FlatImpact {
+		return mbopt.Errorf("%s must be coverage.AttributedImpact or coverage.FlatImpact, not %d", mbopt.Field("Impact"), int(c.Impact))
+	}
+	if c.Edges < staticcg.Sampled || c.Edges > staticcg.Both {
+		return mbopt.Errorf("%s must be staticcg.Sampled, Static or Both, not %d", mbopt.Field("Edges"), int(c.Edges))
+	}
+	if err := CheckModules(c.Modules); err != nil {
+		return err
+	}
+	if err := checkScenarios(c.Scenarios); err != nil {
+		return err
+	}
+	return nil
+}
+
+// projectModules sets rep.Modules to the modules whose code is the
+// project's: Config.Modules, else the modules of every manifest, else the
+// module of Config.Dir, with a warning. It returns where they come from,
+// as messages name it, and the manifests' modules.
+func projectModules(cfg Config, manifests []dirManifest, rep *Report) (from string, manifestMods []string, err error) {
+	// Every manifest's module is project code: several manifests may
+	// come from several modules of one repository.
+	for _, m := range manifests {
+		if m.Module != "" && !slices.Contains(manifestMods, m.Module) {
+			manifestMods = append(manifestMods, m.Module)
+		}
+	}
+	mods, from := cfg.Modules, "Config.Modules"
+	if len(mods) == 0 && len(manifestMods) > 0 {
+		mods, from = manifestMods, "the manifest"
+	}
+	if len(mods) == 0 {
+		mod, err := findModule(cfg.Dir)
+		if err != nil {
+			return "", nil, err
+		}
+		mods, from = []string{mod.Path}, mod.GoMod
+		rep.Warnings = append(rep.Warnings, &ModuleFromGoModWarning{Module: mod.Path, GoMod: mod.GoMod})
+	}
+	rep.Modules = mods
+	return from, manifestMods, nil
+}
+
+// loadApplication loads the application profiles (with the function sets
+// of a hybrid application) into a graph, and adds the warnings about it to
+// rep. An application without project functions is an error unless
+// Config.AllowNoProject; from and manifestMods say where the modules came
+// from, for its message.
+func loadApplication(cfg Config, opts callgraph.Options, rep *Report, from string, manifestMods []string) (*callgraph.Graph, error) {
+	mods := rep.Modules
+	app, err := callgraph.Load(cfg.App, opts)
+	if err != nil {
+		return nil, mbopt.Wrap(fmt.Errorf("application profile %w", err))
+	}
+	if len(cfg.AppFunctions) > 0 {
+		if app, rep.Hybrid, err = hybridGraph(app, cfg.AppFunctions, opts); err != nil {
+			return nil, err
+		}
+		rep.Warnings = append(rep.Warnings, &HybridNote{Hybrid: rep.Hybrid})
+	}
+	if app.UnnamedFrames > 0 {
+		rep.Warnings = append(rep.Warnings, &UnnamedFramesWarning{Frames: app.UnnamedFrames, Seconds: app.Unattributed, Unit: app.Unit, Total: app.Total})
+	}
+	if app.ProjectLen() == 0 {
+		nope := &NoProjectFunctionsError{Modules: mods, From: from, AppProfiles: cfg.App,
+			Candidates: ModuleCandidates(app, 5), ManifestModules: manifestMods}
+		if !cfg.AllowNoProject {
+			return nil, mbopt.Wrap(nope)
+		}
+		rep.Warnings = append(rep.Warnings, &NoProjectFunctionWarning{Modules: mods})
+	}
+	rep.Warnings = append(rep.Warnings, unmatchedExcludes(cfg.Exclude, rep.Exclude, mods, app)...)
+	return app, nil
+}
+
+// usableBenchmarks loads files into footprints over app and returns those
+// that load. It records the benchmarks' scope and source and the skipped
+// benchmarks (preSkipped, then those that do not load) in rep. A skip is an
+// error under Config.Strict, and so is a suite without any usable
+// benchmark.
+func usableBenchmarks(ctx context.Context, cfg Config, files []benchFile, preSkipped []Skip, app *callgraph.Graph, opts callgraph.Options, rep *Report) ([]loaded, error) {
+	benches, skipped, err := loadBenchmarks(ctx, files, app, opts, cfg.workers())
+	if err != nil {
+		return nil, err
+	}
+	if rep.Scope, err = benchmarkScope(benches); err != nil {
+		return nil, err
+	}
+	rep.Source = benchmarkSource(benches)
+	skipped = append(preSkipped, skipped...)
+	if len(skipped) > 0 && cfg.Strict {
+		return nil, mbopt.Errorf("%w (%s makes every unusable benchmark profile an error)", &skipped[0], mbopt.Field("Strict"))
+	}
+	rep.Skipped = skipped
+	if len(benches) == 0 {
+		if len(skipped) == 0 {
+			return nil, mbopt.Errorf("%s: the manifest lists no benchmark", strings.Join(cfg.Micro, ", "))
+		}
+		if len(skipped) == 1 {
+			return nil, mbopt.Errorf("the one benchmark is not usable: %s: %s", skipped[0].File, skipped[0].Reason)
+		}
+		return nil, mbopt.Errorf("none of the %d benchmarks is usable (first: %s: %s)", len(skipped), skipped[0].File, skipped[0].Reason)
+	}
+	return benches, nil
 }
 
 // findModule returns the module of dir (package internal/gomod), which

@@ -115,69 +115,15 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 				return nil, nil, nil, mbopt.Wrap(err)
 			}
 			manifests = append(manifests, dirManifest{m, arg})
-			for _, e := range m.Benchmarks {
-				if e.Status == manifest.StatusOK && e.Profile != "" {
-					out = append(out, benchFile{id: e.ID, path: filepath.Join(arg, filepath.FromSlash(e.Profile)), benchTime: m.BenchTime,
-						instr: m.IsInstructions(), timed: m.IsInstructions() && m.IsTimed()})
-					continue
-				}
-				if e.Status == manifest.StatusOK && e.Functions != "" {
-					out = append(out, benchFile{id: e.ID, path: filepath.Join(arg, filepath.FromSlash(e.Functions)), set: true})
-					continue
-				}
-				reason := string(e.Status)
-				if e.Status == manifest.StatusOK {
-					reason = "the manifest records status ok but no profile or function set file; collect it again"
-				}
-				if msg, _, _ := strings.Cut(strings.TrimSpace(e.Error), "\n"); msg != "" {
-					reason += ": " + msg
-				}
-				file := filepath.Join(arg, manifest.FileName)
-				if e.Log != "" {
-					file = filepath.Join(arg, e.Log)
-				}
-				skips = append(skips, Skip{File: file, ID: e.ID, Reason: reason})
-			}
+			files, mskips := manifestFiles(arg, m)
+			out, skips = append(out, files...), append(skips, mskips...)
 			continue
 		}
-		entries, err := os.ReadDir(arg)
+		files, dskips, err := dirFiles(arg)
 		if err != nil {
-			return nil, nil, nil, mbopt.Wrap(err)
+			return nil, nil, nil, err
 		}
-		n := 0
-		for _, e := range entries {
-			if e.IsDir() {
-				continue
-			}
-			id, ok := ProfileID(e.Name())
-			if !ok {
-				continue
-			}
-			n++
-			path := filepath.Join(arg, e.Name())
-			mode := e.Type()
-			if mode&fs.ModeSymlink != 0 {
-				// A link to a profile is a profile; stat (not open) what
-				// it points to. A dangling link is left to the loader,
-				// which reports it.
-				st, err := os.Stat(path)
-				if err != nil {
-					out = append(out, benchFile{id: id, path: path})
-					continue
-				}
-				mode = st.Mode().Type()
-			}
-			if !mode.IsRegular() {
-				// Opening a named pipe would block: skip every non-regular
-				// file without opening it.
-				skips = append(skips, notRegular(path, mode))
-				continue
-			}
-			out = append(out, benchFile{id: id, path: path})
-		}
-		if n == 0 {
-			return nil, nil, nil, mbopt.Errorf("%s: no benchmark profiles (*.pprof) in this directory; collect them with 'mbopt profile' or 'go test -cpuprofile'", arg)
-		}
+		out, skips = append(out, files...), append(skips, dskips...)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		return out[i].id < out[j].id || out[i].id == out[j].id && out[i].path < out[j].path
@@ -192,6 +138,83 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 	}
 	slices.SortFunc(skips, func(a, b Skip) int { return strings.Compare(a.File, b.File) })
 	return out, manifests, skips, nil
+}
+
+// manifestFiles returns the benchmark files of the collection in
+// directory arg, whose manifest is m: the profile or function set of each
+// benchmark with status ok, and a skip carrying its status and error for
+// every other benchmark.
+func manifestFiles(arg string, m *manifest.Manifest) (files []benchFile, skips []Skip) {
+	for _, e := range m.Benchmarks {
+		if e.Status == manifest.StatusOK && e.Profile != "" {
+			files = append(files, benchFile{id: e.ID, path: filepath.Join(arg, filepath.FromSlash(e.Profile)), benchTime: m.BenchTime,
+				instr: m.IsInstructions(), timed: m.IsInstructions() && m.IsTimed()})
+			continue
+		}
+		if e.Status == manifest.StatusOK && e.Functions != "" {
+			files = append(files, benchFile{id: e.ID, path: filepath.Join(arg, filepath.FromSlash(e.Functions)), set: true})
+			continue
+		}
+		reason := string(e.Status)
+		if e.Status == manifest.StatusOK {
+			reason = "the manifest records status ok but no profile or function set file; collect it again"
+		}
+		if msg, _, _ := strings.Cut(strings.TrimSpace(e.Error), "\n"); msg != "" {
+			reason += ": " + msg
+		}
+		file := filepath.Join(arg, manifest.FileName)
+		if e.Log != "" {
+			file = filepath.Join(arg, e.Log)
+		}
+		skips = append(skips, Skip{File: file, ID: e.ID, Reason: reason})
+	}
+	return files, skips
+}
+
+// dirFiles returns the benchmark profiles of directory arg, which holds
+// no manifest: its files with a profile extension (see [ProfileID]),
+// links to profiles included, and a skip for each that is not a regular
+// file. A directory without any is an error.
+func dirFiles(arg string) (files []benchFile, skips []Skip, err error) {
+	entries, err := os.ReadDir(arg)
+	if err != nil {
+		return nil, nil, mbopt.Wrap(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		id, ok := ProfileID(e.Name())
+		if !ok {
+			continue
+		}
+		n++
+		path := filepath.Join(arg, e.Name())
+		mode := e.Type()
+		if mode&fs.ModeSymlink != 0 {
+			// A link to a profile is a profile; stat (not open) what
+			// it points to. A dangling link is left to the loader,
+			// which reports it.
+			st, err := os.Stat(path)
+			if err != nil {
+				files = append(files, benchFile{id: id, path: path})
+				continue
+			}
+			mode = st.Mode().Type()
+		}
+		if !mode.IsRegular() {
+			// Opening a named pipe would block: skip every non-regular
+			// file without opening it.
+			skips = append(skips, notRegular(path, mode))
+			continue
+		}
+		files = append(files, benchFile{id: id, path: path})
+	}
+	if n == 0 {
+		return nil, nil, mbopt.Errorf("%s: no benchmark profiles (*.pprof) in this directory; collect them with 'mbopt profile' or 'go test -cpuprofile'", arg)
+	}
+	return files, skips, nil
 }
 
 // notRegular is the skip of a benchmark profile path that is not a regular
