@@ -9,13 +9,13 @@ import (
 
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/pipeline"
+	"github.com/mbopt/mbopt/relevance/flow"
 	"github.com/mbopt/mbopt/report"
 )
 
 // checkOptions holds the check command's flag values.
 type checkOptions struct {
-	pipeline.CheckConfig
+	flow.CheckConfig
 	format string
 }
 
@@ -54,7 +54,7 @@ func newCmdCheck(s *streams) *cobra.Command {
 func runCheck(ctx context.Context, s *streams, o *checkOptions, dir string) error {
 	cfg := o.CheckConfig
 	cfg.Dir = dir
-	d, rep, err := pipeline.Check(ctx, cfg)
+	d, rep, err := flow.Check(ctx, cfg)
 	if rep != nil {
 		cli.Skipped(s.Err, rep)
 	}

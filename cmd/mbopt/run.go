@@ -9,8 +9,8 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/pipeline"
 	"github.com/mbopt/mbopt/relevance/collect"
+	"github.com/mbopt/mbopt/relevance/flow"
 	"github.com/mbopt/mbopt/relevance/manifest"
 )
 
@@ -18,8 +18,8 @@ import (
 type runOptions struct {
 	analyzeOptions
 	collect profileOptions
-	app     pipeline.Config // the application flags
-	appCmd  []string        // --app-cmd, parsed by pipeline.ParseWorkloads
+	app     flow.Config // the application flags
+	appCmd  []string    // --app-cmd, parsed by flow.ParseWorkloads
 }
 
 func newCmdRun(s *streams) *cobra.Command {
@@ -50,11 +50,11 @@ func newCmdRun(s *streams) *cobra.Command {
 	addCollectFlags(f, &o.collect)
 	f.StringVar(&o.collect.Out, "out", "", "directory for the benchmark profiles and manifest (default DIR/.mbopt/profiles)")
 	f.StringVar(&o.app.AppURL, "app-url", "", "capture the application profile from this running program's net/http/pprof `URL`")
-	f.IntVar(&o.app.AppSeconds, "app-seconds", pipeline.DefaultAppSeconds, "length of the --app-url capture, in seconds")
+	f.IntVar(&o.app.AppSeconds, "app-seconds", flow.DefaultAppSeconds, "length of the --app-url capture, in seconds")
 	f.BoolVar(&o.app.AppPGO, "app-pgo", false, "use the module's default.pgo files as the application profile")
 	f.StringArrayVar(&o.appCmd, "app-cmd", nil, "workload `command` that writes a CPU profile to {profile}; NAME=CMD for scenarios (repeatable)")
 	f.StringVar(&o.app.AppOut, "app-out", "", "`directory` for the profiles run takes (--app-url, --app-cmd) and the workloads' logs (default DIR/.mbopt/app)")
-	f.DurationVar(&o.app.AppTimeout, "app-timeout", pipeline.DefaultAppTimeout, "kill the --app-cmd workload after this `duration`")
+	f.DurationVar(&o.app.AppTimeout, "app-timeout", flow.DefaultAppTimeout, "kill the --app-cmd workload after this `duration`")
 	f.IntVar(&o.app.AppRuns, "app-runs", 1, "run the --app-cmd workload `N` times and merge the profiles; reports the functions seen in every run vs only some")
 	f.StringVar(&o.format, "format", "text", "output format: {text|json|github} (as for analyze)")
 	f.BoolVar(&o.explain, "explain", false, "list the functions each pick and recommendation adds, with their application time")
@@ -74,19 +74,19 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	}
 	c := &o.collect
 	c.Chosen = cli.Given(flags)
-	// The pipeline checks DIR and gives --out its default; the other
+	// flow.Run checks DIR and gives --out its default; the other
 	// collection flags are checked as for profile.
 	check := *c
 	check.Dir, check.Out = "", "."
 	if err := check.validate(); err != nil {
 		return err
 	}
-	appCmd, workloads, err := pipeline.ParseWorkloads(o.appCmd)
+	appCmd, workloads, err := flow.ParseWorkloads(o.appCmd)
 	if err != nil {
 		return err
 	}
 	ao := o.analyzeOptions
-	if ao.Weights, err = pipeline.WorkloadWeights(o.App, o.Weights, workloads); err != nil {
+	if ao.Weights, err = flow.WorkloadWeights(o.App, o.Weights, workloads); err != nil {
 		return err
 	}
 	acfg, err := ao.analysisConfig(false)
@@ -102,7 +102,7 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	cfg.Config, cfg.Collect, cfg.AppCommand, cfg.AppWorkloads, cfg.Chosen = acfg, cc, appCmd, workloads, cli.Given(flags)
 	cfg.Collector = func(ctx context.Context, cc collect.Config) (*manifest.Manifest, error) { return c.collect(ctx, s, cc) }
 	cfg.Logf = func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
-	res, err := pipeline.Run(ctx, cfg)
+	res, err := flow.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 
 // followUpFlags returns the flags given to run that change what suite or
 // report compute, as "--name=value" words, sorted by name; --app,
-// --weight, --micro and --module are printed from the pipeline's result,
+// --weight, --micro and --module are printed from the run's result,
 // and the output and collection flags do not apply.
 func followUpFlags(flags *pflag.FlagSet) map[string][]string {
 	skip := map[string]bool{"app": true, "weight": true, "micro": true, "module": true, "format": true, "output": true, "out": true, "app-out": true}

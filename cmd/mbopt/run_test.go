@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/pipeline"
+	"github.com/mbopt/mbopt/relevance/flow"
 )
 
 // TestRunExample runs the whole pipeline on a copy of the bundled example
@@ -169,20 +169,20 @@ func TestParseAppCmds(t *testing.T) {
 	tests := []struct {
 		values    []string
 		plain     string
-		workloads []pipeline.Workload
+		workloads []flow.Workload
 		err       string
 	}{
 		{[]string{"go run ./cmd/load -cpuprofile {profile}"}, "go run ./cmd/load -cpuprofile {profile}", nil, ""},
 		{[]string{"go run ./x -o={profile}"}, "go run ./x -o={profile}", nil, ""},
 		{[]string{"read=go run ./x -mix=r {profile}", "write.v2=cp w {profile}"}, "",
-			[]pipeline.Workload{{Name: "read", Command: "go run ./x -mix=r {profile}"}, {Name: "write.v2", Command: "cp w {profile}"}}, ""},
+			[]flow.Workload{{Name: "read", Command: "go run ./x -mix=r {profile}"}, {Name: "write.v2", Command: "cp w {profile}"}}, ""},
 		{[]string{"env GOGC=off go run ./x {profile}"}, "env GOGC=off go run ./x {profile}", nil, ""},
 		{[]string{"GOGC=off go run ./x {profile}"}, "", nil, "--app-cmd GOGC=off go run ./x {profile}: GOGC= could be a scenario name or an environment variable; write 'env GOGC=...' for a variable"},
 		{[]string{"a {profile}", "b {profile}"}, "", nil, "two unnamed workload commands"},
 		{[]string{"q="}, "", nil, `--app-cmd q=: no command after "q="`},
 	}
 	for _, tt := range tests {
-		plain, ws, err := pipeline.ParseWorkloads(tt.values)
+		plain, ws, err := flow.ParseWorkloads(tt.values)
 		err = cli.Word(err, nil)
 		if tt.err != "" {
 			assert.ErrorContains(t, err, tt.err, "%q", tt.values)

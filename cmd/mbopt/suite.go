@@ -12,7 +12,7 @@ import (
 	"github.com/mbopt/mbopt/relevance/suite"
 
 	"github.com/mbopt/mbopt"
-	"github.com/mbopt/mbopt/pipeline"
+	"github.com/mbopt/mbopt/relevance/flow"
 )
 
 // suiteOptions holds the suite command's flag values.
@@ -57,7 +57,7 @@ func newCmdSuite(s *streams) *cobra.Command {
 			if err := mbopt.CheckOutput("Output", o.output, cfg.Inputs()...); err != nil {
 				return err
 			}
-			res, err := pipeline.Suite(cmd.Context(), pipeline.SuiteConfig{Config: cfg, ChangedSince: o.changedSince, OnlyAffected: o.onlyAffected, AllowEmpty: o.allowEmpty})
+			res, err := flow.Suite(cmd.Context(), flow.SuiteConfig{Config: cfg, ChangedSince: o.changedSince, OnlyAffected: o.onlyAffected, AllowEmpty: o.allowEmpty})
 			if res != nil {
 				cli.WordWarnings(res.Report)
 				cli.Skipped(s.Err, res.Report)

@@ -1,7 +1,7 @@
 // Package dirlock gives one process at a time the use of a directory: an
 // exclusive flock(2) on a lock file in it, which the kernel releases when
 // the process ends, however it ends. Package collect locks its output
-// directory with it, package pipeline the directory of the application
+// directory with it, package relevance/flow the directory of the application
 // profiles.
 package dirlock
 

@@ -44,7 +44,9 @@
 //     invocations); then optimize (Algorithm 2 and variants), recommend
 //     (Algorithm 3), relevance/changes (a diff mapped to changed functions
 //     and to the benchmarks that cover them); then relevance/analysis (the
-//     relevance half on files)
+//     relevance half on files); then relevance/flow (the relevance half's
+//     flows as mbopt's commands run them: run, which collects and analyses
+//     a module in one call, suite and check)
 //  4. the comparison half, under compare/: compare/benchstats (the
 //     statistics of a comparison); then compare/culprit (the functions that
 //     changed beyond their noise, from both sides' per-measurement
@@ -64,9 +66,7 @@
 //     escaping); and report/site (a history as a static web site); then
 //     report (the suite report of an analysis), report/verdict (a
 //     comparison of two revisions) and report/trend (a benchmark history)
-//  6. pipelines: pipeline (collect, reference and analysis on a module in
-//     one call)
-//  7. test support, in testkit/ (a room of its own): the fixtures
+//  6. test support, in testkit/ (a room of its own): the fixtures
 //     proftest, synth and cmpfixture, the golden-file and git helpers
 //     golden and gittest, and perf (the performance benchmarks' memory and
 //     CPU metrics); then the programs that write test corpora, badcorpus,
@@ -74,7 +74,7 @@
 //     loopmodule (the hashing-loop module 'make bench' times mbopt compare
 //     on), and floor, the decoding floor 'make bench' measures mbopt
 //     analyze against
-//  8. the command: cmd/mbopt/internal/cli (the plumbing its commands
+//  7. the command: cmd/mbopt/internal/cli (the plumbing its commands
 //     share: exit statuses, flag names, output files, warnings);
 //     then cmd/mbopt
 //

@@ -19,9 +19,8 @@ const (
 	relevance   = 30 // the relevance half: which benchmarks matter
 	comparison  = 40 // the comparison half: revisions → verdicts → trends
 	documents   = 50 // renderings of both halves' results
-	pipelines   = 60 // whole pipelines on a module
-	testSupport = 70 // test support (testkit); only tests import it
-	command     = 80 // cmd/mbopt
+	testSupport = 60 // test support (testkit); only tests import it
+	command     = 70 // cmd/mbopt
 )
 
 // layer maps folders to layers and steps: a package's layer is that of
@@ -58,6 +57,7 @@ var layer = map[string]int{
 	"optimize":           relevance + 1,
 	"recommend":          relevance + 1,
 	"relevance/analysis": relevance + 2,
+	"relevance/flow":     relevance + 3,
 
 	"compare":            comparison + 2,
 	"compare/benchstats": comparison,
@@ -72,8 +72,6 @@ var layer = map[string]int{
 	"report/internal": documents,
 	"report/plot":     documents,
 	"report/site":     documents,
-
-	"pipeline": pipelines,
 
 	"testkit":            testSupport,
 	"testkit/badcorpus":  testSupport + 1,
@@ -111,7 +109,7 @@ func layerOf(pkg string) (int, bool) {
 // meet in the nouns (package callgraph's Impact and Application) and in
 // the command.
 var (
-	relevanceHalf  = []string{"relevance/analysis", "relevance/suite", "coverage", "optimize", "recommend", "relevance/changes", "callgraph", "relevance/manifest", "relevance/collect", "relevance/reference", "relevance/staticcg", "relevance/covdata"}
+	relevanceHalf  = []string{"relevance/flow", "relevance/analysis", "relevance/suite", "coverage", "optimize", "recommend", "relevance/changes", "callgraph", "relevance/manifest", "relevance/collect", "relevance/reference", "relevance/staticcg", "relevance/covdata"}
 	comparisonHalf = []string{"compare", "compare/benchstats", "compare/culprit", "compare/bisect", "compare/history", "compare/detect", "compare/flow", "report/verdict", "report/trend", "report/site"}
 )
 

@@ -13,14 +13,15 @@ import (
 )
 
 // flags maps the library's settings — the mbopt.Field paths of
-// analysis.Config, pipeline.Config, collect.Config, compare.Options,
-// pipeline.CompareConfig, HistoryConfig and detect.Options — to the flags that set them, so that library errors and
+// analysis.Config, relevance/flow's Config, collect.Config,
+// compare.Options, compare/flow's CompareConfig and HistoryConfig, and
+// detect.Options — to the flags that set them, so that library errors and
 // warnings read in the command's vocabulary. The packages' paths do not
 // collide: where two name the same path (Out, Bench, Shard) one flag sets
 // both. A path without a flag (collect's and compare's Dir, the current
 // directory) is named as Go names it, or not at all before a message.
 var flags = map[mbopt.Field]string{
-	// analysis.Config and pipeline.Config
+	// analysis.Config and relevance/flow.Config
 	"App": "--app", "Scenarios.Weight": "--weight", "Micro": "--micro", "Modules": "--module", "Exclude": "--exclude",
 	"Targets": "--targets", "Nodes": "--nodes", "Strict": "--strict", "Impact": "--impact", "Recommend": "--recommend", "KeepNegligible": "--keep-negligible",
 	"Edges": "--edges", "AppFunctions": "--app-cover", "Static.Dir": "--static-dir",
@@ -41,14 +42,13 @@ var flags = map[mbopt.Field]string{
 	"Settings.Confidence": "--confidence", "Settings.Resamples": "--resamples",
 	"Settings.UntilStable": "--until-stable", "Settings.Budget": "--budget",
 	"Settings.Metric": "--metric", "Settings.FDR": "--fdr", "Settings.Duet": "--duet",
-	// pipeline.CompareConfig, MergeConfig and RebaselineConfig, and changes.Since
+	// compare/flow.CompareConfig, MergeConfig and RebaselineConfig, and changes.Since
 	"SuiteFile": "--suite", "Analysis.App": "--app", "Analysis.Micro": "--micro", "Analysis.Modules": "--module",
 	"History": "--history", "NoHistory": "--no-history", "ChangedSince": "--changed-since", "Output": "-o",
 	"StepSummary": "$GITHUB_STEP_SUMMARY", "AppBenchmark": "--app-benchmark", "Confirm": "--confirm",
 	"Confirm.Benchmark": "--app-benchmark", "Confirm.Command": "--app-cmd", "Application": "--app", "MinCoverage": "--min-coverage", "AllowEmpty": "--allow-empty", "From": "--from", "To": "--to",
-	// pipeline.HistoryConfig
-	"Baseline": "--baseline", "Unit": "--unit", "Metric": "--metric", "Format": "--format", "Plot": "--plot", "HTML": "--html",
-	"CommitURL": "--commit-url", "Instability": "--instability",
+	// compare/flow.HistoryConfig
+	"Baseline": "--baseline", "Unit": "--unit", "Metric": "--metric",
 	// bisect.Options
 	"Good": "--good", "Bad": "--bad", "MaxRepetitions": "--max-repetitions",
 	"Settings.AppImpactThreshold": "--app-impact-threshold", "Explain": "--explain",
@@ -70,7 +70,7 @@ func Flag(f mbopt.Field) string {
 
 // Given returns whether the flag of fs that sets the library setting f was
 // given on the command line: the library's Chosen hooks (such as
-// pipeline.CompareConfig.Chosen).
+// compare/flow.CompareConfig.Chosen).
 func Given(fs *pflag.FlagSet) func(f mbopt.Field) bool {
 	return func(f mbopt.Field) bool {
 		name, ok := flags[f]

@@ -1,4 +1,4 @@
-package pipeline_test
+package flow_test
 
 import (
 	"context"
@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mbopt/mbopt/pipeline"
+	"github.com/mbopt/mbopt/relevance/flow"
 )
 
 // ParseWorkloads reads workload commands as a command line gives them: each
 // NAME=CMD is a scenario, and a leading variable assignment needs env.
 func ExampleParseWorkloads() {
-	plain, workloads, err := pipeline.ParseWorkloads([]string{"read=go run ./cmd/load -mix read -cpuprofile {profile}", "write=go run ./cmd/load -mix write -cpuprofile {profile}"})
+	plain, workloads, err := flow.ParseWorkloads([]string{"read=go run ./cmd/load -mix read -cpuprofile {profile}", "write=go run ./cmd/load -mix write -cpuprofile {profile}"})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func ExampleParseWorkloads() {
 	for _, w := range workloads {
 		fmt.Println(w.Name+":", w.Command)
 	}
-	_, _, err = pipeline.ParseWorkloads([]string{"GOGC=off go run ./cmd/load {profile}"})
+	_, _, err = flow.ParseWorkloads([]string{"GOGC=off go run ./cmd/load {profile}"})
 	fmt.Println(err)
 	// Output:
 	// ""
@@ -43,7 +43,7 @@ func ExampleCheck() {
 	if err := os.WriteFile(path, []byte(`{"benchmarks": []}`), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	_, _, err = pipeline.Check(context.Background(), pipeline.CheckConfig{SuiteFile: path, Dir: dir})
+	_, _, err = flow.Check(context.Background(), flow.CheckConfig{SuiteFile: path, Dir: dir})
 	fmt.Println(strings.ReplaceAll(err.Error(), dir, "DIR"))
 	// Output:
 	// Config.SuiteFile DIR/suite.json: not a suite written by mbopt suite --format json: no "invocations" list; write it with 'mbopt suite --format json -o DIR/suite.json'

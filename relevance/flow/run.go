@@ -1,24 +1,4 @@
-// Package pipeline runs mbopt end to end on a Go module, as the command
-// "mbopt run" does: it gets the application (reference) profile, profiles
-// every benchmark of the module ([collect]), and analyses both
-// ([analysis]).
-//
-// The application profile comes from any of four sources, merged into one
-// application graph: existing profile files, a capture from a running
-// program's net/http/pprof endpoint, the module's default.pgo files (Go's
-// PGO profiles) and a workload command that writes a CPU profile (see
-// package reference). It is taken first, so a broken source fails in
-// seconds rather than after the whole suite ran.
-//
-// A pipeline makes the profiles and then analyses them; package analysis
-// is the part that reads them and runs no benchmark. Use analysis.Run when
-// the profiles exist (collected by another machine, a CI job, an earlier
-// run), and [Run] to make them from a module in one call.
-//
-// [Suite] and [Check] are "mbopt suite" and "mbopt check": the optimized
-// suite of an analysis as go test invocations, and the drift check of a
-// saved one. The comparison half's flows are package compare/flow's.
-package pipeline
+package flow
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package pipeline_test
+package flow_test
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/mbopt/mbopt/pipeline"
 	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/flow"
 	"github.com/mbopt/mbopt/relevance/manifest"
 	"github.com/mbopt/mbopt/testkit/proftest"
 )
@@ -49,7 +49,7 @@ func ExampleSuite() {
 		log.Fatal(err)
 	}
 	cfg := analysis.Config{App: []string{filepath.Join(dir, "app.pprof")}, Micro: []string{filepath.Join(dir, "micro")}, Modules: []string{proftest.Figure62Module}}
-	res, err := pipeline.Suite(context.Background(), pipeline.SuiteConfig{Config: cfg})
+	res, err := flow.Suite(context.Background(), flow.SuiteConfig{Config: cfg})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func ExampleSuite() {
 	}
 	fmt.Println(res.Log())
 	cfg.Select.MinGain = 100
-	_, err = pipeline.Suite(context.Background(), pipeline.SuiteConfig{Config: cfg})
+	_, err = flow.Suite(context.Background(), flow.SuiteConfig{Config: cfg})
 	fmt.Println(strings.ReplaceAll(err.Error(), dir, "DIR"))
 	// Output:
 	// example.com/fig/app [BenchmarkOne]

@@ -1,4 +1,4 @@
-package pipeline_test
+package flow_test
 
 import (
 	"context"
@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mbopt/mbopt/pipeline"
 	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/relevance/collect"
+	"github.com/mbopt/mbopt/relevance/flow"
 	"github.com/mbopt/mbopt/relevance/manifest"
 	"github.com/mbopt/mbopt/report"
 )
@@ -21,8 +21,8 @@ import (
 // not run by go test (it profiles a module, about a minute; TestRunExample
 // in cmd/mbopt runs the same pipeline).
 func ExampleRun() {
-	res, err := pipeline.Run(context.Background(), pipeline.Config{
-		Collect:    collect.Config{Dir: "../testdata/example", BenchTime: "100ms"},
+	res, err := flow.Run(context.Background(), flow.Config{
+		Collect:    collect.Config{Dir: "../../testdata/example", BenchTime: "100ms"},
 		AppCommand: "go run ./cmd/appbench -duration 2s -cpuprofile {profile}",
 		Logf:       func(format string, args ...any) { log.Printf(format, args...) },
 	})
@@ -45,7 +45,7 @@ func ExampleRun_collector() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(out)
-	const cached = "../testdata/profiles/example/micro"
+	const cached = "../../testdata/profiles/example/micro"
 	restore := func(ctx context.Context, cfg collect.Config) (*manifest.Manifest, error) {
 		files, err := filepath.Glob(filepath.Join(cached, "*.pprof"))
 		if err != nil {
@@ -66,9 +66,9 @@ func ExampleRun_collector() {
 		}
 		return m, m.Write(cfg.Out)
 	}
-	res, err := pipeline.Run(context.Background(), pipeline.Config{
-		Config:    analysis.Config{App: []string{"../testdata/profiles/example/app.pprof"}},
-		Collect:   collect.Config{Dir: "../testdata/example", Out: out},
+	res, err := flow.Run(context.Background(), flow.Config{
+		Config:    analysis.Config{App: []string{"../../testdata/profiles/example/app.pprof"}},
+		Collect:   collect.Config{Dir: "../../testdata/example", Out: out},
 		Collector: restore,
 	})
 	if err != nil {
@@ -84,10 +84,10 @@ func ExampleRun_collector() {
 // NextSteps says where a Run put its profiles and how to analyse them again
 // without profiling, with the flags given to run that suite and report take.
 func ExampleResult_NextSteps() {
-	res := &pipeline.Result{
+	res := &flow.Result{
 		Manifest: &manifest.Manifest{Benchmarks: make([]manifest.Entry, 12)},
 		Analysis: analysis.Config{App: []string{".mbopt/app/app.pprof"}, Micro: []string{".mbopt/profiles"}, Modules: []string{"example.com/db"}},
-		Taken:    []pipeline.AppProfile{{Source: "AppCommand", File: ".mbopt/app/app.pprof", Log: ".mbopt/app/workload.log"}},
+		Taken:    []flow.AppProfile{{Source: "AppCommand", File: ".mbopt/app/app.pprof", Log: ".mbopt/app/workload.log"}},
 	}
 	lines, commands := res.NextSteps(map[string][]string{"suite": {"--top=3"}}, ".")
 	for _, l := range lines {

@@ -1,4 +1,4 @@
-package pipeline_test
+package flow_test
 
 import (
 	"context"
@@ -15,9 +15,9 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
-	"github.com/mbopt/mbopt/pipeline"
 	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/relevance/collect"
+	"github.com/mbopt/mbopt/relevance/flow"
 	"github.com/mbopt/mbopt/relevance/manifest"
 	"github.com/mbopt/mbopt/testkit/proftest"
 )
@@ -69,7 +69,7 @@ func (f *fixture) collector(t *testing.T, ok bool) func(context.Context, collect
 // configured makes a fixture and the Config cfg returns for it, run in the
 // fixture's directory and with its succeeding Collector unless cfg sets
 // them.
-func configured(t *testing.T, cfg func(f *fixture) pipeline.Config) (*fixture, pipeline.Config) {
+func configured(t *testing.T, cfg func(f *fixture) flow.Config) (*fixture, flow.Config) {
 	f := newFixture(t)
 	c := cfg(f)
 	if c.Collect.Dir == "" {
@@ -84,24 +84,24 @@ func configured(t *testing.T, cfg func(f *fixture) pipeline.Config) (*fixture, p
 func TestRunSources(t *testing.T) {
 	tests := []struct {
 		name string
-		cfg  func(f *fixture) pipeline.Config
+		cfg  func(f *fixture) flow.Config
 		apps func(f *fixture, out string) []string
 	}{
-		{"file", func(f *fixture) pipeline.Config {
-			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}}
+		{"file", func(f *fixture) flow.Config {
+			return flow.Config{Config: analysis.Config{App: []string{f.app}}}
 		}, func(f *fixture, out string) []string { return []string{f.app} }},
-		{"default.pgo", func(f *fixture) pipeline.Config {
-			return pipeline.Config{AppPGO: true}
+		{"default.pgo", func(f *fixture) flow.Config {
+			return flow.Config{AppPGO: true}
 		}, func(f *fixture, out string) []string {
 			return []string{filepath.Join(f.dir, "cmd", "app", "default.pgo")}
 		}},
-		{"workload command", func(f *fixture) pipeline.Config {
-			return pipeline.Config{AppCommand: "cp app.pprof {profile}"}
+		{"workload command", func(f *fixture) flow.Config {
+			return flow.Config{AppCommand: "cp app.pprof {profile}"}
 		}, func(f *fixture, out string) []string {
 			return []string{filepath.Join(f.dir, ".mbopt", "app", "cmd.pprof")}
 		}},
-		{"all merged, in field order", func(f *fixture) pipeline.Config {
-			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppPGO: true, AppCommand: "cp app.pprof {profile}"}
+		{"all merged, in field order", func(f *fixture) flow.Config {
+			return flow.Config{Config: analysis.Config{App: []string{f.app}}, AppPGO: true, AppCommand: "cp app.pprof {profile}"}
 		}, func(f *fixture, out string) []string {
 			return []string{f.app, filepath.Join(f.dir, "cmd", "app", "default.pgo"), filepath.Join(f.dir, ".mbopt", "app", "cmd.pprof")}
 		}},
@@ -111,7 +111,7 @@ func TestRunSources(t *testing.T) {
 			f, cfg := configured(t, tt.cfg)
 			var log []string
 			cfg.Logf = func(format string, args ...any) { log = append(log, format) }
-			res, err := pipeline.Run(context.Background(), cfg)
+			res, err := flow.Run(context.Background(), cfg)
 			require.NoError(t, err)
 			out := filepath.Join(f.dir, ".mbopt", "profiles")
 			assert.Equal(t, out, f.got.Out, "Out defaults to DIR/.mbopt/profiles")
@@ -132,53 +132,53 @@ func TestRunSources(t *testing.T) {
 func TestRunErrors(t *testing.T) {
 	tests := []struct {
 		name   string
-		cfg    func(f *fixture) pipeline.Config
+		cfg    func(f *fixture) flow.Config
 		fields []mbopt.Field // of an mbopt.Error; nil for another error
 		want   string
 	}{
-		{"no source", func(f *fixture) pipeline.Config { return pipeline.Config{} },
+		{"no source", func(f *fixture) flow.Config { return flow.Config{} },
 			[]mbopt.Field{"App", "AppURL", "AppPGO", "AppCommand", "AppWorkloads"}, "no application profile: give Config.App, Config.AppURL, Config.AppPGO, Config.AppCommand or Config.AppWorkloads"},
-		{"micro given", func(f *fixture) pipeline.Config {
-			return pipeline.Config{Config: analysis.Config{App: []string{f.app}, Micro: []string{"x"}}}
+		{"micro given", func(f *fixture) flow.Config {
+			return flow.Config{Config: analysis.Config{App: []string{f.app}, Micro: []string{"x"}}}
 		}, []mbopt.Field{"Micro"}, "Config.Micro must be empty"},
-		{"not a directory", func(f *fixture) pipeline.Config {
-			c := pipeline.Config{Config: analysis.Config{App: []string{f.app}}}
+		{"not a directory", func(f *fixture) flow.Config {
+			c := flow.Config{Config: analysis.Config{App: []string{f.app}}}
 			c.Collect.Dir = f.app
 			return c
 		}, []mbopt.Field{"Collect.Dir"}, "app.pprof: not a directory (Config.Collect.Dir is the module's directory)"},
-		{"negative seconds", func(f *fixture) pipeline.Config {
-			return pipeline.Config{AppURL: "http://localhost:1", AppSeconds: -1}
+		{"negative seconds", func(f *fixture) flow.Config {
+			return flow.Config{AppURL: "http://localhost:1", AppSeconds: -1}
 		}, []mbopt.Field{"AppSeconds"}, "Config.AppSeconds must be positive, not -1"},
-		{"no default.pgo", func(f *fixture) pipeline.Config {
+		{"no default.pgo", func(f *fixture) flow.Config {
 			require.NoError(t, os.RemoveAll(filepath.Join(f.dir, "cmd")))
-			return pipeline.Config{AppPGO: true}
+			return flow.Config{AppPGO: true}
 		}, []mbopt.Field{"AppPGO", "App", "AppURL", "AppCommand"}, "no default.pgo below"},
-		{"negative runs", func(f *fixture) pipeline.Config {
-			return pipeline.Config{AppCommand: "cp app.pprof {profile}", AppRuns: -1}
+		{"negative runs", func(f *fixture) flow.Config {
+			return flow.Config{AppCommand: "cp app.pprof {profile}", AppRuns: -1}
 		}, []mbopt.Field{"AppRuns"}, "Config.AppRuns must be positive, not -1"},
-		{"chosen zero runs", func(f *fixture) pipeline.Config {
-			return pipeline.Config{AppCommand: "cp app.pprof {profile}", Chosen: func(f mbopt.Field) bool { return f == "AppRuns" }}
+		{"chosen zero runs", func(f *fixture) flow.Config {
+			return flow.Config{AppCommand: "cp app.pprof {profile}", Chosen: func(f mbopt.Field) bool { return f == "AppRuns" }}
 		}, []mbopt.Field{"AppRuns"}, "Config.AppRuns must be positive, not 0"},
-		{"chosen zero timeout", func(f *fixture) pipeline.Config {
-			return pipeline.Config{AppCommand: "cp app.pprof {profile}", Chosen: func(f mbopt.Field) bool { return f == "AppTimeout" }}
+		{"chosen zero timeout", func(f *fixture) flow.Config {
+			return flow.Config{AppCommand: "cp app.pprof {profile}", Chosen: func(f mbopt.Field) bool { return f == "AppTimeout" }}
 		}, []mbopt.Field{"AppTimeout"}, "Config.AppTimeout must be positive, not 0s"},
-		{"runs without a workload", func(f *fixture) pipeline.Config {
-			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppRuns: 2}
+		{"runs without a workload", func(f *fixture) flow.Config {
+			return flow.Config{Config: analysis.Config{App: []string{f.app}}, AppRuns: 2}
 		}, []mbopt.Field{"AppRuns", "AppCommand"}, "Config.AppRuns repeats the workload of Config.AppCommand, which is not set"},
-		{"workload fails", func(f *fixture) pipeline.Config {
-			return pipeline.Config{AppCommand: "exit 3 # {profile}"}
+		{"workload fails", func(f *fixture) flow.Config {
+			return flow.Config{AppCommand: "exit 3 # {profile}"}
 		}, []mbopt.Field{"AppCommand"}, "exit status 3"},
-		{"nothing profiled", func(f *fixture) pipeline.Config {
-			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, Collector: f.collector(t, false)}
+		{"nothing profiled", func(f *fixture) flow.Config {
+			return flow.Config{Config: analysis.Config{App: []string{f.app}}, Collector: f.collector(t, false)}
 		}, nil, "no benchmark was profiled (logs in "},
-		{"strict", func(f *fixture) pipeline.Config {
-			return pipeline.Config{Config: analysis.Config{App: []string{f.app}, Strict: true}}
+		{"strict", func(f *fixture) flow.Config {
+			return flow.Config{Config: analysis.Config{App: []string{f.app}, Strict: true}}
 		}, nil, "Config.Strict: 1 of 3 benchmarks did not succeed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, cfg := configured(t, tt.cfg)
-			_, err := pipeline.Run(context.Background(), cfg)
+			_, err := flow.Run(context.Background(), cfg)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
 			var fe *mbopt.Error
@@ -201,7 +201,7 @@ func TestRunCanceled(t *testing.T) {
 	f := newFixture(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := pipeline.Run(ctx, pipeline.Config{AppCommand: "sleep 5; cp app.pprof {profile}", Collect: collect.Config{Dir: f.dir}})
+	_, err := flow.Run(ctx, flow.Config{AppCommand: "sleep 5; cp app.pprof {profile}", Collect: collect.Config{Dir: f.dir}})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.False(t, errors.Is(err, mbopt.ErrInput), "an interrupted workload is not bad input")
@@ -212,12 +212,12 @@ func TestRunCanceled(t *testing.T) {
 // its run number, so three runs see different functions.
 func TestRunAppRuns(t *testing.T) {
 	f := newFixture(t)
-	example, err := filepath.Abs("../testdata/profiles/example")
+	example, err := filepath.Abs("../../testdata/profiles/example")
 	require.NoError(t, err)
 	names := []string{"app-ingest", "app-query", "app"}
 	workload := `case "$MBOPT_APP_RUN" in 1) f=app-ingest;; 2) f=app-query;; *) f=app;; esac; cp "` + example + `/$f.pprof" {profile}`
 	var log []string
-	res, err := pipeline.Run(context.Background(), pipeline.Config{
+	res, err := flow.Run(context.Background(), flow.Config{
 		Config:     analysis.Config{Modules: []string{"example.com/tinytsdb"}},
 		Collect:    collect.Config{Dir: f.dir},
 		Collector:  f.collector(t, true),
@@ -290,16 +290,16 @@ func TestCompareRuns(t *testing.T) {
 		proftest.WriteFile(t, path, proftest.Profile(stacks...))
 		files = append(files, path)
 	}
-	s, err := pipeline.CompareRuns(files, []string{m}, callgraph.Limits{})
+	s, err := flow.CompareRuns(files, []string{m}, callgraph.Limits{})
 	require.NoError(t, err)
-	assert.Equal(t, &pipeline.RunStability{
+	assert.Equal(t, &flow.RunStability{
 		Files: files, Seen: 4, Every: 2, ProjectSeen: 3, ProjectEvery: 1,
 		PerRun: []int{3, 2, 3}, ProjectPerRun: []int{2, 1, 2},
 	}, s)
 	assert.Equal(t, 2, s.Some())
 	assert.Equal(t, 2, s.ProjectSome())
 
-	_, err = pipeline.CompareRuns([]string{filepath.Join(dir, "missing.pprof")}, nil, callgraph.Limits{})
+	_, err = flow.CompareRuns([]string{filepath.Join(dir, "missing.pprof")}, nil, callgraph.Limits{})
 	assert.ErrorContains(t, err, "missing.pprof")
 }
 
@@ -309,15 +309,15 @@ func TestCompareRuns(t *testing.T) {
 // Result.Analysis repeats the analysis from the saved files.
 func TestRunFiles(t *testing.T) {
 	f := newFixture(t)
-	res, err := pipeline.Run(context.Background(), pipeline.Config{
+	res, err := flow.Run(context.Background(), flow.Config{
 		Collect:    collect.Config{Dir: f.dir},
 		AppCommand: "echo workload-says-hello; echo to-stderr >&2; cp app.pprof {profile}",
 		Collector:  f.collector(t, true),
 	})
 	require.NoError(t, err)
 	appDir := filepath.Join(f.dir, ".mbopt", "app")
-	want := pipeline.AppProfile{Source: "AppCommand", File: filepath.Join(appDir, "cmd.pprof"), Log: filepath.Join(appDir, "cmd.log")}
-	assert.Equal(t, []pipeline.AppProfile{want}, res.Taken)
+	want := flow.AppProfile{Source: "AppCommand", File: filepath.Join(appDir, "cmd.pprof"), Log: filepath.Join(appDir, "cmd.log")}
+	assert.Equal(t, []flow.AppProfile{want}, res.Taken)
 	assert.FileExists(t, want.File)
 	log, err := os.ReadFile(want.Log)
 	require.NoError(t, err)
@@ -344,7 +344,7 @@ func TestRunFiles(t *testing.T) {
 	// A second run into the existing .mbopt keeps whatever .gitignore the
 	// user left there (here: none).
 	require.NoError(t, os.Remove(filepath.Join(f.dir, ".mbopt", ".gitignore")))
-	_, err = pipeline.Run(context.Background(), pipeline.Config{
+	_, err = flow.Run(context.Background(), flow.Config{
 		Collect: collect.Config{Dir: f.dir}, AppCommand: "cp app.pprof {profile}", Collector: f.collector(t, true),
 	})
 	require.NoError(t, err)
@@ -358,9 +358,9 @@ func TestRunWorkloads(t *testing.T) {
 	_, b1, _ := proftest.Figure62()
 	other := filepath.Join(f.dir, "other.pprof")
 	proftest.WriteFile(t, other, b1)
-	res, err := pipeline.Run(context.Background(), pipeline.Config{
+	res, err := flow.Run(context.Background(), flow.Config{
 		Config: analysis.Config{App: []string{f.app}, Scenarios: []analysis.ScenarioSpec{{Name: "read", Files: []string{f.app}}}},
-		AppWorkloads: []pipeline.Workload{
+		AppWorkloads: []flow.Workload{
 			{Name: "write", Command: "cp other.pprof {profile}", Weight: 2, Weighted: true},
 			{Name: "read", Command: "cp app.pprof {profile}"},
 		},
@@ -379,7 +379,7 @@ func TestRunWorkloads(t *testing.T) {
 	assert.Equal(t, []string{"read", "write"}, res.Report.Scenarios.Names)
 	assert.Equal(t, []float64{1, 2}, res.Report.Scenarios.Weights)
 	require.Len(t, res.Taken, 2)
-	assert.Equal(t, pipeline.AppProfile{Source: "AppWorkloads", Scenario: "write", File: write1, Log: filepath.Join(appDir, "write.log")}, res.Taken[0])
+	assert.Equal(t, flow.AppProfile{Source: "AppWorkloads", Scenario: "write", File: write1, Log: filepath.Join(appDir, "write.log")}, res.Taken[0])
 }
 
 // TestRunValidates: a bad Config is refused before anything is created or
@@ -388,43 +388,43 @@ func TestRunValidates(t *testing.T) {
 	const marker = "touch ran; cp app.pprof {profile}"
 	tests := []struct {
 		name   string
-		cfg    func(f *fixture) pipeline.Config
+		cfg    func(f *fixture) flow.Config
 		fields []mbopt.Field
 		want   string
 	}{
-		{"workload and unnamed sources", func(f *fixture) pipeline.Config {
-			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppPGO: true, AppCommand: marker,
-				AppWorkloads: []pipeline.Workload{{Name: "a", Command: marker}}}
+		{"workload and unnamed sources", func(f *fixture) flow.Config {
+			return flow.Config{Config: analysis.Config{App: []string{f.app}}, AppPGO: true, AppCommand: marker,
+				AppWorkloads: []flow.Workload{{Name: "a", Command: marker}}}
 		}, []mbopt.Field{"App", "AppPGO", "AppCommand"}, "the application profiles are named scenarios, but Config.App, Config.AppPGO, Config.AppCommand would add unnamed ones"},
-		{"scenarios and a capture", func(f *fixture) pipeline.Config {
-			return pipeline.Config{Config: analysis.Config{App: []string{f.app}, Scenarios: []analysis.ScenarioSpec{{Name: "a", Files: []string{f.app}}}}, AppURL: "http://127.0.0.1:1"}
+		{"scenarios and a capture", func(f *fixture) flow.Config {
+			return flow.Config{Config: analysis.Config{App: []string{f.app}, Scenarios: []analysis.ScenarioSpec{{Name: "a", Files: []string{f.app}}}}, AppURL: "http://127.0.0.1:1"}
 		}, []mbopt.Field{"AppURL"}, "would add unnamed ones"},
-		{"bad name", func(f *fixture) pipeline.Config {
-			return pipeline.Config{AppWorkloads: []pipeline.Workload{{Name: "a b", Command: marker}}}
+		{"bad name", func(f *fixture) flow.Config {
+			return flow.Config{AppWorkloads: []flow.Workload{{Name: "a b", Command: marker}}}
 		}, []mbopt.Field{"AppWorkloads"}, `Config.AppWorkloads[0].Name "a b": a scenario name is`},
-		{"duplicate name", func(f *fixture) pipeline.Config {
-			return pipeline.Config{AppWorkloads: []pipeline.Workload{{Name: "a", Command: marker}, {Name: "a", Command: marker}}}
+		{"duplicate name", func(f *fixture) flow.Config {
+			return flow.Config{AppWorkloads: []flow.Workload{{Name: "a", Command: marker}, {Name: "a", Command: marker}}}
 		}, []mbopt.Field{"AppWorkloads"}, `two workloads are named "a"`},
-		{"no placeholder", func(f *fixture) pipeline.Config {
-			return pipeline.Config{AppWorkloads: []pipeline.Workload{{Name: "a", Command: marker}, {Name: "b", Command: "touch ran"}}}
+		{"no placeholder", func(f *fixture) flow.Config {
+			return flow.Config{AppWorkloads: []flow.Workload{{Name: "a", Command: marker}, {Name: "b", Command: "touch ran"}}}
 		}, []mbopt.Field{"AppWorkloads"}, `Config.AppWorkloads[1] (b) "touch ran": it must contain {profile}`},
-		{"no placeholder, plain", func(f *fixture) pipeline.Config {
-			return pipeline.Config{AppCommand: "touch ran"}
+		{"no placeholder, plain", func(f *fixture) flow.Config {
+			return flow.Config{AppCommand: "touch ran"}
 		}, []mbopt.Field{"AppCommand"}, `Config.AppCommand "touch ran": it must contain {profile}`},
-		{"app inside out", func(f *fixture) pipeline.Config {
-			return pipeline.Config{AppCommand: marker, AppOut: filepath.Join(f.dir, "p", "app"), Collect: collect.Config{Out: filepath.Join(f.dir, "p")}}
+		{"app inside out", func(f *fixture) flow.Config {
+			return flow.Config{AppCommand: marker, AppOut: filepath.Join(f.dir, "p", "app"), Collect: collect.Config{Out: filepath.Join(f.dir, "p")}}
 		}, []mbopt.Field{"AppOut", "Collect.Out"}, "overlap: the application profiles go beside the benchmark profiles, not inside"},
-		{"same directory", func(f *fixture) pipeline.Config {
-			return pipeline.Config{AppCommand: marker, AppOut: filepath.Join(f.dir, "p"), Collect: collect.Config{Out: filepath.Join(f.dir, "p") + "/"}}
+		{"same directory", func(f *fixture) flow.Config {
+			return flow.Config{AppCommand: marker, AppOut: filepath.Join(f.dir, "p"), Collect: collect.Config{Out: filepath.Join(f.dir, "p") + "/"}}
 		}, []mbopt.Field{"AppOut", "Collect.Out"}, "overlap"},
-		{"App file in AppOut", func(f *fixture) pipeline.Config {
-			return pipeline.Config{Config: analysis.Config{App: []string{f.app}}, AppCommand: marker, AppOut: f.dir, Collect: collect.Config{Out: filepath.Join(f.dir, "..", "elsewhere")}}
+		{"App file in AppOut", func(f *fixture) flow.Config {
+			return flow.Config{Config: analysis.Config{App: []string{f.app}}, AppCommand: marker, AppOut: f.dir, Collect: collect.Config{Out: filepath.Join(f.dir, "..", "elsewhere")}}
 		}, []mbopt.Field{"App", "AppOut"}, "where Run writes the profiles it takes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f, cfg := configured(t, tt.cfg)
-			_, err := pipeline.Run(context.Background(), cfg)
+			_, err := flow.Run(context.Background(), cfg)
 			require.Error(t, err)
 			assert.ErrorContains(t, err, tt.want)
 			var fe *mbopt.Error
@@ -447,7 +447,7 @@ func TestRunLocked(t *testing.T) {
 	started, release := make(chan struct{}), make(chan struct{})
 	first := make(chan error, 1)
 	go func() {
-		_, err := pipeline.Run(context.Background(), pipeline.Config{
+		_, err := flow.Run(context.Background(), flow.Config{
 			Collect: collect.Config{Dir: f.dir}, AppCommand: "cp app.pprof {profile}",
 			Collector: func(ctx context.Context, cfg collect.Config) (*manifest.Manifest, error) {
 				close(started)
@@ -458,7 +458,7 @@ func TestRunLocked(t *testing.T) {
 		first <- err
 	}()
 	<-started
-	_, err := pipeline.Run(context.Background(), pipeline.Config{
+	_, err := flow.Run(context.Background(), flow.Config{
 		Collect: collect.Config{Dir: f.dir}, AppCommand: "touch ran; cp app.pprof {profile}", Collector: f.collector(t, true),
 	})
 	close(release)
@@ -474,7 +474,7 @@ func TestRunLocked(t *testing.T) {
 // quotes the end of its output.
 func TestRunWorkloadFails(t *testing.T) {
 	f := newFixture(t)
-	_, err := pipeline.Run(context.Background(), pipeline.Config{
+	_, err := flow.Run(context.Background(), flow.Config{
 		Collect: collect.Config{Dir: f.dir}, Collector: f.collector(t, true),
 		AppCommand: "for i in $(seq 1 12); do echo line$i; done; echo 'bad flag -x' >&2; exit 2 # {profile}",
 	})
