@@ -177,3 +177,28 @@ func (s *Store) Benchmarks(ctx context.Context, base string) ([]compare.Benchmar
 	}
 	return out, rows.Err()
 }
+
+// connectBridges sets set's Bridges, the bridging comparisons that connect
+// other baselines to set's Baseline, with Comparisons and OtherBaselines.
+// It returns the path of bridges from each baseline they reach (the Set's
+// own included), and per bridge and series the ratio of its new baseline
+// to its old one.
+func (s *Store) connectBridges(ctx context.Context, set *Set) (map[string]bridgePath, map[int64]map[seriesKey]ratio, error) {
+	paths, used, err := s.bridges(ctx, set.Baseline.Commit)
+	if err != nil {
+		return nil, nil, err
+	}
+	set.Bridges = used
+	if set.Comparisons, set.OtherBaselines, err = s.otherBaselines(ctx, paths); err != nil {
+		return nil, nil, err
+	}
+	var ids []int64
+	for _, b := range used {
+		ids = append(ids, b.Comparison)
+	}
+	ratios, err := s.bridgeRatios(ctx, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	return paths, ratios, nil
+}

@@ -17,7 +17,6 @@ import (
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/culprit"
 	"github.com/mbopt/mbopt/compare/detect"
-	"github.com/mbopt/mbopt/internal/benchname"
 )
 
 // ErrEmpty is returned (wrapped) by [Store.Series] when the history holds
@@ -213,63 +212,17 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 		return nil, fmt.Errorf("history: %s: %w", s.path, err)
 	}
 	set := &Set{Baseline: base, Series: []Series{}}
-	paths, used, err := s.bridges(ctx, base.Commit)
+	paths, ratios, err := s.connectBridges(ctx, set)
 	if err != nil {
 		return nil, fmt.Errorf("history: %s: %w", s.path, err)
 	}
-	set.Bridges = used
-	if set.Comparisons, set.OtherBaselines, err = s.otherBaselines(ctx, paths); err != nil {
-		return nil, fmt.Errorf("history: %s: %w", s.path, err)
-	}
-	var ids []int64
-	for _, b := range used {
-		ids = append(ids, b.Comparison)
-	}
-	ratios, err := s.bridgeRatios(ctx, ids)
-	if err != nil {
-		return nil, fmt.Errorf("history: %s: %w", s.path, err)
-	}
-	bases := []any{}
-	for c := range paths {
-		bases = append(bases, c)
-	}
-	args := append(append([]any{string(compare.Compared), q.Unit, q.Unit}, bases...), base.Commit)
-	rows, err := s.db.QueryContext(ctx, `
-		SELECT r.bench_id, r.package, r.name, r.unit, c.module,
-			c.goos, c.goarch, c.cpu, c.go_version, c.settings_hash, c.settings,
-			c.head_spec, c.head_commit, c.head_time, c.head_subject, c.head_depth,
-			r.change, r.ci_low, r.ci_high, r.verdict, c.id,
-			r.base_median, r.head_median, r.threshold, r.impact_attributed, r.impact_flat,
-			c.base_commit,
-			r.app_impact, r.app_impact_low, r.app_impact_high, r.app_impact_basis,
-			r.app_relevant_share, r.app_benchmark_share, r.app_unattributed_share,
-			r.likely_no_app_impact, r.culprits
-		FROM results r JOIN comparisons c ON r.comparison_id = c.id
-		WHERE c.aa = 0 AND c.head_dirty = 0
-			AND r.status = ? AND r.change IS NOT NULL
-			AND (? = '' OR r.unit = ?)
-			AND c.base_commit IN (?`+strings.Repeat(", ?", len(bases)-1)+`)
-		ORDER BY r.bench_id, r.unit, c.goos, c.goarch, c.cpu, c.go_version, c.settings_hash,
-			c.head_commit, c.base_commit = ? DESC, c.recorded DESC, c.id DESC`,
-		args...)
+	rows, bases, err := s.querySeriesRows(ctx, q, base.Commit, paths)
 	if err != nil {
 		return nil, fmt.Errorf("history: %s: %w", s.path, err)
 	}
 	defer rows.Close()
 	matched := map[string]bool{}
-	keep := func(module, pkg, id, name string) bool {
-		if len(q.Benchmarks) == 0 {
-			return true
-		}
-		shown := benchname.Display(module, pkg, name)
-		ok := false
-		for _, b := range q.Benchmarks {
-			if b == id || b == name || b == shown {
-				matched[b], ok = true, true
-			}
-		}
-		return ok
-	}
+	keep := benchmarkFilter(q.Benchmarks, matched)
 	var (
 		cur      *Series
 		lastHead string // of cur: rows of one head come latest first
@@ -278,79 +231,37 @@ func (s *Store) Series(ctx context.Context, q Query) (*Set, error) {
 	settings := map[string]compare.Settings{} // parsed once per distinct JSON
 	var moduleOf int64                        // the comparison set.Module is from
 	for rows.Next() {
-		var (
-			sr                      Series
-			p                       Point
-			module, settingsJSON    string
-			measuredAgainst         string
-			headT                   int64
-			change, lo, hi          sql.NullFloat64
-			baseV, headV, threshold sql.NullFloat64
-			attributed, flat        sql.NullFloat64
-			verdict                 sql.NullString
-			est, estLo, estHi       sql.NullFloat64
-			rel, bshare, unattr     sql.NullFloat64
-			basis, culprits         sql.NullString
-			noImpact                sql.NullBool
-		)
-		if err := rows.Scan(&sr.ID, &sr.Package, &sr.Name, &sr.Unit, &module,
-			&sr.Machine.GOOS, &sr.Machine.GOARCH, &sr.Machine.CPU, &sr.Machine.GoVersion, &sr.SettingsHash, &settingsJSON,
-			&p.Head.Spec, &p.Head.Commit, &headT, &p.Head.Subject, &p.Head.Depth,
-			&change, &lo, &hi, &verdict, &p.Comparison,
-			&baseV, &headV, &threshold, &attributed, &flat, &measuredAgainst,
-			&est, &estLo, &estHi, &basis, &rel, &bshare, &unattr, &noImpact, &culprits); err != nil {
+		var r seriesRow
+		if err := r.scan(rows); err != nil {
 			return nil, fmt.Errorf("history: %s: %w", s.path, err)
 		}
-		if !keep(module, sr.Package, sr.ID, sr.Name) {
+		if !keep(r.module, r.sr.Package, r.sr.ID, r.sr.Name) {
 			continue
 		}
-		p.Head.Time = time.Unix(0, headT).UTC()
-		if cur == nil || cur.ID != sr.ID || cur.Unit != sr.Unit || cur.Machine != sr.Machine || cur.SettingsHash != sr.SettingsHash {
-			set.Series = append(set.Series, sr)
+		r.p.Head.Time = time.Unix(0, r.headT).UTC()
+		if cur == nil || cur.ID != r.sr.ID || cur.Unit != r.sr.Unit || cur.Machine != r.sr.Machine || cur.SettingsHash != r.sr.SettingsHash {
+			set.Series = append(set.Series, r.sr)
 			cur, lastHead, latest = &set.Series[len(set.Series)-1], "", 0
 		}
-		if p.Comparison > moduleOf {
-			set.Module, moduleOf = module, p.Comparison
+		if r.p.Comparison > moduleOf {
+			set.Module, moduleOf = r.module, r.p.Comparison
 		}
-		if p.Comparison > latest {
-			st, ok := settings[settingsJSON]
+		if r.p.Comparison > latest {
+			st, ok := settings[r.settingsJSON]
 			if !ok {
 				// Unreadable settings (a damaged row) leave the zero value.
-				_ = json.Unmarshal([]byte(settingsJSON), &st)
-				settings[settingsJSON] = st
+				_ = json.Unmarshal([]byte(r.settingsJSON), &st)
+				settings[r.settingsJSON] = st
 			}
-			cur.Settings, latest = st, p.Comparison
+			cur.Settings, latest = st, r.p.Comparison
 		}
 		// The latest comparison of a head counts, even when unusable; one
 		// against the baseline itself first.
-		if p.Head.Commit == lastHead || p.Head.Commit == base.Commit {
+		if r.p.Head.Commit == lastHead || r.p.Head.Commit == base.Commit {
 			continue
 		}
-		lastHead = p.Head.Commit
-		p.Change, p.CI.Low, p.CI.High = change.Float64, lo.Float64, hi.Float64
-		p.BaseValue, p.HeadValue, p.Threshold = finiteOr0(baseV), finiteOr0(headV), finiteOr0(threshold)
-		if attributed.Valid && flat.Valid {
-			p.Impact = &callgraph.Impact{Attributed: finiteOr0(attributed), Flat: finiteOr0(flat)}
-		}
-		p.AppImpact = storedImpact(est, estLo, estHi, basis, rel, bshare, unattr, noImpact)
-		p.Culprits = storedCulprits(culprits)
-		reason := unusable(change, lo, hi)
-		if reason == "" {
-			if err := p.Verdict.UnmarshalText([]byte(verdict.String)); err != nil {
-				reason = fmt.Sprintf("unknown verdict %q", verdict.String)
-			}
-		}
-		if reason == "" && measuredAgainst != base.Commit {
-			k := seriesKey{sr.ID, sr.Unit, sr.Machine, sr.SettingsHash}
-			r, why := carry(paths[measuredAgainst], k, ratios)
-			if why != "" {
-				reason = fmt.Sprintf("measured against %s: %s", measuredAgainst[:min(10, len(measuredAgainst))], why)
-			} else {
-				p.Base = measuredAgainst
-				p.Change = r.mid*(1+p.Change) - 1
-				p.CI.Low, p.CI.High = r.lo*(1+p.CI.Low)-1, r.hi*(1+p.CI.High)-1
-			}
-		}
+		lastHead = r.p.Head.Commit
+		p, reason := r.point(base.Commit, paths, ratios)
 		if reason != "" {
 			cur.Skipped = append(cur.Skipped, Skipped{Head: p.Head, Comparison: p.Comparison, Reason: reason})
 			continue
