@@ -327,6 +327,9 @@ type Graph struct {
 	calls map[string]map[string]int64
 	// inclusive[caller][callee] is the inclusive count of those calls.
 	inclusive map[string]map[string]float64
+	// self is each function's own count: its cost lines that are not a
+	// call's.
+	self map[string]float64
 }
 
 // recursion is Callgrind's suffix for a recursion level, as in "f'2".
@@ -336,7 +339,7 @@ var recursion = regexp.MustCompile(`'\d+$`)
 // uncompressed names (--compress-strings=no --compress-pos=no), with
 // their counts and inclusive instruction counts.
 func ReadGraph(r io.Reader) (Graph, error) {
-	g := Graph{calls: map[string]map[string]int64{}, inclusive: map[string]map[string]float64{}}
+	g := Graph{calls: map[string]map[string]int64{}, inclusive: map[string]map[string]float64{}, self: map[string]float64{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	var fn, cfn string
@@ -375,9 +378,33 @@ func ReadGraph(r io.Reader) (Graph, error) {
 				return g, fmt.Errorf("bad cost line %q after a call", l)
 			}
 			g.inclusive[fn][cfn] += c
+		case l != "" && (l[0] >= '0' && l[0] <= '9' || l[0] == '+' || l[0] == '-' || l[0] == '*'):
+			// A cost line of fn's own code: position, then Ir.
+			f := strings.Fields(l)
+			if len(f) < 2 {
+				continue // a position without a cost
+			}
+			c, err := strconv.ParseFloat(f[1], 64)
+			if err != nil {
+				return g, fmt.Errorf("bad cost line %q", l)
+			}
+			g.self[fn] += c
 		}
 	}
 	return g, sc.Err()
+}
+
+// Self returns fn's own instruction count: the instructions of its code,
+// not of the functions it calls (recursion levels merged).
+func (g Graph) Self(fn string) float64 { return g.self[fn] }
+
+// Calls returns how many times fn was called, from every caller.
+func (g Graph) Calls(fn string) int64 {
+	var n int64
+	for _, callees := range g.calls {
+		n += callees[fn]
+	}
+	return n
 }
 
 // Inclusive returns the inclusive instruction count of every call of fn.
