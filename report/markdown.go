@@ -50,6 +50,46 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 		return func() { p("</details>\n\n") }
 	}
 
+	writeCoverageMarkdown(p, d)
+	writeSuiteHeading(p, d)
+	if opts.Suite != "" {
+		p("The suite (`go test` commands when a collection manifest names each benchmark's package, else benchmark ids):\n\n```sh\n%s\n```\n\n", strings.TrimRight(opts.Suite, "\n"))
+	}
+	writeCertificate(p, d)
+
+	for _, f := range Figures(d) {
+		if img, ok := opts.Images[f.Name]; ok {
+			p("![%s](%s)\n\n*%s*\n\n", f.Title, img, f.Caption)
+		}
+	}
+
+	writePicksMarkdown(p, d, fold)
+	writeRecommendationsMarkdown(p, d, fold)
+	writeThinMarkdown(p, d)
+	if sc := d.Scenarios; sc != nil {
+		writeScenarios(p, sc)
+	}
+	writeBenchmarksMarkdown(p, d, fold)
+	if len(d.Skipped) > 0 {
+		p("## Skipped benchmark profiles\n\n")
+		for _, s := range d.Skipped {
+			p("- %s: %s\n", render.MarkdownCode(s.File), render.EscapeMarkdown(s.Reason))
+		}
+		p("\n")
+	}
+	if len(d.Warnings) > 0 {
+		p("## Warnings\n\n")
+		for _, w := range d.Warnings {
+			p("- %s\n", render.EscapeMarkdown(w))
+		}
+		p("\n")
+	}
+	return ew.Err
+}
+
+// writeCoverageMarkdown writes the report's title and summary: the
+// application, the benchmarks and the suite's coverage table.
+func writeCoverageMarkdown(p func(string, ...any), d *Document) {
 	p("# mbopt: microbenchmark suite relevance for %s\n\n", render.MarkdownCode(strings.Join(d.Modules, ", ")))
 	p("The application (%s) calls **%d functions, %d in the project**, using %s of CPU", textutil.Plural(len(d.Application.Profiles), "profile"), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
 	if d.attributed() {
@@ -73,103 +113,100 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 	p("| coverage | covered | total | share |\n|---|--:|--:|--:|\n")
 	p("| project-only | %d | %d | %s |\n", d.Coverage.Project.Covered, d.Coverage.Project.Total, render.Pct(d.Coverage.Project.Ratio))
 	p("| overall | %d | %d | %s |\n\n", d.Coverage.Overall.Covered, d.Coverage.Overall.Total, render.Pct(d.Coverage.Overall.Ratio))
+}
 
-	writeSuiteHeading(p, d)
-	if opts.Suite != "" {
-		p("The suite (`go test` commands when a collection manifest names each benchmark's package, else benchmark ids):\n\n```sh\n%s\n```\n\n", strings.TrimRight(opts.Suite, "\n"))
+// writePicksMarkdown writes the minimal suite pick by pick, a table with
+// its legend (folded by fold in a summary), when the suite has a pick.
+func writePicksMarkdown(p func(string, ...any), d *Document, fold func(string) func()) {
+	if len(d.MinimalSuite) == 0 {
+		return
 	}
-	writeCertificate(p, d)
-
-	for _, f := range Figures(d) {
-		if img, ok := opts.Images[f.Name]; ok {
-			p("![%s](%s)\n\n*%s*\n\n", f.Title, img, f.Caption)
+	end := fold("Suite, pick by pick")
+	cost := d.Selection != nil && d.Selection.TotalCostSeconds > 0
+	tableHead(p, "| # | benchmark | added | project | overall | "+strings.Join(d.impactHeads(), " | ")+" |",
+		"|--:|---|--:|--:|--:|"+strings.Repeat("--:|", len(d.impactHeads())),
+		cost, " cost | cumulative cost |", "--:|--:|")
+	marginal := false
+	for i, s := range d.MinimalSuite {
+		id := render.MarkdownCellCode(s.ID)
+		if s.Marginal {
+			id += " *marginal*"
+			marginal = true
 		}
-	}
-
-	if len(d.MinimalSuite) > 0 {
-		end := fold("Suite, pick by pick")
-		cost := d.Selection != nil && d.Selection.TotalCostSeconds > 0
-		tableHead(p, "| # | benchmark | added | project | overall | "+strings.Join(d.impactHeads(), " | ")+" |",
-			"|--:|---|--:|--:|--:|"+strings.Repeat("--:|", len(d.impactHeads())),
-			cost, " cost | cumulative cost |", "--:|--:|")
-		marginal := false
-		for i, s := range d.MinimalSuite {
-			id := render.MarkdownCellCode(s.ID)
-			if s.Marginal {
-				id += " *marginal*"
-				marginal = true
-			}
-			p("| %d | %s | +%d | %s | %s | %s |", i+1, id, s.Added, render.Pct(s.CumulativeProjectRatio), render.Pct(s.CumulativeOverallRatio),
-				strings.Join(d.impactCells(s.AttributedImpactSeconds, s.AttributedImpactShare, s.ImpactSeconds, s.ImpactShare), " | "))
-			if cost {
-				st := d.Selection.Steps[i]
-				p(" %s | %s |", secs(st.CostSeconds), secs(st.CumulativeCostSeconds))
-			}
-			p("\n")
-		}
-		if d.attributed() {
-			p("\n*added*: %s nodes the pick newly covers; *project*, *overall*: cumulative coverage after the pick; *attributed*: the benchmark's attributed impact (application CPU time charged to the project functions it covers, each sample to the innermost project function on its stack); *flat*: the paper's reference impact (application flat time in all the functions it covers).\n\n", d.Criterion)
-		} else {
-			p("\n*added*: %s nodes the pick newly covers; *project*, *overall*: cumulative coverage after the pick; *impact*: the benchmark's reference impact (application CPU time in the functions it covers).\n\n", d.Criterion)
-		}
-		if marginal {
-			p("*marginal*: the functions the pick adds take under 1%% of the application's %s time; it keeps the suite's coverage, but whether it is worth running is your call.\n\n", d.Impact)
-		}
-		end()
-	}
-
-	if len(d.Recommendations) > 0 {
-		p("## Recommended benchmark targets (Algorithm 3)\n\n")
-		end := fold(textutil.Plural(len(d.Recommendations), "function") + " that would add the most coverage")
-		details := d.RecommendationTargets != ""
-		tableHead(p, "| # | function | +project | +external | "+strings.Join(d.impactHeads(), " | ")+" | project after |",
-			"|--:|---|--:|--:|"+strings.Repeat("--:|", len(d.impactHeads()))+"--:|",
-			details, " where | test | called by | hottest beneath |", "---|---|---|---|")
-		var negligible, unseen bool
-		for i, r := range d.Recommendations {
-			fn := render.MarkdownCellCode(r.Function)
-			if r.Negligible != nil {
-				fn += " *negligible: " + r.Negligible.what() + "*"
-				negligible = true
-			}
-			if len(r.MaybeCoveredBy) > 0 {
-				fn += " *may have run unseen in* " + mdCodes(r.MaybeCoveredBy)
-				unseen = true
-			}
-			p("| %d | %s | +%d | +%d | %s | %s |", i+1, fn, r.AddedProject, r.AddedExternal,
-				strings.Join(d.impactCells(r.AttributedImpactSeconds, r.AttributedImpactShare, r.ImpactSeconds, r.ImpactShare), " | "), render.Pct(r.CumulativeProjectRatio))
-			if details {
-				test := "internal"
-				if r.Exported != nil && *r.Exported {
-					test = "external"
-				}
-				p(" %s | %s | %s | %s |", mdCodes([]string{r.source()}), test, mdCodes(r.callerNames()), mdCodes(r.hottestNames()))
-			}
-			p("\n")
+		p("| %d | %s | +%d | %s | %s | %s |", i+1, id, s.Added, render.Pct(s.CumulativeProjectRatio), render.Pct(s.CumulativeOverallRatio),
+			strings.Join(d.impactCells(s.AttributedImpactSeconds, s.AttributedImpactShare, s.ImpactSeconds, s.ImpactShare), " | "))
+		if cost {
+			st := d.Selection.Steps[i]
+			p(" %s | %s |", secs(st.CostSeconds), secs(st.CumulativeCostSeconds))
 		}
 		p("\n")
+	}
+	if d.attributed() {
+		p("\n*added*: %s nodes the pick newly covers; *project*, *overall*: cumulative coverage after the pick; *attributed*: the benchmark's attributed impact (application CPU time charged to the project functions it covers, each sample to the innermost project function on its stack); *flat*: the paper's reference impact (application flat time in all the functions it covers).\n\n", d.Criterion)
+	} else {
+		p("\n*added*: %s nodes the pick newly covers; *project*, *overall*: cumulative coverage after the pick; *impact*: the benchmark's reference impact (application CPU time in the functions it covers).\n\n", d.Criterion)
+	}
+	if marginal {
+		p("*marginal*: the functions the pick adds take under 1%% of the application's %s time; it keeps the suite's coverage, but whether it is worth running is your call.\n\n", d.Impact)
+	}
+	end()
+}
+
+// writeRecommendationsMarkdown writes the recommended benchmark targets
+// (Algorithm 3), a table with its legend (folded by fold in a summary),
+// when there are any.
+func writeRecommendationsMarkdown(p func(string, ...any), d *Document, fold func(string) func()) {
+	if len(d.Recommendations) == 0 {
+		return
+	}
+	p("## Recommended benchmark targets (Algorithm 3)\n\n")
+	end := fold(textutil.Plural(len(d.Recommendations), "function") + " that would add the most coverage")
+	details := d.RecommendationTargets != ""
+	tableHead(p, "| # | function | +project | +external | "+strings.Join(d.impactHeads(), " | ")+" | project after |",
+		"|--:|---|--:|--:|"+strings.Repeat("--:|", len(d.impactHeads()))+"--:|",
+		details, " where | test | called by | hottest beneath |", "---|---|---|---|")
+	var negligible, unseen bool
+	for i, r := range d.Recommendations {
+		fn := render.MarkdownCellCode(r.Function)
+		if r.Negligible != nil {
+			fn += " *negligible: " + r.Negligible.what() + "*"
+			negligible = true
+		}
+		if len(r.MaybeCoveredBy) > 0 {
+			fn += " *may have run unseen in* " + mdCodes(r.MaybeCoveredBy)
+			unseen = true
+		}
+		p("| %d | %s | +%d | +%d | %s | %s |", i+1, fn, r.AddedProject, r.AddedExternal,
+			strings.Join(d.impactCells(r.AttributedImpactSeconds, r.AttributedImpactShare, r.ImpactSeconds, r.ImpactShare), " | "), render.Pct(r.CumulativeProjectRatio))
 		if details {
-			p("Functions a benchmark can call (closures folded into the function that returns or starts them). *where*: the declaration; *test*: an external test package (`x_test`) can call it, else an internal test (`package x`); *called by*: the application's direct callers, by cumulative time; *hottest beneath*: the project functions its benchmark would newly cover, by flat time.\n\n")
-		}
-		if negligible {
-			p("*negligible*: under 0.2%% of the application's time and small (inlined into covered callers, or at most 5 lines): a benchmark of it would measure little.")
-			if d.NegligibleLast {
-				p(" Negligible functions are ranked after all others.")
+			test := "internal"
+			if r.Exported != nil && *r.Exported {
+				test = "external"
 			}
-			p("\n\n")
+			p(" %s | %s | %s | %s |", mdCodes([]string{r.source()}), test, mdCodes(r.callerNames()), mdCodes(r.hottestNames()))
 		}
-		if unseen {
-			p("*may have run unseen*: a thin benchmark profile (see below) may have run the function without a sample.\n\n")
+		p("\n")
+	}
+	p("\n")
+	if details {
+		p("Functions a benchmark can call (closures folded into the function that returns or starts them). *where*: the declaration; *test*: an external test package (`x_test`) can call it, else an internal test (`package x`); *called by*: the application's direct callers, by cumulative time; *hottest beneath*: the project functions its benchmark would newly cover, by flat time.\n\n")
+	}
+	if negligible {
+		p("*negligible*: under 0.2%% of the application's time and small (inlined into covered callers, or at most 5 lines): a benchmark of it would measure little.")
+		if d.NegligibleLast {
+			p(" Negligible functions are ranked after all others.")
 		}
-		end()
+		p("\n\n")
 	}
-
-	writeThinMarkdown(p, d)
-
-	if sc := d.Scenarios; sc != nil {
-		writeScenarios(p, sc)
+	if unseen {
+		p("*may have run unseen*: a thin benchmark profile (see below) may have run the function without a sample.\n\n")
 	}
+	end()
+}
 
+// writeBenchmarksMarkdown writes every benchmark by impact, a table folded
+// by fold in a summary.
+func writeBenchmarksMarkdown(p func(string, ...any), d *Document, fold func(string) func()) {
 	p("## Benchmarks by %s\n\n", d.impactName())
 	end := fold(fmt.Sprintf("All %s", textutil.Plural(len(d.Benchmarks), "benchmark")))
 	p("| benchmark | project | overall | %s | in suite |\n|---|--:|--:|%s:-:|\n", strings.Join(d.impactHeads(), " | "), strings.Repeat("--:|", len(d.impactHeads())))
@@ -183,22 +220,6 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 	}
 	p("\n")
 	end()
-
-	if len(d.Skipped) > 0 {
-		p("## Skipped benchmark profiles\n\n")
-		for _, s := range d.Skipped {
-			p("- %s: %s\n", render.MarkdownCode(s.File), render.EscapeMarkdown(s.Reason))
-		}
-		p("\n")
-	}
-	if len(d.Warnings) > 0 {
-		p("## Warnings\n\n")
-		for _, w := range d.Warnings {
-			p("- %s\n", render.EscapeMarkdown(w))
-		}
-		p("\n")
-	}
-	return ew.Err
 }
 
 func writeSuiteHeading(p func(string, ...any), d *Document) {

@@ -70,6 +70,30 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 		writeScenariosText(ew, d.Scenarios)
 	}
 
+	writeSuiteText(ew, d, opts)
+	writeBenchmarksText(ew, d, opts)
+	writeThinText(ew, d)
+	writeRecommendationsText(ew, d, opts)
+	if len(d.Skipped) > 0 {
+		p("\nSkipped benchmark profiles\n")
+		for _, s := range d.Skipped {
+			p("  %s: %s\n", s.File, s.Reason)
+		}
+	}
+	if len(d.Warnings) > 0 {
+		p("\nWarnings\n")
+		for _, w := range d.Warnings {
+			p("  %s\n", w)
+		}
+	}
+	return ew.Err
+}
+
+// writeSuiteText writes the selected or minimal suite: its heading, the
+// picks in order (with notes on marginal picks, and with opts.Explain the
+// functions each adds) and the certificates.
+func writeSuiteText(w io.Writer, d *Document, opts TextOptions) {
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	if sel := d.Selection; sel != nil {
 		p("\nSelected suite (objective %s, %s nodes", sel.Objective, d.Criterion)
 		switch {
@@ -108,7 +132,7 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 				t.Note(d.explainLines(s.Functions)...)
 			}
 		}
-		t.Write(ew)
+		t.Write(w)
 		if d.attributed() {
 			p("  (project and overall: cumulative coverage after each pick; attributed: the benchmark's attributed impact,\n")
 			p("   the application time charged to the project functions it covers; flat: the paper's reference impact)\n")
@@ -126,9 +150,14 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	if d.SuiteCost != nil {
 		p("  suite cost: %s\n", SuiteCostText(d.SuiteCost))
 	}
+}
 
+// writeBenchmarksText writes the benchmarks by impact, at most
+// opts.MaxBenchmarks of them when it is not 0.
+func writeBenchmarksText(w io.Writer, d *Document, opts TextOptions) {
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	p("\nBenchmarks by %s\n", d.impactName())
-	t = &render.Table{}
+	t := &render.Table{}
 	t.Row(append(append([]string{"benchmark", "project", "overall"}, d.impactHeads()...), "in suite")...)
 	for i, b := range d.Benchmarks {
 		if opts.MaxBenchmarks > 0 && i == opts.MaxBenchmarks {
@@ -142,46 +171,39 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 		t.Row(append(append([]string{b.ID, fmt.Sprint(b.ProjectNodes), fmt.Sprint(b.OverallNodes)},
 			d.impactCells(b.AttributedImpactSeconds, b.AttributedImpactShare, b.ImpactSeconds, b.ImpactShare)...), sel)...)
 	}
-	t.Write(ew)
-	writeThinText(ew, d)
+	t.Write(w)
+}
 
-	if len(d.Recommendations) > 0 {
-		switch {
-		case d.RecommendationTargets == "":
-			p("\nRecommended benchmark targets (Algorithm 3)\n")
-		case d.NegligibleLast:
-			p("\nRecommended benchmark targets (Algorithm 3, %s functions, negligible ones last)\n", d.RecommendationTargets)
-		default:
-			p("\nRecommended benchmark targets (Algorithm 3, %s functions)\n", d.RecommendationTargets)
-		}
-		t := &render.Table{}
-		t.Row(append(append([]string{"#", "function", "+project", "+external"}, d.impactHeads()...), "project after")...)
-		for i, r := range d.Recommendations {
-			t.Row(append(append([]string{fmt.Sprint(i + 1), r.Function, fmt.Sprintf("+%d", r.AddedProject), fmt.Sprintf("+%d", r.AddedExternal)},
-				d.impactCells(r.AttributedImpactSeconds, r.AttributedImpactShare, r.ImpactSeconds, r.ImpactShare)...), render.Pct(r.CumulativeProjectRatio))...)
-			if d.RecommendationTargets != "" {
-				t.Note(r.detailLines()...)
-			}
-			t.Note(r.ruleLines()...)
-			if opts.Explain {
-				t.Note(d.explainLines(r.Functions)...)
-			}
-		}
-		t.Write(ew)
+// writeRecommendationsText writes the recommended benchmark targets
+// (Algorithm 3) with their details and rules, and with opts.Explain the
+// functions each adds; nothing when there are none.
+func writeRecommendationsText(w io.Writer, d *Document, opts TextOptions) {
+	if len(d.Recommendations) == 0 {
+		return
 	}
-	if len(d.Skipped) > 0 {
-		p("\nSkipped benchmark profiles\n")
-		for _, s := range d.Skipped {
-			p("  %s: %s\n", s.File, s.Reason)
-		}
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
+	switch {
+	case d.RecommendationTargets == "":
+		p("\nRecommended benchmark targets (Algorithm 3)\n")
+	case d.NegligibleLast:
+		p("\nRecommended benchmark targets (Algorithm 3, %s functions, negligible ones last)\n", d.RecommendationTargets)
+	default:
+		p("\nRecommended benchmark targets (Algorithm 3, %s functions)\n", d.RecommendationTargets)
 	}
-	if len(d.Warnings) > 0 {
-		p("\nWarnings\n")
-		for _, w := range d.Warnings {
-			p("  %s\n", w)
+	t := &render.Table{}
+	t.Row(append(append([]string{"#", "function", "+project", "+external"}, d.impactHeads()...), "project after")...)
+	for i, r := range d.Recommendations {
+		t.Row(append(append([]string{fmt.Sprint(i + 1), r.Function, fmt.Sprintf("+%d", r.AddedProject), fmt.Sprintf("+%d", r.AddedExternal)},
+			d.impactCells(r.AttributedImpactSeconds, r.AttributedImpactShare, r.ImpactSeconds, r.ImpactShare)...), render.Pct(r.CumulativeProjectRatio))...)
+		if d.RecommendationTargets != "" {
+			t.Note(r.detailLines()...)
+		}
+		t.Note(r.ruleLines()...)
+		if opts.Explain {
+			t.Note(d.explainLines(r.Functions)...)
 		}
 	}
-	return ew.Err
+	t.Write(w)
 }
 
 // writeScenariosText writes the scenario table and the pairwise overlaps,
