@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -15,21 +13,19 @@ import (
 	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/progress"
-	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/report/site"
 	"github.com/mbopt/mbopt/report/trend"
 )
 
 // historyOptions holds the history command's flag values.
 type historyOptions struct {
-	flow.HistoryConfig        // what the flags set directly
-	format, plot, html string // --format, --plot, --html
-	commitURL          string // --commit-url
-	commitURLGiven     bool   // --commit-url was given
-	instability        bool   // --instability
-	fixed              string // --fixed
-	detectors          string // --detector
-	detectorsGiven     bool   // --detector was given
+	flow.HistoryConfig               // what the flags set directly
+	out                trend.Outputs // --format, --plot, --html
+	commitURL          *string       // --commit-url, when given
+	instability        bool          // --instability
+	fixed              string        // --fixed
+	detectors          string        // --detector
+	detectorsGiven     bool          // --detector was given
 	// document is set when the history's document goes to stdout or -o:
 	// always, but with --html only when --format or -o asks for it.
 	document bool
@@ -51,8 +47,10 @@ func newCmdHistory(s *streams) *cobra.Command {
 			o.Benchmarks = args
 			o.InitialGiven = cmd.Flags().Changed("initial-threshold")
 			o.detectorsGiven = cmd.Flags().Changed("detector")
-			o.commitURLGiven = cmd.Flags().Changed("commit-url")
-			o.document = o.html == "" || cmd.Flags().Changed("format") || cmd.Flags().Changed("output")
+			if !cmd.Flags().Changed("commit-url") {
+				o.commitURL = nil
+			}
+			o.document = o.out.HTML == "" || cmd.Flags().Changed("format") || cmd.Flags().Changed("output")
 			for _, name := range []string{"html", "plot"} {
 				if v, _ := cmd.Flags().GetString(name); v == "" && cmd.Flags().Changed(name) {
 					o.emptyDir = name
@@ -70,12 +68,12 @@ func newCmdHistory(s *streams) *cobra.Command {
 	f.StringVar(&o.Baseline, "baseline", "", "the base revision of the series (default: the base of the most stored comparisons)")
 	f.StringVar(&o.Unit, "unit", "", "show only this unit, such as sec/op (default: every unit)")
 	f.StringVar((*string)(&o.Metric), "metric", "", "show only the unit of this metric of mbopt compare: {time|cpu|instructions} (sec/op, cpu-sec/op, instructions/op)")
-	f.StringVar(&o.format, "format", "text", "output format: {text|json|markdown}")
+	f.StringVar(&o.out.Format, "format", "text", "output format: {text|json|markdown}")
 	f.StringVarP(&o.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
-	f.StringVar(&o.plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`")
-	f.StringVar(&o.html, "html", "", "write the history as a static web site into `DIR` (replacing the files of an earlier one, leaving others); prints the text only with --format or -o")
+	f.StringVar(&o.out.Plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`")
+	f.StringVar(&o.out.HTML, "html", "", "write the history as a static web site into `DIR` (replacing the files of an earlier one, leaving others); prints the text only with --format or -o")
 	f.StringVar(&o.detectors, "detector", "jump,trend", "the detectors: a comma-separated `LIST` of {jump|trend|edivisive}")
-	f.StringVar(&o.commitURL, "commit-url", "", "with --html: the link of a commit, {commit} standing for its hash (default: GitHub's when the origin remote is on github.com)")
+	o.commitURL = f.String("commit-url", "", "with --html: the link of a commit, {commit} standing for its hash (default: GitHub's when the origin remote is on github.com)")
 	f.BoolVar(&o.instability, "instability", false, "show the A/A instabilities and the initial thresholds calibrated from them")
 	f.Float64Var(&o.Detect.InitialThreshold, "initial-threshold", detect.DefaultOptions.InitialThreshold, "initial threshold of every benchmark, replacing the calibrated ones (default: calibrated from A/A comparisons, else 0.06)")
 	f.Float64Var(&o.Detect.Factor, "factor", detect.DefaultOptions.Factor, "dynamic threshold: this factor times the mean of the last CI widths")
@@ -91,7 +89,7 @@ func (o *historyOptions) check() error {
 	if o.emptyDir != "" {
 		return mbopt.Errorf("--%s \"\": give a directory, such as --%s %s/", o.emptyDir, o.emptyDir, map[string]string{"html": "site", "plot": "plots"}[o.emptyDir])
 	}
-	if err := cli.Enum("--format", o.format, trend.Formats...); err != nil {
+	if err := cli.Enum("--format", o.out.Format, trend.Formats...); err != nil {
 		return err
 	}
 	if o.fixed != "" {
@@ -109,15 +107,16 @@ func (o *historyOptions) check() error {
 		o.Detect.Detectors = kinds
 	}
 	switch {
-	case o.instability && o.format == "markdown":
+	case o.instability && o.out.Format == "markdown":
 		return mbopt.Errorf("--format markdown: --instability writes text or json")
-	case o.html != "" && o.instability:
+	case o.out.HTML != "" && o.instability:
 		return mbopt.Errorf("--html: --instability writes text, json or plots")
-	case o.html == "" && (o.commitURL != "" || o.commitURLGiven):
+	case o.out.HTML == "" && o.commitURL != nil:
 		return mbopt.Errorf("--commit-url: it links the commits of --html; give --html DIR")
-	}
-	if err := site.CheckCommitURL(o.commitURL); err != nil {
-		return mbopt.Errorf("--commit-url: %v", err)
+	case o.commitURL != nil:
+		if err := site.CheckCommitURL(*o.commitURL); err != nil {
+			return mbopt.Errorf("--commit-url: %v", err)
+		}
 	}
 	return o.HistoryConfig.Check()
 }
@@ -126,59 +125,37 @@ func (o *historyOptions) check() error {
 // calibration, in the --format, and writes the --plot figures and the
 // --html site.
 func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
-	logf := func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
-	cfg := o.HistoryConfig
+	cfg, out := o.HistoryConfig, o.out
 	cfg.Warn = func(err error) { cli.Warn(s.Err, err) }
-	var doc bytes.Buffer
+	out.Logf = func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
+	var doc []byte
 	if o.instability {
 		c, err := flow.Instability(ctx, cfg)
 		if err != nil {
 			return err
 		}
-		if err := trend.WriteCalibration(&doc, c.Instabilities, c.Thresholds, o.format); err != nil {
+		doc, err = out.Calibration(c.Instabilities, c.Thresholds)
+		if err != nil {
 			return err
 		}
-		if o.plot != "" {
-			path, err := trend.WriteInstabilityFigure(o.plot, c.Instabilities, c.Thresholds)
-			if err != nil {
-				return cli.DirError("--plot", o.plot, "figure", err)
-			}
-			logf("wrote %s", path)
-		}
-		return cli.Output(s.Out, o.Output, doc.Bytes())
-	}
-	t, err := flow.History(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	d := trend.FromSet(t.Set, t.Options, t.Detected)
-	if err := trend.Write(&doc, d, o.format); err != nil {
-		return err
-	}
-	if o.plot != "" {
-		if err := trend.WriteFigures(o.plot, d); err != nil {
-			return cli.DirError("--plot", o.plot, "figures", err)
-		}
-		logf("wrote %s into %s", textutil.Plural(len(d.Series), "plot"), o.plot)
-	}
-	if o.html != "" {
-		url := o.commitURL
-		if url == "" && !o.commitURLGiven {
-			url, _ = gitrev.GitHubCommitURL(ctx, ".") // outside a repository: no links
-		}
-		err := site.WriteHistory(o.html, "", t.Set, t.Detected, site.Options{CommitURL: url})
-		if fe := (*site.ForeignError)(nil); errors.As(err, &fe) {
-			return mbopt.Errorf("--html %s", fe)
-		}
+	} else {
+		t, err := flow.History(ctx, cfg)
 		if err != nil {
-			return cli.DirError("--html", o.html, "site", err)
+			return err
 		}
-		logf("wrote the site of %d series into %s", len(d.Series), o.html)
+		if o.commitURL != nil {
+			out.Site.CommitURL = *o.commitURL
+		} else if out.HTML != "" {
+			out.Site.CommitURL, _ = gitrev.GitHubCommitURL(ctx, ".") // outside a repository: no links
+		}
+		if doc, err = out.Trends(t.Set, t.Options, t.Detected); err != nil {
+			return err
+		}
 	}
 	if !o.document {
 		return nil // the site is the output; stderr says where it went
 	}
-	return cli.Output(s.Out, o.Output, doc.Bytes())
+	return cli.Output(s.Out, o.Output, doc)
 }
 
 // rebaselineFixed are the compare flags rebaseline sets itself.

@@ -47,8 +47,8 @@ var flags = map[mbopt.Field]string{
 	"History": "--history", "NoHistory": "--no-history", "ChangedSince": "--changed-since", "Output": "-o",
 	"StepSummary": "$GITHUB_STEP_SUMMARY", "AppBenchmark": "--app-benchmark", "Confirm": "--confirm",
 	"Confirm.Benchmark": "--app-benchmark", "Confirm.Command": "--app-cmd", "Application": "--app", "MinCoverage": "--min-coverage", "AllowEmpty": "--allow-empty", "From": "--from", "To": "--to",
-	// compare/flow.HistoryConfig
-	"Baseline": "--baseline", "Unit": "--unit", "Metric": "--metric",
+	// compare/flow.HistoryConfig and trend.Outputs
+	"Baseline": "--baseline", "Unit": "--unit", "Metric": "--metric", "Plot": "--plot", "HTML": "--html",
 	// bisect.Options
 	"Good": "--good", "Bad": "--bad", "MaxRepetitions": "--max-repetitions",
 	"Settings.AppImpactThreshold": "--app-impact-threshold", "Explain": "--explain",

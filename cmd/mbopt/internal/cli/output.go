@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/internal/atomicfile"
@@ -37,26 +34,4 @@ func WriteFile(path string, data []byte) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
-}
-
-// DirError is err, a failure to write what (the figures, the site) into
-// the directory dir that flag names, as bad input naming the flag and the
-// directory: "--plot DIR: cannot write the figures there: permission
-// denied; give a directory you can write". The operating system's reason
-// comes without the file it failed on (a temporary file's name means
-// nothing to the user). An error that is not about a file passes
-// unchanged.
-func DirError(flag, dir, what string, err error) error {
-	var pe *fs.PathError
-	var le *os.LinkError
-	reason := ""
-	switch {
-	case errors.As(err, &pe):
-		reason = pe.Err.Error()
-	case errors.As(err, &le):
-		reason = le.Err.Error()
-	default:
-		return err
-	}
-	return mbopt.Errorf("%s %s: cannot write the %s there: %s; give a directory you can write", flag, dir, what, reason)
 }

@@ -1,0 +1,121 @@
+package trend
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/compare/detect"
+	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report/site"
+)
+
+// Outputs say how mbopt history shows a history: the document's format,
+// and the directories of the figures and of the site written beside it.
+// Errors about a field are *mbopt.Error values naming it, as "Config.Plot".
+type Outputs struct {
+	// Format is the document's format: one of [Formats] for the trends,
+	// of [CalibrationFormats] for an A/A calibration.
+	Format string
+	// Plot, when set, is a directory for the figures: one SVG per series
+	// ([WriteFigures]), or the instability CDF of a calibration
+	// ([WriteInstabilityFigure]). A directory that cannot be written is
+	// an input error naming Plot and the directory.
+	Plot string
+	// HTML, when set, is a directory for the trends as a static web site
+	// (site.WriteHistory: it replaces only the files of an earlier site
+	// and leaves the others, the history database among them). A
+	// directory that cannot be written, or a file there that no earlier
+	// site wrote, is an input error naming HTML.
+	HTML string
+	// Site are the site's options.
+	Site site.Options
+	// Logf, when set, gets what was written where.
+	Logf func(format string, args ...any)
+}
+
+// The settings of Outputs named in errors.
+const (
+	plotField mbopt.Field = "Plot"
+	htmlField mbopt.Field = "HTML"
+)
+
+// Trends writes the figures and the site o asks for of the series of set
+// and what the detectors found in them (detected, as history.Set.Detect
+// found them with opt), then returns their document ([FromSet]) in
+// o.Format. It writes nothing when the document cannot be rendered.
+func (o Outputs) Trends(set *history.Set, opt detect.Options, detected []history.Detected) ([]byte, error) {
+	d := FromSet(set, opt, detected)
+	var buf bytes.Buffer
+	if err := Write(&buf, d, o.Format); err != nil {
+		return nil, err
+	}
+	if o.Plot != "" {
+		if err := WriteFigures(o.Plot, d); err != nil {
+			return nil, dirError(plotField, o.Plot, "figures", err)
+		}
+		o.logf("wrote %s into %s", textutil.Plural(len(d.Series), "plot"), o.Plot)
+	}
+	if o.HTML != "" {
+		err := site.WriteHistory(o.HTML, "", set, detected, o.Site)
+		if fe := (*site.ForeignError)(nil); errors.As(err, &fe) {
+			return nil, mbopt.Errorf("%s %s", htmlField, fe)
+		}
+		if err != nil {
+			return nil, dirError(htmlField, o.HTML, "site", err)
+		}
+		o.logf("wrote the site of %d series into %s", len(d.Series), o.HTML)
+	}
+	return buf.Bytes(), nil
+}
+
+// Calibration writes the instability figure o.Plot asks for of the A/A
+// calibration insts and cal (history.Calibrate), then returns its document
+// in o.Format; o.HTML is not used. It writes nothing when the document
+// cannot be rendered.
+func (o Outputs) Calibration(insts []history.Instability, cal *history.Calibration) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := WriteCalibration(&buf, insts, cal, o.Format); err != nil {
+		return nil, err
+	}
+	if o.Plot != "" {
+		path, err := WriteInstabilityFigure(o.Plot, insts, cal)
+		if err != nil {
+			return nil, dirError(plotField, o.Plot, "figure", err)
+		}
+		o.logf("wrote %s", path)
+	}
+	return buf.Bytes(), nil
+}
+
+// logf calls o.Logf when it is set.
+func (o Outputs) logf(format string, args ...any) {
+	if o.Logf != nil {
+		o.Logf(format, args...)
+	}
+}
+
+// dirError is err, a failure to write what (the figures, the site) into
+// the directory dir that the setting field names, as bad input naming the
+// setting and the directory: "Plot DIR: cannot write the figures there:
+// permission denied; give a directory you can write". The operating
+// system's reason comes without the file it failed on (a temporary file's
+// name means nothing to the user). An error that is not about a file
+// passes unchanged.
+func dirError(field mbopt.Field, dir, what string, err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	reason := ""
+	switch {
+	case errors.As(err, &pe):
+		reason = pe.Err.Error()
+	case errors.As(err, &le):
+		reason = le.Err.Error()
+	default:
+		return err
+	}
+	return mbopt.Errorf("%s %s: cannot write the %s there: %s; give a directory you can write", field, dir, what, reason)
+}
