@@ -220,45 +220,10 @@ func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result 
 	rules := opts.Targets == Callable
 	res := &Result{Covered: done, NegligibleLast: rules && !opts.KeepNegligible}
 
-	// What the thin benchmarks may have run unseen: with the rules on,
-	// closed like covered nodes (but not counted as covered).
-	closed := covered
-	if rules && len(opts.Thin) > 0 {
-		closed = covered.Clone()
-	}
-	thinReach := make([]bitset.Set, len(opts.Thin))
-	for i, t := range opts.Thin {
-		thinReach[i] = bitset.New(g.Len())
-		for _, v := range Unseen(g, covered, t.Covered) {
-			thinReach[i].Add(v)
-			if rules {
-				closed.Add(v)
-			}
-		}
-	}
-	if rules && len(opts.Thin) > 0 {
-		for v, n := range g.Nodes {
-			if n.Project && closed.Has(v) && !covered.Has(v) {
-				res.Withheld = append(res.Withheld, v)
-			}
-		}
-	}
-
-	// The universe: open project nodes first, then open external nodes.
-	var universe []int
-	for i, n := range g.Nodes {
-		if n.Project && !closed.Has(i) {
-			universe = append(universe, i)
-		}
-	}
-	nproj := len(universe)
+	closed, thinReach := closeThin(g, covered, opts.Thin, rules, res)
+	universe, nproj := openUniverse(g, closed)
 	if nproj == 0 {
 		return res
-	}
-	for i, n := range g.Nodes {
-		if !n.Project && !closed.Has(i) {
-			universe = append(universe, i)
-		}
 	}
 
 	cond := g.Condense()
@@ -306,30 +271,7 @@ func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result 
 		for _, v := range nodes {
 			done.Add(v)
 		}
-		rec := Recommendation{
-			Function:      gr.name,
-			Package:       g.Nodes[gr.members[0]].Package,
-			Node:          gr.node,
-			Distance:      c.dist,
-			AddedProject:  c.gain,
-			AddedExternal: c.ext,
-			AddedNodes:    nodes,
-		}
-		if opts.Targets == Callable {
-			for _, v := range gr.members {
-				if v != gr.node {
-					rec.Closures = append(rec.Closures, v)
-				}
-			}
-		}
-		for _, v := range nodes {
-			rec.ImpactSeconds += g.Nodes[v].Flat
-		}
-		rec.ImpactShare = cov.Share(rec.ImpactSeconds)
-		rec.CumulativeProject, rec.CumulativeOverall = cov.Ratios(done)
-		if opts.Details {
-			describe(g, gr, &rec)
-		}
+		rec := recommendation(cov, gr, c, nodes, done, opts)
 		rec.Negligible = negligible(cov, covered, gr, lines, from)
 		if !rules {
 			for i, t := range opts.Thin {
@@ -344,6 +286,93 @@ func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result 
 		res.Recommendations = append(res.Recommendations, rec)
 	}
 	return res
+}
+
+// closeThin returns the nodes closed to recommendations and, per thin
+// benchmark of thin, the nodes it may have run unseen (see [Unseen]). The
+// closed nodes are covered, and with the rules on also those the thin
+// benchmarks may have run unseen (not counted as covered: the project
+// ones are listed in res.Withheld).
+func closeThin(g *callgraph.Graph, covered bitset.Set, thin []Thin, rules bool, res *Result) (closed bitset.Set, thinReach []bitset.Set) {
+	// What the thin benchmarks may have run unseen: with the rules on,
+	// closed like covered nodes (but not counted as covered).
+	closed = covered
+	if rules && len(thin) > 0 {
+		closed = covered.Clone()
+	}
+	thinReach = make([]bitset.Set, len(thin))
+	for i, t := range thin {
+		thinReach[i] = bitset.New(g.Len())
+		for _, v := range Unseen(g, covered, t.Covered) {
+			thinReach[i].Add(v)
+			if rules {
+				closed.Add(v)
+			}
+		}
+	}
+	if rules && len(thin) > 0 {
+		for v, n := range g.Nodes {
+			if n.Project && closed.Has(v) && !covered.Has(v) {
+				res.Withheld = append(res.Withheld, v)
+			}
+		}
+	}
+	return closed, thinReach
+}
+
+// openUniverse returns the universe of Algorithm 3, the nodes of g that
+// are not closed: the open project nodes first, in id order, then the
+// open external nodes; nproj counts the project nodes.
+func openUniverse(g *callgraph.Graph, closed bitset.Set) (universe []int, nproj int) {
+	for i, n := range g.Nodes {
+		if n.Project && !closed.Has(i) {
+			universe = append(universe, i)
+		}
+	}
+	nproj = len(universe)
+	if nproj == 0 {
+		return universe, 0
+	}
+	for i, n := range g.Nodes {
+		if !n.Project && !closed.Has(i) {
+			universe = append(universe, i)
+		}
+	}
+	return universe, nproj
+}
+
+// recommendation returns the recommendation of candidate c, the group
+// gr, whose pick newly covers nodes (sorted); done holds the nodes covered
+// after the pick. Its details are filled in with opts.Details, its
+// closures with callable targets; its negligibility and the thin
+// benchmarks that may have run it unseen are left to the caller.
+func recommendation(cov *coverage.Result, gr *group, c candidate, nodes []int, done bitset.Set, opts Options) Recommendation {
+	g := cov.App
+	rec := Recommendation{
+		Function:      gr.name,
+		Package:       g.Nodes[gr.members[0]].Package,
+		Node:          gr.node,
+		Distance:      c.dist,
+		AddedProject:  c.gain,
+		AddedExternal: c.ext,
+		AddedNodes:    nodes,
+	}
+	if opts.Targets == Callable {
+		for _, v := range gr.members {
+			if v != gr.node {
+				rec.Closures = append(rec.Closures, v)
+			}
+		}
+	}
+	for _, v := range nodes {
+		rec.ImpactSeconds += g.Nodes[v].Flat
+	}
+	rec.ImpactShare = cov.Share(rec.ImpactSeconds)
+	rec.CumulativeProject, rec.CumulativeOverall = cov.Ratios(done)
+	if opts.Details {
+		describe(g, gr, &rec)
+	}
+	return rec
 }
 
 // describe fills rec's detail fields for the candidate gr.
