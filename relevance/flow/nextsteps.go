@@ -8,13 +8,6 @@ import (
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
-// String says what the workload's runs saw: the functions seen in every
-// run and in only some, all and the project's.
-func (s *RunStability) String() string {
-	return fmt.Sprintf("workload: %d runs: %d functions seen, %d in every run, %d in only some (project: %d seen, %d in every run, %d in only some)",
-		len(s.Files), s.Seen, s.Every, s.Some(), s.ProjectSeen, s.ProjectEvery, s.ProjectSome())
-}
-
 // NextSteps returns the lines of a log that say where Run put the profiles,
 // ending with one that introduces the commands: the mbopt suite and mbopt
 // report command lines (quoted for a POSIX shell) that analyse them again
