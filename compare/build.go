@@ -8,11 +8,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -210,6 +212,14 @@ func (r *runner) build(ctx context.Context, ws *workspace, side Side, pkg string
 	}
 	b.exist = true
 	cache := r.opt.cacheDir()
+	flags := r.opt.BuildFlags
+	if side == Head && len(r.opt.HeadFiles) > 0 {
+		overlay, err := r.headOverlay(ws, v)
+		if err != nil {
+			return nil, false, err
+		}
+		flags, cache = append(slices.Clip(flags), "-overlay", overlay), ""
+	}
 	var bin string
 	if cache != "" && !v.rev.Dirty {
 		bin = filepath.Join(cache, r.cacheKey(v, pkg)+".test")
@@ -226,7 +236,7 @@ func (r *runner) build(ctx context.Context, ws *workspace, side Side, pkg string
 			return nil, false, err
 		}
 		tmp := bin + ".tmp-" + strconv.Itoa(os.Getpid())
-		build := testbin.Build{GoCmd: r.opt.goCmd(), Dir: v.dir, Env: r.opt.env(), Flags: r.opt.BuildFlags, Package: pkg, Out: tmp}
+		build := testbin.Build{GoCmd: r.opt.goCmd(), Dir: v.dir, Env: r.opt.env(), Flags: flags, Package: pkg, Out: tmp}
 		if out, err := build.Run(ctx); err != nil {
 			os.Remove(tmp)
 			if ctx.Err() != nil {
@@ -265,4 +275,34 @@ func shorten(s string) string {
 		ls = append(ls[:20], "...")
 	}
 	return strings.Join(ls, "\n")
+}
+
+// headOverlay writes Options.HeadFiles and the go build -overlay file that
+// puts them in place of the head worktree's files (v is the head) into
+// the workspace, once, and returns the overlay file's path.
+func (r *runner) headOverlay(ws *workspace, v *version) (string, error) {
+	dir := filepath.Join(ws.dir, "overlay")
+	overlay := filepath.Join(dir, "overlay.json")
+	if _, err := os.Stat(overlay); err == nil {
+		return overlay, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	replace := map[string]string{}
+	for i, rel := range slices.Sorted(maps.Keys(r.opt.HeadFiles)) {
+		if !filepath.IsLocal(filepath.FromSlash(rel)) {
+			return "", fmt.Errorf("Options.HeadFiles: %q is not a path inside the module", rel)
+		}
+		file := filepath.Join(dir, strconv.Itoa(i)+"_"+path.Base(rel))
+		if err := os.WriteFile(file, r.opt.HeadFiles[rel], 0o644); err != nil {
+			return "", err
+		}
+		replace[filepath.Join(v.dir, filepath.FromSlash(rel))] = file
+	}
+	data, err := json.Marshal(map[string]map[string]string{"Replace": replace})
+	if err != nil {
+		return "", err
+	}
+	return overlay, os.WriteFile(overlay, data, 0o644)
 }

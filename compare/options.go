@@ -58,6 +58,13 @@ type Options struct {
 	Impacts map[string]callgraph.Impact
 	// BuildFlags are extra go test -c flags, such as "-tags", "x".
 	BuildFlags []string
+	// HeadFiles replaces files of the head's module in its build only
+	// (go build -overlay): module-relative slash paths to their new
+	// content. The repository and the head's commit are untouched; the
+	// head is then never taken for the base's build (no A/A sharing of
+	// worktree and binaries) and its binaries are not cached. mbopt
+	// mutate sets it to slow a function down (package compare/mutate).
+	HeadFiles map[string][]byte
 	// Env holds extra environment variables ("KEY=value") for the go
 	// command and the test binaries.
 	Env []string

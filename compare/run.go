@@ -406,7 +406,7 @@ func (r *runner) resolve(ctx context.Context) error {
 		}
 	}
 	r.vers = [2]*version{base, head}
-	r.same = base.rev.Commit == head.rev.Commit && !head.rev.Dirty
+	r.same = base.rev.Commit == head.rev.Commit && !head.rev.Dirty && len(r.opt.HeadFiles) == 0
 	if r.same {
 		r.note("base and head are the same commit: an A/A comparison, which measures the noise")
 	}

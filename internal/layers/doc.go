@@ -56,7 +56,9 @@
 //     over a benchmark's history); then compare/history (the SQLite store
 //     of compare reports, their series, detections and A/A calibration)
 //     and compare/bisect (finds the commit that made a benchmark's change,
-//     with compare's engine); then compare/flow (the comparison half's
+//     with compare's engine) and compare/mutate (a function slowed down
+//     by a known share of its cost, compared with the unchanged code);
+//     then compare/flow (the comparison half's
 //     flows as mbopt's commands run them: compare, merge, rebaseline and
 //     the history's trends, returned as values)
 //  5. documents, one package per document: first what they share,

@@ -65,6 +65,7 @@ var layer = map[string]int{
 	"compare/detect":     comparison + 2,
 	"compare/history":    comparison + 3,
 	"compare/bisect":     comparison + 3,
+	"compare/mutate":     comparison + 3,
 	"compare/flow":       comparison + 4,
 
 	"report":          documents + 1,
