@@ -26,6 +26,7 @@
 //	mbopt history [BENCHMARK...] [flags]             stored comparisons over commits: jumps, trends, A/A calibration
 //	mbopt history rebaseline --to REV [flags]        move the baseline, bridging every series across
 //	mbopt bisect --bench NAME --good REV --bad REV   the commit that changed one benchmark
+//	mbopt mutate --func NAME --slowdown S [flags]    slow one function down: do the benchmarks catch it
 //
 // The relevance half is profile → analyze → suite (run does all three at
 // once; report, check and cover-app work on the same inputs); the comparison
@@ -865,6 +866,38 @@
 // command that locates it: the point's commit as --bad, the commit of the
 // point before it (or the baseline) as --good, the series' metric and
 // the benchmark's package.
+//
+// # mbopt mutate
+//
+// mbopt mutate --func NAME --slowdown S [--bench PATTERN] [PACKAGES]
+// checks the suite's claim to catch a slowdown (performance mutation
+// testing): it compares HEAD (or --head) with HEAD whose function NAME
+// runs S more of its own instructions per call (0.1: +10%), with mbopt
+// compare's engine, and says whether some benchmark reports a definite
+// regression and which. The slowdown is a busy loop called at the
+// function's entry, in a copy of its file that only the head's build sees
+// (go build -overlay): the source tree is never touched. The loop is sized
+// under Valgrind: the function's own instructions per call, counted line
+// by line in a benchmark that calls it (its inlined copies too), and the
+// loop's cost per iteration and calls per operation, counted on a probe
+// mutant; package compare/mutate documents the rule.
+//
+//   - --func NAME: the function, by its full name as a profile names it
+//     (example.com/m/p.F, example.com/m/p.(*T).M); a declared function,
+//     not a closure.
+//   - --slowdown S: the share of its own cost per call to add, > 0.
+//   - --size-bench ID: the benchmark that measures the function's cost, an
+//     id or a name in the function's package (default: the first benchmark
+//     of that package, in name order, that matches --bench and calls it).
+//   - --bench PATTERN [PACKAGES], --head REV, --metric, --trials, --runs,
+//     --seed: the comparison, as in mbopt compare; --metric defaults to
+//     instructions (the sizing needs Valgrind anyway).
+//   - --format text|json, -o FILE: text says caught or not and by which
+//     benchmarks, the sizing, then the comparison as mbopt compare prints
+//     it; json is a mutate.Result: function, slowdown, file, sized_by,
+//     sizing, iterations, caught (true when some benchmark reports a
+//     definite regression), caught_by and comparison (a compare report).
+//     -o (--output) writes it to FILE atomically.
 //
 // # Profiles by hand
 //

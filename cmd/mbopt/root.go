@@ -106,6 +106,7 @@ var subcommands = []func(*streams) *cobra.Command{
 
 	newCmdHistory,
 	newCmdBisect,
+	newCmdMutate,
 }
 
 // Main runs mbopt with args and returns the process exit code. Errors are

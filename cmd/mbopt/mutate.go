@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/compare/mutate"
+	"github.com/mbopt/mbopt/internal/progress"
+	"github.com/mbopt/mbopt/report/verdict"
+)
+
+func newCmdMutate(s *streams) *cobra.Command {
+	var (
+		o              mutate.Options
+		format, output string
+	)
+	d := compare.DefaultSettings()
+	o.Compare.Settings = d
+	o.Compare.Settings.Metric = measure.Instructions
+	c := &cobra.Command{
+		Use:   "mutate --func NAME --slowdown S [--bench PATTERN] [flags] [PACKAGES]",
+		Short: "Slow one function down and see whether the benchmarks catch it",
+		Example: `  $ mbopt mutate --func example.com/m/query.parse --slowdown 0.1 --bench .
+  $ mbopt mutate --func 'example.com/m/store.(*Tree).Get' --slowdown 0.5 --bench Get --format json -o mutant.json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Compare.Packages = args
+			if err := cli.Enum("--format", format, verdict.MutationFormats...); err != nil {
+				return err
+			}
+			if err := cli.Enum("--metric", string(o.Compare.Settings.Metric), "time", "cpu", "instructions"); err != nil {
+				return err
+			}
+			if err := mbopt.CheckOutput("Output", output); err != nil {
+				return err
+			}
+			if terminal, width := progress.IsTerminal(s.Err); terminal {
+				p := &compare.ProgressPrinter{W: s.Err, Terminal: true, Width: width, Now: time.Now}
+				o.Compare.Progress = p.Event
+				defer p.Clear()
+			}
+			fmt.Fprintf(s.Err, "mbopt: mutate: sizing %s's slowdown under Valgrind\n", o.Func)
+			res, err := mutate.Run(cmd.Context(), o)
+			if err != nil {
+				return err
+			}
+			var b bytes.Buffer
+			if err := verdict.WriteMutation(&b, res, format); err != nil {
+				return err
+			}
+			return cli.Output(s.Out, output, b.Bytes())
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.Func, "func", "", "the function to slow down: its full `name` as a profile names it (example.com/m/p.F, example.com/m/p.(*T).M)")
+	f.Float64Var(&o.Slowdown, "slowdown", 0, "the share of the function's own instructions per call to add (0.1 = +10%)")
+	f.StringVar(&o.SizeBenchmark, "size-bench", "", "the benchmark (`ID` or a name in the function's package) that measures the function's cost (default: the first of its package that calls it)")
+	f.StringVar(&o.Compare.Head, "head", "", "the revision to mutate (default HEAD)")
+	f.StringVar(&o.Compare.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)")
+	f.StringVar((*string)(&o.Compare.Settings.Metric), "metric", string(measure.Instructions), "what to measure per operation: {time|cpu|instructions}, as in mbopt compare")
+	f.IntVar(&o.Compare.Settings.Trials, "trials", d.Trials, "trials, as in mbopt compare")
+	f.IntVar(&o.Compare.Settings.Runs, "runs", d.Runs, "runs per trial, as in mbopt compare")
+	f.Uint64Var(&o.Compare.Settings.Seed, "seed", d.Seed, "seed of the schedule and the bootstrap")
+	f.StringVar(&format, "format", "text", "output format: {text|json}")
+	f.StringVarP(&output, "output", "o", "", "write the report to this file (atomically) instead of stdout")
+	return c
+}
