@@ -13,16 +13,13 @@ import (
 	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/progress"
-	"github.com/mbopt/mbopt/report/site"
 	"github.com/mbopt/mbopt/report/trend"
 )
 
 // historyOptions holds the history command's flag values.
 type historyOptions struct {
 	flow.HistoryConfig               // what the flags set directly
-	out                trend.Outputs // --format, --plot, --html
-	commitURL          *string       // --commit-url, when given
-	instability        bool          // --instability
+	out                trend.Outputs // --format, --plot, --html, --commit-url, --instability
 	fixed              string        // --fixed
 	detectors          string        // --detector
 	detectorsGiven     bool          // --detector was given
@@ -48,7 +45,7 @@ func newCmdHistory(s *streams) *cobra.Command {
 			o.InitialGiven = cmd.Flags().Changed("initial-threshold")
 			o.detectorsGiven = cmd.Flags().Changed("detector")
 			if !cmd.Flags().Changed("commit-url") {
-				o.commitURL = nil
+				o.out.CommitURL = nil
 			}
 			o.document = o.out.HTML == "" || cmd.Flags().Changed("format") || cmd.Flags().Changed("output")
 			for _, name := range []string{"html", "plot"} {
@@ -73,8 +70,8 @@ func newCmdHistory(s *streams) *cobra.Command {
 	f.StringVar(&o.out.Plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`")
 	f.StringVar(&o.out.HTML, "html", "", "write the history as a static web site into `DIR` (replacing the files of an earlier one, leaving others); prints the text only with --format or -o")
 	f.StringVar(&o.detectors, "detector", "jump,trend", "the detectors: a comma-separated `LIST` of {jump|trend|edivisive}")
-	o.commitURL = f.String("commit-url", "", "with --html: the link of a commit, {commit} standing for its hash (default: GitHub's when the origin remote is on github.com)")
-	f.BoolVar(&o.instability, "instability", false, "show the A/A instabilities and the initial thresholds calibrated from them")
+	o.out.CommitURL = f.String("commit-url", "", "with --html: the link of a commit, {commit} standing for its hash (default: GitHub's when the origin remote is on github.com)")
+	f.BoolVar(&o.out.Instability, "instability", false, "show the A/A instabilities and the initial thresholds calibrated from them")
 	f.Float64Var(&o.Detect.InitialThreshold, "initial-threshold", detect.DefaultOptions.InitialThreshold, "initial threshold of every benchmark, replacing the calibrated ones (default: calibrated from A/A comparisons, else 0.06)")
 	f.Float64Var(&o.Detect.Factor, "factor", detect.DefaultOptions.Factor, "dynamic threshold: this factor times the mean of the last CI widths")
 	f.IntVar(&o.Detect.Widths, "widths", detect.DefaultOptions.Widths, "dynamic threshold: how many earlier CI widths it averages")
@@ -89,7 +86,7 @@ func (o *historyOptions) check() error {
 	if o.emptyDir != "" {
 		return mbopt.Errorf("--%s \"\": give a directory, such as --%s %s/", o.emptyDir, o.emptyDir, map[string]string{"html": "site", "plot": "plots"}[o.emptyDir])
 	}
-	if err := cli.Enum("--format", o.out.Format, trend.Formats...); err != nil {
+	if err := o.out.Check(); err != nil {
 		return err
 	}
 	if o.fixed != "" {
@@ -106,18 +103,6 @@ func (o *historyOptions) check() error {
 		}
 		o.Detect.Detectors = kinds
 	}
-	switch {
-	case o.instability && o.out.Format == "markdown":
-		return mbopt.Errorf("--format markdown: --instability writes text or json")
-	case o.out.HTML != "" && o.instability:
-		return mbopt.Errorf("--html: --instability writes text, json or plots")
-	case o.out.HTML == "" && o.commitURL != nil:
-		return mbopt.Errorf("--commit-url: it links the commits of --html; give --html DIR")
-	case o.commitURL != nil:
-		if err := site.CheckCommitURL(*o.commitURL); err != nil {
-			return mbopt.Errorf("--commit-url: %v", err)
-		}
-	}
 	return o.HistoryConfig.Check()
 }
 
@@ -129,7 +114,7 @@ func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 	cfg.Warn = func(err error) { cli.Warn(s.Err, err) }
 	out.Logf = func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
 	var doc []byte
-	if o.instability {
+	if o.out.Instability {
 		c, err := flow.Instability(ctx, cfg)
 		if err != nil {
 			return err
@@ -143,9 +128,7 @@ func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 		if err != nil {
 			return err
 		}
-		if o.commitURL != nil {
-			out.Site.CommitURL = *o.commitURL
-		} else if out.HTML != "" {
+		if out.HTML != "" && out.CommitURL == nil {
 			out.Site.CommitURL, _ = gitrev.GitHubCommitURL(ctx, ".") // outside a repository: no links
 		}
 		if doc, err = out.Trends(t.Set, t.Options, t.Detected); err != nil {

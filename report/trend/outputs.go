@@ -5,10 +5,12 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"slices"
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/detect"
 	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/internal/enum"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/report/site"
 )
@@ -31,17 +33,49 @@ type Outputs struct {
 	// directory that cannot be written, or a file there that no earlier
 	// site wrote, is an input error naming HTML.
 	HTML string
+	// CommitURL, when not nil, links the site's commits ({commit} stands
+	// for the hash; "" means no links) instead of Site.CommitURL: it needs
+	// HTML.
+	CommitURL *string
 	// Site are the site's options.
 	Site site.Options
+	// Instability shows the A/A calibration ([Outputs.Calibration])
+	// instead of the trends: in text or json, with no site.
+	Instability bool
 	// Logf, when set, gets what was written where.
 	Logf func(format string, args ...any)
 }
 
 // The settings of Outputs named in errors.
 const (
-	plotField mbopt.Field = "Plot"
-	htmlField mbopt.Field = "HTML"
+	formatField      mbopt.Field = "Format"
+	plotField        mbopt.Field = "Plot"
+	htmlField        mbopt.Field = "HTML"
+	commitURLField   mbopt.Field = "CommitURL"
+	instabilityField mbopt.Field = "Instability"
 )
+
+// Check checks the combination of the settings before anything is read:
+// Format is one of [Formats] (with Instability, of [CalibrationFormats]);
+// Instability writes no site; CommitURL needs HTML and must pass
+// site.CheckCommitURL.
+func (o Outputs) Check() error {
+	switch {
+	case !slices.Contains(Formats, o.Format):
+		return formatField.Errorf("%w", enum.Check("invalid value", o.Format, Formats...))
+	case o.Instability && !slices.Contains(CalibrationFormats, o.Format):
+		return mbopt.Errorf("%s %s: %s writes text or json", formatField, o.Format, instabilityField)
+	case o.HTML != "" && o.Instability:
+		return mbopt.Errorf("%s: %s writes text, json or plots", htmlField, instabilityField)
+	case o.HTML == "" && o.CommitURL != nil:
+		return mbopt.Errorf("%s: it links the commits of %s; give %s DIR", commitURLField, htmlField, htmlField)
+	case o.CommitURL != nil:
+		if err := site.CheckCommitURL(*o.CommitURL); err != nil {
+			return mbopt.Errorf("%s: %v", commitURLField, err)
+		}
+	}
+	return nil
+}
 
 // Trends writes the figures and the site o asks for of the series of set
 // and what the detectors found in them (detected, as history.Set.Detect
@@ -60,7 +94,11 @@ func (o Outputs) Trends(set *history.Set, opt detect.Options, detected []history
 		o.logf("wrote %s into %s", textutil.Plural(len(d.Series), "plot"), o.Plot)
 	}
 	if o.HTML != "" {
-		err := site.WriteHistory(o.HTML, "", set, detected, o.Site)
+		opt := o.Site
+		if o.CommitURL != nil {
+			opt.CommitURL = *o.CommitURL
+		}
+		err := site.WriteHistory(o.HTML, "", set, detected, opt)
 		if fe := (*site.ForeignError)(nil); errors.As(err, &fe) {
 			return nil, mbopt.Errorf("%s %s", htmlField, fe)
 		}

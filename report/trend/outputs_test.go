@@ -108,3 +108,34 @@ func TestOutputsCalibration(t *testing.T) {
 	_, err = trend.Outputs{Format: "markdown"}.Calibration(insts, cal)
 	assert.EqualError(t, err, `trend: unknown calibration format "markdown"`)
 }
+
+// TestOutputsCheck: the combinations of settings Outputs refuses, each
+// naming the settings at fault.
+func TestOutputsCheck(t *testing.T) {
+	url := func(s string) *string { return &s }
+	tests := []struct {
+		name string
+		out  trend.Outputs
+		want string // "" means no error
+	}{
+		{"text", trend.Outputs{Format: "text"}, ""},
+		{"unknown format", trend.Outputs{Format: "csv"}, `invalid value "csv": valid values are {text|json|markdown}`}, // about Field Format
+		{"instability as markdown", trend.Outputs{Format: "markdown", Instability: true}, "Config.Format markdown: Config.Instability writes text or json"},
+		{"instability as json", trend.Outputs{Format: "json", Instability: true, Plot: "plots"}, ""},
+		{"site of the instabilities", trend.Outputs{Format: "text", HTML: "site", Instability: true}, "Config.HTML: Config.Instability writes text, json or plots"},
+		{"commit URL without a site", trend.Outputs{Format: "text", CommitURL: url("")}, "Config.CommitURL: it links the commits of Config.HTML; give Config.HTML DIR"},
+		{"bad commit URL", trend.Outputs{Format: "text", HTML: "site", CommitURL: url("https://example.com/")}, `Config.CommitURL: commit URL "https://example.com/" has no {commit}`},
+		{"no links", trend.Outputs{Format: "text", HTML: "site", CommitURL: url("")}, ""},
+	}
+	for _, tt := range tests {
+		err := tt.out.Check()
+		if tt.want == "" {
+			assert.NoError(t, err, tt.name)
+			continue
+		}
+		if assert.Error(t, err, tt.name) {
+			assert.Contains(t, err.Error(), tt.want, tt.name)
+			assert.True(t, errors.Is(err, mbopt.ErrInput), "%s: an input error", tt.name)
+		}
+	}
+}

@@ -49,6 +49,7 @@ var flags = map[mbopt.Field]string{
 	"Confirm.Benchmark": "--app-benchmark", "Confirm.Command": "--app-cmd", "Application": "--app", "MinCoverage": "--min-coverage", "AllowEmpty": "--allow-empty", "From": "--from", "To": "--to",
 	// compare/flow.HistoryConfig and trend.Outputs
 	"Baseline": "--baseline", "Unit": "--unit", "Metric": "--metric", "Plot": "--plot", "HTML": "--html",
+	"Format": "--format", "CommitURL": "--commit-url", "Instability": "--instability",
 	// bisect.Options
 	"Good": "--good", "Bad": "--bad", "MaxRepetitions": "--max-repetitions",
 	"Settings.AppImpactThreshold": "--app-impact-threshold", "Explain": "--explain",
