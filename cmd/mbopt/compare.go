@@ -17,7 +17,6 @@ import (
 	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/relevance/changes"
-	"github.com/mbopt/mbopt/report/github"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
@@ -152,10 +151,8 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if err := cfg.Resolve(); err != nil {
 		return err
 	}
-	if sum := os.Getenv("GITHUB_STEP_SUMMARY"); o.cmpFormat == "github" && sum != "" {
-		if err := github.CheckStepSummary(sum); err != nil {
-			return mbopt.Errorf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
-		}
+	if err := verdict.CheckStepSummary(o.cmpFormat, os.Getenv("GITHUB_STEP_SUMMARY")); err != nil {
+		return err
 	}
 	p := &compare.ProgressPrinter{W: s.Err, Terminal: o.terminal, Width: o.width, Now: time.Now}
 	cfg.Progress = p.Event

@@ -34,3 +34,32 @@ func TestDocumentSummaryFails(t *testing.T) {
 	require.NoError(t, werr)
 	assert.Equal(t, want.String(), string(out), "the annotations come back with the error")
 }
+
+// TestCheckStepSummary: only github appends a step summary, so only then
+// is the file checked; a directory, or a file in a missing directory, is
+// an input error naming StepSummary before anything runs.
+func TestCheckStepSummary(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, format, path string
+		want               string // "" means no error
+	}{
+		{"text ignores it", "text", dir, ""},
+		{"unset", "github", "", ""},
+		{"a new file", "github", dir + "/summary.md", ""},
+		{"a directory", "github", dir, "Config.StepSummary: " + dir + " is a directory; point GITHUB_STEP_SUMMARY at a writable file"},
+		{"a missing directory", "github", dir + "/none/s.md", "the directory " + dir + "/none does not exist"},
+	}
+	for _, tt := range tests {
+		err := verdict.CheckStepSummary(tt.format, tt.path)
+		if tt.want == "" {
+			assert.NoError(t, err, tt.name)
+			continue
+		}
+		if assert.Error(t, err, tt.name) {
+			assert.Contains(t, err.Error(), tt.want, tt.name)
+			assert.True(t, errors.Is(err, mbopt.ErrInput), "%s: an input error", tt.name)
+		}
+	}
+	assert.NoFileExists(t, dir+"/summary.md", "checking creates nothing")
+}

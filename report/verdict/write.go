@@ -57,3 +57,18 @@ func Document(r *compare.Report, format, stepSummary string) ([]byte, error) {
 	}
 	return out.Bytes(), nil
 }
+
+// CheckStepSummary checks, before the comparison runs, that [Document] in
+// format can append its step summary to the file stepSummary: only github
+// appends one, and only to a file given (see github.CheckStepSummary). A
+// file that cannot take it is an input error about the setting
+// StepSummary.
+func CheckStepSummary(format, stepSummary string) error {
+	if format != "github" || stepSummary == "" {
+		return nil
+	}
+	if err := github.CheckStepSummary(stepSummary); err != nil {
+		return mbopt.Errorf("%s: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", mbopt.Field("StepSummary"), err)
+	}
+	return nil
+}
