@@ -200,7 +200,7 @@ func gate(rep *compare.Report, failOn compare.FailOn) error {
 }
 
 // checkReportFlags checks the flags compare and compare merge share:
-// --fail-on and --format (flow.Compare and CompareMerge check -o).
+// --fail-on and --format (flow.Compare and flow.Merge check -o).
 func checkReportFlags(failOn, format string) (compare.FailOn, error) {
 	f, err := compare.ParseFailOn(failOn)
 	if err != nil {

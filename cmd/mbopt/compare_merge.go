@@ -77,7 +77,7 @@ func runCompareMerge(ctx context.Context, s *streams, o *compareMergeOptions, di
 	if failOn == compare.FailOnAppImpact {
 		return mbopt.Errorf("--fail-on %s: a merge finds no culprit functions, so no regression has an application impact and each would fail; use definite-regression, or compare --fail-on %s on one machine", failOn, failOn)
 	}
-	rep, err := flow.CompareMerge(ctx, flow.MergeConfig{Dirs: dirs, Out: o.out, History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, Output: o.output,
+	rep, err := flow.Merge(ctx, flow.MergeConfig{Dirs: dirs, Out: o.out, History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, Output: o.output,
 		Logf: func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) },
 		Warn: func(err error) { cli.Warn(s.Err, err) }})
 	co := &compareOptions{cmpFormat: o.format}

@@ -48,7 +48,7 @@ type CompareConfig struct {
 	ChangedSince string
 	// History is the history database the verdicts are judged against
 	// and the report stored in; "" means history.PathIn of the current
-	// directory. A shard's comparison is stored by [CompareMerge].
+	// directory. A shard's comparison is stored by [Merge].
 	History string
 	// NoHistory leaves the history out: the verdicts keep
 	// Settings.Threshold and nothing is stored.
@@ -239,7 +239,7 @@ func (cfg *CompareConfig) analysisSuite(ctx context.Context, opt *compare.Option
 }
 
 // A MergeConfig is a merge of sharded comparisons as mbopt compare merge
-// runs it ([CompareMerge]).
+// runs it ([Merge]).
 type MergeConfig struct {
 	// Dirs are the shards' output directories.
 	Dirs []string
@@ -259,11 +259,11 @@ type MergeConfig struct {
 	Warn func(error)
 }
 
-// CompareMerge combines the outputs of sharded comparisons with
+// Merge combines the outputs of sharded comparisons with
 // compare.Merge and stores the merged report in the history as [Compare]
 // stores a comparison; a report that could not be stored is returned with
 // an error saying so.
-func CompareMerge(ctx context.Context, cfg MergeConfig) (*compare.Report, error) {
+func Merge(ctx context.Context, cfg MergeConfig) (*compare.Report, error) {
 	histPath, st, err := openOutputHistory(ctx, !cfg.NoHistory, cfg.History, cfg.Output, shardFiles(cfg.Dirs))
 	if err != nil {
 		return nil, err

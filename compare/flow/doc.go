@@ -6,7 +6,7 @@
 // analysis's suite (with what changed since a revision), a preset or a
 // -bench pattern, compare.Run, and the history — the verdicts retaken
 // against the thresholds calibrated from its A/A comparisons, the report
-// stored. [CompareMerge] does the same for sharded comparisons, and
+// stored. [Merge] does the same for sharded comparisons, and
 // [Rebaseline] moves a history's baseline with a bridging comparison.
 // [History] reads a history's series against its baseline with change
 // detection, as "mbopt history" shows them. [ExcludeUnstable] leaves the

@@ -7,9 +7,11 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/detect"
+	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/compare/measure"
 )
 
@@ -44,11 +46,16 @@ func TestHistoryCheck(t *testing.T) {
 	}
 }
 
-// TestHistoryInputs: a missing history, and a rebaseline without its new
-// baseline, are bad input that says what to do.
+// TestHistoryInputs: a missing or empty history, an A/A calibration
+// without A/A comparisons, and a rebaseline without its new baseline, are
+// bad input that says what to do.
 func TestHistoryInputs(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "none.db")
 	ctx := context.Background()
+	empty := filepath.Join(t.TempDir(), "empty.db")
+	st, err := history.Open(ctx, empty)
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
 	tests := []struct {
 		name string
 		run  func() error
@@ -59,6 +66,14 @@ func TestHistoryInputs(t *testing.T) {
 			return err
 		},
 			"Config.History " + missing + ": no history database; mbopt compare writes one (unless Config.NoHistory)"},
+		{"history without comparisons", func() error {
+			_, err := History(ctx, HistoryConfig{History: empty, Detect: detect.DefaultOptions})
+			return err
+		}, "Config.History " + empty + ": "},
+		{"instability", func() error { _, err := Instability(ctx, HistoryConfig{History: missing}); return err },
+			"Config.History " + missing + ": no history database"},
+		{"instability without A/A comparisons", func() error { _, err := Instability(ctx, HistoryConfig{History: empty}); return err },
+			"Config.History " + empty + ": no A/A comparison stored (for these benchmarks and units); run mbopt compare --aa"},
 		{"rebaseline without --to", func() error { _, err := Rebaseline(ctx, RebaselineConfig{}); return err }, "Config.To REV names the new baseline"},
 		{"rebaseline without a history", func() error {
 			_, err := Rebaseline(ctx, RebaselineConfig{CompareConfig: CompareConfig{History: missing}, To: "HEAD"})
