@@ -11,6 +11,7 @@ import (
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/engine"
 )
 
 // An Input is one raw result file to [AnalyzeReaders].
@@ -26,11 +27,11 @@ type Input struct {
 // every benchmark and unit measured in both versions; see
 // [AnalyzeReaders].
 func Analyze(files []string, s Settings, impacts map[string]callgraph.Impact) (*Report, error) {
-	d, err := readRawFiles(files)
+	d, err := engine.ReadFiles(files)
 	if err != nil {
 		return nil, err
 	}
-	return d.report(s, impacts)
+	return report(d, s, impacts)
 }
 
 // AnalyzeReaders is [Analyze] on readers. The files' "# mbopt-compare"
@@ -49,41 +50,41 @@ func Analyze(files []string, s Settings, impacts map[string]callgraph.Impact) (*
 // benchmark's reference impact. Results are sorted by [SortResults]. The
 // report's Base and Head hold only the commits; Run fills in the rest.
 func AnalyzeReaders(inputs []Input, s Settings, impacts map[string]callgraph.Impact) (*Report, error) {
-	d := newRawData()
+	d := engine.NewData()
 	for _, in := range inputs {
-		if err := d.read(in.Name, in.R); err != nil {
+		if err := d.Read(in.Name, in.R); err != nil {
 			return nil, err
 		}
 	}
-	return d.report(s, impacts)
+	return report(d, s, impacts)
 }
 
 // report computes the report of the raw data.
-func (d *rawData) report(s Settings, impacts map[string]callgraph.Impact) (*Report, error) {
+func report(d *engine.Data, s Settings, impacts map[string]callgraph.Impact) (*Report, error) {
 	s = s.withDefaults()
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	rep := &Report{Schema: SchemaVersion, Settings: s,
-		Base: Revision{Commit: d.commits[Base]}, Head: Revision{Commit: d.commits[Head]}}
-	keys := make([]key, 0, len(d.order)) // of each result
-	for _, k := range d.order {
-		who := d.benches[k.id]
-		r := Result{ID: k.id, Package: who.pkg, Name: who.name, Unit: k.unit}
-		if imp, ok := impacts[k.id]; ok {
+		Base: Revision{Commit: d.Commits[Base]}, Head: Revision{Commit: d.Commits[Head]}}
+	keys := make([]engine.Key, 0, len(d.Order)) // of each result
+	for _, k := range d.Order {
+		who := d.Benches[k.ID]
+		r := Result{ID: k.ID, Package: who.Package, Name: who.Name, Unit: k.Unit}
+		if imp, ok := impacts[k.ID]; ok {
 			imp := imp
 			r.Impact = &imp
 		}
-		b, h := d.samples[Base][k], d.samples[Head][k]
+		b, h := d.Samples[Base][k], d.Samples[Head][k]
 		switch {
 		case b == nil:
-			r.Status, r.Trials = Added, h.h.Trials()
+			r.Status, r.Trials = Added, h.H.Trials()
 		case h == nil:
-			r.Status, r.Trials = Removed, b.h.Trials()
+			r.Status, r.Trials = Removed, b.H.Trials()
 		default:
 			r.Status = Compared
-			r.Trials = min(b.h.Trials(), h.h.Trials())
-			est, err := benchstats.Compare(b.h, h.h, bootstrapOptions(s, k, s.Resamples))
+			r.Trials = min(b.H.Trials(), h.H.Trials())
+			est, err := benchstats.Compare(b.H, h.H, bootstrapOptions(s, k, s.Resamples))
 			switch {
 			case errors.Is(err, benchstats.ErrZeroMedian):
 				// A unit that is 0 in the base (0 allocs/op) has no
@@ -91,27 +92,27 @@ func (d *rawData) report(s Settings, impacts map[string]callgraph.Impact) (*Repo
 				r.Error = "the base median is 0, so there is no relative change"
 				r.Verdict = benchstats.Unchanged
 				minN := benchstats.MinSamples(s.Confidence)
-				if b.h.Len() < minN || h.h.Len() < minN {
+				if b.H.Len() < minN || h.H.Len() < minN {
 					r.TooFew = true
-				} else if m := benchstats.Median(h.h.Values()); m != 0 {
-					r.Verdict = benchstats.Classify(benchstats.Estimate{Change: math.Inf(1), CI: benchstats.Interval{Low: math.Inf(1), High: math.Inf(1)}}, s.Threshold, b.better > 0)
+				} else if m := benchstats.Median(h.H.Values()); m != 0 {
+					r.Verdict = benchstats.Classify(benchstats.Estimate{Change: math.Inf(1), CI: benchstats.Interval{Low: math.Inf(1), High: math.Inf(1)}}, s.Threshold, b.Better > 0)
 					r.Error = fmt.Sprintf("the base median is 0 and the head median %g", m)
 				}
-				r.PValue = benchstats.UTest(b.h.Values(), h.h.Values())
+				r.PValue = benchstats.UTest(b.H.Values(), h.H.Values())
 				rep.Results = append(rep.Results, r)
 				keys = append(keys, k)
 				continue
 			case err != nil:
-				return nil, fmt.Errorf("%s %s: %w", k.id, k.unit, err)
+				return nil, fmt.Errorf("%s %s: %w", k.ID, k.Unit, err)
 			}
 			r.Estimate = &est
 			r.Instability = est.Instability()
-			r.PValue = benchstats.UTest(b.h.Values(), h.h.Values())
+			r.PValue = benchstats.UTest(b.H.Values(), h.H.Values())
 		}
 		rep.Results = append(rep.Results, r)
 		keys = append(keys, k)
 	}
-	if err := d.sharpen(rep, keys); err != nil {
+	if err := sharpen(d, rep, keys); err != nil {
 		return nil, err
 	}
 	judge(rep, nil)
@@ -122,8 +123,8 @@ func (d *rawData) report(s Settings, impacts map[string]callgraph.Impact) (*Repo
 // bootstrapOptions returns the bootstrap's options for benchmark and unit
 // k with n resamples. Each benchmark and unit gets its own stream of
 // resamples, so adding a benchmark does not change another's interval.
-func bootstrapOptions(s Settings, k key, n int) benchstats.Options {
-	return benchstats.Options{Resamples: n, Confidence: s.Confidence, Seed: s.Seed ^ hashString(k.id+"\x00"+k.unit)}
+func bootstrapOptions(s Settings, k engine.Key, n int) benchstats.Options {
+	return benchstats.Options{Resamples: n, Confidence: s.Confidence, Seed: s.Seed ^ engine.Hash(k.ID+"\x00"+k.Unit)}
 }
 
 // sharpen resamples again the p-values that sit at their floor
@@ -138,7 +139,7 @@ func bootstrapOptions(s Settings, k key, n int) benchstats.Options {
 // benchmark and unit of rep.Results[i]. At most 2·tests/(q·Resamples)
 // p-values can sit at the floor without passing (12 among 3,000 tests),
 // so the cost stays small.
-func (d *rawData) sharpen(rep *Report, keys []key) error {
+func sharpen(d *engine.Data, rep *Report, keys []engine.Key) error {
 	s := rep.Settings
 	idx := tests(rep)
 	need := benchstats.ResamplesFor(len(idx), s.FDR)
@@ -156,23 +157,13 @@ func (d *rawData) sharpen(rep *Report, keys []key) error {
 			continue
 		}
 		key := keys[idx[k]]
-		fine, err := benchstats.Compare(d.samples[Base][key].h, d.samples[Head][key].h, bootstrapOptions(s, key, need))
+		fine, err := benchstats.Compare(d.Samples[Base][key].H, d.Samples[Head][key].H, bootstrapOptions(s, key, need))
 		if err != nil {
-			return fmt.Errorf("%s %s: %w", key.id, key.unit, err)
+			return fmt.Errorf("%s %s: %w", key.ID, key.Unit, err)
 		}
 		e.P, e.PResamples = fine.P, need
 	}
 	return nil
-}
-
-// hashString is FNV-1a, to derive a per-benchmark seed.
-func hashString(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
 }
 
 // group ranks a result for [SortResults].

@@ -1,20 +1,17 @@
 package compare
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"maps"
 	"math"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/culprit"
+	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/compare/measure"
-	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/internal/tmpdir"
 )
@@ -73,30 +70,30 @@ func passes(res *Result, threshold float64) bool {
 // threshold, else notes why it did not. A workload that cannot be
 // measured (fails, or names no benchmark) is a note, not an error; ctx's
 // end and a missing Valgrind end the comparison.
-func (r *runner) confirm(ctx context.Context, ws *workspace, rep *Report) error {
-	c := r.opt.Confirm
+func (c *comparison) confirm(ctx context.Context, rep *Report) error {
+	conf := c.opt.Confirm
 	var lead *Result
 	for i := range rep.Results {
-		if res := &rep.Results[i]; passes(res, r.s.AppImpactThreshold) && (lead == nil || math.Abs(res.AppImpact.Estimate) > math.Abs(lead.AppImpact.Estimate)) {
+		if res := &rep.Results[i]; passes(res, c.s.AppImpactThreshold) && (lead == nil || math.Abs(res.AppImpact.Estimate) > math.Abs(lead.AppImpact.Estimate)) {
 			lead = res
 		}
 	}
 	if lead == nil {
-		r.note(fmt.Sprintf("confirmation: no estimated application impact passed %s, so the application workload was not measured", thresholdWords(r.s.AppImpactThreshold)))
+		c.note(fmt.Sprintf("confirmation: no estimated application impact passed %s, so the application workload was not measured", thresholdWords(c.s.AppImpactThreshold)))
 		return nil
 	}
 	var m *AppMeasurement
 	var err error
-	if c.Command != "" {
-		m, err = r.confirmCommand(ctx, c.Command)
+	if conf.Command != "" {
+		m, err = c.confirmCommand(ctx, conf.Command)
 	} else {
-		m, err = r.confirmBenchmark(ctx, ws, rep, c.Benchmark)
+		m, err = c.confirmBenchmark(ctx, rep, conf.Benchmark)
 	}
-	if stop := stops(ctx, err); stop != nil {
+	if stop := engine.Stops(ctx, err); stop != nil {
 		return stop
 	}
 	if err != nil {
-		r.note("confirmation: the application workload could not be measured: " + textutil.FirstLine(err.Error()))
+		c.note("confirmation: the application workload could not be measured: " + textutil.FirstLine(err.Error()))
 		return nil
 	}
 	rep.AppMeasured = m
@@ -113,104 +110,33 @@ func thresholdWords(t float64) string {
 
 // confirmBenchmark returns the measurement of the benchmark name: its
 // compared result in the metric's unit when there is one, else the
-// benchmark measured now on both versions.
-func (r *runner) confirmBenchmark(ctx context.Context, ws *workspace, rep *Report, name string) (*AppMeasurement, error) {
+// benchmark measured now on both versions (engine.Raw.MeasureBenchmark).
+func (c *comparison) confirmBenchmark(ctx context.Context, rep *Report, name string) (*AppMeasurement, error) {
 	for _, res := range rep.Results {
-		if (res.ID == name || res.Name == name) && res.Status == Compared && res.Unit == r.s.unit() && res.Estimate != nil {
+		if (res.ID == name || res.Name == name) && res.Status == Compared && res.Unit == c.s.unit() && res.Estimate != nil {
 			return &AppMeasurement{Source: "benchmark " + res.ID, Unit: res.Unit, Estimate: *res.Estimate}, nil
 		}
 	}
-	u, err := r.confirmUnit(ctx, ws, name)
+	conf, id, err := c.raw.MeasureBenchmark(ctx, name)
 	if err != nil {
 		return nil, err
 	}
-	conf := newRawData()
-	trials := trialsOf(r.s.Trials, r.opt.TrialShard)
-	r.total += 2 * len(trials) * r.s.Runs
-	for _, t := range trials {
-		for run := 1; run <= r.s.Runs; run++ {
-			sides := r.sideOrder()
-			for _, side := range sides {
-				res, err := r.measureOne(ctx, u, side, -1, t, run)
-				if why := res.failure(); err == nil && why != "" {
-					err = fmt.Errorf("%s failed in the %s: %s", u.id(), side, why)
-				}
-				if err != nil {
-					return nil, err
-				}
-				m := marker{side: side, commit: r.vers[side].rev.Commit, trial: t, run: run}
-				if err := conf.read(u.id(), bytes.NewReader(append([]byte(m.String()+"\n"), res.results...))); err != nil {
-					return nil, fmt.Errorf("%s: reading its output: %w", u.id(), err)
-				}
-				r.done++
-				r.emit(Event{Kind: EventRun, Done: r.done, Total: r.total, Package: u.pkg, Name: u.name, Side: side, Trial: t, Run: run, Wall: res.wall})
-			}
-		}
-	}
-	k := key{u.id(), r.s.unit()}
-	b, h := conf.samples[Base][k], conf.samples[Head][k]
+	k := engine.Key{ID: id, Unit: c.s.unit()}
+	b, h := conf.Samples[Base][k], conf.Samples[Head][k]
 	if b == nil || h == nil {
-		return nil, fmt.Errorf("%s measured no %s in a version", u.id(), r.s.unit())
+		return nil, fmt.Errorf("%s measured no %s in a version", id, c.s.unit())
 	}
-	e, err := benchstats.Compare(b.h, h.h, benchstats.Options{Resamples: r.s.Resamples, Confidence: r.s.Confidence, Seed: r.s.Seed ^ hashString(k.id+"\x00"+k.unit)})
+	e, err := benchstats.Compare(b.H, h.H, benchstats.Options{Resamples: c.s.Resamples, Confidence: c.s.Confidence, Seed: c.s.Seed ^ engine.Hash(k.ID+"\x00"+k.Unit)})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", u.id(), err)
+		return nil, fmt.Errorf("%s: %w", id, err)
 	}
-	return &AppMeasurement{Source: "benchmark " + u.id(), Unit: k.unit, Estimate: e}, nil
-}
-
-// confirmUnit returns the unit that runs the benchmark name (an id, or a
-// full name in one of the compared packages), building its package in
-// both versions when no compared benchmark needed it.
-func (r *runner) confirmUnit(ctx context.Context, ws *workspace, name string) (*unit, error) {
-	pkg, full := "", name
-	if p, n, ok := benchname.SplitID(name); ok {
-		pkg, full = p, n
-	}
-	top := benchname.Top(full)
-	if pkg == "" {
-		for _, p := range slices.Sorted(maps.Keys(r.builds)) {
-			if slices.Contains(r.builds[p][Base].tops, top) {
-				pkg = p
-				break
-			}
-		}
-		if pkg == "" {
-			return nil, fmt.Errorf("no compared package has the benchmark %s; name it by its id (package import path + \".\" + name)", name)
-		}
-	}
-	if r.builds[pkg] == nil {
-		if _, ok := r.pkgDir(r.vers[Base], pkg); !ok {
-			return nil, fmt.Errorf("benchmark %s: package %s is not in the module %s", name, pkg, r.modPath)
-		}
-		var pb [2]*pkgBuild
-		for side := range r.vers {
-			b, _, err := r.build(ctx, ws, Side(side), pkg)
-			if err != nil {
-				return nil, err
-			}
-			pb[side] = b
-		}
-		r.builds[pkg] = &pb
-	}
-	for side, b := range r.builds[pkg] {
-		if b.bin == "" || !slices.Contains(b.tops, top) {
-			why := "does not have it"
-			if b.err != "" {
-				why = "does not build: " + textutil.FirstLine(b.err)
-			}
-			return nil, fmt.Errorf("benchmark %s: package %s in the %s %s", name, pkg, Side(side), why)
-		}
-	}
-	full = benchname.Rewrite(full)
-	u := &unit{pkg: pkg, name: full, pattern: benchname.Pattern([]string{full}), on: [2]bool{true, true}}
-	return u, nil
+	return &AppMeasurement{Source: "benchmark " + id, Unit: k.Unit, Estimate: e}, nil
 }
 
 // confirmCommand measures the command on both versions, in each one's
-// module root.
-func (r *runner) confirmCommand(ctx context.Context, cmd string) (*AppMeasurement, error) {
-	metric := r.s.Metric
+// module root (engine.Raw.MeasureCommand).
+func (c *comparison) confirmCommand(ctx context.Context, cmd string) (*AppMeasurement, error) {
+	metric := c.s.Metric
 	if metric == "" {
 		metric = measure.Time
 	}
@@ -222,29 +148,13 @@ func (r *runner) confirmCommand(ctx context.Context, cmd string) (*AppMeasuremen
 	defer removeTmp()
 	prof := filepath.Join(tmp, "cpu.pprof")
 	shell := strings.ReplaceAll(cmd, "{profile}", prof)
-	env := append(r.opt.env(), "MBOPT_CPUPROFILE="+prof)
-	trials := trialsOf(r.s.Trials, r.opt.TrialShard)
-	var h [2]benchstats.Hierarchy
-	r.total += 2 * len(trials) * r.s.Runs
-	for ti, t := range trials {
-		for side := range h {
-			h[side] = append(h[side], nil)
-		}
-		for run := 1; run <= r.s.Runs; run++ {
-			sides := r.sideOrder()
-			for _, side := range sides {
-				v, err := measure.MeasureCommand(ctx, metric, measure.Command{Shell: shell, Dir: r.vers[side].dir, Env: env, Timeout: r.timeout})
-				if err != nil {
-					return nil, fmt.Errorf("in the %s: %w", side, err)
-				}
-				h[side][ti] = append(h[side][ti], []float64{v})
-				r.done++
-				r.emit(Event{Kind: EventRun, Done: r.done, Total: r.total, Name: "application command", Side: side, Trial: t, Run: run})
-			}
-		}
+	env := append(c.raw.Env(), "MBOPT_CPUPROFILE="+prof)
+	h, err := c.raw.MeasureCommand(ctx, metric, shell, env)
+	if err != nil {
+		return nil, err
 	}
 	unit := measure.CommandUnit(metric)
-	e, err := benchstats.Compare(h[Base], h[Head], benchstats.Options{Resamples: r.s.Resamples, Confidence: r.s.Confidence, Seed: r.s.Seed ^ hashString("command\x00"+cmd)})
+	e, err := benchstats.Compare(h[Base], h[Head], benchstats.Options{Resamples: c.s.Resamples, Confidence: c.s.Confidence, Seed: c.s.Seed ^ engine.Hash("command\x00"+cmd)})
 	if err != nil {
 		return nil, err
 	}

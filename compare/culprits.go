@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/google/pprof/profile"
 
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/culprit"
+	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/benchname"
@@ -44,18 +44,18 @@ type Profiles struct {
 // explains reports whether res gets culprit functions: a change in the
 // comparison's metric (a definite or potential one), or a benchmark that
 // Options.Explain names, compared in the metric's unit.
-func (r *runner) explains(res Result, asked bool) bool {
-	if res.Status != Compared || res.Estimate == nil || res.Unit != r.s.unit() {
+func (c *comparison) explains(res Result, asked bool) bool {
+	if res.Status != Compared || res.Estimate == nil || res.Unit != c.s.unit() {
 		return false
 	}
-	return asked || !r.opt.ExplainOnly && res.Verdict != benchstats.Unchanged
+	return asked || !c.opt.ExplainOnly && res.Verdict != benchstats.Unchanged
 }
 
 // culprits finds the culprit functions of the results that need them (see
-// [runner.explains]) and, with Options.Application, their application impact. A benchmark whose profiles fail gets a report note instead.
-func (r *runner) culprits(ctx context.Context, rep *Report, out string) error {
+// [comparison.explains]) and, with Options.Application, their application impact. A benchmark whose profiles fail gets a report note instead.
+func (c *comparison) culprits(ctx context.Context, rep *Report, out string) error {
 	asked := map[string]bool{}
-	for _, n := range r.opt.Explain {
+	for _, n := range c.opt.Explain {
 		asked[n] = true
 	}
 	found := map[string]bool{}
@@ -63,26 +63,26 @@ func (r *runner) culprits(ctx context.Context, rep *Report, out string) error {
 	for i := range rep.Results {
 		res := &rep.Results[i]
 		ask := asked[res.Name] || asked[res.ID]
-		if ask && res.Unit == r.s.unit() {
+		if ask && res.Unit == c.s.unit() {
 			found[res.Name], found[res.ID] = true, true
 		}
-		if !r.explains(*res, ask) {
+		if !c.explains(*res, ask) {
 			continue
 		}
 		if err := statedir.MkdirAll(dir); err != nil {
 			return fmt.Errorf("cannot create the culprits directory %s: %v", dir, err)
 		}
-		err := r.explain(ctx, res, dir)
-		if stop := stops(ctx, err); stop != nil {
+		err := c.explain(ctx, res, dir)
+		if stop := engine.Stops(ctx, err); stop != nil {
 			return stop
 		}
 		if err != nil {
-			r.note(fmt.Sprintf("%s: no culprit functions: %s", res.ID, textutil.FirstLine(err.Error())))
+			c.note(fmt.Sprintf("%s: no culprit functions: %s", res.ID, textutil.FirstLine(err.Error())))
 		}
 	}
-	for _, n := range r.opt.Explain {
+	for _, n := range c.opt.Explain {
 		if !found[n] {
-			r.note(fmt.Sprintf("explain %s: no benchmark of that name or id was compared in %s, so it has no culprit functions", n, r.s.unit()))
+			c.note(fmt.Sprintf("explain %s: no benchmark of that name or id was compared in %s, so it has no culprit functions", n, c.s.unit()))
 		}
 	}
 	return nil
@@ -115,40 +115,34 @@ type Explained struct {
 // [CPUProfiles] CPU profiles per version at the same iteration count),
 // finds the culprits and, with Options.Application, the application impact, and
 // writes the two versions' last profiles to dir.
-func (r *runner) explain(ctx context.Context, res *Result, dir string) error {
-	var u *unit
-	for _, x := range r.units {
-		if x.pkg == res.Package && (res.Name == x.name || strings.HasPrefix(res.Name, x.name+"/")) {
-			u = x
-			break
-		}
-	}
-	if u == nil {
+func (c *comparison) explain(ctx context.Context, res *Result, dir string) error {
+	bins, ok := c.raw.Binaries(res.Package, res.Name)
+	if !ok {
 		return fmt.Errorf("no unit ran it")
 	}
 	file := filepath.Join(dir, benchname.UniqueFileName(res.ID, res.ID, 100))
 	var ms [2]culprit.Measurements
 	var last [2]*culprit.Profile
 	minDelta := 0.0
-	if r.s.Metric == measure.Instructions {
+	if c.s.Metric == measure.Instructions {
 		minDelta = 0.5 // below it, the rounding of two counts
 		for _, side := range []Side{Base, Head} {
 			var err error
-			if ms[side], last[side], err = r.funcs.kept(side, res.ID); err != nil {
+			if ms[side], last[side], err = c.raw.FuncProfiles(side, res.ID); err != nil {
 				return err
 			}
 		}
 	} else {
 		var err error
-		if ms, last, err = r.cpuProfiles(ctx, u, res); err != nil {
+		if ms, last, err = c.cpuProfiles(ctx, bins, res); err != nil {
 			return err
 		}
 	}
 	opt := culprit.Options{
-		App: r.opt.Application, Confidence: r.s.Confidence, Resamples: r.s.Resamples, MinDelta: minDelta,
+		App: c.opt.Application, Confidence: c.s.Confidence, Resamples: c.s.Resamples, MinDelta: minDelta,
 		// The seed of the benchmark's own estimate (Analyze): the same
 		// draws of trials, runs and measurements.
-		Seed:      r.s.Seed ^ hashString(res.ID+"\x00"+res.Unit),
+		Seed:      c.s.Seed ^ engine.Hash(res.ID+"\x00"+res.Unit),
 		Benchmark: res.Estimate, Changed: res.Verdict != benchstats.Unchanged,
 	}
 	if res.Impact != nil {
@@ -174,11 +168,12 @@ func (r *runner) explain(ctx context.Context, res *Result, dir string) error {
 // cpuProfiles takes [CPUProfiles] CPU profiles of res's benchmark per
 // version, the versions alternating, each at the same iteration count
 // (about a second of the base's time), and returns them per operation as
-// one trial each, with the last of each version.
-func (r *runner) cpuProfiles(ctx context.Context, u *unit, res *Result) (ms [2]culprit.Measurements, last [2]*culprit.Profile, err error) {
+// one trial each, with the last of each version; bins are the test
+// binaries of the unit that ran it.
+func (c *comparison) cpuProfiles(ctx context.Context, bins [2]engine.Binary, res *Result) (ms [2]culprit.Measurements, last [2]*culprit.Profile, err error) {
 	opts := func(side Side) measure.Options {
-		b := r.builds[u.pkg][side]
-		return measure.Options{Binary: b.bin, Dir: b.dir, Name: res.Name, Env: r.opt.env(), Timeout: r.timeout}
+		b := bins[side]
+		return measure.Options{Binary: b.Path, Dir: b.Dir, Name: res.Name, Env: c.raw.Env(), Timeout: c.raw.Timeout()}
 	}
 	o := opts(Base)
 	o.NsPerOp = res.Estimate.BaseMedian * 1e9 // sec/op or cpu-sec/op

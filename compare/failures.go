@@ -15,27 +15,39 @@ import (
 )
 
 // failures marks the results of the benchmarks that failed or did not
-// build in a version, and adds results for those that measured nothing.
-func (r *runner) failures(rs []Result) []Result {
+// build in a version (the engine's Raw.Packages and Raw.Units), and adds
+// results for those that measured nothing.
+func (c *comparison) failures(rs []Result) []Result {
+	rs = c.buildFailures(rs)
+	rs = c.unitFailures(rs)
+	rs = c.subFailures(rs)
+	// A requested benchmark measured in neither version and not failed:
+	// it exists in neither.
+	for _, u := range c.raw.Units {
+		if errs := c.raw.Packages[u.Package]; u.Requested && !u.On[Base] && !u.On[Head] && len(u.IDs) == 0 && errs[Base] == "" && errs[Head] == "" {
+			c.note(fmt.Sprintf("%s exists in neither revision", benchname.ID(u.Package, u.Name)))
+		}
+	}
+	return rs
+}
+
+// markFailed makes rs[i] a result of status st in a version, with why.
+func markFailed(rs []Result, i int, st Status, side Side, msg string) {
+	rs[i].Status, rs[i].Side, rs[i].Error = st, side.String(), msg
+	rs[i].Estimate, rs[i].Instability, rs[i].Verdict, rs[i].PValue = nil, 0, benchstats.Unchanged, 0
+}
+
+// buildFailures marks every result of a package that did not build in a
+// version, measured only in the other version, BuildFailed; when none
+// was, it adds a result for each requested benchmark of it, or else for
+// the package.
+func (c *comparison) buildFailures(rs []Result) []Result {
 	byPkg := map[string][]int{}
 	for i, res := range rs {
 		byPkg[res.Package] = append(byPkg[res.Package], i)
 	}
-	mark := func(i int, st Status, side Side, msg string) {
-		rs[i].Status, rs[i].Side, rs[i].Error = st, side.String(), msg
-		rs[i].Estimate, rs[i].Instability, rs[i].Verdict, rs[i].PValue = nil, 0, benchstats.Unchanged, 0
-	}
-	// Build failures: every result of the package measured only in the
-	// other version.
-	pkgs := make([]string, 0, len(r.builds))
-	for p := range r.builds {
-		pkgs = append(pkgs, p)
-	}
-	slices.Sort(pkgs)
-	for _, p := range pkgs {
-		pb := r.builds[p]
-		for side := range 2 {
-			msg := pb[side].err
+	for _, p := range c.raw.PackageNames() {
+		for side, msg := range c.raw.Packages[p] {
 			if msg == "" {
 				continue
 			}
@@ -45,8 +57,8 @@ func (r *runner) failures(rs []Result) []Result {
 			}
 			marked := false
 			for _, i := range byPkg[p] {
-				if rs[i].Status == only || (rs[i].Status == Compared && r.same) {
-					mark(i, BuildFailed, Side(side), msg)
+				if rs[i].Status == only || (rs[i].Status == Compared && c.raw.Same) {
+					markFailed(rs, i, BuildFailed, Side(side), msg)
 					marked = true
 				}
 			}
@@ -56,9 +68,9 @@ func (r *runner) failures(rs []Result) []Result {
 			// Nothing measured: name the requested benchmarks, or the
 			// package.
 			added := false
-			for _, u := range r.units {
-				if u.pkg == p && u.requested {
-					rs = append(rs, Result{ID: benchname.ID(p, u.name), Package: p, Name: u.name, Status: BuildFailed, Side: Side(side).String(), Error: msg})
+			for _, u := range c.raw.Units {
+				if u.Package == p && u.Requested {
+					rs = append(rs, Result{ID: benchname.ID(p, u.Name), Package: p, Name: u.Name, Status: BuildFailed, Side: Side(side).String(), Error: msg})
 					added = true
 				}
 			}
@@ -67,46 +79,54 @@ func (r *runner) failures(rs []Result) []Result {
 			}
 		}
 	}
-	for _, u := range r.units {
-		for side := range 2 {
-			msg := u.failed[side]
+	return rs
+}
+
+// unitFailures marks the results of a unit that failed as a whole in a
+// version Failed, or adds one when it measured nothing.
+func (c *comparison) unitFailures(rs []Result) []Result {
+	for _, u := range c.raw.Units {
+		for side, msg := range u.Failed {
 			if msg == "" {
 				continue
 			}
-			ids := r.ids(u)
-			if len(ids) == 0 {
-				rs = append(rs, Result{ID: benchname.ID(u.pkg, u.name), Package: u.pkg, Name: u.name, Status: Failed, Side: Side(side).String(), Error: msg})
+			if len(u.IDs) == 0 {
+				rs = append(rs, Result{ID: benchname.ID(u.Package, u.Name), Package: u.Package, Name: u.Name, Status: Failed, Side: Side(side).String(), Error: msg})
 				continue
 			}
 			for i := range rs {
-				if slices.Contains(ids, rs[i].ID) && rs[i].Status != BuildFailed {
-					mark(i, Failed, Side(side), msg)
+				if slices.Contains(u.IDs, rs[i].ID) && rs[i].Status != BuildFailed {
+					markFailed(rs, i, Failed, Side(side), msg)
 				}
 			}
 		}
 	}
-	// Sub-benchmarks that failed while the others went on, and those that
-	// did not run because one ended the process.
-	for _, u := range r.units {
+	return rs
+}
+
+// subFailures marks the sub-benchmarks that failed while the others went
+// on, and those that did not run because one ended the process, Failed.
+func (c *comparison) subFailures(rs []Result) []Result {
+	for _, u := range c.raw.Units {
 		for side := range 2 {
-			if u.failed[side] != "" {
+			if u.Failed[side] != "" {
 				continue
 			}
-			for _, name := range slices.Sorted(maps.Keys(u.subFailed[side])) {
-				msg := u.subFailed[side][name]
-				id := benchname.ID(u.pkg, name)
+			for _, name := range slices.Sorted(maps.Keys(u.SubFailed[side])) {
+				msg := u.SubFailed[side][name]
+				id := benchname.ID(u.Package, name)
 				found := false
 				for i := range rs {
-					if rs[i].Package == u.pkg && (rs[i].ID == id || strings.HasPrefix(rs[i].ID, id+"/")) && rs[i].Status != BuildFailed {
-						mark(i, Failed, Side(side), msg)
+					if rs[i].Package == u.Package && (rs[i].ID == id || strings.HasPrefix(rs[i].ID, id+"/")) && rs[i].Status != BuildFailed {
+						markFailed(rs, i, Failed, Side(side), msg)
 						found = true
 					}
 				}
 				if !found {
-					rs = append(rs, Result{ID: id, Package: u.pkg, Name: name, Status: Failed, Side: Side(side).String(), Error: msg})
+					rs = append(rs, Result{ID: id, Package: u.Package, Name: name, Status: Failed, Side: Side(side).String(), Error: msg})
 				}
 			}
-			ended := u.ended[side]
+			ended := u.Ended[side]
 			if ended == "" {
 				continue
 			}
@@ -116,19 +136,11 @@ func (r *runner) failures(rs []Result) []Result {
 			if Side(side) == Head {
 				only = Removed
 			}
-			ids := r.ids(u)
 			for i := range rs {
-				if rs[i].Status == only && slices.Contains(ids, rs[i].ID) {
-					mark(i, Failed, Side(side), fmt.Sprintf("did not run: the process ended in %s before it (%s)", ended, textutil.FirstLine(u.subFailed[side][ended])))
+				if rs[i].Status == only && slices.Contains(u.IDs, rs[i].ID) {
+					markFailed(rs, i, Failed, Side(side), fmt.Sprintf("did not run: the process ended in %s before it (%s)", ended, textutil.FirstLine(u.SubFailed[side][ended])))
 				}
 			}
-		}
-	}
-	// A requested benchmark measured in neither version and not failed:
-	// it exists in neither.
-	for _, u := range r.units {
-		if u.requested && !u.on[Base] && !u.on[Head] && len(r.ids(u)) == 0 && r.builds[u.pkg][Base].err == "" && r.builds[u.pkg][Head].err == "" {
-			r.note(fmt.Sprintf("%s exists in neither revision", benchname.ID(u.pkg, u.name)))
 		}
 	}
 	return rs
@@ -151,18 +163,4 @@ func markUntouched(rs []Result, affected map[string]bool) int {
 		}
 	}
 	return n
-}
-
-// ignored notes, once per unit and version, the lines of its output that
-// looked like results of benchmarks it was not asked to run.
-func (r *runner) ignored(u *unit, side Side, names []string) {
-	key := side.String() + "\x00" + u.id()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.noisy[key] {
-		return
-	}
-	r.noisy[key] = true
-	r.note(fmt.Sprintf("%s (%s): its output has lines that look like benchmark results but are not results of the benchmarks it ran (named %s; printed by a benchmark itself?): ignored",
-		u.id(), side, strings.Join(names, ", ")))
 }

@@ -1,24 +1,11 @@
 package compare
 
 import (
-	"os"
-
-	"path/filepath"
 	"time"
 
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare/shard"
 )
-
-// A Benchmark names one benchmark to compare by its package and full
-// name, as `mbopt suite` selects them.
-type Benchmark struct {
-	// Package is the import path of the benchmark's package.
-	Package string
-	// Name is the full name as go test prints it, such as
-	// "BenchmarkQuery/sum(cpu)".
-	Name string
-}
 
 // Options configure [Run].
 type Options struct {
@@ -121,65 +108,4 @@ type Options struct {
 	// Progress, when set, is called with each step, from one goroutine
 	// at a time.
 	Progress func(Event)
-}
-
-// Worktree is the [Options.Head] value that compares the work tree with
-// its uncommitted changes (tracked and untracked, not ignored files).
-const Worktree = "worktree"
-
-// An EventKind says what an [Event] reports.
-type EventKind int
-
-// The kinds of events.
-const (
-	// EventBuild: a test binary was built (or found in the cache).
-	EventBuild EventKind = iota
-	// EventRun: a test binary process finished one benchmark.
-	EventRun
-	// EventStable: a benchmark was stopped by Settings.UntilStable.
-	EventStable
-)
-
-// An Event reports progress of [Run].
-type Event struct {
-	// Kind says what happened.
-	Kind EventKind
-	// Done and Total count builds (EventBuild) or processes
-	// (EventRun, EventStable: Total shrinks when benchmarks stop early).
-	Done, Total int
-	// Package and Name say what was built or run.
-	Package, Name string
-	// Side is the version built or run.
-	Side Side
-	// Trial and Run place an EventRun in the schedule (from 1).
-	Trial, Run int
-	// Wall is how long the step took.
-	Wall time.Duration
-	// Err is a build or run failure; the comparison goes on.
-	Err error
-	// Cached is set for a build found in the cache.
-	Cached bool
-}
-
-func (o *Options) goCmd() string {
-	if o.GoCmd == "" {
-		return "go"
-	}
-	return o.GoCmd
-}
-
-func (o *Options) env() []string { return append(os.Environ(), o.Env...) }
-
-func (o *Options) cacheDir() string {
-	switch o.CacheDir {
-	case "off":
-		return ""
-	case "":
-		d, err := os.UserCacheDir()
-		if err != nil {
-			return ""
-		}
-		return filepath.Join(d, "mbopt", "testbin")
-	}
-	return o.CacheDir
 }

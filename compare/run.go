@@ -1,461 +1,167 @@
 package compare
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/mbopt/mbopt"
-	"github.com/mbopt/mbopt/compare/measure"
-	"github.com/mbopt/mbopt/compare/shard"
-	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/internal/benchname"
-	"github.com/mbopt/mbopt/internal/gitrev"
-	"github.com/mbopt/mbopt/internal/gomod"
-	"github.com/mbopt/mbopt/internal/proc"
-	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
-// The raw result files in the output directory.
-const (
-	BaseFile = "base.txt"
-	HeadFile = "head.txt"
-)
-
-// overheadFactor scales count × benchtime to the expected time of one
-// process's measurements: go test runs each benchmark once with b.N = 1
-// and then grows b.N towards the benchtime, which costs about a fifth more.
-const overheadFactor = 1.2
-
-// A version is one side's revision, checked out.
-type version struct {
-	rev    Revision
-	dir    string // module root in the worktree
-	govers string // go env GOVERSION there
+// A comparison is the judging of one Run: the options, the settings as run
+// and the engine's raw results, whose notes the report's are.
+type comparison struct {
+	opt Options
+	s   Settings // as run: a budget's schedule
+	raw *engine.Raw
 }
 
-// A pkgBuild is one package's test binary in one version.
-type pkgBuild struct {
-	bin   string   // "" when the package has no test binary
-	dir   string   // package directory in the worktree
-	tops  []string // top-level benchmarks (-test.list)
-	err   string   // build or list failure
-	list  time.Duration
-	exist bool // the package exists in the version
-}
-
-// A unit is what one process runs: one benchmark (with its
-// sub-benchmarks) of one package.
-type unit struct {
-	pkg, name, pattern string
-	requested          bool // named by Options.Benchmarks
-	on                 [2]bool
-	failed             [2]string // why the unit as a whole failed in a version
-	// subFailed are the sub-benchmarks that failed in a version, by full
-	// name, with why (the first time); the unit's other benchmarks went on.
-	subFailed [2]map[string]string
-	// ended is the sub-benchmark whose failure ended the unit's process in
-	// a version before the benchmarks after it ran (the first time).
-	ended   [2]string
-	stopped bool
-	wall    time.Duration // of all its processes
-	trials  int           // trials done
-}
-
-// id returns the benchmark id of u (see [benchname.ID]).
-func (u *unit) id() string { return benchname.ID(u.pkg, u.name) }
-
-// runner holds the state of one Run.
-type runner struct {
-	opt     Options
-	s       Settings
-	modPath string
-	modRel  string // module root relative to the repository top
-	repo    string
-	vers    [2]*version
-	same    bool // base and head are the same tree: one build serves both
-	builds  map[string]*[2]*pkgBuild
-	units   []*unit
-	raws    [2]*bytes.Buffer
-	rws     [2]*rawWriter
-	data    *rawData
-	rep     *Report
-	done    int
-	total   int
-	rng     *rand.Rand
-	saved   time.Duration
-	timeout time.Duration
-	// With a counting metric: the directory of the Valgrind files kept,
-	// the benchmarks inspected (side + "\x00" + id) and each benchmark
-	// id's caveats.
-	keep          string
-	mu            sync.Mutex // guards the fields below and Notes while both versions run
-	inspected     map[string]bool
-	caveats       map[string][]string
-	perOp         map[string]float64 // side + "\x00" + id → instructions or CPU seconds per op measured
-	funcs         funcProfiles       // with the instructions metric, every measurement's profile per function
-	counts        map[string][2]int  // id, trial, run and measurement → the iteration counts both versions use (instructions)
-	measuredPerOp map[string]bool    // perOp's keys whose value a measurement gave (not an estimate)
-	pinned        []int              // the two CPUs of a parallel duet; nil otherwise
-	noisy         map[string]bool    // side + "\x00" + unit id: its ignored lines noted
-}
+// note adds a note to the report's.
+func (c *comparison) note(s string) { c.raw.Notes = append(c.raw.Notes, s) }
 
 // Run compares the benchmarks of two revisions of the module in opt.Dir
 // and returns the report; see the package documentation for the method.
 //
-// It checks out each revision with git worktree into a temporary
-// directory (see [TempPrefix]), builds each package's test binary once
-// per revision, runs the RMIT schedule, writes the raw results to
-// [BaseFile] and [HeadFile] in opt.Out (atomically), and computes the
-// statistics from those files with [Analyze]. A benchmark that exists
-// in only one revision is a result with status Added or Removed; a
-// package that does not build, or a benchmark that fails, in a version is
-// a result with status BuildFailed or Failed: none of them is an error.
+// It measures with package engine (engine.Run): it checks out each
+// revision with git worktree into a temporary directory (see
+// [TempPrefix]), builds each package's test binary once per revision, runs
+// the RMIT schedule and writes the raw results to [BaseFile] and
+// [HeadFile] in opt.Out (atomically). It then computes the statistics
+// from those files with [Analyze], finds the culprits of the changes on
+// the kept test binaries, and confirms the application impact
+// (Options.Confirm). A benchmark that exists in only one revision is a
+// result with status Added or Removed; a package that does not build, or a
+// benchmark that fails, in a version is a result with status BuildFailed
+// or Failed: none of them is an error.
 //
 // Run fails with an [*mbopt.Error] naming the field for bad options
 // (see package mbopt), and with ctx's error when ctx is canceled; it leaves no
 // worktree and no temporary directory behind either way.
 func Run(ctx context.Context, opt Options) (*Report, error) {
 	start := time.Now()
+	s, err := opt.check()
+	if err != nil {
+		return nil, err
+	}
+	raw, err := engine.Run(ctx, opt.plan(s))
+	if err != nil {
+		return nil, err
+	}
+	defer raw.Close()
+	c := &comparison{opt: opt, s: s, raw: raw}
+	c.s.Trials, c.s.Runs, c.s.Count = raw.Schedule.Trials, raw.Schedule.Runs, raw.Schedule.Count
+	rep, err := Analyze(raw.Files[:], c.s, opt.Impacts)
+	if err != nil {
+		return nil, fmt.Errorf("analyzing the raw results: %w", err)
+	}
+	rep.Module, rep.Base, rep.Head, rep.Out = raw.Module, raw.Base, raw.Head, raw.Out
+	rep.Raw = map[string]string{"base": BaseFile, "head": HeadFile}
+	rep.Results = c.failures(rep.Results)
+	for i := range rep.Results {
+		if cs := raw.Caveats[rep.Results[i].ID]; len(cs) > 0 {
+			rep.Results[i].Caveats = slices.Sorted(slices.Values(cs))
+		}
+	}
+	if err := c.explainAndConfirm(ctx, rep, s); err != nil {
+		return nil, err
+	}
+	rep.Notes = raw.Notes
+	if n := markUntouched(rep.Results, opt.Affected); n > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s in benchmarks that cover none of the changed functions: likely noise (marked untouched); the gate still counts them", textutil.Plural(n, "detection")))
+	}
+	SortResults(rep.Results)
+	rep.Saved = raw.Saved
+	rep.GoVersion = raw.GoVersion
+	if c.s.UntilStable > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("until-stable %.3g: stopped %s early, saving about %s",
+			c.s.UntilStable, textutil.Plural(raw.Stopped, "benchmark"), raw.Saved.Round(100*time.Millisecond)))
+	}
+	rep.Wall = time.Since(start)
+	return rep, nil
+}
+
+// explainAndConfirm runs the steps after the verdicts, on the engine's
+// kept worktrees and test binaries: the culprits of each change, kept
+// with a shard's record for the merge, and the application measured where
+// an estimate calls for it. requested are the settings asked for.
+func (c *comparison) explainAndConfirm(ctx context.Context, rep *Report, requested Settings) error {
+	rec := c.shardRecord(rep, requested)
+	if err := c.culprits(ctx, rep, c.raw.Out); err != nil {
+		return err
+	}
+	if rec != nil {
+		rec.addExplained(rep.Results, c.raw.Out)
+	}
+	if err := writeShardRecord(c.raw.Out, rec); err != nil {
+		return err
+	}
+	if c.opt.Confirm.Enabled() {
+		return c.confirm(ctx, rep)
+	}
+	return nil
+}
+
+// check checks the options before anything runs, and returns the
+// settings with the defaults filled in. With AA, Base becomes the head;
+// with OnlyAffected, Benchmarks keeps the affected ones.
+func (opt *Options) check() (Settings, error) {
 	if opt.AA {
 		aaErr := func(format string, args ...any) error {
 			return &mbopt.Error{Struct: "Options", Format: format, Args: args}
 		}
 		switch {
 		case opt.Base != "":
-			return nil, aaErr("%s compares the head with itself: leave %s unset", mbopt.Field("AA"), mbopt.Field("Base"))
+			return Settings{}, aaErr("%s compares the head with itself: leave %s unset", mbopt.Field("AA"), mbopt.Field("Base"))
 		case opt.Head == Worktree:
-			return nil, aaErr("%s calibrates on a commit: %s worktree has uncommitted changes that the history cannot name", mbopt.Field("AA"), mbopt.Field("Head"))
+			return Settings{}, aaErr("%s calibrates on a commit: %s worktree has uncommitted changes that the history cannot name", mbopt.Field("AA"), mbopt.Field("Head"))
 		}
 		opt.Base = cmp.Or(opt.Head, "HEAD")
 	}
 	s := opt.Settings.withDefaults()
 	if err := s.check(); err != nil {
-		return nil, err
-	}
-	if err := opt.checkShards(s); err != nil {
-		return nil, err
+		return s, err
 	}
 	if err := opt.Confirm.check(); err != nil {
-		return nil, err
+		return s, err
 	}
 	if opt.Confirm.Enabled() && opt.Application == nil {
-		return nil, mbopt.Field("Confirm").Errorf("confirms the estimated application impact, which needs the application's reference profile (%s)", mbopt.Field("Application"))
-	}
-	if _, err := benchname.CompileFilter(opt.Bench); err != nil {
-		return nil, mbopt.Field("Bench").Errorf("%w", err)
-	}
-	if err := checkMetric(s); err != nil {
-		return nil, err
-	}
-	r := &runner{opt: opt, s: s, builds: map[string]*[2]*pkgBuild{}, data: newRawData(),
-		inspected: map[string]bool{}, caveats: map[string][]string{}, perOp: map[string]float64{}, measuredPerOp: map[string]bool{}, noisy: map[string]bool{},
-		rng: rand.New(rand.NewPCG(s.Seed, 0x636f6d70617265))} // "compare"
-	r.rep = &Report{Schema: SchemaVersion, Raw: map[string]string{"base": BaseFile, "head": HeadFile}}
-	if err := r.locate(ctx); err != nil {
-		return nil, err
-	}
-	if err := r.resolve(ctx); err != nil {
-		return nil, err
-	}
-	out := opt.Out
-	if out == "" {
-		// Each comparison keeps its raw files: a directory of its own,
-		// named by the time and the two commits.
-		out = filepath.Join(r.repo, r.modRel, statedir.Name, "compare", comparisonDir(start, r.vers[Base].rev, r.vers[Head].rev))
-		for i := 2; ; i++ {
-			if _, err := os.Stat(out); os.IsNotExist(err) {
-				break
-			}
-			out = strings.TrimSuffix(out, "-"+strconv.Itoa(i-1)) + "-" + strconv.Itoa(i)
-		}
-	}
-	if abs, err := filepath.Abs(out); err == nil {
-		out = abs
-	}
-	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
-		return nil, mbopt.Field("Out").Errorf("output directory %s is a file; choose a directory", out)
-	}
-	ws, err := newWorkspace(ctx, r.repo)
-	if err != nil {
-		return nil, err
-	}
-	defer ws.remove(ctx)
-	if err := r.checkout(ctx, ws); err != nil {
-		return nil, err
+		return s, mbopt.Field("Confirm").Errorf("confirms the estimated application impact, which needs the application's reference profile (%s)", mbopt.Field("Application"))
 	}
 	if opt.OnlyAffected {
 		if opt.Affected == nil || len(opt.Benchmarks) == 0 {
-			return nil, mbopt.Field("OnlyAffected").Errorf("OnlyAffected needs the Benchmarks and which of them the change affected (Affected)")
+			return s, mbopt.Field("OnlyAffected").Errorf("OnlyAffected needs the Benchmarks and which of them the change affected (Affected)")
 		}
-		r.opt.Benchmarks = slices.DeleteFunc(slices.Clone(opt.Benchmarks), func(b Benchmark) bool {
+		all := opt.Benchmarks
+		opt.Benchmarks = slices.DeleteFunc(slices.Clone(all), func(b Benchmark) bool {
 			return !opt.Affected[benchname.ID(b.Package, benchname.Top(b.Name))]
 		})
-		if len(r.opt.Benchmarks) == 0 {
-			return nil, mbopt.Field("OnlyAffected").Errorf("the change touches none of the functions the %s cover, so nothing needs comparing", textutil.Plural(len(opt.Benchmarks), "benchmark"))
+		if len(opt.Benchmarks) == 0 {
+			return s, mbopt.Field("OnlyAffected").Errorf("the change touches none of the functions the %s cover, so nothing needs comparing", textutil.Plural(len(all), "benchmark"))
 		}
 	}
-	requested := r.opt.Benchmarks // before a shard takes its share
-	rec, err := r.shardBenchmarks()
-	if err != nil {
-		return nil, err
-	}
-	if err := r.plan(ctx, ws); err != nil {
-		return nil, err
-	}
-	if err := r.checkExplain(requested); err != nil {
-		return nil, err
-	}
-	if rec, err = r.shardUnits(rec); err != nil {
-		return nil, err
-	}
-	r.fitBudget()
-	if r.s.Duet == DuetParallel && !r.s.counting() {
-		if cpus := proc.CPUs(); len(cpus) >= 2 {
-			r.pinned = cpus[:2]
-			r.note(fmt.Sprintf("duet: base and head ran at the same time, on CPUs %d and %d in turn, GOMAXPROCS=1", cpus[0], cpus[1]))
-		} else {
-			r.note("duet: fewer than 2 CPUs available, so base and head ran one after the other")
-		}
-	}
-	if r.s.Metric == measure.Instructions {
-		// The Valgrind files of the last measurement of each benchmark and
-		// version, for a look line by line (cg_annotate, callgrind_annotate).
-		r.keep = filepath.Join(out, "valgrind")
-		if err := statedir.MkdirAll(r.keep); err != nil {
-			return nil, mbopt.Field("Out").Errorf("cannot create output directory %s: %v", r.keep, err)
-		}
-	}
-	if err := r.schedule(ctx); err != nil {
-		return nil, err
-	}
-	if err := statedir.MkdirAll(out); err != nil {
-		return nil, mbopt.Field("Out").Errorf("cannot create output directory %s: %v", out, err)
-	}
-	files := []string{filepath.Join(out, BaseFile), filepath.Join(out, HeadFile)}
-	for side, f := range files {
-		r.rws[side].flush()
-		if err := atomicfile.WriteFile(f, r.raws[side].Bytes()); err != nil {
-			return nil, err
-		}
-	}
-	rep, err := Analyze(files, r.s, opt.Impacts)
-	if err != nil {
-		return nil, fmt.Errorf("analyzing the raw results: %w", err)
-	}
-	rep.Module, rep.Base, rep.Head, rep.Raw, rep.Out = r.modPath, r.vers[Base].rev, r.vers[Head].rev, r.rep.Raw, out
-	rep.Results = r.failures(rep.Results)
-	for i := range rep.Results {
-		if cs := r.caveats[rep.Results[i].ID]; len(cs) > 0 {
-			rep.Results[i].Caveats = slices.Sorted(slices.Values(cs))
-		}
-	}
-	if rec != nil {
-		rec.Base, rec.Head, rec.Settings, rec.Requested = r.vers[Base].rev, r.vers[Head].rev, r.s, s
-		rec.Trials = trialsOf(r.s.Trials, opt.TrialShard)
-		rec.Files = map[string]shard.File{BaseFile: shard.FileOf(r.raws[Base].Bytes()), HeadFile: shard.FileOf(r.raws[Head].Bytes())}
-		for _, res := range rep.Results {
-			if res.Status == BuildFailed || res.Status == Failed {
-				rec.Failures = append(rec.Failures, res)
+	return s, nil
+}
+
+// plan returns the engine's plan of the comparison with settings s.
+func (opt *Options) plan(s Settings) engine.Plan {
+	requested := opt.Benchmarks // before a shard takes its share
+	return engine.Plan{
+		Dir: opt.Dir, Base: opt.Base, Head: opt.Head,
+		Benchmarks: opt.Benchmarks, Bench: opt.Bench, Packages: opt.Packages,
+		Planned: func(tops []Benchmark) error {
+			if len(requested) > 0 {
+				tops = requested
 			}
-		}
-		r.note(rec.note())
-	}
-	// The culprits of each change, while the worktrees and test binaries
-	// are still there, and the application measured where an estimate
-	// calls for it. The shard record keeps them for the merge.
-	if err := r.culprits(ctx, rep, out); err != nil {
-		return nil, err
-	}
-	if rec != nil {
-		rec.addExplained(rep.Results, out)
-	}
-	if err := writeShardRecord(out, rec); err != nil {
-		return nil, err
-	}
-	if opt.Confirm.Enabled() {
-		if err := r.confirm(ctx, ws, rep); err != nil {
-			return nil, err
-		}
-	}
-	rep.Notes = r.rep.Notes
-	if n := markUntouched(rep.Results, opt.Affected); n > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s in benchmarks that cover none of the changed functions: likely noise (marked untouched); the gate still counts them", textutil.Plural(n, "detection")))
-	}
-	SortResults(rep.Results)
-	rep.Saved = r.saved
-	rep.GoVersion = r.vers[Head].govers
-	if r.s.UntilStable > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("until-stable %.3g: stopped %s early, saving about %s",
-			r.s.UntilStable, textutil.Plural(r.stoppedCount(), "benchmark"), r.saved.Round(100*time.Millisecond)))
-	}
-	rep.Wall = time.Since(start)
-	return rep, nil
-}
-
-// comparisonDir names the output directory of a comparison started at
-// start: "20260102-030405-0123456789ab-fedcba987654" (UTC time, short
-// commits; "+dirty" after a commit with uncommitted changes).
-func comparisonDir(start time.Time, base, head Revision) string {
-	short := func(r Revision) string {
-		c := r.Commit[:min(12, len(r.Commit))]
-		if r.Dirty {
-			c += "+dirty"
-		}
-		return c
-	}
-	return start.UTC().Format("20060102-150405") + "-" + short(base) + "-" + short(head)
-}
-
-// locate finds the repository and the module.
-func (r *runner) locate(ctx context.Context) error {
-	dir := r.opt.Dir
-	if dir == "" {
-		dir = "."
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return mbopt.Field("Dir").Errorf("%w", err)
-	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return mbopt.Field("Dir").Errorf("%s is not a directory", dir)
-	}
-	if r.repo, err = gitrev.TopLevel(ctx, abs); err != nil || r.repo == "" {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return mbopt.Field("Dir").Errorf("%s is not inside a git repository: compare checks out revisions with git; run it in a clone", abs)
-	}
-	mod, err := gomod.Find(abs)
-	switch {
-	case errors.Is(err, gomod.ErrNoModule), errors.Is(err, gomod.ErrNoModulePath):
-		return mbopt.Field("Dir").Errorf("%w", err)
-	case err != nil:
-		return err
-	}
-	r.modPath = mod.Path
-	// Compare real paths: the repository top is reported resolved.
-	repo, _ := filepath.EvalSymlinks(r.repo)
-	modDir, _ := filepath.EvalSymlinks(mod.Dir)
-	if r.modRel, err = filepath.Rel(repo, modDir); err != nil || strings.HasPrefix(r.modRel, "..") {
-		return mbopt.Field("Dir").Errorf("the module %s is not inside the repository %s", modDir, repo)
-	}
-	return nil
-}
-
-// resolve turns the revision specs into commits.
-func (r *runner) resolve(ctx context.Context) error {
-	head := &version{rev: Revision{Spec: r.opt.Head}}
-	if head.rev.Spec == "" {
-		head.rev.Spec = "HEAD"
-	}
-	headRev := head.rev.Spec
-	if headRev == Worktree {
-		headRev = "HEAD"
-	}
-	var err error
-	if head.rev.Commit, err = gitrev.Commit(ctx, r.repo, headRev); err != nil {
-		return mbopt.Field("Head").Errorf("%w", err)
-	}
-	if head.rev.Spec == Worktree {
-		st, err := gitrev.Git(ctx, r.repo, "status", "--porcelain")
-		if err != nil {
-			return err
-		}
-		head.rev.Dirty = len(bytes.TrimSpace(st)) > 0
-		if !head.rev.Dirty {
-			r.note("head: the worktree has no uncommitted changes, so it is HEAD")
-		}
-	}
-	base := &version{rev: Revision{Spec: r.opt.Base}}
-	b, err := gitrev.ResolveBase(ctx, r.repo, r.opt.Base, head.rev.Commit)
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return mbopt.Field("Base").Errorf("%w", err)
-	}
-	base.rev.Commit = b.Commit
-	if b.Rev == "" {
-		base.rev.Spec = "merge-base(" + headRev + ", " + b.Branch + ")"
-		b.Head = headRev
-		r.note("base: " + b.String())
-	}
-	for _, v := range []*version{base, head} {
-		out, err := gitrev.Git(ctx, r.repo, "show", "-s", "--format=%cI%n%s", v.rev.Commit)
-		if err != nil {
-			return err
-		}
-		when, subject, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-		v.rev.Time, _ = time.Parse(time.RFC3339, when)
-		v.rev.Subject = subject
-		if v.rev.Depth, err = gitrev.Depth(ctx, r.repo, v.rev.Commit); err != nil {
-			return err
-		}
-	}
-	r.vers = [2]*version{base, head}
-	r.same = base.rev.Commit == head.rev.Commit && !head.rev.Dirty && len(r.opt.HeadFiles) == 0
-	if r.same {
-		r.note("base and head are the same commit: an A/A comparison, which measures the noise")
-	}
-	return nil
-}
-
-func (r *runner) note(s string) { r.rep.Notes = append(r.rep.Notes, s) }
-
-// checkout makes the worktrees.
-func (r *runner) checkout(ctx context.Context, ws *workspace) error {
-	for side, v := range r.vers {
-		if side == int(Head) && r.same {
-			*v = version{rev: v.rev, dir: r.vers[Base].dir, govers: r.vers[Base].govers}
-			continue
-		}
-		wt, err := ws.checkout(ctx, Side(side).String(), v.rev.Commit, v.rev.Dirty)
-		if err != nil {
-			return fmt.Errorf("checking out the %s %s: %w", Side(side), v.rev.Spec, err)
-		}
-		v.dir = filepath.Join(wt, r.modRel)
-		cmd := exec.CommandContext(ctx, r.opt.goCmd(), "env", "GOVERSION")
-		cmd.Dir, cmd.Env = v.dir, r.opt.env()
-		out, err := cmd.Output()
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return fmt.Errorf("go env GOVERSION in the %s: %w", Side(side), err)
-		}
-		v.govers = strings.TrimSpace(string(out))
-	}
-	return nil
-}
-
-// pkgDir returns the directory of package pkg in v, and whether pkg is in
-// the module.
-func (r *runner) pkgDir(v *version, pkg string) (string, bool) {
-	if pkg == r.modPath {
-		return v.dir, true
-	}
-	rel, ok := strings.CutPrefix(pkg, r.modPath+"/")
-	if !ok {
-		return "", false
-	}
-	return filepath.Join(v.dir, filepath.FromSlash(rel)), true
-}
-
-func (r *runner) emit(ev Event) {
-	if r.opt.Progress != nil {
-		r.opt.Progress(ev)
+			return checkExplain(opt.Explain, tops)
+		},
+		Schedule:   s.schedule(),
+		BuildFlags: opt.BuildFlags, HeadFiles: opt.HeadFiles, Env: opt.Env, GoCmd: opt.GoCmd, Timeout: opt.Timeout, CacheDir: opt.CacheDir,
+		Shard: opt.Shard, TrialShard: opt.TrialShard, ShardCosts: opt.ShardCosts,
+		Out: opt.Out, Progress: opt.Progress,
 	}
 }

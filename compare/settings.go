@@ -6,12 +6,12 @@ import (
 	"math"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/compare/measure"
 )
 
@@ -80,8 +80,8 @@ type Settings struct {
 
 // The values of Settings.Duet.
 const (
-	DuetSequential = "sequential"
-	DuetParallel   = "parallel"
+	DuetSequential = engine.DuetSequential
+	DuetParallel   = engine.DuetParallel
 )
 
 // The defaults of [Settings]: the study's schedule and statistics.
@@ -163,7 +163,7 @@ func (s Settings) check() error {
 	case s.Budget < 0:
 		return mbopt.Field("Settings.Budget").Errorf("Budget is %v; it must be a positive duration, or 0 for none", s.Budget)
 	}
-	if _, _, err := parseBenchTime(s.BenchTime); err != nil {
+	if _, _, err := engine.ParseBenchTime(s.BenchTime); err != nil {
 		return mbopt.Field("Settings.BenchTime").Errorf("%w", err)
 	}
 	return nil
@@ -186,17 +186,16 @@ func (s Settings) differences(t Settings) []string {
 	return out
 }
 
-// parseBenchTime parses a -test.benchtime value: a duration ("1s") or an
-// iteration count ("100x").
-func parseBenchTime(s string) (d time.Duration, iters int, err error) {
-	if n, ok := strings.CutSuffix(s, "x"); ok {
-		if iters, err = strconv.Atoi(n); err != nil || iters < 1 {
-			return 0, 0, fmt.Errorf("BenchTime %q: want a duration such as 1s or an iteration count such as 100x", s)
-		}
-		return 0, iters, nil
-	}
-	if d, err = time.ParseDuration(s); err != nil || d <= 0 {
-		return 0, 0, fmt.Errorf("BenchTime %q: want a duration such as 1s or an iteration count such as 100x", s)
-	}
-	return d, 0, nil
+// schedule returns the engine's schedule of s (after withDefaults).
+func (s Settings) schedule() engine.Schedule {
+	return engine.Schedule{Trials: s.Trials, Runs: s.Runs, Count: s.Count, BenchTime: s.BenchTime, Benchmem: s.Benchmem,
+		Seed: s.Seed, UntilStable: s.UntilStable, Confidence: s.Confidence, Resamples: s.Resamples,
+		Budget: s.Budget, Metric: s.Metric, Duet: s.Duet}
 }
+
+// counting reports whether the comparison measures with a counting metric
+// (see [engine.Schedule.Counting]).
+func (s Settings) counting() bool { return s.schedule().Counting() }
+
+// unit returns the unit of the metric's results, such as "sec/op".
+func (s Settings) unit() string { return s.schedule().Unit() }

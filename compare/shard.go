@@ -13,12 +13,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/internal/atomicfile"
-	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/internal/textutil"
@@ -176,110 +174,28 @@ func withExplained(rs []Result, recs []*ShardRecord, dirs []string, byIndex []in
 	return notes, nil
 }
 
-// trialsOf returns the trials (from 1) of t trials that shard s runs:
-// those with (trial − 1) mod s.Count == s.Index; all of them when s is
-// not enabled.
-func trialsOf(t int, s shard.Spec) []int {
-	var ts []int
-	for i := 1; i <= t; i++ {
-		if !s.Enabled() || (i-1)%s.Count == s.Index {
-			ts = append(ts, i)
+// shardRecord returns the record of a sharded comparison's share, with
+// the failures of rep, and notes it; nil when the comparison is not
+// sharded. requested are the settings the shard was asked to run with.
+func (c *comparison) shardRecord(rep *Report, requested Settings) *ShardRecord {
+	sh := c.raw.Share
+	if sh == nil {
+		return nil
+	}
+	rec := &ShardRecord{Schema: SchemaVersion, Kind: ShardBenchmarks, Record: sh.Record, Module: c.raw.Module, Benchmarks: sh.Benchmarks}
+	if sh.Trials {
+		rec.Kind = ShardTrials
+	}
+	rec.Base, rec.Head, rec.Settings, rec.Requested = c.raw.Base, c.raw.Head, c.s, requested
+	rec.Trials = c.raw.Trials
+	rec.Files = map[string]shard.File{BaseFile: c.raw.Written[Base], HeadFile: c.raw.Written[Head]}
+	for _, res := range rep.Results {
+		if res.Status == BuildFailed || res.Status == Failed {
+			rec.Failures = append(rec.Failures, res)
 		}
 	}
-	return ts
-}
-
-// checkShards checks Options.Shard, TrialShard and ShardCosts against
-// the settings.
-func (o *Options) checkShards(s Settings) error {
-	switch {
-	case o.Shard.Enabled() && o.TrialShard.Enabled():
-		return mbopt.Field("TrialShard").Errorf("a comparison is sharded by benchmarks (Shard) or by trials (TrialShard), not both")
-	case o.Shard.Enabled() && (o.Shard.Index < 0 || o.Shard.Index >= o.Shard.Count):
-		return mbopt.Field("Shard").Errorf("shard %s: the index must be from 0 to %d", o.Shard, o.Shard.Count-1)
-	case o.TrialShard.Enabled() && (o.TrialShard.Index < 0 || o.TrialShard.Index >= o.TrialShard.Count):
-		return mbopt.Field("TrialShard").Errorf("trial shard %s: the index must be from 0 to %d", o.TrialShard, o.TrialShard.Count-1)
-	case o.TrialShard.Enabled() && o.TrialShard.Count > s.Trials:
-		return mbopt.Field("TrialShard").Errorf("trial shard %s: %d machines need at least %d trials (Settings.Trials is %d)", o.TrialShard, o.TrialShard.Count, o.TrialShard.Count, s.Trials)
-	case o.TrialShard.Enabled() && s.UntilStable > 0:
-		return mbopt.Field("TrialShard").Errorf("UntilStable needs every trial of a benchmark on one machine; it cannot be used with TrialShard")
-	}
-	return nil
-}
-
-// shardBenchmarks partitions the named benchmarks (Options.Benchmarks,
-// such as a suite) before anything is built, so that a shard builds only
-// the packages of its share, and returns the record of the share; nil
-// when the comparison is not sharded or chooses benchmarks by pattern.
-func (r *runner) shardBenchmarks() (*ShardRecord, error) {
-	o := &r.opt
-	if len(o.Benchmarks) == 0 || !o.Shard.Enabled() {
-		return nil, nil
-	}
-	var ids []string
-	seen := map[string]bool{}
-	for _, b := range o.Benchmarks {
-		id := benchname.ID(b.Package, benchname.Rewrite(b.Name))
-		if !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
-		}
-	}
-	rec, keep, err := r.share(ids)
-	if err != nil {
-		return nil, err
-	}
-	o.Benchmarks = slices.DeleteFunc(slices.Clone(o.Benchmarks), func(b Benchmark) bool {
-		return !keep[benchname.ID(b.Package, benchname.Rewrite(b.Name))]
-	})
-	if len(o.Benchmarks) == 0 {
-		return nil, mbopt.Field("Shard").Errorf("shard %s has no benchmarks: the suite has only %s; use at most %d shards", o.Shard, textutil.Plural(len(ids), "benchmark"), len(ids))
-	}
-	return rec, nil
-}
-
-// shardUnits keeps the units of the shard's share when the benchmarks
-// were chosen by pattern (known only once built and listed), and returns
-// the record of the share; rec is the record shardBenchmarks made, if any.
-func (r *runner) shardUnits(rec *ShardRecord) (*ShardRecord, error) {
-	o := &r.opt
-	if rec != nil || (!o.Shard.Enabled() && !o.TrialShard.Enabled()) {
-		return rec, nil
-	}
-	ids := make([]string, len(r.units))
-	for i, u := range r.units {
-		ids[i] = u.id()
-	}
-	if o.TrialShard.Enabled() {
-		items, _ := shard.Items(ids, o.ShardCosts)
-		rec := &ShardRecord{Schema: SchemaVersion, Kind: ShardTrials, Record: shard.NewRecord(o.TrialShard, items),
-			Module: r.modPath, Benchmarks: slices.Sorted(slices.Values(ids))}
-		return rec, nil
-	}
-	rec, keep, err := r.share(ids)
-	if err != nil {
-		return nil, err
-	}
-	r.units = slices.DeleteFunc(r.units, func(u *unit) bool { return !keep[u.id()] })
-	return rec, nil
-}
-
-// share partitions ids (Options.Shard, balanced by Options.ShardCosts)
-// and returns the record and the ids of this shard's share.
-func (r *runner) share(ids []string) (*ShardRecord, map[string]bool, error) {
-	o := &r.opt
-	items, _ := shard.Items(ids, o.ShardCosts)
-	mine, err := shard.Share(items, o.Shard)
-	if err != nil {
-		return nil, nil, mbopt.Field("Shard").Errorf("%w", err)
-	}
-	keep := map[string]bool{}
-	for _, id := range mine {
-		keep[id] = true
-	}
-	rec := &ShardRecord{Schema: SchemaVersion, Kind: ShardBenchmarks, Record: shard.NewRecord(o.Shard, items),
-		Module: r.modPath, Benchmarks: slices.Sorted(maps.Keys(keep))}
-	return rec, keep, nil
+	c.note(rec.note())
+	return rec
 }
 
 // writeShardRecord writes rec into out, or removes a stale record of an

@@ -51,16 +51,18 @@
 //     statistics of a comparison); then compare/culprit (the functions that
 //     changed beyond their noise, from both sides' per-measurement
 //     profiles, and the application impact, resampled as benchstats
-//     resamples); then compare (runs two revisions' benchmarks against
-//     each other) and compare/detect (jump, trend and fixed-value detection
-//     over a benchmark's history); then compare/history (the SQLite store
-//     of compare reports, their series, detections and A/A calibration)
-//     and compare/bisect (finds the commit that made a benchmark's change,
-//     with compare's engine) and compare/mutate (a function slowed down
-//     by a known share of its cost, compared with the unchanged code);
-//     then compare/flow (the comparison half's
-//     flows as mbopt's commands run them: compare, merge, rebaseline and
-//     the history's trends, returned as values)
+//     resamples); then compare/engine (runs two revisions' benchmarks on
+//     the RMIT schedule: worktrees, builds, raw result files) and
+//     compare/detect (jump, trend and fixed-value detection over a
+//     benchmark's history); then compare (judges two revisions' raw
+//     results: verdicts, false discoveries, gates, shard merges, culprits);
+//     then compare/history (the SQLite store of compare reports, their
+//     series, detections and A/A calibration), compare/bisect (finds the
+//     commit that made a benchmark's change, with compare's engine) and
+//     compare/mutate (a function slowed down by a known share of its cost,
+//     compared with the unchanged code); then compare/flow (the comparison
+//     half's flows as mbopt's commands run them: compare, merge,
+//     rebaseline and the history's trends, returned as values)
 //  5. documents, one package per document: first what they share,
 //     report/plot (draws every figure; the only importer of
 //     gonum.org/v1/plot), report/github (GitHub Actions step summaries and

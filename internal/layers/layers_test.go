@@ -59,14 +59,15 @@ var layer = map[string]int{
 	"relevance/analysis": relevance + 2,
 	"relevance/flow":     relevance + 3,
 
-	"compare":            comparison + 2,
+	"compare":            comparison + 3,
+	"compare/engine":     comparison + 2,
 	"compare/benchstats": comparison,
 	"compare/culprit":    comparison + 1,
 	"compare/detect":     comparison + 2,
-	"compare/history":    comparison + 3,
-	"compare/bisect":     comparison + 3,
-	"compare/mutate":     comparison + 3,
-	"compare/flow":       comparison + 4,
+	"compare/history":    comparison + 4,
+	"compare/bisect":     comparison + 4,
+	"compare/mutate":     comparison + 4,
+	"compare/flow":       comparison + 5,
 
 	"report":          documents + 1,
 	"report/github":   documents,
@@ -111,7 +112,7 @@ func layerOf(pkg string) (int, bool) {
 // the command.
 var (
 	relevanceHalf  = []string{"relevance/flow", "relevance/analysis", "relevance/suite", "coverage", "optimize", "recommend", "relevance/changes", "callgraph", "relevance/manifest", "relevance/collect", "relevance/reference", "relevance/staticcg", "relevance/covdata"}
-	comparisonHalf = []string{"compare", "compare/benchstats", "compare/culprit", "compare/bisect", "compare/history", "compare/detect", "compare/flow", "report/verdict", "report/trend", "report/site"}
+	comparisonHalf = []string{"compare", "compare/engine", "compare/benchstats", "compare/culprit", "compare/bisect", "compare/history", "compare/detect", "compare/flow", "report/verdict", "report/trend", "report/site"}
 )
 
 // testDir is the directory of test support: fixtures, golden files,

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package compare
+package engine
 
 // processAlive reports whether a process with that id exists. Without a
 // portable check, every process counts as alive: stale directories are

@@ -1,4 +1,4 @@
-package compare
+package engine
 
 import (
 	"strings"
@@ -23,16 +23,16 @@ func TestFitBudget(t *testing.T) {
 		{2 * time.Second, [3]int{2, 1, 1}, true, "then trials go, down to 2: 2×1×(4×0.22s) = 1.8s"},
 		{time.Second, [3]int{2, 1, 1}, false, "too short even for 2×1×1 (1.8s)"},
 	} {
-		r := &runner{s: Settings{Trials: 3, Runs: 3, Count: 5, BenchTime: "100ms", Budget: tc.budget}, rep: &Report{},
+		r := &runner{notes: new([]string), s: Schedule{Trials: 3, Runs: 3, Count: 5, BenchTime: "100ms", Budget: tc.budget},
 			builds: map[string]*[2]*pkgBuild{"p": {{list: 100 * time.Millisecond}, {list: 100 * time.Millisecond}}},
 			units:  []*unit{{pkg: "p", on: [2]bool{true, true}}, {pkg: "p", on: [2]bool{true, true}}}}
 		r.fitBudget()
 		got := [3]int{r.s.Trials, r.s.Runs, r.s.Count}
 		if got != tc.want {
-			t.Errorf("budget %s: chose %v, want %v (%s); notes %q", tc.budget, got, tc.want, tc.comment, r.rep.Notes)
+			t.Errorf("budget %s: chose %v, want %v (%s); notes %q", tc.budget, got, tc.want, tc.comment, *r.notes)
 		}
-		if tc.budget > 0 && (len(r.rep.Notes) != 1 || strings.Contains(r.rep.Notes[0], "too short") == tc.fits) {
-			t.Errorf("budget %s: notes %q", tc.budget, r.rep.Notes)
+		if tc.budget > 0 && (len(*r.notes) != 1 || strings.Contains((*r.notes)[0], "too short") == tc.fits) {
+			t.Errorf("budget %s: notes %q", tc.budget, *r.notes)
 		}
 		if tc.budget > 0 && tc.fits && r.estimate(got[0], got[1], got[2]) > tc.budget {
 			t.Errorf("budget %s: the chosen schedule's estimate %s exceeds it", tc.budget, r.estimate(got[0], got[1], got[2]))

@@ -1,4 +1,4 @@
-package compare
+package engine
 
 // This file runs the RMIT schedule: its size within a budget, each
 // unit's processes in both versions, their results, and the units that
@@ -26,7 +26,7 @@ import (
 // listing the binary's benchmarks. An iteration-count benchtime ("100x")
 // has no time to go by: only the overhead counts then.
 func (r *runner) processTime(u *unit, side Side, count int) time.Duration {
-	d, _, _ := parseBenchTime(r.s.BenchTime)
+	d, _, _ := ParseBenchTime(r.s.BenchTime)
 	est := time.Duration(float64(d) * float64(count) * overheadFactor)
 	if b := r.builds[u.pkg][side]; b != nil {
 		est += b.list
@@ -97,17 +97,17 @@ func (r *runner) schedule(ctx context.Context) error {
 	for _, u := range r.units {
 		for side := range 2 {
 			if u.on[side] {
-				r.total += len(trialsOf(r.s.Trials, r.opt.TrialShard)) * r.s.Runs
+				r.total += len(trialsOf(r.s.Trials, r.plan.TrialShard)) * r.s.Runs
 			}
 		}
 	}
-	r.timeout = r.opt.Timeout
+	r.timeout = r.plan.Timeout
 	if r.timeout <= 0 {
-		d, _, _ := parseBenchTime(r.s.BenchTime)
+		d, _, _ := ParseBenchTime(r.s.BenchTime)
 		r.timeout = max(10*time.Minute, 10*time.Duration(r.s.Count)*d)
 	}
 	order := slices.Clone(r.units)
-	trials := trialsOf(r.s.Trials, r.opt.TrialShard)
+	trials := trialsOf(r.s.Trials, r.plan.TrialShard)
 	for _, t := range trials {
 		for run := 1; run <= r.s.Runs; run++ {
 			r.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
@@ -116,7 +116,7 @@ func (r *runner) schedule(ctx context.Context) error {
 					continue
 				}
 				sides := r.sideOrder()
-				if r.pinned != nil || (r.s.counting() && runtime.NumCPU() >= 2) {
+				if r.pinned != nil || (r.s.Counting() && runtime.NumCPU() >= 2) {
 					if err := r.runPair(ctx, u, sides, t, run); err != nil {
 						return err
 					}
@@ -201,7 +201,7 @@ func (r *runner) cpuOf(side Side, trial, run int) int {
 // runCounted.
 func (r *runner) measureOne(ctx context.Context, u *unit, side Side, cpu, trial, run int) (outcome, error) {
 	b := r.builds[u.pkg][side]
-	if r.s.counting() {
+	if r.s.Counting() {
 		start := time.Now()
 		o, err := r.runCounted(ctx, u, side, trial, run)
 		if err != nil {
@@ -215,7 +215,7 @@ func (r *runner) measureOne(ctx context.Context, u *unit, side Side, cpu, trial,
 		args = append(args, "-test.benchmem")
 	}
 	args = append(args, testbin.BenchArgs...)
-	env := r.opt.env()
+	env := r.plan.env()
 	if cpu >= 0 {
 		env = append(env, "GOMAXPROCS=1")
 	}
@@ -244,7 +244,7 @@ func (r *runner) record(ctx context.Context, u *unit, side Side, trial, run int,
 			return fmt.Errorf("%s: reading the benchmark output: %w", u.name, err)
 		}
 		block := []byte(m.String() + "\n")
-		if err := r.data.read(u.pkg, bytes.NewReader(append(block, o.results...))); err != nil {
+		if err := r.data.Read(u.pkg, bytes.NewReader(append(block, o.results...))); err != nil {
 			return fmt.Errorf("%s: reading the benchmark output: %w", u.name, err)
 		}
 	}
@@ -274,10 +274,10 @@ func (r *runner) ids(u *unit) []string {
 	var ids []string
 	seen := map[string]bool{}
 	prefix := u.id()
-	for _, k := range r.data.order {
-		if (k.id == prefix || strings.HasPrefix(k.id, prefix+"/")) && !seen[k.id] && r.data.benches[k.id].pkg == u.pkg {
-			seen[k.id] = true
-			ids = append(ids, k.id)
+	for _, k := range r.data.Order {
+		if (k.ID == prefix || strings.HasPrefix(k.ID, prefix+"/")) && !seen[k.ID] && r.data.Benches[k.ID].Package == u.pkg {
+			seen[k.ID] = true
+			ids = append(ids, k.ID)
 		}
 	}
 	return ids
@@ -297,14 +297,14 @@ func (r *runner) stopStable(t int) {
 		stable := len(ids) > 0
 		minN := benchstats.MinSamples(r.s.Confidence)
 		for _, id := range ids {
-			k := key{id, r.s.unit()}
-			b, h := r.data.samples[Base][k], r.data.samples[Head][k]
+			k := Key{id, r.s.Unit()}
+			b, h := r.data.Samples[Base][k], r.data.Samples[Head][k]
 			// Never below the measurements a verdict needs.
-			if b == nil || h == nil || b.h.Trials() < 2 || h.h.Trials() < 2 || b.h.Len() < minN || h.h.Len() < minN {
+			if b == nil || h == nil || b.H.Trials() < 2 || h.H.Trials() < 2 || b.H.Len() < minN || h.H.Len() < minN {
 				stable = false
 				break
 			}
-			est, err := benchstats.Compare(b.h, h.h, benchstats.Options{Resamples: r.s.Resamples, Confidence: r.s.Confidence, Seed: r.s.Seed ^ hashString(id)})
+			est, err := benchstats.Compare(b.H, h.H, benchstats.Options{Resamples: r.s.Resamples, Confidence: r.s.Confidence, Seed: r.s.Seed ^ Hash(id)})
 			if err != nil || est.CI.Width() >= r.s.UntilStable {
 				stable = false
 				break

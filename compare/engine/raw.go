@@ -1,4 +1,4 @@
-package compare
+package engine
 
 import (
 	"bufio"
@@ -124,35 +124,52 @@ func (rw *rawWriter) write(m marker, output []byte) error {
 
 func (rw *rawWriter) flush() error { return rw.w.Flush() }
 
-// A sample is the measurements of one benchmark and unit in one version.
-type sample struct {
-	h      benchstats.Hierarchy
-	better int // +1 when higher is better, else lower is
+// A Sample is the measurements of one benchmark and unit in one version.
+type Sample struct {
+	// H holds the measurements in the RMIT hierarchy (trial → run →
+	// measurement).
+	H benchstats.Hierarchy
+	// Better is +1 when higher is better, else lower is (the unit's
+	// direction, golang.org/x/perf/benchfmt's GetBetter).
+	Better int
 }
 
-// key identifies a benchmark and unit.
-type key struct{ id, unit string }
-
-// rawData is what the raw files hold: per version, per benchmark and unit,
-// the measurements in the RMIT hierarchy.
-type rawData struct {
-	samples [2]map[key]*sample
-	commits [2]string
-	order   []key // every key, in first-seen order
-	benches map[string]bench
+// A Key identifies a benchmark and unit.
+type Key struct {
+	// ID is the benchmark id (see package benchname) and Unit the unit,
+	// such as "sec/op".
+	ID, Unit string
 }
 
-// A bench is the package ("pkg:" configuration, may be empty) and full name
-// of the results with one benchmark id.
-type bench struct{ pkg, name string }
-
-func newRawData() *rawData {
-	return &rawData{samples: [2]map[key]*sample{{}, {}}, benches: map[string]bench{}}
+// Data is what raw result files hold: per version, per benchmark and
+// unit, the measurements in the RMIT hierarchy.
+type Data struct {
+	// Samples are the measurements, by [Side], then benchmark and unit.
+	Samples [2]map[Key]*Sample
+	// Commits are the commits the files name, by [Side] ("" when none).
+	Commits [2]string
+	// Order is every key, in first-seen order.
+	Order []Key
+	// Benches are the package and full name of each benchmark id.
+	Benches map[string]Bench
 }
 
-// read adds the results of one raw file. Results before the first marker
-// are an error: without it, the side is unknown.
-func (d *rawData) read(name string, r io.Reader) error {
+// A Bench is the package ("pkg:" configuration, may be empty) and full
+// name of the results with one benchmark id.
+type Bench struct {
+	// Package is the import path and Name the full name.
+	Package, Name string
+}
+
+// NewData returns empty [Data].
+func NewData() *Data {
+	return &Data{Samples: [2]map[Key]*Sample{{}, {}}, Benches: map[string]Bench{}}
+}
+
+// Read adds the results of one raw file, named name in errors. Results
+// before the first "# mbopt-compare" line are an error: without it, the
+// side is unknown.
+func (d *Data) Read(name string, r io.Reader) error {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -187,27 +204,27 @@ func (d *rawData) read(name string, r io.Reader) error {
 				return fmt.Errorf("%s:%d: benchmark result before the first %q line: not a file written by mbopt compare", name, line, strings.TrimSpace(markerPrefix))
 			}
 			m := marks[at[line]]
-			if c := d.commits[m.side]; c != "" && m.commit != "" && c != m.commit {
+			if c := d.Commits[m.side]; c != "" && m.commit != "" && c != m.commit {
 				return fmt.Errorf("%s:%d: %s commit %s, but an earlier result of the %s is of commit %s: the files compare more than two revisions", name, line, m.side, m.commit, m.side, c)
 			}
 			if m.commit != "" {
-				d.commits[m.side] = m.commit
+				d.Commits[m.side] = m.commit
 			}
-			b := bench{pkg: rec.GetConfig("pkg"), name: fullName(rec.Name)}
-			id := b.name
-			if b.pkg != "" {
-				id = benchname.ID(b.pkg, b.name)
+			b := Bench{Package: rec.GetConfig("pkg"), Name: fullName(rec.Name)}
+			id := b.Name
+			if b.Package != "" {
+				id = benchname.ID(b.Package, b.Name)
 			}
-			d.benches[id] = b
+			d.Benches[id] = b
 			for _, v := range rec.Values {
-				k := key{id, v.Unit}
-				s := d.samples[m.side][k]
+				k := Key{id, v.Unit}
+				s := d.Samples[m.side][k]
 				if s == nil {
-					if d.samples[1-m.side][k] == nil {
-						d.order = append(d.order, k)
+					if d.Samples[1-m.side][k] == nil {
+						d.Order = append(d.Order, k)
 					}
-					s = &sample{better: units.GetBetter(v.Unit)}
-					d.samples[m.side][k] = s
+					s = &Sample{Better: units.GetBetter(v.Unit)}
+					d.Samples[m.side][k] = s
 				}
 				s.add(m.trial, m.run, v.Value)
 			}
@@ -217,7 +234,7 @@ func (d *rawData) read(name string, r io.Reader) error {
 }
 
 // add adds one measurement of run r of trial t (both from 1).
-func (s *sample) add(t, r int, v float64) { s.h = addAt(s.h, t, r, v) }
+func (s *Sample) add(t, r int, v float64) { s.H = addAt(s.H, t, r, v) }
 
 // addAt returns h with v added to run r of trial t (both from 1), the
 // trials and runs before them made as needed: a measurement into the RMIT
@@ -249,15 +266,15 @@ func fullName(n benchfmt.Name) string {
 	return "Benchmark" + s
 }
 
-// readRawFiles reads the named raw files.
-func readRawFiles(files []string) (*rawData, error) {
-	d := newRawData()
+// ReadFiles reads the named raw files.
+func ReadFiles(files []string) (*Data, error) {
+	d := NewData()
 	for _, f := range files {
 		fh, err := os.Open(f)
 		if err != nil {
 			return nil, err
 		}
-		err = d.read(f, fh)
+		err = d.Read(f, fh)
 		fh.Close()
 		if err != nil {
 			return nil, err

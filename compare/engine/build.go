@@ -1,4 +1,4 @@
-package compare
+package engine
 
 // This file builds each package's test binary in both versions and
 // makes the units the schedule runs.
@@ -27,11 +27,11 @@ import (
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
-// plan builds the test binaries and makes the units.
-func (r *runner) plan(ctx context.Context, ws *workspace) error {
+// buildAll builds the test binaries and makes the units.
+func (r *runner) buildAll(ctx context.Context, ws *workspace) error {
 	var pkgs []string
-	if len(r.opt.Benchmarks) > 0 {
-		for _, b := range r.opt.Benchmarks {
+	if len(r.plan.Benchmarks) > 0 {
+		for _, b := range r.plan.Benchmarks {
 			if _, ok := r.pkgDir(r.vers[Base], b.Package); !ok {
 				return mbopt.Field("Benchmarks").Errorf("benchmark %s %s: package %s is not in the module %s", b.Package, b.Name, b.Package, r.modPath)
 			}
@@ -83,9 +83,26 @@ func (r *runner) plan(ctx context.Context, ws *workspace) error {
 		}
 		r.builds[p] = &pb
 	}
-	if len(r.opt.Benchmarks) > 0 {
+	r.makeUnits(pkgs)
+	if len(r.units) == 0 {
+		// Nothing to compare is bad input whether or not some package
+		// failed to build: the failures are named, since a package that
+		// built in neither revision may hold the benchmarks asked for.
+		what := "no benchmark matches " + strconv.Quote(r.plan.Bench)
+		if len(r.plan.Benchmarks) > 0 {
+			what = "none of the benchmarks exists"
+		}
+		return mbopt.Field("Bench").Errorf("%s in %s in either revision%s", what, strings.Join(r.patterns(), " "), r.buildFailures())
+	}
+	return nil
+}
+
+// makeUnits makes the units of pkgs: the named benchmarks (Plan.Benchmarks),
+// or the top-level benchmarks Plan.Bench selects in either version.
+func (r *runner) makeUnits(pkgs []string) {
+	if len(r.plan.Benchmarks) > 0 {
 		seen := map[string]bool{}
-		for _, b := range r.opt.Benchmarks {
+		for _, b := range r.plan.Benchmarks {
 			name := benchname.Rewrite(b.Name)
 			u := &unit{pkg: b.Package, name: name, pattern: benchname.Pattern([]string{name}), requested: true}
 			if seen[u.id()] {
@@ -98,7 +115,7 @@ func (r *runner) plan(ctx context.Context, ws *workspace) error {
 			r.units = append(r.units, u)
 		}
 	} else {
-		filter, _ := benchname.CompileFilter(r.opt.Bench)
+		filter, _ := benchname.CompileFilter(r.plan.Bench)
 		for _, p := range pkgs {
 			pb := r.builds[p]
 			var tops []string
@@ -111,7 +128,7 @@ func (r *runner) plan(ctx context.Context, ws *workspace) error {
 			}
 			slices.Sort(tops)
 			for _, t := range slices.Compact(tops) {
-				u := &unit{pkg: p, name: t, pattern: benchname.TopPattern(r.opt.Bench, t)}
+				u := &unit{pkg: p, name: t, pattern: benchname.TopPattern(r.plan.Bench, t)}
 				for side, b := range pb {
 					u.on[side] = b.bin != "" && slices.Contains(b.tops, t)
 				}
@@ -119,17 +136,6 @@ func (r *runner) plan(ctx context.Context, ws *workspace) error {
 			}
 		}
 	}
-	if len(r.units) == 0 {
-		// Nothing to compare is bad input whether or not some package
-		// failed to build: the failures are named, since a package that
-		// built in neither revision may hold the benchmarks asked for.
-		what := "no benchmark matches " + strconv.Quote(r.opt.Bench)
-		if len(r.opt.Benchmarks) > 0 {
-			what = "none of the benchmarks exists"
-		}
-		return mbopt.Field("Bench").Errorf("%s in %s in either revision%s", what, strings.Join(r.patterns(), " "), r.buildFailures())
-	}
-	return nil
 }
 
 // buildFailures describes the packages that did not build, for the error
@@ -160,18 +166,18 @@ func errOf(msg string) error {
 }
 
 func (r *runner) patterns() []string {
-	if len(r.opt.Packages) == 0 {
+	if len(r.plan.Packages) == 0 {
 		return []string{"./..."}
 	}
-	return r.opt.Packages
+	return r.plan.Packages
 }
 
 // listPackages lists the packages with test files that match the
 // patterns in v.
 func (r *runner) listPackages(ctx context.Context, v *version) ([]string, error) {
 	args := append([]string{"list", "-e", "-f", "{{.ImportPath}} {{len .TestGoFiles}} {{len .XTestGoFiles}}"}, r.patterns()...)
-	cmd := exec.CommandContext(ctx, r.opt.goCmd(), args...)
-	cmd.Dir, cmd.Env = v.dir, r.opt.env()
+	cmd := exec.CommandContext(ctx, r.plan.goCmd(), args...)
+	cmd.Dir, cmd.Env = v.dir, r.plan.env()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -194,7 +200,7 @@ func (r *runner) listPackages(ctx context.Context, v *version) ([]string, error)
 // cacheKey identifies a test binary built from a commit.
 func (r *runner) cacheKey(v *version, pkg string) string {
 	h := sha256.New()
-	for _, s := range []string{"mbopt-testbin-1", v.rev.Commit, r.modRel, pkg, v.govers, strings.Join(r.opt.BuildFlags, "\x00"), strings.Join(r.opt.Env, "\x00"), os.Getenv("GOFLAGS"), os.Getenv("GOOS"), os.Getenv("GOARCH"), os.Getenv("CGO_ENABLED")} {
+	for _, s := range []string{"mbopt-testbin-1", v.rev.Commit, r.modRel, pkg, v.govers, strings.Join(r.plan.BuildFlags, "\x00"), strings.Join(r.plan.Env, "\x00"), os.Getenv("GOFLAGS"), os.Getenv("GOOS"), os.Getenv("GOARCH"), os.Getenv("CGO_ENABLED")} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
@@ -211,9 +217,9 @@ func (r *runner) build(ctx context.Context, ws *workspace, side Side, pkg string
 		return b, false, nil // not in this version: its benchmarks are added or removed
 	}
 	b.exist = true
-	cache := r.opt.cacheDir()
-	flags := r.opt.BuildFlags
-	if side == Head && len(r.opt.HeadFiles) > 0 {
+	cache := r.plan.cacheDir()
+	flags := r.plan.BuildFlags
+	if side == Head && len(r.plan.HeadFiles) > 0 {
 		overlay, err := r.headOverlay(ws, v)
 		if err != nil {
 			return nil, false, err
@@ -236,7 +242,7 @@ func (r *runner) build(ctx context.Context, ws *workspace, side Side, pkg string
 			return nil, false, err
 		}
 		tmp := bin + ".tmp-" + strconv.Itoa(os.Getpid())
-		build := testbin.Build{GoCmd: r.opt.goCmd(), Dir: v.dir, Env: r.opt.env(), Flags: flags, Package: pkg, Out: tmp}
+		build := testbin.Build{GoCmd: r.plan.goCmd(), Dir: v.dir, Env: r.plan.env(), Flags: flags, Package: pkg, Out: tmp}
 		if out, err := build.Run(ctx); err != nil {
 			os.Remove(tmp)
 			if ctx.Err() != nil {
@@ -255,7 +261,7 @@ func (r *runner) build(ctx context.Context, ws *workspace, side Side, pkg string
 			return nil, false, err
 		}
 	}
-	tops, res := testbin.List(ctx, dir, r.opt.env(), time.Minute, bin)
+	tops, res := testbin.List(ctx, dir, r.plan.env(), time.Minute, bin)
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()
 	}
@@ -277,7 +283,7 @@ func shorten(s string) string {
 	return strings.Join(ls, "\n")
 }
 
-// headOverlay writes Options.HeadFiles and the go build -overlay file that
+// headOverlay writes Plan.HeadFiles and the go build -overlay file that
 // puts them in place of the head worktree's files (v is the head) into
 // the workspace, once, and returns the overlay file's path.
 func (r *runner) headOverlay(ws *workspace, v *version) (string, error) {
@@ -290,12 +296,12 @@ func (r *runner) headOverlay(ws *workspace, v *version) (string, error) {
 		return "", err
 	}
 	replace := map[string]string{}
-	for i, rel := range slices.Sorted(maps.Keys(r.opt.HeadFiles)) {
+	for i, rel := range slices.Sorted(maps.Keys(r.plan.HeadFiles)) {
 		if !filepath.IsLocal(filepath.FromSlash(rel)) {
 			return "", fmt.Errorf("Options.HeadFiles: %q is not a path inside the module", rel)
 		}
 		file := filepath.Join(dir, strconv.Itoa(i)+"_"+path.Base(rel))
-		if err := os.WriteFile(file, r.opt.HeadFiles[rel], 0o644); err != nil {
+		if err := os.WriteFile(file, r.plan.HeadFiles[rel], 0o644); err != nil {
 			return "", err
 		}
 		replace[filepath.Join(v.dir, filepath.FromSlash(rel))] = file

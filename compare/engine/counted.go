@@ -1,4 +1,4 @@
-package compare
+package engine
 
 import (
 	"bytes"
@@ -15,21 +15,6 @@ import (
 	"github.com/mbopt/mbopt/internal/testbin"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
-
-// counting reports whether the comparison measures with a counting metric
-// (CPU time or instructions: two processes per measurement) rather than
-// the benchmark's own time.
-func (s Settings) counting() bool { return s.Metric == measure.CPU || s.Metric == measure.Instructions }
-
-// unit returns the unit of the metric's results.
-func (s Settings) unit() string { return s.metric().Unit() }
-
-func (s Settings) metric() measure.Metric {
-	if s.Metric == "" {
-		return measure.Time
-	}
-	return s.Metric
-}
 
 // A caveat is why one benchmark's result deserves less trust, as
 // Result.Caveats shows it.
@@ -57,7 +42,7 @@ const (
 // (runner.keepFuncs).
 func (r *runner) runCounted(ctx context.Context, u *unit, side Side, trial, run int) (outcome, error) {
 	b := r.builds[u.pkg][side]
-	mo := measure.Options{Binary: b.bin, Dir: b.dir, Name: u.name, Pattern: u.pattern, Env: r.opt.env(), Timeout: r.timeout, Count: r.s.Count}
+	mo := measure.Options{Binary: b.bin, Dir: b.dir, Name: u.name, Pattern: u.pattern, Env: r.plan.env(), Timeout: r.timeout, Count: r.s.Count}
 	allocs, raw, err := measure.Allocations(ctx, mo, r.s.BenchTime)
 	if ctx.Err() != nil {
 		return outcome{}, ctx.Err()
@@ -122,7 +107,7 @@ func (r *runner) runCounted(ctx context.Context, u *unit, side Side, trial, run 
 // countOne measures benchmark name of unit u in one version, once per
 // normal-run result in as, and returns the result lines; why is the
 // failure of a measurement, which fails the benchmark; err ends the
-// comparison (see [stops]).
+// comparison (see [Stops]).
 func (r *runner) countOne(ctx context.Context, u *unit, side Side, mo measure.Options, name string, as []measure.Allocation, trial, run int) (lines []byte, why string, err error) {
 	id := benchname.ID(u.pkg, name)
 	o := mo
@@ -155,7 +140,7 @@ func (r *runner) countOne(ctx context.Context, u *unit, side Side, mo measure.Op
 			r.perOp[key], r.measuredPerOp[key] = v.PerOp, true
 			r.mu.Unlock()
 		}
-		if stop := stops(ctx, err); stop != nil {
+		if stop := Stops(ctx, err); stop != nil {
 			return nil, "", stop
 		}
 		if err != nil {
@@ -209,11 +194,11 @@ func (r *runner) pairedCounts(o measure.Options, id string, side Side, trial, ru
 	return n1, n2
 }
 
-// stops returns the error that ends the comparison after a measurement
+// Stops returns the error that ends the comparison after a measurement
 // under Valgrind returned err: the context's once it is done, or err when
 // Valgrind is missing (every other measurement would fail alike); nil when
 // the failure, if any, is the benchmark's own, which the caller records.
-func stops(ctx context.Context, err error) error {
+func Stops(ctx context.Context, err error) error {
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
@@ -236,7 +221,7 @@ func (r *runner) inspect(ctx context.Context, o measure.Options, id string, side
 		return nil
 	}
 	in, err := measure.Inspect(ctx, o)
-	if stop := stops(ctx, err); stop != nil {
+	if stop := Stops(ctx, err); stop != nil {
 		return stop
 	}
 	if err != nil {
@@ -288,7 +273,7 @@ func safeFile(name string) string {
 }
 
 // checkMetric checks that the metric can be measured on this machine.
-func checkMetric(s Settings) error {
+func checkMetric(s Schedule) error {
 	if s.Metric == measure.Instructions {
 		if _, err := measure.FindValgrind(""); err != nil {
 			return mbopt.Field("Settings.Metric").Errorf("%w", err)

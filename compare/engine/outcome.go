@@ -1,4 +1,4 @@
-package compare
+package engine
 
 import (
 	"fmt"
@@ -102,4 +102,18 @@ func (o *outcome) fail(u *unit, p testbin.Output, crashed bool, why string) {
 	}
 	o.failed = append(o.failed, testbin.BenchFailure{Name: p.Running, Message: why})
 	o.ended = p.Running
+}
+
+// ignored notes, once per unit and version, the lines of its output that
+// looked like results of benchmarks it was not asked to run.
+func (r *runner) ignored(u *unit, side Side, names []string) {
+	key := side.String() + "\x00" + u.id()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.noisy[key] {
+		return
+	}
+	r.noisy[key] = true
+	r.note(fmt.Sprintf("%s (%s): its output has lines that look like benchmark results but are not results of the benchmarks it ran (named %s; printed by a benchmark itself?): ignored",
+		u.id(), side, strings.Join(names, ", ")))
 }

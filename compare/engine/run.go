@@ -1,0 +1,421 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/benchname"
+	"github.com/mbopt/mbopt/internal/gitrev"
+	"github.com/mbopt/mbopt/internal/gomod"
+	"github.com/mbopt/mbopt/internal/proc"
+	"github.com/mbopt/mbopt/internal/statedir"
+)
+
+// The raw result files in the output directory.
+const (
+	BaseFile = "base.txt"
+	HeadFile = "head.txt"
+)
+
+// overheadFactor scales count × benchtime to the expected time of one
+// process's measurements: go test runs each benchmark once with b.N = 1
+// and then grows b.N towards the benchtime, which costs about a fifth more.
+const overheadFactor = 1.2
+
+// A version is one side's revision, checked out.
+type version struct {
+	rev    Revision
+	dir    string // module root in the worktree
+	govers string // go env GOVERSION there
+}
+
+// A pkgBuild is one package's test binary in one version.
+type pkgBuild struct {
+	bin   string   // "" when the package has no test binary
+	dir   string   // package directory in the worktree
+	tops  []string // top-level benchmarks (-test.list)
+	err   string   // build or list failure
+	list  time.Duration
+	exist bool // the package exists in the version
+}
+
+// A unit is what one process runs: one benchmark (with its
+// sub-benchmarks) of one package.
+type unit struct {
+	pkg, name, pattern string
+	requested          bool // named by Options.Benchmarks
+	on                 [2]bool
+	failed             [2]string // why the unit as a whole failed in a version
+	// subFailed are the sub-benchmarks that failed in a version, by full
+	// name, with why (the first time); the unit's other benchmarks went on.
+	subFailed [2]map[string]string
+	// ended is the sub-benchmark whose failure ended the unit's process in
+	// a version before the benchmarks after it ran (the first time).
+	ended   [2]string
+	stopped bool
+	wall    time.Duration // of all its processes
+	trials  int           // trials done
+}
+
+// id returns the benchmark id of u (see [benchname.ID]).
+func (u *unit) id() string { return benchname.ID(u.pkg, u.name) }
+
+// runner holds the state of one Run.
+type runner struct {
+	plan    Plan
+	s       Schedule
+	modPath string
+	modRel  string // module root relative to the repository top
+	repo    string
+	vers    [2]*version
+	same    bool // base and head are the same tree: one build serves both
+	builds  map[string]*[2]*pkgBuild
+	units   []*unit
+	raws    [2]*bytes.Buffer
+	rws     [2]*rawWriter
+	data    *Data
+	notes   *[]string // Raw.Notes
+	done    int
+	total   int
+	rng     *rand.Rand
+	saved   time.Duration
+	timeout time.Duration
+	// With a counting metric: the directory of the Valgrind files kept,
+	// the benchmarks inspected (side + "\x00" + id) and each benchmark
+	// id's caveats.
+	keep          string
+	mu            sync.Mutex // guards the fields below and notes while both versions run
+	inspected     map[string]bool
+	caveats       map[string][]string
+	perOp         map[string]float64 // side + "\x00" + id → instructions or CPU seconds per op measured
+	funcs         funcProfiles       // with the instructions metric, every measurement's profile per function
+	counts        map[string][2]int  // id, trial, run and measurement → the iteration counts both versions use (instructions)
+	measuredPerOp map[string]bool    // perOp's keys whose value a measurement gave (not an estimate)
+	pinned        []int              // the two CPUs of a parallel duet; nil otherwise
+	noisy         map[string]bool    // side + "\x00" + unit id: its ignored lines noted
+}
+
+// Run measures the benchmarks of two revisions of the module in p.Dir
+// on the RMIT schedule and returns the raw results; see package compare's
+// documentation for the method.
+//
+// It checks out each revision with git worktree into a temporary
+// directory (see [TempPrefix]), builds each package's test binary once
+// per revision, runs the schedule (fitted into p.Schedule.Budget) and
+// writes the raw results to [BaseFile] and [HeadFile] in p.Out
+// (atomically). A package that does not build, or a benchmark that fails,
+// in a version is recorded in the [Raw] (Packages, Units), not an error.
+//
+// The worktrees and test binaries stay until [Raw.Close], for the steps
+// that run on them (culprit profiles, a confirming workload); the caller
+// must call Close. Run fails with an [*mbopt.Error] naming the field for
+// a bad plan, and with ctx's error when ctx is canceled; it leaves no
+// worktree and no temporary directory behind then.
+func Run(ctx context.Context, p Plan) (*Raw, error) {
+	start := time.Now()
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	raw := &Raw{}
+	r := &runner{plan: p, s: p.Schedule, builds: map[string]*[2]*pkgBuild{}, data: NewData(), notes: &raw.Notes,
+		inspected: map[string]bool{}, caveats: map[string][]string{}, perOp: map[string]float64{}, measuredPerOp: map[string]bool{}, noisy: map[string]bool{},
+		rng: rand.New(rand.NewPCG(p.Schedule.Seed, 0x636f6d70617265))} // "compare"
+	if err := r.locate(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.resolve(ctx); err != nil {
+		return nil, err
+	}
+	out, err := r.outDir(start)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := newWorkspace(ctx, r.repo)
+	if err != nil {
+		return nil, err
+	}
+	kept := false
+	defer func() {
+		if !kept { // failed: nothing is kept
+			ws.remove(ctx)
+		}
+	}()
+	if err := r.checkout(ctx, ws); err != nil {
+		return nil, err
+	}
+	share, err := r.prepare(ctx, ws, out)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.schedule(ctx); err != nil {
+		return nil, err
+	}
+	raw.r, raw.ws = r, ws
+	if err := r.write(out, raw); err != nil {
+		return nil, err
+	}
+	r.result(raw, out, share)
+	kept = true
+	return raw, nil
+}
+
+// check checks the plan's sharding, Bench pattern and metric.
+func (p *Plan) check() error {
+	if err := p.checkShards(p.Schedule); err != nil {
+		return err
+	}
+	if _, err := benchname.CompileFilter(p.Bench); err != nil {
+		return mbopt.Field("Bench").Errorf("%w", err)
+	}
+	return checkMetric(p.Schedule)
+}
+
+// outDir returns the absolute output directory: Plan.Out, or a new
+// directory of the comparison's own (see [Plan.Out]).
+func (r *runner) outDir(start time.Time) (string, error) {
+	out := r.plan.Out
+	if out == "" {
+		// Each comparison keeps its raw files: a directory of its own,
+		// named by the time and the two commits.
+		out = filepath.Join(r.repo, r.modRel, statedir.Name, "compare", comparisonDir(start, r.vers[Base].rev, r.vers[Head].rev))
+		for i := 2; ; i++ {
+			if _, err := os.Stat(out); os.IsNotExist(err) {
+				break
+			}
+			out = strings.TrimSuffix(out, "-"+strconv.Itoa(i-1)) + "-" + strconv.Itoa(i)
+		}
+	}
+	if abs, err := filepath.Abs(out); err == nil {
+		out = abs
+	}
+	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
+		return "", mbopt.Field("Out").Errorf("output directory %s is a file; choose a directory", out)
+	}
+	return out, nil
+}
+
+// prepare builds the test binaries, chooses the units (a shard's share of
+// them), fits the schedule into the budget and readies the duet and the
+// directory of kept Valgrind files.
+func (r *runner) prepare(ctx context.Context, ws *workspace, out string) (*Share, error) {
+	share, err := r.shardBenchmarks()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.buildAll(ctx, ws); err != nil {
+		return nil, err
+	}
+	if r.plan.Planned != nil {
+		tops := make([]Benchmark, len(r.units))
+		for i, u := range r.units {
+			tops[i] = Benchmark{Package: u.pkg, Name: benchname.Top(u.name)}
+		}
+		if err := r.plan.Planned(tops); err != nil {
+			return nil, err
+		}
+	}
+	if share, err = r.shardUnits(share); err != nil {
+		return nil, err
+	}
+	r.fitBudget()
+	if r.s.Duet == DuetParallel && !r.s.Counting() {
+		if cpus := proc.CPUs(); len(cpus) >= 2 {
+			r.pinned = cpus[:2]
+			r.note(fmt.Sprintf("duet: base and head ran at the same time, on CPUs %d and %d in turn, GOMAXPROCS=1", cpus[0], cpus[1]))
+		} else {
+			r.note("duet: fewer than 2 CPUs available, so base and head ran one after the other")
+		}
+	}
+	if r.s.Metric == measure.Instructions {
+		// The Valgrind files of the last measurement of each benchmark and
+		// version, for a look line by line (cg_annotate, callgrind_annotate).
+		r.keep = filepath.Join(out, "valgrind")
+		if err := statedir.MkdirAll(r.keep); err != nil {
+			return nil, mbopt.Field("Out").Errorf("cannot create output directory %s: %v", r.keep, err)
+		}
+	}
+	return share, nil
+}
+
+// write writes the raw files into out, and their names into raw.
+func (r *runner) write(out string, raw *Raw) error {
+	if err := statedir.MkdirAll(out); err != nil {
+		return mbopt.Field("Out").Errorf("cannot create output directory %s: %v", out, err)
+	}
+	raw.Files = [2]string{filepath.Join(out, BaseFile), filepath.Join(out, HeadFile)}
+	for side, f := range raw.Files {
+		r.rws[side].flush()
+		if err := atomicfile.WriteFile(f, r.raws[side].Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// comparisonDir names the output directory of a comparison started at
+// start: "20260102-030405-0123456789ab-fedcba987654" (UTC time, short
+// commits; "+dirty" after a commit with uncommitted changes).
+func comparisonDir(start time.Time, base, head Revision) string {
+	short := func(r Revision) string {
+		c := r.Commit[:min(12, len(r.Commit))]
+		if r.Dirty {
+			c += "+dirty"
+		}
+		return c
+	}
+	return start.UTC().Format("20060102-150405") + "-" + short(base) + "-" + short(head)
+}
+
+// locate finds the repository and the module.
+func (r *runner) locate(ctx context.Context) error {
+	dir := r.plan.Dir
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return mbopt.Field("Dir").Errorf("%w", err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return mbopt.Field("Dir").Errorf("%s is not a directory", dir)
+	}
+	if r.repo, err = gitrev.TopLevel(ctx, abs); err != nil || r.repo == "" {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return mbopt.Field("Dir").Errorf("%s is not inside a git repository: compare checks out revisions with git; run it in a clone", abs)
+	}
+	mod, err := gomod.Find(abs)
+	switch {
+	case errors.Is(err, gomod.ErrNoModule), errors.Is(err, gomod.ErrNoModulePath):
+		return mbopt.Field("Dir").Errorf("%w", err)
+	case err != nil:
+		return err
+	}
+	r.modPath = mod.Path
+	// Compare real paths: the repository top is reported resolved.
+	repo, _ := filepath.EvalSymlinks(r.repo)
+	modDir, _ := filepath.EvalSymlinks(mod.Dir)
+	if r.modRel, err = filepath.Rel(repo, modDir); err != nil || strings.HasPrefix(r.modRel, "..") {
+		return mbopt.Field("Dir").Errorf("the module %s is not inside the repository %s", modDir, repo)
+	}
+	return nil
+}
+
+// resolve turns the revision specs into commits.
+func (r *runner) resolve(ctx context.Context) error {
+	head := &version{rev: Revision{Spec: r.plan.Head}}
+	if head.rev.Spec == "" {
+		head.rev.Spec = "HEAD"
+	}
+	headRev := head.rev.Spec
+	if headRev == Worktree {
+		headRev = "HEAD"
+	}
+	var err error
+	if head.rev.Commit, err = gitrev.Commit(ctx, r.repo, headRev); err != nil {
+		return mbopt.Field("Head").Errorf("%w", err)
+	}
+	if head.rev.Spec == Worktree {
+		st, err := gitrev.Git(ctx, r.repo, "status", "--porcelain")
+		if err != nil {
+			return err
+		}
+		head.rev.Dirty = len(bytes.TrimSpace(st)) > 0
+		if !head.rev.Dirty {
+			r.note("head: the worktree has no uncommitted changes, so it is HEAD")
+		}
+	}
+	base := &version{rev: Revision{Spec: r.plan.Base}}
+	b, err := gitrev.ResolveBase(ctx, r.repo, r.plan.Base, head.rev.Commit)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return mbopt.Field("Base").Errorf("%w", err)
+	}
+	base.rev.Commit = b.Commit
+	if b.Rev == "" {
+		base.rev.Spec = "merge-base(" + headRev + ", " + b.Branch + ")"
+		b.Head = headRev
+		r.note("base: " + b.String())
+	}
+	for _, v := range []*version{base, head} {
+		out, err := gitrev.Git(ctx, r.repo, "show", "-s", "--format=%cI%n%s", v.rev.Commit)
+		if err != nil {
+			return err
+		}
+		when, subject, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+		v.rev.Time, _ = time.Parse(time.RFC3339, when)
+		v.rev.Subject = subject
+		if v.rev.Depth, err = gitrev.Depth(ctx, r.repo, v.rev.Commit); err != nil {
+			return err
+		}
+	}
+	r.vers = [2]*version{base, head}
+	r.same = base.rev.Commit == head.rev.Commit && !head.rev.Dirty && len(r.plan.HeadFiles) == 0
+	if r.same {
+		r.note("base and head are the same commit: an A/A comparison, which measures the noise")
+	}
+	return nil
+}
+
+func (r *runner) note(s string) { *r.notes = append(*r.notes, s) }
+
+// checkout makes the worktrees.
+func (r *runner) checkout(ctx context.Context, ws *workspace) error {
+	for side, v := range r.vers {
+		if side == int(Head) && r.same {
+			*v = version{rev: v.rev, dir: r.vers[Base].dir, govers: r.vers[Base].govers}
+			continue
+		}
+		wt, err := ws.checkout(ctx, Side(side).String(), v.rev.Commit, v.rev.Dirty)
+		if err != nil {
+			return fmt.Errorf("checking out the %s %s: %w", Side(side), v.rev.Spec, err)
+		}
+		v.dir = filepath.Join(wt, r.modRel)
+		cmd := exec.CommandContext(ctx, r.plan.goCmd(), "env", "GOVERSION")
+		cmd.Dir, cmd.Env = v.dir, r.plan.env()
+		out, err := cmd.Output()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("go env GOVERSION in the %s: %w", Side(side), err)
+		}
+		v.govers = strings.TrimSpace(string(out))
+	}
+	return nil
+}
+
+// pkgDir returns the directory of package pkg in v, and whether pkg is in
+// the module.
+func (r *runner) pkgDir(v *version, pkg string) (string, bool) {
+	if pkg == r.modPath {
+		return v.dir, true
+	}
+	rel, ok := strings.CutPrefix(pkg, r.modPath+"/")
+	if !ok {
+		return "", false
+	}
+	return filepath.Join(v.dir, filepath.FromSlash(rel)), true
+}
+
+func (r *runner) emit(ev Event) {
+	if r.plan.Progress != nil {
+		r.plan.Progress(ev)
+	}
+}
