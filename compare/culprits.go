@@ -48,7 +48,7 @@ func (c *comparison) explains(res Result, asked bool) bool {
 	if res.Status != Compared || res.Estimate == nil || res.Unit != c.s.unit() {
 		return false
 	}
-	return asked || !c.opt.ExplainOnly && res.Verdict != benchstats.Unchanged
+	return asked || res.Verdict != benchstats.Unchanged
 }
 
 // culprits finds the culprit functions of the results that need them (see

@@ -91,10 +91,6 @@ type Options struct {
 	// functions (Result.Culprits) whatever their verdict; the definite
 	// and potential changes get them anyway.
 	Explain []string
-	// ExplainOnly leaves the culprit functions to the benchmarks Explain
-	// names: the changes get none unless named. Bisect's steps need only
-	// the change, and profiles at each step would cost a run per version.
-	ExplainOnly bool
 	// App is the application's reference profile (each function's share
 	// of the application's CPU time, and its split by caller); nil when
 	// unknown. With it, a result with culprits gets its application

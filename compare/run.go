@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/textutil"
@@ -53,9 +54,50 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, err
 	}
 	defer raw.Close()
-	c := &comparison{opt: opt, s: s, raw: raw}
+	c := &comparison{opt: opt, raw: raw}
+	rep, err := c.judge(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.explainAndConfirm(ctx, rep, s); err != nil {
+		return nil, err
+	}
+	c.finish(rep)
+	rep.Wall = time.Since(start)
+	return rep, nil
+}
+
+// Judge returns the report of the raw results of an engine run
+// (engine.Run, with the schedule s.Schedule gives it): [Analyze]'s
+// verdicts on raw.Files with s (its Trials, Runs and Count those the
+// engine ran, raw.Schedule) and impacts (may be nil), the failures the
+// files cannot hold (BuildFailed, Failed), each benchmark's caveats and
+// raw's notes, sorted by [SortResults]. It is [Run] without the steps
+// that run on the kept test binaries (culprit functions, a confirming
+// workload): a caller that needs only the verdicts, such as a bisect's
+// steps, runs the engine and then Judge. It fails with an [*mbopt.Error]
+// for bad settings.
+func Judge(raw *engine.Raw, s Settings, impacts map[string]callgraph.Impact) (*Report, error) {
+	s = s.withDefaults()
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	c := &comparison{opt: Options{Impacts: impacts}, raw: raw}
+	rep, err := c.judge(s)
+	if err != nil {
+		return nil, err
+	}
+	c.finish(rep)
+	return rep, nil
+}
+
+// judge analyzes the raw files with s, as the engine ran them, and marks
+// the failures and caveats the files cannot hold.
+func (c *comparison) judge(s Settings) (*Report, error) {
+	raw := c.raw
+	c.s = s
 	c.s.Trials, c.s.Runs, c.s.Count = raw.Schedule.Trials, raw.Schedule.Runs, raw.Schedule.Count
-	rep, err := Analyze(raw.Files[:], c.s, opt.Impacts)
+	rep, err := Analyze(raw.Files[:], c.s, c.opt.Impacts)
 	if err != nil {
 		return nil, fmt.Errorf("analyzing the raw results: %w", err)
 	}
@@ -67,11 +109,15 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 			rep.Results[i].Caveats = slices.Sorted(slices.Values(cs))
 		}
 	}
-	if err := c.explainAndConfirm(ctx, rep, s); err != nil {
-		return nil, err
-	}
+	return rep, nil
+}
+
+// finish gives rep the notes, the untouched marks (Options.Affected), the
+// report's order and what the engine saved.
+func (c *comparison) finish(rep *Report) {
+	raw := c.raw
 	rep.Notes = raw.Notes
-	if n := markUntouched(rep.Results, opt.Affected); n > 0 {
+	if n := markUntouched(rep.Results, c.opt.Affected); n > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%s in benchmarks that cover none of the changed functions: likely noise (marked untouched); the gate still counts them", textutil.Plural(n, "detection")))
 	}
 	SortResults(rep.Results)
@@ -81,8 +127,6 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("until-stable %.3g: stopped %s early, saving about %s",
 			c.s.UntilStable, textutil.Plural(raw.Stopped, "benchmark"), raw.Saved.Round(100*time.Millisecond)))
 	}
-	rep.Wall = time.Since(start)
-	return rep, nil
 }
 
 // explainAndConfirm runs the steps after the verdicts, on the engine's

@@ -186,6 +186,11 @@ func (s Settings) differences(t Settings) []string {
 	return out
 }
 
+// Schedule returns the engine's schedule of s, its zero fields taken as
+// the defaults ([DefaultSettings]; a counting metric's own count and
+// bench time), as [Run] gives it to engine.Run.
+func (s Settings) Schedule() engine.Schedule { return s.withDefaults().schedule() }
+
 // schedule returns the engine's schedule of s (after withDefaults).
 func (s Settings) schedule() engine.Schedule {
 	return engine.Schedule{Trials: s.Trials, Runs: s.Runs, Count: s.Count, BenchTime: s.BenchTime, Benchmem: s.Benchmem,

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/tmpdir"
@@ -48,9 +49,10 @@ type buildFailure struct {
 
 func (e *buildFailure) Error() string { return "does not build: " + firstLine(e.msg) }
 
-// compareStep is the measureFunc of [Run]: one comparison of package
-// compare, of the benchmark alone, with good as the base and commit as the
-// head, whose raw files go to a temporary directory removed afterwards. A
+// compareStep is the measureFunc of [Run]: one run of package engine,
+// judged by package compare (compare.Judge), of the benchmark alone, with
+// good as the base and commit as the head, whose raw files go to a
+// temporary directory removed afterwards. A
 // missing or failing benchmark is a Skip step; a revision whose package of
 // the benchmark does not build is a *buildFailure error, returned as soon
 // as the benchmark runs in the other revision, so that nothing more is
@@ -94,14 +96,13 @@ func compareStep(ctx context.Context, o Options, good, commit string, trials int
 			}
 		}
 	}
-	rep2, err := compare.Run(cctx, compare.Options{
+	rep2, err := measureStep(cctx, engine.Plan{
 		Dir: o.Dir, Base: good, Head: commit,
 		Bench: benchname.Pattern([]string{o.Bench}), Packages: o.Packages,
-		Settings: s, GoCmd: o.GoCmd, Env: o.Env, BuildFlags: o.BuildFlags, CacheDir: o.CacheDir,
-		ExplainOnly: true, // the culprits of the found commit only (Options.Explain)
-		Out:         filepath.Join(tmp, "out"),
-		Progress:    progress,
-	})
+		GoCmd: o.GoCmd, Env: o.Env, BuildFlags: o.BuildFlags, CacheDir: o.CacheDir,
+		Out:      filepath.Join(tmp, "out"),
+		Progress: progress,
+	}, s)
 	mu.Lock()
 	defer mu.Unlock()
 	if broke != nil && ctx.Err() == nil {
@@ -146,6 +147,23 @@ func compareStep(ctx context.Context, o Options, good, commit string, trials int
 		st.Decision, st.Reason = Skip, fmt.Sprintf("%s: %s", r.Status, firstLine(r.Error))
 	}
 	return st, id, nil
+}
+
+// measureStep runs the engine on plan with the schedule of s and judges
+// its raw results: the verdicts only, for a step needs no culprit
+// functions (only the found commit's comparison, [explain], asks for
+// them), and profiles at each step would cost a run per version.
+func measureStep(ctx context.Context, plan engine.Plan, s compare.Settings) (*compare.Report, error) {
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	plan.Schedule = s.Schedule()
+	raw, err := engine.Run(ctx, plan)
+	if err != nil {
+		return nil, err
+	}
+	defer raw.Close()
+	return compare.Judge(raw, s, nil)
 }
 
 // explain compares res.LastGood with res.FirstBad, asking compare for the
