@@ -6,11 +6,11 @@
 // [Report] that package report renders.
 //
 // An analysis runs no benchmark and no program: it reads the files it is
-// given, which may have been collected anywhere. Package pipeline is the
-// one that runs things on a module: it profiles the benchmarks (package
-// collect) and the application (package reference), then calls [Run]. The
-// two words keep these meanings throughout mbopt: an analysis reads
-// profiles, a pipeline makes them and then analyses them.
+// given, which may have been collected anywhere. Package relevance/flow
+// is the one that runs things on a module: its Run profiles the
+// benchmarks (package collect) and the application (package reference),
+// then calls [Run]. The two words keep these meanings throughout mbopt: an
+// analysis reads profiles, a run makes them and then analyses them.
 //
 // Bad application input is always an error. Bad benchmark profiles are
 // normal in a large suite (a benchmark that failed or timed out leaves an

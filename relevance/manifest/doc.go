@@ -3,7 +3,8 @@
 // analysis (package analysis) reads to name benchmarks, find their packages,
 // learn which failed and what each cost. It is the contract between the
 // first stage of mbopt and the later ones, so it lives apart from both:
-// reading a manifest needs neither the benchmark runner nor the pipeline.
+// reading a manifest needs neither the benchmark runner nor the flows
+// (package relevance/flow) that run it.
 //
 // # Schema
 //
