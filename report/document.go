@@ -33,6 +33,7 @@ import (
 	"github.com/mbopt/mbopt/recommend"
 	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/sensitivity"
 )
 
 // Version is the JSON schema version; it changes only when a field changes
@@ -105,6 +106,12 @@ type Document struct {
 	// CostCertificate bounds the cheapest suite's cost from below;
 	// absent unless asked for with the cost objective.
 	CostCertificate *CostCertificate `json:"cost_certificate,omitempty"`
+	// Sensitivity is what the suite would catch: each project function's
+	// detectable slowdown (null: never), the caught curves of the whole
+	// suite and of the minimal suite, and the functions a 10% slowdown
+	// would go unnoticed in (package sensitivity defines them); absent
+	// unless asked for (mbopt analyze --sensitivity).
+	Sensitivity *sensitivity.Result `json:"sensitivity,omitempty"`
 }
 
 // Application describes the reference graph.
@@ -515,6 +522,7 @@ func Build(rep *analysis.Report) *Document {
 	d.Certificate = certificateOf(rep.Certificate)
 	d.Scenarios = scenariosOf(rep)
 	addCosts(d, rep)
+	d.Sensitivity = rep.Sensitivity
 	return d
 }
 

@@ -61,7 +61,13 @@ func (o *analyzeOptions) analysisConfig(inputs bool) (analysis.Config, error) {
 	if err != nil {
 		return analysis.Config{}, err
 	}
-	return cfg, flow.ExcludeUnstable(context.Background(), &cfg, o.history, o.maxInstability)
+	if err := flow.ExcludeUnstable(context.Background(), &cfg, o.history, o.maxInstability); err != nil {
+		return analysis.Config{}, err
+	}
+	if cfg.Sensitivity != nil && o.history != "" {
+		return cfg, flow.SensitivityMDEs(context.Background(), &cfg, o.history)
+	}
+	return cfg, nil
 }
 
 func newCmdAnalyze(s *streams) *cobra.Command {

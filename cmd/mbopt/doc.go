@@ -201,6 +201,27 @@
 //     functions first, then one line per external package with its total and
 //     number of functions; with --targets any every function, by time.
 //
+// What the suite would catch (analyze, report and run):
+//
+//   - --sensitivity: say, for each project function, the smallest slowdown
+//     of its own cost that some benchmark would report: min over the
+//     benchmarks of MDE / the function's share of the benchmark's cost per
+//     operation (never, when no benchmark runs it), with the benchmark
+//     that catches it first; the share of the application's CPU in
+//     functions where a +1%, +5%, +10% and +50% slowdown would be caught,
+//     for the whole suite and the minimal suite ("a 10% slowdown would be
+//     caught in functions that take 62% of the application's CPU"); and
+//     the functions a +10% slowdown would go unnoticed in, by application
+//     share, to benchmark on their own. JSON: sensitivity (functions,
+//     caught, suite_caught, recommendations); package sensitivity defines
+//     it. The shares are exact from instruction profiles (mbopt profile
+//     --source instructions) and sampled from CPU profiles; function sets
+//     (--source cover) have none. mbopt mutate checks the claims.
+//   - --mde X: the minimum detectable effect of a benchmark without a
+//     measured one (default 0.005 for instruction profiles, 0.05 for CPU
+//     profiles). With --history FILE, each benchmark's MDE is that of its
+//     latest stored comparison, in the metric with the most results.
+//
 // A suite pick whose new functions take under 1% of the application's time
 // (attributed, or flat with --impact flat) is marked marginal: it keeps the
 // coverage through code that barely runs; it stays in the suite.

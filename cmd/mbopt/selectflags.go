@@ -13,6 +13,8 @@ func addSelectFlags(f *pflag.FlagSet, o *analyzeOptions) {
 	f.IntVar(&o.Top, "top", 0, "stop after N picks (0: no limit)")
 	f.IntVar(&o.MinGain, "min-gain", 0, "stop when a pick would add fewer than K nodes (the TCC study: 4)")
 	f.Float64Var(&o.maxInstability, "max-instability", 0, "leave out of the suite the benchmarks whose A/A instability (the median CI width of their mbopt compare --aa results in --history) exceeds this, e.g. 0.05 (0: keep all)")
-	f.StringVar(&o.history, "history", "", "the history database --max-instability reads (default: .mbopt/history.db in the module root)")
+	f.StringVar(&o.history, "history", "", "the history database --max-instability reads (default: .mbopt/history.db in the module root), and --sensitivity when given")
+	f.BoolVar(&o.Sensitivity, "sensitivity", false, "say what the suite would catch: each project function's smallest slowdown some benchmark would report (MDE / its share of the benchmark; MDEs from --history, else --mde)")
+	f.Float64Var(&o.MDE, "mde", 0, "with --sensitivity: the minimum detectable effect of a benchmark the history does not measure, e.g. 0.005 (default: 0.5% for instruction profiles, 5% for CPU profiles)")
 	f.BoolVar(&o.Certify, "certify", false, "bound the minimal suite's distance from the smallest possible with the LP relaxation (with --objective cost, also the cheapest suite's cost)")
 }

@@ -98,4 +98,4 @@ func newCmdSuite(s *streams) *cobra.Command {
 // suiteIgnores are the analysis flags that do not change the suite:
 // recommendations (and their targets) and the optimality certificate are
 // not part of it.
-var suiteIgnores = []string{"recommend", "keep-negligible", "targets", "edges", "static-dir", "certify"}
+var suiteIgnores = []string{"recommend", "keep-negligible", "targets", "edges", "static-dir", "certify", "sensitivity", "mde"}

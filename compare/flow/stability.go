@@ -6,6 +6,7 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
@@ -35,4 +36,35 @@ func ExcludeUnstable(ctx context.Context, cfg *analysis.Config, path string, max
 	}
 	cfg.Select.ExcludeBenchmarks = unstable
 	return err
+}
+
+// SensitivityMDEs gives the detectable slowdowns of cfg (its Sensitivity,
+// which must be set) the benchmarks' measured minimum detectable effects:
+// each one's latest comparison stored in the history database at path
+// ("": history.PathIn of the current directory), in the metric whose
+// results cover the most benchmarks (ties: instructions, then cpu, then
+// time, the more precise first). A history without a comparison is an
+// input error.
+func SensitivityMDEs(ctx context.Context, cfg *analysis.Config, path string) error {
+	path = historyPath(path)
+	st, err := OpenHistory(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var best map[string]float64
+	for _, m := range []measure.Metric{measure.Instructions, measure.CPU, measure.Time} {
+		mdes, err := st.MDEs(ctx, m.Unit())
+		if err != nil {
+			return err
+		}
+		if len(mdes) > len(best) {
+			best = mdes
+		}
+	}
+	if len(best) == 0 {
+		return mbopt.Errorf("%s %s holds no comparison to take the benchmarks' minimum detectable effects from; run mbopt compare first, or leave the history out to use the typical value", historyField, path)
+	}
+	cfg.Sensitivity.MDEs = best
+	return nil
 }

@@ -35,6 +35,7 @@ import (
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/recommend"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/sensitivity"
 	"github.com/mbopt/mbopt/relevance/staticcg"
 )
 
@@ -132,6 +133,22 @@ type Config struct {
 	// benchmark profile over a limit is skipped, an application profile
 	// over one is an error.
 	Limits callgraph.Limits
+	// Sensitivity, when not nil, asks for the detectable slowdowns of
+	// the project's functions (Report.Sensitivity; see [Sensitivity]).
+	Sensitivity *SensitivityConfig
+}
+
+// A SensitivityConfig says how to compute an analysis's detectable
+// slowdowns (package sensitivity).
+type SensitivityConfig struct {
+	// DefaultMDE is the minimum detectable effect of a benchmark not in
+	// MDEs; 0 means the typical value for the profiles' source
+	// (sensitivity.InstructionsMDE or CPUMDE).
+	DefaultMDE float64
+	// MDEs are benchmarks' measured minimum detectable effects, by id
+	// (from their latest comparisons: compare/flow.SensitivityMDEs reads
+	// them from a history).
+	MDEs map[string]float64
 }
 
 // Skip records a benchmark profile that was left out and why. As an error
@@ -228,6 +245,9 @@ type Report struct {
 	// CostCertificate bounds the cheapest suite's cost from below; nil
 	// unless Config.Certify with the cost objective.
 	CostCertificate *optimize.CostCertificate
+	// Sensitivity is what the suite would catch of the project's
+	// functions; nil unless Config.Sensitivity.
+	Sensitivity *sensitivity.Result
 }
 
 func (c *Config) workers() int {
@@ -316,6 +336,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 		}
 		if rep.Recommendations, err = recommendations(ctx, cfg, rep, opts); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Sensitivity != nil {
+		if rep.Sensitivity, err = cfg.Sensitivity.run(ctx, rep); err != nil {
 			return nil, err
 		}
 	}

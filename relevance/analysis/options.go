@@ -50,6 +50,11 @@ type Options struct {
 	Top int
 	// MinGain is Config.Select's.
 	MinGain int
+	// Sensitivity asks for the detectable slowdowns (Config.Sensitivity),
+	// with MDE as SensitivityConfig.DefaultMDE.
+	Sensitivity bool
+	// MDE is SensitivityConfig.DefaultMDE; it needs Sensitivity.
+	MDE float64
 }
 
 // Config checks o and returns the Config it describes. With inputs set, App
@@ -97,8 +102,15 @@ func (o Options) Config(inputs bool) (Config, error) {
 	if o.DefaultCost < 0 {
 		return Config{}, mbopt.Errorf("%s must be a positive duration such as 2s, not %s", mbopt.Field("Select.DefaultCost"), o.DefaultCost)
 	}
+	var sens *SensitivityConfig
+	switch {
+	case o.Sensitivity:
+		sens = &SensitivityConfig{DefaultMDE: o.MDE}
+	case o.MDE != 0:
+		return Config{}, mbopt.Errorf("%s is the typical minimum detectable effect of the detectable slowdowns: use it with %s", FieldSensitivityDefaultMDE, FieldSensitivity)
+	}
 	// Top and MinGain are checked by Run (SelectConfig).
-	return Config{
+	return Config{Sensitivity: sens,
 		App: apps, Scenarios: scenarios, Micro: o.Micro, Modules: o.Modules, Nodes: nodes, Impact: impact,
 		Exclude: o.Exclude, Targets: targets, Recommend: o.Recommend, KeepNegligible: o.KeepNegligible,
 		AppFunctions: o.AppFunctions, Edges: edges, Static: staticcg.Options{Dir: o.StaticDir}, Strict: o.Strict,

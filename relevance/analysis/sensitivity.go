@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 
@@ -38,19 +39,32 @@ func Sensitivity(ctx context.Context, rep *Report, mdes map[string]float64, opt 
 	return sensitivity.Compute(rep.Coverage.App, benches, opt)
 }
 
+// FieldSensitivity names Config.Sensitivity in errors (mbopt analyze's
+// --sensitivity).
+const FieldSensitivity mbopt.Field = "Sensitivity"
+
+// FieldSensitivityDefaultMDE names SensitivityConfig.DefaultMDE in
+// errors (mbopt analyze's --mde).
+const FieldSensitivityDefaultMDE mbopt.Field = "Sensitivity.DefaultMDE"
+
+// run computes rep's detectable slowdowns as c says.
+func (c *SensitivityConfig) run(ctx context.Context, rep *Report) (*sensitivity.Result, error) {
+	if c.DefaultMDE < 0 || c.DefaultMDE >= 1 || math.IsNaN(c.DefaultMDE) {
+		return nil, mbopt.Errorf("%s %g: give a fraction between 0 and 1 (0.005 is 0.5%%; 0: the typical value of the profiles' source)", FieldSensitivityDefaultMDE, c.DefaultMDE)
+	}
+	return Sensitivity(ctx, rep, c.MDEs, sensitivity.Options{DefaultMDE: c.DefaultMDE})
+}
+
 // SensitivityBenchmarks returns rep's benchmarks as package sensitivity
 // weighs them (see [Sensitivity]), sorted by id: each one's profile read
-// again, with its MDE from mdes. A caller picks a suite that keeps what
+// again, with its MDE from mdes, which holds MDEs by analysis id or by
+// package compare's id (package path + "." + name; ids of other
+// benchmarks are ignored). A caller picks a suite that keeps what
 // the whole suite catches with sensitivity.Select on rep.Coverage.App and
 // these.
 func SensitivityBenchmarks(ctx context.Context, rep *Report, mdes map[string]float64) ([]sensitivity.Benchmark, error) {
 	if rep.Source == manifest.SourceCover {
 		return nil, mbopt.Errorf("the benchmarks are function sets (source cover), which record no time: the detectable slowdowns need per-operation profiles; collect with mbopt profile --source instructions (or the default CPU profiles)")
-	}
-	for id := range mdes {
-		if _, ok := rep.Profiles[id]; !ok {
-			return nil, mbopt.Errorf("a minimum detectable effect is given for %s, which is not a benchmark of the analysis", id)
-		}
 	}
 	ids := make([]string, 0, len(rep.Profiles))
 	for id := range rep.Profiles {
@@ -62,7 +76,11 @@ func SensitivityBenchmarks(ctx context.Context, rep *Report, mdes map[string]flo
 	errs := make([]error, len(ids))
 	par.For(ctx, len(ids), runtime.GOMAXPROCS(0), func(i int) {
 		g, err := callgraph.Load([]string{rep.Profiles[ids[i]]}, opts)
-		benches[i], errs[i] = sensitivity.Benchmark{ID: ids[i], Profile: g, MDE: mdes[ids[i]]}, err
+		mde, ok := mdes[ids[i]]
+		if !ok {
+			mde = mdes[rep.compareID(ids[i])]
+		}
+		benches[i], errs[i] = sensitivity.Benchmark{ID: ids[i], Profile: g, MDE: mde}, err
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package analysis_test
 import (
 	"context"
 	"maps"
+	"math"
 	"slices"
 	"testing"
 
@@ -57,11 +58,18 @@ func TestSensitivityExample(t *testing.T) {
 }
 
 func TestSensitivityErrors(t *testing.T) {
-	rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{exampleApp}, Micro: []string{exampleMicro}, Modules: []string{exampleModule}})
+	for _, mde := range []float64{-0.1, 1, math.NaN()} {
+		_, err := analysis.Run(context.Background(), analysis.Config{App: []string{exampleApp}, Micro: []string{exampleMicro}, Modules: []string{exampleModule},
+			Sensitivity: &analysis.SensitivityConfig{DefaultMDE: mde}})
+		assert.ErrorIs(t, err, mbopt.ErrInput)
+		assert.ErrorContains(t, err, "Sensitivity.DefaultMDE")
+	}
+	rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{exampleApp}, Micro: []string{exampleMicro}, Modules: []string{exampleModule},
+		Sensitivity: &analysis.SensitivityConfig{DefaultMDE: 0.02, MDEs: map[string]float64{"example.com/none.BenchmarkX": 0.01}}})
 	require.NoError(t, err)
-	_, err = analysis.Sensitivity(context.Background(), rep, map[string]float64{"example.com/none.BenchmarkX": 0.01}, sensitivity.Options{})
-	assert.ErrorIs(t, err, mbopt.ErrInput)
-	assert.ErrorContains(t, err, "example.com/none.BenchmarkX, which is not a benchmark of the analysis")
+	require.NotNil(t, rep.Sensitivity)
+	assert.Equal(t, 0.02, rep.Sensitivity.DefaultMDE)
+	assert.Zero(t, rep.Sensitivity.Measured, "an MDE of a benchmark the analysis does not have is ignored")
 }
 
 // The example module's committed profiles.

@@ -1,0 +1,80 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/mbopt/mbopt/relevance/sensitivity"
+	"github.com/mbopt/mbopt/report/internal/render"
+)
+
+// sensitivityRows is how many functions and recommendations the text
+// lists; the JSON has them all.
+const sensitivityRows = 10
+
+// writeSensitivityText writes the detectable slowdowns: the headline at
+// the recommendations' slowdown, the caught curves, the project functions
+// with the largest application shares, and the functions a slowdown would
+// go unnoticed in. Nothing without s.
+func writeSensitivityText(w io.Writer, s *sensitivity.Result) {
+	if s == nil {
+		return
+	}
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
+	p("\nWhat the suite would catch (detectable slowdowns)\n")
+	at := s.RecommendSlowdown
+	for i, c := range s.Caught {
+		if c.Slowdown == at {
+			p("A %s slowdown would be caught in functions that take %s of the application's CPU", render.Pct(at), render.Pct(c.AppShare))
+			if s.SuiteCaught != nil {
+				p(" (by the minimal suite: %s)", render.Pct(s.SuiteCaught[i].AppShare))
+			}
+			p(".\n")
+		}
+	}
+	mdes := fmt.Sprintf("MDEs: %d measured in comparisons, the others %s", s.Measured, render.Pct(s.DefaultMDE))
+	if s.Source != "instructions" {
+		mdes += "; shares from CPU samples, so a small share is known only roughly: collect with --source instructions for exact ones"
+	}
+	p("A function's detectable slowdown is min over benchmarks of MDE / its share of the benchmark (%s).\n", mdes)
+	t := &render.Table{}
+	t.Row("slowdown", "caught in (whole suite)", "minimal suite")
+	for i, c := range s.Caught {
+		sub := "-"
+		if s.SuiteCaught != nil {
+			sub = render.Pct(s.SuiteCaught[i].AppShare)
+		}
+		t.Row("+"+render.Pct(c.Slowdown), render.Pct(c.AppShare), sub)
+	}
+	t.Write(w)
+	p("\nProject functions by application share\n")
+	t = &render.Table{}
+	t.Row("function", "app share", "detectable slowdown", "caught first by")
+	for _, f := range s.Functions[:min(len(s.Functions), sensitivityRows)] {
+		t.Row(f.Function, render.Pct(f.AppShare), slowdownText(f.DetectableSlowdown), f.Benchmark)
+	}
+	t.Write(w)
+	if len(s.Recommendations) == 0 {
+		return
+	}
+	p("\nBenchmark on their own: a +%s slowdown would go unnoticed in\n", render.Pct(at))
+	for i, r := range s.Recommendations[:min(len(s.Recommendations), sensitivityRows)] {
+		p("%3d. %s: %s of the application, %s\n", i+1, r.Function.Function, render.Pct(r.AppShare), noticed(r.DetectableSlowdown))
+	}
+}
+
+// slowdownText words a detectable slowdown: "+5.0%", or "never".
+func slowdownText(s *float64) string {
+	if s == nil {
+		return "never"
+	}
+	return "+" + render.Pct(*s)
+}
+
+// noticed says what slowdown the suite would notice today.
+func noticed(s *float64) string {
+	if s == nil {
+		return "no benchmark runs it"
+	}
+	return "only a +" + render.Pct(*s) + " slowdown would be noticed today"
+}
