@@ -246,39 +246,12 @@ func run(ctx context.Context, o Options, step measureFunc) (*Result, error) {
 	if res.Metric == "" {
 		res.Metric = measure.Time
 	}
-	// The first step measures bad against good, again with more trials
-	// while its interval contains zero.
-	var ref Step
-	for rep := 0; ; rep++ {
-		ref, err = measureAt(ctx, o, step, good, bad, rep, res)
-		if bf := (*buildFailure)(nil); errors.As(err, &bf) {
-			// Every step measures against good, and the change is bad's:
-			// both must build.
-			f, rev, commit := mbopt.Field("Good"), o.Good, good
-			if bf.side == compare.Head {
-				f, rev, commit = mbopt.Field("Bad"), o.Bad, bad
-			}
-			return nil, mbopt.Errorf("%s %s (%s) %s; bisect measures bad and every commit between against good, so both must build: give revisions where the package of %s builds",
-				f, rev, short(commit), bf.Error(), o.Bench)
-		}
-		if err != nil {
-			return res, err
-		}
-		last := &res.Steps[len(res.Steps)-1]
-		if ref.Decision == Skip {
-			o.progress(*last)
-			return res, fmt.Errorf("%w: %s at %s: %s", ErrNotLocated, o.Bench, short(bad), ref.Reason)
-		}
-		if beyond(ref, o.Settings.Threshold) {
-			last.Decision = Bad
-			o.progress(*last)
-			break
-		}
-		last.Decision = Unknown
-		o.progress(*last)
-		if rep+1 >= o.maxReps() {
-			return res, fmt.Errorf("%w: %s at %s is not measurably different from %s after %d measurements (%+.1f%%, interval %+.1f%% to %+.1f%%)", ErrNotLocated, o.Bench, short(bad), short(good), rep+1, 100*ref.Change, 100*ref.Low, 100*ref.High)
-		}
+	ref, err := measureReference(ctx, o, step, good, bad, res)
+	if bf := (*buildFailure)(nil); errors.As(err, &bf) {
+		return nil, o.unbuildable(bf, good, bad)
+	}
+	if err != nil {
+		return res, err
 	}
 	mid := ref.Change / 2
 	// lo is the index of the last commit known good (-1: good itself),
@@ -290,32 +263,9 @@ func run(ctx context.Context, o Options, step measureFunc) (*Result, error) {
 		if i < 0 {
 			break
 		}
-		var d Decision
-		for rep := 1; ; rep++ {
-			st, err := measureAt(ctx, o, step, good, commits[i], rep-1, res)
-			if bf := (*buildFailure)(nil); errors.As(err, &bf) && bf.side == compare.Head {
-				st.Decision, st.Reason = Skip, bf.Error()
-				res.Steps = append(res.Steps, st)
-				res.Skipped = append(res.Skipped, Skipped{Commit: st.Commit, Reason: st.Reason})
-			} else if err != nil {
-				return res, err
-			}
-			d = st.Decision
-			if d == Skip {
-				o.progress(st)
-				break
-			}
-			d = decide(st, mid)
-			if d == Unknown && rep >= o.maxReps() {
-				res.Steps[len(res.Steps)-1].Reason = fmt.Sprintf("unknown after %d measurements", rep)
-				res.Skipped = append(res.Skipped, Skipped{Commit: commits[i], Reason: res.Steps[len(res.Steps)-1].Reason})
-				d = Skip
-			}
-			res.Steps[len(res.Steps)-1].Decision = d
-			o.progress(res.Steps[len(res.Steps)-1])
-			if d != Unknown {
-				break
-			}
+		d, err := decideCommit(ctx, o, step, good, commits[i], mid, res)
+		if err != nil {
+			return res, err
 		}
 		switch d {
 		case Good:
@@ -361,4 +311,78 @@ func run(ctx context.Context, o Options, step measureFunc) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// measureReference measures bad against good, the first step, again with
+// more trials while its interval contains zero (up to maxReps times), and
+// returns the step, decided Bad. It fails with [ErrNotLocated] when the
+// step is skipped or bad stays not measurably different from good, and
+// with the *buildFailure of a side that does not build.
+func measureReference(ctx context.Context, o Options, step measureFunc, good, bad string, res *Result) (Step, error) {
+	for rep := 0; ; rep++ {
+		ref, err := measureAt(ctx, o, step, good, bad, rep, res)
+		if err != nil {
+			return ref, err
+		}
+		last := &res.Steps[len(res.Steps)-1]
+		if ref.Decision == Skip {
+			o.progress(*last)
+			return ref, fmt.Errorf("%w: %s at %s: %s", ErrNotLocated, o.Bench, short(bad), ref.Reason)
+		}
+		if beyond(ref, o.Settings.Threshold) {
+			last.Decision = Bad
+			o.progress(*last)
+			return ref, nil
+		}
+		last.Decision = Unknown
+		o.progress(*last)
+		if rep+1 >= o.maxReps() {
+			return ref, fmt.Errorf("%w: %s at %s is not measurably different from %s after %d measurements (%+.1f%%, interval %+.1f%% to %+.1f%%)", ErrNotLocated, o.Bench, short(bad), short(good), rep+1, 100*ref.Change, 100*ref.Low, 100*ref.High)
+		}
+	}
+}
+
+// unbuildable is the input error of a bisection whose good or bad
+// revision does not build (bf says which side): every step measures
+// against good, and the change is bad's, so both must build.
+func (o Options) unbuildable(bf *buildFailure, good, bad string) error {
+	f, rev, commit := mbopt.Field("Good"), o.Good, good
+	if bf.side == compare.Head {
+		f, rev, commit = mbopt.Field("Bad"), o.Bad, bad
+	}
+	return mbopt.Errorf("%s %s (%s) %s; bisect measures bad and every commit between against good, so both must build: give revisions where the package of %s builds",
+		f, rev, short(commit), bf.Error(), o.Bench)
+}
+
+// decideCommit measures commit against good, again while the step is
+// Unknown (up to maxReps times), and returns its decision against mid,
+// half the reference change: Good, Bad, or Skip for a commit that does
+// not build, whose step is skipped, or that stays Unknown.
+func decideCommit(ctx context.Context, o Options, step measureFunc, good, commit string, mid float64, res *Result) (Decision, error) {
+	for rep := 1; ; rep++ {
+		st, err := measureAt(ctx, o, step, good, commit, rep-1, res)
+		if bf := (*buildFailure)(nil); errors.As(err, &bf) && bf.side == compare.Head {
+			st.Decision, st.Reason = Skip, bf.Error()
+			res.Steps = append(res.Steps, st)
+			res.Skipped = append(res.Skipped, Skipped{Commit: st.Commit, Reason: st.Reason})
+		} else if err != nil {
+			return Skip, err
+		}
+		d := st.Decision
+		if d == Skip {
+			o.progress(st)
+			return d, nil
+		}
+		d = decide(st, mid)
+		if d == Unknown && rep >= o.maxReps() {
+			res.Steps[len(res.Steps)-1].Reason = fmt.Sprintf("unknown after %d measurements", rep)
+			res.Skipped = append(res.Skipped, Skipped{Commit: commit, Reason: res.Steps[len(res.Steps)-1].Reason})
+			d = Skip
+		}
+		res.Steps[len(res.Steps)-1].Decision = d
+		o.progress(res.Steps[len(res.Steps)-1])
+		if d != Unknown {
+			return d, nil
+		}
+	}
 }
