@@ -99,105 +99,31 @@ type model struct {
 func newModel(changed []*fn, all map[string]*fn, opt Options, base []map[string]float64) *model {
 	app := opt.App
 	m := &model{idx: map[string]int{}, folded: map[string][]string{}, benchShare: opt.BenchmarkShare}
-	// Names are callgraph.NormalizeName's already (Explain's normalized).
-	share := func(f string) float64 { s, _ := app.Share(f); return s }
 	if m.benchShare <= 0 {
 		for name, f := range all {
 			if f.mb > 0 {
-				m.benchShare += share(name)
+				m.benchShare += appShare(app, name)
 			}
 		}
 		m.benchShare = math.Min(m.benchShare, 1)
 	}
-	use := func(f *fn) int {
-		if i, ok := m.idx[f.name]; ok {
-			return i
-		}
-		m.idx[f.name] = len(m.fns)
-		m.fns = append(m.fns, f)
-		return len(m.fns) - 1
-	}
 	own := map[string]*term{}
 	for _, f := range changed {
 		if f.kind == KindChanged {
-			i := use(f)
-			t := &term{w: share(f.name), num: []coef{{i, 1}}, den: []coef{{i, 1}}}
+			i := m.use(f)
+			t := &term{w: appShare(app, f.name), num: []coef{{i, 1}}, den: []coef{{i, 1}}}
 			own[f.name] = t
 			m.terms = append(m.terms, t)
 		}
-	}
-	// absorbers returns the changed functions that grew (sign > 0) or
-	// shrank (sign < 0) and that keep, each with its weight by the size
-	// of its change.
-	absorbers := func(sign float64, keep func(c *fn) bool) ([]*fn, []float64) {
-		var cs []*fn
-		var ws []float64
-		sum := 0.0
-		for _, c := range changed {
-			if d := c.mh - c.mb; c.kind == KindChanged && d*sign > 0 && keep(c) {
-				cs, ws = append(cs, c), append(ws, math.Abs(d))
-				sum += math.Abs(d)
-			}
-		}
-		for i := range ws {
-			ws[i] /= sum
-		}
-		return cs, ws
-	}
-	samePkg := func(f *fn) func(c *fn) bool {
-		pkg := callgraph.PackageOf(f.name)
-		return func(c *fn) bool { return pkg != "" && callgraph.PackageOf(c.name) == pkg }
 	}
 	var left []*fn
 	for _, g := range changed {
 		switch g.kind {
 		case KindVanished:
-			callers := app.Callers[g.name]
-			cs, ws := absorbers(+1, func(c *fn) bool { return callers[c.name] > 0 })
-			viaCallers := len(cs) > 0
-			if !viaCallers {
-				cs, ws = absorbers(+1, samePkg(g))
-			}
-			if len(cs) == 0 {
-				// Its work went away: the application saves its time in
-				// the callers the benchmark runs (all of it when the
-				// profile names no caller the benchmark runs).
-				w := 0.0
-				for c, s := range callers {
-					if runs(base, c) {
-						w += s
-					}
-				}
-				if w == 0 {
-					w = share(g.name)
-				}
-				i := use(g)
-				m.terms = append(m.terms, &term{w: w, num: []coef{{i, 1}}, den: []coef{{i, 1}}})
-				continue
-			}
-			i := use(g)
-			for k, c := range cs {
-				t := own[c.name]
-				t.num = append(t.num, coef{i, ws[k]})
-				t.den = append(t.den, coef{i, ws[k]})
-				if viaCallers {
-					t.w += callers[c.name]
-				} else {
-					t.w += ws[k] * share(g.name)
-				}
-				m.folded[g.name] = append(m.folded[g.name], c.name)
-			}
+			m.foldVanished(g, changed, own, app, base)
 		case KindNew:
-			cs, ws := absorbers(-1, samePkg(g))
-			if len(cs) == 0 {
+			if !m.foldNew(g, changed, own) {
 				left = append(left, g)
-				continue
-			}
-			i := use(g)
-			for k, c := range cs {
-				t := own[c.name]
-				t.num = append(t.num, coef{i, ws[k]})
-				m.folded[g.name] = append(m.folded[g.name], c.name)
 			}
 		case KindUnclear:
 			left = append(left, g)
@@ -207,19 +133,130 @@ func newModel(changed []*fn, all map[string]*fn, opt Options, base []map[string]
 		slices.Sort(names)
 	}
 	if len(left) > 0 {
-		t := &term{w: m.benchShare, total: true}
-		moved, all := 0.0, 0.0
-		for _, f := range changed {
-			all += math.Abs(f.mh - f.mb)
-		}
-		for _, f := range left {
-			t.num = append(t.num, coef{use(f), 1})
-			moved += math.Abs(f.mh - f.mb)
-		}
-		m.unattributed = moved / all
-		m.terms = append(m.terms, t)
+		m.addLeft(changed, left)
 	}
 	return m
+}
+
+// appShare is the share of the application's CPU time in function f (named
+// as callgraph.NormalizeName names it, as Explain's names are), 0 for a
+// function the application does not run.
+func appShare(app *callgraph.Application, f string) float64 {
+	s, _ := app.Share(f)
+	return s
+}
+
+// use returns f's index in m.fns, adding f when it is not there yet.
+func (m *model) use(f *fn) int {
+	if i, ok := m.idx[f.name]; ok {
+		return i
+	}
+	m.idx[f.name] = len(m.fns)
+	m.fns = append(m.fns, f)
+	return len(m.fns) - 1
+}
+
+// absorbers returns the functions of changed that changed, grew (sign > 0)
+// or shrank (sign < 0) and that keep, each with its weight by the size of
+// its change.
+func absorbers(changed []*fn, sign float64, keep func(c *fn) bool) ([]*fn, []float64) {
+	var cs []*fn
+	var ws []float64
+	sum := 0.0
+	for _, c := range changed {
+		if d := c.mh - c.mb; c.kind == KindChanged && d*sign > 0 && keep(c) {
+			cs, ws = append(cs, c), append(ws, math.Abs(d))
+			sum += math.Abs(d)
+		}
+	}
+	for i := range ws {
+		ws[i] /= sum
+	}
+	return cs, ws
+}
+
+// samePkg returns the function that reports whether a function is of f's
+// package (never for a function without one).
+func samePkg(f *fn) func(c *fn) bool {
+	pkg := callgraph.PackageOf(f.name)
+	return func(c *fn) bool { return pkg != "" && callgraph.PackageOf(c.name) == pkg }
+}
+
+// foldVanished folds vanished function g into the own terms of the
+// changed functions that absorbed it: the callers that grew, weighted by
+// the application's time in g from them, else the functions of its package
+// that grew, weighted by g's share. When none grew, its work went away,
+// and g gets a term of its own.
+func (m *model) foldVanished(g *fn, changed []*fn, own map[string]*term, app *callgraph.Application, base []map[string]float64) {
+	callers := app.Callers[g.name]
+	cs, ws := absorbers(changed, +1, func(c *fn) bool { return callers[c.name] > 0 })
+	viaCallers := len(cs) > 0
+	if !viaCallers {
+		cs, ws = absorbers(changed, +1, samePkg(g))
+	}
+	if len(cs) == 0 {
+		// Its work went away: the application saves its time in
+		// the callers the benchmark runs (all of it when the
+		// profile names no caller the benchmark runs).
+		w := 0.0
+		for c, s := range callers {
+			if runs(base, c) {
+				w += s
+			}
+		}
+		if w == 0 {
+			w = appShare(app, g.name)
+		}
+		i := m.use(g)
+		m.terms = append(m.terms, &term{w: w, num: []coef{{i, 1}}, den: []coef{{i, 1}}})
+		return
+	}
+	i := m.use(g)
+	for k, c := range cs {
+		t := own[c.name]
+		t.num = append(t.num, coef{i, ws[k]})
+		t.den = append(t.den, coef{i, ws[k]})
+		if viaCallers {
+			t.w += callers[c.name]
+		} else {
+			t.w += ws[k] * appShare(app, g.name)
+		}
+		m.folded[g.name] = append(m.folded[g.name], c.name)
+	}
+}
+
+// foldNew folds new function g into the own terms of the functions of its
+// package that shrank, and reports whether there were any.
+func (m *model) foldNew(g *fn, changed []*fn, own map[string]*term) bool {
+	cs, ws := absorbers(changed, -1, samePkg(g))
+	if len(cs) == 0 {
+		return false
+	}
+	i := m.use(g)
+	for k, c := range cs {
+		t := own[c.name]
+		t.num = append(t.num, coef{i, ws[k]})
+		m.folded[g.name] = append(m.folded[g.name], c.name)
+	}
+	return true
+}
+
+// addLeft adds the term of the functions left (changed functions that
+// fold nowhere), weighed by the benchmark's share of the application over
+// its base total, and records their share of all of changed's movement as
+// unattributed.
+func (m *model) addLeft(changed, left []*fn) {
+	t := &term{w: m.benchShare, total: true}
+	moved, all := 0.0, 0.0
+	for _, f := range changed {
+		all += math.Abs(f.mh - f.mb)
+	}
+	for _, f := range left {
+		t.num = append(t.num, coef{m.use(f), 1})
+		moved += math.Abs(f.mh - f.mb)
+	}
+	m.unattributed = moved / all
+	m.terms = append(m.terms, t)
 }
 
 // runs reports whether the function name has a cost in some base
