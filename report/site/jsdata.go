@@ -6,7 +6,10 @@ import (
 	"slices"
 	"strconv"
 
+	"golang.org/x/perf/benchfmt"
+
 	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/compare/detect"
 )
 
 // This file holds the data the pages' scripts read: each series and
@@ -177,4 +180,76 @@ func jsSeriesOf(s Series, against map[string]int) jsSeries {
 		}
 	}
 	return js
+}
+
+// jsIndexOf returns the overview of d as index.js holds it, without its
+// series: the commits, the application's series and the bridges with the
+// baselines they connect. against maps each of those baselines to its
+// index in Bases, plus one.
+func jsIndexOf(d *Data, opt Options) (idx jsIndex, against map[string]int) {
+	idx = jsIndex{Title: d.Title, Metric: d.Metric, Baseline: jsCommitOf(d.Baseline), CommitURL: opt.CommitURL, ChunkSize: ChunkSize, Series: []jsSummary{}}
+	for _, c := range d.Commits {
+		idx.Commits.Hash = append(idx.Commits.Hash, c.Hash)
+		idx.Commits.Date = append(idx.Commits.Date, c.Time.UTC().Format(dateLayout))
+		idx.Commits.Subject = append(idx.Commits.Subject, c.Subject)
+	}
+	if a := d.Application; a != nil {
+		ja := &jsApp{Name: a.Name, Unit: a.Unit, Source: a.Source}
+		for _, p := range a.Points {
+			ja.C = append(ja.C, p.Commit)
+			ja.V = append(ja.V, num(p.Value))
+			ja.Lo = append(ja.Lo, num(p.CI.Low))
+			ja.Hi = append(ja.Hi, num(p.CI.High))
+			if p.Detected {
+				ja.Det = append(ja.Det, [3]any{p.Commit, string(cmp.Or(p.Kind, detect.Jump)), bit(p.Definite)})
+			}
+		}
+		idx.App = ja
+	}
+	against = map[string]int{} // a bridge's baseline → its index in idx.Bases, +1
+	for _, b := range d.Bridges {
+		idx.Bridges = append(idx.Bridges, [2]jsCommit{jsCommitOf(b.From), jsCommitOf(b.To)})
+		for _, c := range []Commit{b.From, b.To} {
+			if _, ok := against[c.Hash]; !ok && c.Hash != d.Baseline.Hash {
+				idx.Bases = append(idx.Bases, jsCommitOf(c))
+				against[c.Hash] = len(idx.Bases)
+			}
+		}
+	}
+	return idx, against
+}
+
+// jsSummaryOf returns the summary of series s in index.js, whose page is
+// at page.
+func jsSummaryOf(s Series, page string) jsSummary {
+	sum := jsSummary{ID: s.ID, Pkg: s.Package, Name: s.Name, Unit: s.Unit, Metric: s.Metric, Machine: s.Machine, Settings: s.Settings,
+		Page: page, N: len(s.Points), Det: [][4]any{}}
+	sum.App = s.Application
+	sum.HigherBetter = benchfmt.UnitMetadataMap(nil).GetBetter(s.Unit) > 0
+	if im := s.Impact; im != nil {
+		h := pct(im.Reference)
+		sum.Impact = &h
+	}
+	if j, ok := latestEstimate(s); ok {
+		p := s.Points[j]
+		sum.Est = []any{pct(p.App.Change), pct(p.App.CI.Low), pct(p.App.CI.High), bit(p.App.NoImpact), p.Commit}
+	}
+	if n := len(s.Points); n > 0 {
+		sum.Last = pct(s.Points[n-1].Change)
+		sum.LastCommit = s.Points[n-1].Commit
+	}
+	estimated := false
+	for _, det := range s.Detections {
+		p := s.Points[det.Index]
+		sum.Det = append(sum.Det, [4]any{p.Commit, string(det.Kind), bit(det.Definite), pct(det.Change)})
+		var e any
+		if p.App != nil {
+			e, estimated = []any{pct(p.App.Change), pct(p.App.CI.Low), pct(p.App.CI.High), bit(p.App.NoImpact)}, true
+		}
+		sum.DetEst = append(sum.DetEst, e)
+	}
+	if !estimated {
+		sum.DetEst = nil
+	}
+	return sum
 }

@@ -16,9 +16,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/perf/benchfmt"
-
-	"github.com/mbopt/mbopt/compare/detect"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/benchname"
 )
@@ -205,67 +202,11 @@ func Files(d *Data, opt Options) ([]File, error) {
 		return nil, err
 	}
 
-	idx := jsIndex{Title: d.Title, Metric: d.Metric, Baseline: jsCommitOf(d.Baseline), CommitURL: opt.CommitURL, ChunkSize: ChunkSize, Series: []jsSummary{}}
-	for _, c := range d.Commits {
-		idx.Commits.Hash = append(idx.Commits.Hash, c.Hash)
-		idx.Commits.Date = append(idx.Commits.Date, c.Time.UTC().Format(dateLayout))
-		idx.Commits.Subject = append(idx.Commits.Subject, c.Subject)
-	}
-	if a := d.Application; a != nil {
-		ja := &jsApp{Name: a.Name, Unit: a.Unit, Source: a.Source}
-		for _, p := range a.Points {
-			ja.C = append(ja.C, p.Commit)
-			ja.V = append(ja.V, num(p.Value))
-			ja.Lo = append(ja.Lo, num(p.CI.Low))
-			ja.Hi = append(ja.Hi, num(p.CI.High))
-			if p.Detected {
-				ja.Det = append(ja.Det, [3]any{p.Commit, string(cmp.Or(p.Kind, detect.Jump)), bit(p.Definite)})
-			}
-		}
-		idx.App = ja
-	}
-	against := map[string]int{} // a bridge's baseline → its index in idx.Bases, +1
-	for _, b := range d.Bridges {
-		idx.Bridges = append(idx.Bridges, [2]jsCommit{jsCommitOf(b.From), jsCommitOf(b.To)})
-		for _, c := range []Commit{b.From, b.To} {
-			if _, ok := against[c.Hash]; !ok && c.Hash != d.Baseline.Hash {
-				idx.Bases = append(idx.Bases, jsCommitOf(c))
-				against[c.Hash] = len(idx.Bases)
-			}
-		}
-	}
+	idx, against := jsIndexOf(d, opt)
 	var chunks [][]jsSeries
 	for k, i := range order {
 		s := d.Series[i]
-		sum := jsSummary{ID: s.ID, Pkg: s.Package, Name: s.Name, Unit: s.Unit, Metric: s.Metric, Machine: s.Machine, Settings: s.Settings,
-			Page: "series/" + names[i], N: len(s.Points), Det: [][4]any{}}
-		sum.App = s.Application
-		sum.HigherBetter = benchfmt.UnitMetadataMap(nil).GetBetter(s.Unit) > 0
-		if im := s.Impact; im != nil {
-			h := pct(im.Reference)
-			sum.Impact = &h
-		}
-		if j, ok := latestEstimate(s); ok {
-			p := s.Points[j]
-			sum.Est = []any{pct(p.App.Change), pct(p.App.CI.Low), pct(p.App.CI.High), bit(p.App.NoImpact), p.Commit}
-		}
-		if n := len(s.Points); n > 0 {
-			sum.Last = pct(s.Points[n-1].Change)
-			sum.LastCommit = s.Points[n-1].Commit
-		}
-		estimated := false
-		for _, det := range s.Detections {
-			p := s.Points[det.Index]
-			sum.Det = append(sum.Det, [4]any{p.Commit, string(det.Kind), bit(det.Definite), pct(det.Change)})
-			var e any
-			if p.App != nil {
-				e, estimated = []any{pct(p.App.Change), pct(p.App.CI.Low), pct(p.App.CI.High), bit(p.App.NoImpact)}, true
-			}
-			sum.DetEst = append(sum.DetEst, e)
-		}
-		if !estimated {
-			sum.DetEst = nil
-		}
+		sum := jsSummaryOf(s, "series/"+names[i])
 		idx.Series = append(idx.Series, sum)
 		if k%ChunkSize == 0 {
 			chunks = append(chunks, nil)
