@@ -32,11 +32,11 @@ func writeSensitivityText(w io.Writer, s *sensitivity.Result) {
 			p(".\n")
 		}
 	}
-	mdes := fmt.Sprintf("MDEs: %d measured in comparisons, the others %s", s.Measured, render.Pct(s.DefaultMDE))
+	mdes := fmt.Sprintf("MDEs: %d measured in comparisons, the others %s; none counts below the comparisons' %s threshold", s.Measured, render.Pct(s.DefaultMDE), render.Pct(s.Threshold))
 	if s.Source != "instructions" {
 		mdes += "; shares from CPU samples, so a small share is known only roughly: collect with --source instructions for exact ones"
 	}
-	p("A function's detectable slowdown is min over benchmarks of MDE / its share of the benchmark (%s).\n", mdes)
+	p("A function's detectable slowdown is min over benchmarks of the benchmark's MDE / the function's share of it (%s).\n", mdes)
 	t := &render.Table{}
 	t.Row("slowdown", "caught in (whole suite)", "minimal suite")
 	for i, c := range s.Caught {

@@ -205,8 +205,9 @@
 //
 //   - --sensitivity: say, for each project function, the smallest slowdown
 //     of its own cost that some benchmark would report: min over the
-//     benchmarks of MDE / the function's share of the benchmark's cost per
-//     operation (never, when no benchmark runs it), with the benchmark
+//     benchmarks of max(MDE, compare's default 1% threshold) / the
+//     function's share of the benchmark's cost per operation (never, when
+//     no benchmark runs it), with the benchmark
 //     that catches it first; the share of the application's CPU in
 //     functions where a +1%, +5%, +10% and +50% slowdown would be caught,
 //     for the whole suite and the minimal suite ("a 10% slowdown would be

@@ -22,11 +22,14 @@
 //     of b that a comparison reports (compare.Result.MinDetectableEffect),
 //     from a comparison the caller has ([Benchmark.MDE]) or else
 //     [Options.DefaultMDE].
+//   - A comparison reports a change only beyond its threshold as well
+//     ([Options.Threshold], compare's --threshold, 1% by default), so the
+//     effect b detects is E_b = max(MDE_b, threshold).
 //   - A slowdown s of f (f's own cost per call times 1+s) moves b by
-//     s·share_b(f), so b reports it when s·share_b(f) ≥ MDE_b. The
+//     s·share_b(f), so b reports it when s·share_b(f) ≥ E_b. The
 //     smallest slowdown of f the suite would catch, its detectable
 //     slowdown, is the minimum over the benchmarks that run f of
-//     MDE_b / share_b(f); a function no benchmark runs (share 0 in every
+//     E_b / share_b(f); a function no benchmark runs (share 0 in every
 //     benchmark) has none: the suite would never notice it.
 //
 // The caught curve ([Result.Caught]) gives, for a slowdown s, the share of

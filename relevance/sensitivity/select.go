@@ -47,14 +47,15 @@ func (s *Selection) IDs() []string {
 // function that some benchmark would catch slowed down by slowdown, some
 // picked benchmark catches, so dropping the others loses no function's
 // detectability at that slowdown. It is Algorithm 2's greedy set cover
-// over "b catches f" (MDE_b / share_b(f) <= slowdown) instead of "b runs
+// over "b catches f" (E_b / share_b(f) <= slowdown, see the package documentation) instead of "b runs
 // f", each function weighed by its application share: each step picks the
 // benchmark that catches the largest share not yet caught; ties go to the
 // more precise benchmark (the smaller MDE), then to the cheaper (cost,
 // when given, by id; a missing cost counts as unknown and loses to a known
 // one), then to the smaller id. Benchmarks' MDEs default as in [Compute]
-// (defaultMDE; 0 means by the profiles' unit).
-func Select(app *callgraph.Graph, benches []Benchmark, slowdown, defaultMDE float64, cost map[string]float64) (*Selection, error) {
+// (defaultMDE; 0 means by the profiles' unit), and no MDE counts below
+// threshold (0 means DefaultThreshold).
+func Select(app *callgraph.Graph, benches []Benchmark, slowdown, defaultMDE, threshold float64, cost map[string]float64) (*Selection, error) {
 	if app == nil || app.Total <= 0 {
 		return nil, fmt.Errorf("sensitivity: the application profile has no samples")
 	}
@@ -73,7 +74,7 @@ func Select(app *callgraph.Graph, benches []Benchmark, slowdown, defaultMDE floa
 		if b.Profile == nil || b.Profile.Total <= 0 {
 			return nil, fmt.Errorf("sensitivity: benchmark %s: its profile has no samples", b.ID)
 		}
-		mdes[i] = cmp.Or(b.MDE, defaultMDE)
+		mdes[i] = max(cmp.Or(b.MDE, defaultMDE), cmp.Or(threshold, DefaultThreshold))
 		for _, n := range b.Profile.Nodes {
 			if n.Flat <= 0 {
 				continue

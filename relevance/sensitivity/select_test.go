@@ -34,12 +34,12 @@ func TestSelect(t *testing.T) {
 		{"nothing caught", []sensitivity.Benchmark{{ID: "m.A", Profile: same, MDE: 0.5}}, nil, []string{}, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sel, err := sensitivity.Select(app, tc.benches, tc.slowdown, 0, tc.cost)
+			sel, err := sensitivity.Select(app, tc.benches, tc.slowdown, 0, 1e-9, tc.cost)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, sel.IDs())
 			assert.InDelta(t, tc.caught, sel.Caught, 1e-12)
 			// The picks catch what the whole suite catches.
-			r, err := sensitivity.Compute(app, tc.benches, sensitivity.Options{Slowdowns: []float64{sel.Slowdown}, Suite: sel.IDs()})
+			r, err := sensitivity.Compute(app, tc.benches, sensitivity.Options{Slowdowns: []float64{sel.Slowdown}, Suite: sel.IDs(), Threshold: 1e-9})
 			require.NoError(t, err)
 			assert.InDelta(t, r.Caught[0].AppShare, r.SuiteCaught[0].AppShare, 1e-12)
 			assert.InDelta(t, r.Caught[0].AppShare, sel.Caught, 1e-12)
@@ -49,8 +49,8 @@ func TestSelect(t *testing.T) {
 
 func TestSelectErrors(t *testing.T) {
 	app, _ := issueModule()
-	_, err := sensitivity.Select(&callgraph.Graph{}, nil, 0, 0, nil)
+	_, err := sensitivity.Select(&callgraph.Graph{}, nil, 0, 0, 0, nil)
 	assert.ErrorContains(t, err, "the application profile has no samples")
-	_, err = sensitivity.Select(app, []sensitivity.Benchmark{{ID: "m.X", Profile: &callgraph.Graph{}}}, 0, 0, nil)
+	_, err = sensitivity.Select(app, []sensitivity.Benchmark{{ID: "m.X", Profile: &callgraph.Graph{}}}, 0, 0, 0, nil)
 	assert.ErrorContains(t, err, "benchmark m.X: its profile has no samples")
 }

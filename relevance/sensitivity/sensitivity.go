@@ -18,6 +18,10 @@ const (
 	CPUMDE          = 0.05
 )
 
+// DefaultThreshold is the smallest change a comparison reports as one
+// by default: mbopt compare's --threshold, 1%.
+const DefaultThreshold = 0.01
+
 // DefaultSlowdowns are the slowdowns of the caught curve: 1%, 5%, 10% and
 // 50%.
 var DefaultSlowdowns = []float64{0.01, 0.05, 0.10, 0.50}
@@ -45,6 +49,11 @@ type Options struct {
 	// MDE is not known; 0 means InstructionsMDE when every profile is an
 	// instruction profile (Unit "instructions") and CPUMDE otherwise.
 	DefaultMDE float64
+	// Threshold is the smallest relative change the comparisons report
+	// as a change (compare's Settings.Threshold): a benchmark reports a
+	// slowdown only beyond both its MDE and the threshold. 0 means
+	// DefaultThreshold.
+	Threshold float64
 	// Slowdowns are the points of the caught curve, ascending; nil means
 	// DefaultSlowdowns.
 	Slowdowns []float64
@@ -79,7 +88,8 @@ type Function struct {
 	Benchmark string `json:"benchmark,omitempty"`
 	// Share is its flat share of Benchmark's per-operation cost, 0..1.
 	Share float64 `json:"benchmark_share,omitempty"`
-	// MDE is Benchmark's minimum detectable effect used.
+	// MDE is Benchmark's minimum detectable effect used: its MDE, or the
+	// threshold when larger.
 	MDE float64 `json:"mde,omitempty"`
 }
 
@@ -121,6 +131,9 @@ type Result struct {
 	// Measured counts the benchmarks whose MDE was given (measured); the
 	// others used DefaultMDE.
 	Measured int `json:"measured_mdes"`
+	// Threshold is the comparisons' threshold used: a benchmark's
+	// effective detectable effect is the larger of its MDE and this.
+	Threshold float64 `json:"threshold"`
 	// Functions are the application's functions (those Options.Functions
 	// keeps), by AppShare, largest first, then by name.
 	Functions []Function `json:"functions"`
@@ -147,7 +160,7 @@ func Compute(app *callgraph.Graph, benches []Benchmark, opt Options) (*Result, e
 	if app == nil || app.Total <= 0 {
 		return nil, fmt.Errorf("sensitivity: the application profile has no samples")
 	}
-	res := &Result{Source: "instructions", DefaultMDE: opt.DefaultMDE, RecommendSlowdown: cmp.Or(opt.Recommend, DefaultRecommendSlowdown)}
+	res := &Result{Source: "instructions", DefaultMDE: opt.DefaultMDE, Threshold: cmp.Or(opt.Threshold, DefaultThreshold), RecommendSlowdown: cmp.Or(opt.Recommend, DefaultRecommendSlowdown)}
 	for _, b := range benches {
 		if b.Profile == nil || b.Profile.Total <= 0 {
 			return nil, fmt.Errorf("sensitivity: benchmark %s: its profile has no samples", b.ID)
@@ -172,7 +185,7 @@ func Compute(app *callgraph.Graph, benches []Benchmark, opt Options) (*Result, e
 	if slowdowns == nil {
 		slowdowns = DefaultSlowdowns
 	}
-	all := detectable(app, benches, res.DefaultMDE)
+	all := detectable(app, benches, res.DefaultMDE, res.Threshold)
 	res.all = all
 	res.Caught = curve(all, slowdowns)
 	if opt.Suite != nil {
@@ -182,7 +195,7 @@ func Compute(app *callgraph.Graph, benches []Benchmark, opt Options) (*Result, e
 				sub = append(sub, b)
 			}
 		}
-		res.SuiteCaught = curve(detectable(app, sub, res.DefaultMDE), slowdowns)
+		res.SuiteCaught = curve(detectable(app, sub, res.DefaultMDE, res.Threshold), slowdowns)
 	}
 	for i, f := range all {
 		if f.AppShare == 0 || opt.Functions != nil && !opt.Functions(&app.Nodes[i]) {
@@ -204,14 +217,14 @@ func Compute(app *callgraph.Graph, benches []Benchmark, opt Options) (*Result, e
 
 // detectable returns, for each node of app (by id), its Function with the
 // smallest slowdown benches would catch, each benchmark's MDE being
-// defaultMDE where not given.
-func detectable(app *callgraph.Graph, benches []Benchmark, defaultMDE float64) []Function {
+// defaultMDE where not given, and no smaller than threshold.
+func detectable(app *callgraph.Graph, benches []Benchmark, defaultMDE, threshold float64) []Function {
 	fns := make([]Function, len(app.Nodes))
 	for i, n := range app.Nodes {
 		fns[i] = Function{Function: n.Name, AppShare: max(n.Flat, 0) / app.Total}
 	}
 	for _, b := range benches {
-		mde := cmp.Or(b.MDE, defaultMDE)
+		mde := max(cmp.Or(b.MDE, defaultMDE), threshold)
 		g := b.Profile
 		for _, n := range g.Nodes {
 			if n.Flat <= 0 {
