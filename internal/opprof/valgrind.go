@@ -33,33 +33,7 @@ type Sample struct {
 // and are skipped; compressed names ("(id) name") and compressed
 // positions ("+n", "-n", "*") are read. name names the file in errors.
 func ReadValgrind(r io.Reader, name string) ([]Sample, error) {
-	type key struct {
-		sym, file string
-		line      int
-	}
-	idx := map[key]int{}
-	var out []Sample
-	files, fns := map[string]string{}, map[string]string{}
-	// compressed resolves "(id) name" and "(id)".
-	compressed := func(m map[string]string, v string) string {
-		if !strings.HasPrefix(v, "(") {
-			return v
-		}
-		end := strings.IndexByte(v, ')')
-		if end < 0 {
-			return v
-		}
-		id, rest := v[:end+1], strings.TrimSpace(v[end+1:])
-		if rest != "" {
-			m[id] = rest
-			return rest
-		}
-		return m[id]
-	}
-	var fl, fi, fn string
-	irCol, linePos, nPos := -1, 0, 1
-	var last []int64
-	skipNext := false
+	vr := &valgrindReader{name: name, idx: map[sampleKey]int{}, files: map[string]string{}, fns: map[string]string{}, irCol: -1, nPos: 1}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for ln := 1; sc.Scan(); ln++ {
@@ -68,91 +42,158 @@ func ReadValgrind(r io.Reader, name string) ([]Sample, error) {
 			continue
 		}
 		if k, v, ok := strings.Cut(s, "="); ok && !strings.ContainsAny(k, " \t") {
-			switch k {
-			case "fl":
-				fl = compressed(files, v)
-				fi = fl
-			case "fi", "fe":
-				fi = compressed(files, v)
-			case "fn":
-				fn = compressed(fns, v)
-				fi = fl
-			case "cfl", "cfi", "cob", "ob":
-				compressed(files, v)
-			case "cfn":
-				compressed(fns, v)
-			case "calls":
-				skipNext = true
-			}
+			vr.spec(k, v)
 			continue
 		}
 		if k, v, ok := strings.Cut(s, ":"); ok && !strings.ContainsAny(k, " \t") {
-			switch k {
-			case "events":
-				irCol = -1
-				for i, e := range strings.Fields(v) {
-					if e == "Ir" {
-						irCol = i
-					}
-				}
-			case "positions":
-				pos := strings.Fields(v)
-				nPos, linePos = len(pos), 0
-				for i, p := range pos {
-					if p == "line" {
-						linePos = i
-					}
-				}
-			}
+			vr.header(k, v)
 			continue
 		}
-		c := s[0]
-		if !(c >= '0' && c <= '9') && c != '+' && c != '-' && c != '*' {
-			continue
+		if err := vr.cost(ln, s); err != nil {
+			return nil, err
 		}
-		f := strings.Fields(s)
-		if len(f) < nPos {
-			return nil, fmt.Errorf("%s:%d: cost line %q has fewer than %d positions", name, ln, s, nPos)
-		}
-		if last == nil {
-			last = make([]int64, nPos)
-		}
-		for i := 0; i < nPos; i++ {
-			p, err := position(f[i], last[i])
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", name, ln, err)
-			}
-			last[i] = p
-		}
-		if skipNext {
-			skipNext = false
-			continue
-		}
-		if irCol < 0 {
-			return nil, fmt.Errorf("%s: no \"events:\" line naming Ir before the first cost line: not a Cachegrind or Callgrind output file", name)
-		}
-		if nPos+irCol >= len(f) {
-			continue // a missing event counts zero
-		}
-		v, err := strconv.ParseFloat(f[nPos+irCol], 64)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: count %q: %w", name, ln, f[nPos+irCol], err)
-		}
-		kk := key{fn, fi, int(last[linePos])}
-		if i, ok := idx[kk]; ok {
-			out[i].Value += v
-			continue
-		}
-		idx[kk] = len(out)
-		out = append(out, Sample{Symbol: fn, File: fi, Line: kk.line, Value: v})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if irCol < 0 {
+	if vr.irCol < 0 {
 		return nil, fmt.Errorf("%s: no \"events:\" line naming Ir: not a Cachegrind or Callgrind output file", name)
 	}
-	return out, nil
+	return vr.out, nil
+}
+
+// A sampleKey is the position of a Sample: symbol, file and line.
+type sampleKey struct {
+	sym, file string
+	line      int
+}
+
+// A valgrindReader is the state of [ReadValgrind] in its file: the
+// current names, the file's columns, the previous cost line's positions
+// and the samples so far.
+type valgrindReader struct {
+	name string // the file's name in errors
+	idx  map[sampleKey]int
+	out  []Sample
+	// files and fns resolve compressed names by id.
+	files, fns map[string]string
+	// fl is the current file, fi the file of the current inlined code
+	// (fl outside it), fn the current function.
+	fl, fi, fn string
+	// irCol is the column of the event Ir among the counts, -1 before an
+	// "events:" line names it; nPos is the number of positions, linePos
+	// the index of the line among them.
+	irCol, linePos, nPos int
+	last                 []int64 // the previous cost line's positions
+	skipNext             bool    // the next cost line is a call's inclusive cost
+}
+
+// compressed resolves "(id) name" and "(id)" with the names by id in m,
+// recording a name given with its id.
+func compressed(m map[string]string, v string) string {
+	if !strings.HasPrefix(v, "(") {
+		return v
+	}
+	end := strings.IndexByte(v, ')')
+	if end < 0 {
+		return v
+	}
+	id, rest := v[:end+1], strings.TrimSpace(v[end+1:])
+	if rest != "" {
+		m[id] = rest
+		return rest
+	}
+	return m[id]
+}
+
+// spec reads a position specification line, k=v: a file, an inlined
+// file, a function, a call's target names, or "calls=", after which
+// the next cost line is skipped.
+func (vr *valgrindReader) spec(k, v string) {
+	switch k {
+	case "fl":
+		vr.fl = compressed(vr.files, v)
+		vr.fi = vr.fl
+	case "fi", "fe":
+		vr.fi = compressed(vr.files, v)
+	case "fn":
+		vr.fn = compressed(vr.fns, v)
+		vr.fi = vr.fl
+	case "cfl", "cfi", "cob", "ob":
+		compressed(vr.files, v)
+	case "cfn":
+		compressed(vr.fns, v)
+	case "calls":
+		vr.skipNext = true
+	}
+}
+
+// header reads a header line, k: v; the events and the positions matter.
+func (vr *valgrindReader) header(k, v string) {
+	switch k {
+	case "events":
+		vr.irCol = -1
+		for i, e := range strings.Fields(v) {
+			if e == "Ir" {
+				vr.irCol = i
+			}
+		}
+	case "positions":
+		pos := strings.Fields(v)
+		vr.nPos, vr.linePos = len(pos), 0
+		for i, p := range pos {
+			if p == "line" {
+				vr.linePos = i
+			}
+		}
+	}
+}
+
+// cost reads line s, number ln, when it is a cost line: its positions,
+// and unless it follows "calls=", its Ir count, added to the sample of
+// its position. Other lines are ignored.
+func (vr *valgrindReader) cost(ln int, s string) error {
+	name, nPos, irCol := vr.name, vr.nPos, vr.irCol
+	c := s[0]
+	if !(c >= '0' && c <= '9') && c != '+' && c != '-' && c != '*' {
+		return nil
+	}
+	f := strings.Fields(s)
+	if len(f) < nPos {
+		return fmt.Errorf("%s:%d: cost line %q has fewer than %d positions", name, ln, s, nPos)
+	}
+	if vr.last == nil {
+		vr.last = make([]int64, nPos)
+	}
+	for i := 0; i < nPos; i++ {
+		p, err := position(f[i], vr.last[i])
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", name, ln, err)
+		}
+		vr.last[i] = p
+	}
+	if vr.skipNext {
+		vr.skipNext = false
+		return nil
+	}
+	if irCol < 0 {
+		return fmt.Errorf("%s: no \"events:\" line naming Ir before the first cost line: not a Cachegrind or Callgrind output file", name)
+	}
+	if nPos+irCol >= len(f) {
+		return nil // a missing event counts zero
+	}
+	v, err := strconv.ParseFloat(f[nPos+irCol], 64)
+	if err != nil {
+		return fmt.Errorf("%s:%d: count %q: %w", name, ln, f[nPos+irCol], err)
+	}
+	kk := sampleKey{vr.fn, vr.fi, int(vr.last[vr.linePos])}
+	if i, ok := vr.idx[kk]; ok {
+		vr.out[i].Value += v
+		return nil
+	}
+	vr.idx[kk] = len(vr.out)
+	vr.out = append(vr.out, Sample{Symbol: vr.fn, File: vr.fi, Line: kk.line, Value: v})
+	return nil
 }
 
 // position reads one position of a cost line, absolute or relative to
