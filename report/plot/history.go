@@ -129,9 +129,23 @@ func (f *HistoryFigure) SVG() ([]byte, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("report: %s: no points to plot", f.Title)
 	}
-	line, band := make(plotter.XYs, n), make(plotter.XYs, 0, 2*n)
+	// Drawn in this order: each layer lies on top of the ones before.
+	for _, add := range []func(*frame) error{f.addBand, f.addThresholds, f.addChange, f.addDetections} {
+		if err := add(fr); err != nil {
+			return nil, fmt.Errorf("report: %s: %w", f.Title, err)
+		}
+	}
+	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
+	p.X.Tick.Marker = commitTicks(labels)
+	return fr.svg()
+}
+
+// addBand draws the changes' confidence intervals as a band (a thin box
+// for a lone point) and lists it in the legend.
+func (f *HistoryFigure) addBand(fr *frame) error {
+	n := len(f.Points)
+	band := make(plotter.XYs, 0, 2*n)
 	for i, pt := range f.Points {
-		line[i] = plotter.XY{X: float64(i), Y: 100 * pt.Change}
 		band = append(band, plotter.XY{X: float64(i), Y: 100 * pt.CI.High})
 	}
 	for i := n - 1; i >= 0; i-- {
@@ -144,43 +158,60 @@ func (f *HistoryFigure) SVG() ([]byte, error) {
 	}
 	poly, err := plotter.NewPolygon(band)
 	if err != nil {
-		return nil, fmt.Errorf("report: %s: %w", f.Title, err)
+		return err
 	}
 	poly.Color = bandColor
 	poly.LineStyle.Width = 0
-	p.Add(poly)
+	fr.plot.Add(poly)
 	fr.legend.Add("99% CI", poly)
+	return nil
+}
 
-	// The jump threshold of point i: a short dash above and below it at
-	// the previous value ± the threshold, the band a jump must leave.
-	for i := 1; i < n; i++ {
+// addThresholds draws the jump threshold of each point after the first:
+// a short dash above and below it at the previous value ± the threshold,
+// the band a jump must leave.
+func (f *HistoryFigure) addThresholds(fr *frame) error {
+	for i := 1; i < len(f.Points); i++ {
 		prev, t := 1+f.Points[i-1].Change, f.Points[i].Threshold
 		for _, y := range []float64{100 * (prev*(1+t) - 1), 100 * (prev*(1-t) - 1)} {
 			l, err := plotter.NewLine(plotter.XYs{{X: float64(i) - 0.35, Y: y}, {X: float64(i) + 0.35, Y: y}})
 			if err != nil {
-				return nil, fmt.Errorf("report: %s: %w", f.Title, err)
+				return err
 			}
 			l.Color = thresholdColor
 			l.Width = vg.Points(1)
 			l.Dashes = []vg.Length{vg.Points(3), vg.Points(2)}
-			p.Add(l)
+			fr.plot.Add(l)
 			if i == 1 && y > 100*(prev-1) {
 				fr.legend.Add("jump threshold", l)
 			}
 		}
 	}
+	return nil
+}
 
+// addChange draws the changes as a line with a point per commit.
+func (f *HistoryFigure) addChange(fr *frame) error {
+	line := make(plotter.XYs, len(f.Points))
+	for i, pt := range f.Points {
+		line[i] = plotter.XY{X: float64(i), Y: 100 * pt.Change}
+	}
 	l, pts, err := plotter.NewLinePoints(line)
 	if err != nil {
-		return nil, fmt.Errorf("report: %s: %w", f.Title, err)
+		return err
 	}
 	l.Color, pts.Color = seriesColor, seriesColor
 	l.Width = vg.Points(1.5)
 	pts.Shape = draw.CircleGlyph{}
 	pts.Radius = vg.Points(2)
-	p.Add(l, pts)
+	fr.plot.Add(l, pts)
 	fr.legend.Add("change", l, pts)
+	return nil
+}
 
+// addDetections marks the detections, one glyph per kind, certainty and
+// direction, each group in the legend.
+func (f *HistoryFigure) addDetections(fr *frame) error {
 	type key struct {
 		kind     detect.Kind
 		definite bool
@@ -212,10 +243,10 @@ func (f *HistoryFigure) SVG() ([]byte, error) {
 	for _, k := range keys {
 		sc, err := plotter.NewScatter(groups[k])
 		if err != nil {
-			return nil, fmt.Errorf("report: %s: %w", f.Title, err)
+			return err
 		}
 		sc.GlyphStyle = detectionGlyph(k.kind, k.definite, k.up)
-		p.Add(sc)
+		fr.plot.Add(sc)
 		word := "potential"
 		if k.definite {
 			word = "definite"
@@ -226,9 +257,7 @@ func (f *HistoryFigure) SVG() ([]byte, error) {
 		}
 		fr.legend.Add(fmt.Sprintf("%s %s %s", word, k.kind, dir), sc)
 	}
-	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
-	p.X.Tick.Marker = commitTicks(labels)
-	return fr.svg()
+	return nil
 }
 
 // commitTicks marks every commit of a history figure and labels at most
