@@ -67,99 +67,135 @@ type BenchFailure struct {
 // go test has printed the name, and the iteration count and values follow
 // on a later line, after the printed text; ParseOutput joins the two.
 func ParseOutput(out []byte, top string) Output {
-	var o Output
-	known := func(name string) bool { return name == top || strings.HasPrefix(name, top+"/") }
-	ignored := map[string]bool{}
-	var w bytes.Buffer
-	pending := ""              // a known name whose result line was cut by printed text
-	last := ""                 // the known name started last, until its result or failure
-	failed := map[string]int{} // name → index in o.Failed
-	// ends notes that the benchmark printed (its result line's name, with
-	// or without the -GOMAXPROCS suffix) is no longer running.
-	ends := func(printed string) {
-		if last == printed || last == trimProcs(printed) {
-			last = ""
-		}
-	}
-	var logged []string // the indented lines just before, a benchmark's log
+	p := &outputParser{top: top, ignored: map[string]bool{}, failed: map[string]int{}}
 	ls := lines(out)
 	for i := 0; i < len(ls); i++ {
 		l := ls[i]
 		if strings.HasPrefix(l, "    ") && strings.TrimSpace(l) != "" {
-			logged = append(logged, strings.TrimSpace(l))
+			p.logged = append(p.logged, strings.TrimSpace(l))
 		} else if !strings.HasPrefix(l, "--- FAIL: ") {
-			logged = nil
+			p.logged = nil
 		}
 		if k, _, ok := strings.Cut(l, ": "); ok && slices.Contains(ConfigKeys, k) && !strings.ContainsAny(k, " \t") {
-			w.WriteString(l + "\n")
+			p.w.WriteString(l + "\n")
 			continue
 		}
 		if name, ok := strings.CutPrefix(l, "--- SKIP: "); ok {
 			// A skipped benchmark ends without a result.
-			ends(strings.TrimSpace(name))
+			p.ends(strings.TrimSpace(name))
 			continue
 		}
 		if name, ok := strings.CutPrefix(l, "--- FAIL: "); ok {
-			name = strings.TrimSpace(name)
-			if j := strings.Index(name, " ("); j > 0 {
-				name = name[:j] // a test's "(0.00s)"
-			}
-			// Its log: before the line with -test.v, after it without.
-			msg := logged
-			for i+1 < len(ls) && (strings.HasPrefix(ls[i+1], "    ") || strings.HasPrefix(ls[i+1], "\t")) {
-				i++
-				msg = append(msg, strings.TrimSpace(ls[i]))
-			}
-			ends(name)
-			if _, dup := failed[name]; !dup && known(name) {
-				failed[name] = len(o.Failed)
-				o.Failed = append(o.Failed, BenchFailure{Name: name, Message: strings.Join(msg, "\n")})
-			}
+			i = p.failure(name, ls, i)
 			continue
 		}
-		f := strings.Fields(l)
-		if len(f) == 0 {
-			continue
-		}
-		if !strings.HasPrefix(f[0], "Benchmark") {
-			// A result whose name go test printed before the benchmark's
-			// own output: the rest follows on a line of its own.
-			if pending != "" && (l[0] == ' ' || l[0] == '\t') && isResult(f) {
-				w.WriteString(pending + "\t" + strings.Join(f, "\t") + "\n")
-				ends(pending)
-				pending = ""
-			}
-			continue
-		}
-		name := trimProcs(f[0])
-		switch {
-		case len(f) == 1 && known(f[0]):
-			// -test.v: the benchmark starts.
-			last = f[0]
-		case len(f) == 1:
-		case known(name) && isResult(f[1:]):
-			w.WriteString(l + "\n")
-			ends(f[0])
-			pending = ""
-		case known(name):
-			// The name, then text the benchmark printed: its numbers
-			// follow later. Text that looks like another benchmark's
-			// result is noted.
-			pending = f[0]
-			if len(f) > 2 && strings.HasPrefix(f[1], "Benchmark") && !known(trimProcs(f[1])) {
-				ignored[trimProcs(f[1])] = true
-			} else if len(f) > 2 && !strings.HasPrefix(f[1], "Benchmark") && !isResult(f[1:]) && strings.HasSuffix(f[len(f)-1], "/op") {
-				ignored[name] = true
-			}
-		default:
-			ignored[name] = true
-		}
+		p.benchLine(l)
 	}
-	if pending != "" {
-		ignored[trimProcs(pending)] = true
+	return p.output()
+}
+
+// An outputParser is the state of [ParseOutput] in the output of the
+// benchmarks under top.
+type outputParser struct {
+	top     string
+	o       Output
+	ignored map[string]bool
+	w       bytes.Buffer   // the results
+	pending string         // a known name whose result line was cut by printed text
+	last    string         // the known name started last, until its result or failure
+	failed  map[string]int // name → index in o.Failed
+	logged  []string       // the indented lines just before, a benchmark's log
+}
+
+// known reports whether name is top or a name under it.
+func (p *outputParser) known(name string) bool {
+	return name == p.top || strings.HasPrefix(name, p.top+"/")
+}
+
+// ends notes that the benchmark printed (its result line's name, with
+// or without the -GOMAXPROCS suffix) is no longer running.
+func (p *outputParser) ends(printed string) {
+	if p.last == printed || p.last == trimProcs(printed) {
+		p.last = ""
 	}
-	o.Results = w.Bytes()
-	o.Ignored = sortedKeys(ignored)
+}
+
+// failure reads the failure of benchmark name, from the "--- FAIL: " line
+// ls[i] and the indented lines after it, and returns the index of the
+// last line it read.
+func (p *outputParser) failure(name string, ls []string, i int) int {
+	name = strings.TrimSpace(name)
+	if j := strings.Index(name, " ("); j > 0 {
+		name = name[:j] // a test's "(0.00s)"
+	}
+	// Its log: before the line with -test.v, after it without.
+	msg := p.logged
+	for i+1 < len(ls) && (strings.HasPrefix(ls[i+1], "    ") || strings.HasPrefix(ls[i+1], "\t")) {
+		i++
+		msg = append(msg, strings.TrimSpace(ls[i]))
+	}
+	p.ends(name)
+	if _, dup := p.failed[name]; !dup && p.known(name) {
+		p.failed[name] = len(p.o.Failed)
+		p.o.Failed = append(p.o.Failed, BenchFailure{Name: name, Message: strings.Join(msg, "\n")})
+	}
+	return i
+}
+
+// benchLine reads line l, neither a configuration line nor a skip or a
+// failure: a benchmark that starts (-test.v), a result, the name of a
+// result whose numbers follow later, or the rest of such a result; other
+// lines that look like results are ignored.
+func (p *outputParser) benchLine(l string) {
+	f := strings.Fields(l)
+	if len(f) == 0 {
+		return
+	}
+	if !strings.HasPrefix(f[0], "Benchmark") {
+		// A result whose name go test printed before the benchmark's
+		// own output: the rest follows on a line of its own.
+		if p.pending != "" && (l[0] == ' ' || l[0] == '\t') && isResult(f) {
+			p.w.WriteString(p.pending + "\t" + strings.Join(f, "\t") + "\n")
+			p.ends(p.pending)
+			p.pending = ""
+		}
+		return
+	}
+	name := trimProcs(f[0])
+	switch {
+	case len(f) == 1 && p.known(f[0]):
+		// -test.v: the benchmark starts.
+		p.last = f[0]
+	case len(f) == 1:
+	case p.known(name) && isResult(f[1:]):
+		p.w.WriteString(l + "\n")
+		p.ends(f[0])
+		p.pending = ""
+	case p.known(name):
+		// The name, then text the benchmark printed: its numbers
+		// follow later. Text that looks like another benchmark's
+		// result is noted.
+		p.pending = f[0]
+		if len(f) > 2 && strings.HasPrefix(f[1], "Benchmark") && !p.known(trimProcs(f[1])) {
+			p.ignored[trimProcs(f[1])] = true
+		} else if len(f) > 2 && !strings.HasPrefix(f[1], "Benchmark") && !isResult(f[1:]) && strings.HasSuffix(f[len(f)-1], "/op") {
+			p.ignored[name] = true
+		}
+	default:
+		p.ignored[name] = true
+	}
+}
+
+// output returns the Output read: a result cut short is ignored, and of a
+// parent that fails with its sub-benchmark only the innermost failure is
+// kept.
+func (p *outputParser) output() Output {
+	o := p.o
+	if p.pending != "" {
+		p.ignored[trimProcs(p.pending)] = true
+	}
+	o.Results = p.w.Bytes()
+	o.Ignored = sortedKeys(p.ignored)
 	// A parent fails with its sub-benchmark: keep the innermost.
 	o.Failed = slices.DeleteFunc(o.Failed, func(fl BenchFailure) bool {
 		for _, g := range o.Failed {
@@ -169,7 +205,7 @@ func ParseOutput(out []byte, top string) Output {
 		}
 		return false
 	})
-	o.Running = last
+	o.Running = p.last
 	return o
 }
 
