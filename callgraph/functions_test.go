@@ -18,16 +18,12 @@ func TestFromFunctions(t *testing.T) {
 		{Name: "strings.Index"},
 	}, callgraph.Options{Modules: []string{"example.com/m"}, Exclude: []string{"example.com/m/cmd/..."}})
 	require.NoError(t, err)
-	var got []callgraph.Node
-	for _, n := range g.Nodes {
-		got = append(got, n)
-	}
 	assert.Equal(t, []callgraph.Node{
 		{Name: "example.com/m/cmd/load.main", Package: "example.com/m/cmd/load", File: "example.com/m/cmd/load/main.go", Line: 9},
 		{Name: "example.com/m/store.(*DB).Get", Package: "example.com/m/store", Project: true, File: "example.com/m/store/a.go", Line: 7},
 		{Name: "example.com/m/store.Map[...]", Package: "example.com/m/store", Project: true, File: "example.com/m/store/a.go", Line: 3},
 		{Name: "strings.Index", Package: "strings"},
-	}, got)
+	}, g.Nodes)
 	assert.Equal(t, 4, len(g.Out))
 	assert.Zero(t, g.Total)
 	assert.Equal(t, "functions", g.Unit)

@@ -423,5 +423,6 @@ func checkCostPlan(plan Plan) error {
 	if len(set) == 0 {
 		return nil
 	}
-	return fmt.Errorf("Plan.%s cannot be combined with Objective cost, which keeps Algorithm 2's full coverage at the smallest cost; leave %s unset", strings.Join(set, ", Plan."), strings.Join(set, ", "))
+	fields := "Plan." + strings.Join(set, ", Plan.")
+	return fmt.Errorf("%s cannot be combined with Objective cost, which keeps Algorithm 2's full coverage at the smallest cost; leave %s unset", fields, strings.Join(set, ", "))
 }

@@ -154,16 +154,6 @@ func assertNoTemp(t *testing.T, dir string) {
 	}
 }
 
-func okEntries(m *manifest.Manifest) []manifest.Entry {
-	var out []manifest.Entry
-	for _, e := range m.Benchmarks {
-		if e.Status == manifest.StatusOK {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 func entry(t *testing.T, m *manifest.Manifest, id string) manifest.Entry {
 	t.Helper()
 	for _, e := range m.Benchmarks {

@@ -5,7 +5,6 @@ import (
 	"go/parser"
 	"go/token"
 	"slices"
-	"strings"
 
 	"github.com/mbopt/mbopt/internal/srcfunc"
 )
@@ -79,6 +78,3 @@ func owner(spans []span, p pos) int {
 	}
 	return best
 }
-
-// isGoFile reports whether a coverage file name names Go source.
-func isGoFile(name string) bool { return strings.HasSuffix(name, ".go") }

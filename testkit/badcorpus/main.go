@@ -13,7 +13,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"log"
 	"os"
 	"path/filepath"
@@ -219,4 +218,4 @@ func unnamed() *profile.Profile {
 	return p
 }
 
-func init() { log.SetFlags(0); log.SetPrefix(fmt.Sprint("gen: ")) }
+func init() { log.SetFlags(0); log.SetPrefix("gen: ") }
