@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,17 +18,12 @@ import (
 // root is the module's root directory, relative to this package.
 const root = "../.."
 
-// undocumented returns one line per exported name or field without a doc
-// comment, and per package without a package comment, in the Go files
-// under dir, as "file:line: what", sorted.
-func undocumented(dir string) ([]string, error) {
-	var out []string
-	// documented records, per directory, whether some file has a package
-	// comment; first its first file, where a missing one is reported.
-	documented := map[string]bool{}
-	first := map[string]string{}
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+// walkGoFiles parses each production Go file under dir (test files,
+// testdata directories, hidden directories and nested modules aside, as
+// the package documentation says) into fset, with its comments, and calls
+// visit with its slash-separated path relative to dir, in lexical order.
+func walkGoFiles(dir string, fset *token.FileSet, visit func(rel string, f *ast.File)) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -54,20 +50,35 @@ func undocumented(dir string) ([]string, error) {
 		if err != nil {
 			return err
 		}
+		visit(filepath.ToSlash(rel), f)
+		return nil
+	})
+}
+
+// undocumented returns one line per exported name or field without a doc
+// comment, and per package without a package comment, in the Go files
+// under dir, as "file:line: what", sorted.
+func undocumented(dir string) ([]string, error) {
+	var out []string
+	// documented records, per directory, whether some file has a package
+	// comment; first its first file, where a missing one is reported.
+	documented := map[string]bool{}
+	first := map[string]string{}
+	fset := token.NewFileSet()
+	err := walkGoFiles(dir, fset, func(rel string, f *ast.File) {
 		report := func(pos token.Pos, format string, args ...any) {
-			out = append(out, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(rel), fset.Position(pos).Line, fmt.Sprintf(format, args...)))
+			out = append(out, fmt.Sprintf("%s:%d: %s", rel, fset.Position(pos).Line, fmt.Sprintf(format, args...)))
 		}
 		checkFile(f, report)
-		pkgDir := filepath.Dir(rel)
+		pkgDir := path.Dir(rel)
 		if _, ok := first[pkgDir]; !ok {
-			first[pkgDir] = filepath.ToSlash(rel)
+			first[pkgDir] = rel
 		}
 		documented[pkgDir] = documented[pkgDir] || f.Doc != nil
-		return nil
 	})
 	for d, ok := range documented {
 		if !ok {
-			out = append(out, fmt.Sprintf("%s:1: package in %s has no package comment", first[d], filepath.ToSlash(d)))
+			out = append(out, fmt.Sprintf("%s:1: package in %s has no package comment", first[d], d))
 		}
 	}
 	slices.Sort(out)
