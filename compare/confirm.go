@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/culprit"
 	"github.com/mbopt/mbopt/compare/engine"
@@ -48,9 +47,9 @@ func (c Confirm) Enabled() bool { return c.Benchmark != "" || c.Command != "" }
 func (c Confirm) check() error {
 	switch {
 	case c.Benchmark != "" && c.Command != "":
-		return mbopt.Field("Confirm.Benchmark").Errorf("and %s both name the application workload; give one of them", mbopt.Field("Confirm.Command"))
+		return FieldConfirmBenchmark.Errorf("and %s both name the application workload; give one of them", FieldConfirmCommand)
 	case strings.TrimSpace(c.Command) == "" && c.Command != "":
-		return mbopt.Field("Confirm.Command").Errorf("is blank; give the command that runs the application workload")
+		return FieldConfirmCommand.Errorf("is blank; give the command that runs the application workload")
 	}
 	return nil
 }

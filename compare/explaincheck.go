@@ -3,7 +3,6 @@ package compare
 import (
 	"strings"
 
-	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/internal/benchname"
 )
 
@@ -27,7 +26,7 @@ func checkExplain(explain []string, tops []Benchmark) error {
 			}
 		}
 		if !ok {
-			return mbopt.Field("Explain").Errorf("%q names no benchmark of this comparison: give a full name such as BenchmarkQuery/sum, or an id (import path, a dot, the full name) of a benchmark the comparison selects", n)
+			return FieldExplain.Errorf("%q names no benchmark of this comparison: give a full name such as BenchmarkQuery/sum, or an id (import path, a dot, the full name) of a benchmark the comparison selects", n)
 		}
 	}
 	return nil

@@ -88,7 +88,7 @@ func (e *GateError) Error() string {
 // Text returns the message with the gate's setting (the field FailOn) named
 // by name, as mbopt.Error.Text names fields.
 func (e *GateError) Text(name func(mbopt.Field) string) string {
-	return fmt.Sprintf("%s %s: the gate failed on %s: %s", name("FailOn"), e.FailOn, textutil.Plural(len(e.Failed), "benchmark"), strings.Join(e.Failed, ", "))
+	return fmt.Sprintf("%s %s: the gate failed on %s: %s", name(FieldFailOn), e.FailOn, textutil.Plural(len(e.Failed), "benchmark"), strings.Join(e.Failed, ", "))
 }
 
 // GateError returns a *[GateError] naming the benchmarks that fail the gate

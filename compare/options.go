@@ -3,6 +3,7 @@ package compare
 import (
 	"time"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare/shard"
 )
@@ -105,3 +106,34 @@ type Options struct {
 	// at a time.
 	Progress func(Event)
 }
+
+// The fields of [Options] (and [GateError]) that input errors name
+// (mbopt.Field paths).
+const (
+	FieldAA               mbopt.Field = "AA"
+	FieldApplication      mbopt.Field = "Application"
+	FieldBase             mbopt.Field = "Base"
+	FieldBench            mbopt.Field = "Bench"
+	FieldConfirm          mbopt.Field = "Confirm"
+	FieldConfirmBenchmark mbopt.Field = "Confirm.Benchmark"
+	FieldConfirmCommand   mbopt.Field = "Confirm.Command"
+	FieldExplain          mbopt.Field = "Explain"
+	// FieldFailOn is the gate a [GateError] failed: the caller's setting
+	// (such as flow.CompareConfig.FailOn) that chose it.
+	FieldFailOn                     mbopt.Field = "FailOn"
+	FieldHead                       mbopt.Field = "Head"
+	FieldOnlyAffected               mbopt.Field = "OnlyAffected"
+	FieldSettingsAppImpactThreshold mbopt.Field = "Settings.AppImpactThreshold"
+	FieldSettingsBenchTime          mbopt.Field = "Settings.BenchTime"
+	FieldSettingsBudget             mbopt.Field = "Settings.Budget"
+	FieldSettingsConfidence         mbopt.Field = "Settings.Confidence"
+	FieldSettingsCount              mbopt.Field = "Settings.Count"
+	FieldSettingsDuet               mbopt.Field = "Settings.Duet"
+	FieldSettingsFDR                mbopt.Field = "Settings.FDR"
+	FieldSettingsMetric             mbopt.Field = "Settings.Metric"
+	FieldSettingsResamples          mbopt.Field = "Settings.Resamples"
+	FieldSettingsRuns               mbopt.Field = "Settings.Runs"
+	FieldSettingsThreshold          mbopt.Field = "Settings.Threshold"
+	FieldSettingsTrials             mbopt.Field = "Settings.Trials"
+	FieldSettingsUntilStable        mbopt.Field = "Settings.UntilStable"
+)

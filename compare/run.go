@@ -160,9 +160,9 @@ func (opt *Options) check() (Settings, error) {
 		}
 		switch {
 		case opt.Base != "":
-			return Settings{}, aaErr("%s compares the head with itself: leave %s unset", mbopt.Field("AA"), mbopt.Field("Base"))
+			return Settings{}, aaErr("%s compares the head with itself: leave %s unset", FieldAA, FieldBase)
 		case opt.Head == Worktree:
-			return Settings{}, aaErr("%s calibrates on a commit: %s worktree has uncommitted changes that the history cannot name", mbopt.Field("AA"), mbopt.Field("Head"))
+			return Settings{}, aaErr("%s calibrates on a commit: %s worktree has uncommitted changes that the history cannot name", FieldAA, FieldHead)
 		}
 		opt.Base = cmp.Or(opt.Head, "HEAD")
 	}
@@ -174,18 +174,18 @@ func (opt *Options) check() (Settings, error) {
 		return s, err
 	}
 	if opt.Confirm.Enabled() && opt.Application == nil {
-		return s, mbopt.Field("Confirm").Errorf("confirms the estimated application impact, which needs the application's reference profile (%s)", mbopt.Field("Application"))
+		return s, FieldConfirm.Errorf("confirms the estimated application impact, which needs the application's reference profile (%s)", FieldApplication)
 	}
 	if opt.OnlyAffected {
 		if opt.Affected == nil || len(opt.Benchmarks) == 0 {
-			return s, mbopt.Field("OnlyAffected").Errorf("OnlyAffected needs the Benchmarks and which of them the change affected (Affected)")
+			return s, FieldOnlyAffected.Errorf("OnlyAffected needs the Benchmarks and which of them the change affected (Affected)")
 		}
 		all := opt.Benchmarks
 		opt.Benchmarks = slices.DeleteFunc(slices.Clone(all), func(b Benchmark) bool {
 			return !opt.Affected[benchname.ID(b.Package, benchname.Top(b.Name))]
 		})
 		if len(opt.Benchmarks) == 0 {
-			return s, mbopt.Field("OnlyAffected").Errorf("the change touches none of the functions the %s cover, so nothing needs comparing", textutil.Plural(len(all), "benchmark"))
+			return s, FieldOnlyAffected.Errorf("the change touches none of the functions the %s cover, so nothing needs comparing", textutil.Plural(len(all), "benchmark"))
 		}
 	}
 	return s, nil

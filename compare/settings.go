@@ -136,35 +136,35 @@ func (s Settings) Check() error { return s.withDefaults().check() }
 func (s Settings) check() error {
 	switch {
 	case s.Trials < 1:
-		return mbopt.Field("Settings.Trials").Errorf("Trials is %d; it must be at least 1 (2 or more for an interval that sees trial-to-trial noise)", s.Trials)
+		return FieldSettingsTrials.Errorf("Trials is %d; it must be at least 1 (2 or more for an interval that sees trial-to-trial noise)", s.Trials)
 	case s.Runs < 1:
-		return mbopt.Field("Settings.Runs").Errorf("Runs is %d; it must be at least 1", s.Runs)
+		return FieldSettingsRuns.Errorf("Runs is %d; it must be at least 1", s.Runs)
 	case s.Count < 1:
-		return mbopt.Field("Settings.Count").Errorf("Count is %d; it must be at least 1", s.Count)
+		return FieldSettingsCount.Errorf("Count is %d; it must be at least 1", s.Count)
 	case !(s.Threshold >= 0 && s.Threshold < 1): // NaN too
-		return mbopt.Field("Settings.Threshold").Errorf("Threshold is %v; it must be a fraction in [0, 1), such as 0.01 for 1%%", s.Threshold)
+		return FieldSettingsThreshold.Errorf("Threshold is %v; it must be a fraction in [0, 1), such as 0.01 for 1%%", s.Threshold)
 	case !(s.Confidence > 0 && s.Confidence < 1):
-		return mbopt.Field("Settings.Confidence").Errorf("Confidence is %v; it must be in (0, 1), such as 0.99", s.Confidence)
+		return FieldSettingsConfidence.Errorf("Confidence is %v; it must be in (0, 1), such as 0.99", s.Confidence)
 	case s.Metric != "" && !slices.Contains(measure.Metrics, s.Metric):
 		_, err := measure.ParseMetric(string(s.Metric))
-		return mbopt.Field("Settings.Metric").Errorf("%w", err)
+		return FieldSettingsMetric.Errorf("%w", err)
 	case s.Duet != "" && s.Duet != DuetSequential && s.Duet != DuetParallel:
-		return mbopt.Field("Settings.Duet").Errorf("Duet is %q: valid values are sequential, parallel", s.Duet)
+		return FieldSettingsDuet.Errorf("Duet is %q: valid values are sequential, parallel", s.Duet)
 	case s.Duet == DuetParallel && s.counting():
-		return mbopt.Errorf("%s %s applies to %s %s only: with %s both versions already run at the same time where there are 2 CPUs, unbound (a count does not depend on its neighbours); leave %s out", mbopt.Field("Settings.Duet"), DuetParallel, mbopt.Field("Settings.Metric"), measure.Time, s.Metric, mbopt.Field("Settings.Duet"))
+		return mbopt.Errorf("%s %s applies to %s %s only: with %s both versions already run at the same time where there are 2 CPUs, unbound (a count does not depend on its neighbours); leave %s out", FieldSettingsDuet, DuetParallel, FieldSettingsMetric, measure.Time, s.Metric, FieldSettingsDuet)
 	case !(s.FDR > 0 && s.FDR <= 1):
-		return mbopt.Field("Settings.FDR").Errorf("FDR is %v; it must be in (0, 1], such as 0.05 (1 turns the correction off)", s.FDR)
+		return FieldSettingsFDR.Errorf("FDR is %v; it must be in (0, 1], such as 0.05 (1 turns the correction off)", s.FDR)
 	case s.Resamples < 1:
-		return mbopt.Field("Settings.Resamples").Errorf("Resamples is %d; it must be positive, such as 10000", s.Resamples)
+		return FieldSettingsResamples.Errorf("Resamples is %d; it must be positive, such as 10000", s.Resamples)
 	case !(s.UntilStable >= 0) || math.IsInf(s.UntilStable, 1): // NaN too
-		return mbopt.Field("Settings.UntilStable").Errorf("UntilStable is %v; it must be a positive interval width such as 0.02, or 0 for off", s.UntilStable)
+		return FieldSettingsUntilStable.Errorf("UntilStable is %v; it must be a positive interval width such as 0.02, or 0 for off", s.UntilStable)
 	case !(s.AppImpactThreshold >= 0 && s.AppImpactThreshold < 1): // NaN too
-		return mbopt.Field("Settings.AppImpactThreshold").Errorf("AppImpactThreshold is %v; it must be in (0, 1), a fraction of the application's CPU time such as 0.001 for 0.1%% (1 would be 100%%, which no change reaches: the gate could never fail), or 0 to pass only the regressions likely without application impact", s.AppImpactThreshold)
+		return FieldSettingsAppImpactThreshold.Errorf("AppImpactThreshold is %v; it must be in (0, 1), a fraction of the application's CPU time such as 0.001 for 0.1%% (1 would be 100%%, which no change reaches: the gate could never fail), or 0 to pass only the regressions likely without application impact", s.AppImpactThreshold)
 	case s.Budget < 0:
-		return mbopt.Field("Settings.Budget").Errorf("Budget is %v; it must be a positive duration, or 0 for none", s.Budget)
+		return FieldSettingsBudget.Errorf("Budget is %v; it must be a positive duration, or 0 for none", s.Budget)
 	}
 	if _, _, err := engine.ParseBenchTime(s.BenchTime); err != nil {
-		return mbopt.Field("Settings.BenchTime").Errorf("%w", err)
+		return FieldSettingsBenchTime.Errorf("%w", err)
 	}
 	return nil
 }

@@ -122,15 +122,16 @@ func WriteDir(dir string, d *Document, opts DirOptions) error {
 	var pathErr *fs.PathError
 	switch {
 	case errors.As(err, &foreign):
-		return outField.Errorf("%w", err)
+		return FieldOut.Errorf("%w", err)
 	case errors.As(err, &pathErr):
-		return mbopt.Errorf("%s %s: %w; %s names the directory to write the report into", outField, dir, err, outField)
+		return mbopt.Errorf("%s %s: %w; %s names the directory to write the report into", FieldOut, dir, err, FieldOut)
 	}
 	return err
 }
 
-// outField is the setting WriteDir's dir stands for in its errors.
-const outField mbopt.Field = "Out"
+// FieldOut is the setting the dir of [WriteDir] stands for in its errors
+// (mbopt report's --out).
+const FieldOut mbopt.Field = "Out"
 
 // writeDir is WriteDir without the input errors.
 func writeDir(dir string, d *Document, opts DirOptions) error {

@@ -103,6 +103,18 @@ type Options struct {
 	Explain bool
 }
 
+// The fields of [Options] that input errors name (mbopt.Field paths).
+const (
+	FieldBad               mbopt.Field = "Bad"
+	FieldBench             mbopt.Field = "Bench"
+	FieldGood              mbopt.Field = "Good"
+	FieldMaxRepetitions    mbopt.Field = "MaxRepetitions"
+	FieldSettingsTrials    mbopt.Field = "Settings.Trials"
+	FieldSettingsRuns      mbopt.Field = "Settings.Runs"
+	FieldSettingsCount     mbopt.Field = "Settings.Count"
+	FieldSettingsResamples mbopt.Field = "Settings.Resamples"
+)
+
 // A Decision says which side a measured commit is like.
 type Decision string
 
@@ -233,7 +245,7 @@ type measureFunc func(ctx context.Context, o Options, good, commit string, trial
 // run is [Run] measuring each step with step.
 func run(ctx context.Context, o Options, step measureFunc) (*Result, error) {
 	if o.Bench == "" || o.Good == "" || o.Bad == "" {
-		return nil, mbopt.Field("Bench").Errorf("bisect needs the benchmark (--bench) and the good and bad revisions (--good, --bad)")
+		return nil, FieldBench.Errorf("bisect needs the benchmark (--bench) and the good and bad revisions (--good, --bad)")
 	}
 	if err := o.check(); err != nil {
 		return nil, err
@@ -346,9 +358,9 @@ func measureReference(ctx context.Context, o Options, step measureFunc, good, ba
 // revision does not build (bf says which side): every step measures
 // against good, and the change is bad's, so both must build.
 func (o Options) unbuildable(bf *buildFailure, good, bad string) error {
-	f, rev, commit := mbopt.Field("Good"), o.Good, good
+	f, rev, commit := FieldGood, o.Good, good
 	if bf.side == compare.Head {
-		f, rev, commit = mbopt.Field("Bad"), o.Bad, bad
+		f, rev, commit = FieldBad, o.Bad, bad
 	}
 	return mbopt.Errorf("%s %s (%s) %s; bisect measures bad and every commit between against good, so both must build: give revisions where the package of %s builds",
 		f, rev, short(commit), bf.Error(), o.Bench)

@@ -20,9 +20,9 @@ func (o Options) check() error {
 		field mbopt.Field
 		value int
 	}{
-		{"Settings.Trials", o.Settings.Trials}, {"Settings.Runs", o.Settings.Runs},
-		{"Settings.Count", o.Settings.Count}, {"Settings.Resamples", o.Settings.Resamples},
-		{"MaxRepetitions", o.MaxRepetitions},
+		{FieldSettingsTrials, o.Settings.Trials}, {FieldSettingsRuns, o.Settings.Runs},
+		{FieldSettingsCount, o.Settings.Count}, {FieldSettingsResamples, o.Settings.Resamples},
+		{FieldMaxRepetitions, o.MaxRepetitions},
 	} {
 		if n.value < 0 || n.value == 0 && o.Chosen != nil && o.Chosen(n.field) {
 			return mbopt.Errorf("%s %d: it must be at least 1", n.field, n.value)
@@ -40,7 +40,7 @@ func (o Options) commits(ctx context.Context) (good, bad string, commits []strin
 	if dir == "" {
 		dir = "."
 	}
-	goodF, badF := mbopt.Field("Good"), mbopt.Field("Bad")
+	goodF, badF := FieldGood, FieldBad
 	if good, err = gitrev.Commit(ctx, dir, o.Good); err != nil {
 		return "", "", nil, goodF.Errorf("%w", err)
 	}

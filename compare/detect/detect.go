@@ -59,6 +59,21 @@ type Options struct {
 	EDivisive *EDivisiveOptions `json:"edivisive,omitempty"`
 }
 
+// The fields of [Options] that input errors name (mbopt.Field paths).
+const (
+	FieldDetectors             mbopt.Field = "Detectors"
+	FieldEDivisiveAlpha        mbopt.Field = "EDivisive.Alpha"
+	FieldEDivisiveMinSize      mbopt.Field = "EDivisive.MinSize"
+	FieldEDivisivePermutations mbopt.Field = "EDivisive.Permutations"
+	FieldEDivisiveSignificance mbopt.Field = "EDivisive.Significance"
+	FieldFactor                mbopt.Field = "Factor"
+	FieldFixed                 mbopt.Field = "Fixed"
+	FieldFloor                 mbopt.Field = "Floor"
+	FieldInitialThreshold      mbopt.Field = "InitialThreshold"
+	FieldWidths                mbopt.Field = "Widths"
+	FieldWindow                mbopt.Field = "Window"
+)
+
 // DefaultOptions are the study's parameters. InitialThreshold is the
 // starting threshold the study chose for its more stable suite (6%, which
 // covered about 80% of that suite's A/A instabilities); calibrated
@@ -83,26 +98,26 @@ func (o Options) Check() error {
 	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) || v < 0 }
 	switch {
 	case bad(o.InitialThreshold):
-		return invalid("InitialThreshold", "is %v; it must be a relative change ≥ 0, such as 0.06", o.InitialThreshold)
+		return invalid(FieldInitialThreshold, "is %v; it must be a relative change ≥ 0, such as 0.06", o.InitialThreshold)
 	case bad(o.Factor) || o.Factor == 0:
-		return invalid("Factor", "is %v; it must be positive, such as 0.75", o.Factor)
+		return invalid(FieldFactor, "is %v; it must be positive, such as 0.75", o.Factor)
 	case o.Widths < 1:
-		return invalid("Widths", "is %d; it must be at least 1, such as 3", o.Widths)
+		return invalid(FieldWidths, "is %d; it must be at least 1, such as 3", o.Widths)
 	case bad(o.Floor):
-		return invalid("Floor", "is %v; it must be a relative change ≥ 0, such as 0.01", o.Floor)
+		return invalid(FieldFloor, "is %v; it must be a relative change ≥ 0, such as 0.01", o.Floor)
 	case o.Window < 2:
-		return invalid("Window", "is %d; it must be at least 2, such as 10", o.Window)
+		return invalid(FieldWindow, "is %d; it must be at least 2, such as 10", o.Window)
 	}
 	if b := o.Fixed; b != nil {
 		if math.IsNaN(b.Lower) || math.IsNaN(b.Upper) || math.IsInf(b.Lower, 0) || math.IsInf(b.Upper, 0) || !(b.Lower < b.Upper) {
-			return invalid("Fixed", "is [%v, %v]; Lower and Upper must be finite and Lower below Upper", b.Lower, b.Upper)
+			return invalid(FieldFixed, "is [%v, %v]; Lower and Upper must be finite and Lower below Upper", b.Lower, b.Upper)
 		}
 	}
 	for _, k := range o.Detectors {
 		switch k {
 		case Jump, Trend, EDivisive:
 		default:
-			return invalid("Detectors", "holds %q; valid detectors are {jump|trend|edivisive}", k)
+			return invalid(FieldDetectors, "holds %q; valid detectors are {jump|trend|edivisive}", k)
 		}
 	}
 	if o.EDivisive != nil {
@@ -124,7 +139,7 @@ func ParseDetectors(list string) ([]Kind, error) {
 		switch k {
 		case Jump, Trend, EDivisive:
 		default:
-			return nil, invalid("Detectors", "holds %q; valid detectors are {jump|trend|edivisive}, such as jump,trend", strings.TrimSpace(name))
+			return nil, invalid(FieldDetectors, "holds %q; valid detectors are {jump|trend|edivisive}, such as jump,trend", strings.TrimSpace(name))
 		}
 		if !slices.Contains(out, k) {
 			out = append(out, k)
@@ -141,7 +156,7 @@ func ParseBounds(s string) (*Bounds, error) {
 	l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
 	h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
 	if !ok || err1 != nil || err2 != nil || !(l < h) {
-		return nil, mbopt.Errorf("%s %s: want LOWER,UPPER relative changes with LOWER < UPPER, such as -0.2,0.2", mbopt.Field("Fixed"), s)
+		return nil, mbopt.Errorf("%s %s: want LOWER,UPPER relative changes with LOWER < UPPER, such as -0.2,0.2", FieldFixed, s)
 	}
 	return &Bounds{Lower: l, Upper: h}, nil
 }

@@ -43,13 +43,13 @@ var DefaultEDivisiveOptions = EDivisiveOptions{
 func (o EDivisiveOptions) Check() error {
 	switch {
 	case math.IsNaN(o.Significance) || o.Significance <= 0 || o.Significance >= 1:
-		return invalid("EDivisive.Significance", "is %v; it must lie in (0, 1), such as 0.05", o.Significance)
+		return invalid(FieldEDivisiveSignificance, "is %v; it must lie in (0, 1), such as 0.05", o.Significance)
 	case o.Permutations < 1:
-		return invalid("EDivisive.Permutations", "is %d; it must be at least 1, such as 199", o.Permutations)
+		return invalid(FieldEDivisivePermutations, "is %d; it must be at least 1, such as 199", o.Permutations)
 	case o.MinSize < 2:
-		return invalid("EDivisive.MinSize", "is %d; it must be at least 2, such as 5", o.MinSize)
+		return invalid(FieldEDivisiveMinSize, "is %d; it must be at least 2, such as 5", o.MinSize)
 	case math.IsNaN(o.Alpha) || o.Alpha <= 0 || o.Alpha >= 2:
-		return invalid("EDivisive.Alpha", "is %v; it must lie in (0, 2), such as 1", o.Alpha)
+		return invalid(FieldEDivisiveAlpha, "is %v; it must lie in (0, 2), such as 1", o.Alpha)
 	}
 	return nil
 }

@@ -21,7 +21,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/testbin"
 	"github.com/mbopt/mbopt/internal/textutil"
@@ -33,10 +32,10 @@ func (r *runner) buildAll(ctx context.Context, ws *workspace) error {
 	if len(r.plan.Benchmarks) > 0 {
 		for _, b := range r.plan.Benchmarks {
 			if _, ok := r.pkgDir(r.vers[Base], b.Package); !ok {
-				return mbopt.Field("Benchmarks").Errorf("benchmark %s %s: package %s is not in the module %s", b.Package, b.Name, b.Package, r.modPath)
+				return FieldBenchmarks.Errorf("benchmark %s %s: package %s is not in the module %s", b.Package, b.Name, b.Package, r.modPath)
 			}
 			if !strings.HasPrefix(b.Name, "Benchmark") {
-				return mbopt.Field("Benchmarks").Errorf("benchmark %s %q: a full name starts with \"Benchmark\"", b.Package, b.Name)
+				return FieldBenchmarks.Errorf("benchmark %s %q: a full name starts with \"Benchmark\"", b.Package, b.Name)
 			}
 			pkgs = append(pkgs, b.Package)
 		}
@@ -92,7 +91,7 @@ func (r *runner) buildAll(ctx context.Context, ws *workspace) error {
 		if len(r.plan.Benchmarks) > 0 {
 			what = "none of the benchmarks exists"
 		}
-		return mbopt.Field("Bench").Errorf("%s in %s in either revision%s", what, strings.Join(r.patterns(), " "), r.buildFailures())
+		return FieldBench.Errorf("%s in %s in either revision%s", what, strings.Join(r.patterns(), " "), r.buildFailures())
 	}
 	return nil
 }
@@ -185,7 +184,7 @@ func (r *runner) listPackages(ctx context.Context, v *version) ([]string, error)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, mbopt.Field("Packages").Errorf("go list %s in the %s: %s", strings.Join(r.patterns(), " "), v.rev.Spec, textutil.FirstLine(strings.TrimSpace(stderr.String())))
+		return nil, FieldPackages.Errorf("go list %s in the %s: %s", strings.Join(r.patterns(), " "), v.rev.Spec, textutil.FirstLine(strings.TrimSpace(stderr.String())))
 	}
 	var pkgs []string
 	for _, l := range strings.Split(string(out), "\n") {

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/testbin"
@@ -276,7 +275,7 @@ func safeFile(name string) string {
 func checkMetric(s Schedule) error {
 	if s.Metric == measure.Instructions {
 		if _, err := measure.FindValgrind(""); err != nil {
-			return mbopt.Field("Settings.Metric").Errorf("%w", err)
+			return FieldSettingsMetric.Errorf("%w", err)
 		}
 	}
 	return nil

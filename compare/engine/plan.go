@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/compare/shard"
 )
@@ -97,6 +98,20 @@ type Plan struct {
 	// at a time.
 	Progress func(Event)
 }
+
+// The fields of [Plan] that input errors name (mbopt.Field paths).
+const (
+	FieldBase           mbopt.Field = "Base"
+	FieldBench          mbopt.Field = "Bench"
+	FieldBenchmarks     mbopt.Field = "Benchmarks"
+	FieldDir            mbopt.Field = "Dir"
+	FieldHead           mbopt.Field = "Head"
+	FieldOut            mbopt.Field = "Out"
+	FieldPackages       mbopt.Field = "Packages"
+	FieldSettingsMetric mbopt.Field = "Settings.Metric"
+	FieldShard          mbopt.Field = "Shard"
+	FieldTrialShard     mbopt.Field = "TrialShard"
+)
 
 // A Schedule is the RMIT schedule of a [Plan]: Trials × Runs × Count
 // measurements per benchmark and version, in an order drawn from Seed.

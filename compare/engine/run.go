@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/benchname"
@@ -178,7 +177,7 @@ func (p *Plan) check() error {
 		return err
 	}
 	if _, err := benchname.CompileFilter(p.Bench); err != nil {
-		return mbopt.Field("Bench").Errorf("%w", err)
+		return FieldBench.Errorf("%w", err)
 	}
 	return checkMetric(p.Schedule)
 }
@@ -202,7 +201,7 @@ func (r *runner) outDir(start time.Time) (string, error) {
 		out = abs
 	}
 	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
-		return "", mbopt.Field("Out").Errorf("output directory %s is a file; choose a directory", out)
+		return "", FieldOut.Errorf("output directory %s is a file; choose a directory", out)
 	}
 	return out, nil
 }
@@ -244,7 +243,7 @@ func (r *runner) prepare(ctx context.Context, ws *workspace, out string) (*Share
 		// version, for a look line by line (cg_annotate, callgrind_annotate).
 		r.keep = filepath.Join(out, "valgrind")
 		if err := statedir.MkdirAll(r.keep); err != nil {
-			return nil, mbopt.Field("Out").Errorf("cannot create output directory %s: %v", r.keep, err)
+			return nil, FieldOut.Errorf("cannot create output directory %s: %v", r.keep, err)
 		}
 	}
 	return share, nil
@@ -253,7 +252,7 @@ func (r *runner) prepare(ctx context.Context, ws *workspace, out string) (*Share
 // write writes the raw files into out, and their names into raw.
 func (r *runner) write(out string, raw *Raw) error {
 	if err := statedir.MkdirAll(out); err != nil {
-		return mbopt.Field("Out").Errorf("cannot create output directory %s: %v", out, err)
+		return FieldOut.Errorf("cannot create output directory %s: %v", out, err)
 	}
 	raw.Files = [2]string{filepath.Join(out, BaseFile), filepath.Join(out, HeadFile)}
 	for side, f := range raw.Files {
@@ -287,21 +286,21 @@ func (r *runner) locate(ctx context.Context) error {
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return mbopt.Field("Dir").Errorf("%w", err)
+		return FieldDir.Errorf("%w", err)
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return mbopt.Field("Dir").Errorf("%s is not a directory", dir)
+		return FieldDir.Errorf("%s is not a directory", dir)
 	}
 	if r.repo, err = gitrev.TopLevel(ctx, abs); err != nil || r.repo == "" {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return mbopt.Field("Dir").Errorf("%s is not inside a git repository: compare checks out revisions with git; run it in a clone", abs)
+		return FieldDir.Errorf("%s is not inside a git repository: compare checks out revisions with git; run it in a clone", abs)
 	}
 	mod, err := gomod.Find(abs)
 	switch {
 	case errors.Is(err, gomod.ErrNoModule), errors.Is(err, gomod.ErrNoModulePath):
-		return mbopt.Field("Dir").Errorf("%w", err)
+		return FieldDir.Errorf("%w", err)
 	case err != nil:
 		return err
 	}
@@ -310,7 +309,7 @@ func (r *runner) locate(ctx context.Context) error {
 	repo, _ := filepath.EvalSymlinks(r.repo)
 	modDir, _ := filepath.EvalSymlinks(mod.Dir)
 	if r.modRel, err = filepath.Rel(repo, modDir); err != nil || strings.HasPrefix(r.modRel, "..") {
-		return mbopt.Field("Dir").Errorf("the module %s is not inside the repository %s", modDir, repo)
+		return FieldDir.Errorf("the module %s is not inside the repository %s", modDir, repo)
 	}
 	return nil
 }
@@ -327,7 +326,7 @@ func (r *runner) resolve(ctx context.Context) error {
 	}
 	var err error
 	if head.rev.Commit, err = gitrev.Commit(ctx, r.repo, headRev); err != nil {
-		return mbopt.Field("Head").Errorf("%w", err)
+		return FieldHead.Errorf("%w", err)
 	}
 	if head.rev.Spec == Worktree {
 		st, err := gitrev.Git(ctx, r.repo, "status", "--porcelain")
@@ -345,7 +344,7 @@ func (r *runner) resolve(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return mbopt.Field("Base").Errorf("%w", err)
+		return FieldBase.Errorf("%w", err)
 	}
 	base.rev.Commit = b.Commit
 	if b.Rev == "" {

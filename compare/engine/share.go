@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/textutil"
@@ -45,15 +44,15 @@ func trialsOf(t int, s shard.Spec) []int {
 func (o *Plan) checkShards(s Schedule) error {
 	switch {
 	case o.Shard.Enabled() && o.TrialShard.Enabled():
-		return mbopt.Field("TrialShard").Errorf("a comparison is sharded by benchmarks (Shard) or by trials (TrialShard), not both")
+		return FieldTrialShard.Errorf("a comparison is sharded by benchmarks (Shard) or by trials (TrialShard), not both")
 	case o.Shard.Enabled() && (o.Shard.Index < 0 || o.Shard.Index >= o.Shard.Count):
-		return mbopt.Field("Shard").Errorf("shard %s: the index must be from 0 to %d", o.Shard, o.Shard.Count-1)
+		return FieldShard.Errorf("shard %s: the index must be from 0 to %d", o.Shard, o.Shard.Count-1)
 	case o.TrialShard.Enabled() && (o.TrialShard.Index < 0 || o.TrialShard.Index >= o.TrialShard.Count):
-		return mbopt.Field("TrialShard").Errorf("trial shard %s: the index must be from 0 to %d", o.TrialShard, o.TrialShard.Count-1)
+		return FieldTrialShard.Errorf("trial shard %s: the index must be from 0 to %d", o.TrialShard, o.TrialShard.Count-1)
 	case o.TrialShard.Enabled() && o.TrialShard.Count > s.Trials:
-		return mbopt.Field("TrialShard").Errorf("trial shard %s: %d machines need at least %d trials (Settings.Trials is %d)", o.TrialShard, o.TrialShard.Count, o.TrialShard.Count, s.Trials)
+		return FieldTrialShard.Errorf("trial shard %s: %d machines need at least %d trials (Settings.Trials is %d)", o.TrialShard, o.TrialShard.Count, o.TrialShard.Count, s.Trials)
 	case o.TrialShard.Enabled() && s.UntilStable > 0:
-		return mbopt.Field("TrialShard").Errorf("UntilStable needs every trial of a benchmark on one machine; it cannot be used with TrialShard")
+		return FieldTrialShard.Errorf("UntilStable needs every trial of a benchmark on one machine; it cannot be used with TrialShard")
 	}
 	return nil
 }
@@ -84,7 +83,7 @@ func (r *runner) shardBenchmarks() (*Share, error) {
 		return !keep[benchname.ID(b.Package, benchname.Rewrite(b.Name))]
 	})
 	if len(o.Benchmarks) == 0 {
-		return nil, mbopt.Field("Shard").Errorf("shard %s has no benchmarks: the suite has only %s; use at most %d shards", o.Shard, textutil.Plural(len(ids), "benchmark"), len(ids))
+		return nil, FieldShard.Errorf("shard %s has no benchmarks: the suite has only %s; use at most %d shards", o.Shard, textutil.Plural(len(ids), "benchmark"), len(ids))
 	}
 	return rec, nil
 }
@@ -121,7 +120,7 @@ func (r *runner) share(ids []string) (*Share, map[string]bool, error) {
 	items, _ := shard.Items(ids, o.ShardCosts)
 	mine, err := shard.Share(items, o.Shard)
 	if err != nil {
-		return nil, nil, mbopt.Field("Shard").Errorf("%w", err)
+		return nil, nil, FieldShard.Errorf("%w", err)
 	}
 	keep := map[string]bool{}
 	for _, id := range mine {

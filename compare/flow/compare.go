@@ -89,13 +89,19 @@ type CompareConfig struct {
 	Warn func(error)
 }
 
-// The settings of a CompareConfig or MergeConfig named in errors, besides
-// those of compare.Options and analysis.Config.
+// The fields of a [CompareConfig] (and a MergeConfig, which shares their
+// names) that input errors name, besides those of compare.Options.
 const (
-	suiteFileField mbopt.Field = "SuiteFile"
-	historyField   mbopt.Field = "History"
-	noHistoryField mbopt.Field = "NoHistory"
-	outputField    mbopt.Field = "Output"
+	FieldSuiteFile       mbopt.Field = "SuiteFile"
+	FieldHistory         mbopt.Field = "History"
+	FieldNoHistory       mbopt.Field = "NoHistory"
+	FieldOutput          mbopt.Field = "Output"
+	FieldAnalysisApp     mbopt.Field = "Analysis.App"
+	FieldAnalysisMicro   mbopt.Field = "Analysis.Micro"
+	FieldAnalysisModules mbopt.Field = "Analysis.Modules"
+	FieldAppBenchmark    mbopt.Field = "AppBenchmark"
+	FieldAppCommand      mbopt.Field = "AppCommand"
+	FieldConfirm         mbopt.Field = "Confirm"
 )
 
 // Compare runs the comparison cfg describes, the way mbopt compare does:
@@ -146,7 +152,7 @@ func (cfg *CompareConfig) check() error {
 		return err
 	}
 	if cfg.AA && cfg.NoHistory && cfg.Base == "" {
-		return mbopt.Errorf("%s stores the instabilities in the history: leave %s unset", mbopt.Field("AA"), noHistoryField)
+		return mbopt.Errorf("%s stores the instabilities in the history: leave %s unset", compare.FieldAA, FieldNoHistory)
 	}
 	sources := 0
 	// With Bench, the analysis only weighs the results by the
@@ -157,22 +163,22 @@ func (cfg *CompareConfig) check() error {
 		}
 	}
 	if sources > 1 {
-		return mbopt.Errorf("%s, the analysis flags (%s, %s) and %s each choose the benchmarks; give one of them (the analysis flags with %s weigh the pattern's benchmarks by the application)", suiteFileField, mbopt.Field("Analysis.App"), mbopt.Field("Analysis.Micro"), mbopt.Field("Bench"), mbopt.Field("Bench"))
+		return mbopt.Errorf("%s, the analysis flags (%s, %s) and %s each choose the benchmarks; give one of them (the analysis flags with %s weigh the pattern's benchmarks by the application)", FieldSuiteFile, FieldAnalysisApp, FieldAnalysisMicro, compare.FieldBench, compare.FieldBench)
 	}
 	if err := changes.CheckSince(cfg.ChangedSince, cfg.OnlyAffected); err != nil {
 		return err
 	}
 	if cfg.ChangedSince != "" && cfg.Analysis == nil {
-		return mbopt.Errorf("%s needs the analysis flags (%s, %s): they say which functions each benchmark covers", changes.ChangedSince, mbopt.Field("Analysis.App"), mbopt.Field("Analysis.Micro"))
+		return mbopt.Errorf("%s needs the analysis flags (%s, %s): they say which functions each benchmark covers", changes.FieldChangedSince, FieldAnalysisApp, FieldAnalysisMicro)
 	}
 	if cfg.ChangedSince != "" && cfg.Bench != "" {
-		return mbopt.Errorf("%s marks the benchmarks of the analysis's suite; with %s the pattern chooses them: leave one out", changes.ChangedSince, mbopt.Field("Bench"))
+		return mbopt.Errorf("%s marks the benchmarks of the analysis's suite; with %s the pattern chooses them: leave one out", changes.FieldChangedSince, compare.FieldBench)
 	}
 	if len(cfg.Packages) > 0 && cfg.Bench == "" {
-		return mbopt.Errorf("package patterns %s need %s PATTERN (or use %s)", strings.Join(cfg.Packages, " "), mbopt.Field("Bench"), suiteFileField)
+		return mbopt.Errorf("package patterns %s need %s PATTERN (or use %s)", strings.Join(cfg.Packages, " "), compare.FieldBench, FieldSuiteFile)
 	}
 	if (cfg.Shard.Enabled() || cfg.TrialShard.Enabled()) && cfg.History != "" {
-		return mbopt.Errorf("%s: a shard's results are only part of the comparison; compare merge judges them together and stores them in its %s", historyField, historyField)
+		return mbopt.Errorf("%s: a shard's results are only part of the comparison; compare merge judges them together and stores them in its %s", FieldHistory, FieldHistory)
 	}
 	return nil
 }
@@ -185,7 +191,7 @@ func (cfg *CompareConfig) analysisSuite(ctx context.Context, opt *compare.Option
 	logf := hr.logf
 	acfg := *cfg.Analysis
 	acfg.Recommend, acfg.Certify = 0, false
-	if err := mbopt.CheckOutput(outputField, cfg.Output, acfg.Inputs()...); err != nil {
+	if err := mbopt.CheckOutput(FieldOutput, cfg.Output, acfg.Inputs()...); err != nil {
 		return false, err
 	}
 	rep, err := analysis.Run(ctx, acfg)
@@ -219,7 +225,7 @@ func (cfg *CompareConfig) analysisSuite(ctx context.Context, opt *compare.Option
 		return false, err
 	}
 	if len(sel) == 0 {
-		return false, mbopt.Errorf("%s: the optimized suite is empty, so there is nothing to compare; check %s, or choose benchmarks with %s", strings.Join(acfg.Micro, ", "), mbopt.Field("Analysis.Modules"), mbopt.Field("Bench"))
+		return false, mbopt.Errorf("%s: the optimized suite is empty, so there is nothing to compare; check %s, or choose benchmarks with %s", strings.Join(acfg.Micro, ", "), FieldAnalysisModules, compare.FieldBench)
 	}
 	if ch == nil {
 		return false, nil
@@ -238,16 +244,16 @@ func (cfg *CompareConfig) analysisSuite(ctx context.Context, opt *compare.Option
 func readSuiteFile(path string) ([]compare.Benchmark, error) {
 	f, _, err := regfile.Open(path)
 	if err != nil {
-		return nil, mbopt.Errorf("%s %s: %v; write it with mbopt suite --format json -o FILE", suiteFileField, path, err)
+		return nil, mbopt.Errorf("%s %s: %v; write it with mbopt suite --format json -o FILE", FieldSuiteFile, path, err)
 	}
 	defer f.Close()
 	invs, err := suite.ReadJSON(io.LimitReader(f, 64<<20))
 	if err != nil {
-		return nil, mbopt.Errorf("%s %s: %v; write it with mbopt suite --format json -o FILE", suiteFileField, path, err)
+		return nil, mbopt.Errorf("%s %s: %v; write it with mbopt suite --format json -o FILE", FieldSuiteFile, path, err)
 	}
 	sel := suite.Benchmarks(invs)
 	if len(sel) == 0 {
-		return nil, mbopt.Errorf("%s %s: the suite is empty, so there is nothing to compare; write it with mbopt suite --format json -o FILE", suiteFileField, path)
+		return nil, mbopt.Errorf("%s %s: the suite is empty, so there is nothing to compare; write it with mbopt suite --format json -o FILE", FieldSuiteFile, path)
 	}
 	var bs []compare.Benchmark
 	for _, b := range sel {

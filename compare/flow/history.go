@@ -43,11 +43,12 @@ type HistoryConfig struct {
 	Warn func(error)
 }
 
-// The settings of a HistoryConfig or RebaselineConfig named in errors.
+// The fields of a [HistoryConfig] that input errors name (History is
+// [FieldHistory], Output [FieldOutput]).
 const (
-	baselineField mbopt.Field = "Baseline"
-	unitField     mbopt.Field = "Unit"
-	metricField   mbopt.Field = "Metric"
+	FieldBaseline mbopt.Field = "Baseline"
+	FieldUnit     mbopt.Field = "Unit"
+	FieldMetric   mbopt.Field = "Metric"
 )
 
 // Check checks the combination of the settings, Detect, and that Output
@@ -56,16 +57,16 @@ func (cfg HistoryConfig) Check() error {
 	if cfg.Metric != "" {
 		m, err := measure.ParseMetric(string(cfg.Metric))
 		if err != nil {
-			return metricField.Errorf("%v", err)
+			return FieldMetric.Errorf("%v", err)
 		}
 		if cfg.Unit != "" && cfg.Unit != m.Unit() {
-			return mbopt.Errorf("%s %s shows the unit %s, but %s is %s: give one of them", metricField, m, m.Unit(), unitField, cfg.Unit)
+			return mbopt.Errorf("%s %s shows the unit %s, but %s is %s: give one of them", FieldMetric, m, m.Unit(), FieldUnit, cfg.Unit)
 		}
 	}
 	if err := cfg.Detect.Check(); err != nil {
 		return err
 	}
-	return mbopt.CheckOutput(outputField, cfg.Output, history.Files(cfg.History)...)
+	return mbopt.CheckOutput(FieldOutput, cfg.Output, history.Files(cfg.History)...)
 }
 
 // Trends are what [History] found in a history: its series against one
@@ -125,9 +126,9 @@ func (cfg HistoryConfig) series(ctx context.Context, st *history.Store) (*histor
 	}
 	switch {
 	case errors.Is(err, history.ErrEmpty):
-		return nil, mbopt.Errorf("%s %s: %v; run mbopt compare to add some", historyField, cfg.History, err)
+		return nil, mbopt.Errorf("%s %s: %v; run mbopt compare to add some", FieldHistory, cfg.History, err)
 	case errors.Is(err, history.ErrBaseline):
-		return nil, mbopt.Errorf("%s: %w", baselineField, err)
+		return nil, mbopt.Errorf("%s: %w", FieldBaseline, err)
 	case err != nil:
 		return nil, historyError(cfg.History, err)
 	}
@@ -142,7 +143,7 @@ func (cfg HistoryConfig) series(ctx context.Context, st *history.Store) (*histor
 			each = append(each[:5], fmt.Sprintf("and %d more baselines", len(each)-5))
 		}
 		cfg.warn(mbopt.Errorf("%d of %d comparisons are against other baselines and left out: %s; %s REV shows the series against one of them",
-			left, set.Comparisons, strings.Join(each, ", "), baselineField))
+			left, set.Comparisons, strings.Join(each, ", "), FieldBaseline))
 	}
 	for _, b := range set.Unmatched {
 		cfg.warn(fmt.Errorf("%s: no stored result against baseline %s matches this benchmark", b, short(set.Baseline.Commit)))
@@ -153,7 +154,7 @@ func (cfg HistoryConfig) series(ctx context.Context, st *history.Store) (*histor
 		}
 	}
 	if len(set.Series) == 0 {
-		return nil, mbopt.Errorf("no series against baseline %s matches the arguments and %s %q", short(set.Baseline.Commit), unitField, q.Unit)
+		return nil, mbopt.Errorf("no series against baseline %s matches the arguments and %s %q", short(set.Baseline.Commit), FieldUnit, q.Unit)
 	}
 	return set, nil
 }
@@ -201,7 +202,7 @@ func Instability(ctx context.Context, cfg HistoryConfig) (*Calibration, error) {
 		return nil, err
 	}
 	if len(insts) == 0 {
-		return nil, mbopt.Errorf("%s %s: no A/A comparison stored (for these benchmarks and units); run mbopt compare --aa", historyField, cfg.History)
+		return nil, mbopt.Errorf("%s %s: no A/A comparison stored (for these benchmarks and units); run mbopt compare --aa", FieldHistory, cfg.History)
 	}
 	cal, err := history.Calibrate(insts, history.DefaultCalibrateOptions)
 	if err != nil {

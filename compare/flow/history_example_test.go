@@ -85,5 +85,5 @@ func ExampleExcludeUnstable() {
 	err = flow.ExcludeUnstable(context.Background(), &cfg, path, 0.05)
 	fmt.Println(strings.ReplaceAll(err.Error(), dir, "DIR"))
 	// Output:
-	// Config.MaxInstability: DIR/history.db holds no A/A result in sec/op; run mbopt compare --aa first
+	// Config.Select.ExcludeBenchmarks: DIR/history.db holds no A/A result in sec/op; run mbopt compare --aa first
 }

@@ -23,13 +23,20 @@ type RebaselineConfig struct {
 	From string
 }
 
+// The fields of a [RebaselineConfig] that input errors name, besides those
+// of its CompareConfig.
+const (
+	FieldFrom mbopt.Field = "From"
+	FieldTo   mbopt.Field = "To"
+)
+
 // Rebaseline compares the old baseline with the new one, the benchmarks
 // chosen as for [Compare] or, by default, those stored against the old
 // baseline, and stores the comparison as a bridge, which carries every
 // series of the history across (history.Store.AddBridge).
 func Rebaseline(ctx context.Context, cfg RebaselineConfig) (*compare.Report, error) {
 	if cfg.To == "" {
-		return nil, mbopt.Errorf("%s REV names the new baseline", mbopt.Field("To"))
+		return nil, mbopt.Errorf("%s REV names the new baseline", FieldTo)
 	}
 	path := historyPath(cfg.History)
 	st, err := OpenHistory(ctx, path)
@@ -45,7 +52,7 @@ func Rebaseline(ctx context.Context, cfg RebaselineConfig) (*compare.Report, err
 	}
 	if err != nil {
 		st.Close()
-		return nil, mbopt.Errorf("%s: %v", mbopt.Field("From"), historyReason(path, err))
+		return nil, mbopt.Errorf("%s: %v", FieldFrom, historyReason(path, err))
 	}
 	c := cfg.CompareConfig
 	if len(c.Packages) == 0 && c.SuiteFile == "" && c.Bench == "" && c.Analysis == nil {
@@ -55,16 +62,16 @@ func Rebaseline(ctx context.Context, cfg RebaselineConfig) (*compare.Report, err
 		}
 		if len(c.Preset) == 0 {
 			st.Close()
-			return nil, mbopt.Errorf("%s %s holds no compared benchmark against %s; choose the benchmarks with %s or %s", historyField, path, short(old.Commit), mbopt.Field("Bench"), suiteFileField)
+			return nil, mbopt.Errorf("%s %s holds no compared benchmark against %s; choose the benchmarks with %s or %s", FieldHistory, path, short(old.Commit), compare.FieldBench, FieldSuiteFile)
 		}
 	}
 	st.Close()
 	newBase, err := gitrev.Commit(ctx, ".", cfg.To)
 	if err != nil {
-		return nil, mbopt.Errorf("%s: %v", mbopt.Field("To"), err)
+		return nil, mbopt.Errorf("%s: %v", FieldTo, err)
 	}
 	if newBase == old.Commit {
-		return nil, mbopt.Errorf("%s %s is the baseline %s already", mbopt.Field("To"), cfg.To, short(old.Commit))
+		return nil, mbopt.Errorf("%s %s is the baseline %s already", FieldTo, cfg.To, short(old.Commit))
 	}
 	c.Base, c.Head, c.Bridge = old.Commit, newBase, true
 	return Compare(ctx, c)

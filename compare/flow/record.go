@@ -48,7 +48,7 @@ func applyHistory(ctx context.Context, o historyRecord, st *history.Store, path 
 	}
 	warn := func(format string, args ...any) {
 		if o.warn != nil {
-			o.warn(mbopt.Errorf("%s %s: "+format, append([]any{historyField, path}, args...)...))
+			o.warn(mbopt.Errorf("%s %s: "+format, append([]any{FieldHistory, path}, args...)...))
 		}
 	}
 	if history.IsAA(rep) && !o.aa {
@@ -59,10 +59,10 @@ func applyHistory(ctx context.Context, o historyRecord, st *history.Store, path 
 	}
 	rec, err := st.Record(ctx, rep, history.RecordOptions{Machine: m, KeepVerdicts: o.keepVerdicts, Bridge: o.bridge, Application: o.profileApp, AppBenchmark: o.appBench})
 	if rec.ApplicationErr != nil && o.warn != nil {
-		o.warn(mbopt.Errorf("%s: %v", mbopt.Field("AppBenchmark"), strings.TrimPrefix(rec.ApplicationErr.Error(), "history: ")))
+		o.warn(mbopt.Errorf("%s: %v", FieldAppBenchmark, strings.TrimPrefix(rec.ApplicationErr.Error(), "history: ")))
 	}
 	if rec.CalibrationErr != nil {
-		warn("reading the A/A calibration: %v; the verdicts use %s %s", rec.CalibrationErr, mbopt.Field("Settings.Threshold"), pct(rep.Settings.Threshold))
+		warn("reading the A/A calibration: %v; the verdicts use %s %s", rec.CalibrationErr, compare.FieldSettingsThreshold, pct(rep.Settings.Threshold))
 	}
 	if cal := rec.Calibration; cal != nil {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("thresholds calibrated from A/A comparisons in %s: %s of their own, %s for the others (--threshold sets one for all)",

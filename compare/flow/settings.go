@@ -38,31 +38,31 @@ func (cfg *CompareConfig) Resolve() error {
 	for _, n := range []struct {
 		field mbopt.Field
 		value int
-	}{{"Settings.Trials", s.Trials}, {"Settings.Runs", s.Runs}, {"Settings.Count", s.Count}, {"Settings.Resamples", s.Resamples}} {
+	}{{compare.FieldSettingsTrials, s.Trials}, {compare.FieldSettingsRuns, s.Runs}, {compare.FieldSettingsCount, s.Count}, {compare.FieldSettingsResamples, s.Resamples}} {
 		if n.value < 1 && cfg.chosen(n.field, n.value == 0) {
 			return mbopt.Errorf("%s %d: it must be at least 1", n.field, n.value)
 		}
 	}
-	if s.FDR <= 0 && cfg.chosen("Settings.FDR", s.FDR == 0) {
-		return mbopt.Errorf("%s %v: it must be in (0, 1], such as 0.05 (1 turns the correction off); 0 would flag nothing", mbopt.Field("Settings.FDR"), s.FDR)
+	if s.FDR <= 0 && cfg.chosen(compare.FieldSettingsFDR, s.FDR == 0) {
+		return mbopt.Errorf("%s %v: it must be in (0, 1], such as 0.05 (1 turns the correction off); 0 would flag nothing", compare.FieldSettingsFDR, s.FDR)
 	}
 	if s.Metric != "" {
 		m, err := measure.ParseMetric(string(s.Metric))
 		if err != nil {
-			return mbopt.Field("Settings.Metric").Errorf("%v", err)
+			return compare.FieldSettingsMetric.Errorf("%v", err)
 		}
 		if m == measure.Time {
 			s.Metric = ""
 		} else {
-			if !cfg.chosen("Settings.Count", s.Count == 0) {
+			if !cfg.chosen(compare.FieldSettingsCount, s.Count == 0) {
 				s.Count = 0
 			}
-			if !cfg.chosen("Settings.BenchTime", s.BenchTime == "") {
+			if !cfg.chosen(compare.FieldSettingsBenchTime, s.BenchTime == "") {
 				s.BenchTime = ""
 			}
 		}
 	}
-	if !cfg.chosen("FailOn", cfg.FailOn == "") {
+	if !cfg.chosen(compare.FieldFailOn, cfg.FailOn == "") {
 		cfg.FailOn = compare.FailOnDefiniteRegression
 		if cfg.AA || cfg.Bridge {
 			cfg.FailOn = compare.FailOnNever
@@ -70,23 +70,23 @@ func (cfg *CompareConfig) Resolve() error {
 	}
 	switch {
 	case cfg.Confirm && cfg.Analysis == nil:
-		return mbopt.Errorf("%s measures the application where its estimated impact calls for it, which needs the analysis flags (%s, %s)", mbopt.Field("Confirm"), mbopt.Field("Analysis.App"), mbopt.Field("Analysis.Micro"))
+		return mbopt.Errorf("%s measures the application where its estimated impact calls for it, which needs the analysis flags (%s, %s)", FieldConfirm, FieldAnalysisApp, FieldAnalysisMicro)
 	case cfg.Confirm && cfg.AppBenchmark == "" && cfg.AppCommand == "":
-		return mbopt.Errorf("%s needs the application workload: %s NAME or %s CMD", mbopt.Field("Confirm"), mbopt.Field("AppBenchmark"), mbopt.Field("AppCommand"))
+		return mbopt.Errorf("%s needs the application workload: %s NAME or %s CMD", FieldConfirm, FieldAppBenchmark, FieldAppCommand)
 	case cfg.Confirm && cfg.AppBenchmark != "" && cfg.AppCommand != "":
-		return mbopt.Errorf("%s and %s both name the application workload %s measures; give one of them", mbopt.Field("AppBenchmark"), mbopt.Field("AppCommand"), mbopt.Field("Confirm"))
+		return mbopt.Errorf("%s and %s both name the application workload %s measures; give one of them", FieldAppBenchmark, FieldAppCommand, FieldConfirm)
 	case !cfg.Confirm && cfg.AppCommand != "":
-		return mbopt.Errorf("%s is the workload %s measures; add %s", mbopt.Field("AppCommand"), mbopt.Field("Confirm"), mbopt.Field("Confirm"))
+		return mbopt.Errorf("%s is the workload %s measures; add %s", FieldAppCommand, FieldConfirm, FieldConfirm)
 	}
 	if cfg.Confirm {
 		cfg.Options.Confirm = compare.Confirm{Benchmark: cfg.AppBenchmark, Command: cfg.AppCommand}
 	}
 	switch {
 	case cfg.FailOn == compare.FailOnAppImpact && cfg.Analysis == nil:
-		return mbopt.Errorf("%s %s needs the analysis flags (%s, %s): the application's profile says which functions it runs", mbopt.Field("FailOn"), compare.FailOnAppImpact, mbopt.Field("Analysis.App"), mbopt.Field("Analysis.Micro"))
+		return mbopt.Errorf("%s %s needs the analysis flags (%s, %s): the application's profile says which functions it runs", compare.FieldFailOn, compare.FailOnAppImpact, FieldAnalysisApp, FieldAnalysisMicro)
 	case cfg.FailOn == compare.FailOnAppImpact, cfg.Confirm:
-	case cfg.chosen("Settings.AppImpactThreshold", s.AppImpactThreshold == 0):
-		return mbopt.Errorf("%s applies to %s %s and %s only", mbopt.Field("Settings.AppImpactThreshold"), mbopt.Field("FailOn"), compare.FailOnAppImpact, mbopt.Field("Confirm"))
+	case cfg.chosen(compare.FieldSettingsAppImpactThreshold, s.AppImpactThreshold == 0):
+		return mbopt.Errorf("%s applies to %s %s and %s only", compare.FieldSettingsAppImpactThreshold, compare.FieldFailOn, compare.FailOnAppImpact, FieldConfirm)
 	default:
 		s.AppImpactThreshold = 0
 	}

@@ -20,7 +20,7 @@ func ExcludeUnstable(ctx context.Context, cfg *analysis.Config, path string, max
 	if maxWidth == 0 {
 		return nil
 	}
-	field := mbopt.Field("MaxInstability")
+	field := analysis.FieldSelectExcludeBenchmarks
 	if maxWidth < 0 || math.IsNaN(maxWidth) || math.IsInf(maxWidth, 0) {
 		return mbopt.Errorf("%s must be a positive relative CI width such as 0.05 (0: keep all), not %v", field, maxWidth)
 	}
@@ -63,7 +63,7 @@ func SensitivityMDEs(ctx context.Context, cfg *analysis.Config, path string) err
 		}
 	}
 	if len(best) == 0 {
-		return mbopt.Errorf("%s %s holds no comparison to take the benchmarks' minimum detectable effects from; run mbopt compare first, or leave the history out to use the typical value", historyField, path)
+		return mbopt.Errorf("%s %s holds no comparison to take the benchmarks' minimum detectable effects from; run mbopt compare first, or leave the history out to use the typical value", FieldHistory, path)
 	}
 	cfg.Sensitivity.MDEs = best
 	return nil

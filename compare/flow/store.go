@@ -16,7 +16,7 @@ import (
 func OpenHistory(ctx context.Context, path string) (*history.Store, error) {
 	st, err := history.OpenReadOnly(ctx, path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, mbopt.Errorf("%s %s: no history database; mbopt compare writes one (unless %s)", historyField, path, noHistoryField)
+		return nil, mbopt.Errorf("%s %s: no history database; mbopt compare writes one (unless %s)", FieldHistory, path, FieldNoHistory)
 	}
 	if err != nil {
 		return nil, historyError(path, err)
@@ -27,7 +27,7 @@ func OpenHistory(ctx context.Context, path string) (*history.Store, error) {
 // historyError returns err, an error of package history about the database
 // at path, as an input error naming History: "History PATH: what is wrong".
 func historyError(path string, err error) error {
-	return mbopt.Errorf("%s %s: %v", historyField, path, historyReason(path, err))
+	return mbopt.Errorf("%s %s: %v", FieldHistory, path, historyReason(path, err))
 }
 
 // historyReason returns the message of err, an error of package history
@@ -56,7 +56,7 @@ func openOutputHistory(ctx context.Context, store bool, hist, output string, inp
 		histPath = historyPath(hist)
 		inputs = append(inputs, history.Files(histPath)...)
 	}
-	if err := mbopt.CheckOutput(outputField, output, inputs...); err != nil {
+	if err := mbopt.CheckOutput(FieldOutput, output, inputs...); err != nil {
 		return "", nil, err
 	}
 	st, err := openCompareHistory(ctx, histPath)
@@ -78,7 +78,7 @@ func openCompareHistory(ctx context.Context, path string) (*history.Store, error
 	}
 	if err := st.CheckWritable(ctx); err != nil {
 		st.Close()
-		return nil, mbopt.Errorf("%s %s: %v; give a writable %s file, or %s", historyField, path, historyReason(path, err), historyField, noHistoryField)
+		return nil, mbopt.Errorf("%s %s: %v; give a writable %s file, or %s", FieldHistory, path, historyReason(path, err), FieldHistory, FieldNoHistory)
 	}
 	return st, nil
 }

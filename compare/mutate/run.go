@@ -22,10 +22,10 @@ import (
 
 // Fields of [Options] named in its errors (mbopt mutate's flags).
 const (
-	FieldSlowdown       mbopt.Field = "Slowdown"
-	FieldSizeBenchmark  mbopt.Field = "SizeBenchmark"
-	FieldCompareOptions mbopt.Field = "Compare"
-	FieldCompareBench   mbopt.Field = "Compare.Bench"
+	FieldSlowdown      mbopt.Field = "Slowdown"
+	FieldSizeBenchmark mbopt.Field = "SizeBenchmark"
+	FieldCompare       mbopt.Field = "Compare"
+	FieldCompareBench  mbopt.Field = "Compare.Bench"
 )
 
 // Options say which function to slow down, by how much, and how to
@@ -83,7 +83,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		return nil, mbopt.Errorf("%s %g: give the slowdown as a positive fraction of the function's own cost (0.1 is +10%%)", FieldSlowdown, opt.Slowdown)
 	}
 	if opt.Compare.Base != "" || opt.Compare.HeadFiles != nil || opt.Compare.AA {
-		return nil, mbopt.Errorf("%s: a mutant is compared with the code it came from: leave Base, AA and HeadFiles unset", FieldCompareOptions)
+		return nil, mbopt.Errorf("%s: a mutant is compared with the code it came from: leave Base, AA and HeadFiles unset", FieldCompare)
 	}
 	dir := opt.Compare.Dir
 	if dir == "" {
@@ -201,7 +201,7 @@ func moduleRoot(ctx context.Context, dir string) (string, error) {
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {
-		return "", mbopt.Errorf("%s: %s is not in a Go module: %v", FieldCompareOptions, dir, err)
+		return "", mbopt.Errorf("%s: %s is not in a Go module: %v", FieldCompare, dir, err)
 	}
 	return strings.TrimSpace(string(out)), nil
 }

@@ -151,6 +151,34 @@ type SensitivityConfig struct {
 	MDEs map[string]float64
 }
 
+// The fields of [Config] (and [DriftConfig]) that input errors name
+// (mbopt.Field paths).
+const (
+	FieldApp                     mbopt.Field = "App"
+	FieldAppFunctions            mbopt.Field = "AppFunctions"
+	FieldEdges                   mbopt.Field = "Edges"
+	FieldExclude                 mbopt.Field = "Exclude"
+	FieldImpact                  mbopt.Field = "Impact"
+	FieldMicro                   mbopt.Field = "Micro"
+	FieldMinCoverage             mbopt.Field = "MinCoverage"
+	FieldModules                 mbopt.Field = "Modules"
+	FieldNodes                   mbopt.Field = "Nodes"
+	FieldRecommend               mbopt.Field = "Recommend"
+	FieldReport                  mbopt.Field = "Report"
+	FieldScenarios               mbopt.Field = "Scenarios"
+	FieldScenariosWeight         mbopt.Field = "Scenarios.Weight"
+	FieldSelectBudget            mbopt.Field = "Select.Budget"
+	FieldSelectCostsFile         mbopt.Field = "Select.CostsFile"
+	FieldSelectExcludeBenchmarks mbopt.Field = "Select.ExcludeBenchmarks"
+	FieldSelectDefaultCost       mbopt.Field = "Select.DefaultCost"
+	FieldSelectMinGain           mbopt.Field = "Select.MinGain"
+	FieldSelectObjective         mbopt.Field = "Select.Objective"
+	FieldSelectTop               mbopt.Field = "Select.Top"
+	FieldStaticDir               mbopt.Field = "Static.Dir"
+	FieldStrict                  mbopt.Field = "Strict"
+	FieldTargets                 mbopt.Field = "Targets"
+)
+
 // Skip records a benchmark profile that was left out and why. As an error
 // (with [Config.Strict], the first skip fails the analysis) it reads
 // "File: Reason".
@@ -351,19 +379,19 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 // cannot use, nil when there is none.
 func (c *Config) check() error {
 	if len(c.App) == 0 {
-		return mbopt.Errorf("no application profile: give at least one with %s", mbopt.Field("App"))
+		return mbopt.Errorf("no application profile: give at least one with %s", FieldApp)
 	}
 	if len(c.Micro) == 0 {
-		return mbopt.Errorf("no benchmark profiles: give a directory or files with %s", mbopt.Field("Micro"))
+		return mbopt.Errorf("no benchmark profiles: give a directory or files with %s", FieldMicro)
 	}
 	if err := c.Select.validate(); err != nil {
 		return err
 	}
 	if c.Impact != coverage.AttributedImpact && c.Impact != coverage.FlatImpact {
-		return mbopt.Errorf("%s must be coverage.AttributedImpact or coverage.FlatImpact, not %d", mbopt.Field("Impact"), int(c.Impact))
+		return mbopt.Errorf("%s must be coverage.AttributedImpact or coverage.FlatImpact, not %d", FieldImpact, int(c.Impact))
 	}
 	if c.Edges < staticcg.Sampled || c.Edges > staticcg.Both {
-		return mbopt.Errorf("%s must be staticcg.Sampled, Static or Both, not %d", mbopt.Field("Edges"), int(c.Edges))
+		return mbopt.Errorf("%s must be staticcg.Sampled, Static or Both, not %d", FieldEdges, int(c.Edges))
 	}
 	if err := CheckModules(c.Modules); err != nil {
 		return err
@@ -450,7 +478,7 @@ func usableBenchmarks(ctx context.Context, cfg Config, files []benchFile, preSki
 	rep.Source = benchmarkSource(benches)
 	skipped = append(preSkipped, skipped...)
 	if len(skipped) > 0 && cfg.Strict {
-		return nil, mbopt.Errorf("%w (%s makes every unusable benchmark profile an error)", &skipped[0], mbopt.Field("Strict"))
+		return nil, mbopt.Errorf("%w (%s makes every unusable benchmark profile an error)", &skipped[0], FieldStrict)
 	}
 	rep.Skipped = skipped
 	if len(benches) == 0 {
@@ -472,9 +500,9 @@ func findModule(dir string) (gomod.Module, error) {
 	switch {
 	case errors.Is(err, gomod.ErrNoModule):
 		abs, _ := filepath.Abs(cmp.Or(dir, "."))
-		return mod, mbopt.Errorf("no go.mod in %s or above to name the project: pass %s with the profiled program's module path", abs, mbopt.Field("Modules"))
+		return mod, mbopt.Errorf("no go.mod in %s or above to name the project: pass %s with the profiled program's module path", abs, FieldModules)
 	case errors.Is(err, gomod.ErrNoModulePath):
-		return mod, mbopt.Errorf("%v; set %s", err, mbopt.Field("Modules"))
+		return mod, mbopt.Errorf("%v; set %s", err, FieldModules)
 	case err != nil:
 		return mod, mbopt.Wrap(err)
 	}

@@ -100,10 +100,10 @@ type Drift struct {
 // without a Report.
 func CheckDrift(cfg DriftConfig) (*Drift, error) {
 	if !(cfg.MinCoverage >= 0 && cfg.MinCoverage <= 1) {
-		return nil, mbopt.Errorf("%s must be a fraction in [0, 1], not %g", mbopt.Field("MinCoverage"), cfg.MinCoverage)
+		return nil, mbopt.Errorf("%s must be a fraction in [0, 1], not %g", FieldMinCoverage, cfg.MinCoverage)
 	}
 	if cfg.MinCoverage > 0 && cfg.Report == nil {
-		return nil, mbopt.Errorf("%s needs the profiles: set %s", mbopt.Field("MinCoverage"), mbopt.Field("Report"))
+		return nil, mbopt.Errorf("%s needs the profiles: set %s", FieldMinCoverage, FieldReport)
 	}
 	d := &Drift{Benchmarks: len(cfg.Suite), Findings: []DriftFinding{}}
 	declared := map[[2]string]bool{}

@@ -40,7 +40,7 @@ func (n *EdgesNote) Text(name func(mbopt.Field) string) string {
 		which = "sampled and static call edges"
 	}
 	s := fmt.Sprintf("recommendations walked %s (%s %s): %d edges between the application's functions, %d static edges of which %d were not sampled",
-		which, name("Edges"), st.Edges, st.Result, st.Static, st.Static-st.Common)
+		which, name(FieldEdges), st.Edges, st.Result, st.Static, st.Static-st.Common)
 	if st.Edges == staticcg.Static {
 		s += fmt.Sprintf(", %d sampled edges not in the static graph", st.Sampled-st.Common)
 	}
@@ -81,7 +81,7 @@ func (w *UnmatchedFunctionsWarning) Text(name func(mbopt.Field) string) string {
 		shown = shown[:3]
 	}
 	return fmt.Sprintf("%d project functions of the application are not in the static call graph of %s (%s%s), so no static edge touches them; check that %s is the profiled program's source",
-		len(w.Functions), w.Dir, strings.Join(shown, ", "), more, name("Static.Dir"))
+		len(w.Functions), w.Dir, strings.Join(shown, ", "), more, name(FieldStaticDir))
 }
 
 // recommendations runs Algorithm 3 on the application graph with the edges
@@ -106,7 +106,7 @@ func recommendations(ctx context.Context, cfg Config, rep *Report, opts recommen
 		sg, err = staticcg.Build(ctx, sopts)
 		if err != nil {
 			if errors.Is(err, staticcg.ErrLoad) {
-				return nil, mbopt.Errorf("%w (%s names the application's source for %s %s)", err, mbopt.Field("Static.Dir"), mbopt.Field("Edges"), cfg.Edges)
+				return nil, mbopt.Errorf("%w (%s names the application's source for %s %s)", err, FieldStaticDir, FieldEdges, cfg.Edges)
 			}
 			return nil, err
 		}

@@ -28,7 +28,7 @@ func (w *ModuleFromGoModWarning) Error() string { return w.Text(mbopt.Field.Stri
 
 // Text returns the warning with the Modules field named by name.
 func (w *ModuleFromGoModWarning) Text(name func(mbopt.Field) string) string {
-	return fmt.Sprintf("project module %s taken from %s; use %s to choose another", w.Module, w.GoMod, name("Modules"))
+	return fmt.Sprintf("project module %s taken from %s; use %s to choose another", w.Module, w.GoMod, name(FieldModules))
 }
 
 // NoProjectFunctionWarning says that no application function belongs to
@@ -43,7 +43,7 @@ func (w *NoProjectFunctionWarning) Error() string { return w.Text(mbopt.Field.St
 
 // Text returns the warning with the Modules field named by name.
 func (w *NoProjectFunctionWarning) Text(name func(mbopt.Field) string) string {
-	return fmt.Sprintf("no application function belongs to %s: project-only figures are empty; pass %s with the module path of the profiled program", strings.Join(w.Modules, ", "), name("Modules"))
+	return fmt.Sprintf("no application function belongs to %s: project-only figures are empty; pass %s with the module path of the profiled program", strings.Join(w.Modules, ", "), name(FieldModules))
 }
 
 // NoSharedFunctionWarning says that a benchmark's profile has no function

@@ -40,10 +40,10 @@ func (n *ExclusionNote) Note() {}
 func (n *ExclusionNote) Text(name func(mbopt.Field) string) string {
 	var b strings.Builder
 	if len(n.Excluded) == 0 {
-		return fmt.Sprintf("%s: %s name no analysed benchmark, so none was left out", name("Select.ExcludeBenchmarks"), strings.Join(n.Unmatched, ", "))
+		return fmt.Sprintf("%s: %s name no analysed benchmark, so none was left out", name(FieldSelectExcludeBenchmarks), strings.Join(n.Unmatched, ", "))
 	}
 	fmt.Fprintf(&b, "%s left out %d of the benchmarks (%s): the suite can cover %s project and %s overall instead of %s and %s",
-		name("Select.ExcludeBenchmarks"), len(n.Excluded), strings.Join(n.Excluded, ", "),
+		name(FieldSelectExcludeBenchmarks), len(n.Excluded), strings.Join(n.Excluded, ", "),
 		ratioWords(n.Project), ratioWords(n.Overall), ratioWords(n.FullProject), ratioWords(n.FullOverall))
 	if len(n.Lost) > 0 {
 		const show = 5

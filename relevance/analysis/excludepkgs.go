@@ -22,13 +22,13 @@ func resolveExclude(patterns, mods []string) ([]string, error) {
 		rel, ok := relative(p)
 		if !ok {
 			if _, err := callgraph.MatchPattern(p); err != nil {
-				return nil, mbopt.Errorf("%s[%d]: %w", mbopt.Field("Exclude"), i, err)
+				return nil, mbopt.Errorf("%s[%d]: %w", FieldExclude, i, err)
 			}
 			out = append(out, p)
 			continue
 		}
 		if rel == ".." || strings.HasPrefix(rel, "../") {
-			return nil, mbopt.Errorf("%s[%d]: %q leaves the module; a relative pattern must stay inside it (%q names the module root)", mbopt.Field("Exclude"), i, p, "./...")
+			return nil, mbopt.Errorf("%s[%d]: %q leaves the module; a relative pattern must stay inside it (%q names the module root)", FieldExclude, i, p, "./...")
 		}
 		for _, m := range mods {
 			r := strings.TrimSuffix(m, "/")
@@ -36,7 +36,7 @@ func resolveExclude(patterns, mods []string) ([]string, error) {
 				r += "/" + rel
 			}
 			if _, err := callgraph.MatchPattern(r); err != nil {
-				return nil, mbopt.Errorf("%s[%d]: %w", mbopt.Field("Exclude"), i, err)
+				return nil, mbopt.Errorf("%s[%d]: %w", FieldExclude, i, err)
 			}
 			out = append(out, r)
 		}
@@ -108,7 +108,7 @@ func (w *ExcludeUnmatchedWarning) Error() string { return w.Text(mbopt.Field.Str
 
 // Text returns the warning with the Exclude field named by name.
 func (w *ExcludeUnmatchedWarning) Text(name func(mbopt.Field) string) string {
-	s := fmt.Sprintf("%s %s matches no project function of the application", name("Exclude"), w.Pattern)
+	s := fmt.Sprintf("%s %s matches no project function of the application", name(FieldExclude), w.Pattern)
 	if len(w.Resolved) != 1 || w.Resolved[0] != w.Pattern {
 		s += fmt.Sprintf(" (%s)", strings.Join(w.Resolved, ", "))
 	}
@@ -140,7 +140,7 @@ func (n *CmdTargetsNote) Error() string { return n.Text(mbopt.Field.String) }
 // Text returns the note with the fields named by name.
 func (n *CmdTargetsNote) Text(name func(mbopt.Field) string) string {
 	return fmt.Sprintf("the uncovered functions of %s under cmd/ (%s) are no recommendation targets: cmd/ holds commands and workload drivers, not library code; %s %s also leaves them out of the project coverage, and %s any recommends them",
-		textutil.Plural(len(n.Packages), "package"), strings.Join(n.Packages, ", "), name("Exclude"), n.Pattern, name("Targets"))
+		textutil.Plural(len(n.Packages), "package"), strings.Join(n.Packages, ", "), name(FieldExclude), n.Pattern, name(FieldTargets))
 }
 
 // cmdDir returns the directory, relative to the project module pkg lies in,

@@ -54,7 +54,7 @@ func benchmarkScope(benches []loaded) (manifest.Scope, error) {
 		if timed.instr {
 			what = "an instruction profile"
 		}
-		return "", mbopt.Errorf("%s is %s of a timed loop (collected with scope timed) and %s one of a whole run (scope all): give %s the benchmarks of one scope, not both", timed.file, what, whole.file, mbopt.Field("Micro"))
+		return "", mbopt.Errorf("%s is %s of a timed loop (collected with scope timed) and %s one of a whole run (scope all): give %s the benchmarks of one scope, not both", timed.file, what, whole.file, FieldMicro)
 	}
 	if timed != nil {
 		return manifest.ScopeTimed, nil
@@ -101,7 +101,7 @@ func checkOneSource(files []benchFile) error {
 		}
 	}
 	if len(kinds) > 1 {
-		return mbopt.Errorf("%s is %s and %s %s: give %s the benchmarks of one collection source, not both", first[kinds[0]].path, kinds[0], first[kinds[1]].path, kinds[1], mbopt.Field("Micro"))
+		return mbopt.Errorf("%s is %s and %s %s: give %s the benchmarks of one collection source, not both", first[kinds[0]].path, kinds[0], first[kinds[1]].path, kinds[1], FieldMicro)
 	}
 	return nil
 }

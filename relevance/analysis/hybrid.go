@@ -50,14 +50,14 @@ func hybridGraph(app *callgraph.Graph, files []string, opts callgraph.Options) (
 	for _, f := range files {
 		set, err := covdata.ReadFile(f)
 		if err != nil {
-			return nil, nil, mbopt.Errorf("application function set %w (write one with 'mbopt cover-app'; see %s)", err, mbopt.Field("AppFunctions"))
+			return nil, nil, mbopt.Errorf("application function set %w (write one with 'mbopt cover-app'; see %s)", err, FieldAppFunctions)
 		}
 		if len(set.Funcs) == 0 {
 			// Nothing ran where coverage looked: the run failed or
 			// instrumented other packages. Timing the profile against it
 			// would report functions as "ran" that the set says did not.
 			return nil, nil, mbopt.Errorf("application function set %s holds no functions (%s instrumented): the coverage run executed none of the module's code; run the application again with 'mbopt cover-app', covering the module's packages (see %s)",
-				f, textutil.Plural(len(set.Packages), "package"), mbopt.Field("AppFunctions"))
+				f, textutil.Plural(len(set.Packages), "package"), FieldAppFunctions)
 		}
 		sets = append(sets, set)
 		for _, p := range set.Packages {

@@ -93,7 +93,7 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 		st, err := os.Stat(arg)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				return nil, nil, nil, mbopt.Errorf("%s: no such file or directory (check the %s path)", arg, mbopt.Field("Micro"))
+				return nil, nil, nil, mbopt.Errorf("%s: no such file or directory (check the %s path)", arg, FieldMicro)
 			}
 			return nil, nil, nil, mbopt.Wrap(err)
 		}
@@ -130,7 +130,7 @@ func benchmarkFiles(args []string) ([]benchFile, []dirManifest, []Skip, error) {
 	})
 	for i := 1; i < len(out); i++ {
 		if out[i].id == out[i-1].id {
-			return nil, nil, nil, mbopt.Errorf("%s: benchmark id %q is given twice, also by %s; a benchmark's id is its profile's file name, so give each file of %s a unique name", out[i].path, out[i].id, out[i-1].path, mbopt.Field("Micro"))
+			return nil, nil, nil, mbopt.Errorf("%s: benchmark id %q is given twice, also by %s; a benchmark's id is its profile's file name, so give each file of %s a unique name", out[i].path, out[i].id, out[i-1].path, FieldMicro)
 		}
 	}
 	if err := checkOneSource(out); err != nil {

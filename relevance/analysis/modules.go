@@ -42,7 +42,7 @@ func CheckModules(mods []string) error {
 			}
 		}
 		if reason != "" {
-			return mbopt.Errorf("%s %q: %s; a module prefix is an import path such as example.com/project", mbopt.Field("Modules"), m, reason)
+			return mbopt.Errorf("%s %q: %s; a module prefix is an import path such as example.com/project", FieldModules, m, reason)
 		}
 	}
 	return nil
@@ -84,7 +84,7 @@ func (e *NoProjectFunctionsError) Text(name func(mbopt.Field) string) string {
 	var from string
 	switch e.From {
 	case "Config.Modules":
-		from = name("Modules")
+		from = name(FieldModules)
 	case "the manifest":
 		from = "the manifest's module"
 	default:
@@ -94,7 +94,7 @@ func (e *NoProjectFunctionsError) Text(name func(mbopt.Field) string) string {
 	fmt.Fprintf(&b, "%s: no function of the application profile belongs to %s (%s)",
 		strings.Join(e.AppProfiles, ", "), strings.Join(e.Modules, ", "), from)
 	if len(e.Candidates) == 0 {
-		fmt.Fprintf(&b, "; it names no module-like package (is it unsymbolized, or of another program?): pass %s with the profiled program's module path", name("Modules"))
+		fmt.Fprintf(&b, "; it names no module-like package (is it unsymbolized, or of another program?): pass %s with the profiled program's module path", name(FieldModules))
 	} else {
 		b.WriteString("; its functions are in ")
 		for i, c := range e.Candidates {
@@ -103,7 +103,7 @@ func (e *NoProjectFunctionsError) Text(name func(mbopt.Field) string) string {
 			}
 			fmt.Fprintf(&b, "%s (%.0f%% of CPU time)", c.Path, 100*c.Share)
 		}
-		fmt.Fprintf(&b, ": pass %s %s, or the module of the code you benchmark", name("Modules"), e.Candidates[0].Path)
+		fmt.Fprintf(&b, ": pass %s %s, or the module of the code you benchmark", name(FieldModules), e.Candidates[0].Path)
 	}
 	if len(e.ManifestModules) > 0 && e.From != "the manifest" {
 		fmt.Fprintf(&b, " (the manifest's module is %s)", strings.Join(e.ManifestModules, ", "))

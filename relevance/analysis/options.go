@@ -62,31 +62,31 @@ type Options struct {
 func (o Options) Config(inputs bool) (Config, error) {
 	nodes, err := optimize.ParseNodes(o.Nodes)
 	if err != nil {
-		return Config{}, mbopt.Field("Nodes").Errorf("%v", err)
+		return Config{}, FieldNodes.Errorf("%v", err)
 	}
 	impact, err := coverage.ParseImpactKind(o.Impact)
 	if err != nil {
-		return Config{}, mbopt.Field("Impact").Errorf("%v", err)
+		return Config{}, FieldImpact.Errorf("%v", err)
 	}
 	switch {
 	case inputs && len(o.App) == 0:
-		return Config{}, mbopt.Errorf("%s is required: the application profile to compare against", mbopt.Field("App"))
+		return Config{}, mbopt.Errorf("%s is required: the application profile to compare against", FieldApp)
 	case inputs && len(o.Micro) == 0:
-		return Config{}, mbopt.Errorf("%s is required: a directory or files of benchmark profiles", mbopt.Field("Micro"))
+		return Config{}, mbopt.Errorf("%s is required: a directory or files of benchmark profiles", FieldMicro)
 	}
 	if o.Recommend < -1 {
-		return Config{}, mbopt.Errorf("%s must be -1 (no limit), 0 (none) or a positive count, not %d", mbopt.Field("Recommend"), o.Recommend)
+		return Config{}, mbopt.Errorf("%s must be -1 (no limit), 0 (none) or a positive count, not %d", FieldRecommend, o.Recommend)
 	}
 	targets, err := recommend.ParseTargets(o.Targets)
 	if err != nil {
-		return Config{}, mbopt.Field("Targets").Errorf("%v", strings.TrimPrefix(err.Error(), "invalid targets "))
+		return Config{}, FieldTargets.Errorf("%v", strings.TrimPrefix(err.Error(), "invalid targets "))
 	}
 	edges, err := staticcg.ParseEdges(o.Edges)
 	if err != nil {
-		return Config{}, mbopt.Field("Edges").Errorf("%v", strings.TrimPrefix(err.Error(), "invalid edges "))
+		return Config{}, FieldEdges.Errorf("%v", strings.TrimPrefix(err.Error(), "invalid edges "))
 	}
 	if o.StaticDir != "" && edges == staticcg.Sampled {
-		return Config{}, mbopt.Errorf("%s is the source for static call edges: use it with %s static or both", mbopt.Field("Static.Dir"), mbopt.Field("Edges"))
+		return Config{}, mbopt.Errorf("%s is the source for static call edges: use it with %s static or both", FieldStaticDir, FieldEdges)
 	}
 	apps, scenarios, err := ParseApps(o.App, o.Weights)
 	if err != nil {
@@ -94,13 +94,13 @@ func (o Options) Config(inputs bool) (Config, error) {
 	}
 	obj, err := optimize.ParseObjective(o.Objective)
 	if err != nil {
-		return Config{}, mbopt.Field("Select.Objective").Errorf("%v", err)
+		return Config{}, FieldSelectObjective.Errorf("%v", err)
 	}
 	if o.Budget < 0 {
-		return Config{}, mbopt.Errorf("%s must be a positive duration such as 90s, not %s", mbopt.Field("Select.Budget"), o.Budget)
+		return Config{}, mbopt.Errorf("%s must be a positive duration such as 90s, not %s", FieldSelectBudget, o.Budget)
 	}
 	if o.DefaultCost < 0 {
-		return Config{}, mbopt.Errorf("%s must be a positive duration such as 2s, not %s", mbopt.Field("Select.DefaultCost"), o.DefaultCost)
+		return Config{}, mbopt.Errorf("%s must be a positive duration such as 2s, not %s", FieldSelectDefaultCost, o.DefaultCost)
 	}
 	var sens *SensitivityConfig
 	switch {

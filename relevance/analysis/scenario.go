@@ -41,11 +41,11 @@ func checkScenarios(specs []ScenarioSpec) error {
 	for i, sc := range specs {
 		switch {
 		case !ValidScenarioName(sc.Name):
-			return mbopt.Errorf("%s[%d].Name %q: a scenario name is a letter or digit followed by letters, digits, '_', '.' and '-'", mbopt.Field("Scenarios"), i, sc.Name)
+			return mbopt.Errorf("%s[%d].Name %q: a scenario name is a letter or digit followed by letters, digits, '_', '.' and '-'", FieldScenarios, i, sc.Name)
 		case seen[sc.Name]:
-			return mbopt.Errorf("%s: two scenarios are named %q; give each its own name, or list both files in one", mbopt.Field("Scenarios"), sc.Name)
+			return mbopt.Errorf("%s: two scenarios are named %q; give each its own name, or list both files in one", FieldScenarios, sc.Name)
 		case len(sc.Files) == 0:
-			return mbopt.Errorf("%s[%d] (%s) has no Files", mbopt.Field("Scenarios"), i, sc.Name)
+			return mbopt.Errorf("%s[%d] (%s) has no Files", FieldScenarios, i, sc.Name)
 		}
 		seen[sc.Name] = true
 	}
@@ -91,14 +91,14 @@ func ParseApps(apps, weights []string) (files []string, scenarios []ScenarioSpec
 	for _, w := range weights {
 		name, value, ok := strings.Cut(w, "=")
 		if !ok || !ValidScenarioName(name) {
-			return nil, nil, mbopt.Errorf("%s %s: want NAME=WEIGHT, where NAME is a scenario of %s NAME=FILE", mbopt.Field("Scenarios.Weight"), w, mbopt.Field("App"))
+			return nil, nil, mbopt.Errorf("%s %s: want NAME=WEIGHT, where NAME is a scenario of %s NAME=FILE", FieldScenariosWeight, w, FieldApp)
 		}
 		v, err := ParseWeight(value)
 		if err != nil {
-			return nil, nil, mbopt.Errorf("%s %s: %w", mbopt.Field("Scenarios.Weight"), w, err)
+			return nil, nil, mbopt.Errorf("%s %s: %w", FieldScenariosWeight, w, err)
 		}
 		if old, seen := explicit[name]; seen && old != v {
-			return nil, nil, mbopt.Errorf("%s: scenario %s has two weights, %g and %g", mbopt.Field("Scenarios.Weight"), name, old, v)
+			return nil, nil, mbopt.Errorf("%s: scenario %s has two weights, %g and %g", FieldScenariosWeight, name, old, v)
 		}
 		if _, seen := explicit[name]; !seen {
 			order = append(order, name)
@@ -120,13 +120,13 @@ func ParseApps(apps, weights []string) (files []string, scenarios []ScenarioSpec
 			if _, perr := strconv.ParseFloat(rest[i+1:], 64); perr == nil {
 				w, err := ParseWeight(rest[i+1:])
 				if err != nil {
-					return nil, nil, mbopt.Errorf("%s %s: %w", mbopt.Field("App"), a, err)
+					return nil, nil, mbopt.Errorf("%s %s: %w", FieldApp, a, err)
 				}
 				file, weight, weighted = rest[:i], w, true
 			}
 		}
 		if file == "" {
-			return nil, nil, mbopt.Errorf("%s %s: no file after %q", mbopt.Field("App"), a, name+"=")
+			return nil, nil, mbopt.Errorf("%s %s: no file after %q", FieldApp, a, name+"=")
 		}
 		files = append(files, file)
 		j, seen := index[name]
@@ -139,18 +139,18 @@ func ParseApps(apps, weights []string) (files []string, scenarios []ScenarioSpec
 		sc.Files = append(sc.Files, file)
 		if weighted {
 			if sc.Weighted && sc.Weight != weight {
-				return nil, nil, mbopt.Errorf("%s: scenario %s has two weights, %g and %g", mbopt.Field("App"), name, sc.Weight, weight)
+				return nil, nil, mbopt.Errorf("%s: scenario %s has two weights, %g and %g", FieldApp, name, sc.Weight, weight)
 			}
 			sc.Weight, sc.Weighted = weight, true
 		}
 	}
 	if plain > 0 && len(scenarios) > 0 {
-		return nil, nil, mbopt.Errorf("%s: give every application profile a scenario name (NAME=FILE) or none; %d of %d have none", mbopt.Field("App"), plain, len(apps))
+		return nil, nil, mbopt.Errorf("%s: give every application profile a scenario name (NAME=FILE) or none; %d of %d have none", FieldApp, plain, len(apps))
 	}
 	for _, name := range order {
 		j, ok := index[name]
 		if !ok {
-			return nil, nil, mbopt.Errorf("%s %s=%g: no %s %s=FILE names that scenario", mbopt.Field("Scenarios.Weight"), name, explicit[name], mbopt.Field("App"), name)
+			return nil, nil, mbopt.Errorf("%s %s=%g: no %s %s=FILE names that scenario", FieldScenariosWeight, name, explicit[name], FieldApp, name)
 		}
 		scenarios[j].Weight, scenarios[j].Weighted = explicit[name], true
 	}

@@ -53,13 +53,13 @@ func (c SelectConfig) active() bool {
 func (c SelectConfig) validate() error {
 	switch {
 	case c.Budget < 0 || math.IsNaN(c.Budget) || math.IsInf(c.Budget, 0):
-		return mbopt.Errorf("%s must be a positive number of seconds (0: no budget), not %g", mbopt.Field("Select.Budget"), c.Budget)
+		return mbopt.Errorf("%s must be a positive number of seconds (0: no budget), not %g", FieldSelectBudget, c.Budget)
 	case c.DefaultCost < 0 || math.IsNaN(c.DefaultCost) || math.IsInf(c.DefaultCost, 0):
-		return mbopt.Errorf("%s must be a positive number of seconds (0: none), not %g", mbopt.Field("Select.DefaultCost"), c.DefaultCost)
+		return mbopt.Errorf("%s must be a positive number of seconds (0: none), not %g", FieldSelectDefaultCost, c.DefaultCost)
 	case c.Top < 0:
-		return mbopt.Errorf("%s must be a positive count (0: no limit), not %d", mbopt.Field("Select.Top"), c.Top)
+		return mbopt.Errorf("%s must be a positive count (0: no limit), not %d", FieldSelectTop, c.Top)
 	case c.MinGain < 0:
-		return mbopt.Errorf("%s must be a positive count (0: none), not %d", mbopt.Field("Select.MinGain"), c.MinGain)
+		return mbopt.Errorf("%s must be a positive count (0: none), not %d", FieldSelectMinGain, c.MinGain)
 	}
 	if c.Objective == optimize.Cost {
 		for _, f := range []struct {
@@ -67,7 +67,7 @@ func (c SelectConfig) validate() error {
 			field mbopt.Field
 		}{{c.Budget != 0, "Select.Budget"}, {c.Top != 0, "Select.Top"}, {c.MinGain != 0, "Select.MinGain"}} {
 			if f.set {
-				return mbopt.Errorf("%s cost keeps Algorithm 2's full coverage at the smallest cost: leave %s unset", mbopt.Field("Select.Objective"), f.field)
+				return mbopt.Errorf("%s cost keeps Algorithm 2's full coverage at the smallest cost: leave %s unset", FieldSelectObjective, f.field)
 			}
 		}
 	}
@@ -112,7 +112,7 @@ func selectSuite(cfg Config, rep *Report, manifests []dirManifest, benches []cov
 		sel, err := optimize.Select(rep.Coverage, plan)
 		if err != nil {
 			if plan.Budget > 0 || plan.Objective == optimize.Cost {
-				return mbopt.Errorf("selecting the suite: %w (set %s, collect the profiles with a manifest.json or with profiles that record their duration, or set %s)", err, mbopt.Field("Select.CostsFile"), mbopt.Field("Select.DefaultCost"))
+				return mbopt.Errorf("selecting the suite: %w (set %s, collect the profiles with a manifest.json or with profiles that record their duration, or set %s)", err, FieldSelectCostsFile, FieldSelectDefaultCost)
 			}
 			return mbopt.Errorf("selecting the suite: %w", err)
 		}

@@ -17,15 +17,15 @@ const MergeBase = "merge-base"
 // The settings that [Since] and [CheckSince] name in their input errors (a
 // command line's --changed-since and --only-affected).
 const (
-	// ChangedSince is the revision the changes are taken since.
-	ChangedSince mbopt.Field = "ChangedSince"
-	// OnlyAffected keeps only the benchmarks the change affects.
-	OnlyAffected mbopt.Field = "OnlyAffected"
+	// FieldChangedSince is the revision the changes are taken since.
+	FieldChangedSince mbopt.Field = "ChangedSince"
+	// FieldOnlyAffected keeps only the benchmarks the change affects.
+	FieldOnlyAffected mbopt.Field = "OnlyAffected"
 )
 
 // Since maps the changes from since (a revision, or [MergeBase]) to head
 // (a revision, or "" for the work tree) to the functions they change, with
-// [Diff]. Its errors are input errors about [ChangedSince]; outside a git
+// [Diff]. Its errors are input errors about [FieldChangedSince]; outside a git
 // repository they say to run inside one.
 func Since(ctx context.Context, since, head string) (*Result, error) {
 	base := since
@@ -37,16 +37,16 @@ func Since(ctx context.Context, since, head string) (*Result, error) {
 	case err == nil || ctx.Err() != nil:
 		return ch, err
 	case errors.Is(err, gitrev.ErrNotRepository):
-		return nil, mbopt.Errorf("%s %s: %v; run mbopt inside the git repository", ChangedSince, since, err)
+		return nil, mbopt.Errorf("%s %s: %v; run mbopt inside the git repository", FieldChangedSince, since, err)
 	}
-	return nil, mbopt.Errorf("%s %s: %v", ChangedSince, since, err)
+	return nil, mbopt.Errorf("%s %s: %v", FieldChangedSince, since, err)
 }
 
 // CheckSince refuses onlyAffected without a since revision, which says what
 // changed.
 func CheckSince(since string, onlyAffected bool) error {
 	if onlyAffected && since == "" {
-		return mbopt.Errorf("%s needs %s REV (or %s %s) to know what changed", OnlyAffected, ChangedSince, ChangedSince, MergeBase)
+		return mbopt.Errorf("%s needs %s REV (or %s %s) to know what changed", FieldOnlyAffected, FieldChangedSince, FieldChangedSince, MergeBase)
 	}
 	return nil
 }

@@ -48,7 +48,7 @@ func Collect(ctx context.Context, cfg Config) (*manifest.Manifest, error) {
 	}
 	if cfg.instructions() {
 		if _, err := measure.FindValgrind(""); err != nil {
-			return nil, mbopt.Field("Source").Errorf("%s counts each function's instructions under Valgrind: %w", manifest.SourceInstructions, noValgrind{})
+			return nil, FieldSource.Errorf("%s counts each function's instructions under Valgrind: %w", manifest.SourceInstructions, noValgrind{})
 		}
 	}
 	if err := checkModule(ctx, cfg); err != nil {
@@ -168,14 +168,14 @@ func newCollector(cfg Config) (*collector, error) {
 		return nil, err
 	}
 	if c.out, err = filepath.Abs(cfg.Out); err != nil {
-		return nil, mbopt.Field("Out").Errorf("%w", err)
+		return nil, FieldOut.Errorf("%w", err)
 	}
 	fi, err := os.Stat(c.out)
 	switch {
 	case err == nil && !fi.IsDir():
-		return nil, mbopt.Field("Out").Errorf("output directory %s is not a directory", cfg.Out)
+		return nil, FieldOut.Errorf("output directory %s is not a directory", cfg.Out)
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return nil, mbopt.Field("Out").Errorf("output directory %s: %w", cfg.Out, err)
+		return nil, FieldOut.Errorf("output directory %s: %w", cfg.Out, err)
 	}
 	return c, nil
 }
@@ -187,13 +187,13 @@ func checkModule(ctx context.Context, cfg Config) error {
 		dir = "."
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return mbopt.Field("Dir").Errorf("%s is not a directory", dir)
+		return FieldDir.Errorf("%s is not a directory", dir)
 	}
 	if _, err := gomod.Find(dir); errors.Is(err, gomod.ErrNoModule) {
 		abs, _ := filepath.Abs(dir)
-		return mbopt.Field("Dir").Errorf("%s is not inside a Go module (no go.mod there or in a parent directory): run in the module to profile", abs)
+		return FieldDir.Errorf("%s is not inside a Go module (no go.mod there or in a parent directory): run in the module to profile", abs)
 	} else if err != nil {
-		return mbopt.Field("Dir").Errorf("%w", err)
+		return FieldDir.Errorf("%w", err)
 	}
 	return nil
 }
@@ -204,7 +204,7 @@ func (c *collector) makeOut() (created bool, err error) {
 		return false, nil
 	}
 	if err := os.MkdirAll(c.out, 0o755); err != nil {
-		return false, mbopt.Field("Out").Errorf("cannot create output directory %s: %w", c.cfg.Out, err)
+		return false, FieldOut.Errorf("cannot create output directory %s: %w", c.cfg.Out, err)
 	}
 	return true, nil
 }

@@ -215,11 +215,31 @@ type Config struct {
 	Chosen func(f mbopt.Field) bool
 }
 
+// The fields of [Config] (and [CollectionError]) that input errors name
+// (mbopt.Field paths).
+const (
+	FieldBench            mbopt.Field = "Bench"
+	FieldBenchTime        mbopt.Field = "BenchTime"
+	FieldDir              mbopt.Field = "Dir"
+	FieldDiscoveryTimeout mbopt.Field = "DiscoveryTimeout"
+	FieldJobs             mbopt.Field = "Jobs"
+	FieldMod              mbopt.Field = "Mod"
+	FieldOut              mbopt.Field = "Out"
+	FieldPatterns         mbopt.Field = "Patterns"
+	FieldScope            mbopt.Field = "Scope"
+	FieldShard            mbopt.Field = "Shard"
+	FieldShardCosts       mbopt.Field = "ShardCosts"
+	FieldSkip             mbopt.Field = "Skip"
+	FieldStrict           mbopt.Field = "Strict"
+	FieldSource           mbopt.Field = "Source"
+	FieldTimeout          mbopt.Field = "Timeout"
+)
+
 // EffectiveBenchTime returns the -test.benchtime the collection runs at
 // (and its manifest records): BenchTime when chosen (see Chosen), else the
 // Source's default, DefaultBenchTimeOf.
 func (c *Config) EffectiveBenchTime() string {
-	if c.BenchTime != "" && mbopt.Chosen(c.Chosen, "BenchTime", false) {
+	if c.BenchTime != "" && mbopt.Chosen(c.Chosen, FieldBenchTime, false) {
 		return c.BenchTime
 	}
 	return DefaultBenchTimeOf(c.Source, c.Scope)
@@ -389,39 +409,39 @@ var benchTimeRE = regexp.MustCompile(`^[1-9][0-9]*x$`)
 // front end can check it before other work.
 func (cfg Config) Check() error {
 	if cfg.Out == "" {
-		return mbopt.Errorf("%s must name a directory", mbopt.Field("Out"))
+		return mbopt.Errorf("%s must name a directory", FieldOut)
 	}
 	if _, err := benchname.CompileFilter(cfg.Bench); err != nil {
-		return mbopt.Field("Bench").Errorf("%w", err)
+		return FieldBench.Errorf("%w", err)
 	}
 	if _, err := benchname.CompileFilter(cfg.Skip); err != nil {
-		return mbopt.Field("Skip").Errorf("%w", err)
+		return FieldSkip.Errorf("%w", err)
 	}
 	if bt := cfg.BenchTime; bt != "" && !benchTimeRE.MatchString(bt) {
 		if d, err := time.ParseDuration(bt); err != nil || d <= 0 {
-			return mbopt.Field("BenchTime").Errorf("invalid value %q: want a positive duration such as 1s or an iteration count such as 100x", bt)
+			return FieldBenchTime.Errorf("invalid value %q: want a positive duration such as 1s or an iteration count such as 100x", bt)
 		}
 	}
 	switch cfg.Source {
 	case "", manifest.SourceProfile, manifest.SourceCover, manifest.SourceInstructions:
 	default:
-		return mbopt.Field("Source").Errorf("unknown source %q: valid values are {%s|%s|%s}", cfg.Source, manifest.SourceProfile, manifest.SourceCover, manifest.SourceInstructions)
+		return FieldSource.Errorf("unknown source %q: valid values are {%s|%s|%s}", cfg.Source, manifest.SourceProfile, manifest.SourceCover, manifest.SourceInstructions)
 	}
 	if err := checkScope(cfg); err != nil {
 		return err
 	}
 	switch {
-	case cfg.Timeout < 0 || cfg.Timeout == 0 && mbopt.Chosen(cfg.Chosen, "Timeout", true):
-		return mbopt.Errorf("%s must be positive, not %v", mbopt.Field("Timeout"), cfg.Timeout)
-	case cfg.DiscoveryTimeout < 0 || cfg.DiscoveryTimeout == 0 && mbopt.Chosen(cfg.Chosen, "DiscoveryTimeout", true):
-		return mbopt.Errorf("%s must be positive, not %v", mbopt.Field("DiscoveryTimeout"), cfg.DiscoveryTimeout)
+	case cfg.Timeout < 0 || cfg.Timeout == 0 && mbopt.Chosen(cfg.Chosen, FieldTimeout, true):
+		return mbopt.Errorf("%s must be positive, not %v", FieldTimeout, cfg.Timeout)
+	case cfg.DiscoveryTimeout < 0 || cfg.DiscoveryTimeout == 0 && mbopt.Chosen(cfg.Chosen, FieldDiscoveryTimeout, true):
+		return mbopt.Errorf("%s must be positive, not %v", FieldDiscoveryTimeout, cfg.DiscoveryTimeout)
 	case cfg.Jobs < 0:
-		return mbopt.Errorf("%s must be 0 (one per CPU) or a positive count, not %d", mbopt.Field("Jobs"), cfg.Jobs)
+		return mbopt.Errorf("%s must be 0 (one per CPU) or a positive count, not %d", FieldJobs, cfg.Jobs)
 	}
 	switch cfg.Mod {
 	case "", "mod", "readonly", "vendor":
 	default:
-		return mbopt.Field("Mod").Errorf("invalid value %q: valid values are {mod|readonly|vendor}", cfg.Mod)
+		return FieldMod.Errorf("invalid value %q: valid values are {mod|readonly|vendor}", cfg.Mod)
 	}
 	return nil
 }

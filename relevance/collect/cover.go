@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/relevance/covdata"
 	"github.com/mbopt/mbopt/relevance/manifest"
 )
@@ -43,13 +42,13 @@ func checkScope(cfg Config) error {
 	switch cfg.Scope {
 	case "", manifest.ScopeTimed, manifest.ScopeAll:
 	default:
-		return mbopt.Field("Scope").Errorf("unknown scope %q: valid values are {%s|%s}", cfg.Scope, manifest.ScopeTimed, manifest.ScopeAll)
+		return FieldScope.Errorf("unknown scope %q: valid values are {%s|%s}", cfg.Scope, manifest.ScopeTimed, manifest.ScopeAll)
 	}
 	if !cfg.timed() && !cfg.instructions() {
 		return nil
 	}
 	if !cfg.cover() && !cfg.instructions() {
-		return mbopt.Field("Scope").Errorf("scope %q needs Source %q or %q: a sampled CPU profile cannot tell a benchmark's timed loop from its setup; collect function sets or instruction profiles, or use scope %q", manifest.ScopeTimed, manifest.SourceCover, manifest.SourceInstructions, manifest.ScopeAll)
+		return FieldScope.Errorf("scope %q needs Source %q or %q: a sampled CPU profile cannot tell a benchmark's timed loop from its setup; collect function sets or instruction profiles, or use scope %q", manifest.ScopeTimed, manifest.SourceCover, manifest.SourceInstructions, manifest.ScopeAll)
 	}
 	low, _ := iterations(TimedLowBenchTime)
 	if n, ok := iterations(cfg.EffectiveBenchTime()); !ok || n <= low {
@@ -57,7 +56,7 @@ func checkScope(cfg Config) error {
 		if cfg.instructions() {
 			what = fmt.Sprintf("with source %q: Valgrind", manifest.SourceInstructions)
 		}
-		return mbopt.Field("BenchTime").Errorf("benchtime %q %s compares a run at %s with one at a larger iteration count, such as %s; give a count above %d (not a duration, which repeats a benchmark's setup at every b.N go test tries)", cfg.EffectiveBenchTime(), what, TimedLowBenchTime, DefaultTimedBenchTime, low)
+		return FieldBenchTime.Errorf("benchtime %q %s compares a run at %s with one at a larger iteration count, such as %s; give a count above %d (not a duration, which repeats a benchmark's setup at every b.N go test tries)", cfg.EffectiveBenchTime(), what, TimedLowBenchTime, DefaultTimedBenchTime, low)
 	}
 	return nil
 }
@@ -93,7 +92,7 @@ func (c *collector) checkSource() error {
 		return nil
 	}
 	if sourceName(prev.Source) != sourceName(c.m.Source) {
-		return mbopt.Field("Source").Errorf("output directory %s holds %s, and this run collects %s; the two never mix in one directory: collect into another directory, or set Force to replace them", c.cfg.Out, sourceName(prev.Source), sourceName(c.m.Source))
+		return FieldSource.Errorf("output directory %s holds %s, and this run collects %s; the two never mix in one directory: collect into another directory, or set Force to replace them", c.cfg.Out, sourceName(prev.Source), sourceName(c.m.Source))
 	}
 	if prev.IsTimed() != c.m.IsTimed() {
 		what := "function sets"
@@ -106,7 +105,7 @@ func (c *collector) checkSource() error {
 			}
 			return what + " of whole runs (Scope all)"
 		}
-		return mbopt.Field("Scope").Errorf("output directory %s holds %s, and this run collects %s; the two never mix in one directory: collect into another directory, or set Force to replace them", c.cfg.Out, name(prev.IsTimed()), name(c.m.IsTimed()))
+		return FieldScope.Errorf("output directory %s holds %s, and this run collects %s; the two never mix in one directory: collect into another directory, or set Force to replace them", c.cfg.Out, name(prev.IsTimed()), name(c.m.IsTimed()))
 	}
 	return nil
 }

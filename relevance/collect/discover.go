@@ -12,7 +12,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mbopt/mbopt"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -112,7 +111,7 @@ func Discover(ctx context.Context, cfg Config) ([]Package, error) {
 	if len(out) == 0 && len(loadErrs) > 0 {
 		slices.Sort(loadErrs)
 		dir, _ := filepath.Abs(cfg.Dir)
-		return nil, mbopt.Field("Patterns").Errorf("no package matches %s in %s: %s", strings.Join(cfg.patterns(), " "), dir, strings.Join(slices.Compact(loadErrs), "; "))
+		return nil, FieldPatterns.Errorf("no package matches %s in %s: %s", strings.Join(cfg.patterns(), " "), dir, strings.Join(slices.Compact(loadErrs), "; "))
 	}
 	return out, nil
 }

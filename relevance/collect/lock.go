@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 
-	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/internal/dirlock"
 )
 
@@ -21,9 +20,9 @@ func lockDir(dir string) (unlock func(), err error) {
 	var pe *fs.PathError
 	switch {
 	case errors.As(err, &le):
-		return nil, mbopt.Field("Out").Errorf("%w: %s is locked by another mbopt collecting into it (%s); wait for it to finish or use another output directory", ErrLocked, le.File, le.Holder)
+		return nil, FieldOut.Errorf("%w: %s is locked by another mbopt collecting into it (%s); wait for it to finish or use another output directory", ErrLocked, le.File, le.Holder)
 	case errors.As(err, &pe):
-		return nil, mbopt.Field("Out").Errorf("output directory %s: cannot create the lock file: %w", dir, err)
+		return nil, FieldOut.Errorf("output directory %s: cannot create the lock file: %w", dir, err)
 	}
 	return unlock, err
 }

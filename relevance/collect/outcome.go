@@ -29,7 +29,7 @@ func (e *CollectionError) Error() string { return e.Text(mbopt.Field.String) }
 // Text returns the message with the Strict field named by name.
 func (e *CollectionError) Text(name func(mbopt.Field) string) string {
 	if e.Strict {
-		return fmt.Sprintf("%s: %d of %s did not succeed", name("Strict"), e.Failed, textutil.Plural(e.Total, "benchmark"))
+		return fmt.Sprintf("%s: %d of %s did not succeed", name(FieldStrict), e.Failed, textutil.Plural(e.Total, "benchmark"))
 	}
 	return fmt.Sprintf("no benchmark was profiled (logs in %s)", filepath.Join(e.Out, "logs"))
 }

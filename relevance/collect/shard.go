@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/relevance/manifest"
@@ -36,16 +35,16 @@ func checkShard(cfg Config) (*sharding, error) {
 	s := cfg.Shard
 	if !s.Enabled() {
 		if cfg.ShardCosts != nil {
-			return nil, mbopt.Field("ShardCosts").Errorf("ShardCosts given without Shard")
+			return nil, FieldShardCosts.Errorf("ShardCosts given without Shard")
 		}
 		return nil, nil
 	}
 	if s.Count > shard.MaxCount || s.Index < 0 || s.Index >= s.Count {
-		return nil, mbopt.Field("Shard").Errorf("shard %d of %d: the index must be from 0 to %d", s.Index, s.Count, s.Count-1)
+		return nil, FieldShard.Errorf("shard %d of %d: the index must be from 0 to %d", s.Index, s.Count, s.Count-1)
 	}
 	for id, c := range cfg.ShardCosts {
 		if !(c >= 0) || c > 1e12 {
-			return nil, mbopt.Field("ShardCosts").Errorf("benchmark %s: cost %v; want a finite number of seconds of at least 0", id, c)
+			return nil, FieldShardCosts.Errorf("benchmark %s: cost %v; want a finite number of seconds of at least 0", id, c)
 		}
 	}
 	return &sharding{spec: s, units: map[string]unit{}, entries: map[string]deferredEntry{}}, nil

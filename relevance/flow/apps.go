@@ -29,7 +29,7 @@ func (cfg *Config) appProfiles(ctx context.Context, dir, appOut string, logf fun
 		pgo, err := reference.FindPGO(dir)
 		if err != nil {
 			return nil, mbopt.Errorf("%s: %w; give the application profile with %s, %s or %s instead",
-				mbopt.Field("AppPGO"), err, mbopt.Field("App"), mbopt.Field("AppURL"), mbopt.Field("AppCommand"))
+				FieldAppPGO, err, analysis.FieldApp, FieldAppURL, FieldAppCommand)
 		}
 		logf("application profile from %s", textutil.Plural(len(pgo), "default.pgo file"))
 		ac.App = append(ac.App, pgo...)

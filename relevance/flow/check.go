@@ -11,8 +11,12 @@ import (
 	"github.com/mbopt/mbopt/relevance/suite"
 )
 
-// suiteFileField names CheckConfig.SuiteFile in errors.
-const suiteFileField mbopt.Field = "SuiteFile"
+// The fields of a [CheckConfig] that input errors name, besides App and
+// Micro, named as in analysis.Config.
+const (
+	FieldSuiteFile   mbopt.Field = "SuiteFile"
+	FieldMinCoverage mbopt.Field = "MinCoverage"
+)
 
 // A CheckConfig is a drift check as mbopt check runs it ([Check]).
 type CheckConfig struct {
@@ -47,11 +51,11 @@ func Check(ctx context.Context, cfg CheckConfig) (*analysis.Drift, *analysis.Rep
 	}
 	data, err := regfile.ReadFile(cfg.SuiteFile, 64<<20)
 	if err != nil {
-		return nil, nil, mbopt.Errorf("%s %s: %v", suiteFileField, cfg.SuiteFile, err)
+		return nil, nil, mbopt.Errorf("%s %s: %v", FieldSuiteFile, cfg.SuiteFile, err)
 	}
 	invs, err := suite.ReadJSON(bytes.NewReader(data))
 	if err != nil {
-		return nil, nil, mbopt.Errorf("%s %s: %v; write it with 'mbopt suite --format json -o %s'", suiteFileField, cfg.SuiteFile, err, cfg.SuiteFile)
+		return nil, nil, mbopt.Errorf("%s %s: %v; write it with 'mbopt suite --format json -o %s'", FieldSuiteFile, cfg.SuiteFile, err, cfg.SuiteFile)
 	}
 	pkgs, err := collect.Discover(ctx, collect.Config{Dir: dir})
 	if err != nil {
@@ -80,16 +84,16 @@ func Check(ctx context.Context, cfg CheckConfig) (*analysis.Drift, *analysis.Rep
 
 // check checks the settings before anything is read.
 func (cfg *CheckConfig) check() error {
-	minCov := mbopt.Field("MinCoverage")
+	minCov := FieldMinCoverage
 	switch {
 	case cfg.SuiteFile == "":
-		return mbopt.Errorf("%s is required: the JSON file 'mbopt suite --format json -o FILE' wrote", suiteFileField)
+		return mbopt.Errorf("%s is required: the JSON file 'mbopt suite --format json -o FILE' wrote", FieldSuiteFile)
 	case !(cfg.MinCoverage >= 0 && cfg.MinCoverage <= 100):
 		return mbopt.Errorf("%s must be a percentage in [0, 100], not %g", minCov, cfg.MinCoverage)
 	case (len(cfg.App) == 0) != (len(cfg.Micro) == 0):
-		return mbopt.Errorf("%s and %s go together: the profile checks compare the benchmark profiles with the application", mbopt.Field("App"), mbopt.Field("Micro"))
+		return mbopt.Errorf("%s and %s go together: the profile checks compare the benchmark profiles with the application", analysis.FieldApp, analysis.FieldMicro)
 	case cfg.MinCoverage > 0 && len(cfg.App) == 0:
-		return mbopt.Errorf("%s needs %s and %s: coverage is measured from the profiles", minCov, mbopt.Field("App"), mbopt.Field("Micro"))
+		return mbopt.Errorf("%s needs %s and %s: coverage is measured from the profiles", minCov, analysis.FieldApp, analysis.FieldMicro)
 	}
 	return nil
 }

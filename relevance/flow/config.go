@@ -90,6 +90,21 @@ type Config struct {
 	Chosen func(f mbopt.Field) bool
 }
 
+// The fields of a [Config] that input errors name, besides those of
+// analysis.Config.
+const (
+	FieldAppCommand   mbopt.Field = "AppCommand"
+	FieldAppOut       mbopt.Field = "AppOut"
+	FieldAppPGO       mbopt.Field = "AppPGO"
+	FieldAppRuns      mbopt.Field = "AppRuns"
+	FieldAppSeconds   mbopt.Field = "AppSeconds"
+	FieldAppTimeout   mbopt.Field = "AppTimeout"
+	FieldAppURL       mbopt.Field = "AppURL"
+	FieldAppWorkloads mbopt.Field = "AppWorkloads"
+	FieldCollectDir   mbopt.Field = "Collect.Dir"
+	FieldCollectOut   mbopt.Field = "Collect.Out"
+)
+
 // Workload is a named workload command; see Config.AppWorkloads.
 type Workload struct {
 	// Name is the scenario's name (see analysis.ValidScenarioName),
@@ -114,52 +129,52 @@ func (cfg *Config) validate() (dir, out, appOut string, err error) {
 		dir = "."
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return "", "", "", mbopt.Errorf("%s: not a directory (%s is the module's directory)", dir, mbopt.Field("Collect.Dir"))
+		return "", "", "", mbopt.Errorf("%s: not a directory (%s is the module's directory)", dir, FieldCollectDir)
 	}
 	if len(cfg.Micro) > 0 {
-		return "", "", "", mbopt.Errorf("%s must be empty: the pipeline profiles the benchmarks itself; analyse existing profiles with package analysis (mbopt analyze)", mbopt.Field("Micro"))
+		return "", "", "", mbopt.Errorf("%s must be empty: the pipeline profiles the benchmarks itself; analyse existing profiles with package analysis (mbopt analyze)", analysis.FieldMicro)
 	}
 	if len(cfg.App) == 0 && cfg.AppURL == "" && !cfg.AppPGO && cfg.AppCommand == "" && len(cfg.AppWorkloads) == 0 {
 		return "", "", "", mbopt.Errorf("no application profile: give %s, %s, %s, %s or %s",
-			mbopt.Field("App"), mbopt.Field("AppURL"), mbopt.Field("AppPGO"), mbopt.Field("AppCommand"), mbopt.Field("AppWorkloads"))
+			analysis.FieldApp, FieldAppURL, FieldAppPGO, FieldAppCommand, FieldAppWorkloads)
 	}
-	if cfg.AppSeconds < 0 || cfg.AppSeconds == 0 && mbopt.Chosen(cfg.Chosen, "AppSeconds", true) {
-		return "", "", "", mbopt.Errorf("%s must be positive, not %d", mbopt.Field("AppSeconds"), cfg.AppSeconds)
+	if cfg.AppSeconds < 0 || cfg.AppSeconds == 0 && mbopt.Chosen(cfg.Chosen, FieldAppSeconds, true) {
+		return "", "", "", mbopt.Errorf("%s must be positive, not %d", FieldAppSeconds, cfg.AppSeconds)
 	}
-	if cfg.AppTimeout < 0 || cfg.AppTimeout == 0 && mbopt.Chosen(cfg.Chosen, "AppTimeout", true) {
-		return "", "", "", mbopt.Errorf("%s must be positive, not %v", mbopt.Field("AppTimeout"), cfg.AppTimeout)
+	if cfg.AppTimeout < 0 || cfg.AppTimeout == 0 && mbopt.Chosen(cfg.Chosen, FieldAppTimeout, true) {
+		return "", "", "", mbopt.Errorf("%s must be positive, not %v", FieldAppTimeout, cfg.AppTimeout)
 	}
-	if cfg.AppRuns < 0 || cfg.AppRuns == 0 && mbopt.Chosen(cfg.Chosen, "AppRuns", true) {
-		return "", "", "", mbopt.Errorf("%s must be positive, not %d", mbopt.Field("AppRuns"), cfg.AppRuns)
+	if cfg.AppRuns < 0 || cfg.AppRuns == 0 && mbopt.Chosen(cfg.Chosen, FieldAppRuns, true) {
+		return "", "", "", mbopt.Errorf("%s must be positive, not %d", FieldAppRuns, cfg.AppRuns)
 	}
 	if cfg.AppCommand != "" && !strings.Contains(cfg.AppCommand, reference.Placeholder) {
-		return "", "", "", mbopt.Errorf("%s %q: it must contain %s where the CPU profile path goes", mbopt.Field("AppCommand"), cfg.AppCommand, reference.Placeholder)
+		return "", "", "", mbopt.Errorf("%s %q: it must contain %s where the CPU profile path goes", FieldAppCommand, cfg.AppCommand, reference.Placeholder)
 	}
 	names := map[string]bool{}
 	for i, w := range cfg.AppWorkloads {
 		switch {
 		case !analysis.ValidScenarioName(w.Name):
-			return "", "", "", mbopt.Errorf("%s[%d].Name %q: a scenario name is a letter or digit followed by letters, digits, '_', '.' and '-'", mbopt.Field("AppWorkloads"), i, w.Name)
+			return "", "", "", mbopt.Errorf("%s[%d].Name %q: a scenario name is a letter or digit followed by letters, digits, '_', '.' and '-'", FieldAppWorkloads, i, w.Name)
 		case names[w.Name]:
-			return "", "", "", mbopt.Errorf("%s: two workloads are named %q; give each its own scenario name", mbopt.Field("AppWorkloads"), w.Name)
+			return "", "", "", mbopt.Errorf("%s: two workloads are named %q; give each its own scenario name", FieldAppWorkloads, w.Name)
 		case !strings.Contains(w.Command, reference.Placeholder):
-			return "", "", "", mbopt.Errorf("%s[%d] (%s) %q: it must contain %s where the CPU profile path goes", mbopt.Field("AppWorkloads"), i, w.Name, w.Command, reference.Placeholder)
+			return "", "", "", mbopt.Errorf("%s[%d] (%s) %q: it must contain %s where the CPU profile path goes", FieldAppWorkloads, i, w.Name, w.Command, reference.Placeholder)
 		}
 		names[w.Name] = true
 	}
 	if len(cfg.AppWorkloads) > 0 || len(cfg.Scenarios) > 0 {
 		var unnamed []any
 		if len(cfg.App) > 0 && len(cfg.Scenarios) == 0 {
-			unnamed = append(unnamed, mbopt.Field("App"))
+			unnamed = append(unnamed, analysis.FieldApp)
 		}
 		if cfg.AppURL != "" {
-			unnamed = append(unnamed, mbopt.Field("AppURL"))
+			unnamed = append(unnamed, FieldAppURL)
 		}
 		if cfg.AppPGO {
-			unnamed = append(unnamed, mbopt.Field("AppPGO"))
+			unnamed = append(unnamed, FieldAppPGO)
 		}
 		if cfg.AppCommand != "" {
-			unnamed = append(unnamed, mbopt.Field("AppCommand"))
+			unnamed = append(unnamed, FieldAppCommand)
 		}
 		if len(unnamed) > 0 {
 			return "", "", "", mbopt.Errorf("the application profiles are named scenarios, but "+strings.TrimSuffix(strings.Repeat("%s, ", len(unnamed)), ", ")+
@@ -167,7 +182,7 @@ func (cfg *Config) validate() (dir, out, appOut string, err error) {
 		}
 	}
 	if cfg.AppRuns > 1 && cfg.AppCommand == "" {
-		return "", "", "", mbopt.Errorf("%s repeats the workload of %s, which is not set", mbopt.Field("AppRuns"), mbopt.Field("AppCommand"))
+		return "", "", "", mbopt.Errorf("%s repeats the workload of %s, which is not set", FieldAppRuns, FieldAppCommand)
 	}
 	out = cfg.Collect.Out
 	if out == "" {
@@ -179,12 +194,12 @@ func (cfg *Config) validate() (dir, out, appOut string, err error) {
 	}
 	if within(out, appOut) || within(appOut, out) {
 		return "", "", "", mbopt.Errorf("%s %s and %s %s overlap: the application profiles go beside the benchmark profiles, not inside",
-			mbopt.Field("AppOut"), appOut, mbopt.Field("Collect.Out"), out)
+			FieldAppOut, appOut, FieldCollectOut, out)
 	}
 	for _, app := range cfg.App {
 		if filepath.Dir(abs(app)) == abs(appOut) {
 			return "", "", "", mbopt.Errorf("%s %s is in %s %s, where Run writes the profiles it takes: copy it elsewhere first",
-				mbopt.Field("App"), app, mbopt.Field("AppOut"), appOut)
+				analysis.FieldApp, app, FieldAppOut, appOut)
 		}
 	}
 	return dir, out, appOut, nil

@@ -75,16 +75,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	ac := cfg.Config
 	if cfg.writesApp() {
 		if err := os.MkdirAll(appOut, 0o755); err != nil {
-			return nil, mbopt.Errorf("%s: %w", mbopt.Field("AppOut"), err)
+			return nil, mbopt.Errorf("%s: %w", FieldAppOut, err)
 		}
 		state.ignore()
 		unlock, err := dirlock.Lock(appOut)
 		var le *dirlock.LockedError
 		switch {
 		case errors.As(err, &le):
-			return nil, mbopt.Errorf("%s: %w: another mbopt run is taking its application profiles there; wait for it to finish", mbopt.Field("AppOut"), err)
+			return nil, mbopt.Errorf("%s: %w: another mbopt run is taking its application profiles there; wait for it to finish", FieldAppOut, err)
 		case err != nil:
-			return nil, mbopt.Errorf("%s: %w", mbopt.Field("AppOut"), err)
+			return nil, mbopt.Errorf("%s: %w", FieldAppOut, err)
 		}
 		defer unlock()
 	}

@@ -30,6 +30,10 @@ type SuiteConfig struct {
 	AllowEmpty bool
 }
 
+// FieldAllowEmpty is the [SuiteConfig] field its input errors name,
+// besides those of analysis.Config.
+const FieldAllowEmpty mbopt.Field = "AllowEmpty"
+
 // A SuiteResult is a suite planned by [Suite].
 type SuiteResult struct {
 	// Report is the analysis.
@@ -105,17 +109,17 @@ func (r *SuiteResult) Log() []string {
 func emptySuiteError(cfg analysis.Config, rep *analysis.Report) error {
 	files := strings.Join(cfg.Micro, ", ")
 	cov := rep.Coverage.Project
-	kind, kindArgs := "project functions (%s %s)", []any{mbopt.Field("Modules"), strings.Join(rep.Modules, ", ")}
+	kind, kindArgs := "project functions (%s %s)", []any{analysis.FieldModules, strings.Join(rep.Modules, ", ")}
 	if rep.Suite.Nodes == optimize.AllNodes {
 		cov, kind, kindArgs = rep.Coverage.Overall, "functions", nil
 	}
 	if cov.Covered == 0 {
 		args := append([]any{files, textutil.Plural(len(rep.Coverage.Sets), "benchmark"), cov.Total}, kindArgs...)
 		return mbopt.Errorf("%s: the suite is empty: none of the %s covers any of the %d "+kind+" of the application profile %s, so nothing would run; check %s and that the benchmarks exercise the application's code, or pass %s",
-			append(args, strings.Join(rep.AppProfiles, ", "), mbopt.Field("Modules"), mbopt.Field("AllowEmpty"))...)
+			append(args, strings.Join(rep.AppProfiles, ", "), analysis.FieldModules, FieldAllowEmpty)...)
 	}
 	budget := time.Duration(math.Round(cfg.Select.Budget * float64(time.Second)))
-	args := append([]any{files, mbopt.Field("Select.Budget"), budget, mbopt.Field("Select.MinGain"), cfg.Select.MinGain, mbopt.Field("Select.Top"), cfg.Select.Top, cov.Covered, cov.Total}, kindArgs...)
+	args := append([]any{files, analysis.FieldSelectBudget, budget, analysis.FieldSelectMinGain, cfg.Select.MinGain, analysis.FieldSelectTop, cfg.Select.Top, cov.Covered, cov.Total}, kindArgs...)
 	return mbopt.Errorf("%s: the suite is empty: the selection flags (%s %s, %s %d, %s %d) left no benchmark although %d of %d "+kind+" are covered; loosen them, or pass %s",
-		append(args, mbopt.Field("AllowEmpty"))...)
+		append(args, FieldAllowEmpty)...)
 }

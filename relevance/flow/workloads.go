@@ -21,16 +21,16 @@ func ParseWorkloads(values []string) (plain string, workloads []Workload, err er
 		name, cmd, ok := strings.Cut(v, "=")
 		if !ok || !analysis.ValidScenarioName(name) {
 			if plain != "" {
-				return "", nil, mbopt.Errorf("%s: two unnamed workload commands; give one, or name each as a scenario: %s", mbopt.Field("AppCommand"), mbopt.Field("AppWorkloads"))
+				return "", nil, mbopt.Errorf("%s: two unnamed workload commands; give one, or name each as a scenario: %s", FieldAppCommand, FieldAppWorkloads)
 			}
 			plain = v
 			continue
 		}
 		if strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == "" {
-			return "", nil, mbopt.Errorf("%s %s: %s= could be a scenario name or an environment variable; write 'env %s=...' for a variable, or name the scenario in lower case", mbopt.Field("AppCommand"), v, name, name)
+			return "", nil, mbopt.Errorf("%s %s: %s= could be a scenario name or an environment variable; write 'env %s=...' for a variable, or name the scenario in lower case", FieldAppCommand, v, name, name)
 		}
 		if strings.TrimSpace(cmd) == "" {
-			return "", nil, mbopt.Errorf("%s %s: no command after %q", mbopt.Field("AppCommand"), v, name+"=")
+			return "", nil, mbopt.Errorf("%s %s: no command after %q", FieldAppCommand, v, name+"=")
 		}
 		workloads = append(workloads, Workload{Name: name, Command: cmd})
 	}
@@ -59,10 +59,10 @@ func WorkloadWeights(apps, weights []string, workloads []Workload) ([]string, er
 		}
 		v, err := analysis.ParseWeight(value)
 		if err != nil {
-			return nil, mbopt.Errorf("%s %s: %w", mbopt.Field("Scenarios.Weight"), w, err)
+			return nil, mbopt.Errorf("%s %s: %w", analysis.FieldScenariosWeight, w, err)
 		}
 		if wl := &workloads[i]; wl.Weighted && wl.Weight != v {
-			return nil, mbopt.Errorf("%s: scenario %s has two weights, %g and %g", mbopt.Field("Scenarios.Weight"), name, wl.Weight, v)
+			return nil, mbopt.Errorf("%s: scenario %s has two weights, %g and %g", analysis.FieldScenariosWeight, name, wl.Weight, v)
 		}
 		workloads[i].Weight, workloads[i].Weighted = v, true
 	}

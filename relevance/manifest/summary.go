@@ -80,6 +80,13 @@ func Open(path string) (*Manifest, error) {
 	return Read(f, path)
 }
 
+// The settings ShardCostsFor's arguments stand for in its errors: those of
+// a sharded collection (collect.Config) or comparison (compare.Options).
+const (
+	FieldShard      mbopt.Field = "Shard"
+	FieldShardCosts mbopt.Field = "ShardCosts"
+)
+
 // ShardCostsFor returns the ShardCosts (see [ShardCosts]) recorded in the
 // manifest in path for a sharded run whose shard is s; an empty path reads
 // none. Costs without a shard balance nothing: an input error naming the
@@ -89,7 +96,7 @@ func ShardCostsFor(path string, s shard.Spec) (map[string]float64, error) {
 		return nil, nil
 	}
 	if !s.Enabled() {
-		return nil, mbopt.Errorf("%s needs %s", mbopt.Field("ShardCosts"), mbopt.Field("Shard"))
+		return nil, mbopt.Errorf("%s needs %s", FieldShardCosts, FieldShard)
 	}
 	return ShardCosts(path)
 }
@@ -102,10 +109,10 @@ func ShardCostsFor(path string, s shard.Spec) (map[string]float64, error) {
 func ShardCosts(path string) (map[string]float64, error) {
 	m, err := Open(path)
 	if err != nil {
-		return nil, mbopt.Field("ShardCosts").Errorf("%w", err)
+		return nil, FieldShardCosts.Errorf("%w", err)
 	}
 	if m.Shard != nil {
-		return nil, mbopt.Errorf("%s %s is the manifest of shard %d/%d, which knows only its own share; give a whole collection (the output of 'mbopt merge')", mbopt.Field("ShardCosts"), path, m.Shard.Index, m.Shard.Count)
+		return nil, mbopt.Errorf("%s %s is the manifest of shard %d/%d, which knows only its own share; give a whole collection (the output of 'mbopt merge')", FieldShardCosts, path, m.Shard.Index, m.Shard.Count)
 	}
 	costs := m.Costs()
 	if costs == nil {

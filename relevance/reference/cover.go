@@ -43,14 +43,21 @@ type CoverOptions struct {
 	Output io.Writer
 }
 
+// The fields of [CoverOptions] that input errors name (mbopt.Field
+// paths).
+const (
+	FieldCoverDir mbopt.Field = "CoverDir"
+	FieldCoverPkg mbopt.Field = "CoverPkg"
+)
+
 // Check refuses CoverDir with Args, and neither: Cover reads coverage data
 // already written or runs a workload.
 func (o CoverOptions) Check() error {
 	if o.CoverDir != "" && len(o.Args) > 0 {
-		return mbopt.Errorf("%s reads coverage data already written: give it or a command after --, not both", mbopt.Field("CoverDir"))
+		return mbopt.Errorf("%s reads coverage data already written: give it or a command after --, not both", FieldCoverDir)
 	}
 	if o.CoverDir == "" && len(o.Args) == 0 {
-		return mbopt.Errorf("cover-app needs the workload after --, e.g. mbopt cover-app -- ./cmd/load -duration 10s, or %s DIR", mbopt.Field("CoverDir"))
+		return mbopt.Errorf("cover-app needs the workload after --, e.g. mbopt cover-app -- ./cmd/load -duration 10s, or %s DIR", FieldCoverDir)
 	}
 	return nil
 }
@@ -118,7 +125,7 @@ func coverRun(ctx context.Context, opt CoverOptions, tmp, covdir string) (mains 
 		out, err := ls.Output()
 		pkgs := strings.Fields(string(out))
 		if err != nil || len(pkgs) == 0 {
-			return nil, &mbopt.Error{Struct: "CoverOptions", Format: "cover-app: no Go package to instrument in the current directory; run it in the module's root or give %s", Args: []any{mbopt.Field("CoverPkg")}}
+			return nil, &mbopt.Error{Struct: "CoverOptions", Format: "cover-app: no Go package to instrument in the current directory; run it in the module's root or give %s", Args: []any{FieldCoverPkg}}
 		}
 		coverpkg = strings.Join(pkgs, ",")
 	}

@@ -91,12 +91,16 @@ func FigureName(s Series, used map[string]bool) string {
 	return name
 }
 
+// FieldDir is the setting the directory of [WriteFigures] and
+// [WriteInstabilityFigure] stands for in their errors.
+const FieldDir mbopt.Field = "Dir"
+
 // WriteFigures writes one SVG per series of d into dir ([SeriesSVG], named
 // by [FigureName]), creating dir, each file atomically. A dir that cannot
 // be created is an [*mbopt.Error] naming the field Dir.
 func WriteFigures(dir string, d *Document) error {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return mbopt.Errorf("%s %s: %w", mbopt.Field("Dir"), dir, err)
+		return mbopt.Errorf("%s %s: %w", FieldDir, dir, err)
 	}
 	used := map[string]bool{}
 	for _, s := range d.Series {
@@ -116,7 +120,7 @@ func WriteFigures(dir string, d *Document) error {
 // A dir that cannot be created is an [*mbopt.Error] naming the field Dir.
 func WriteInstabilityFigure(dir string, insts []history.Instability, cal *history.Calibration) (string, error) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return "", mbopt.Errorf("%s %s: %w", mbopt.Field("Dir"), dir, err)
+		return "", mbopt.Errorf("%s %s: %w", FieldDir, dir, err)
 	}
 	svg, err := InstabilitySVG(insts, cal)
 	if err != nil {

@@ -48,11 +48,11 @@ type Outputs struct {
 
 // The settings of Outputs named in errors.
 const (
-	formatField      mbopt.Field = "Format"
-	plotField        mbopt.Field = "Plot"
-	htmlField        mbopt.Field = "HTML"
-	commitURLField   mbopt.Field = "CommitURL"
-	instabilityField mbopt.Field = "Instability"
+	FieldFormat      mbopt.Field = "Format"
+	FieldPlot        mbopt.Field = "Plot"
+	FieldHTML        mbopt.Field = "HTML"
+	FieldCommitURL   mbopt.Field = "CommitURL"
+	FieldInstability mbopt.Field = "Instability"
 )
 
 // Check checks the combination of the settings before anything is read:
@@ -62,16 +62,16 @@ const (
 func (o Outputs) Check() error {
 	switch {
 	case !slices.Contains(Formats, o.Format):
-		return formatField.Errorf("%w", enum.Check("invalid value", o.Format, Formats...))
+		return FieldFormat.Errorf("%w", enum.Check("invalid value", o.Format, Formats...))
 	case o.Instability && !slices.Contains(CalibrationFormats, o.Format):
-		return mbopt.Errorf("%s %s: %s writes text or json", formatField, o.Format, instabilityField)
+		return mbopt.Errorf("%s %s: %s writes text or json", FieldFormat, o.Format, FieldInstability)
 	case o.HTML != "" && o.Instability:
-		return mbopt.Errorf("%s: %s writes text, json or plots", htmlField, instabilityField)
+		return mbopt.Errorf("%s: %s writes text, json or plots", FieldHTML, FieldInstability)
 	case o.HTML == "" && o.CommitURL != nil:
-		return mbopt.Errorf("%s: it links the commits of %s; give %s DIR", commitURLField, htmlField, htmlField)
+		return mbopt.Errorf("%s: it links the commits of %s; give %s DIR", FieldCommitURL, FieldHTML, FieldHTML)
 	case o.CommitURL != nil:
 		if err := site.CheckCommitURL(*o.CommitURL); err != nil {
-			return mbopt.Errorf("%s: %v", commitURLField, err)
+			return mbopt.Errorf("%s: %v", FieldCommitURL, err)
 		}
 	}
 	return nil
@@ -89,7 +89,7 @@ func (o Outputs) Trends(set *history.Set, opt detect.Options, detected []history
 	}
 	if o.Plot != "" {
 		if err := WriteFigures(o.Plot, d); err != nil {
-			return nil, dirError(plotField, o.Plot, "figures", err)
+			return nil, dirError(FieldPlot, o.Plot, "figures", err)
 		}
 		o.logf("wrote %s into %s", textutil.Plural(len(d.Series), "plot"), o.Plot)
 	}
@@ -100,10 +100,10 @@ func (o Outputs) Trends(set *history.Set, opt detect.Options, detected []history
 		}
 		err := site.WriteHistory(o.HTML, "", set, detected, opt)
 		if fe := (*site.ForeignError)(nil); errors.As(err, &fe) {
-			return nil, mbopt.Errorf("%s %s", htmlField, fe)
+			return nil, mbopt.Errorf("%s %s", FieldHTML, fe)
 		}
 		if err != nil {
-			return nil, dirError(htmlField, o.HTML, "site", err)
+			return nil, dirError(FieldHTML, o.HTML, "site", err)
 		}
 		o.logf("wrote the site of %d series into %s", len(d.Series), o.HTML)
 	}
@@ -122,7 +122,7 @@ func (o Outputs) Calibration(insts []history.Instability, cal *history.Calibrati
 	if o.Plot != "" {
 		path, err := WriteInstabilityFigure(o.Plot, insts, cal)
 		if err != nil {
-			return nil, dirError(plotField, o.Plot, "figure", err)
+			return nil, dirError(FieldPlot, o.Plot, "figure", err)
 		}
 		o.logf("wrote %s", path)
 	}

@@ -37,6 +37,10 @@ func Write(w io.Writer, r *compare.Report, format string) (*github.StepSummary, 
 	return nil, fmt.Errorf("verdict: unknown format %q", format)
 }
 
+// FieldStepSummary is the setting the stepSummary of [Document] stands for
+// in its errors ($GITHUB_STEP_SUMMARY on mbopt's command line).
+const FieldStepSummary mbopt.Field = "StepSummary"
+
 // Document returns the comparison r in format as the caller prints it (on
 // standard output, or into a file). With github, the step summary is
 // appended to the file stepSummary ($GITHUB_STEP_SUMMARY), or, when that
@@ -53,7 +57,7 @@ func Document(r *compare.Report, format, stepSummary string) ([]byte, error) {
 	if stepSummary == "" {
 		out.Write(sum.Markdown)
 	} else if err := sum.Append(stepSummary); err != nil {
-		return out.Bytes(), mbopt.Errorf("%s: %v; free space, point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", mbopt.Field("StepSummary"), err)
+		return out.Bytes(), mbopt.Errorf("%s: %v; free space, point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", FieldStepSummary, err)
 	}
 	return out.Bytes(), nil
 }
@@ -68,7 +72,7 @@ func CheckStepSummary(format, stepSummary string) error {
 		return nil
 	}
 	if err := github.CheckStepSummary(stepSummary); err != nil {
-		return mbopt.Errorf("%s: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", mbopt.Field("StepSummary"), err)
+		return mbopt.Errorf("%s: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", FieldStepSummary, err)
 	}
 	return nil
 }
