@@ -46,7 +46,7 @@ func (r *runner) keepFuncs(side Side, id string, trial, run int, v measure.Value
 	}
 	f.mu.Unlock()
 	var p *culprit.Profile
-	err := fmt.Errorf("Valgrind kept %d output files, not 2", len(v.Files))
+	err := fmt.Errorf("valgrind kept %d output files, not 2", len(v.Files))
 	if len(v.Files) == 2 {
 		p, err = culprit.Instructions(rs, v.Files[0], v.Files[1], v.N1, v.N2)
 	}

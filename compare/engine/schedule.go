@@ -321,16 +321,6 @@ func (r *runner) stopStable(t int) {
 	}
 }
 
-func (r *runner) stoppedCount() int {
-	n := 0
-	for _, u := range r.units {
-		if u.stopped {
-			n++
-		}
-	}
-	return n
-}
-
 // sideOrder returns the two versions in the random order in which one run
 // measures them (RMIT: back to back, the first one drawn).
 func (r *runner) sideOrder() []Side {
