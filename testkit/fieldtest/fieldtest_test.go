@@ -19,7 +19,8 @@ type config struct {
 }
 
 func TestIn(t *testing.T) {
-	typ := reflect.TypeFor[config]()
+	// An unexported field is never a setting, even when set.
+	typ := reflect.TypeOf(config{hidden: "set"})
 	for _, tt := range []struct {
 		path string
 		want bool
