@@ -34,7 +34,7 @@ func ExampleParseWorkloads() {
 // Check is mbopt check, the drift check of a saved suite; a file that is
 // not a saved suite is bad input that says how to write one.
 func ExampleCheck() {
-	dir, err := os.MkdirTemp("", "pipeline-check")
+	dir, err := os.MkdirTemp("", "flow-check")
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 // module's application workload for two seconds, profiles each of its
 // benchmarks for 100ms and prints the analysis. The example compiles but is
 // not run by go test (it profiles a module, about a minute; TestRunExample
-// in cmd/mbopt runs the same pipeline).
+// in cmd/mbopt runs the same flow).
 func ExampleRun() {
 	res, err := flow.Run(context.Background(), flow.Config{
 		Collect:    collect.Config{Dir: "../../testdata/example", BenchTime: "100ms"},

@@ -21,7 +21,7 @@ import (
 // Figure 6.2, then the same with a selection that stops before its first
 // pick, which is an error saying why the suite is empty.
 func ExampleSuite() {
-	dir, err := os.MkdirTemp("", "pipeline-suite")
+	dir, err := os.MkdirTemp("", "flow-suite")
 	if err != nil {
 		log.Fatal(err)
 	}
