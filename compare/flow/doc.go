@@ -9,9 +9,12 @@
 // stored. [Merge] does the same for sharded comparisons, and
 // [Rebaseline] moves a history's baseline with a bridging comparison.
 // [History] reads a history's series against its baseline with change
-// detection, as "mbopt history" shows them. [ExcludeUnstable] leaves the
-// benchmarks a history measured as unstable out of an analysis's suite,
-// and [CompareSuite] turns an analysis's suite into the benchmarks of a
+// detection ([Trends]), and [Instability] its A/A calibration
+// ([Calibration]), as "mbopt history" shows them; package report/trend
+// renders both. [ExcludeUnstable] leaves the benchmarks a history measured
+// as unstable out of an analysis's suite, [SensitivityMDEs] gives an
+// analysis's sensitivity the benchmarks' measured detectable effects, and
+// [CompareSuite] turns an analysis's suite into the benchmarks of a
 // comparison.
 //
 // Errors about a setting are *mbopt.Error values naming the field of the
