@@ -64,13 +64,12 @@ func passes(res *Result, threshold float64) bool {
 	return math.Abs(a.Estimate) >= threshold
 }
 
-// confirm measures the application workload of Options.Confirm on both
+// confirm measures the application workload conf (Options.Confirm) on both
 // versions into rep.AppMeasured when some result's estimate passes the
 // threshold, else notes why it did not. A workload that cannot be
 // measured (fails, or names no benchmark) is a note, not an error; ctx's
 // end and a missing Valgrind end the comparison.
-func (c *comparison) confirm(ctx context.Context, rep *Report) error {
-	conf := c.opt.Confirm
+func (c *comparison) confirm(ctx context.Context, rep *Report, conf Confirm) error {
 	var lead *Result
 	for i := range rep.Results {
 		if res := &rep.Results[i]; passes(res, c.s.AppImpactThreshold) && (lead == nil || math.Abs(res.AppImpact.Estimate) > math.Abs(lead.AppImpact.Estimate)) {

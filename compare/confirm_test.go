@@ -53,7 +53,7 @@ func TestConfirmCommand(t *testing.T) {
 	workload := `"` + bins + `/$(git rev-parse HEAD).test" -test.run '^$' -test.bench '^` + cmpfixture.HotServe + `$' -test.benchtime 1000x`
 	rep, err := compare.Run(context.Background(), compare.Options{Dir: dir, Base: "base", Head: "head", Bench: "^" + cmpfixture.HotWork + "$",
 		Settings: compare.Settings{Trials: 4, Runs: 2, Count: 1, Resamples: 2000, Seed: 1, Metric: measure.Instructions},
-		CacheDir: t.TempDir(), Out: t.TempDir(), Application: app, Confirm: compare.Confirm{Command: workload}})
+		CacheDir: t.TempDir(), Out: t.TempDir(), Relevance: compare.Relevance{Application: app}, Confirm: compare.Confirm{Command: workload}})
 	require.NoError(t, err)
 	res := resultOf(t, rep, cmpfixture.HotWork, measure.Instructions)
 	require.NotNil(t, res.AppImpact, "notes %v", rep.Notes)

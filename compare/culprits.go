@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/culprit"
 	"github.com/mbopt/mbopt/compare/engine"
@@ -52,14 +53,16 @@ func (c *comparison) explains(res Result, asked bool) bool {
 }
 
 // culprits finds the culprit functions of the results that need them (see
-// [comparison.explains]) and, with Options.Application, their application impact. A benchmark whose profiles fail gets a report note instead.
-func (c *comparison) culprits(ctx context.Context, rep *Report, out string) error {
+// [comparison.explains]; explain are Options.Explain) and, with app, their
+// application impact. A benchmark whose profiles fail gets a report note
+// instead.
+func (c *comparison) culprits(ctx context.Context, rep *Report, explain []string, app *callgraph.Application) error {
 	asked := map[string]bool{}
-	for _, n := range c.opt.Explain {
+	for _, n := range explain {
 		asked[n] = true
 	}
 	found := map[string]bool{}
-	dir := filepath.Join(out, CulpritDir)
+	dir := filepath.Join(c.raw.Out, CulpritDir)
 	for i := range rep.Results {
 		res := &rep.Results[i]
 		ask := asked[res.Name] || asked[res.ID]
@@ -72,7 +75,7 @@ func (c *comparison) culprits(ctx context.Context, rep *Report, out string) erro
 		if err := statedir.MkdirAll(dir); err != nil {
 			return fmt.Errorf("cannot create the culprits directory %s: %v", dir, err)
 		}
-		err := c.explain(ctx, res, dir)
+		err := c.explain(ctx, res, dir, app)
 		if stop := engine.Stops(ctx, err); stop != nil {
 			return stop
 		}
@@ -80,7 +83,7 @@ func (c *comparison) culprits(ctx context.Context, rep *Report, out string) erro
 			c.note(fmt.Sprintf("%s: no culprit functions: %s", res.ID, textutil.FirstLine(err.Error())))
 		}
 	}
-	for _, n := range c.opt.Explain {
+	for _, n := range explain {
 		if !found[n] {
 			c.note(fmt.Sprintf("explain %s: no benchmark of that name or id was compared in %s, so it has no culprit functions", n, c.s.unit()))
 		}
@@ -113,9 +116,9 @@ type Explained struct {
 // explain gets res's per-function profiles of both versions (with the
 // instructions metric those its measurements kept, otherwise
 // [CPUProfiles] CPU profiles per version at the same iteration count),
-// finds the culprits and, with Options.Application, the application impact, and
-// writes the two versions' last profiles to dir.
-func (c *comparison) explain(ctx context.Context, res *Result, dir string) error {
+// finds the culprits and, with app, the application impact, and writes the
+// two versions' last profiles to dir.
+func (c *comparison) explain(ctx context.Context, res *Result, dir string, app *callgraph.Application) error {
 	bins, ok := c.raw.Binaries(res.Package, res.Name)
 	if !ok {
 		return fmt.Errorf("no unit ran it")
@@ -139,7 +142,7 @@ func (c *comparison) explain(ctx context.Context, res *Result, dir string) error
 		}
 	}
 	opt := culprit.Options{
-		App: c.opt.Application, Confidence: c.s.Confidence, Resamples: c.s.Resamples, MinDelta: minDelta,
+		App: app, Confidence: c.s.Confidence, Resamples: c.s.Resamples, MinDelta: minDelta,
 		// The seed of the benchmark's own estimate (Analyze): the same
 		// draws of trials, runs and measurements.
 		Seed:      c.s.Seed ^ engine.Hash(res.ID+"\x00"+res.Unit),

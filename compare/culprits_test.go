@@ -86,7 +86,7 @@ func TestCulprits(t *testing.T) {
 	run := func(t *testing.T, base, head, bench string, m measure.Metric) (*compare.Report, compare.Result) {
 		t.Helper()
 		rep, err := compare.Run(context.Background(), compare.Options{Dir: dir, Base: base, Head: head, Bench: "^" + bench + "$",
-			Settings: culpritSettings(m), CacheDir: cache, Application: app})
+			Settings: culpritSettings(m), CacheDir: cache, Relevance: compare.Relevance{Application: app}})
 		require.NoError(t, err)
 		return rep, resultOf(t, rep, bench, m)
 	}
@@ -156,7 +156,7 @@ func TestCulprits(t *testing.T) {
 		// Code-identical versions, explained on request: the runtime's
 		// counts move, but none beyond its noise.
 		rep, err := compare.Run(context.Background(), compare.Options{Dir: dir, Head: "c5", AA: true, Bench: "^" + cmpfixture.Work + "$",
-			Settings: culpritSettings(measure.Instructions), CacheDir: cache, Application: app, Explain: []string{cmpfixture.Work}})
+			Settings: culpritSettings(measure.Instructions), CacheDir: cache, Relevance: compare.Relevance{Application: app}, Explain: []string{cmpfixture.Work}})
 		require.NoError(t, err)
 		aa := resultOf(t, rep, cmpfixture.Work, measure.Instructions)
 		require.NotNil(t, aa.Explained, "explained on request")

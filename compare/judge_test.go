@@ -27,7 +27,7 @@ func TestJudgeExplainsNothing(t *testing.T) {
 	raw, err := engine.Run(context.Background(), engine.Plan{Dir: dir, Schedule: s.Schedule(), CacheDir: t.TempDir(), Out: t.TempDir()})
 	require.NoError(t, err)
 	defer raw.Close()
-	rep, err := compare.Judge(raw, s, nil)
+	rep, err := compare.Judge(raw, s, compare.Relevance{})
 	require.NoError(t, err)
 	res := byUnit(rep, "cpu-sec/op")
 	require.Len(t, res, 3, "%+v", rep.Results)
@@ -40,7 +40,7 @@ func TestJudgeExplainsNothing(t *testing.T) {
 
 // TestJudgeChecksSettings: Judge refuses bad settings as Run does.
 func TestJudgeChecksSettings(t *testing.T) {
-	_, err := compare.Judge(&engine.Raw{}, compare.Settings{Trials: -1}, nil)
+	_, err := compare.Judge(&engine.Raw{}, compare.Settings{Trials: -1}, compare.Relevance{})
 	var ie *mbopt.Error
 	require.ErrorAs(t, err, &ie)
 	assert.Equal(t, mbopt.Field("Settings.Trials"), ie.Field)

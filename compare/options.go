@@ -42,8 +42,6 @@ type Options struct {
 	// root, named by the start time (UTC) and the two short commits, so
 	// earlier comparisons' files are kept. Report.Out names it.
 	Out string
-	// Impacts maps benchmark ids to their reference impact; may be nil.
-	Impacts map[string]callgraph.Impact
 	// BuildFlags are extra go test -c flags, such as "-tags", "x".
 	BuildFlags []string
 	// HeadFiles replaces files of the head's module in its build only
@@ -81,26 +79,21 @@ type Options struct {
 	// ShardCosts are the benchmarks' costs (top-level id → seconds) that
 	// balance Shard; nil balances by count. Every shard must get the same.
 	ShardCosts map[string]float64
-	// Affected, when not nil, says which benchmarks (top-level id:
-	// package + "." + name) cover a function the change touched; a result
-	// of any other benchmark is marked Untouched, and its detections are
-	// likely noise. nil means unknown.
-	Affected map[string]bool
-	// OnlyAffected compares only the Benchmarks that Affected marks.
+	// OnlyAffected compares only the Benchmarks that Relevance.Affected
+	// marks.
 	OnlyAffected bool
 	// Explain names benchmarks (full names, or ids) that get culprit
 	// functions (Result.Culprits) whatever their verdict; the definite
 	// and potential changes get them anyway.
 	Explain []string
-	// App is the application's reference profile (each function's share
-	// of the application's CPU time, and its split by caller); nil when
-	// unknown. With it, a result with culprits gets its application
-	// impact (Result.AppImpact, see package culprit).
-	Application *callgraph.Application
+	// Relevance is what the relevance half knows of the benchmarks and
+	// the application, which the steps after the measurements take; the
+	// zero value knows nothing.
+	Relevance Relevance
 	// Confirm, when enabled, measures the application workload on both
 	// versions when some result's estimated application impact passes
 	// Settings.AppImpactThreshold (Report.AppMeasured; see [Confirm]).
-	// It needs Application.
+	// It needs Relevance.Application.
 	Confirm Confirm
 	// Progress, when set, is called with each step, from one goroutine
 	// at a time.
@@ -111,7 +104,6 @@ type Options struct {
 // (mbopt.Field paths).
 const (
 	FieldAA               mbopt.Field = "AA"
-	FieldApplication      mbopt.Field = "Application"
 	FieldBase             mbopt.Field = "Base"
 	FieldBench            mbopt.Field = "Bench"
 	FieldConfirm          mbopt.Field = "Confirm"
@@ -123,6 +115,7 @@ const (
 	FieldFailOn                     mbopt.Field = "FailOn"
 	FieldHead                       mbopt.Field = "Head"
 	FieldOnlyAffected               mbopt.Field = "OnlyAffected"
+	FieldRelevanceApplication       mbopt.Field = "Relevance.Application"
 	FieldSettingsAppImpactThreshold mbopt.Field = "Settings.AppImpactThreshold"
 	FieldSettingsBenchTime          mbopt.Field = "Settings.BenchTime"
 	FieldSettingsBudget             mbopt.Field = "Settings.Budget"
@@ -137,3 +130,27 @@ const (
 	FieldSettingsTrials             mbopt.Field = "Settings.Trials"
 	FieldSettingsUntilStable        mbopt.Field = "Settings.UntilStable"
 )
+
+// Relevance is what the relevance half knows of a comparison's benchmarks
+// and of the application (package relevance/analysis computes it from
+// profiles), which the steps after the measurements take: the verdicts'
+// order ([Judge], [Analyze]), the untouched marks, the culprits'
+// application impact and its confirmation ([Run]). The zero value knows
+// nothing.
+type Relevance struct {
+	// Impacts maps benchmark ids to their reference impact, which ranks
+	// the results ([SortResults]); may be nil.
+	Impacts map[string]callgraph.Impact
+	// Affected, when not nil, says which benchmarks (top-level id:
+	// package + "." + name) cover a function the change touched; a result
+	// of any other benchmark is marked Untouched, and its detections are
+	// likely noise. nil means unknown. Options.OnlyAffected compares only
+	// those it marks.
+	Affected map[string]bool
+	// Application is the application's reference profile (each function's
+	// share of the application's CPU time, and its split by caller); nil
+	// when unknown. With it, a result with culprits gets its application
+	// impact (Result.AppImpact, see package culprit), and Options.Confirm
+	// can confirm it.
+	Application *callgraph.Application
+}

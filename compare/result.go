@@ -70,7 +70,7 @@ type Result struct {
 	// UntilStable it may be fewer than Settings.Trials.
 	Trials int `json:"trials,omitempty"`
 	// Untouched is set when the comparison knew which functions the
-	// change touched (Options.Affected) and this benchmark covers none of
+	// change touched (Options.Relevance.Affected) and this benchmark covers none of
 	// them: a detection here is likely noise. The gate still counts it.
 	Untouched bool `json:"untouched,omitempty"`
 	// Impact is what the benchmark means for the application (see
@@ -117,7 +117,7 @@ type Result struct {
 	// frame, inlined ones included), ranked by the size of their change
 	// whatever its sign, at most [MaxCulprits]. Each one's
 	// in_application says whether the application runs the function
-	// (Options.Application).
+	// (Options.Relevance.Application).
 	Culprits []culprit.Culprit `json:"culprits,omitempty"`
 	// Explained says how the culprits were found: from how many
 	// profiles, and how many functions moved only within their noise.
@@ -128,7 +128,7 @@ type Result struct {
 	Profiles *Profiles `json:"profiles,omitempty"`
 	// AppImpact is the estimated effect of the change on the
 	// application (culprit.Explain), for an explained result when the
-	// comparison knows the application's reference profile (Options.Application).
+	// comparison knows the application's reference profile (Options.Relevance.Application).
 	// In JSON its fields are the result's own: app_impact (the estimated
 	// relative change of the application's CPU time), app_impact_low and
 	// app_impact_high (its interval, from the same hierarchical

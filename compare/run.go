@@ -14,10 +14,10 @@ import (
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
-// A comparison is the judging of one Run: the options, the settings as run
-// and the engine's raw results, whose notes the report's are.
+// A comparison is the judging of one engine run: the settings as run and
+// the engine's raw results, whose notes the report's are. Each step takes
+// the options it needs as arguments.
 type comparison struct {
-	opt Options
 	s   Settings // as run: a budget's schedule
 	raw *engine.Raw
 }
@@ -54,15 +54,30 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, err
 	}
 	defer raw.Close()
-	c := &comparison{opt: opt, raw: raw}
-	rep, err := c.judge(s)
+	c := &comparison{raw: raw}
+	rep, err := c.judge(s, opt.Relevance.Impacts)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.explainAndConfirm(ctx, rep, s); err != nil {
+	// The steps on the kept test binaries: the culprits of each change,
+	// kept with a shard's record for the merge, and the application
+	// measured where an estimate calls for it.
+	rec := c.shardRecord(rep, s)
+	if err := c.culprits(ctx, rep, opt.Explain, opt.Relevance.Application); err != nil {
 		return nil, err
 	}
-	c.finish(rep)
+	if rec != nil {
+		rec.addExplained(rep.Results, raw.Out)
+	}
+	if err := writeShardRecord(raw.Out, rec); err != nil {
+		return nil, err
+	}
+	if opt.Confirm.Enabled() {
+		if err := c.confirm(ctx, rep, opt.Confirm); err != nil {
+			return nil, err
+		}
+	}
+	c.finish(rep, opt.Relevance.Affected)
 	rep.Wall = time.Since(start)
 	return rep, nil
 }
@@ -70,34 +85,35 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 // Judge returns the report of the raw results of an engine run
 // (engine.Run, with the schedule s.Schedule gives it): [Analyze]'s
 // verdicts on raw.Files with s (its Trials, Runs and Count those the
-// engine ran, raw.Schedule) and impacts (may be nil), the failures the
-// files cannot hold (BuildFailed, Failed), each benchmark's caveats and
-// raw's notes, sorted by [SortResults]. It is [Run] without the steps
+// engine ran, raw.Schedule) and rel.Impacts, the failures the files cannot
+// hold (BuildFailed, Failed), each benchmark's caveats, raw's notes and
+// the untouched marks of rel.Affected, sorted by [SortResults]. It is [Run] without the steps
 // that run on the kept test binaries (culprit functions, a confirming
 // workload): a caller that needs only the verdicts, such as a bisect's
 // steps, runs the engine and then Judge. It fails with an [*mbopt.Error]
 // for bad settings.
-func Judge(raw *engine.Raw, s Settings, impacts map[string]callgraph.Impact) (*Report, error) {
+func Judge(raw *engine.Raw, s Settings, rel Relevance) (*Report, error) {
 	s = s.withDefaults()
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	c := &comparison{opt: Options{Impacts: impacts}, raw: raw}
-	rep, err := c.judge(s)
+	c := &comparison{raw: raw}
+	rep, err := c.judge(s, rel.Impacts)
 	if err != nil {
 		return nil, err
 	}
-	c.finish(rep)
+	c.finish(rep, rel.Affected)
 	return rep, nil
 }
 
-// judge analyzes the raw files with s, as the engine ran them, and marks
-// the failures and caveats the files cannot hold.
-func (c *comparison) judge(s Settings) (*Report, error) {
+// judge analyzes the raw files with s, as the engine ran them, and
+// impacts (may be nil), and marks the failures and caveats the files
+// cannot hold.
+func (c *comparison) judge(s Settings, impacts map[string]callgraph.Impact) (*Report, error) {
 	raw := c.raw
 	c.s = s
 	c.s.Trials, c.s.Runs, c.s.Count = raw.Schedule.Trials, raw.Schedule.Runs, raw.Schedule.Count
-	rep, err := Analyze(raw.Files[:], c.s, c.opt.Impacts)
+	rep, err := Analyze(raw.Files[:], c.s, impacts)
 	if err != nil {
 		return nil, fmt.Errorf("analyzing the raw results: %w", err)
 	}
@@ -112,12 +128,12 @@ func (c *comparison) judge(s Settings) (*Report, error) {
 	return rep, nil
 }
 
-// finish gives rep the notes, the untouched marks (Options.Affected), the
-// report's order and what the engine saved.
-func (c *comparison) finish(rep *Report) {
+// finish gives rep the notes, the untouched marks of affected (nil:
+// unknown), the report's order and what the engine saved.
+func (c *comparison) finish(rep *Report, affected map[string]bool) {
 	raw := c.raw
 	rep.Notes = raw.Notes
-	if n := markUntouched(rep.Results, c.opt.Affected); n > 0 {
+	if n := markUntouched(rep.Results, affected); n > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%s in benchmarks that cover none of the changed functions: likely noise (marked untouched); the gate still counts them", textutil.Plural(n, "detection")))
 	}
 	SortResults(rep.Results)
@@ -127,27 +143,6 @@ func (c *comparison) finish(rep *Report) {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("until-stable %.3g: stopped %s early, saving about %s",
 			c.s.UntilStable, textutil.Plural(raw.Stopped, "benchmark"), raw.Saved.Round(100*time.Millisecond)))
 	}
-}
-
-// explainAndConfirm runs the steps after the verdicts, on the engine's
-// kept worktrees and test binaries: the culprits of each change, kept
-// with a shard's record for the merge, and the application measured where
-// an estimate calls for it. requested are the settings asked for.
-func (c *comparison) explainAndConfirm(ctx context.Context, rep *Report, requested Settings) error {
-	rec := c.shardRecord(rep, requested)
-	if err := c.culprits(ctx, rep, c.raw.Out); err != nil {
-		return err
-	}
-	if rec != nil {
-		rec.addExplained(rep.Results, c.raw.Out)
-	}
-	if err := writeShardRecord(c.raw.Out, rec); err != nil {
-		return err
-	}
-	if c.opt.Confirm.Enabled() {
-		return c.confirm(ctx, rep)
-	}
-	return nil
 }
 
 // check checks the options before anything runs, and returns the
@@ -173,16 +168,16 @@ func (opt *Options) check() (Settings, error) {
 	if err := opt.Confirm.check(); err != nil {
 		return s, err
 	}
-	if opt.Confirm.Enabled() && opt.Application == nil {
-		return s, FieldConfirm.Errorf("confirms the estimated application impact, which needs the application's reference profile (%s)", FieldApplication)
+	if opt.Confirm.Enabled() && opt.Relevance.Application == nil {
+		return s, FieldConfirm.Errorf("confirms the estimated application impact, which needs the application's reference profile (%s)", FieldRelevanceApplication)
 	}
 	if opt.OnlyAffected {
-		if opt.Affected == nil || len(opt.Benchmarks) == 0 {
-			return s, FieldOnlyAffected.Errorf("OnlyAffected needs the Benchmarks and which of them the change affected (Affected)")
+		if opt.Relevance.Affected == nil || len(opt.Benchmarks) == 0 {
+			return s, FieldOnlyAffected.Errorf("OnlyAffected needs the Benchmarks and which of them the change affected (Relevance.Affected)")
 		}
 		all := opt.Benchmarks
 		opt.Benchmarks = slices.DeleteFunc(slices.Clone(all), func(b Benchmark) bool {
-			return !opt.Affected[benchname.ID(b.Package, benchname.Top(b.Name))]
+			return !opt.Relevance.Affected[benchname.ID(b.Package, benchname.Top(b.Name))]
 		})
 		if len(opt.Benchmarks) == 0 {
 			return s, FieldOnlyAffected.Errorf("the change touches none of the functions the %s cover, so nothing needs comparing", textutil.Plural(len(all), "benchmark"))

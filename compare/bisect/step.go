@@ -163,7 +163,7 @@ func measureStep(ctx context.Context, plan engine.Plan, s compare.Settings) (*co
 		return nil, err
 	}
 	defer raw.Close()
-	return compare.Judge(raw, s, nil)
+	return compare.Judge(raw, s, compare.Relevance{})
 }
 
 // explain compares res.LastGood with res.FirstBad, asking compare for the

@@ -15,11 +15,11 @@ import (
 // CompareSuite is the glue from an analysis to a comparison: it sets the
 // benchmarks opt compares to the suite the analysis rep selected, in pick
 // order, with what each means for the application (analysis.Impacts) and
-// the application's reference profile (Options.Application, analysis.Application:
-// each function's flat share of the application graph's CPU time and its
-// split by caller); and,
-// when ch (the changes since a revision) is not nil, which of them the
-// change affects (Options.Affected, keyed by top-level id; see
+// the application's reference profile (Options.Relevance.Application,
+// analysis.Application: each function's flat share of the application
+// graph's CPU time and its split by caller); and, when ch (the changes
+// since a revision) is not nil, which of them the change affects
+// (Options.Relevance.Affected, keyed by top-level id; see
 // analysis.AffectedSuite). It returns the suite and the hits as
 // analysis.AffectedSuite does, for the caller to report, and fails as
 // analysis.SuiteBenchmarks does. An empty suite leaves opt.Benchmarks
@@ -40,15 +40,16 @@ func CompareSuite(rep *analysis.Report, ch *changes.Result, opt *compare.Options
 	for _, b := range sel {
 		opt.Benchmarks = append(opt.Benchmarks, compare.Benchmark{Package: b.Package, Name: b.Name})
 	}
-	opt.Impacts = analysis.Impacts(rep)
+	rel := &opt.Relevance
+	rel.Impacts = analysis.Impacts(rep)
 	// The application's reference profile: what the culprits'
 	// application impact weighs by.
-	opt.Application = analysis.Application(rep)
+	rel.Application = analysis.Application(rep)
 	if ch != nil {
-		opt.Affected = map[string]bool{}
+		rel.Affected = map[string]bool{}
 		for _, b := range sel {
 			id := benchname.ID(b.Package, benchname.Top(b.Name))
-			opt.Affected[id] = opt.Affected[id] || b.Affected
+			rel.Affected[id] = rel.Affected[id] || b.Affected
 		}
 	}
 	return sel, hits, nil

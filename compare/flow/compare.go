@@ -217,7 +217,7 @@ func (cfg *CompareConfig) analysisSuite(ctx context.Context, opt *compare.Option
 	hr.profileApp = ReferenceApplication(rep)
 	if cfg.Bench != "" {
 		// The pattern chooses the benchmarks; the analysis weighs them.
-		opt.Impacts, opt.Application = analysis.Impacts(rep), analysis.Application(rep)
+		opt.Relevance.Impacts, opt.Relevance.Application = analysis.Impacts(rep), analysis.Application(rep)
 		return false, nil
 	}
 	sel, hits, err := CompareSuite(rep, ch, opt)
@@ -234,7 +234,7 @@ func (cfg *CompareConfig) analysisSuite(ctx context.Context, opt *compare.Option
 		logf("%s", line)
 	}
 	if opt.OnlyAffected && len(hits) == 0 {
-		logf("the change touches none of the functions the suite's %s cover: nothing to compare", textutil.Plural(len(opt.Affected), "benchmark"))
+		logf("the change touches none of the functions the suite's %s cover: nothing to compare", textutil.Plural(len(opt.Relevance.Affected), "benchmark"))
 		return true, nil
 	}
 	return false, nil
