@@ -10,6 +10,14 @@
 // interval (package benchstats), definite and potential changes, and the
 // reference impact of each benchmark.
 //
+// [Run] is a composition of steps: package compare/engine measures
+// (engine.Run: worktrees, builds, the schedule, the raw files) and keeps
+// the test binaries; compare judges the raw files ([Judge]: verdicts,
+// false-discovery control, failures), then finds the culprit functions of
+// the changes on the kept binaries and confirms the application impact
+// (Options.Confirm). A caller that needs only the verdicts, such as a
+// bisect's steps, runs engine.Run and [Judge].
+//
 // # Revisions
 //
 // [Run] compares Options.Base with Options.Head in the git repository that

@@ -15,6 +15,27 @@ import (
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
+// counted is a runner's state of the counting metrics (CPU time and
+// instructions), guarded by runner.mu while both versions run.
+type counted struct {
+	// keep is the directory of the Valgrind files kept (instructions).
+	keep string
+	// inspected are the benchmarks measure.Inspect ran on, by side +
+	// "\x00" + id.
+	inspected map[string]bool
+	// perOp is the instructions or CPU seconds per operation last
+	// measured (or estimated), by side + "\x00" + id; measuredPerOp marks
+	// the keys whose value a measurement gave.
+	perOp         map[string]float64
+	measuredPerOp map[string]bool
+	// counts are the iteration counts both versions use (instructions),
+	// by id, trial, run and measurement.
+	counts map[string][2]int
+	// funcs are, with the instructions metric, every measurement's profile
+	// per function.
+	funcs funcProfiles
+}
+
 // A caveat is why one benchmark's result deserves less trust, as
 // Result.Caveats shows it.
 const (
@@ -114,7 +135,7 @@ func (r *runner) countOne(ctx context.Context, u *unit, side Side, mo measure.Op
 	o.NsPerOp, o.BytesPerOp = as[0].NsPerOp, as[0].BytesPerOp
 	key := side.String() + "\x00" + id
 	if r.s.Metric == measure.Instructions {
-		o.Keep = filepath.Join(r.keep, side.String()+"-"+safeFile(name))
+		o.Keep = filepath.Join(r.cnt.keep, side.String()+"-"+safeFile(name))
 		if err := r.inspect(ctx, o, id, side); err != nil {
 			return nil, "", err
 		}
@@ -128,7 +149,7 @@ func (r *runner) countOne(ctx context.Context, u *unit, side Side, mo measure.Op
 	var w bytes.Buffer
 	for k, a := range as {
 		r.mu.Lock()
-		*lastPerOp = r.perOp[key]
+		*lastPerOp = r.cnt.perOp[key]
 		r.mu.Unlock()
 		if r.s.Metric == measure.Instructions {
 			o.N1, o.N2 = r.pairedCounts(o, id, side, trial, run, k)
@@ -136,7 +157,7 @@ func (r *runner) countOne(ctx context.Context, u *unit, side Side, mo measure.Op
 		v, err := count(ctx, o)
 		if err == nil && v.PerOp > 0 {
 			r.mu.Lock()
-			r.perOp[key], r.measuredPerOp[key] = v.PerOp, true
+			r.cnt.perOp[key], r.cnt.measuredPerOp[key] = v.PerOp, true
 			r.mu.Unlock()
 		}
 		if stop := Stops(ctx, err); stop != nil {
@@ -177,19 +198,19 @@ func (r *runner) pairedCounts(o measure.Options, id string, side Side, trial, ru
 	key := fmt.Sprintf("%s\x00%d\x00%d\x00%d", id, trial, run, k)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if c, ok := r.counts[key]; ok {
+	if c, ok := r.cnt.counts[key]; ok {
 		return c[0], c[1]
 	}
-	if o.InstrPerOp > 0 && r.measuredPerOp[side.String()+"\x00"+id] {
+	if o.InstrPerOp > 0 && r.cnt.measuredPerOp[side.String()+"\x00"+id] {
 		var err error
 		if n1, n2, err = o.InstructionCounts(); err != nil {
 			n1, n2 = 0, 0
 		}
 	}
-	if r.counts == nil {
-		r.counts = map[string][2]int{}
+	if r.cnt.counts == nil {
+		r.cnt.counts = map[string][2]int{}
 	}
-	r.counts[key] = [2]int{n1, n2}
+	r.cnt.counts[key] = [2]int{n1, n2}
 	return n1, n2
 }
 
@@ -213,8 +234,8 @@ func Stops(ctx context.Context, err error) error {
 func (r *runner) inspect(ctx context.Context, o measure.Options, id string, side Side) error {
 	key := side.String() + "\x00" + id
 	r.mu.Lock()
-	done := r.inspected[key]
-	r.inspected[key] = true
+	done := r.cnt.inspected[key]
+	r.cnt.inspected[key] = true
 	r.mu.Unlock()
 	if done {
 		return nil
@@ -235,8 +256,8 @@ func (r *runner) inspect(ctx context.Context, o measure.Options, id string, side
 	// The estimate chooses the first measurement's counts; each
 	// measurement then refines it.
 	r.mu.Lock()
-	if r.perOp[key] == 0 {
-		r.perOp[key] = in.InstrPerOp
+	if r.cnt.perOp[key] == 0 {
+		r.cnt.perOp[key] = in.InstrPerOp
 	}
 	r.mu.Unlock()
 	return nil

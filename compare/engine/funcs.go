@@ -31,7 +31,7 @@ type funcSide struct {
 // profile. A file that cannot be read costs the benchmark its culprits,
 // which say why, not the comparison.
 func (r *runner) keepFuncs(side Side, id string, trial, run int, v measure.Value) {
-	f := &r.funcs
+	f := &r.cnt.funcs
 	key := side.String() + "\x00" + id
 	f.mu.Lock()
 	rs := f.resolvers[side]

@@ -149,7 +149,7 @@ func (raw *Raw) Binaries(pkg, name string) ([2]Binary, bool) {
 // trials and runs), and the last measurement's profile per source line;
 // an error says why there are none.
 func (raw *Raw) FuncProfiles(side Side, id string) (culprit.Measurements, *culprit.Profile, error) {
-	return raw.r.funcs.kept(side, id)
+	return raw.r.cnt.funcs.kept(side, id)
 }
 
 // Env returns the environment of the go command and the test binaries:

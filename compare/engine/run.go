@@ -92,19 +92,11 @@ type runner struct {
 	rng     *rand.Rand
 	saved   time.Duration
 	timeout time.Duration
-	// With a counting metric: the directory of the Valgrind files kept,
-	// the benchmarks inspected (side + "\x00" + id) and each benchmark
-	// id's caveats.
-	keep          string
-	mu            sync.Mutex // guards the fields below and notes while both versions run
-	inspected     map[string]bool
-	caveats       map[string][]string
-	perOp         map[string]float64 // side + "\x00" + id → instructions or CPU seconds per op measured
-	funcs         funcProfiles       // with the instructions metric, every measurement's profile per function
-	counts        map[string][2]int  // id, trial, run and measurement → the iteration counts both versions use (instructions)
-	measuredPerOp map[string]bool    // perOp's keys whose value a measurement gave (not an estimate)
-	pinned        []int              // the two CPUs of a parallel duet; nil otherwise
-	noisy         map[string]bool    // side + "\x00" + unit id: its ignored lines noted
+	mu      sync.Mutex          // guards cnt, caveats, noisy and notes while both versions run
+	cnt     counted             // the counting metrics' state
+	caveats map[string][]string // benchmark id → its caveats, in the order found
+	pinned  []int               // the two CPUs of a parallel duet; nil otherwise
+	noisy   map[string]bool     // side + "\x00" + unit id: its ignored lines noted
 }
 
 // Run measures the benchmarks of two revisions of the module in p.Dir
@@ -130,7 +122,8 @@ func Run(ctx context.Context, p Plan) (*Raw, error) {
 	}
 	raw := &Raw{}
 	r := &runner{plan: p, s: p.Schedule, builds: map[string]*[2]*pkgBuild{}, data: NewData(), notes: &raw.Notes,
-		inspected: map[string]bool{}, caveats: map[string][]string{}, perOp: map[string]float64{}, measuredPerOp: map[string]bool{}, noisy: map[string]bool{},
+		cnt:     counted{inspected: map[string]bool{}, perOp: map[string]float64{}, measuredPerOp: map[string]bool{}},
+		caveats: map[string][]string{}, noisy: map[string]bool{},
 		rng: rand.New(rand.NewPCG(p.Schedule.Seed, 0x636f6d70617265))} // "compare"
 	if err := r.locate(ctx); err != nil {
 		return nil, err
@@ -241,9 +234,9 @@ func (r *runner) prepare(ctx context.Context, ws *workspace, out string) (*Share
 	if r.s.Metric == measure.Instructions {
 		// The Valgrind files of the last measurement of each benchmark and
 		// version, for a look line by line (cg_annotate, callgrind_annotate).
-		r.keep = filepath.Join(out, "valgrind")
-		if err := statedir.MkdirAll(r.keep); err != nil {
-			return nil, FieldOut.Errorf("cannot create output directory %s: %v", r.keep, err)
+		r.cnt.keep = filepath.Join(out, "valgrind")
+		if err := statedir.MkdirAll(r.cnt.keep); err != nil {
+			return nil, FieldOut.Errorf("cannot create output directory %s: %v", r.cnt.keep, err)
 		}
 	}
 	return share, nil
