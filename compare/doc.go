@@ -14,9 +14,9 @@
 // (engine.Run: worktrees, builds, the schedule, the raw files) and keeps
 // the test binaries; compare judges the raw files ([Judge]: verdicts,
 // false-discovery control, failures), then finds the culprit functions of
-// the changes on the kept binaries and confirms the application impact
-// (Options.Confirm). A caller that needs only the verdicts, such as a
-// bisect's steps, runs engine.Run and [Judge].
+// the changes on the kept binaries ([Explain]) and confirms the
+// application impact ([ConfirmImpact]). A caller that needs only the
+// verdicts, such as a bisect's steps, runs engine.Run and [Judge].
 //
 // # Revisions
 //

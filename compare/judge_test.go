@@ -45,3 +45,44 @@ func TestJudgeChecksSettings(t *testing.T) {
 	require.ErrorAs(t, err, &ie)
 	assert.Equal(t, mbopt.Field("Settings.Trials"), ie.Field)
 }
+
+// TestStepsWithoutWork: Explain and ConfirmImpact, the steps after Judge,
+// say in the report's notes why they did nothing: a name that matches no
+// result, an estimate that calls for no confirmation; neither touches the
+// engine's binaries then. A bad workload is an *mbopt.Error.
+func TestStepsWithoutWork(t *testing.T) {
+	s := compare.DefaultSettings()
+	unchanged := compare.Result{ID: "m/p.BenchmarkA", Package: "m/p", Name: "BenchmarkA", Unit: "sec/op",
+		Status: compare.Compared, Estimate: &benchstats.Estimate{}, Verdict: benchstats.Unchanged}
+	for _, tc := range []struct {
+		name string
+		step func(*compare.Report) error
+		note string
+	}{
+		{"explain names nothing", func(rep *compare.Report) error {
+			return compare.Explain(context.Background(), &engine.Raw{}, rep, []string{"BenchmarkNoSuch"}, nil)
+		}, "explain BenchmarkNoSuch: no benchmark of that name or id was compared in sec/op, so it has no culprit functions"},
+		{"nothing to confirm", func(rep *compare.Report) error {
+			return compare.ConfirmImpact(context.Background(), &engine.Raw{}, rep, compare.Confirm{Command: "true"})
+		}, "confirmation: no estimated application impact passed 0 (any estimate not marked likely no application impact), so the application workload was not measured"},
+		{"no workload", func(rep *compare.Report) error {
+			return compare.ConfirmImpact(context.Background(), &engine.Raw{}, rep, compare.Confirm{})
+		}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := &compare.Report{Settings: s, Results: []compare.Result{unchanged}}
+			require.NoError(t, tc.step(rep))
+			if tc.note == "" {
+				assert.Empty(t, rep.Notes)
+				return
+			}
+			assert.Equal(t, []string{tc.note}, rep.Notes)
+			assert.Empty(t, rep.Results[0].Culprits)
+			assert.Nil(t, rep.AppMeasured)
+		})
+	}
+	err := compare.ConfirmImpact(context.Background(), &engine.Raw{}, &compare.Report{Settings: s}, compare.Confirm{Benchmark: "BenchmarkA", Command: "true"})
+	var ie *mbopt.Error
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, compare.FieldConfirmBenchmark, ie.Field)
+}

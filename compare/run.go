@@ -15,15 +15,16 @@ import (
 )
 
 // A comparison is the judging of one engine run: the settings as run and
-// the engine's raw results, whose notes the report's are. Each step takes
-// the options it needs as arguments.
+// the engine's raw results. Each step takes the options it needs as
+// arguments.
 type comparison struct {
-	s   Settings // as run: a budget's schedule
-	raw *engine.Raw
+	s     Settings // as run: a budget's schedule
+	raw   *engine.Raw
+	notes *[]string // where the steps' notes go: raw's before the report has them, else the report's
 }
 
 // note adds a note to the report's.
-func (c *comparison) note(s string) { c.raw.Notes = append(c.raw.Notes, s) }
+func (c *comparison) note(s string) { *c.notes = append(*c.notes, s) }
 
 // Run compares the benchmarks of two revisions of the module in opt.Dir
 // and returns the report; see the package documentation for the method.
@@ -54,7 +55,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, err
 	}
 	defer raw.Close()
-	c := &comparison{raw: raw}
+	c := &comparison{raw: raw, notes: &raw.Notes}
 	rep, err := c.judge(s, opt.Relevance.Impacts)
 	if err != nil {
 		return nil, err
@@ -97,13 +98,44 @@ func Judge(raw *engine.Raw, s Settings, rel Relevance) (*Report, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	c := &comparison{raw: raw}
+	c := &comparison{raw: raw, notes: &raw.Notes}
 	rep, err := c.judge(s, rel.Impacts)
 	if err != nil {
 		return nil, err
 	}
 	c.finish(rep, rel.Affected)
 	return rep, nil
+}
+
+// Explain is the step after [Judge] that finds culprit functions on the
+// test binaries raw keeps (rep is Judge's report of raw): for rep's
+// definite and potential changes in the comparison's metric, and for the
+// benchmarks names names (full names or ids) whatever their verdict
+// (Result.Culprits, Explained, and the Profiles it writes under raw.Out's
+// [CulpritDir]); with app, their application impact (Result.AppImpact).
+// [Run] runs it with Options.Explain and Relevance.Application. A
+// benchmark whose profiles cannot be taken, and a name that matches no
+// result, get a note in rep.Notes; ctx's end and a missing Valgrind are
+// errors.
+func Explain(ctx context.Context, raw *engine.Raw, rep *Report, names []string, app *callgraph.Application) error {
+	c := &comparison{s: rep.Settings, raw: raw, notes: &rep.Notes}
+	return c.culprits(ctx, rep, names, app)
+}
+
+// ConfirmImpact is the step after [Explain] that measures the application
+// workload conf on both versions with raw's kept worktrees and test
+// binaries, into rep.AppMeasured, when some result's estimated
+// application impact passes rep.Settings.AppImpactThreshold (see
+// [Confirm]); a note in rep.Notes says when none did, or why the workload
+// could not be measured. [Run] runs it with Options.Confirm. It fails with
+// an [*mbopt.Error] for a bad conf, and with ctx's end or a missing
+// Valgrind.
+func ConfirmImpact(ctx context.Context, raw *engine.Raw, rep *Report, conf Confirm) error {
+	if err := conf.check(); err != nil || !conf.Enabled() {
+		return err
+	}
+	c := &comparison{s: rep.Settings, raw: raw, notes: &rep.Notes}
+	return c.confirm(ctx, rep, conf)
 }
 
 // judge analyzes the raw files with s, as the engine ran them, and
