@@ -1,0 +1,96 @@
+package engine_test
+
+import (
+	"context"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/compare/engine"
+	"github.com/mbopt/mbopt/internal/benchname"
+	"github.com/mbopt/mbopt/testkit/cmpfixture"
+)
+
+// TestRunAlone: the engine without the judge, on the fixture repository
+// (package testkit/cmpfixture: a base and a topic head): the raw files
+// hold each benchmark each version has, the Raw records what the files
+// cannot (a package that did not build, a benchmark in one version only),
+// progress counts every build and process, and Close leaves no worktree.
+func TestRunAlone(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		v       cmpfixture.Variant
+		on      map[string][2]bool // unit name → in base, head
+		headErr bool               // the package does not build in the head
+	}{
+		{"both versions", cmpfixture.Variant{},
+			map[string][2]bool{cmpfixture.Faster: {true, true}, cmpfixture.Same: {true, true}, cmpfixture.Slower: {true, true}}, false},
+		{"added and removed", cmpfixture.Variant{AddRemove: true},
+			map[string][2]bool{cmpfixture.Faster: {true, true}, "BenchmarkNew": {false, true}, cmpfixture.Same: {true, false}, cmpfixture.Slower: {true, true}}, false},
+		{"head does not build", cmpfixture.Variant{Broken: true},
+			map[string][2]bool{cmpfixture.Faster: {true, false}, cmpfixture.Same: {true, false}, cmpfixture.Slower: {true, false}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := cmpfixture.Repo(t, tc.v)
+			var builds, runs int
+			raw, err := engine.Run(context.Background(), engine.Plan{Dir: dir, CacheDir: "off", Out: t.TempDir(),
+				Schedule: engine.Schedule{Trials: 1, Runs: 1, Count: 1, BenchTime: "1x", Seed: 1},
+				Progress: func(ev engine.Event) {
+					switch ev.Kind {
+					case engine.EventBuild:
+						builds++
+					case engine.EventRun:
+						runs++
+					}
+				}})
+			require.NoError(t, err)
+			raw.Close()
+			raw.Close() // twice is safe
+			out, err := exec.Command("git", "-C", dir, "worktree", "list").Output()
+			require.NoError(t, err)
+			assert.Equal(t, 1, strings.Count(string(out), "\n"), "worktrees left behind:\n%s", out)
+
+			assert.Equal(t, cmpfixture.Module, raw.Module)
+			assert.False(t, raw.Same)
+			assert.Equal(t, []int{1}, raw.Trials)
+			assert.Equal(t, []string{cmpfixture.Package}, raw.PackageNames())
+			assert.Equal(t, tc.headErr, raw.Packages[cmpfixture.Package][engine.Head] != "", "head build: %q", raw.Packages[cmpfixture.Package][engine.Head])
+			assert.Empty(t, raw.Packages[cmpfixture.Package][engine.Base])
+			on := map[string][2]bool{}
+			wantRuns := 0
+			for _, u := range raw.Units {
+				on[u.Name] = u.On
+				for _, o := range u.On {
+					if o {
+						wantRuns++
+					}
+				}
+			}
+			assert.Equal(t, tc.on, on)
+			assert.Equal(t, 2, builds, "one package, two versions")
+			assert.Equal(t, wantRuns, runs, "one process per unit and version")
+
+			d, err := engine.ReadFiles(raw.Files[:])
+			require.NoError(t, err)
+			commits := [2]string{raw.Base.Commit, raw.Head.Commit}
+			if tc.headErr {
+				commits[engine.Head] = "" // the head measured nothing
+			}
+			assert.Equal(t, commits, d.Commits)
+			for name, o := range tc.on {
+				k := engine.Key{ID: benchname.ID(cmpfixture.Package, name), Unit: "sec/op"}
+				for side, want := range o {
+					s := d.Samples[side][k]
+					if assert.Equal(t, want, s != nil, "%s in the %s", k.ID, engine.Side(side)) && want {
+						assert.Equal(t, 1, s.H.Len())
+					}
+				}
+			}
+			assert.True(t, slices.ContainsFunc(raw.Notes, func(n string) bool { return strings.HasPrefix(n, "base: ") }), "the default base is noted: %q", raw.Notes)
+		})
+	}
+}
