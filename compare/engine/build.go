@@ -32,7 +32,7 @@ func (r *runner) buildAll(ctx context.Context, ws *workspace) error {
 	if len(r.plan.Benchmarks) > 0 {
 		for _, b := range r.plan.Benchmarks {
 			if _, ok := r.pkgDir(r.vers[Base], b.Package); !ok {
-				return FieldBenchmarks.Errorf("benchmark %s %s: package %s is not in the module %s", b.Package, b.Name, b.Package, r.modPath)
+				return FieldBenchmarks.Errorf("benchmark %s %s: package %s is not in the module %s", b.Package, b.Name, b.Package, r.mod.path)
 			}
 			if !strings.HasPrefix(b.Name, "Benchmark") {
 				return FieldBenchmarks.Errorf("benchmark %s %q: a full name starts with \"Benchmark\"", b.Package, b.Name)
@@ -199,7 +199,7 @@ func (r *runner) listPackages(ctx context.Context, v *version) ([]string, error)
 // cacheKey identifies a test binary built from a commit.
 func (r *runner) cacheKey(v *version, pkg string) string {
 	h := sha256.New()
-	for _, s := range []string{"mbopt-testbin-1", v.rev.Commit, r.modRel, pkg, v.govers, strings.Join(r.plan.BuildFlags, "\x00"), strings.Join(r.plan.Env, "\x00"), os.Getenv("GOFLAGS"), os.Getenv("GOOS"), os.Getenv("GOARCH"), os.Getenv("CGO_ENABLED")} {
+	for _, s := range []string{"mbopt-testbin-1", v.rev.Commit, r.mod.rel, pkg, v.govers, strings.Join(r.plan.BuildFlags, "\x00"), strings.Join(r.plan.Env, "\x00"), os.Getenv("GOFLAGS"), os.Getenv("GOOS"), os.Getenv("GOARCH"), os.Getenv("CGO_ENABLED")} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}

@@ -84,14 +84,19 @@ func parseMarker(line string) (m marker, ok bool, err error) {
 // format: test binary output, with a marker line before each process's
 // results.
 type rawWriter struct {
-	w  *bufio.Writer
-	bw *benchfmt.Writer
+	buf bytes.Buffer // the file's content, once flushed
+	w   *bufio.Writer
+	bw  *benchfmt.Writer
 }
 
-func newRawWriter(w io.Writer, header string) *rawWriter {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# %s\n", header)
-	return &rawWriter{w: bw, bw: benchfmt.NewWriter(bw)}
+// newRawWriter returns a writer of one version's raw file, which starts
+// with a comment line of header.
+func newRawWriter(header string) *rawWriter {
+	rw := &rawWriter{}
+	rw.w = bufio.NewWriter(&rw.buf)
+	fmt.Fprintf(rw.w, "# %s\n", header)
+	rw.bw = benchfmt.NewWriter(rw.w)
+	return rw
 }
 
 // testConfig are the configuration keys a Go test binary prints before

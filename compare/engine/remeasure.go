@@ -82,7 +82,7 @@ func (r *runner) unitOf(ctx context.Context, ws *workspace, name string) (*unit,
 	}
 	if r.builds[pkg] == nil {
 		if _, ok := r.pkgDir(r.vers[Base], pkg); !ok {
-			return nil, fmt.Errorf("benchmark %s: package %s is not in the module %s", name, pkg, r.modPath)
+			return nil, fmt.Errorf("benchmark %s: package %s is not in the module %s", name, pkg, r.mod.path)
 		}
 		var pb [2]*pkgBuild
 		for side := range r.vers {

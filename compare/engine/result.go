@@ -91,11 +91,11 @@ type Unit struct {
 
 // result fills in raw from the finished run.
 func (r *runner) result(raw *Raw, out string, share *Share) {
-	raw.Module, raw.Base, raw.Head, raw.Same = r.modPath, r.vers[Base].rev, r.vers[Head].rev, r.same
+	raw.Module, raw.Base, raw.Head, raw.Same = r.mod.path, r.vers[Base].rev, r.vers[Head].rev, r.same
 	raw.GoVersion, raw.Out, raw.Schedule, raw.Share = r.vers[Head].govers, out, r.s, share
 	raw.Trials = trialsOf(r.s.Trials, r.plan.TrialShard)
 	if r.plan.Shard.Enabled() || r.plan.TrialShard.Enabled() {
-		raw.Written = [2]shard.File{shard.FileOf(r.raws[Base].Bytes()), shard.FileOf(r.raws[Head].Bytes())}
+		raw.Written = [2]shard.File{shard.FileOf(r.rws[Base].buf.Bytes()), shard.FileOf(r.rws[Head].buf.Bytes())}
 	}
 	raw.Packages = map[string][2]string{}
 	for p, pb := range r.builds {

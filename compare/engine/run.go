@@ -72,18 +72,22 @@ type unit struct {
 // id returns the benchmark id of u (see [benchname.ID]).
 func (u *unit) id() string { return benchname.ID(u.pkg, u.name) }
 
+// A module is where the module to measure is.
+type module struct {
+	path string // the module path
+	rel  string // module root relative to the repository top
+	repo string // the repository's top level
+}
+
 // runner holds the state of one Run.
 type runner struct {
 	plan    Plan
 	s       Schedule
-	modPath string
-	modRel  string // module root relative to the repository top
-	repo    string
+	mod     module
 	vers    [2]*version
 	same    bool // base and head are the same tree: one build serves both
 	builds  map[string]*[2]*pkgBuild
 	units   []*unit
-	raws    [2]*bytes.Buffer
 	rws     [2]*rawWriter
 	data    *Data
 	notes   *[]string // Raw.Notes
@@ -135,7 +139,7 @@ func Run(ctx context.Context, p Plan) (*Raw, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws, err := newWorkspace(ctx, r.repo)
+	ws, err := newWorkspace(ctx, r.mod.repo)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +186,7 @@ func (r *runner) outDir(start time.Time) (string, error) {
 	if out == "" {
 		// Each comparison keeps its raw files: a directory of its own,
 		// named by the time and the two commits.
-		out = filepath.Join(r.repo, r.modRel, statedir.Name, "compare", comparisonDir(start, r.vers[Base].rev, r.vers[Head].rev))
+		out = filepath.Join(r.mod.repo, r.mod.rel, statedir.Name, "compare", comparisonDir(start, r.vers[Base].rev, r.vers[Head].rev))
 		for i := 2; ; i++ {
 			if _, err := os.Stat(out); os.IsNotExist(err) {
 				break
@@ -250,7 +254,7 @@ func (r *runner) write(out string, raw *Raw) error {
 	raw.Files = [2]string{filepath.Join(out, BaseFile), filepath.Join(out, HeadFile)}
 	for side, f := range raw.Files {
 		r.rws[side].flush()
-		if err := atomicfile.WriteFile(f, r.raws[side].Bytes()); err != nil {
+		if err := atomicfile.WriteFile(f, r.rws[side].buf.Bytes()); err != nil {
 			return err
 		}
 	}
@@ -284,7 +288,7 @@ func (r *runner) locate(ctx context.Context) error {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return FieldDir.Errorf("%s is not a directory", dir)
 	}
-	if r.repo, err = gitrev.TopLevel(ctx, abs); err != nil || r.repo == "" {
+	if r.mod.repo, err = gitrev.TopLevel(ctx, abs); err != nil || r.mod.repo == "" {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -297,11 +301,11 @@ func (r *runner) locate(ctx context.Context) error {
 	case err != nil:
 		return err
 	}
-	r.modPath = mod.Path
+	r.mod.path = mod.Path
 	// Compare real paths: the repository top is reported resolved.
-	repo, _ := filepath.EvalSymlinks(r.repo)
+	repo, _ := filepath.EvalSymlinks(r.mod.repo)
 	modDir, _ := filepath.EvalSymlinks(mod.Dir)
-	if r.modRel, err = filepath.Rel(repo, modDir); err != nil || strings.HasPrefix(r.modRel, "..") {
+	if r.mod.rel, err = filepath.Rel(repo, modDir); err != nil || strings.HasPrefix(r.mod.rel, "..") {
 		return FieldDir.Errorf("the module %s is not inside the repository %s", modDir, repo)
 	}
 	return nil
@@ -318,11 +322,11 @@ func (r *runner) resolve(ctx context.Context) error {
 		headRev = "HEAD"
 	}
 	var err error
-	if head.rev.Commit, err = gitrev.Commit(ctx, r.repo, headRev); err != nil {
+	if head.rev.Commit, err = gitrev.Commit(ctx, r.mod.repo, headRev); err != nil {
 		return FieldHead.Errorf("%w", err)
 	}
 	if head.rev.Spec == Worktree {
-		st, err := gitrev.Git(ctx, r.repo, "status", "--porcelain")
+		st, err := gitrev.Git(ctx, r.mod.repo, "status", "--porcelain")
 		if err != nil {
 			return err
 		}
@@ -332,7 +336,7 @@ func (r *runner) resolve(ctx context.Context) error {
 		}
 	}
 	base := &version{rev: Revision{Spec: r.plan.Base}}
-	b, err := gitrev.ResolveBase(ctx, r.repo, r.plan.Base, head.rev.Commit)
+	b, err := gitrev.ResolveBase(ctx, r.mod.repo, r.plan.Base, head.rev.Commit)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -346,14 +350,14 @@ func (r *runner) resolve(ctx context.Context) error {
 		r.note("base: " + b.String())
 	}
 	for _, v := range []*version{base, head} {
-		out, err := gitrev.Git(ctx, r.repo, "show", "-s", "--format=%cI%n%s", v.rev.Commit)
+		out, err := gitrev.Git(ctx, r.mod.repo, "show", "-s", "--format=%cI%n%s", v.rev.Commit)
 		if err != nil {
 			return err
 		}
 		when, subject, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 		v.rev.Time, _ = time.Parse(time.RFC3339, when)
 		v.rev.Subject = subject
-		if v.rev.Depth, err = gitrev.Depth(ctx, r.repo, v.rev.Commit); err != nil {
+		if v.rev.Depth, err = gitrev.Depth(ctx, r.mod.repo, v.rev.Commit); err != nil {
 			return err
 		}
 	}
@@ -378,7 +382,7 @@ func (r *runner) checkout(ctx context.Context, ws *workspace) error {
 		if err != nil {
 			return fmt.Errorf("checking out the %s %s: %w", Side(side), v.rev.Spec, err)
 		}
-		v.dir = filepath.Join(wt, r.modRel)
+		v.dir = filepath.Join(wt, r.mod.rel)
 		cmd := exec.CommandContext(ctx, r.plan.goCmd(), "env", "GOVERSION")
 		cmd.Dir, cmd.Env = v.dir, r.plan.env()
 		out, err := cmd.Output()
@@ -396,10 +400,10 @@ func (r *runner) checkout(ctx context.Context, ws *workspace) error {
 // pkgDir returns the directory of package pkg in v, and whether pkg is in
 // the module.
 func (r *runner) pkgDir(v *version, pkg string) (string, bool) {
-	if pkg == r.modPath {
+	if pkg == r.mod.path {
 		return v.dir, true
 	}
-	rel, ok := strings.CutPrefix(pkg, r.modPath+"/")
+	rel, ok := strings.CutPrefix(pkg, r.mod.path+"/")
 	if !ok {
 		return "", false
 	}

@@ -89,9 +89,8 @@ func (r *runner) fitBudget() {
 // random order.
 func (r *runner) schedule(ctx context.Context) error {
 	for side := range 2 {
-		r.raws[side] = &bytes.Buffer{}
 		v := r.vers[side]
-		r.rws[side] = newRawWriter(r.raws[side], fmt.Sprintf("mbopt compare: %s %s (commit %s%s); %d trials × %d runs × count %d, benchtime %s",
+		r.rws[side] = newRawWriter(fmt.Sprintf("mbopt compare: %s %s (commit %s%s); %d trials × %d runs × count %d, benchtime %s",
 			Side(side), v.rev.Spec, v.rev.Commit, map[bool]string{true: ", with uncommitted changes"}[v.rev.Dirty], r.s.Trials, r.s.Runs, r.s.Count, r.s.BenchTime))
 	}
 	for _, u := range r.units {
