@@ -46,7 +46,7 @@ var flags = map[mbopt.Field]string{
 	"SuiteFile": "--suite", "Analysis.App": "--app", "Analysis.Micro": "--micro", "Analysis.Modules": "--module",
 	"History": "--history", "NoHistory": "--no-history", "ChangedSince": "--changed-since", "Output": "-o",
 	"StepSummary": "$GITHUB_STEP_SUMMARY", "AppBenchmark": "--app-benchmark", "Confirm": "--confirm",
-	"Confirm.Benchmark": "--app-benchmark", "Confirm.Command": "--app-cmd", "Application": "--app", "MinCoverage": "--min-coverage", "AllowEmpty": "--allow-empty", "From": "--from", "To": "--to",
+	"Confirm.Benchmark": "--app-benchmark", "Confirm.Command": "--app-cmd", "Relevance.Application": "--app", "MinCoverage": "--min-coverage", "AllowEmpty": "--allow-empty", "From": "--from", "To": "--to",
 	// compare/flow.HistoryConfig and trend.Outputs
 	"Baseline": "--baseline", "Unit": "--unit", "Metric": "--metric", "Plot": "--plot", "HTML": "--html",
 	"Format": "--format", "CommitURL": "--commit-url", "Instability": "--instability",
