@@ -37,7 +37,7 @@ type counted struct {
 }
 
 // A caveat is why one benchmark's result deserves less trust, as
-// Result.Caveats shows it.
+// compare.Result.Caveats shows it (Raw.Caveats).
 const (
 	caveatGuard  = "the collector ran: the heap reached the GOMEMLIMIT guard, so the count includes collection work"
 	caveatNotCPU = "its time is not CPU time: it waits (sleep, I/O), which the cpu metric does not see"
@@ -48,7 +48,7 @@ const (
 // test would print them: the test binary's configuration lines and, for
 // each benchmark the unit ran and each of Count measurements, a line with
 // the metric per operation and the B/op and allocs/op of a normal run
-// (measure.Allocations, at Settings.BenchTime, -test.count Count). Each
+// (measure.Allocations, at Schedule.BenchTime, -test.count Count). Each
 // measurement is measure.CountInstructions or measure.CPUTime.
 //
 // Only the unit's own benchmarks count (measure.Allocations, as

@@ -11,11 +11,12 @@ const (
 	EventBuild EventKind = iota
 	// EventRun: a test binary process finished one benchmark.
 	EventRun
-	// EventStable: a benchmark was stopped by Settings.UntilStable.
+	// EventStable: a benchmark was stopped by Schedule.UntilStable.
 	EventStable
 )
 
-// An Event reports progress of [Run] (and of the measurements a [Raw] takes after it).
+// An Event reports progress of [Run], and of the measurements a [Raw]
+// takes after it.
 type Event struct {
 	// Kind says what happened.
 	Kind EventKind

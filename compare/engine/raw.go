@@ -25,7 +25,8 @@ import (
 // "revision:" line that differs between the two files would keep benchstat
 // from comparing them at all. The Go benchmark format ignores lines that
 // are neither configuration nor results, so benchstat base.txt head.txt
-// compares the files as they are, and [Analyze] reads the comments back.
+// compares the files as they are, and [Data.Read] (compare.Analyze) reads
+// the comments back.
 const markerPrefix = "# mbopt-compare "
 
 // A marker is the provenance of the benchmark lines that follow it.
