@@ -8,8 +8,13 @@ import (
 	"github.com/mbopt/mbopt/compare/shard"
 )
 
-// Options configure [Run].
+// Options configure [Run]. The fields are grouped by concern: all but the
+// last group become the plan package engine runs (engine.Plan: Run turns
+// AA into a Base and OnlyAffected into Benchmarks first); the last group
+// are the inputs of the steps after the verdicts.
 type Options struct {
+	// The revisions: which two versions of the module, in which repository.
+
 	// Dir is a directory in the module to compare, inside a git work
 	// tree; "" means the current directory.
 	Dir string
@@ -25,6 +30,9 @@ type Options struct {
 	// change (package history calibrates thresholds from them). Base must
 	// be empty, and Head a commit, not Worktree.
 	AA bool
+
+	// The selection: which benchmarks.
+
 	// Benchmarks are the benchmarks to compare, such as the optimized
 	// suite. When empty, Bench and Packages choose them.
 	Benchmarks []Benchmark
@@ -34,14 +42,18 @@ type Options struct {
 	// Packages are package patterns for Bench, relative to the module
 	// root; nil means "./...".
 	Packages []string
+	// OnlyAffected compares only the Benchmarks that Relevance.Affected
+	// marks.
+	OnlyAffected bool
+
+	// The schedule and the statistics.
+
 	// Settings are the schedule and the statistics; zero fields take the
 	// values of [DefaultSettings].
 	Settings Settings
-	// Out is the output directory of the raw result files; "" means a
-	// directory of the comparison's own under .mbopt/compare in the module
-	// root, named by the start time (UTC) and the two short commits, so
-	// earlier comparisons' files are kept. Report.Out names it.
-	Out string
+
+	// The build.
+
 	// BuildFlags are extra go test -c flags, such as "-tags", "x".
 	BuildFlags []string
 	// HeadFiles replaces files of the head's module in its build only
@@ -65,6 +77,9 @@ type Options struct {
 	// os.UserCacheDir, and "off" disables the cache. Binaries of a dirty
 	// worktree are never cached.
 	CacheDir string
+
+	// The shard: this machine's part of a comparison run on several.
+
 	// Shard, when enabled, runs only shard Shard.Index of Shard.Count
 	// of the benchmarks (all their trials, both versions on this machine),
 	// chosen by package shard's longest-first partition over ShardCosts,
@@ -79,25 +94,34 @@ type Options struct {
 	// ShardCosts are the benchmarks' costs (top-level id → seconds) that
 	// balance Shard; nil balances by count. Every shard must get the same.
 	ShardCosts map[string]float64
-	// OnlyAffected compares only the Benchmarks that Relevance.Affected
-	// marks.
-	OnlyAffected bool
+
+	// The output.
+
+	// Out is the output directory of the raw result files; "" means a
+	// directory of the comparison's own under .mbopt/compare in the module
+	// root, named by the start time (UTC) and the two short commits, so
+	// earlier comparisons' files are kept. Report.Out names it.
+	Out string
+	// Progress, when set, is called with each step, from one goroutine
+	// at a time.
+	Progress func(Event)
+
+	// The steps after the verdicts, on the kept test binaries, and what the
+	// relevance half knows that they take.
+
 	// Explain names benchmarks (full names, or ids) that get culprit
 	// functions (Result.Culprits) whatever their verdict; the definite
 	// and potential changes get them anyway.
 	Explain []string
-	// Relevance is what the relevance half knows of the benchmarks and
-	// the application, which the steps after the measurements take; the
-	// zero value knows nothing.
-	Relevance Relevance
 	// Confirm, when enabled, measures the application workload on both
 	// versions when some result's estimated application impact passes
 	// Settings.AppImpactThreshold (Report.AppMeasured; see [Confirm]).
 	// It needs Relevance.Application.
 	Confirm Confirm
-	// Progress, when set, is called with each step, from one goroutine
-	// at a time.
-	Progress func(Event)
+	// Relevance is what the relevance half knows of the benchmarks and
+	// the application, which the steps after the measurements take; the
+	// zero value knows nothing.
+	Relevance Relevance
 }
 
 // The fields of [Options] (and [GateError]) that input errors name
