@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/compare/engine"
+	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/testkit/cmpfixture"
 )
@@ -92,5 +93,49 @@ func TestRunAlone(t *testing.T) {
 			}
 			assert.True(t, slices.ContainsFunc(raw.Notes, func(n string) bool { return strings.HasPrefix(n, "base: ") }), "the default base is noted: %q", raw.Notes)
 		})
+	}
+}
+
+// TestKeptForTheSteps: until Close, a Raw keeps what the steps after the
+// verdicts run on: each version's test binaries and worktree, and the
+// schedule's random source; a benchmark or a command measured then gets
+// one value per run of each trial in each version.
+func TestKeptForTheSteps(t *testing.T) {
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	raw, err := engine.Run(context.Background(), engine.Plan{Dir: dir, CacheDir: "off", Out: t.TempDir(), Bench: "Faster",
+		Schedule: engine.Schedule{Trials: 2, Runs: 1, Count: 1, BenchTime: "1x", Seed: 1}})
+	require.NoError(t, err)
+	defer raw.Close()
+
+	bins, ok := raw.Binaries(cmpfixture.Package, cmpfixture.Faster)
+	require.True(t, ok)
+	for side, b := range bins {
+		assert.FileExists(t, b.Path, "%s binary", engine.Side(side))
+		assert.DirExists(t, b.Dir)
+		assert.DirExists(t, raw.Dir(engine.Side(side)))
+	}
+	_, ok = raw.Binaries(cmpfixture.Package, cmpfixture.Slower)
+	assert.False(t, ok, "no unit ran BenchmarkSlower")
+	assert.ElementsMatch(t, []engine.Side{engine.Base, engine.Head}, raw.SideOrder())
+
+	// BenchmarkSlower was not selected: its package is built, so it is
+	// measured now.
+	d, id, err := raw.MeasureBenchmark(context.Background(), cmpfixture.Slower)
+	require.NoError(t, err)
+	assert.Equal(t, benchname.ID(cmpfixture.Package, cmpfixture.Slower), id)
+	for side := range 2 {
+		s := d.Samples[side][engine.Key{ID: id, Unit: "sec/op"}]
+		if assert.NotNil(t, s, "%s", engine.Side(side)) {
+			assert.Equal(t, 2, s.H.Trials())
+		}
+	}
+	_, _, err = raw.MeasureBenchmark(context.Background(), "BenchmarkNoSuch")
+	assert.ErrorContains(t, err, "no compared package has the benchmark BenchmarkNoSuch")
+
+	h, err := raw.MeasureCommand(context.Background(), measure.Time, "true", raw.Env())
+	require.NoError(t, err)
+	for side := range h {
+		assert.Equal(t, 2, h[side].Trials(), "%s", engine.Side(side))
+		assert.Equal(t, 2, h[side].Len())
 	}
 }
