@@ -33,6 +33,7 @@ func Sensitivity(ctx context.Context, rep *Report, mdes map[string]float64, opt 
 		return nil, err
 	}
 	opt.Functions = func(n *callgraph.Node) bool { return n.Project }
+	opt.AppShares = measuredShares(applicationOf(rep.Coverage.App))
 	if rep.Suite != nil {
 		opt.Suite = rep.Suite.IDs()
 	}
@@ -57,7 +58,9 @@ func (c *SensitivityConfig) run(ctx context.Context, rep *Report) (*sensitivity.
 
 // SensitivityBenchmarks returns rep's benchmarks as package sensitivity
 // weighs them (see [Sensitivity]), sorted by id: each one's profile read
-// again, with its MDE from mdes, which holds MDEs by analysis id or by
+// again, its shares as [Application] takes them (the runtime's
+// asynchronous preemption credited to the function it interrupted, which
+// on a loaded machine holds most of a tight loop's samples), with its MDE from mdes, which holds MDEs by analysis id or by
 // package compare's id (package path + "." + name; ids of other
 // benchmarks are ignored). A caller picks a suite that keeps what
 // the whole suite catches with sensitivity.Select on rep.Coverage.App and
@@ -71,7 +74,7 @@ func SensitivityBenchmarks(ctx context.Context, rep *Report, mdes map[string]flo
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	opts := callgraph.Options{Modules: rep.Modules, Exclude: rep.Exclude, NoEdges: true, AllowNonCPU: rep.Source == manifest.SourceInstructions}
+	opts := callgraph.Options{Modules: rep.Modules, Exclude: rep.Exclude, AllowNonCPU: rep.Source == manifest.SourceInstructions}
 	benches := make([]sensitivity.Benchmark, len(ids))
 	errs := make([]error, len(ids))
 	par.For(ctx, len(ids), runtime.GOMAXPROCS(0), func(i int) {
@@ -81,6 +84,9 @@ func SensitivityBenchmarks(ctx context.Context, rep *Report, mdes map[string]flo
 			mde = mdes[rep.compareID(ids[i])]
 		}
 		benches[i], errs[i] = sensitivity.Benchmark{ID: ids[i], Profile: g, MDE: mde}, err
+		if err == nil {
+			benches[i].Shares = measuredShares(applicationOf(g))
+		}
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -91,4 +97,19 @@ func SensitivityBenchmarks(ctx context.Context, rep *Report, mdes map[string]flo
 		}
 	}
 	return benches, nil
+}
+
+// measuredShares returns the shares of a that were measured, not floored
+// (a function the profile did not sample has none here); nil for a nil a.
+func measuredShares(a *callgraph.Application) map[string]float64 {
+	if a == nil {
+		return nil
+	}
+	out := make(map[string]float64, len(a.Shares))
+	for f, s := range a.Shares {
+		if !a.Floored[f] && s > 0 {
+			out[f] = s
+		}
+	}
+	return out
 }

@@ -87,7 +87,7 @@ func TestCaughtSuiteExample(t *testing.T) {
 	require.NoError(t, err)
 	benches, err := analysis.SensitivityBenchmarks(context.Background(), rep, nil)
 	require.NoError(t, err)
-	sel, err := sensitivity.Select(rep.Coverage.App, benches, 0.10, 0, 0, nil)
+	sel, err := sensitivity.Select(rep.Coverage.App, nil, benches, 0.10, 0, 0, nil)
 	require.NoError(t, err)
 	r, err := sensitivity.Compute(rep.Coverage.App, benches, sensitivity.Options{Slowdowns: []float64{0.10}, Suite: sel.IDs()})
 	require.NoError(t, err)

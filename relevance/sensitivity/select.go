@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/mbopt/mbopt/callgraph"
 )
@@ -54,8 +55,9 @@ func (s *Selection) IDs() []string {
 // when given, by id; a missing cost counts as unknown and loses to a known
 // one), then to the smaller id. Benchmarks' MDEs default as in [Compute]
 // (defaultMDE; 0 means by the profiles' unit), and no MDE counts below
-// threshold (0 means DefaultThreshold).
-func Select(app *callgraph.Graph, benches []Benchmark, slowdown, defaultMDE, threshold float64, cost map[string]float64) (*Selection, error) {
+// threshold (0 means DefaultThreshold). appShares, when not nil, are the
+// application's shares (as Options.AppShares).
+func Select(app *callgraph.Graph, appShares map[string]float64, benches []Benchmark, slowdown, defaultMDE, threshold float64, cost map[string]float64) (*Selection, error) {
 	if app == nil || app.Total <= 0 {
 		return nil, fmt.Errorf("sensitivity: the application profile has no samples")
 	}
@@ -68,6 +70,12 @@ func Select(app *callgraph.Graph, benches []Benchmark, slowdown, defaultMDE, thr
 			}
 		}
 	}
+	appShare := func(id int) float64 {
+		if appShares != nil {
+			return appShares[app.Nodes[id].Name]
+		}
+		return app.Nodes[id].Flat / app.Total
+	}
 	catches := make([][]int, len(benches))
 	mdes := make([]float64, len(benches))
 	for i, b := range benches {
@@ -75,14 +83,12 @@ func Select(app *callgraph.Graph, benches []Benchmark, slowdown, defaultMDE, thr
 			return nil, fmt.Errorf("sensitivity: benchmark %s: its profile has no samples", b.ID)
 		}
 		mdes[i] = max(cmp.Or(b.MDE, defaultMDE), cmp.Or(threshold, DefaultThreshold))
-		for _, n := range b.Profile.Nodes {
-			if n.Flat <= 0 {
-				continue
-			}
-			if id, ok := app.Lookup(n.Name); ok && app.Nodes[id].Flat > 0 && mdes[i]/(n.Flat/b.Profile.Total) <= slowdown {
+		for name, share := range b.shares() {
+			if id, ok := app.Lookup(name); ok && share > 0 && appShare(id) > 0 && mdes[i]/share <= slowdown {
 				catches[i] = append(catches[i], id)
 			}
 		}
+		slices.Sort(catches[i])
 	}
 	caught := make([]bool, len(app.Nodes))
 	sel := &Selection{Slowdown: slowdown}
@@ -96,7 +102,7 @@ func Select(app *callgraph.Graph, benches []Benchmark, slowdown, defaultMDE, thr
 			gain := 0.0
 			for _, id := range catches[i] {
 				if !caught[id] {
-					gain += app.Nodes[id].Flat / app.Total
+					gain += appShare(id)
 				}
 			}
 			if gain > 0 && (best < 0 || better(gain, bestGain, benches[i].ID, benches[best].ID, mdes[i], mdes[best], cost)) {

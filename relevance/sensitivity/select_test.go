@@ -34,7 +34,7 @@ func TestSelect(t *testing.T) {
 		{"nothing caught", []sensitivity.Benchmark{{ID: "m.A", Profile: same, MDE: 0.5}}, nil, []string{}, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sel, err := sensitivity.Select(app, tc.benches, tc.slowdown, 0, 1e-9, tc.cost)
+			sel, err := sensitivity.Select(app, nil, tc.benches, tc.slowdown, 0, 1e-9, tc.cost)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, sel.IDs())
 			assert.InDelta(t, tc.caught, sel.Caught, 1e-12)
@@ -49,8 +49,8 @@ func TestSelect(t *testing.T) {
 
 func TestSelectErrors(t *testing.T) {
 	app, _ := issueModule()
-	_, err := sensitivity.Select(&callgraph.Graph{}, nil, 0, 0, 0, nil)
+	_, err := sensitivity.Select(&callgraph.Graph{}, nil, nil, 0, 0, 0, nil)
 	assert.ErrorContains(t, err, "the application profile has no samples")
-	_, err = sensitivity.Select(app, []sensitivity.Benchmark{{ID: "m.X", Profile: &callgraph.Graph{}}}, 0, 0, 0, nil)
+	_, err = sensitivity.Select(app, nil, []sensitivity.Benchmark{{ID: "m.X", Profile: &callgraph.Graph{}}}, 0, 0, 0, nil)
 	assert.ErrorContains(t, err, "benchmark m.X: its profile has no samples")
 }

@@ -38,6 +38,10 @@ type Benchmark struct {
 	// Profile is the benchmark's profile as a call graph; only its nodes'
 	// Flat and its Total are read.
 	Profile *callgraph.Graph
+	// Shares, when not nil, are the functions' shares of the benchmark's
+	// cost in place of Profile's Flat / Total (package analysis credits
+	// the runtime's asynchronous preemption to the interrupted function).
+	Shares map[string]float64
 	// MDE is the benchmark's minimum detectable effect, a fraction (0.005
 	// is 0.5%); 0 means unknown: Options.DefaultMDE is used.
 	MDE float64
@@ -64,6 +68,10 @@ type Options struct {
 	// minimal suite) whose caught curve [Result.SuiteCaught] is computed
 	// beside the whole suite's.
 	Suite []string
+	// AppShares, when not nil, are the application's functions' shares
+	// of its CPU time in place of the application graph's Flat / Total
+	// (a function not in it has none).
+	AppShares map[string]float64
 	// Functions, when not nil, says which application functions are
 	// listed in Result.Functions and recommended (the project's, say);
 	// nil means every function with a flat share. The caught curve counts
@@ -185,7 +193,7 @@ func Compute(app *callgraph.Graph, benches []Benchmark, opt Options) (*Result, e
 	if slowdowns == nil {
 		slowdowns = DefaultSlowdowns
 	}
-	all := detectable(app, benches, res.DefaultMDE, res.Threshold)
+	all := detectable(app, opt.AppShares, benches, res.DefaultMDE, res.Threshold)
 	res.all = all
 	res.Caught = curve(all, slowdowns)
 	if opt.Suite != nil {
@@ -195,7 +203,7 @@ func Compute(app *callgraph.Graph, benches []Benchmark, opt Options) (*Result, e
 				sub = append(sub, b)
 			}
 		}
-		res.SuiteCaught = curve(detectable(app, sub, res.DefaultMDE, res.Threshold), slowdowns)
+		res.SuiteCaught = curve(detectable(app, opt.AppShares, sub, res.DefaultMDE, res.Threshold), slowdowns)
 	}
 	for i, f := range all {
 		if f.AppShare == 0 || opt.Functions != nil && !opt.Functions(&app.Nodes[i]) {
@@ -217,24 +225,27 @@ func Compute(app *callgraph.Graph, benches []Benchmark, opt Options) (*Result, e
 
 // detectable returns, for each node of app (by id), its Function with the
 // smallest slowdown benches would catch, each benchmark's MDE being
-// defaultMDE where not given, and no smaller than threshold.
-func detectable(app *callgraph.Graph, benches []Benchmark, defaultMDE, threshold float64) []Function {
+// defaultMDE where not given, and no smaller than threshold; appShares,
+// when not nil, are the application's shares.
+func detectable(app *callgraph.Graph, appShares map[string]float64, benches []Benchmark, defaultMDE, threshold float64) []Function {
 	fns := make([]Function, len(app.Nodes))
 	for i, n := range app.Nodes {
-		fns[i] = Function{Function: n.Name, AppShare: max(n.Flat, 0) / app.Total}
+		share := max(n.Flat, 0) / app.Total
+		if appShares != nil {
+			share = appShares[n.Name]
+		}
+		fns[i] = Function{Function: n.Name, AppShare: share}
 	}
 	for _, b := range benches {
 		mde := max(cmp.Or(b.MDE, defaultMDE), threshold)
-		g := b.Profile
-		for _, n := range g.Nodes {
-			if n.Flat <= 0 {
+		for name, share := range b.shares() {
+			if share <= 0 {
 				continue
 			}
-			id, ok := app.Lookup(n.Name)
+			id, ok := app.Lookup(name)
 			if !ok {
 				continue
 			}
-			share := n.Flat / g.Total
 			s := mde / share
 			f := &fns[id]
 			if f.DetectableSlowdown == nil || s < *f.DetectableSlowdown || s == *f.DetectableSlowdown && b.ID < f.Benchmark {
@@ -243,6 +254,21 @@ func detectable(app *callgraph.Graph, benches []Benchmark, defaultMDE, threshold
 		}
 	}
 	return fns
+}
+
+// shares returns b's functions' shares of its cost: Shares, or its
+// profile's flat values over its total.
+func (b Benchmark) shares() map[string]float64 {
+	if b.Shares != nil {
+		return b.Shares
+	}
+	m := make(map[string]float64, len(b.Profile.Nodes))
+	for _, n := range b.Profile.Nodes {
+		if n.Flat > 0 {
+			m[n.Name] = n.Flat / b.Profile.Total
+		}
+	}
+	return m
 }
 
 // curve returns the caught curve of fns at slowdowns.

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/compare/mutate"
+	"github.com/mbopt/mbopt/relevance/sensitivity"
+	"github.com/mbopt/mbopt/testkit/cmpfixture"
+	"github.com/mbopt/mbopt/testkit/need"
+)
+
+// TestSensitivityCaught is issue 34's check, as a user runs it, on a
+// module where Parse takes 40% of the application's CPU but 0.1% of the
+// only benchmark that runs it, beside Hash, its benchmark's whole work:
+// from instruction profiles, mbopt analyze --sensitivity --format json
+// gives Hash a detectable slowdown of at most 5% and Parse one of at least
+// 50%, and recommends Parse first; mbopt mutate --bench . catches +10% in
+// Hash, does not catch +10% in Parse, and catches Parse at five times its
+// predicted detectable slowdown; the source tree is unchanged.
+func TestSensitivityCaught(t *testing.T) {
+	if testing.Short() {
+		t.Skip("profiles a fixture under Valgrind and compares three mutants")
+	}
+	need.Tool(t, "the sensitivity check", "valgrind")
+	bin := buildMbopt(t)
+	dir := cmpfixture.SensitivityRepo(t)
+	run := func(t *testing.T, name string, args ...string) []byte {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "CI=true")
+		out, err := cmd.Output()
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		require.NoError(t, err, "%s %v:\n%s%s", name, args, out, stderr)
+		return out
+	}
+	// The application's reference profile: the request's instruction
+	// profile (deterministic: Parse 40%, Hash 30%, Other 30%), which a
+	// CPU profile only approximates, and on a loaded machine with few
+	// samples.
+	work := t.TempDir()
+	appProfiles, profiles := filepath.Join(work, "app"), filepath.Join(work, "profiles")
+	run(t, bin, "profile", "--source", "instructions", "--out", appProfiles, "./app")
+	apps, err := filepath.Glob(filepath.Join(appProfiles, "*BenchmarkApp*.pprof"))
+	require.NoError(t, err)
+	require.Len(t, apps, 1, "the request's profile in %s", appProfiles)
+	app := apps[0]
+	run(t, bin, "profile", "--source", "instructions", "--out", profiles, "./work")
+
+	var doc struct {
+		Sensitivity sensitivity.Result `json:"sensitivity"`
+	}
+	require.NoError(t, json.Unmarshal(run(t, bin, "analyze", "--app", app, "--allow-non-cpu", "--micro", profiles, "--exclude", "./app", "--sensitivity", "--format", "json"), &doc))
+	s := doc.Sensitivity
+	fns := map[string]sensitivity.Function{}
+	for _, f := range s.Functions {
+		fns[f.Function] = f
+	}
+	hash, parse := fns[cmpfixture.Hash], fns[cmpfixture.Parse]
+	require.NotNil(t, hash.DetectableSlowdown, "%+v", s.Functions)
+	require.NotNil(t, parse.DetectableSlowdown, "%+v", s.Functions)
+	t.Logf("Hash: %.1f%% of the application, caught from %+.2f%%; Parse: %.1f%%, caught from %+.0f%%", 100*hash.AppShare, 100**hash.DetectableSlowdown, 100*parse.AppShare, 100**parse.DetectableSlowdown)
+	assert.LessOrEqual(t, *hash.DetectableSlowdown, 0.05)
+	assert.GreaterOrEqual(t, *parse.DetectableSlowdown, 0.5)
+	require.NotEmpty(t, s.Recommendations)
+	assert.Equal(t, cmpfixture.Parse, s.Recommendations[0].Function.Function, "the first sensitivity recommendation")
+
+	mutant := func(t *testing.T, fn string, slowdown float64) *mutate.Result {
+		var r mutate.Result
+		require.NoError(t, json.Unmarshal(run(t, bin, "mutate", "--func", fn, "--slowdown", fmt.Sprint(slowdown), "--bench", ".", "--format", "json", "./work"), &r))
+		for _, res := range r.Report.Results {
+			if res.Estimate != nil {
+				t.Logf("%s %+.0f%%: %s %s %+.3f%% [%+.3f%%, %+.3f%%]", fn, 100*slowdown, res.Name, res.Unit, 100*res.Estimate.Change, 100*res.Estimate.CI.Low, 100*res.Estimate.CI.High)
+			}
+		}
+		return &r
+	}
+	// The three mutants at once: instruction counts do not depend on
+	// what else the machine runs.
+	t.Run("mutants", func(t *testing.T) {
+		for _, tc := range []struct {
+			name     string
+			fn       string
+			slowdown float64
+			caught   bool
+		}{
+			{"Hash+10%", cmpfixture.Hash, 0.10, true},
+			{"Parse+10%", cmpfixture.Parse, 0.10, false},
+			{"Parse at 5x its detectable slowdown", cmpfixture.Parse, 5 * *parse.DetectableSlowdown, true},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				t.Parallel()
+				assert.Equal(t, tc.caught, mutant(t, tc.fn, tc.slowdown).Caught)
+			})
+		}
+	})
+	assert.Empty(t, string(run(t, "git", "status", "--porcelain")), "the source tree is untouched")
+}
