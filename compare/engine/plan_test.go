@@ -105,3 +105,8 @@ func TestParseBenchTime(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseKeepsNothing: Close on a Raw that Run did not make does nothing.
+func TestCloseKeepsNothing(t *testing.T) {
+	(&Raw{}).Close()
+}

@@ -14,7 +14,8 @@ import (
 // Raw is what [Run] measured: the raw result files and what they cannot
 // hold (the packages that did not build, the benchmarks that failed, each
 // benchmark's caveats), with the worktrees and test binaries kept for the
-// steps that run after it, until Close.
+// steps that run after it, until Close. Its methods other than Close need
+// a Raw that Run made.
 type Raw struct {
 	// Module is the module path.
 	Module string
@@ -112,9 +113,12 @@ func (r *runner) result(raw *Raw, out string, share *Share) {
 }
 
 // Close removes the worktrees and the test binaries that are not cached.
-// It is safe to call more than once.
+// It is safe to call more than once, and on a Raw that [Run] did not make
+// (which keeps nothing).
 func (raw *Raw) Close() {
-	raw.ws.remove(context.Background())
+	if raw.ws != nil {
+		raw.ws.remove(context.Background())
+	}
 }
 
 // PackageNames returns the keys of Packages, sorted.
