@@ -48,14 +48,3 @@ func ExampleCheckOutput() {
 	// Config.Output no-such-dir/report.txt: the directory no-such-dir does not exist; create it or choose another output file
 	// Config.Output .: is a directory; Config.Output names the file to write
 }
-
-// Chosen tells a setting left to its default from one chosen: by what a
-// front end was given, or, without that record, by the setting's value.
-func ExampleChosen() {
-	given := mbopt.ChosenFields("Timeout")
-	fmt.Println(mbopt.Chosen(given, "Timeout", true), mbopt.Chosen(given, "BenchTime", false))
-	fmt.Println(mbopt.Chosen(nil, "Timeout", true), mbopt.Chosen(nil, "BenchTime", false))
-	// Output:
-	// true false
-	// false true
-}

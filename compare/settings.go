@@ -92,6 +92,10 @@ const (
 	DefaultBenchTime = "1s"
 	DefaultThreshold = 0.01
 	DefaultFDR       = 0.05
+	// DefaultAppImpactThreshold is the AppImpactThreshold of a gate or
+	// confirmation that needs one and was given none (0.1%); a zero
+	// AppImpactThreshold itself means 0.
+	DefaultAppImpactThreshold = 0.001
 )
 
 // DefaultSettings returns the study's settings: 3 trials × 3 runs × count

@@ -9,9 +9,11 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/flow"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/collect"
 	"github.com/mbopt/mbopt/report"
 )
 
@@ -30,20 +32,20 @@ type analyzeOptions struct {
 // run an analysis.
 func addAnalysisFlags(cmd *cobra.Command, o *analyzeOptions) {
 	f := cmd.Flags()
-	f.StringArrayVar(&o.App, "app", nil, "application (reference) CPU profile; repeat to merge several, or name scenarios: NAME=FILE[:WEIGHT]")
-	f.StringArrayVar(&o.Weights, "weight", nil, "weight of scenario NAME in the union suite: NAME=WEIGHT (repeatable; its --app files are then taken as written, even one named FILE:2)")
-	f.StringArrayVar(&o.Micro, "micro", nil, "benchmark profile or directory of them (*.pprof); repeatable")
-	f.StringArrayVar(&o.Modules, "module", nil, "project module path prefix; repeatable (default: the module of ./go.mod)")
-	f.StringArrayVar(&o.Exclude, "exclude", nil, "package pattern that is not project code, e.g. the workload driver: ./cmd/... or example.com/m/internal/bench (go package pattern syntax; relative to the module; repeatable)")
-	f.StringVar(&o.Targets, "targets", "callable", "functions to recommend: {callable|any} (callable: functions a benchmark can call, closures folded in; any: every function, the paper's Algorithm 3)")
-	f.StringVar(&o.Nodes, "nodes", "project", "nodes the minimal suite must keep covered: {project|all}")
-	f.StringVar(&o.Impact, "impact", "attributed", "application time that ranks benchmarks, breaks ties and is the impact objective: {attributed|flat} (attributed: charged to the innermost project function; flat: the paper's reference impact)")
-	f.IntVar(&o.Recommend, "recommend", 10, "number of functions to recommend (0: none, -1: until full coverage)")
+	cli.Bind(f, &o.App, "app", nil, "application (reference) CPU profile; repeat to merge several, or name scenarios: NAME=FILE[:WEIGHT]", analysis.FieldApp, flow.FieldAnalysisApp, compare.FieldRelevanceApplication)
+	cli.Bind(f, &o.Weights, "weight", nil, "weight of scenario NAME in the union suite: NAME=WEIGHT (repeatable; its --app files are then taken as written, even one named FILE:2)", analysis.FieldScenariosWeight)
+	cli.Bind(f, &o.Micro, "micro", nil, "benchmark profile or directory of them (*.pprof); repeatable", analysis.FieldMicro, flow.FieldAnalysisMicro)
+	cli.Bind(f, &o.Modules, "module", nil, "project module path prefix; repeatable (default: the module of ./go.mod)", analysis.FieldModules, flow.FieldAnalysisModules)
+	cli.Bind(f, &o.Exclude, "exclude", nil, "package pattern that is not project code, e.g. the workload driver: ./cmd/... or example.com/m/internal/bench (go package pattern syntax; relative to the module; repeatable)", analysis.FieldExclude)
+	cli.Bind(f, &o.Targets, "targets", "callable", "functions to recommend: {callable|any} (callable: functions a benchmark can call, closures folded in; any: every function, the paper's Algorithm 3)", analysis.FieldTargets)
+	cli.Bind(f, &o.Nodes, "nodes", "project", "nodes the minimal suite must keep covered: {project|all}", analysis.FieldNodes)
+	cli.Bind(f, &o.Impact, "impact", "attributed", "application time that ranks benchmarks, breaks ties and is the impact objective: {attributed|flat} (attributed: charged to the innermost project function; flat: the paper's reference impact)", analysis.FieldImpact)
+	cli.Bind(f, &o.Recommend, "recommend", 10, "number of functions to recommend (0: none, -1: until full coverage)", analysis.FieldRecommend)
 	f.BoolVar(&o.KeepNegligible, "keep-negligible", false, "keep negligible functions (tiny, rarely run: getters, comparators, inlined helpers) in Algorithm 3's order instead of ranking them last; they stay marked")
-	f.StringArrayVar(&o.AppFunctions, "app-cover", nil, "function set of the application from 'mbopt cover-app': functions from coverage, times from --app (repeatable)")
-	f.StringVar(&o.Edges, "edges", "sampled", "call edges the recommendations walk: {sampled|static|both} (static: the x/tools VTA call graph of the source between the functions the application ran; both: the union)")
-	f.StringVar(&o.StaticDir, "static-dir", "", "the application's module source for --edges static|both (default: the current directory, or run's DIR)")
-	f.BoolVar(&o.Strict, "strict", false, "fail on any unusable benchmark profile instead of skipping it")
+	cli.Bind(f, &o.AppFunctions, "app-cover", nil, "function set of the application from 'mbopt cover-app': functions from coverage, times from --app (repeatable)", analysis.FieldAppFunctions)
+	cli.Bind(f, &o.Edges, "edges", "sampled", "call edges the recommendations walk: {sampled|static|both} (static: the x/tools VTA call graph of the source between the functions the application ran; both: the union)", analysis.FieldEdges)
+	cli.Bind(f, &o.StaticDir, "static-dir", "", "the application's module source for --edges static|both (default: the current directory, or run's DIR)", analysis.FieldStaticDir)
+	cli.Bind(f, &o.Strict, "strict", false, "fail on any unusable benchmark profile instead of skipping it", analysis.FieldStrict, collect.FieldStrict)
 	f.BoolVar(&o.AllowNonCPU, "allow-non-cpu", false, "accept non-CPU profiles (weights are then that profile's unit, not seconds)")
 	f.Var(cli.Size{N: &o.Limits.MaxFileBytes}, "max-profile-bytes", "largest profile file read, e.g. 512MiB (default "+textutil.FormatSize(callgraph.DefaultLimits.MaxFileBytes)+")")
 	f.Var(cli.Size{N: &o.Limits.MaxDecodedBytes}, "max-decoded-bytes", "largest decompressed profile, e.g. 4GiB (default "+textutil.FormatSize(callgraph.DefaultLimits.MaxDecodedBytes)+")")
@@ -88,7 +90,7 @@ func newCmdAnalyze(s *streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := mbopt.CheckOutput("Output", o.output, cfg.Inputs()...); err != nil {
+			if err := mbopt.CheckOutput(cli.FieldOutput, o.output, cfg.Inputs()...); err != nil {
 				return err
 			}
 			rep, err := analyze(cmd.Context(), cfg)
@@ -101,7 +103,7 @@ func newCmdAnalyze(s *streams) *cobra.Command {
 	addAnalysisFlags(cmd, o)
 	cmd.Flags().StringVar(&o.format, "format", "text", "output format: {text|json|github} (github: the suite, plus a Markdown step summary appended to $GITHUB_STEP_SUMMARY)")
 	cmd.Flags().BoolVar(&o.explain, "explain", false, "list the functions each pick and recommendation adds, with their application time")
-	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout")
+	cli.BindP(cmd.Flags(), &o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout", cli.FieldOutput)
 	return cmd
 }
 

@@ -37,7 +37,6 @@ func newCmdBisect(s *streams) *cobra.Command {
 				return err
 			}
 			o.Settings.Metric = measure.Metric(metric)
-			o.Chosen = cli.Given(cmd.Flags())
 			// On a terminal, each step's comparison draws compare's
 			// progress bar and each decided step a line above it; elsewhere
 			// (CI, a pipe) the log on standard output is the only record.
@@ -63,17 +62,17 @@ func newCmdBisect(s *streams) *cobra.Command {
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.Bench, "bench", "", "the benchmark's full name as go test prints it")
-	f.StringVar(&o.Good, "good", "", "a revision before the change")
-	f.StringVar(&o.Bad, "bad", "", "a revision after the change, first-parent descendant of --good")
+	cli.Bind(f, &o.Bench, "bench", "", "the benchmark's full name as go test prints it", bisect.FieldBench)
+	cli.Bind(f, &o.Good, "good", "", "a revision before the change", bisect.FieldGood)
+	cli.Bind(f, &o.Bad, "bad", "", "a revision after the change, first-parent descendant of --good", bisect.FieldBad)
 	f.StringVar(&format, "format", "text", "output format: {text|json}")
-	f.IntVar(&o.Settings.Trials, "trials", compare.DefaultTrials, "trials of each measurement (doubled for each repetition)")
-	f.IntVar(&o.Settings.Runs, "runs", compare.DefaultRuns, "runs per trial")
-	f.StringVar(&metric, "metric", "time", "what to measure per operation: {time|cpu|instructions}, as in mbopt compare")
-	f.IntVar(&o.Settings.Count, "count", 0, "go test -count per run (default 5 with --metric time, 1 with cpu and instructions)")
-	f.StringVar(&o.Settings.BenchTime, "benchtime", "", "go test -benchtime per run (default 1s with --metric time; with cpu and instructions, "+compare.CountedBenchTime+" for the run that measures allocations)")
-	f.Float64Var(&o.Settings.Threshold, "threshold", compare.DefaultThreshold, "the smallest relative change to locate: the first step's interval must lie beyond it (0.01 = 1%)")
-	f.BoolVar(&o.Explain, "explain", false, "compare the first bad commit with the last good one once more, with the benchmark's culprit functions")
-	f.IntVar(&o.MaxRepetitions, "max-repetitions", 3, "measurements of an unknown commit before it is skipped")
+	cli.Positive(f, &o.Settings.Trials, "trials", compare.DefaultTrials, "trials of each measurement (doubled for each repetition)", cli.AtLeastOne, bisect.FieldSettingsTrials)
+	cli.Positive(f, &o.Settings.Runs, "runs", compare.DefaultRuns, "runs per trial", cli.AtLeastOne, bisect.FieldSettingsRuns)
+	cli.Bind(f, &metric, "metric", "time", "what to measure per operation: {time|cpu|instructions}, as in mbopt compare", compare.FieldSettingsMetric)
+	cli.Positive(f, &o.Settings.Count, "count", 0, "go test -count per run (default 5 with --metric time, 1 with cpu and instructions)", cli.AtLeastOne, bisect.FieldSettingsCount)
+	cli.Bind(f, &o.Settings.BenchTime, "benchtime", "", "go test -benchtime per run (default 1s with --metric time; with cpu and instructions, "+compare.CountedBenchTime+" for the run that measures allocations)", compare.FieldSettingsBenchTime)
+	cli.Bind(f, &o.Settings.Threshold, "threshold", compare.DefaultThreshold, "the smallest relative change to locate: the first step's interval must lie beyond it (0.01 = 1%)", compare.FieldSettingsThreshold)
+	cli.Bind(f, &o.Explain, "explain", false, "compare the first bad commit with the last good one once more, with the benchmark's culprit functions", compare.FieldExplain)
+	cli.Positive(f, &o.MaxRepetitions, "max-repetitions", 3, "measurements of an unknown commit before it is skipped", cli.AtLeastOne, bisect.FieldMaxRepetitions)
 	return c
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,10 +14,12 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/compare/flow"
 	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/relevance/changes"
+	"github.com/mbopt/mbopt/relevance/manifest"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
@@ -31,12 +34,13 @@ type compareOptions struct {
 	terminal        bool // progress bar; set by the command from stderr
 	width           int
 	hist            compareHistoryOptions
-	shard           string // --shard as given
-	trialShard      string // --trial-shard as given
-	shardCosts      string // --shard-costs as given
-	changedSince    string // --changed-since
-	confirm         bool   // --confirm
-	appCmd          string // --app-cmd
+	shard           string   // --shard as given
+	trialShard      string   // --trial-shard as given
+	shardCosts      string   // --shard-costs as given
+	changedSince    string   // --changed-since
+	confirm         bool     // --confirm
+	appCmd          string   // --app-cmd
+	appImpact       *float64 // --app-impact-threshold, when given
 	// rebaseline compares --from with --to (history rebaseline).
 	rebaseline bool
 	from, to   string
@@ -85,38 +89,40 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	}
 	d := compare.DefaultSettings()
 	f := cmd.Flags()
-	f.StringVar(&o.Base, "base", "", "base revision (default: the merge-base of HEAD with the default branch)")
-	f.StringVar(&o.Head, "head", "", "head revision, or 'worktree' for the uncommitted changes (default: HEAD)")
-	f.StringVar(&o.suiteFile, "suite", "", "the benchmarks to compare: the JSON of mbopt suite --format json")
-	f.StringVar(&o.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)")
-	f.StringVar(&o.Out, "out", "", "directory of the raw results base.txt and head.txt (default: a directory of the comparison's own under .mbopt/compare in the module root)")
-	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|app-impact|never} (app-impact: a definite regression whose estimated application impact is at least --app-impact-threshold; needs the analysis flags)")
-	f.Float64Var(&o.Settings.AppImpactThreshold, "app-impact-threshold", 0.001, "with --fail-on app-impact: the estimated application impact (0.001 = 0.1% of the application's CPU time) below which a definite regression passes; with --confirm: the estimate that calls for measuring the application")
-	f.StringArrayVar(&o.Explain, "explain", nil, "find the culprit functions of benchmark `NAME` (full name or id) whatever its verdict; repeatable (the changes get them anyway)")
+	cli.Name("PACKAGES", engine.FieldPackages)
+	cli.Name("$GITHUB_STEP_SUMMARY", verdict.FieldStepSummary)
+	cli.Bind(f, &o.Base, "base", "", "base revision (default: the merge-base of HEAD with the default branch)", compare.FieldBase)
+	cli.Bind(f, &o.Head, "head", "", "head revision, or 'worktree' for the uncommitted changes (default: HEAD)", compare.FieldHead)
+	cli.Bind(f, &o.suiteFile, "suite", "", "the benchmarks to compare: the JSON of mbopt suite --format json", flow.FieldSuiteFile, engine.FieldBenchmarks)
+	cli.Bind(f, &o.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)", compare.FieldBench)
+	cli.Bind(f, &o.Out, "out", "", "directory of the raw results base.txt and head.txt (default: a directory of the comparison's own under .mbopt/compare in the module root)", engine.FieldOut)
+	cli.Bind(f, &o.failOn, "fail-on", "", "exit 3 on: {definite-regression|any-regression|app-impact|never} (app-impact: a definite regression whose estimated application impact is at least --app-impact-threshold; needs the analysis flags)", compare.FieldFailOn).DefValue = string(compare.FailOnDefiniteRegression)
+	cli.Optional(f, &o.appImpact, "app-impact-threshold", strconv.FormatFloat(compare.DefaultAppImpactThreshold, 'g', -1, 64), "with --fail-on app-impact: the estimated application impact (0.001 = 0.1% of the application's CPU time) below which a definite regression passes; with --confirm: the estimate that calls for measuring the application", flow.FieldAppImpactThreshold, compare.FieldSettingsAppImpactThreshold)
+	cli.Bind(f, &o.Explain, "explain", nil, "find the culprit functions of benchmark `NAME` (full name or id) whatever its verdict; repeatable (the changes get them anyway)", compare.FieldExplain)
 	f.StringVar(&o.cmpFormat, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"} (github: annotations on stdout, the Markdown summary appended to $GITHUB_STEP_SUMMARY)")
-	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout")
-	f.IntVar(&o.Settings.Trials, "trials", d.Trials, "trials: passes over every benchmark, each in fresh processes")
-	f.IntVar(&o.Settings.Runs, "runs", d.Runs, "runs per trial: processes per benchmark and version")
-	f.IntVar(&o.Settings.Count, "count", d.Count, "measurements per process (-test.count)")
-	f.StringVar(&o.Settings.BenchTime, "benchtime", d.BenchTime, "time (1s) or iterations (100x) per measurement (-test.benchtime)")
+	cli.BindP(f, &o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
+	cli.Positive(f, &o.Settings.Trials, "trials", d.Trials, "trials: passes over every benchmark, each in fresh processes", cli.AtLeastOne, compare.FieldSettingsTrials)
+	cli.Positive(f, &o.Settings.Runs, "runs", d.Runs, "runs per trial: processes per benchmark and version", cli.AtLeastOne, compare.FieldSettingsRuns)
+	cli.Positive(f, &o.Settings.Count, "count", 0, "measurements per process (-test.count)", cli.AtLeastOne, compare.FieldSettingsCount).DefValue = strconv.Itoa(d.Count)
+	cli.Bind(f, &o.Settings.BenchTime, "benchtime", "", "time (1s) or iterations (100x) per measurement (-test.benchtime)", compare.FieldSettingsBenchTime).DefValue = d.BenchTime
 	f.Uint64Var(&o.Settings.Seed, "seed", d.Seed, "seed of the schedule and the bootstrap")
 	f.BoolVar(&o.Settings.Benchmem, "benchmem", false, "also compare B/op and allocs/op")
-	f.DurationVar(&o.Settings.Budget, "budget", 0, "fit the schedule into this wall-clock time, e.g. 10m (fewer runs and counts, never fewer than 2 trials)")
-	f.Float64Var(&o.Settings.Threshold, "threshold", d.Threshold, "relative change below which nothing is a change (0.01 = 1%)")
-	f.Float64Var(&o.Settings.Confidence, "confidence", d.Confidence, "confidence level of the intervals")
-	f.IntVar(&o.Settings.Resamples, "resamples", d.Resamples, "bootstrap resamples")
-	f.Float64Var(&o.Settings.UntilStable, "until-stable", 0, "stop a benchmark once both versions have 2 trials, the measurements a verdict needs, and an interval narrower than this width, e.g. 0.02 (0: off)")
-	f.StringVar((*string)(&o.Settings.Metric), "metric", string(measure.Time), "what to measure per operation: {time|cpu|instructions} (time: the benchmark's ns/op; cpu: its process's CPU time; instructions: counted under Valgrind; cpu and instructions default to --count 1 --benchtime "+compare.CountedBenchTime+" and always compare B/op and allocs/op)")
-	f.StringVar(&o.Settings.Duet, "duet", compare.DuetSequential, "with --metric time: run base and head {sequential|parallel}: parallel runs them at the same time, each bound to a CPU of its own with GOMAXPROCS=1, so both see the same interference")
-	f.Float64Var(&o.Settings.FDR, "fdr", d.FDR, "false discovery rate the verdicts control over all the comparison's benchmarks and units (Benjamini–Hochberg; 1: no correction)")
+	cli.Bind(f, &o.Settings.Budget, "budget", 0, "fit the schedule into this wall-clock time, e.g. 10m (fewer runs and counts, never fewer than 2 trials)", compare.FieldSettingsBudget)
+	cli.Positive(f, &o.Settings.Threshold, "threshold", 0, "relative change below which nothing is a change (0.01 = 1%)", "%s %v: it must be a fraction in (0, 1), such as 0.01 for 1%%; leave it out for the default", compare.FieldSettingsThreshold).DefValue = strconv.FormatFloat(d.Threshold, 'g', -1, 64)
+	cli.Bind(f, &o.Settings.Confidence, "confidence", d.Confidence, "confidence level of the intervals", compare.FieldSettingsConfidence)
+	cli.Positive(f, &o.Settings.Resamples, "resamples", d.Resamples, "bootstrap resamples", cli.AtLeastOne, compare.FieldSettingsResamples)
+	cli.Bind(f, &o.Settings.UntilStable, "until-stable", 0, "stop a benchmark once both versions have 2 trials, the measurements a verdict needs, and an interval narrower than this width, e.g. 0.02 (0: off)", compare.FieldSettingsUntilStable)
+	cli.Bind(f, (*string)(&o.Settings.Metric), "metric", string(measure.Time), "what to measure per operation: {time|cpu|instructions} (time: the benchmark's ns/op; cpu: its process's CPU time; instructions: counted under Valgrind; cpu and instructions default to --count 1 --benchtime "+compare.CountedBenchTime+" and always compare B/op and allocs/op)", compare.FieldSettingsMetric)
+	cli.Bind(f, &o.Settings.Duet, "duet", compare.DuetSequential, "with --metric time: run base and head {sequential|parallel}: parallel runs them at the same time, each bound to a CPU of its own with GOMAXPROCS=1, so both see the same interference", compare.FieldSettingsDuet)
+	cli.Positive(f, &o.Settings.FDR, "fdr", d.FDR, "false discovery rate the verdicts control over all the comparison's benchmarks and units (Benjamini–Hochberg; 1: no correction)", "%s %v: it must be in (0, 1], such as 0.05 (1 turns the correction off); 0 would flag nothing", compare.FieldSettingsFDR)
 	f.BoolVar(&o.noCache, "no-cache", false, "build every test binary afresh instead of reusing those built from the same commit")
-	f.StringVar(&o.shard, "shard", "", "run only shard `K/N` of the benchmarks, both versions on this machine (K from 0; /N takes K from $JOB_COMPLETION_INDEX); combine with 'mbopt compare merge'")
-	f.StringVar(&o.trialShard, "trial-shard", "", "run every benchmark but only trial shard `K/N` of the --trials (each machine one instance run); combine with 'mbopt compare merge'")
-	f.StringVar(&o.shardCosts, "shard-costs", "", "with --shard: balance the shards by the costs recorded in this `manifest` (a manifest.json or a collection directory; default: by count)")
-	f.StringVar(&o.changedSince, "changed-since", "", "with the analysis flags: mark the results of benchmarks covering none of the functions changed since `REV` ("+changes.MergeBase+": the --base) as likely noise")
-	f.BoolVar(&o.OnlyAffected, "only-affected", false, "with --changed-since: compare only the suite's benchmarks whose covered functions changed")
-	f.BoolVar(&o.confirm, "confirm", false, "with the analysis flags: measure the application workload (--app-benchmark or --app-cmd) on both versions when a change's estimated application impact passes --app-impact-threshold, and report it beside the estimate")
-	f.StringVar(&o.appCmd, "app-cmd", "", "with --confirm: the application workload, a shell `command` run in each version's module root as mbopt run's --app-cmd ({profile}: a CPU profile it may write); a fixed amount of work")
+	cli.Bind(f, &o.shard, "shard", "", "run only shard `K/N` of the benchmarks, both versions on this machine (K from 0; /N takes K from $JOB_COMPLETION_INDEX); combine with 'mbopt compare merge'", engine.FieldShard)
+	cli.Bind(f, &o.trialShard, "trial-shard", "", "run every benchmark but only trial shard `K/N` of the --trials (each machine one instance run); combine with 'mbopt compare merge'", engine.FieldTrialShard)
+	cli.Bind(f, &o.shardCosts, "shard-costs", "", "with --shard: balance the shards by the costs recorded in this `manifest` (a manifest.json or a collection directory; default: by count)", manifest.FieldShardCosts)
+	cli.Bind(f, &o.changedSince, "changed-since", "", "with the analysis flags: mark the results of benchmarks covering none of the functions changed since `REV` ("+changes.MergeBase+": the --base) as likely noise", changes.FieldChangedSince)
+	cli.Bind(f, &o.OnlyAffected, "only-affected", false, "with --changed-since: compare only the suite's benchmarks whose covered functions changed", changes.FieldOnlyAffected, compare.FieldOnlyAffected)
+	cli.Bind(f, &o.confirm, "confirm", false, "with the analysis flags: measure the application workload (--app-benchmark or --app-cmd) on both versions when a change's estimated application impact passes --app-impact-threshold, and report it beside the estimate", flow.FieldConfirm, compare.FieldConfirm)
+	cli.Bind(f, &o.appCmd, "app-cmd", "", "with --confirm: the application workload, a shell `command` run in each version's module root as mbopt run's --app-cmd ({profile}: a CPU profile it may write); a fixed amount of work", flow.FieldAppCommand, compare.FieldConfirmCommand)
 	addCompareHistoryFlags(f, &o.hist)
 	return cmd
 }
@@ -131,8 +137,8 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 		return err
 	}
 	cfg := flow.CompareConfig{Options: o.Options, SuiteFile: o.suiteFile, ChangedSince: o.changedSince,
-		History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, KeepVerdicts: cmd.Flags().Changed("threshold"),
-		Output: o.output, FailOn: failOn, Chosen: cli.Given(cmd.Flags()), Bridge: o.rebaseline, Confirm: o.confirm, AppCommand: o.appCmd}
+		History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, Output: o.output, FailOn: failOn,
+		AppImpactThreshold: o.appImpact, Bridge: o.rebaseline, Confirm: o.confirm, AppCommand: o.appCmd}
 	cfg.AA, cfg.Packages = o.hist.aa, args
 	if o.noCache {
 		cfg.CacheDir = "off"
@@ -200,11 +206,13 @@ func gate(rep *compare.Report, failOn compare.FailOn) error {
 }
 
 // checkReportFlags checks the flags compare and compare merge share:
-// --fail-on and --format (flow.Compare and flow.Merge check -o).
-func checkReportFlags(failOn, format string) (compare.FailOn, error) {
-	f, err := compare.ParseFailOn(failOn)
-	if err != nil {
-		return "", mbopt.Errorf("--fail-on: %v", err)
+// --fail-on ("" is left to flow.CompareConfig.Resolve) and --format
+// (flow.Compare and flow.Merge check -o).
+func checkReportFlags(failOn, format string) (f compare.FailOn, err error) {
+	if failOn != "" {
+		if f, err = compare.ParseFailOn(failOn); err != nil {
+			return "", mbopt.Errorf("--fail-on: %v", err)
+		}
 	}
 	if err := cli.Enum("--format", format, verdict.Formats...); err != nil {
 		return "", err

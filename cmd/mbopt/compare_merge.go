@@ -10,6 +10,7 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/compare/flow"
 	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/internal/statedir"
@@ -61,10 +62,10 @@ func newCmdCompareMerge(s *streams) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.out, "out", statedir.Name+"/compare", "directory of the merged raw results base.txt and head.txt")
+	cli.Bind(f, &o.out, "out", statedir.Name+"/compare", "directory of the merged raw results base.txt and head.txt", engine.FieldOut)
 	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|never}")
 	f.StringVar(&o.format, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"}")
-	f.StringVarP(&o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout")
+	cli.BindP(f, &o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
 	addMergeHistoryFlags(f, &o.hist)
 	return cmd
 }

@@ -37,7 +37,7 @@ func newCmdCoverApp(s *streams) *cobra.Command {
 				return mbopt.Errorf("-o must name the function set file to write")
 			}
 			// Found before the workload runs, not after.
-			if err := mbopt.CheckOutput("Output", o.output); err != nil {
+			if err := mbopt.CheckOutput(cli.FieldOutput, o.output); err != nil {
 				return err
 			}
 			if co.WantsProfile() && atomicfile.Overwrites(o.output, co.Profile) != "" {
@@ -47,9 +47,9 @@ func newCmdCoverApp(s *streams) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.output, "output", "o", "app.cover.json", "the function set file to write (atomically)")
-	f.StringVar(&o.gocoverdir, "gocoverdir", "", "read this GOCOVERDIR (written by a program built with -cover) instead of running a workload")
-	f.StringVar(&o.coverpkg, "coverpkg", "", "packages to instrument, as go build -coverpkg takes them (default: the packages of ./... in the current directory; main packages' functions are left out of the set)")
+	cli.BindP(f, &o.output, "output", "o", "app.cover.json", "the function set file to write (atomically)", cli.FieldOutput)
+	cli.Bind(f, &o.gocoverdir, "gocoverdir", "", "read this GOCOVERDIR (written by a program built with -cover) instead of running a workload", reference.FieldCoverDir)
+	cli.Bind(f, &o.coverpkg, "coverpkg", "", "packages to instrument, as go build -coverpkg takes them (default: the packages of ./... in the current directory; main packages' functions are left out of the set)", reference.FieldCoverPkg)
 	return cmd
 }
 

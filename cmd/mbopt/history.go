@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -42,11 +43,7 @@ func newCmdHistory(s *streams) *cobra.Command {
   $ mbopt history --detector jump,trend,edivisive --html site/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Benchmarks = args
-			o.InitialGiven = cmd.Flags().Changed("initial-threshold")
 			o.detectorsGiven = cmd.Flags().Changed("detector")
-			if !cmd.Flags().Changed("commit-url") {
-				o.out.CommitURL = nil
-			}
 			o.document = o.out.HTML == "" || cmd.Flags().Changed("format") || cmd.Flags().Changed("output")
 			for _, name := range []string{"html", "plot"} {
 				if v, _ := cmd.Flags().GetString(name); v == "" && cmd.Flags().Changed(name) {
@@ -61,23 +58,23 @@ func newCmdHistory(s *streams) *cobra.Command {
 	}
 	cmd.AddCommand(newCmdHistoryRebaseline(s))
 	f := cmd.Flags()
-	f.StringVar(&o.History, "history", history.DefaultPath, "the history database mbopt compare writes")
-	f.StringVar(&o.Baseline, "baseline", "", "the base revision of the series (default: the base of the most stored comparisons)")
-	f.StringVar(&o.Unit, "unit", "", "show only this unit, such as sec/op (default: every unit)")
-	f.StringVar((*string)(&o.Metric), "metric", "", "show only the unit of this metric of mbopt compare: {time|cpu|instructions} (sec/op, cpu-sec/op, instructions/op)")
-	f.StringVar(&o.out.Format, "format", "text", "output format: {text|json|markdown}")
-	f.StringVarP(&o.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
-	f.StringVar(&o.out.Plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`")
-	f.StringVar(&o.out.HTML, "html", "", "write the history as a static web site into `DIR` (replacing the files of an earlier one, leaving others); prints the text only with --format or -o")
-	f.StringVar(&o.detectors, "detector", "jump,trend", "the detectors: a comma-separated `LIST` of {jump|trend|edivisive}")
-	o.out.CommitURL = f.String("commit-url", "", "with --html: the link of a commit, {commit} standing for its hash (default: GitHub's when the origin remote is on github.com)")
-	f.BoolVar(&o.out.Instability, "instability", false, "show the A/A instabilities and the initial thresholds calibrated from them")
-	f.Float64Var(&o.Detect.InitialThreshold, "initial-threshold", detect.DefaultOptions.InitialThreshold, "initial threshold of every benchmark, replacing the calibrated ones (default: calibrated from A/A comparisons, else 0.06)")
-	f.Float64Var(&o.Detect.Factor, "factor", detect.DefaultOptions.Factor, "dynamic threshold: this factor times the mean of the last CI widths")
-	f.IntVar(&o.Detect.Widths, "widths", detect.DefaultOptions.Widths, "dynamic threshold: how many earlier CI widths it averages")
-	f.Float64Var(&o.Detect.Floor, "floor", detect.DefaultOptions.Floor, "dynamic threshold: its lower bound")
-	f.IntVar(&o.Detect.Window, "window", detect.DefaultOptions.Window, "trend detection: the number of earlier commits the current one is compared with")
-	f.StringVar(&o.fixed, "fixed", "", "fixed-value bounds `LOWER,UPPER` on the change against the baseline, such as -0.2,0.2 (default: none)")
+	cli.Bind(f, &o.History, "history", history.DefaultPath, "the history database mbopt compare writes", flow.FieldHistory)
+	cli.Bind(f, &o.Baseline, "baseline", "", "the base revision of the series (default: the base of the most stored comparisons)", flow.FieldBaseline)
+	cli.Bind(f, &o.Unit, "unit", "", "show only this unit, such as sec/op (default: every unit)", flow.FieldUnit)
+	cli.Bind(f, (*string)(&o.Metric), "metric", "", "show only the unit of this metric of mbopt compare: {time|cpu|instructions} (sec/op, cpu-sec/op, instructions/op)", flow.FieldMetric)
+	cli.Bind(f, &o.out.Format, "format", "text", "output format: {text|json|markdown}", trend.FieldFormat)
+	cli.BindP(f, &o.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout", cli.FieldOutput)
+	cli.Bind(f, &o.out.Plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`", trend.FieldPlot)
+	cli.Bind(f, &o.out.HTML, "html", "", "write the history as a static web site into `DIR` (replacing the files of an earlier one, leaving others); prints the text only with --format or -o", trend.FieldHTML)
+	cli.Bind(f, &o.detectors, "detector", "jump,trend", "the detectors: a comma-separated `LIST` of {jump|trend|edivisive}", detect.FieldDetectors)
+	cli.Optional(f, &o.out.CommitURL, "commit-url", "", "with --html: the link of a commit, {commit} standing for its hash (default: GitHub's when the origin remote is on github.com)", trend.FieldCommitURL)
+	cli.Bind(f, &o.out.Instability, "instability", false, "show the A/A instabilities and the initial thresholds calibrated from them", trend.FieldInstability)
+	cli.Optional(f, &o.InitialThreshold, "initial-threshold", strconv.FormatFloat(detect.DefaultOptions.InitialThreshold, 'g', -1, 64), "initial threshold of every benchmark, replacing the calibrated ones (default: calibrated from A/A comparisons, else 0.06)", flow.FieldInitialThreshold, detect.FieldInitialThreshold)
+	cli.Bind(f, &o.Detect.Factor, "factor", detect.DefaultOptions.Factor, "dynamic threshold: this factor times the mean of the last CI widths", detect.FieldFactor)
+	cli.Bind(f, &o.Detect.Widths, "widths", detect.DefaultOptions.Widths, "dynamic threshold: how many earlier CI widths it averages", detect.FieldWidths)
+	cli.Bind(f, &o.Detect.Floor, "floor", detect.DefaultOptions.Floor, "dynamic threshold: its lower bound", detect.FieldFloor)
+	cli.Bind(f, &o.Detect.Window, "window", detect.DefaultOptions.Window, "trend detection: the number of earlier commits the current one is compared with", detect.FieldWindow)
+	cli.Bind(f, &o.fixed, "fixed", "", "fixed-value bounds `LOWER,UPPER` on the change against the baseline, such as -0.2,0.2 (default: none)", detect.FieldFixed)
 	return cmd
 }
 
@@ -153,8 +150,8 @@ func newCmdHistoryRebaseline(s *streams) *cobra.Command {
 	cmd.Example = `  $ mbopt history rebaseline --to v1.3.0
   $ mbopt history rebaseline --from v1.2.0 --to v1.3.0 --trials 5`
 	f := cmd.Flags()
-	f.StringVar(&to, "to", "", "the new baseline `REV`")
-	f.StringVar(&from, "from", "", "the old baseline: a stored base's hash or prefix, or a revision (default: the baseline mbopt history shows)")
+	cli.Bind(f, &to, "to", "", "the new baseline `REV`", flow.FieldTo)
+	cli.Bind(f, &from, "from", "", "the old baseline: a stored base's hash or prefix, or a revision (default: the baseline mbopt history shows)", flow.FieldFrom)
 	for _, name := range rebaselineFixed {
 		must(f.MarkHidden(name))
 	}

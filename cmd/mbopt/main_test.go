@@ -369,6 +369,35 @@ func TestFlagErrors(t *testing.T) {
 	}
 }
 
+// TestPositiveFlags: the library takes a zero setting for its default, so
+// each flag whose zero would be silently replaced refuses 0 as it is
+// parsed, with words that say what to give (issue 25: --resamples 0 became
+// 10000; issue 31: bisect took --trials 0).
+func TestPositiveFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "--trials", "0"}, "mbopt: --trials 0: it must be at least 1\n"},
+		{[]string{"compare", "--count", "-1"}, "mbopt: --count -1: it must be at least 1\n"},
+		{[]string{"compare", "--fdr", "0"}, "mbopt: --fdr 0: it must be in (0, 1], such as 0.05 (1 turns the correction off); 0 would flag nothing\n"},
+		{[]string{"compare", "--threshold", "0"}, "mbopt: --threshold 0: it must be a fraction in (0, 1), such as 0.01 for 1%; leave it out for the default\n"},
+		{[]string{"history", "rebaseline", "--runs", "0"}, "mbopt: --runs 0: it must be at least 1\n"},
+		{[]string{"bisect", "--count", "0"}, "mbopt: --count 0: it must be at least 1\n"},
+		{[]string{"profile", "--timeout", "0s"}, "mbopt: --timeout must be positive, not 0s\n"},
+		{[]string{"run", "--discovery-timeout", "0"}, "mbopt: --discovery-timeout must be positive, not 0s\n"},
+		{[]string{"run", "--app-seconds", "0"}, "mbopt: --app-seconds must be positive, not 0\n"},
+		{[]string{"run", "--app-timeout", "-1s"}, "mbopt: --app-timeout must be positive, not -1s\n"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, stdout, stderr := run(t, tt.args...)
+			assert.Equal(t, 2, code)
+			assert.Empty(t, stdout)
+			assert.Equal(t, tt.want, stderr)
+		})
+	}
+}
+
 // TestNonFiniteFloatFlags: every float flag of every command refuses NaN
 // and ±Inf before the command does anything (issue 25 item 7: --threshold
 // NaN passed the range check and turned the gate off). The flags are found

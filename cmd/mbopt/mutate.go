@@ -37,7 +37,7 @@ func newCmdMutate(s *streams) *cobra.Command {
 			if err := cli.Enum("--metric", string(o.Compare.Settings.Metric), "time", "cpu", "instructions"); err != nil {
 				return err
 			}
-			if err := mbopt.CheckOutput("Output", output); err != nil {
+			if err := mbopt.CheckOutput(cli.FieldOutput, output); err != nil {
 				return err
 			}
 			if terminal, width := progress.IsTerminal(s.Err); terminal {
@@ -58,16 +58,16 @@ func newCmdMutate(s *streams) *cobra.Command {
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.Func, "func", "", "the function to slow down: its full `name` as a profile names it (example.com/m/p.F, example.com/m/p.(*T).M)")
-	f.Float64Var(&o.Slowdown, "slowdown", 0, "the share of the function's own instructions per call to add (0.1 = +10%)")
-	f.StringVar(&o.SizeBenchmark, "size-bench", "", "the benchmark (`ID` or a name in the function's package) that measures the function's cost (default: the first of its package that calls it)")
-	f.StringVar(&o.Compare.Head, "head", "", "the revision to mutate (default HEAD)")
-	f.StringVar(&o.Compare.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)")
-	f.StringVar((*string)(&o.Compare.Settings.Metric), "metric", string(measure.Instructions), "what to measure per operation: {time|cpu|instructions}, as in mbopt compare")
-	f.IntVar(&o.Compare.Settings.Trials, "trials", d.Trials, "trials, as in mbopt compare")
-	f.IntVar(&o.Compare.Settings.Runs, "runs", d.Runs, "runs per trial, as in mbopt compare")
+	cli.Bind(f, &o.Func, "func", "", "the function to slow down: its full `name` as a profile names it (example.com/m/p.F, example.com/m/p.(*T).M)", mutate.FieldFunc)
+	cli.Bind(f, &o.Slowdown, "slowdown", 0, "the share of the function's own instructions per call to add (0.1 = +10%)", mutate.FieldSlowdown)
+	cli.Bind(f, &o.SizeBenchmark, "size-bench", "", "the benchmark (`ID` or a name in the function's package) that measures the function's cost (default: the first of its package that calls it)", mutate.FieldSizeBenchmark)
+	cli.Bind(f, &o.Compare.Head, "head", "", "the revision to mutate (default HEAD)", compare.FieldHead)
+	cli.Bind(f, &o.Compare.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)", mutate.FieldCompareBench, compare.FieldBench)
+	cli.Bind(f, (*string)(&o.Compare.Settings.Metric), "metric", string(measure.Instructions), "what to measure per operation: {time|cpu|instructions}, as in mbopt compare", compare.FieldSettingsMetric)
+	cli.Positive(f, &o.Compare.Settings.Trials, "trials", d.Trials, "trials, as in mbopt compare", cli.AtLeastOne, compare.FieldSettingsTrials)
+	cli.Positive(f, &o.Compare.Settings.Runs, "runs", d.Runs, "runs per trial, as in mbopt compare", cli.AtLeastOne, compare.FieldSettingsRuns)
 	f.Uint64Var(&o.Compare.Settings.Seed, "seed", d.Seed, "seed of the schedule and the bootstrap")
 	f.StringVar(&format, "format", "text", "output format: {text|json}")
-	f.StringVarP(&output, "output", "o", "", "write the report to this file (atomically) instead of stdout")
+	cli.BindP(f, &output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
 	return c
 }

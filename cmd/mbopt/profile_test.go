@@ -45,10 +45,10 @@ func TestProfileFlags(t *testing.T) {
 		args []string
 		want profileOptions
 	}{
-		{"defaults", nil, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: collect.DefaultBenchTime, Source: "profile", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
-		{"cover", []string{"--source", "cover"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: collect.DefaultBenchTime, Source: "cover", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
-		{"cover, scope all", []string{"--source", "cover", "--scope", "all"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: collect.DefaultBenchTime, Source: "cover", Scope: "all", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
-		{"cover, scope timed", []string{"--source", "cover", "--scope", "timed"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: collect.DefaultBenchTime, Source: "cover", Scope: "timed", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
+		{"defaults", nil, profileOptions{Config: collect.Config{Out: "profiles", Source: "profile", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
+		{"cover", []string{"--source", "cover"}, profileOptions{Config: collect.Config{Out: "profiles", Source: "cover", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
+		{"cover, scope all", []string{"--source", "cover", "--scope", "all"}, profileOptions{Config: collect.Config{Out: "profiles", Source: "cover", Scope: "all", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
+		{"cover, scope timed", []string{"--source", "cover", "--scope", "timed"}, profileOptions{Config: collect.Config{Out: "profiles", Source: "cover", Scope: "timed", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
 		{"cover with benchtime", []string{"--source", "cover", "--benchtime", "3x"}, profileOptions{Config: collect.Config{Out: "profiles", BenchTime: "3x", Source: "cover", Timeout: collect.DefaultTimeout, DiscoveryTimeout: collect.DefaultDiscoveryTimeout}, sub: true}},
 		{"everything", []string{"./a/...", "./b", "--out", "o", "--bench", "Encode/n=1", "--benchtime", "100x",
 			"--timeout", "90s", "-j", "3", "--sub=false", "--tags", "x,y", "--mod", "vendor", "--force", "--strict", "-C", ".",
@@ -63,13 +63,12 @@ func TestProfileFlags(t *testing.T) {
 			got, err := parseProfile(t, tt.args...)
 			require.NoError(t, err)
 			// The benchtime the collection runs at: the flag's when
-			// given, else the source's default.
-			effective, ok := map[string]string{"cover": "10x", "cover, scope all": "1x", "cover, scope timed": "10x"}[tt.name]
+			// given, else (BenchTime left zero) the source's default.
+			effective, ok := map[string]string{"defaults": "1s", "cover": "10x", "cover, scope all": "1x", "cover, scope timed": "10x"}[tt.name]
 			if !ok {
 				effective = tt.want.BenchTime
 			}
 			assert.Equal(t, effective, got.EffectiveBenchTime())
-			got.Chosen = nil // a function, which assert.Equal cannot compare
 			assert.Equal(t, tt.want, *got)
 		})
 	}

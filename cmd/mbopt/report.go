@@ -45,6 +45,6 @@ func newCmdReport(s *streams) *cobra.Command {
 		},
 	}
 	addAnalysisFlags(cmd, &o.analyzeOptions)
-	cmd.Flags().StringVar(&o.out, "out", "", "directory to write the report into (created if missing)")
+	cli.Bind(cmd.Flags(), &o.out, "out", "", "directory to write the report into (created if missing)", report.FieldOut)
 	return cmd
 }

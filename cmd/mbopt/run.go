@@ -44,21 +44,23 @@ func newCmdRun(s *streams) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
+	cli.Name("DIR", flow.FieldCollectDir)
+	cli.Name("--app-cmd NAME=CMD", flow.FieldAppWorkloads)
 	addAnalysisFlags(cmd, &o.analyzeOptions)
 	f.Lookup("app").Usage = "application CPU profile file; repeatable (NAME=FILE for scenarios)"
 	must(f.MarkHidden("micro")) // the benchmarks are the ones run collects
 	addCollectFlags(f, &o.collect)
-	f.StringVar(&o.collect.Out, "out", "", "directory for the benchmark profiles and manifest (default DIR/.mbopt/profiles)")
-	f.StringVar(&o.app.AppURL, "app-url", "", "capture the application profile from this running program's net/http/pprof `URL`")
-	f.IntVar(&o.app.AppSeconds, "app-seconds", flow.DefaultAppSeconds, "length of the --app-url capture, in seconds")
-	f.BoolVar(&o.app.AppPGO, "app-pgo", false, "use the module's default.pgo files as the application profile")
-	f.StringArrayVar(&o.appCmd, "app-cmd", nil, "workload `command` that writes a CPU profile to {profile}; NAME=CMD for scenarios (repeatable)")
-	f.StringVar(&o.app.AppOut, "app-out", "", "`directory` for the profiles run takes (--app-url, --app-cmd) and the workloads' logs (default DIR/.mbopt/app)")
-	f.DurationVar(&o.app.AppTimeout, "app-timeout", flow.DefaultAppTimeout, "kill the --app-cmd workload after this `duration`")
-	f.IntVar(&o.app.AppRuns, "app-runs", 1, "run the --app-cmd workload `N` times and merge the profiles; reports the functions seen in every run vs only some")
+	cli.Bind(f, &o.collect.Out, "out", "", "directory for the benchmark profiles and manifest (default DIR/.mbopt/profiles)", collect.FieldOut, flow.FieldCollectOut)
+	cli.Bind(f, &o.app.AppURL, "app-url", "", "capture the application profile from this running program's net/http/pprof `URL`", flow.FieldAppURL)
+	cli.Positive(f, &o.app.AppSeconds, "app-seconds", flow.DefaultAppSeconds, "length of the --app-url capture, in seconds", cli.MustBePositive, flow.FieldAppSeconds)
+	cli.Bind(f, &o.app.AppPGO, "app-pgo", false, "use the module's default.pgo files as the application profile", flow.FieldAppPGO)
+	cli.Bind(f, &o.appCmd, "app-cmd", nil, "workload `command` that writes a CPU profile to {profile}; NAME=CMD for scenarios (repeatable)", flow.FieldAppCommand)
+	cli.Bind(f, &o.app.AppOut, "app-out", "", "`directory` for the profiles run takes (--app-url, --app-cmd) and the workloads' logs (default DIR/.mbopt/app)", flow.FieldAppOut)
+	cli.Positive(f, &o.app.AppTimeout, "app-timeout", flow.DefaultAppTimeout, "kill the --app-cmd workload after this `duration`", cli.MustBePositive, flow.FieldAppTimeout)
+	cli.Positive(f, &o.app.AppRuns, "app-runs", 1, "run the --app-cmd workload `N` times and merge the profiles; reports the functions seen in every run vs only some", cli.MustBePositive, flow.FieldAppRuns)
 	f.StringVar(&o.format, "format", "text", "output format: {text|json|github} (as for analyze)")
 	f.BoolVar(&o.explain, "explain", false, "list the functions each pick and recommendation adds, with their application time")
-	f.StringVarP(&o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout")
+	cli.BindP(f, &o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout", cli.FieldOutput)
 	return cmd
 }
 
@@ -73,7 +75,6 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 		return err
 	}
 	c := &o.collect
-	c.Chosen = cli.Given(flags)
 	// flow.Run checks DIR and gives --out its default; the other
 	// collection flags are checked as for profile.
 	check := *c
@@ -93,13 +94,13 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	if err != nil {
 		return err
 	}
-	if err := mbopt.CheckOutput("Output", o.output, acfg.Inputs()...); err != nil {
+	if err := mbopt.CheckOutput(cli.FieldOutput, o.output, acfg.Inputs()...); err != nil {
 		return err
 	}
 	cc := c.collectConfig()
 	cc.Dir = dir
 	cfg := o.app
-	cfg.Config, cfg.Collect, cfg.AppCommand, cfg.AppWorkloads, cfg.Chosen = acfg, cc, appCmd, workloads, cli.Given(flags)
+	cfg.Config, cfg.Collect, cfg.AppCommand, cfg.AppWorkloads = acfg, cc, appCmd, workloads
 	cfg.Collector = func(ctx context.Context, cc collect.Config) (*manifest.Manifest, error) { return c.collect(ctx, s, cc) }
 	cfg.Logf = func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
 	res, err := flow.Run(ctx, cfg)

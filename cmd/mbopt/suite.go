@@ -54,7 +54,7 @@ func newCmdSuite(s *streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := mbopt.CheckOutput("Output", o.output, cfg.Inputs()...); err != nil {
+			if err := mbopt.CheckOutput(cli.FieldOutput, o.output, cfg.Inputs()...); err != nil {
 				return err
 			}
 			res, err := flow.Suite(cmd.Context(), flow.SuiteConfig{Config: cfg, ChangedSince: o.changedSince, OnlyAffected: o.onlyAffected, AllowEmpty: o.allowEmpty})
@@ -88,10 +88,10 @@ func newCmdSuite(s *streams) *cobra.Command {
 		must(cmd.Flags().MarkHidden(name))
 	}
 	cmd.Flags().StringVar(&o.suiteFormat, "format", "shell", "output format: {"+strings.Join(suiteFormats(), "|")+"}")
-	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the suite to this file (atomically) instead of stdout")
-	cmd.Flags().BoolVar(&o.allowEmpty, "allow-empty", false, "accept an empty suite (print nothing, exit 0) instead of failing")
-	cmd.Flags().StringVar(&o.changedSince, "changed-since", "", "tag the benchmarks whose covered functions changed since `REV` (a revision, or "+changes.MergeBase+": the merge-base of HEAD with the default branch); run inside the git repository")
-	cmd.Flags().BoolVar(&o.onlyAffected, "only-affected", false, "print only the benchmarks --changed-since tags (nothing, successfully, when none is)")
+	cli.BindP(cmd.Flags(), &o.output, "output", "o", "", "write the suite to this file (atomically) instead of stdout", cli.FieldOutput)
+	cli.Bind(cmd.Flags(), &o.allowEmpty, "allow-empty", false, "accept an empty suite (print nothing, exit 0) instead of failing", flow.FieldAllowEmpty)
+	cli.Bind(cmd.Flags(), &o.changedSince, "changed-since", "", "tag the benchmarks whose covered functions changed since `REV` (a revision, or "+changes.MergeBase+": the merge-base of HEAD with the default branch); run inside the git repository", changes.FieldChangedSince)
+	cli.Bind(cmd.Flags(), &o.onlyAffected, "only-affected", false, "print only the benchmarks --changed-since tags (nothing, successfully, when none is)", changes.FieldOnlyAffected)
 	return cmd
 }
 

@@ -92,11 +92,6 @@ type Options struct {
 	// (a compare.ProgressPrinter's Event method draws it as mbopt compare
 	// does).
 	CompareProgress func(compare.Event)
-	// Chosen reports whether the caller chose the setting named f, such
-	// as "Settings.Trials" or "MaxRepetitions" (mbopt.Chosen): a chosen
-	// zero is refused rather than taken for the default; nil means a
-	// setting is chosen when it is not zero.
-	Chosen func(f mbopt.Field) bool
 	// Explain, once the first bad commit is found, compares it with the
 	// last good commit once more with the benchmark's culprit functions
 	// (compare.Options.Explain) into Result.Explanation.

@@ -13,8 +13,8 @@ import (
 // measured steps: how many changes they show, the next commit to measure
 // and each step's decision.
 
-// check refuses settings no search can run with: a negative count, or a
-// chosen zero (see Options.Chosen).
+// check refuses settings no search can run with: a negative count (zero
+// is the default).
 func (o Options) check() error {
 	for _, n := range []struct {
 		field mbopt.Field
@@ -24,7 +24,7 @@ func (o Options) check() error {
 		{FieldSettingsCount, o.Settings.Count}, {FieldSettingsResamples, o.Settings.Resamples},
 		{FieldMaxRepetitions, o.MaxRepetitions},
 	} {
-		if n.value < 0 || n.value == 0 && o.Chosen != nil && o.Chosen(n.field) {
+		if n.value < 0 {
 			return mbopt.Errorf("%s %d: it must be at least 1", n.field, n.value)
 		}
 	}

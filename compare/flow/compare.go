@@ -65,17 +65,14 @@ type CompareConfig struct {
 	// AppBenchmark is given: a shell command, as mbopt run's --app-cmd
 	// (compare.Confirm.Command).
 	AppCommand string
-	// KeepVerdicts keeps the verdicts against Settings.Threshold, which was
-	// chosen for this comparison, instead of the calibrated thresholds.
-	KeepVerdicts bool
 	// FailOn is the gate the caller applies to the report
 	// (compare.Report.GateError); "" is left to [CompareConfig.Resolve].
 	FailOn compare.FailOn
-	// Chosen reports whether the caller chose the setting named f (for
-	// mbopt compare, whether its flag was given) rather than leaving its
-	// default; nil means the settings that are not zero were chosen. See
-	// [CompareConfig.Resolve].
-	Chosen func(f mbopt.Field) bool
+	// AppImpactThreshold, when set, is Settings.AppImpactThreshold, which
+	// applies to FailOn compare.FailOnAppImpact and to Confirm only; nil
+	// is compare.DefaultAppImpactThreshold there (see
+	// [CompareConfig.Resolve]).
+	AppImpactThreshold *float64
 	// Output is the file the caller will write the report to, checked
 	// with mbopt.CheckOutput before anything runs: not one of the
 	// comparison's inputs, not a directory, in a directory that exists.
@@ -92,16 +89,17 @@ type CompareConfig struct {
 // The fields of a [CompareConfig] (and a MergeConfig, which shares their
 // names) that input errors name, besides those of compare.Options.
 const (
-	FieldSuiteFile       mbopt.Field = "SuiteFile"
-	FieldHistory         mbopt.Field = "History"
-	FieldNoHistory       mbopt.Field = "NoHistory"
-	FieldOutput          mbopt.Field = "Output"
-	FieldAnalysisApp     mbopt.Field = "Analysis.App"
-	FieldAnalysisMicro   mbopt.Field = "Analysis.Micro"
-	FieldAnalysisModules mbopt.Field = "Analysis.Modules"
-	FieldAppBenchmark    mbopt.Field = "AppBenchmark"
-	FieldAppCommand      mbopt.Field = "AppCommand"
-	FieldConfirm         mbopt.Field = "Confirm"
+	FieldSuiteFile          mbopt.Field = "SuiteFile"
+	FieldHistory            mbopt.Field = "History"
+	FieldNoHistory          mbopt.Field = "NoHistory"
+	FieldOutput             mbopt.Field = "Output"
+	FieldAnalysisApp        mbopt.Field = "Analysis.App"
+	FieldAnalysisMicro      mbopt.Field = "Analysis.Micro"
+	FieldAnalysisModules    mbopt.Field = "Analysis.Modules"
+	FieldAppBenchmark       mbopt.Field = "AppBenchmark"
+	FieldAppCommand         mbopt.Field = "AppCommand"
+	FieldConfirm            mbopt.Field = "Confirm"
+	FieldAppImpactThreshold mbopt.Field = "AppImpactThreshold"
 )
 
 // Compare runs the comparison cfg describes, the way mbopt compare does:

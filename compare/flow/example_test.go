@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/flow"
@@ -60,21 +59,20 @@ func ExampleCompare() {
 	// Config.SuiteFile, the analysis flags (Config.Analysis.App, Config.Analysis.Micro) and Config.Bench each choose the benchmarks; give one of them (the analysis flags with Config.Bench weigh the pattern's benchmarks by the application)
 }
 
-// Resolve settles what a caller left to the defaults: here, as on mbopt
-// compare's command line, only the metric was chosen (Chosen), so the
-// A/A comparison gates on nothing, and the counting metric takes its own
-// count and bench time instead of the defaults for wall time. A gate on
-// application impact needs the analysis.
+// Resolve settles what a caller left to the defaults (zero): here, as on
+// mbopt compare's command line, only the metric is set, so the A/A
+// comparison gates on nothing, and the counting metric takes its own count
+// and bench time (compare.Run) instead of the defaults for wall time. A
+// gate on application impact needs the analysis.
 func ExampleCompareConfig_Resolve() {
-	cfg := flow.CompareConfig{Options: compare.Options{Settings: compare.DefaultSettings(), AA: true}}
+	cfg := flow.CompareConfig{Options: compare.Options{AA: true}}
 	cfg.Settings.Metric = measure.Instructions
-	cfg.Chosen = mbopt.ChosenFields("Settings.Metric")
 	if err := cfg.Resolve(); err != nil {
 		panic(err)
 	}
 	fmt.Printf("fail on %s, count %d, bench time %q\n", cfg.FailOn, cfg.Settings.Count, cfg.Settings.BenchTime)
 
-	cfg = flow.CompareConfig{Options: compare.Options{Settings: compare.DefaultSettings()}, FailOn: compare.FailOnAppImpact}
+	cfg = flow.CompareConfig{FailOn: compare.FailOnAppImpact}
 	fmt.Println(cfg.Resolve())
 	// Output:
 	// fail on never, count 0, bench time ""

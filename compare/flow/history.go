@@ -32,9 +32,10 @@ type HistoryConfig struct {
 	Metric measure.Metric
 	// Detect configures the detectors.
 	Detect detect.Options
-	// InitialGiven makes Detect.InitialThreshold replace the thresholds
-	// calibrated from the history's A/A comparisons.
-	InitialGiven bool
+	// InitialThreshold, when set, is Detect.InitialThreshold, and
+	// replaces the thresholds calibrated from the history's A/A
+	// comparisons; nil leaves those, else Detect.InitialThreshold.
+	InitialThreshold *float64
 	// Output is the file the caller will write what it shows to, checked
 	// with mbopt.CheckOutput: not one of the history database's files
 	// (history.Files), not a directory, in a directory that exists.
@@ -46,10 +47,20 @@ type HistoryConfig struct {
 // The fields of a [HistoryConfig] that input errors name (History is
 // [FieldHistory], Output [FieldOutput]).
 const (
-	FieldBaseline mbopt.Field = "Baseline"
-	FieldUnit     mbopt.Field = "Unit"
-	FieldMetric   mbopt.Field = "Metric"
+	FieldBaseline         mbopt.Field = "Baseline"
+	FieldUnit             mbopt.Field = "Unit"
+	FieldMetric           mbopt.Field = "Metric"
+	FieldInitialThreshold mbopt.Field = "InitialThreshold"
 )
+
+// detect returns the detectors' options, with InitialThreshold when set.
+func (cfg HistoryConfig) detect() detect.Options {
+	d := cfg.Detect
+	if cfg.InitialThreshold != nil {
+		d.InitialThreshold = *cfg.InitialThreshold
+	}
+	return d
+}
 
 // Check checks the combination of the settings, Detect, and that Output
 // is not a file of the history.
@@ -63,7 +74,7 @@ func (cfg HistoryConfig) Check() error {
 			return mbopt.Errorf("%s %s shows the unit %s, but %s is %s: give one of them", FieldMetric, m, m.Unit(), FieldUnit, cfg.Unit)
 		}
 	}
-	if err := cfg.Detect.Check(); err != nil {
+	if err := cfg.detect().Check(); err != nil {
 		return err
 	}
 	return mbopt.CheckOutput(FieldOutput, cfg.Output, history.Files(cfg.History)...)
@@ -101,15 +112,12 @@ func History(ctx context.Context, cfg HistoryConfig) (*Trends, error) {
 	if err != nil {
 		return nil, err
 	}
-	var given *float64
-	if cfg.InitialGiven {
-		given = &cfg.Detect.InitialThreshold
-	}
-	detected, err := set.Detect(cfg.Detect, st.InitialThresholds(ctx, given, cfg.Detect.InitialThreshold))
+	d := cfg.detect()
+	detected, err := set.Detect(d, st.InitialThresholds(ctx, cfg.InitialThreshold, d.InitialThreshold))
 	if err != nil {
 		return nil, err
 	}
-	return &Trends{Set: set, Detected: detected, Options: cfg.Detect}, nil
+	return &Trends{Set: set, Detected: detected, Options: d}, nil
 }
 
 // series reads the series of st that cfg asks for and warns about what

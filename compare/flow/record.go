@@ -13,15 +13,20 @@ import (
 
 // historyRecord says how applyHistory records a report, and where it logs.
 type historyRecord struct {
-	aa, bridge, keepVerdicts bool
-	appBench                 string
-	profileApp               *history.Application
-	logf                     func(string, ...any)
-	warn                     func(error)
+	aa, bridge bool
+	verdicts   history.Verdicts
+	appBench   string
+	profileApp *history.Application
+	logf       func(string, ...any)
+	warn       func(error)
 }
 
 func (cfg *CompareConfig) historyRecord() historyRecord {
-	return historyRecord{aa: cfg.AA, bridge: cfg.Bridge, keepVerdicts: cfg.KeepVerdicts, appBench: cfg.AppBenchmark, logf: cfg.logf(), warn: cfg.Warn}
+	hr := historyRecord{aa: cfg.AA, bridge: cfg.Bridge, appBench: cfg.AppBenchmark, logf: cfg.logf(), warn: cfg.Warn}
+	if cfg.Settings.Threshold != 0 {
+		hr.verdicts = history.AsCompared
+	}
+	return hr
 }
 
 func (cfg *CompareConfig) logf() func(string, ...any) { return logf(cfg.Logf) }
@@ -57,7 +62,7 @@ func applyHistory(ctx context.Context, o historyRecord, st *history.Store, path 
 		rep.Notes = append(rep.Notes, fmt.Sprintf("base and head are the same commit: not stored in %s, so it calibrates nothing (--aa stores an A/A calibration)", path))
 		return nil
 	}
-	rec, err := st.Record(ctx, rep, history.RecordOptions{Machine: m, KeepVerdicts: o.keepVerdicts, Bridge: o.bridge, Application: o.profileApp, AppBenchmark: o.appBench})
+	rec, err := st.Record(ctx, rep, history.RecordOptions{Machine: m, Verdicts: o.verdicts, Bridge: o.bridge, Application: o.profileApp, AppBenchmark: o.appBench})
 	if rec.ApplicationErr != nil && o.warn != nil {
 		o.warn(mbopt.Errorf("%s: %v", FieldAppBenchmark, strings.TrimPrefix(rec.ApplicationErr.Error(), "history: ")))
 	}

@@ -3,15 +3,13 @@ package flow
 import (
 	"testing"
 
-	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
 func TestCompareConfigResolve(t *testing.T) {
-	flags := compare.DefaultSettings() // a command's flag defaults
-	flags.AppImpactThreshold = 0.001
+	threshold := func(x float64) *float64 { return &x }
 	for _, tc := range []struct {
 		name string
 		cfg  CompareConfig
@@ -20,23 +18,17 @@ func TestCompareConfigResolve(t *testing.T) {
 	}{
 		{name: "zero settings are defaults", cfg: CompareConfig{},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression}},
-		{name: "a chosen zero count", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Trials: 3}}, Chosen: mbopt.ChosenFields("Settings.Runs")},
-			err: "Config.Settings.Runs 0: it must be at least 1"},
 		{name: "a negative count", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Resamples: -1}}},
-			err: "Config.Settings.Resamples -1: it must be at least 1"},
+			err: "Resamples is -1; it must be positive, such as 10000"},
 		{name: "unknown metric", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Metric: "wall"}}},
 			err: `unknown metric "wall": valid values are time, cpu, instructions`},
 		{name: "time is the default", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Metric: measure.Time, Count: 5}}},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: compare.Settings{Count: 5}}}},
-		{name: "counting metric clears the flags' count and benchtime",
-			cfg:  CompareConfig{Options: compare.Options{Settings: withMetric(flags, measure.CPU)}, Chosen: mbopt.ChosenFields()},
-			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: clearCounted(flags, measure.CPU)}}},
-		{name: "counting metric keeps a chosen count",
-			cfg:  CompareConfig{Options: compare.Options{Settings: withMetric(flags, measure.Instructions)}, Chosen: mbopt.ChosenFields("Settings.Count")},
-			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: withCount(clearCounted(flags, measure.Instructions), flags.Count)}}},
-		{name: "A/A never fails", cfg: CompareConfig{Options: compare.Options{AA: true}, FailOn: compare.FailOnAnyRegression, Chosen: mbopt.ChosenFields()},
+		{name: "a counting metric keeps a count set", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Metric: measure.Instructions, Count: 5}}},
+			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: compare.Settings{Metric: measure.Instructions, Count: 5}}}},
+		{name: "A/A never fails", cfg: CompareConfig{Options: compare.Options{AA: true}},
 			want: CompareConfig{FailOn: compare.FailOnNever}},
-		{name: "a chosen gate stays with A/A", cfg: CompareConfig{Options: compare.Options{AA: true}, FailOn: compare.FailOnAnyRegression},
+		{name: "a gate set stays with A/A", cfg: CompareConfig{Options: compare.Options{AA: true}, FailOn: compare.FailOnAnyRegression},
 			want: CompareConfig{FailOn: compare.FailOnAnyRegression}},
 		{name: "a bridge never fails", cfg: CompareConfig{Bridge: true},
 			want: CompareConfig{FailOn: compare.FailOnNever}},
@@ -50,17 +42,19 @@ func TestCompareConfigResolve(t *testing.T) {
 			err: "Config.AppCommand is the workload Config.Confirm measures; add Config.Confirm"},
 		{name: "app-impact needs the analysis", cfg: CompareConfig{FailOn: compare.FailOnAppImpact},
 			err: "Config.FailOn app-impact needs the analysis flags (Config.Analysis.App, Config.Analysis.Micro): the application's profile says which functions it runs"},
-		{name: "app-impact keeps its threshold", cfg: CompareConfig{FailOn: compare.FailOnAppImpact, Analysis: &analysis.Config{}, Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.01}}},
+		{name: "app-impact takes the default threshold", cfg: CompareConfig{FailOn: compare.FailOnAppImpact, Analysis: &analysis.Config{}},
+			want: CompareConfig{FailOn: compare.FailOnAppImpact, Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: compare.DefaultAppImpactThreshold}}}},
+		{name: "app-impact keeps its threshold", cfg: CompareConfig{FailOn: compare.FailOnAppImpact, Analysis: &analysis.Config{}, AppImpactThreshold: threshold(0.01)},
 			want: CompareConfig{FailOn: compare.FailOnAppImpact, Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.01}}}},
-		{name: "a chosen threshold without app-impact", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.01}}},
-			err: "Config.Settings.AppImpactThreshold applies to Config.FailOn app-impact and Config.Confirm only"},
-		{name: "an app-impact threshold of 100% or more can never fail", cfg: CompareConfig{FailOn: compare.FailOnAppImpact, Analysis: &analysis.Config{}, Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 2}}},
+		{name: "app-impact keeps a threshold of 0", cfg: CompareConfig{FailOn: compare.FailOnAppImpact, Analysis: &analysis.Config{}, AppImpactThreshold: threshold(0)},
+			want: CompareConfig{FailOn: compare.FailOnAppImpact}},
+		{name: "a threshold without app-impact", cfg: CompareConfig{AppImpactThreshold: threshold(0.01)},
+			err: "Config.AppImpactThreshold applies to Config.FailOn app-impact and Config.Confirm only"},
+		{name: "an app-impact threshold of 100% or more can never fail", cfg: CompareConfig{FailOn: compare.FailOnAppImpact, Analysis: &analysis.Config{}, AppImpactThreshold: threshold(2)},
 			err: "AppImpactThreshold is 2; it must be in (0, 1), a fraction of the application's CPU time such as 0.001 for 0.1% (1 would be 100%, which no change reaches: the gate could never fail), or 0 to pass only the regressions likely without application impact"},
-		{name: "a chosen FDR of 0", cfg: CompareConfig{Chosen: mbopt.ChosenFields("Settings.FDR")},
-			err: "Config.Settings.FDR 0: it must be in (0, 1], such as 0.05 (1 turns the correction off); 0 would flag nothing"},
-		{name: "FDR 0 not chosen is the default", cfg: CompareConfig{Chosen: mbopt.ChosenFields()},
+		{name: "FDR 0 is the default", cfg: CompareConfig{},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression}},
-		{name: "an unchosen threshold is cleared", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.001}}, Chosen: mbopt.ChosenFields()},
+		{name: "a threshold without its gate is cleared", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{AppImpactThreshold: 0.001}}},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,15 +78,4 @@ func TestCompareConfigResolve(t *testing.T) {
 			}
 		})
 	}
-}
-
-func withMetric(s compare.Settings, m measure.Metric) compare.Settings { s.Metric = m; return s }
-
-func withCount(s compare.Settings, n int) compare.Settings { s.Count = n; return s }
-
-// clearCounted is the flags' settings s with metric m: count and benchtime
-// left to the metric, no application-impact threshold.
-func clearCounted(s compare.Settings, m measure.Metric) compare.Settings {
-	s.Metric, s.Count, s.BenchTime, s.AppImpactThreshold = m, 0, "", 0
-	return s
 }

@@ -23,7 +23,7 @@ func TestApplicationStored(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "history.db"))
 	record := func(r *compare.Report, app *Application, bench ...string) *Recorded {
 		t.Helper()
-		opt := RecordOptions{Machine: testMachine, KeepVerdicts: true, Application: app}
+		opt := RecordOptions{Machine: testMachine, Verdicts: AsCompared, Application: app}
 		if len(bench) > 0 {
 			opt.AppBenchmark = bench[0]
 		}

@@ -24,10 +24,11 @@ type RecordOptions struct {
 	// Machine is the machine the comparison ran on; the zero Machine
 	// means [ThisMachine] of the report's Go version.
 	Machine Machine
-	// KeepVerdicts leaves the verdicts as the comparison took them, against
-	// its Settings.Threshold: set it when that threshold was chosen for
-	// this comparison rather than left at its default.
-	KeepVerdicts bool
+	// Verdicts says which verdicts are stored: the zero value,
+	// [Calibrated], retakes them against the calibrated thresholds;
+	// [AsCompared] keeps them, for a comparison whose Settings.Threshold
+	// was chosen for it rather than left at its default.
+	Verdicts Verdicts
 	// Bridge stores the comparison as a bridge from its base to its head
 	// (see [Store.AddBridge]) instead of with [Store.Add].
 	Bridge bool
@@ -43,12 +44,26 @@ type RecordOptions struct {
 	AppBenchmark string
 }
 
+// Verdicts says which verdicts [Store.Record] stores: see
+// [RecordOptions].Verdicts.
+type Verdicts string
+
+// The values of Verdicts.
+const (
+	// Calibrated verdicts are retaken against each benchmark's threshold
+	// calibrated from the stored A/A comparisons (the default).
+	Calibrated Verdicts = ""
+	// AsCompared verdicts are those the comparison took, against its
+	// Settings.Threshold.
+	AsCompared Verdicts = "as-compared"
+)
+
 // Recorded says what [Store.Record] did.
 type Recorded struct {
 	// ID is the comparison's id in the store; 0 when it was not stored.
 	ID int64
 	// Calibration is the calibration the verdicts were retaken against;
-	// nil when they were kept (KeepVerdicts, an A/A comparison, or no A/A
+	// nil when they were kept (AsCompared, an A/A comparison, or no A/A
 	// result stored for this machine and these settings).
 	Calibration *Calibration
 	// CalibrationErr says why the calibration could not be read; the
@@ -72,16 +87,16 @@ type Recorded struct {
 }
 
 // Record stores the comparison rep in the history, the way mbopt compare
-// does: unless rep is an A/A comparison (see [IsAA]) or KeepVerdicts is set,
-// each benchmark's verdict is first retaken against its initial threshold
-// calibrated from the A/A comparisons stored for this machine and these
-// settings (see [Calibrate]), never below rep's Settings.Threshold (see
-// compare.Reclassify); then rep, with its new verdicts, is stored, and
-// with it the application's value (RecordOptions.AppBenchmark's
-// measurement, else RecordOptions.Application; none for an A/A
-// comparison). After an
-// A/A comparison, Recorded.AA is the calibration the comparison adds to,
-// which later comparisons take their verdicts against.
+// does: unless rep is an A/A comparison (see [IsAA]) or the verdicts are
+// kept ([AsCompared]), each benchmark's verdict is first retaken against
+// its initial threshold calibrated from the A/A comparisons stored for
+// this machine and these settings (see [Calibrate]), never below rep's
+// Settings.Threshold (see compare.Reclassify); then rep, with its new
+// verdicts, is stored, and with it the application's value
+// (RecordOptions.AppBenchmark's measurement, else
+// RecordOptions.Application; none for an A/A comparison). After an A/A
+// comparison, Recorded.AA is the calibration the comparison adds to, which
+// later comparisons take their verdicts against.
 //
 // The comparison is done by then, so Record keeps what it can: a
 // calibration that cannot be read leaves the verdicts as they were
@@ -109,7 +124,7 @@ func (s *Store) Record(ctx context.Context, rep *compare.Report, opt RecordOptio
 	}
 	rec := &Recorded{}
 	aa := IsAA(rep)
-	if !opt.KeepVerdicts && !aa {
+	if opt.Verdicts != AsCompared && !aa {
 		cal, _, err := calibration()
 		switch {
 		case err != nil:

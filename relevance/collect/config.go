@@ -206,13 +206,6 @@ type Config struct {
 	// serialized (never concurrent) and in causal order; Progress must
 	// return quickly, as workers wait for it.
 	Progress func(Event)
-	// Chosen reports whether the caller chose the setting named f (for
-	// mbopt profile, whether its flag was given) rather than leaving its
-	// default; nil means the settings that are not zero were chosen (see
-	// mbopt.Chosen). A BenchTime not chosen is the Source's default
-	// (DefaultBenchTimeOf); a chosen Timeout or DiscoveryTimeout of 0 is
-	// refused, as a negative one is.
-	Chosen func(f mbopt.Field) bool
 }
 
 // The fields of [Config] (and [CollectionError]) that input errors name
@@ -236,10 +229,10 @@ const (
 )
 
 // EffectiveBenchTime returns the -test.benchtime the collection runs at
-// (and its manifest records): BenchTime when chosen (see Chosen), else the
-// Source's default, DefaultBenchTimeOf.
+// (and its manifest records): BenchTime when set, else the Source's
+// default, DefaultBenchTimeOf.
 func (c *Config) EffectiveBenchTime() string {
-	if c.BenchTime != "" && mbopt.Chosen(c.Chosen, FieldBenchTime, false) {
+	if c.BenchTime != "" {
 		return c.BenchTime
 	}
 	return DefaultBenchTimeOf(c.Source, c.Scope)
@@ -404,9 +397,9 @@ var benchTimeRE = regexp.MustCompile(`^[1-9][0-9]*x$`)
 // [*mbopt.Error] naming it, without running anything: an empty Out, an
 // invalid Bench or Skip, a BenchTime that is neither a positive duration
 // nor an iteration count, an unknown Source, Scope or Mod, a negative
-// Timeout, DiscoveryTimeout or Jobs (or a chosen Timeout or
-// DiscoveryTimeout of 0: see Chosen). [Collect] checks it first (and then Dir, with the go command); a
-// front end can check it before other work.
+// Timeout, DiscoveryTimeout or Jobs (zero is the default). [Collect] checks
+// it first (and then Dir, with the go command); a front end can check it
+// before other work.
 func (cfg Config) Check() error {
 	if cfg.Out == "" {
 		return mbopt.Errorf("%s must name a directory", FieldOut)
@@ -431,9 +424,9 @@ func (cfg Config) Check() error {
 		return err
 	}
 	switch {
-	case cfg.Timeout < 0 || cfg.Timeout == 0 && mbopt.Chosen(cfg.Chosen, FieldTimeout, true):
+	case cfg.Timeout < 0:
 		return mbopt.Errorf("%s must be positive, not %v", FieldTimeout, cfg.Timeout)
-	case cfg.DiscoveryTimeout < 0 || cfg.DiscoveryTimeout == 0 && mbopt.Chosen(cfg.Chosen, FieldDiscoveryTimeout, true):
+	case cfg.DiscoveryTimeout < 0:
 		return mbopt.Errorf("%s must be positive, not %v", FieldDiscoveryTimeout, cfg.DiscoveryTimeout)
 	case cfg.Jobs < 0:
 		return mbopt.Errorf("%s must be 0 (one per CPU) or a positive count, not %d", FieldJobs, cfg.Jobs)

@@ -82,12 +82,6 @@ type Config struct {
 	// Logf, when not nil, receives one line (without newline) per step
 	// taken for the application profile.
 	Logf func(format string, args ...any)
-	// Chosen reports whether the caller chose the setting named f (for
-	// mbopt run, whether its flag was given) rather than leaving its
-	// default; nil means the settings that are not zero were chosen (see
-	// mbopt.Chosen). A chosen AppSeconds, AppTimeout or AppRuns of 0 is
-	// refused, as a negative one is.
-	Chosen func(f mbopt.Field) bool
 }
 
 // The fields of a [Config] that input errors name, besides those of
@@ -138,13 +132,13 @@ func (cfg *Config) validate() (dir, out, appOut string, err error) {
 		return "", "", "", mbopt.Errorf("no application profile: give %s, %s, %s, %s or %s",
 			analysis.FieldApp, FieldAppURL, FieldAppPGO, FieldAppCommand, FieldAppWorkloads)
 	}
-	if cfg.AppSeconds < 0 || cfg.AppSeconds == 0 && mbopt.Chosen(cfg.Chosen, FieldAppSeconds, true) {
+	if cfg.AppSeconds < 0 {
 		return "", "", "", mbopt.Errorf("%s must be positive, not %d", FieldAppSeconds, cfg.AppSeconds)
 	}
-	if cfg.AppTimeout < 0 || cfg.AppTimeout == 0 && mbopt.Chosen(cfg.Chosen, FieldAppTimeout, true) {
+	if cfg.AppTimeout < 0 {
 		return "", "", "", mbopt.Errorf("%s must be positive, not %v", FieldAppTimeout, cfg.AppTimeout)
 	}
-	if cfg.AppRuns < 0 || cfg.AppRuns == 0 && mbopt.Chosen(cfg.Chosen, FieldAppRuns, true) {
+	if cfg.AppRuns < 0 {
 		return "", "", "", mbopt.Errorf("%s must be positive, not %d", FieldAppRuns, cfg.AppRuns)
 	}
 	if cfg.AppCommand != "" && !strings.Contains(cfg.AppCommand, reference.Placeholder) {

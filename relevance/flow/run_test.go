@@ -156,12 +156,9 @@ func TestRunErrors(t *testing.T) {
 		{"negative runs", func(f *fixture) flow.Config {
 			return flow.Config{AppCommand: "cp app.pprof {profile}", AppRuns: -1}
 		}, []mbopt.Field{"AppRuns"}, "Config.AppRuns must be positive, not -1"},
-		{"chosen zero runs", func(f *fixture) flow.Config {
-			return flow.Config{AppCommand: "cp app.pprof {profile}", Chosen: func(f mbopt.Field) bool { return f == "AppRuns" }}
-		}, []mbopt.Field{"AppRuns"}, "Config.AppRuns must be positive, not 0"},
-		{"chosen zero timeout", func(f *fixture) flow.Config {
-			return flow.Config{AppCommand: "cp app.pprof {profile}", Chosen: func(f mbopt.Field) bool { return f == "AppTimeout" }}
-		}, []mbopt.Field{"AppTimeout"}, "Config.AppTimeout must be positive, not 0s"},
+		{"negative timeout", func(f *fixture) flow.Config {
+			return flow.Config{AppCommand: "cp app.pprof {profile}", AppTimeout: -1}
+		}, []mbopt.Field{"AppTimeout"}, "Config.AppTimeout must be positive, not -1ns"},
 		{"runs without a workload", func(f *fixture) flow.Config {
 			return flow.Config{Config: analysis.Config{App: []string{f.app}}, AppRuns: 2}
 		}, []mbopt.Field{"AppRuns", "AppCommand"}, "Config.AppRuns repeats the workload of Config.AppCommand, which is not set"},

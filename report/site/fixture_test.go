@@ -116,11 +116,11 @@ func fixtureData(t *testing.T, withHostile bool) *site.Data {
 		}
 		app := &history.Application{Name: "tsdbload queries", Unit: "ms/query", Source: history.FromMeasurements, Value: fixtureApp[c], Base: 1.2,
 			CI: benchstats.Interval{Low: fixtureApp[c] - 0.02, High: fixtureApp[c] + 0.02}}
-		_, err := st.Record(ctx, report(base, head, func(b fixtureBench) float64 { return b.changes[c] }, c == 2), history.RecordOptions{Machine: machine, KeepVerdicts: true, Application: app})
+		_, err := st.Record(ctx, report(base, head, func(b fixtureBench) float64 { return b.changes[c] }, c == 2), history.RecordOptions{Machine: machine, Verdicts: history.AsCompared, Application: app})
 		require.NoError(t, err)
 		if c == 0 {
 			// The rebaseline: the new baseline measures as the old one.
-			_, err := st.Record(ctx, report(fixtureOld, fixtureBase, func(fixtureBench) float64 { return 0 }, false), history.RecordOptions{Machine: machine, KeepVerdicts: true, Bridge: true})
+			_, err := st.Record(ctx, report(fixtureOld, fixtureBase, func(fixtureBench) float64 { return 0 }, false), history.RecordOptions{Machine: machine, Verdicts: history.AsCompared, Bridge: true})
 			require.NoError(t, err)
 		}
 	}
@@ -129,7 +129,7 @@ func fixtureData(t *testing.T, withHostile bool) *site.Data {
 	r := report(fixtureBase, fixtureCommits[2], func(b fixtureBench) float64 { return b.changes[2] }, true)
 	r.Settings.Count = 10
 	r.Results = slices.DeleteFunc(r.Results, func(x compare.Result) bool { return x.Name != "BenchmarkInsert" })
-	_, err = st.Record(ctx, r, history.RecordOptions{Machine: machine, KeepVerdicts: true})
+	_, err = st.Record(ctx, r, history.RecordOptions{Machine: machine, Verdicts: history.AsCompared})
 	require.NoError(t, err)
 
 	set, err := st.Series(ctx, history.Query{Baseline: fixtureBase.Commit})

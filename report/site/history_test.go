@@ -57,7 +57,7 @@ func TestFromHistoryApplication(t *testing.T) {
 					r.Results = append(r.Results, compare.Result{ID: "example.com/m." + b.name, Package: "example.com/m", Name: b.name, Unit: b.unit,
 						Status: compare.Compared, Estimate: e, Verdict: benchstats.Classify(*e, 0.01, false)})
 				}
-				opt := history.RecordOptions{KeepVerdicts: true, Application: history.ProfileApplication("app.pprof", float64(10+c), "seconds")}
+				opt := history.RecordOptions{Verdicts: history.AsCompared, Application: history.ProfileApplication("app.pprof", float64(10+c), "seconds")}
 				if tc.measured {
 					opt.AppBenchmark = "BenchmarkApp"
 				}

@@ -27,6 +27,11 @@ func TestWord(t *testing.T) {
 		{"limit", errors.New("a.pprof: file is 9 bytes, over the 8-byte limit (Limits.MaxFileBytes)"), nil, "a.pprof: file is 9 bytes, over the 8-byte limit (raise it with --max-profile-bytes)"},
 		{"plain", errors.New("boom"), nil, "boom"},
 	}
+	Name("--top", analysis.FieldSelectTop)
+	Name("--bench", "Bench")
+	Name("--out", "Out")
+	Name("--budget", analysis.FieldSelectBudget)
+	Name("--module", analysis.FieldModules)
 	for _, tt := range tests {
 		got := Word(tt.err, tt.override)
 		if got.Error() != tt.want {

@@ -65,8 +65,12 @@ func Code(err error, sig os.Signal) int {
 
 // FlagError is the root command's flag error function (SetFlagErrorFunc),
 // which cobra uses for every command: a flag error is bad input whose
-// message says where the usage is.
+// message says where the usage is; a value a flag refused as an input
+// error (see [Positive]) is that error, which says what to give.
 func FlagError(cmd *cobra.Command, err error) error {
+	if ie := (*mbopt.Error)(nil); errors.As(err, &ie) {
+		return ie
+	}
 	return mbopt.Errorf("%w; run '%s --help' for usage", err, cmd.CommandPath())
 }
 

@@ -12,73 +12,6 @@ import (
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
-// flags maps the library's settings — the mbopt.Field paths of
-// analysis.Config, relevance/flow's Config, collect.Config,
-// compare.Options, compare/flow's CompareConfig and HistoryConfig, and
-// detect.Options — to the flags that set them, so that library errors and
-// warnings read in the command's vocabulary. The packages' paths do not
-// collide: where two name the same path (Out, Bench, Shard) one flag sets
-// both. A path without a flag (collect's and compare's Dir, the current
-// directory) is named as Go names it, or not at all before a message.
-var flags = map[mbopt.Field]string{
-	// analysis.Config and relevance/flow.Config
-	"App": "--app", "Scenarios.Weight": "--weight", "Micro": "--micro", "Modules": "--module", "Exclude": "--exclude",
-	"Targets": "--targets", "Nodes": "--nodes", "Strict": "--strict", "Impact": "--impact", "Recommend": "--recommend", "KeepNegligible": "--keep-negligible",
-	"Edges": "--edges", "AppFunctions": "--app-cover", "Static.Dir": "--static-dir",
-	"Select.Objective": "--objective", "Select.Budget": "--budget", "Select.CostsFile": "--costs",
-	"Select.DefaultCost": "--default-cost", "Select.Top": "--top", "Select.MinGain": "--min-gain",
-	"Select.ExcludeBenchmarks": "--max-instability", "MaxInstability": "--max-instability",
-	"AppURL": "--app-url", "AppSeconds": "--app-seconds", "AppPGO": "--app-pgo", "AppCommand": "--app-cmd",
-	"AppRuns": "--app-runs", "AppTimeout": "--app-timeout", "AppWorkloads": "--app-cmd NAME=CMD", "AppOut": "--app-out",
-	"Collect.Out": "--out", "Collect.Dir": "DIR",
-	// collect.Config and compare.Options
-	"Out": "--out", "Bench": "--bench", "Skip": "--skip", "Patterns": "PATTERN", "Source": "--source",
-	"BenchTime": "--benchtime", "Timeout": "--timeout", "DiscoveryTimeout": "--discovery-timeout", "Jobs": "-j", "Mod": "--mod",
-	"Shard": "--shard", "ShardCosts": "--shard-costs", "Scope": "--scope",
-	"Base": "--base", "Head": "--head", "Benchmarks": "--suite", "Packages": "PACKAGES",
-	"TrialShard": "--trial-shard", "OnlyAffected": "--only-affected", "AA": "--aa", "FailOn": "--fail-on",
-	"Settings.Trials": "--trials", "Settings.Runs": "--runs", "Settings.Count": "--count",
-	"Settings.BenchTime": "--benchtime", "Settings.Threshold": "--threshold",
-	"Settings.Confidence": "--confidence", "Settings.Resamples": "--resamples",
-	"Settings.UntilStable": "--until-stable", "Settings.Budget": "--budget",
-	"Settings.Metric": "--metric", "Settings.FDR": "--fdr", "Settings.Duet": "--duet",
-	// compare/flow.CompareConfig, MergeConfig and RebaselineConfig, and changes.Since
-	"SuiteFile": "--suite", "Analysis.App": "--app", "Analysis.Micro": "--micro", "Analysis.Modules": "--module",
-	"History": "--history", "NoHistory": "--no-history", "ChangedSince": "--changed-since", "Output": "-o",
-	"StepSummary": "$GITHUB_STEP_SUMMARY", "AppBenchmark": "--app-benchmark", "Confirm": "--confirm",
-	"Confirm.Benchmark": "--app-benchmark", "Confirm.Command": "--app-cmd", "Relevance.Application": "--app", "MinCoverage": "--min-coverage", "AllowEmpty": "--allow-empty", "From": "--from", "To": "--to",
-	// compare/flow.HistoryConfig and trend.Outputs
-	"Baseline": "--baseline", "Unit": "--unit", "Metric": "--metric", "Plot": "--plot", "HTML": "--html",
-	"Format": "--format", "CommitURL": "--commit-url", "Instability": "--instability",
-	// bisect.Options
-	"Good": "--good", "Bad": "--bad", "MaxRepetitions": "--max-repetitions",
-	"Settings.AppImpactThreshold": "--app-impact-threshold", "Explain": "--explain",
-	// reference.CoverOptions
-	"CoverPkg": "--coverpkg", "CoverDir": "--gocoverdir",
-	// detect.Options
-	"InitialThreshold": "--initial-threshold", "Factor": "--factor", "Widths": "--widths",
-	"Floor": "--floor", "Window": "--window", "Fixed": "--fixed", "Detectors": "--detector",
-}
-
-// Flag names a library setting by its flag, or as Go does when no flag sets
-// it.
-func Flag(f mbopt.Field) string {
-	if name, ok := flags[f]; ok {
-		return name
-	}
-	return f.String()
-}
-
-// Given returns whether the flag of fs that sets the library setting f was
-// given on the command line: the library's Chosen hooks (such as
-// compare/flow.CompareConfig.Chosen).
-func Given(fs *pflag.FlagSet) func(f mbopt.Field) bool {
-	return func(f mbopt.Field) bool {
-		name, ok := flags[f]
-		return ok && fs.Changed(strings.TrimPrefix(name, "--"))
-	}
-}
-
 // limitFlags maps the callgraph.Limits fields that library messages name,
 // as "(Limits.Field)", to the flags that set them.
 var limitFlags = strings.NewReplacer(
@@ -109,25 +42,19 @@ func (e *worded) Unwrap() error { return e.err }
 
 // Word returns err worded with the command's flags: the settings an
 // [*mbopt.Error] names, or its Field's flag before its message (override
-// names fields first, then the table), a warning's settings and the size
-// limits. The result unwraps to err.
+// names fields first, then the flags bound: see [Flag]), a warning's
+// settings and the size limits. The result unwraps to err.
 func Word(err error, override map[mbopt.Field]string) error {
 	var w *worded
 	if err == nil || errors.As(err, &w) {
 		return err
 	}
-	flag := func(f mbopt.Field) (string, bool) {
-		if n, ok := override[f]; ok {
-			return n, true
-		}
-		n, ok := flags[f]
-		return n, ok
-	}
 	name := func(f mbopt.Field) string {
-		if n, ok := flag(f); ok {
+		if n, ok := override[f]; ok {
 			return n
 		}
-		return f.String()
+		n, _ := Flag(f)
+		return n
 	}
 	msg := err.Error()
 	var ie *mbopt.Error
@@ -135,7 +62,9 @@ func Word(err error, override map[mbopt.Field]string) error {
 		msg = t.Text(name) // a warning, or another error that names settings
 	} else if errors.As(err, &ie) {
 		text := ie.Text(name)
-		if n, ok := flag(ie.Field); ok && ie.Field != "" {
+		if n, ok := override[ie.Field]; ok {
+			text = n + ": " + text
+		} else if n, ok := Flag(ie.Field); ok && ie.Field != "" {
 			text = n + ": " + text
 		}
 		msg = strings.Replace(msg, ie.Error(), text, 1)

@@ -8,6 +8,11 @@ import (
 	"github.com/mbopt/mbopt/internal/atomicfile"
 )
 
+// FieldOutput names -o, every command's output file, in the errors of
+// mbopt.CheckOutput, as the comparison half's configurations name theirs
+// (compare/flow's CompareConfig.Output).
+const FieldOutput mbopt.Field = "Output"
+
 // Output writes data to stdout, or to path (-o) through a temporary file
 // renamed into place, so a failure never leaves a half-written file. The
 // commands check path with mbopt.CheckOutput before they compute anything.
