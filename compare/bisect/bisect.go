@@ -242,7 +242,7 @@ func run(ctx context.Context, o Options, step measureFunc) (*Result, error) {
 	if o.Bench == "" || o.Good == "" || o.Bad == "" {
 		return nil, FieldBench.Errorf("bisect needs the benchmark (--bench) and the good and bad revisions (--good, --bad)")
 	}
-	if err := o.check(); err != nil {
+	if err := o.Check(); err != nil {
 		return nil, err
 	}
 	good, bad, commits, err := o.commits(ctx)

@@ -13,9 +13,10 @@ import (
 // measured steps: how many changes they show, the next commit to measure
 // and each step's decision.
 
-// check refuses settings no search can run with: a negative count (zero
-// is the default).
-func (o Options) check() error {
+// Check refuses settings no search can run with, as [Run] does before it
+// measures anything: a negative count (zero is the default), as an
+// [*mbopt.Error] naming the field.
+func (o Options) Check() error {
 	for _, n := range []struct {
 		field mbopt.Field
 		value int

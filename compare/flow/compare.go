@@ -113,7 +113,7 @@ const (
 // an error saying so, naming the history database (not an input error: the
 // comparison itself is done).
 func Compare(ctx context.Context, cfg CompareConfig) (*compare.Report, error) {
-	if err := cfg.check(); err != nil {
+	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
 	store := !cfg.NoHistory && !cfg.Shard.Enabled() && !cfg.TrialShard.Enabled()
@@ -144,8 +144,11 @@ func Compare(ctx context.Context, cfg CompareConfig) (*compare.Report, error) {
 	return rep, applyHistory(ctx, hr, st, histPath, rep, history.ThisMachine(rep.GoVersion))
 }
 
-// check checks what Compare can before anything is opened or run.
-func (cfg *CompareConfig) check() error {
+// Check checks what [Compare] can before anything is opened or run, as
+// Compare does first: it settles the settings ([CompareConfig.Resolve]),
+// then checks how they combine (one source of benchmarks, ChangedSince
+// with the analysis, no history for a shard).
+func (cfg *CompareConfig) Check() error {
 	if err := cfg.Resolve(); err != nil {
 		return err
 	}

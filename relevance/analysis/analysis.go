@@ -289,7 +289,7 @@ func (c *Config) workers() int {
 // and name the offending file or setting; those about a setting are
 // *[mbopt.Error]s.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
-	if err := cfg.check(); err != nil {
+	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
 	rep := &Report{AppProfiles: cfg.App, Profiles: map[string]string{}, Impact: cfg.Impact, Targets: cfg.Targets}
@@ -375,9 +375,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// check returns the input error of the first setting of c that Run
-// cannot use, nil when there is none.
-func (c *Config) check() error {
+// Check returns the input error of the first setting of c that [Run]
+// cannot use, nil when there is none; Run checks it first.
+func (c *Config) Check() error {
 	if len(c.App) == 0 {
 		return mbopt.Errorf("no application profile: give at least one with %s", FieldApp)
 	}

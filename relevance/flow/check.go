@@ -42,7 +42,7 @@ type CheckConfig struct {
 // Micro), also with an error of CheckDrift, so that the caller can report
 // the profiles it skipped.
 func Check(ctx context.Context, cfg CheckConfig) (*analysis.Drift, *analysis.Report, error) {
-	if err := cfg.check(); err != nil {
+	if err := cfg.Check(); err != nil {
 		return nil, nil, err
 	}
 	dir := cfg.Dir
@@ -82,8 +82,9 @@ func Check(ctx context.Context, cfg CheckConfig) (*analysis.Drift, *analysis.Rep
 	return d, dc.Report, err
 }
 
-// check checks the settings before anything is read.
-func (cfg *CheckConfig) check() error {
+// Check checks the settings, as [Check] does before it reads anything: an
+// [*mbopt.Error] naming the first field no check can use.
+func (cfg *CheckConfig) Check() error {
 	minCov := FieldMinCoverage
 	switch {
 	case cfg.SuiteFile == "":

@@ -115,6 +115,14 @@ type Workload struct {
 	Weighted bool
 }
 
+// Check checks cfg as [Run] does before it runs anything: an
+// [*mbopt.Error] naming the first setting no run can use. It creates
+// nothing.
+func (cfg Config) Check() error {
+	_, _, _, err := cfg.validate()
+	return err
+}
+
 // validate checks cfg and returns the module directory, the output
 // directory and the application profiles' directory. It creates nothing.
 func (cfg *Config) validate() (dir, out, appOut string, err error) {
