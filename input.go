@@ -26,7 +26,11 @@ import (
 var ErrInput = errors.New("bad input")
 
 // A Field is the path of a configuration struct's field, such as "Modules"
-// or "Select.CostsFile".
+// or "Select.CostsFile". A package declares the fields its errors name as
+// constants beside the struct, named Field and the path without its dots
+// (analysis.FieldSelectCostsFile), and its TestFields checks each against
+// the struct (testkit/fieldtest); a front end binds its own names to them
+// (mbopt's flags: cmd/mbopt/internal/cli.Bind).
 type Field string
 
 // String returns the field as Go code names it in a struct named Config:

@@ -72,8 +72,9 @@
 //     comparison of two revisions) and report/trend (a benchmark history)
 //  6. test support, in testkit/ (a room of its own): the fixtures
 //     proftest, synth and cmpfixture, the golden-file and git helpers
-//     golden and gittest, and perf (the performance benchmarks' memory and
-//     CPU metrics); then the programs that write test corpora, badcorpus,
+//     golden and gittest, fieldtest (each package's check of its
+//     mbopt.Field constants) and perf (the performance benchmarks' memory
+//     and CPU metrics); then the programs that write test corpora, badcorpus,
 //     nosamples and corpus (the synthetic corpus of 'make bench'),
 //     loopmodule (the hashing-loop module 'make bench' times mbopt compare
 //     on), and floor, the decoding floor 'make bench' measures mbopt

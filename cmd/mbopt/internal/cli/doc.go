@@ -5,6 +5,17 @@
 // here, once. The progress they print is the libraries' own
 // (collect.ProgressPrinter, compare.ProgressPrinter).
 //
+// # Flags and settings
+//
+// A flag is defined with [Bind] (or [Positive], [Optional]), which records
+// the library settings it sets, such as compare.FieldSettingsTrials for
+// --trials: the errors and warnings of the library name their settings,
+// and [Word] names them by those flags, from the bindings alone. The
+// library takes a zero setting for its default; a flag whose zero would
+// silently become the default refuses it as it is parsed ([Positive]),
+// and a setting whose absence means something no value says is a pointer
+// the flag sets when given ([Optional]).
+//
 // # Exit status
 //
 // mbopt exits with one of the statuses of the constants below, which the
