@@ -1,7 +1,11 @@
 package fieldtest
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -56,4 +60,43 @@ func TestFieldConsts(t *testing.T) {
 			t.Errorf("constant %d: %s = %q, want %s = %q", i, c.name, c.path, want[i].name, want[i].path)
 		}
 	}
+}
+
+// TestEveryPackageChecksItsFields: every package of the module that
+// declares mbopt.Field constants calls Check in one of its tests, so that
+// each constant is checked against its struct (the package doc's rule).
+func TestEveryPackageChecksItsFields(t *testing.T) {
+	root := "../.."
+	checked := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if name := d.Name(); path != root && (name == "testdata" || strings.HasPrefix(name, ".")) {
+			return filepath.SkipDir
+		}
+		consts, err := fieldConsts(path)
+		if err != nil || len(consts) == 0 {
+			return err
+		}
+		tests, err := filepath.Glob(filepath.Join(path, "*_test.go"))
+		if err != nil {
+			return err
+		}
+		for _, f := range tests {
+			if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), "fieldtest.Check(") {
+				checked++
+				return nil
+			}
+		}
+		t.Errorf("%s declares %d mbopt.Field constants (%s, ...) but no test calls fieldtest.Check", path, len(consts), consts[0].name)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 10 {
+		t.Errorf("only %d packages check their fields", checked)
+	}
+	t.Logf("%d packages check their mbopt.Field constants", checked)
 }
