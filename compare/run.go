@@ -177,6 +177,16 @@ func (c *comparison) finish(rep *Report, affected map[string]bool) {
 	}
 }
 
+// Check reports the first option [Run] refuses before it runs anything, as
+// an [*mbopt.Error] naming it: the settings (Settings.Check), AA with a
+// Base or the work tree, the confirmation's workload, OnlyAffected without
+// what the change affected. (The engine checks the plan, such as the
+// shards, as it starts.)
+func (opt Options) Check() error {
+	_, err := opt.check()
+	return err
+}
+
 // check checks the options before anything runs, and returns the
 // settings with the defaults filled in. With AA, Base becomes the head;
 // with OnlyAffected, Benchmarks keeps the affected ones.
