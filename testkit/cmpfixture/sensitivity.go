@@ -39,10 +39,13 @@ func SensitivityRepo(t testing.TB) string {
 }
 
 // unitLoop returns a function of package work running n units of the
-// loop, each round's shift by shift so that no two functions share code.
+// loop, each round's shift by shift so that no two functions share code;
+// not inlined, so every profile names it whatever its source.
 func unitLoop(doc, name string, units, shift int) string {
 	return fmt.Sprintf(`
 // %s
+//
+//go:noinline
 func %s(seed uint64) uint64 {
 	h := seed
 	for i := 0; i < %d*rounds; i++ {
