@@ -63,7 +63,7 @@
 // # Thin profiles
 //
 // A benchmark profile of few samples ([Options.Thin]; package analysis
-// counts a profile of fewer than analysis.MinBenchmarkSamples as thin) sees
+// counts a profile of fewer than its MinBenchmarkSamples as thin) sees
 // only the functions that happened to be on the stack when the profiler
 // sampled: an fsync-bound benchmark that sleeps most of its time takes a
 // few dozen samples, and a function every commit calls can be missing from

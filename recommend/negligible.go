@@ -16,7 +16,7 @@ const (
 	// NegligibleShare: a candidate whose own application time is under
 	// this share of the application's total (0.2%) takes less than one
 	// sample of the shortest application profile mbopt trusts (500
-	// samples, analysis.MinAppSamples): time the profile cannot tell
+	// samples, package analysis's MinAppSamples): time the profile cannot tell
 	// from nothing.
 	NegligibleShare = 0.002
 	// SmallLines: a function whose declaration, from its func line to its

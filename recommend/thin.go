@@ -6,7 +6,7 @@ import (
 )
 
 // Thin is a benchmark whose sampled profile took too few samples to trust
-// (package analysis decides which: fewer than analysis.MinBenchmarkSamples).
+// (package analysis decides which: fewer than its MinBenchmarkSamples).
 // Functions it ran briefly may be missing from its coverage set, so what it
 // covers is a lower bound, and [Unseen] says what it may have run unseen.
 type Thin struct {
