@@ -10,9 +10,9 @@ import (
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/culprit"
 	"github.com/mbopt/mbopt/compare/engine"
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/internal/tmpdir"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // A Confirm names the application workload that confirms the results'

@@ -13,12 +13,12 @@ import (
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/culprit"
 	"github.com/mbopt/mbopt/compare/engine"
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/internal/tmpdir"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // CulpritDir is the directory, in the output directory, of the profiles

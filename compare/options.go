@@ -5,7 +5,7 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
-	"github.com/mbopt/mbopt/compare/shard"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // Options configure [Run]. The fields are grouped by concern: all but the

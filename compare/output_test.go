@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/testkit/gittest"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/engine"
-	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // Settings are the parameters of one comparison: the RMIT schedule and

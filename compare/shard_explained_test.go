@@ -11,7 +11,7 @@ import (
 
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/culprit"
-	"github.com/mbopt/mbopt/compare/shard"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // TestMergeCarriesExplained: compare merge gives each result what its

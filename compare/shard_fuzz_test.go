@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/compare/shard"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // fuzzRaw is a raw result file of one benchmark.

@@ -16,8 +16,8 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/benchstats"
-	"github.com/mbopt/mbopt/compare/measure"
-	"github.com/mbopt/mbopt/compare/shard"
+	"github.com/mbopt/mbopt/relevance/measure"
+	"github.com/mbopt/mbopt/relevance/shard"
 	"github.com/mbopt/mbopt/testkit/cmpfixture"
 )
 

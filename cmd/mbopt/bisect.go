@@ -10,8 +10,8 @@ import (
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/bisect"
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/progress"
+	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 

@@ -16,10 +16,10 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/compare/flow"
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/relevance/changes"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 

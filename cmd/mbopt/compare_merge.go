@@ -12,9 +12,9 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/compare/flow"
-	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/shard"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 

@@ -16,9 +16,9 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/relevance/collect"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/shard"
 	"github.com/mbopt/mbopt/testkit/cmpfixture"
 )
 

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // TestScopeOnTimedFixture collects testdata/timed (a benchmark that calls

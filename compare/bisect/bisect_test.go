@@ -11,7 +11,7 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/bisect"
-	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/testkit/cmpfixture"
 	"github.com/mbopt/mbopt/testkit/gittest"
 	"github.com/mbopt/mbopt/testkit/need"

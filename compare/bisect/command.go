@@ -3,9 +3,9 @@ package bisect
 import (
 	"strings"
 
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // Command returns the mbopt bisect command line that locates a change of

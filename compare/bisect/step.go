@@ -10,9 +10,9 @@ import (
 
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/engine"
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/tmpdir"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // This file measures one step of the search: a comparison of a commit

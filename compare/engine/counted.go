@@ -9,10 +9,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/testbin"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // counted is a runner's state of the counting metrics (CPU time and

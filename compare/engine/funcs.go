@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/mbopt/mbopt/compare/culprit"
-	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // funcProfiles holds, with the instructions metric, the per-function

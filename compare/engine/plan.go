@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt"
-	"github.com/mbopt/mbopt/compare/measure"
-	"github.com/mbopt/mbopt/compare/shard"
+	"github.com/mbopt/mbopt/relevance/measure"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // A Plan says what [Run] measures: the revisions, the selection of

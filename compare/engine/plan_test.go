@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt"
-	"github.com/mbopt/mbopt/compare/shard"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // TestPlanRefused: a plan whose sharding or Bench pattern cannot run is an

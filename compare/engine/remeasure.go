@@ -12,9 +12,9 @@ import (
 	"slices"
 
 	"github.com/mbopt/mbopt/compare/benchstats"
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // SideOrder returns the two versions in the random order in which one run

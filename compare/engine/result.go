@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt/compare/culprit"
-	"github.com/mbopt/mbopt/compare/shard"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // Raw is what [Run] measured: the raw result files and what they cannot

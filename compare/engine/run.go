@@ -14,13 +14,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/internal/gomod"
 	"github.com/mbopt/mbopt/internal/proc"
 	"github.com/mbopt/mbopt/internal/statedir"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // The raw result files in the output directory.

@@ -6,9 +6,9 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // A Share is the part of a sharded comparison this machine ran

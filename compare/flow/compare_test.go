@@ -14,8 +14,8 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/history"
-	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/shard"
 	"github.com/mbopt/mbopt/testkit/cmpfixture"
 )
 

@@ -8,10 +8,10 @@ import (
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/flow"
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // CompareSuite turns the suite an analysis selected into the benchmarks of

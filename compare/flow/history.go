@@ -9,8 +9,8 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/detect"
 	"github.com/mbopt/mbopt/compare/history"
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/gitrev"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // A HistoryConfig says which trends of a history [History] reads, and

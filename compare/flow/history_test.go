@@ -12,7 +12,7 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/detect"
 	"github.com/mbopt/mbopt/compare/history"
-	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // TestHistoryCheck: the settings History refuses, each naming the

@@ -3,7 +3,7 @@ package flow
 import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // Resolve settles the settings of cfg that depend on one another, and

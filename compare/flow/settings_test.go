@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 func TestCompareConfigResolve(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/history"
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // ExcludeUnstable feeds measured instability back into selection: it

@@ -11,8 +11,8 @@ import (
 
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/benchstats"
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/benchname"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // Where an [Application]'s value comes from.

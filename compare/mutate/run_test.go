@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/compare/mutate"
+	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/testkit/cmpfixture"
 	"github.com/mbopt/mbopt/testkit/need"
 )

@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/opprof"
 	"github.com/mbopt/mbopt/internal/tmpdir"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // probeIterations is the busy loop's length in the probe mutant that

@@ -25,13 +25,13 @@
 //     test binaries) and tmpdir (temporary directories that interrupts and
 //     killed runs do not leave behind); then benchname (benchmark ids)
 //  1. nouns, which the stages and the two halves share: the module's root
-//     package mbopt (the one input-error type), compare/shard (the
+//     package mbopt (the one input-error type), relevance/shard (the
 //     partition of a suite over N machines); then callgraph (profiles
 //     become graphs; and what a benchmark and a function mean for the
 //     application: the Impact the relevance half computes and the
 //     comparison half attaches to its verdicts, and the Application's
 //     shares culprit weighs a change by)
-//  2. inputs: compare/measure (one benchmark's time, CPU time or
+//  2. inputs: relevance/measure (one benchmark's time, CPU time or
 //     instructions per operation: the engine both halves run benchmarks
 //     with), relevance/covdata (coverage data becomes the set of functions
 //     that ran) and relevance/manifest (the collection record); then

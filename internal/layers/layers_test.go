@@ -39,11 +39,11 @@ var layer = map[string]int{
 	"internal/benchname":   helpers + 2,
 	"internal/opprof":      helpers + 1,
 
-	"":              nouns, // the module's root package: the input error
-	"callgraph":     nouns + 1,
-	"compare/shard": nouns,
+	"":                nouns, // the module's root package: the input error
+	"callgraph":       nouns + 1,
+	"relevance/shard": nouns,
 
-	"compare/measure":     inputs,
+	"relevance/measure":   inputs,
 	"relevance/covdata":   inputs,
 	"relevance/manifest":  inputs,
 	"relevance/reference": inputs + 1,

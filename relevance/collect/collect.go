@@ -13,12 +13,12 @@ import (
 	"sync"
 
 	"github.com/mbopt/mbopt"
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/gomod"
 	"github.com/mbopt/mbopt/internal/proc"
 	"github.com/mbopt/mbopt/relevance/covdata"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // Collect discovers the benchmarks selected by cfg, profiles each one in a

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt"
-	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // DefaultBenchTime is the -test.benchtime used when [Config.BenchTime] is

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/internal/opprof"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // This file holds what Collect does differently with Source instructions:

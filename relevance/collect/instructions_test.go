@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt"
-	"github.com/mbopt/mbopt/compare/measure"
 	"github.com/mbopt/mbopt/relevance/collect"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // TestCollectInstructions collects testdata/timed with Source

@@ -9,10 +9,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // ErrMerge matches (with errors.Is) every error of [Merge] caused by its

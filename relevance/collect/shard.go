@@ -5,9 +5,9 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // sharding is the state of a Collect with [Config.Shard]: the first phase

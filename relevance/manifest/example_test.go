@@ -5,8 +5,8 @@ import (
 	"log"
 	"strings"
 
-	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // A manifest, as mbopt profile writes it next to the profiles, records

@@ -11,10 +11,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/regfile"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // FileName is the name of the manifest inside an output directory.

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt"
-	"github.com/mbopt/mbopt/compare/shard"
 	"github.com/mbopt/mbopt/internal/regfile"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // Statuses lists the statuses in the order summaries count them.

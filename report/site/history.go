@@ -10,7 +10,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/history"
-	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // WriteHistory writes the site of a history into dir: [FromHistory] of set

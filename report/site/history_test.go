@@ -14,7 +14,7 @@ import (
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/detect"
 	"github.com/mbopt/mbopt/compare/history"
-	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/report/site"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/benchstats"
-	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 

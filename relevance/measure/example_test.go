@@ -3,7 +3,7 @@ package measure_test
 import (
 	"fmt"
 
-	"github.com/mbopt/mbopt/compare/measure"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // Counts chooses the two iteration counts from a normal run's time and

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/mbopt/mbopt/compare/shard"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // Three CI jobs split six benchmarks by the costs a previous collection
