@@ -65,6 +65,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 
 	writePicksMarkdown(p, d, fold)
 	writeRecommendationsMarkdown(p, d, fold)
+	writeSensitivityMarkdown(p, d.Sensitivity, fold)
 	writeThinMarkdown(p, d)
 	if sc := d.Scenarios; sc != nil {
 		writeScenarios(p, sc)

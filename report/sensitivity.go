@@ -78,3 +78,45 @@ func noticed(s *float64) string {
 	}
 	return "only a +" + render.Pct(*s) + " slowdown would be noticed today"
 }
+
+// writeSensitivityMarkdown writes the detectable slowdowns as Markdown:
+// the headline, the caught curves and the functions to benchmark on
+// their own (the text's sections, as tables). Nothing without s.
+func writeSensitivityMarkdown(p func(string, ...any), s *sensitivity.Result, fold func(string) func()) {
+	if s == nil {
+		return
+	}
+	p("## What the suite would catch\n\n")
+	for i, c := range s.Caught {
+		if c.Slowdown == s.RecommendSlowdown {
+			p("A %s slowdown would be caught in functions that take **%s** of the application's CPU", render.Pct(c.Slowdown), render.Pct(c.AppShare))
+			if s.SuiteCaught != nil {
+				p(" (by the minimal suite: %s)", render.Pct(s.SuiteCaught[i].AppShare))
+			}
+			p(".\n\n")
+		}
+	}
+	p("| slowdown | caught in (whole suite) | minimal suite |\n|--:|--:|--:|\n")
+	for i, c := range s.Caught {
+		sub := "-"
+		if s.SuiteCaught != nil {
+			sub = render.Pct(s.SuiteCaught[i].AppShare)
+		}
+		p("| +%s | %s | %s |\n", render.Pct(c.Slowdown), render.Pct(c.AppShare), sub)
+	}
+	p("\n")
+	if len(s.Recommendations) == 0 {
+		return
+	}
+	end := fold(fmt.Sprintf("functions a +%s slowdown would go unnoticed in", render.Pct(s.RecommendSlowdown)))
+	p("| # | function | app share | noticed from | caught first by |\n|--:|---|--:|--:|---|\n")
+	for i, r := range s.Recommendations[:min(len(s.Recommendations), sensitivityRows)] {
+		by := "-"
+		if r.Benchmark != "" {
+			by = render.MarkdownCellCode(r.Benchmark)
+		}
+		p("| %d | %s | %s | %s | %s |\n", i+1, render.MarkdownCellCode(r.Function.Function), render.Pct(r.AppShare), slowdownText(r.DetectableSlowdown), by)
+	}
+	p("\n")
+	end()
+}
