@@ -18,9 +18,7 @@ var BisectFormats = []string{"text", "json"}
 func WriteBisect(w io.Writer, r *bisect.Result, format string) error {
 	switch format {
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeIndented(w, r)
 	case "text":
 		if err := r.WriteText(w); err != nil || r.Explanation == nil {
 			return err
@@ -31,4 +29,12 @@ func WriteBisect(w io.Writer, r *bisect.Result, format string) error {
 		return WriteText(w, r.Explanation)
 	}
 	return fmt.Errorf("verdict: unknown format %q", format)
+}
+
+// writeIndented writes v as indented JSON, the json format of the
+// documents whose schema is a library type (a bisection, a mutant).
+func writeIndented(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -2,7 +2,6 @@ package verdict
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -21,9 +20,7 @@ var MutationFormats = []string{"text", "json"}
 func WriteMutation(w io.Writer, r *mutate.Result, format string) error {
 	switch format {
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeIndented(w, r)
 	case "text":
 		var b bytes.Buffer
 		verdict := "not caught: no benchmark reports a definite regression"
