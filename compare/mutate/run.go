@@ -65,6 +65,10 @@ type Result struct {
 	Sizing Sizing `json:"sizing"`
 	// Iterations is the busy loop's length per call.
 	Iterations int `json:"iterations"`
+	// Added is the slowdown the mutant adds per call as sized
+	// (Sizing.Slowdown): Slowdown, or more for a function so small that
+	// the loop's one call costs more.
+	Added float64 `json:"added"`
 	// Caught is true when some benchmark reports a definite regression.
 	Caught bool `json:"caught"`
 	// CaughtBy are the ids of the benchmarks with a definite regression,
@@ -106,6 +110,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Function: site.Function, Slowdown: opt.Slowdown, File: filepath.ToSlash(rel), SizedBy: by, Sizing: z, Iterations: z.Iterations(opt.Slowdown)}
+	res.Added = z.Slowdown(res.Iterations)
 	co := opt.Compare
 	co.Base = co.Head
 	if co.Base == "" {

@@ -120,11 +120,30 @@ func isIdent(s string) bool { return token.IsIdentifier(strings.TrimSuffix(s, "[
 // declaration at the end. The call goes on the line of the body's
 // opening brace, so no other line of the file moves.
 func (s *Site) Source(iterations int) []byte {
+	return s.source(fmt.Sprintf("%s(%d);", SpinName, iterations), SpinName)
+}
+
+// probeSource returns the probe mutant's file: the busy loop called with
+// iterations iterations, then a copy of it with none, whose count per call
+// is the loop's fixed cost (the call, its entry and return).
+func (s *Site) probeSource(iterations int) []byte {
+	return s.source(fmt.Sprintf("%s(%d); %s(0);", SpinName, iterations, spinZero), SpinName, spinZero)
+}
+
+// spinZero is the probe's copy of the busy loop, called with no
+// iterations.
+const spinZero = SpinName + "Zero"
+
+// source returns the site's file with calls at the function's entry, on
+// the line of the body's opening brace (so no other line moves), and a
+// busy loop named by each of spins at the end.
+func (s *Site) source(calls string, spins ...string) []byte {
 	var b bytes.Buffer
 	b.Write(s.src[:s.body+1])
-	fmt.Fprintf(&b, " %s(%d);", SpinName, iterations)
+	b.WriteString(" " + calls)
 	b.Write(s.src[s.body+1:])
-	fmt.Fprintf(&b, `
+	for _, name := range spins {
+		fmt.Fprintf(&b, `
 
 // %[1]s is mbopt mutate's busy loop: n iterations that the compiler
 // keeps, each a store to a package variable.
@@ -138,7 +157,8 @@ func %[1]s(n int) {
 
 // %[1]sSink keeps %[1]s's loop.
 var %[1]sSink uint64
-`, SpinName)
+`, name)
+	}
 	return b.Bytes()
 }
 
@@ -148,6 +168,12 @@ var %[1]sSink uint64
 // module (a worktree) to build instead: the overlay then replaces the file
 // at the same path under root.
 func (s *Site) Overlay(dir string, iterations int, moduleRoot, root string) (string, error) {
+	return s.overlay(dir, s.Source(iterations), moduleRoot, root)
+}
+
+// overlay writes src as the site's file and the overlay that puts it in
+// place (see [Site.Overlay]).
+func (s *Site) overlay(dir string, src []byte, moduleRoot, root string) (string, error) {
 	target := s.File
 	if root != "" {
 		rel, err := filepath.Rel(moduleRoot, s.File)
@@ -157,7 +183,7 @@ func (s *Site) Overlay(dir string, iterations int, moduleRoot, root string) (str
 		target = filepath.Join(root, rel)
 	}
 	mutant := filepath.Join(dir, "mutant_"+filepath.Base(s.File))
-	if err := os.WriteFile(mutant, s.Source(iterations), 0o644); err != nil {
+	if err := os.WriteFile(mutant, src, 0o644); err != nil {
 		return "", err
 	}
 	data, err := json.Marshal(map[string]map[string]string{"Replace": {target: mutant}})

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mbopt/mbopt/internal/opprof"
@@ -50,6 +51,10 @@ type Sizing struct {
 	PerCall float64 `json:"per_call"`
 	// PerIteration is the busy loop's instructions per iteration.
 	PerIteration float64 `json:"per_iteration"`
+	// Fixed is the busy loop's instructions per call with no iteration
+	// (its call, entry and return), which matters for a function of a
+	// few dozen instructions.
+	Fixed float64 `json:"fixed"`
 	// Drift is the instructions per call by which the mutant's code,
 	// besides the loop, runs more than the unchanged code (adding a call
 	// at the function's entry can change how the compiler inlines and
@@ -61,13 +66,24 @@ type Sizing struct {
 
 // Iterations returns the busy loop's length that makes each call cost
 // slowdown × PerCall instructions more than the unchanged function (the
-// loop also makes up the Drift), rounded to the nearest iteration (at
+// loop's Fixed cost and the Drift counted in), rounded to the nearest iteration (at
 // least 1 for a positive slowdown).
 func (z Sizing) Iterations(slowdown float64) int {
 	if slowdown <= 0 || z.PerIteration <= 0 {
 		return 0
 	}
-	return max(1, int(math.Round((slowdown*z.PerCall-z.Drift)/z.PerIteration)))
+	return max(1, int(math.Round((slowdown*z.PerCall-z.Drift-z.Fixed)/z.PerIteration)))
+}
+
+// Slowdown returns the slowdown a busy loop of iterations iterations adds
+// to each call, as a share of PerCall: more than asked for when the
+// function is so small that one call of the loop already costs more (a
+// loop runs at least one iteration).
+func (z Sizing) Slowdown(iterations int) float64 {
+	if z.PerCall <= 0 {
+		return 0
+	}
+	return (z.Fixed + float64(iterations)*z.PerIteration + z.Drift) / z.PerCall
 }
 
 // Size measures, under Valgrind, what the site's function costs per call
@@ -110,7 +126,7 @@ func Size(ctx context.Context, s *Site, o SizeOptions) (Sizing, error) {
 	if err != nil {
 		return Sizing{}, err
 	}
-	overlay, err := s.Overlay(tmp, probeIterations, "", "")
+	overlay, err := s.overlay(tmp, s.probeSource(probeIterations), "", "")
 	if err != nil {
 		return Sizing{}, err
 	}
@@ -129,8 +145,10 @@ func Size(ctx context.Context, s *Site, o SizeOptions) (Sizing, error) {
 	}
 	pf := probe.Funcs()
 	z.PerCall = z.SelfPerOp / calls
-	z.PerIteration = pf[spin] / calls / probeIterations
-	z.Drift = (moduleCode(pf, module, spin) - moduleCode(base.Funcs(), module, spin)) / calls
+	zero := s.Package + "." + spinZero
+	z.Fixed = pf[zero] / calls
+	z.PerIteration = (pf[spin]/calls - z.Fixed) / probeIterations
+	z.Drift = (moduleCode(pf, module, spin, zero) - moduleCode(base.Funcs(), module, spin, zero)) / calls
 	return z, nil
 }
 
@@ -156,11 +174,11 @@ func callsPerOp(v measure.Value, fn string) (float64, error) {
 }
 
 // moduleCode returns the instructions per operation of the functions of
-// module in funcs, the busy loop spin left out.
-func moduleCode(funcs map[string]float64, module, spin string) float64 {
+// module in funcs, the busy loops spins left out.
+func moduleCode(funcs map[string]float64, module string, spins ...string) float64 {
 	sum := 0.0
 	for f, v := range funcs {
-		if f != spin && (strings.HasPrefix(f, module+".") || strings.HasPrefix(f, module+"/")) {
+		if !slices.Contains(spins, f) && (strings.HasPrefix(f, module+".") || strings.HasPrefix(f, module+"/")) {
 			sum += v
 		}
 	}

@@ -29,8 +29,12 @@ func WriteMutation(w io.Writer, r *mutate.Result, format string) error {
 		}
 		fmt.Fprintf(&b, "mutant: %s %+.4g%% of its own cost per call: %s\n", r.Function, 100*r.Slowdown, verdict)
 		z := r.Sizing
-		fmt.Fprintf(&b, "sized by %s: %.0f own instructions per call, %.3g calls per operation; a busy loop of %d iterations (%.3g instructions each) at its entry in %s\n\n",
+		fmt.Fprintf(&b, "sized by %s: %.0f own instructions per call, %.3g calls per operation; a busy loop of %d iterations (%.3g instructions each) at its entry in %s",
 			r.SizedBy, z.PerCall, z.CallsPerOp, r.Iterations, z.PerIteration, r.File)
+		if r.Added > 1.05*r.Slowdown {
+			fmt.Fprintf(&b, "; the function is too small for less: the loop adds %+.4g%%", 100*r.Added)
+		}
+		b.WriteString("\n\n")
 		if _, err := w.Write(b.Bytes()); err != nil {
 			return err
 		}
