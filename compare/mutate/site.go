@@ -123,17 +123,6 @@ func (s *Site) Source(iterations int) []byte {
 	return s.source(fmt.Sprintf("%s(%d);", SpinName, iterations), SpinName)
 }
 
-// probeSource returns the probe mutant's file: the busy loop called with
-// iterations iterations, then a copy of it with none, whose count per call
-// is the loop's fixed cost (the call, its entry and return).
-func (s *Site) probeSource(iterations int) []byte {
-	return s.source(fmt.Sprintf("%s(%d); %s(0);", SpinName, iterations, spinZero), SpinName, spinZero)
-}
-
-// spinZero is the probe's copy of the busy loop, called with no
-// iterations.
-const spinZero = SpinName + "Zero"
-
 // source returns the site's file with calls at the function's entry, on
 // the line of the body's opening brace (so no other line moves), and a
 // busy loop named by each of spins at the end.

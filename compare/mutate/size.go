@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/mbopt/mbopt/internal/opprof"
@@ -55,24 +54,17 @@ type Sizing struct {
 	// (its call, entry and return), which matters for a function of a
 	// few dozen instructions.
 	Fixed float64 `json:"fixed"`
-	// Drift is the instructions per call by which the mutant's code,
-	// besides the loop, runs more than the unchanged code (adding a call
-	// at the function's entry can change how the compiler inlines and
-	// allocates registers): the module's functions' instructions per
-	// operation in the probe mutant, its loop left out, less in the
-	// unchanged build, per call. The loop makes up for it.
-	Drift float64 `json:"drift"`
 }
 
 // Iterations returns the busy loop's length that makes each call cost
 // slowdown × PerCall instructions more than the unchanged function (the
-// loop's Fixed cost and the Drift counted in), rounded to the nearest iteration (at
+// loop's Fixed cost counted in), rounded to the nearest iteration (at
 // least 1 for a positive slowdown).
 func (z Sizing) Iterations(slowdown float64) int {
 	if slowdown <= 0 || z.PerIteration <= 0 {
 		return 0
 	}
-	return max(1, int(math.Round((slowdown*z.PerCall-z.Drift-z.Fixed)/z.PerIteration)))
+	return max(1, int(math.Round((slowdown*z.PerCall-z.Fixed)/z.PerIteration)))
 }
 
 // Slowdown returns the slowdown a busy loop of iterations iterations adds
@@ -83,19 +75,18 @@ func (z Sizing) Slowdown(iterations int) float64 {
 	if z.PerCall <= 0 {
 		return 0
 	}
-	return (z.Fixed + float64(iterations)*z.PerIteration + z.Drift) / z.PerCall
+	return (z.Fixed + float64(iterations)*z.PerIteration) / z.PerCall
 }
 
 // Size measures, under Valgrind, what the site's function costs per call
 // in the benchmark of o and what one iteration of the busy loop costs: it
 // counts the unchanged benchmark's instructions line by line at two
 // iteration counts (the function's own share, inlined copies included),
-// then a probe mutant whose busy loop runs probeIterations iterations per
-// call the same way under Callgrind (the loop's calls per operation are
-// the function's calls, its count per call the iteration's cost). The
-// module's own code in the two builds gives the Drift; the runtime's
-// (allocation, which varies a little from run to run) is left out. A
-// benchmark that never calls the function is an error naming both.
+// then two probe mutants the same way under Callgrind, whose busy loop
+// runs no iteration and probeIterations per call (the loop's calls per
+// operation are the function's calls; its count per call, the loop's
+// fixed cost and, over the difference, an iteration's). A benchmark that
+// never calls the function is an error naming both.
 func Size(ctx context.Context, s *Site, o SizeOptions) (Sizing, error) {
 	tmp, remove, err := tmpdir.Make("mbopt-mutate-")
 	if err != nil {
@@ -106,7 +97,7 @@ func Size(ctx context.Context, s *Site, o SizeOptions) (Sizing, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	dir, module, err := packageDir(ctx, o.ModuleDir, o.BenchPackage, env)
+	dir, _, err := packageDir(ctx, o.ModuleDir, o.BenchPackage, env)
 	if err != nil {
 		return Sizing{}, err
 	}
@@ -122,33 +113,41 @@ func Size(ctx context.Context, s *Site, o SizeOptions) (Sizing, error) {
 		p, err := opprof.Instructions(opprof.NewResolver(), v.Files[0], v.Files[1], v.N1, v.N2)
 		return p, v, err
 	}
-	base, _, err := count("base", "", measure.Cachegrind)
+	base, _, err := count("base", "", measure.Callgrind)
 	if err != nil {
 		return Sizing{}, err
 	}
-	overlay, err := s.overlay(tmp, s.probeSource(probeIterations), "", "")
-	if err != nil {
-		return Sizing{}, err
-	}
-	probe, pv, err := count("probe", overlay, measure.Callgrind)
-	if err != nil {
-		return Sizing{}, err
-	}
+	// Two probes of the mutant's shape: with no iterations (the loop's
+	// fixed cost, and the drift of the code around its call) and with
+	// probeIterations (the cost of an iteration).
+	probes := make([]map[string]float64, 2)
+	var calls float64
 	spin := s.Package + "." + SpinName
-	calls, err := callsPerOp(pv, spin)
-	if err != nil {
-		return Sizing{}, fmt.Errorf("%s does not run %s: %w", o.Benchmark, s.Function, err)
+	for i, n := range []int{0, probeIterations} {
+		pdir := filepath.Join(tmp, fmt.Sprint("probe", i))
+		if err := os.Mkdir(pdir, 0o755); err != nil {
+			return Sizing{}, err
+		}
+		overlay, err := s.Overlay(pdir, n, "", "")
+		if err != nil {
+			return Sizing{}, err
+		}
+		p, pv, err := count(fmt.Sprint("probe", i), overlay, measure.Callgrind)
+		if err != nil {
+			return Sizing{}, err
+		}
+		if calls, err = callsPerOp(pv, spin); err != nil {
+			return Sizing{}, fmt.Errorf("%s does not run %s: %w", o.Benchmark, s.Function, err)
+		}
+		probes[i] = p.Funcs()
 	}
 	z := Sizing{SelfPerOp: base.Funcs()[s.Function], CallsPerOp: calls}
 	if z.SelfPerOp <= 0 {
 		return Sizing{}, fmt.Errorf("%s calls %s %.3g times per operation, but its own instructions per operation are %.3g: nothing to slow down", o.Benchmark, s.Function, z.CallsPerOp, z.SelfPerOp)
 	}
-	pf := probe.Funcs()
 	z.PerCall = z.SelfPerOp / calls
-	zero := s.Package + "." + spinZero
-	z.Fixed = pf[zero] / calls
-	z.PerIteration = (pf[spin]/calls - z.Fixed) / probeIterations
-	z.Drift = (moduleCode(pf, module, spin, zero) - moduleCode(base.Funcs(), module, spin, zero)) / calls
+	z.Fixed = probes[0][spin] / calls
+	z.PerIteration = (probes[1][spin]/calls - z.Fixed) / probeIterations
 	return z, nil
 }
 
@@ -171,18 +170,6 @@ func callsPerOp(v measure.Value, fn string) (float64, error) {
 		return 0, fmt.Errorf("%s is not called in the benchmark's loop", fn)
 	}
 	return float64(n[1]-n[0]) / float64(v.N2-v.N1), nil
-}
-
-// moduleCode returns the instructions per operation of the functions of
-// module in funcs, the busy loops spins left out.
-func moduleCode(funcs map[string]float64, module string, spins ...string) float64 {
-	sum := 0.0
-	for f, v := range funcs {
-		if !slices.Contains(spins, f) && (strings.HasPrefix(f, module+".") || strings.HasPrefix(f, module+"/")) {
-			sum += v
-		}
-	}
-	return sum
 }
 
 // Build builds the test binary of package pkg of the module in dir into
