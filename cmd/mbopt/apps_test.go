@@ -1,8 +1,10 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,6 +61,9 @@ func TestParseApps(t *testing.T) {
 		{name: "--weight of no scenario", apps: []string{"a=x.pprof"}, weights: []string{"b=2"}, err: "--weight b=2: no --app b=FILE names that scenario"},
 		{name: "--weight with plain files", apps: []string{"x.pprof"}, weights: []string{"b=2"}, err: "--weight b=2: no --app b=FILE names that scenario"},
 	}
+	// The flags' names come from their bindings, which the commands
+	// record when they are made.
+	newRootCmd(&streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			files, scs, err := analysis.ParseApps(tt.apps, tt.weights)

@@ -901,8 +901,10 @@
 // (go build -overlay): the source tree is never touched. The loop is sized
 // under Valgrind: the function's own instructions per call, counted line
 // by line in a benchmark that calls it (its inlined copies too), and the
-// loop's cost per iteration and calls per operation, counted on a probe
-// mutant; package compare/mutate documents the rule.
+// loop's fixed cost, cost per iteration and calls per operation, counted
+// on two probe mutants; package compare/mutate documents the rule. A
+// function so small that one call of the loop costs more than asked for
+// gets that much: the output says what the loop really adds.
 //
 //   - --func NAME: the function, by its full name as a profile names it
 //     (example.com/m/p.F, example.com/m/p.(*T).M); a declared function,
@@ -917,8 +919,9 @@
 //   - --format text|json, -o FILE: text says caught or not and by which
 //     benchmarks, the sizing, then the comparison as mbopt compare prints
 //     it; json is a mutate.Result: function, slowdown, file, sized_by,
-//     sizing, iterations, caught (true when some benchmark reports a
-//     definite regression), caught_by and comparison (a compare report).
+//     sizing, iterations, added (the slowdown the loop really adds),
+//     caught (true when some benchmark reports a definite regression),
+//     caught_by and comparison (a compare report).
 //     -o (--output) writes it to FILE atomically.
 //
 // # Profiles by hand
