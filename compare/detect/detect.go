@@ -11,14 +11,38 @@ import (
 	"github.com/mbopt/mbopt/compare/benchstats"
 )
 
-// A Point is one commit of a benchmark's series.
+// A Point is what the detectors read of one commit of a benchmark's
+// series: its change against the baseline and that change's interval. A
+// series' own point type embeds it (history.Point, and through it
+// trend.Point), so every series is read by [Detect] as it is, with no
+// copy into a type of the detectors'.
 type Point struct {
-	// Value is the change against the baseline revision (0.05: 5% above
+	// Change is the change against the baseline revision (0.05: 5% above
 	// the baseline's median).
-	Value float64 `json:"value"`
-	// CI is the confidence interval of Value; its width is the point's
+	Change float64 `json:"change"`
+	// CI is the confidence interval of Change; its width is the point's
 	// instability.
 	CI benchstats.Interval `json:"ci"`
+}
+
+// Measured returns p itself: a type that embeds a Point is a
+// [Measurement] through it.
+func (p Point) Measured() Point { return p }
+
+// A Measurement is a point of a series as [Detect] and [Thresholds] take
+// it: a [Point], or a type that embeds one.
+type Measurement interface {
+	// Measured returns the detectors' view of the point.
+	Measured() Point
+}
+
+// measured returns the Points that points embed.
+func measured[P Measurement](points []P) []Point {
+	out := make([]Point, len(points))
+	for i, p := range points {
+		out[i] = p.Measured()
+	}
+	return out
 }
 
 // Bounds are fixed-value limits on a point's value (the dissertation's
@@ -233,30 +257,31 @@ type Result struct {
 // finite or whose value is −1 or less (a metric of 0 or below). Its cost
 // is O(len(points) × (Window + Widths)), plus that of [ChangePoints] when
 // opt.Detectors names it.
-func Detect(points []Point, opt Options) (Result, error) {
+func Detect[P Measurement](series []P, opt Options) (Result, error) {
 	if err := opt.Check(); err != nil {
 		return Result{}, err
 	}
+	points := measured(series)
 	for i, p := range points {
-		for _, v := range []float64{p.Value, p.CI.Low, p.CI.High} {
+		for _, v := range []float64{p.Change, p.CI.Low, p.CI.High} {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return Result{}, fmt.Errorf("detect: point %d: %v is not finite", i, v)
 			}
 		}
-		if p.Value <= -1 {
-			return Result{}, fmt.Errorf("detect: point %d: value %v is a change of −100%% or less", i, p.Value)
+		if p.Change <= -1 {
+			return Result{}, fmt.Errorf("detect: point %d: change %v is −100%% or less", i, p.Change)
 		}
 	}
-	res := Result{Thresholds: Thresholds(points, opt), Detections: []Detection{}}
+	res := Result{Thresholds: thresholds(points, opt), Detections: []Detection{}}
 	start := 0 // the trend window's first point: after the last definite jump
 	for i, p := range points {
 		t := res.Thresholds[i]
 		if b := opt.Fixed; b != nil {
 			switch {
-			case p.Value <= b.Lower:
-				res.Detections = append(res.Detections, Detection{Index: i, Kind: Fixed, Direction: Down, Change: p.Value, Threshold: b.Lower, Definite: p.CI.High <= b.Lower})
-			case p.Value >= b.Upper:
-				res.Detections = append(res.Detections, Detection{Index: i, Kind: Fixed, Direction: Up, Change: p.Value, Threshold: b.Upper, Definite: p.CI.Low >= b.Upper})
+			case p.Change <= b.Lower:
+				res.Detections = append(res.Detections, Detection{Index: i, Kind: Fixed, Direction: Down, Change: p.Change, Threshold: b.Lower, Definite: p.CI.High <= b.Lower})
+			case p.Change >= b.Upper:
+				res.Detections = append(res.Detections, Detection{Index: i, Kind: Fixed, Direction: Up, Change: p.Change, Threshold: b.Upper, Definite: p.CI.Low >= b.Upper})
 			}
 		}
 		definiteJump := false
@@ -268,7 +293,7 @@ func Detect(points []Point, opt Options) (Result, error) {
 			if i > 0 {
 				prev = points[i-1]
 			}
-			c := (1+p.Value)/(1+prev.Value) - 1
+			c := (1+p.Change)/(1+prev.Change) - 1
 			if math.Abs(c) > t {
 				definiteJump = !p.CI.Overlaps(prev.CI)
 				if opt.Runs(Jump) {
@@ -281,10 +306,10 @@ func Detect(points []Point, opt Options) (Result, error) {
 			sum := 0.0
 			overlaps := false
 			for _, q := range window {
-				sum += 1 + q.Value
+				sum += 1 + q.Change
 				overlaps = overlaps || p.CI.Overlaps(q.CI)
 			}
-			c := (1+p.Value)*float64(len(window))/sum - 1
+			c := (1+p.Change)*float64(len(window))/sum - 1
 			if math.Abs(c) > t {
 				res.Detections = append(res.Detections, Detection{Index: i, Kind: Trend, Direction: direction(c), Change: c, Threshold: t, Definite: !overlaps, Window: len(window)})
 			}
@@ -300,7 +325,7 @@ func Detect(points []Point, opt Options) (Result, error) {
 		}
 		values := make([]float64, len(points))
 		for i, p := range points {
-			values[i] = p.Value
+			values[i] = p.Change
 		}
 		cps, err := ChangePoints(values, eo)
 		if err != nil {
@@ -333,7 +358,12 @@ func mergeByIndex(a, b []Detection) []Detection {
 
 // Thresholds returns the dynamic threshold of each point (see the package
 // documentation), without checking opt.
-func Thresholds(points []Point, opt Options) []float64 {
+func Thresholds[P Measurement](points []P, opt Options) []float64 {
+	return thresholds(measured(points), opt)
+}
+
+// thresholds is [Thresholds] of the detectors' own points.
+func thresholds(points []Point, opt Options) []float64 {
 	ts := make([]float64, len(points))
 	initialWidth := opt.InitialThreshold / opt.Factor
 	for i := range points {

@@ -16,7 +16,7 @@ import (
 func series(half float64, values ...float64) []Point {
 	ps := make([]Point, len(values))
 	for i, v := range values {
-		ps[i] = Point{Value: v, CI: benchstats.Interval{Low: v - half, High: v + half}}
+		ps[i] = Point{Change: v, CI: benchstats.Interval{Low: v - half, High: v + half}}
 	}
 	return ps
 }

@@ -86,7 +86,7 @@ func synthesize(rng *rand.Rand, s shape, n int, sd float64) ([]detect.Point, []e
 			sigma = 3 * sd
 		}
 		m := v + sigma*rng.NormFloat64()
-		points[i] = detect.Point{Value: m, CI: benchstats.Interval{Low: m - 2.576*sigma, High: m + 2.576*sigma}}
+		points[i] = detect.Point{Change: m, CI: benchstats.Interval{Low: m - 2.576*sigma, High: m + 2.576*sigma}}
 	}
 	return points, events
 }

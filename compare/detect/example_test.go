@@ -14,7 +14,7 @@ func Example() {
 	values := []float64{0.001, -0.002, 0, 0.002, -0.001, 0.08, 0.081, 0.079}
 	var points []detect.Point
 	for _, v := range values {
-		points = append(points, detect.Point{Value: v, CI: benchstats.Interval{Low: v - 0.01, High: v + 0.01}})
+		points = append(points, detect.Point{Change: v, CI: benchstats.Interval{Low: v - 0.01, High: v + 0.01}})
 	}
 	opt := detect.DefaultOptions
 	opt.InitialThreshold = 0.02 // calibrated from A/A runs

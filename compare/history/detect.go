@@ -56,7 +56,7 @@ func (set *Set) Detect(opt detect.Options, initial InitialThresholdFunc) ([]Dete
 			}
 			o.InitialThreshold, src = t, from
 		}
-		res, err := detect.Detect(s.DetectPoints(), o)
+		res, err := detect.Detect(s.Points, o)
 		if err != nil {
 			return nil, fmt.Errorf("history: %s (%s): %w", s.ID, s.Unit, err)
 		}

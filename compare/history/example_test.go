@@ -75,8 +75,8 @@ func ExampleSet_Detect() {
 		s := history.Series{ID: id, Unit: "sec/op"}
 		for i, c := range changes {
 			s.Points = append(s.Points, history.Point{
-				Head:   compare.Revision{Commit: fmt.Sprintf("%040d", i+2), Subject: fmt.Sprintf("commit %d", i+1)},
-				Change: c, CI: benchstats.Interval{Low: c - 0.005, High: c + 0.005},
+				Head:  compare.Revision{Commit: fmt.Sprintf("%040d", i+2), Subject: fmt.Sprintf("commit %d", i+1)},
+				Point: detect.Point{Change: c, CI: benchstats.Interval{Low: c - 0.005, High: c + 0.005}},
 			})
 		}
 		return s

@@ -40,7 +40,7 @@ func TestSeriesAncestryOrder(t *testing.T) {
 	assert.Equal(t, "ebdcf", headLetters(sr.Points), "first-parent order")
 	opt := detect.DefaultOptions
 	opt.InitialThreshold = 0.02
-	res, err := detect.Detect(sr.DetectPoints(), opt)
+	res, err := detect.Detect(sr.Points, opt)
 	require.NoError(t, err)
 	var jumps []int
 	for _, d := range res.Detections {

@@ -145,10 +145,11 @@ type Skipped struct {
 type Point struct {
 	// Head is the compared head revision.
 	Head compare.Revision `json:"head"`
-	// Change is the change against the baseline.
-	Change float64 `json:"change"`
-	// CI is Change's confidence interval; its width is the instability.
-	CI benchstats.Interval `json:"ci"`
+	// Point is the change against the baseline and its confidence
+	// interval, whose width is the instability: what the detectors read
+	// ([detect.Detect] takes a series' points as they are). Its fields
+	// are inlined in JSON.
+	detect.Point
 	// BaseValue and HeadValue are the medians of the measurements of the
 	// baseline and the head, in the series' unit (such as sec/op); 0
 	// when not stored.
@@ -182,15 +183,6 @@ type Point struct {
 	// interval arithmetic); the values and the verdict stay as measured
 	// and judged against Base.
 	Base string `json:"base,omitempty"`
-}
-
-// DetectPoints returns the series' points as the detectors take them.
-func (s Series) DetectPoints() []detect.Point {
-	out := make([]detect.Point, len(s.Points))
-	for i, p := range s.Points {
-		out[i] = detect.Point{Value: p.Change, CI: p.CI}
-	}
-	return out
 }
 
 // Series returns the stored series that q chooses. An empty history, or

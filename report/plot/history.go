@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/detect"
 )
 
@@ -104,10 +103,10 @@ type HistoryFigure struct {
 
 // A HistoryPoint is one commit of a [HistoryFigure].
 type HistoryPoint struct {
-	// Change is the change against the baseline (0.05 is +5%).
-	Change float64
-	// CI is its confidence interval.
-	CI benchstats.Interval
+	// Point is the change against the baseline (0.05 is +5%) and its
+	// confidence interval, as a series holds it (history.Point embeds
+	// it).
+	detect.Point
 	// Threshold is the dynamic threshold the point was judged against.
 	Threshold float64
 	// Label names the commit under the x axis, such as "0f98b1f" and its

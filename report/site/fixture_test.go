@@ -183,7 +183,6 @@ func syntheticData(t testing.TB, nSeries, nCommits int) *site.Data {
 		s.Name = s.ID[len(s.Package)+1:]
 		s.Impact = &site.Impact{Reference: math.Round(rng.Float64()*rng.Float64()*1e4) / 1e4}
 		level, base := 0.0, 1e-6*(1+rng.Float64()*100)
-		var pts []detect.Point
 		for c := range nCommits {
 			if rng.Float64() < 0.01 {
 				level += 0.05 * rng.NormFloat64()
@@ -191,12 +190,11 @@ func syntheticData(t testing.TB, nSeries, nCommits int) *site.Data {
 			sd := 0.005 + 0.01*rng.Float64()
 			v := level + sd*rng.NormFloat64()
 			ci := benchstats.Interval{Low: v - 2.6*sd, High: v + 2.6*sd}
-			pts = append(pts, detect.Point{Value: v, CI: ci})
-			s.Points = append(s.Points, site.Point{Commit: c, Change: v, CI: ci, Verdict: benchstats.Classify(benchstats.Estimate{Change: v, CI: ci}, 0.01, false), Base: base, Head: base * (1 + v)})
+			s.Points = append(s.Points, site.Point{Commit: c, Point: detect.Point{Change: v, CI: ci}, Verdict: benchstats.Classify(benchstats.Estimate{Change: v, CI: ci}, 0.01, false), Base: base, Head: base * (1 + v)})
 		}
 		opt := detect.DefaultOptions
 		opt.InitialThreshold = s.InitialThreshold
-		res, err := detect.Detect(pts, opt)
+		res, err := detect.Detect(s.Points, opt) // a site.Point is read as it is
 		require.NoError(t, err)
 		for i := range s.Points {
 			s.Points[i].Threshold = res.Thresholds[i]

@@ -66,7 +66,7 @@ func FromHistory(set *history.Set, detected []history.Detected) (*Data, error) {
 		}
 		out.Settings = s.Distinct
 		for j, p := range s.Points {
-			pt := Point{Commit: index[p.Head.Commit], Change: p.Change, CI: p.CI,
+			pt := Point{Commit: index[p.Head.Commit], Point: p.Point,
 				Threshold: hs.Thresholds[j], Verdict: p.Verdict, VerdictThreshold: p.Threshold,
 				Base: p.BaseValue, Head: p.HeadValue, Against: p.Base}
 			if a := p.AppImpact; a != nil {

@@ -129,14 +129,17 @@ type Estimate struct {
 	Culprits []string `json:"culprits,omitempty"`
 }
 
-// A Point is one commit of a series.
+// A Point is one commit of a series as the pages' script reads it: the
+// stored point (history.Point) with its commit as an index into
+// Data.Commits, the detectors' threshold at it, and the names the script
+// uses. [FromHistory] makes it.
 type Point struct {
 	// Commit indexes Data.Commits.
 	Commit int `json:"commit"`
-	// Change is the change against the baseline (0.05 is +5%).
-	Change float64 `json:"change"`
-	// CI is Change's confidence interval.
-	CI benchstats.Interval `json:"ci"`
+	// Point is the change against the baseline (0.05 is +5%) and its
+	// confidence interval, as the series holds it (history.Point embeds
+	// it); its fields are inlined in JSON.
+	detect.Point
 	// Threshold is the dynamic threshold the detectors judged the point
 	// with.
 	Threshold float64 `json:"threshold"`

@@ -103,7 +103,7 @@ func TestCheckCommitURL(t *testing.T) {
 func TestDataCheck(t *testing.T) {
 	valid := func() *site.Data {
 		return &site.Data{Commits: []site.Commit{{Hash: "a"}, {Hash: "b"}}, Series: []site.Series{{ID: "p.B", Unit: "sec/op",
-			Points:     []site.Point{{Commit: 0}, {Commit: 1, Change: 0.1}},
+			Points:     []site.Point{{Commit: 0}, {Commit: 1, Point: detect.Point{Change: 0.1}}},
 			Detections: []detect.Detection{{Index: 1, Kind: detect.Jump}}}}}
 	}
 	tests := []struct {
@@ -365,8 +365,8 @@ func ExampleWrite() {
 			ID: "example.com/m.BenchmarkQuery", Package: "example.com/m", Name: "BenchmarkQuery", Unit: "sec/op",
 			Impact: &site.Impact{Reference: 0.4},
 			Points: []site.Point{
-				{Commit: 0, Change: 0.001, CI: benchstats.Interval{Low: -0.004, High: 0.006}, Threshold: 0.02},
-				{Commit: 1, Change: 0.09, CI: benchstats.Interval{Low: 0.085, High: 0.095}, Threshold: 0.02, Verdict: benchstats.DefiniteRegression},
+				{Commit: 0, Point: detect.Point{Change: 0.001, CI: benchstats.Interval{Low: -0.004, High: 0.006}}, Threshold: 0.02},
+				{Commit: 1, Point: detect.Point{Change: 0.09, CI: benchstats.Interval{Low: 0.085, High: 0.095}}, Threshold: 0.02, Verdict: benchstats.DefiniteRegression},
 			},
 			Detections: []detect.Detection{{Index: 1, Kind: detect.Jump, Direction: detect.Up, Change: 0.089, Threshold: 0.02, Definite: true}},
 		}},

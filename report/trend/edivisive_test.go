@@ -29,8 +29,8 @@ func TestHistoryEDivisive(t *testing.T) {
 		}
 		v += 0.001 * float64(i%3-1)
 		s.Points = append(s.Points, history.Point{
-			Head:   compare.Revision{Commit: fmt.Sprintf("%040d", i+1), Time: time.Unix(int64(i)*3600, 0).UTC()},
-			Change: v, CI: benchstats.Interval{Low: v - 0.004, High: v + 0.004},
+			Head:  compare.Revision{Commit: fmt.Sprintf("%040d", i+1), Time: time.Unix(int64(i)*3600, 0).UTC()},
+			Point: detect.Point{Change: v, CI: benchstats.Interval{Low: v - 0.004, High: v + 0.004}},
 		})
 	}
 	set := &history.Set{Baseline: compare.Revision{Commit: strings.Repeat("0", 40)}, Series: []history.Series{s}}

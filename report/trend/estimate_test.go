@@ -27,7 +27,7 @@ func estimateDocument(t *testing.T, est *culprit.AppImpact) *trend.Document {
 	for i, c := range []float64{0.001, -0.001, 0.12} {
 		e := benchstats.Estimate{Change: c, CI: benchstats.Interval{Low: c - 0.005, High: c + 0.005}}
 		p := history.Point{Head: compare.Revision{Commit: fmt.Sprintf("%040d", i+2), Time: t0.Add(time.Duration(i) * time.Hour)},
-			Change: c, CI: e.CI, Verdict: benchstats.Classify(e, 0.01, false), Threshold: 0.01}
+			Point: detect.Point{Change: c, CI: e.CI}, Verdict: benchstats.Classify(e, 0.01, false), Threshold: 0.01}
 		if i == 2 {
 			p.AppImpact, p.Culprits = est, []string{"m.parse", "m.scan"}
 		}

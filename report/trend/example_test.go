@@ -21,8 +21,8 @@ func ExampleWriteText() {
 	for i, c := range []float64{0.001, -0.002, 0.06, 0.061} {
 		e := benchstats.Estimate{Change: c, CI: benchstats.Interval{Low: c - 0.005, High: c + 0.005}}
 		s.Points = append(s.Points, history.Point{
-			Head:   compare.Revision{Commit: fmt.Sprintf("%040d", i+2), Subject: fmt.Sprintf("commit %d", i+1), Time: t0.Add(time.Duration(i) * 24 * time.Hour)},
-			Change: c, CI: e.CI, BaseValue: 1.2e-3, HeadValue: 1.2e-3 * (1 + c),
+			Head:  compare.Revision{Commit: fmt.Sprintf("%040d", i+2), Subject: fmt.Sprintf("commit %d", i+1), Time: t0.Add(time.Duration(i) * 24 * time.Hour)},
+			Point: detect.Point{Change: c, CI: e.CI}, BaseValue: 1.2e-3, HeadValue: 1.2e-3 * (1 + c),
 			// The verdict each comparison gave, against its 1% threshold.
 			Verdict: benchstats.Classify(e, 0.01, false), Threshold: 0.01,
 		})

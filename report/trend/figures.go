@@ -30,7 +30,7 @@ func SeriesSVG(s Series, baseline string) ([]byte, error) {
 		Note:  fmt.Sprintf("%s vs %s · initial threshold %s (%s) · %s", s.Unit, short(baseline), render.Pct(s.InitialThreshold), s.ThresholdSource, plot.MiddleEllipsis(s.Machine, machineRunes)),
 	}
 	for _, p := range s.Points {
-		f.Points = append(f.Points, plot.HistoryPoint{Change: p.Change, CI: p.CI, Threshold: p.Threshold,
+		f.Points = append(f.Points, plot.HistoryPoint{Point: p.Point.Point, Threshold: p.DetectThreshold,
 			Label: strings.TrimSpace(p.Head.Commit[:min(7, len(p.Head.Commit))] + "\n" + date(p.Head.Time))})
 	}
 	for _, det := range s.Detections {

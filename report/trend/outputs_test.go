@@ -28,7 +28,7 @@ func outputsSet(t *testing.T) (*history.Set, []history.Detected) {
 	for i, c := range []float64{0.001, 0.06, 0.061} {
 		e := benchstats.Estimate{Change: c, CI: benchstats.Interval{Low: c - 0.005, High: c + 0.005}}
 		s.Points = append(s.Points, history.Point{Head: compare.Revision{Commit: strings.Repeat(string(rune('a'+i)), 40), Time: time.Unix(int64(i)*3600, 0)},
-			Change: c, CI: e.CI, Verdict: benchstats.Classify(e, 0.01, false), Threshold: 0.01})
+			Point: detect.Point{Change: c, CI: e.CI}, Verdict: benchstats.Classify(e, 0.01, false), Threshold: 0.01})
 	}
 	set := &history.Set{Baseline: compare.Revision{Commit: strings.Repeat("0", 40)}, Series: []history.Series{s}}
 	detected, err := set.Detect(detect.DefaultOptions, nil)

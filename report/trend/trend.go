@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/bisect"
@@ -96,50 +95,15 @@ type Series struct {
 	Skipped []history.Skipped `json:"skipped,omitempty"`
 }
 
-// Point is one commit of a series.
+// Point is one commit of a series: the stored point, as its comparison
+// measured and judged it (history.Point: its Threshold is the one the
+// verdict was taken against), and the detectors' dynamic threshold at it.
+// Its JSON form is that of schema 1 (see [Point.MarshalJSON]).
 type Point struct {
-	// Head is the commit.
-	Head Revision `json:"head"`
-	// Change is the change against the baseline (0.05 is +5%).
-	Change float64 `json:"change"`
-	// CI is its confidence interval.
-	CI benchstats.Interval `json:"ci"`
-	// Threshold is the detectors' dynamic threshold at the point.
-	Threshold float64 `json:"threshold"`
-	// BaseValue and HeadValue are the medians of the baseline's and the
-	// head's measurements in the series' unit; omitted when not stored.
-	BaseValue float64 `json:"base_value,omitempty"`
-	// HeadValue is the head's median.
-	HeadValue float64 `json:"head_value,omitempty"`
-	// Judged is how the comparison judged the point when it ran, kept as
-	// it was whatever was calibrated since.
-	Judged Judged `json:"judged"`
-	// Impact is the benchmark's reference impact in that comparison;
-	// omitted when it had none. It is no estimate of the change's effect
-	// on the application: the app_impact fields are.
-	Impact *callgraph.Impact `json:"impact,omitempty"`
-	// AppImpact is the comparison's estimate of the change's effect on
-	// the application (history.Point.AppImpact: app_impact,
-	// app_impact_low, app_impact_high, app_impact_basis, the shares and
-	// likely_no_app_impact, as compare writes them); omitted when the
-	// comparison estimated none.
-	*culprit.AppImpact
-	// Culprits names the comparison's top culprit functions of the point;
-	// omitted when none.
-	Culprits []string `json:"culprits,omitempty"`
-	// Base is the baseline the point was measured against when it is not
-	// the document's (history.Point.Base): its change is carried across
-	// the Bridges, its values and verdict are against Base.
-	Base string `json:"base,omitempty"`
-}
-
-// Judged is a comparison's own verdict on a point.
-type Judged struct {
-	// Verdict is the verdict.
-	Verdict benchstats.Verdict `json:"verdict"`
-	// Threshold is the threshold it was taken against; omitted when not
-	// stored.
-	Threshold float64 `json:"threshold,omitempty"`
+	// Point is the stored point, as history.Set.Series returned it.
+	history.Point
+	// DetectThreshold is the detectors' dynamic threshold at the point.
+	DetectThreshold float64
 }
 
 // Detection is one detection, with its commit.
@@ -173,13 +137,7 @@ func NewDocument(baseline compare.Revision, opt detect.Options, detected []histo
 			InitialThreshold: ds.InitialThreshold, ThresholdSource: ds.ThresholdSource, Detections: []Detection{},
 			Skipped: s.Skipped}
 		for i, p := range s.Points {
-			hs.Points = append(hs.Points, Point{
-				Head:   Revision{Commit: p.Head.Commit, Subject: p.Head.Subject, Time: p.Head.Time, Depth: p.Head.Depth},
-				Change: p.Change, CI: p.CI, Threshold: ds.Thresholds[i],
-				BaseValue: p.BaseValue, HeadValue: p.HeadValue,
-				Judged: Judged{Verdict: p.Verdict, Threshold: p.Threshold}, Impact: p.Impact, Base: p.Base,
-				AppImpact: p.AppImpact, Culprits: p.Culprits,
-			})
+			hs.Points = append(hs.Points, Point{Point: p, DetectThreshold: ds.Thresholds[i]})
 		}
 		for _, det := range ds.Detections {
 			hd := Detection{Detection: det, Commit: s.Points[det.Index].Head.Commit}
@@ -296,7 +254,7 @@ func WriteText(w io.Writer, d *Document) error {
 				render.Value(p.BaseValue, s.Unit), render.Value(p.HeadValue, s.Unit),
 				render.SignedPct(p.Change),
 				fmt.Sprintf("[%s, %s]", render.SignedPct(p.CI.Low), render.SignedPct(p.CI.High)),
-				render.Pct(p.Threshold), marks[i], judgedText(p))
+				render.Pct(p.DetectThreshold), marks[i], judgedText(p))
 		}
 		t.Write(ew)
 		for i, p := range s.Points {
@@ -381,9 +339,9 @@ func date(t time.Time) string {
 // regression ±1.0%", and "vs 1a2b3c4d5e" when it was measured against
 // another baseline.
 func judgedText(p Point) string {
-	s := strings.ReplaceAll(p.Judged.Verdict.String(), "-", " ")
-	if p.Judged.Threshold > 0 {
-		s += " ±" + render.Pct(p.Judged.Threshold)
+	s := strings.ReplaceAll(p.Verdict.String(), "-", " ")
+	if p.Threshold > 0 {
+		s += " ±" + render.Pct(p.Threshold)
 	}
 	if p.Base != "" {
 		s += " vs " + short(p.Base)
@@ -404,7 +362,7 @@ func recalibrated(s Series) string {
 	var runs []run
 	differs := false
 	for i, p := range s.Points {
-		t := p.Judged.Threshold
+		t := p.Threshold
 		if t == 0 {
 			continue
 		}
