@@ -84,9 +84,6 @@ func newCmdAnalyze(s *streams) *cobra.Command {
   $ mbopt analyze --app app.pprof --micro profiles/ --nodes all --explain`,
 		Args: cli.Args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := cli.Enum("--format", o.format, "text", "json", "github"); err != nil {
-				return err
-			}
 			cfg, err := o.config()
 			if err != nil {
 				return err
@@ -102,7 +99,7 @@ func newCmdAnalyze(s *streams) *cobra.Command {
 		},
 	}
 	addAnalysisFlags(cmd, o)
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: {text|json|github} (github: the suite, plus a Markdown step summary appended to $GITHUB_STEP_SUMMARY)")
+	cli.Choice(cmd.Flags(), &o.format, "format", "text", "output format: {text|json|github} (github: the suite, plus a Markdown step summary appended to $GITHUB_STEP_SUMMARY)", "text", "json", "github")
 	cmd.Flags().BoolVar(&o.explain, "explain", false, "list the functions each pick and recommendation adds, with their application time")
 	cli.BindP(cmd.Flags(), &o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout", cli.FieldOutput)
 	return cmd

@@ -30,9 +30,6 @@ func newCmdBisect(s *streams) *cobra.Command {
   $ mbopt bisect --bench BenchmarkQuery --good v1.2.0 --bad main --metric instructions ./query`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Packages = args
-			if err := cli.Enum("--format", format, verdict.BisectFormats...); err != nil {
-				return err
-			}
 			if err := cli.Enum("--metric", metric, "time", "cpu", "instructions"); err != nil {
 				return err
 			}
@@ -65,7 +62,7 @@ func newCmdBisect(s *streams) *cobra.Command {
 	cli.Bind(f, &o.Bench, "bench", "", "the benchmark's full name as go test prints it", bisect.FieldBench)
 	cli.Bind(f, &o.Good, "good", "", "a revision before the change", bisect.FieldGood)
 	cli.Bind(f, &o.Bad, "bad", "", "a revision after the change, first-parent descendant of --good", bisect.FieldBad)
-	f.StringVar(&format, "format", "text", "output format: {text|json}")
+	cli.Choice(f, &format, "format", "text", "output format: {text|json}", verdict.BisectFormats...)
 	cli.Positive(f, &o.Settings.Trials, "trials", compare.DefaultTrials, "trials of each measurement (doubled for each repetition)", cli.AtLeastOne, bisect.FieldSettingsTrials)
 	cli.Positive(f, &o.Settings.Runs, "runs", compare.DefaultRuns, "runs per trial", cli.AtLeastOne, bisect.FieldSettingsRuns)
 	cli.Bind(f, &metric, "metric", "time", "what to measure per operation: {time|cpu|instructions}, as in mbopt compare", compare.FieldSettingsMetric)

@@ -30,9 +30,6 @@ func newCmdCheck(s *streams) *cobra.Command {
   $ mbopt check --suite suite.json --format json`,
 		Args: cli.Args(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := cli.Enum("--format", o.format, "text", "json"); err != nil {
-				return err
-			}
 			dir := "."
 			if len(args) == 1 {
 				dir = args[0]
@@ -47,7 +44,7 @@ func newCmdCheck(s *streams) *cobra.Command {
 	cli.Bind(f, &o.Modules, "module", nil, "project module path prefix; repeatable (default: the profiles' manifest, else the module of DIR)", analysis.FieldModules)
 	cli.Bind(f, &o.Exclude, "exclude", nil, "package pattern that is not project code (as for analyze)", analysis.FieldExclude)
 	cli.Bind(f, &o.MinCoverage, "min-coverage", 0, "lowest acceptable project-only coverage of the application by the suite, in percent (0: no check)", flow.FieldMinCoverage, analysis.FieldMinCoverage)
-	f.StringVar(&o.format, "format", "text", "output format: {text|json}")
+	cli.Choice(f, &o.format, "format", "text", "output format: {text|json}", "text", "json")
 	return cmd
 }
 

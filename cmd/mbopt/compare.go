@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/engine"
@@ -28,7 +27,7 @@ type compareOptions struct {
 	analyzeOptions
 	compare.Options // what the flags set directly
 	suiteFile       string
-	failOn          string
+	failOn          compare.FailOn // "": flow.CompareConfig.Resolve's default
 	cmpFormat       string
 	noCache         bool
 	terminal        bool // progress bar; set by the command from stderr
@@ -96,10 +95,10 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	cli.Bind(f, &o.suiteFile, "suite", "", "the benchmarks to compare: the JSON of mbopt suite --format json", flow.FieldSuiteFile, engine.FieldBenchmarks)
 	cli.Bind(f, &o.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)", compare.FieldBench)
 	cli.Bind(f, &o.Out, "out", "", "directory of the raw results base.txt and head.txt (default: a directory of the comparison's own under .mbopt/compare in the module root)", engine.FieldOut)
-	cli.Bind(f, &o.failOn, "fail-on", "", "exit 3 on: {definite-regression|any-regression|app-impact|never} (app-impact: a definite regression whose estimated application impact is at least --app-impact-threshold; needs the analysis flags)", compare.FieldFailOn).DefValue = string(compare.FailOnDefiniteRegression)
+	cli.Parsed(f, &o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|app-impact|never} (app-impact: a definite regression whose estimated application impact is at least --app-impact-threshold; needs the analysis flags)", compare.ParseFailOn, compare.FieldFailOn)
 	cli.Optional(f, &o.appImpact, "app-impact-threshold", strconv.FormatFloat(compare.DefaultAppImpactThreshold, 'g', -1, 64), "with --fail-on app-impact: the estimated application impact (0.001 = 0.1% of the application's CPU time) below which a definite regression passes; with --confirm: the estimate that calls for measuring the application", flow.FieldAppImpactThreshold, compare.FieldSettingsAppImpactThreshold)
 	cli.Bind(f, &o.Explain, "explain", nil, "find the culprit functions of benchmark `NAME` (full name or id) whatever its verdict; repeatable (the changes get them anyway)", compare.FieldExplain)
-	f.StringVar(&o.cmpFormat, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"} (github: annotations on stdout, the Markdown summary appended to $GITHUB_STEP_SUMMARY)")
+	cli.Choice(f, &o.cmpFormat, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"} (github: annotations on stdout, the Markdown summary appended to $GITHUB_STEP_SUMMARY)", verdict.Formats...)
 	cli.BindP(f, &o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
 	cli.Positive(f, &o.Settings.Trials, "trials", d.Trials, "trials: passes over every benchmark, each in fresh processes", cli.AtLeastOne, compare.FieldSettingsTrials)
 	cli.Positive(f, &o.Settings.Runs, "runs", d.Runs, "runs per trial: processes per benchmark and version", cli.AtLeastOne, compare.FieldSettingsRuns)
@@ -129,15 +128,8 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 
 // runCompare runs the comparison and prints the report.
 func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string) error {
-	failOn, err := checkReportFlags(o.failOn, o.cmpFormat)
-	if err != nil {
-		return err
-	}
-	if err := checkHistoryFlags(cmd.Flags(), &o.hist); err != nil {
-		return err
-	}
 	cfg := flow.CompareConfig{Options: o.Options, SuiteFile: o.suiteFile, ChangedSince: o.changedSince,
-		History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, Output: o.output, FailOn: failOn,
+		History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, Output: o.output, FailOn: o.failOn,
 		AppImpactThreshold: o.appImpact, Bridge: o.rebaseline, Confirm: o.confirm, AppCommand: o.appCmd}
 	cfg.AA, cfg.Packages = o.hist.aa, args
 	if o.noCache {
@@ -164,7 +156,10 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	cfg.Progress = p.Event
 	cfg.Logf = func(format string, args ...any) { p.Clear(); fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
 	cfg.Warn = func(err error) { p.Clear(); cli.Warn(s.Err, err) }
-	var rep *compare.Report
+	var (
+		rep *compare.Report
+		err error
+	)
 	if o.rebaseline {
 		rep, err = flow.Rebaseline(cmd.Context(), flow.RebaselineConfig{CompareConfig: cfg, From: o.from, To: o.to})
 	} else {
@@ -203,21 +198,6 @@ func gate(rep *compare.Report, failOn compare.FailOn) error {
 		return &cli.ExitError{Code: cli.Gate, Err: err}
 	}
 	return nil
-}
-
-// checkReportFlags checks the flags compare and compare merge share:
-// --fail-on ("" is left to flow.CompareConfig.Resolve) and --format
-// (flow.Compare and flow.Merge check -o).
-func checkReportFlags(failOn, format string) (f compare.FailOn, err error) {
-	if failOn != "" {
-		if f, err = compare.ParseFailOn(failOn); err != nil {
-			return "", mbopt.Errorf("--fail-on: %v", err)
-		}
-	}
-	if err := cli.Enum("--format", format, verdict.Formats...); err != nil {
-		return "", err
-	}
-	return f, nil
 }
 
 // writeCompareReport writes rep in the --format to stdout or -o, and the
@@ -269,12 +249,4 @@ func addMergeHistoryFlags(f *pflag.FlagSet, o *compareHistoryOptions) {
 	cli.Bind(f, &o.path, "history", "", "store the merged report in this history database, as mbopt compare stores its report (default: .mbopt/history.db in the module root)", flow.FieldHistory)
 	cli.Bind(f, &o.noHistory, "no-history", false, "do not store the merged report in the history, nor use its calibrated thresholds", flow.FieldNoHistory)
 	cli.Bind(f, &o.appBench, "app-benchmark", "", appBenchUsage, flow.FieldAppBenchmark, compare.FieldConfirmBenchmark)
-}
-
-// checkHistoryFlags refuses --no-history with --history.
-func checkHistoryFlags(f *pflag.FlagSet, o *compareHistoryOptions) error {
-	if o.noHistory && f.Changed("history") {
-		return mbopt.Errorf("--no-history and --history %s contradict each other: give one", o.path)
-	}
-	return nil
 }

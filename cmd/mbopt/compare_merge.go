@@ -43,8 +43,9 @@ func (o *compareOptions) resolveShards(opt *compare.Options, getenv func(string)
 
 // compareMergeOptions holds the compare merge command's flag values.
 type compareMergeOptions struct {
-	out, failOn, format, output string
-	hist                        compareHistoryOptions
+	out, format, output string
+	failOn              compare.FailOn
+	hist                compareHistoryOptions
 }
 
 func newCmdCompareMerge(s *streams) *cobra.Command {
@@ -55,33 +56,24 @@ func newCmdCompareMerge(s *streams) *cobra.Command {
 		Example: `  $ mbopt compare merge shard-0 shard-1 shard-2 --out merged --format github`,
 		Args:    cli.Args(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkHistoryFlags(cmd.Flags(), &o.hist); err != nil {
-				return err
-			}
 			return runCompareMerge(cmd.Context(), s, o, args)
 		},
 	}
 	f := cmd.Flags()
 	cli.Bind(f, &o.out, "out", statedir.Name+"/compare", "directory of the merged raw results base.txt and head.txt", engine.FieldOut)
-	f.StringVar(&o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|never}")
-	f.StringVar(&o.format, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"}")
+	o.failOn = compare.FailOnDefiniteRegression
+	cli.Parsed(f, &o.failOn, "fail-on", string(o.failOn), "exit 3 on: {definite-regression|any-regression|never}", compare.ParseFailOn)
+	cli.Choice(f, &o.format, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"}", verdict.Formats...)
 	cli.BindP(f, &o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
 	addMergeHistoryFlags(f, &o.hist)
 	return cmd
 }
 
 func runCompareMerge(ctx context.Context, s *streams, o *compareMergeOptions, dirs []string) error {
-	failOn, err := checkReportFlags(o.failOn, o.format)
-	if err != nil {
-		return err
-	}
-	if failOn == compare.FailOnAppImpact {
-		return mbopt.Errorf("--fail-on %s: a merge finds no culprit functions, so no regression has an application impact and each would fail; use definite-regression, or compare --fail-on %s on one machine", failOn, failOn)
-	}
-	rep, err := flow.Merge(ctx, flow.MergeConfig{Dirs: dirs, Out: o.out, History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, Output: o.output,
+	rep, err := flow.Merge(ctx, flow.MergeConfig{Dirs: dirs, Out: o.out, History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, Output: o.output, FailOn: o.failOn,
 		Logf: func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) },
 		Warn: func(err error) { cli.Warn(s.Err, err) }})
 	co := &compareOptions{cmpFormat: o.format}
 	co.output = o.output
-	return finishCompare(s, co, rep, err, failOn)
+	return finishCompare(s, co, rep, err, o.failOn)
 }

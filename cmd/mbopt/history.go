@@ -21,14 +21,6 @@ import (
 type historyOptions struct {
 	flow.HistoryConfig               // what the flags set directly
 	out                trend.Outputs // --format, --plot, --html, --commit-url, --instability
-	fixed              string        // --fixed
-	detectors          string        // --detector
-	detectorsGiven     bool          // --detector was given
-	// document is set when the history's document goes to stdout or -o:
-	// always, but with --html only when --format or -o asks for it.
-	document bool
-	// emptyDir names a directory flag given an empty value.
-	emptyDir string
 }
 
 func newCmdHistory(s *streams) *cobra.Command {
@@ -43,14 +35,10 @@ func newCmdHistory(s *streams) *cobra.Command {
   $ mbopt history --detector jump,trend,edivisive --html site/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Benchmarks = args
-			o.detectorsGiven = cmd.Flags().Changed("detector")
-			o.document = o.out.HTML == "" || cmd.Flags().Changed("format") || cmd.Flags().Changed("output")
-			for _, name := range []string{"html", "plot"} {
-				if v, _ := cmd.Flags().GetString(name); v == "" && cmd.Flags().Changed(name) {
-					o.emptyDir = name
-				}
+			if err := o.out.Check(); err != nil {
+				return err
 			}
-			if err := o.check(); err != nil {
+			if err := o.HistoryConfig.Check(); err != nil {
 				return err
 			}
 			return runHistory(cmd.Context(), s, o)
@@ -62,11 +50,11 @@ func newCmdHistory(s *streams) *cobra.Command {
 	cli.Bind(f, &o.Baseline, "baseline", "", "the base revision of the series (default: the base of the most stored comparisons)", flow.FieldBaseline)
 	cli.Bind(f, &o.Unit, "unit", "", "show only this unit, such as sec/op (default: every unit)", flow.FieldUnit)
 	cli.Bind(f, (*string)(&o.Metric), "metric", "", "show only the unit of this metric of mbopt compare: {time|cpu|instructions} (sec/op, cpu-sec/op, instructions/op)", flow.FieldMetric)
-	cli.Bind(f, &o.out.Format, "format", "text", "output format: {text|json|markdown}", trend.FieldFormat)
+	cli.Bind(f, &o.out.Format, "format", "", "output format: {text|json|markdown}", trend.FieldFormat).DefValue = "text"
 	cli.BindP(f, &o.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout", cli.FieldOutput)
-	cli.Bind(f, &o.out.Plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`", trend.FieldPlot)
-	cli.Bind(f, &o.out.HTML, "html", "", "write the history as a static web site into `DIR` (replacing the files of an earlier one, leaving others); prints the text only with --format or -o", trend.FieldHTML)
-	cli.Bind(f, &o.detectors, "detector", "jump,trend", "the detectors: a comma-separated `LIST` of {jump|trend|edivisive}", detect.FieldDetectors)
+	cli.Parsed(f, &o.out.Plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`", cli.NonEmpty("plot", "plots/"), trend.FieldPlot)
+	cli.Parsed(f, &o.out.HTML, "html", "", "write the history as a static web site into `DIR` (replacing the files of an earlier one, leaving others); prints the text only with --format or -o", cli.NonEmpty("html", "site/"), trend.FieldHTML)
+	cli.Parsed(f, &o.Detect.Detectors, "detector", "jump,trend", "the detectors: a comma-separated `LIST` of {jump|trend|edivisive}", detect.ParseDetectors, detect.FieldDetectors)
 	cli.Optional(f, &o.out.CommitURL, "commit-url", "", "with --html: the link of a commit, {commit} standing for its hash (default: GitHub's when the origin remote is on github.com)", trend.FieldCommitURL)
 	cli.Bind(f, &o.out.Instability, "instability", false, "show the A/A instabilities and the initial thresholds calibrated from them", trend.FieldInstability)
 	cli.Optional(f, &o.InitialThreshold, "initial-threshold", strconv.FormatFloat(detect.DefaultOptions.InitialThreshold, 'g', -1, 64), "initial threshold of every benchmark, replacing the calibrated ones (default: calibrated from A/A comparisons, else 0.06)", flow.FieldInitialThreshold, detect.FieldInitialThreshold)
@@ -74,33 +62,8 @@ func newCmdHistory(s *streams) *cobra.Command {
 	cli.Bind(f, &o.Detect.Widths, "widths", detect.DefaultOptions.Widths, "dynamic threshold: how many earlier CI widths it averages", detect.FieldWidths)
 	cli.Bind(f, &o.Detect.Floor, "floor", detect.DefaultOptions.Floor, "dynamic threshold: its lower bound", detect.FieldFloor)
 	cli.Bind(f, &o.Detect.Window, "window", detect.DefaultOptions.Window, "trend detection: the number of earlier commits the current one is compared with", detect.FieldWindow)
-	cli.Bind(f, &o.fixed, "fixed", "", "fixed-value bounds `LOWER,UPPER` on the change against the baseline, such as -0.2,0.2 (default: none)", detect.FieldFixed)
+	cli.Parsed(f, &o.Detect.Fixed, "fixed", "", "fixed-value bounds `LOWER,UPPER` on the change against the baseline, such as -0.2,0.2 (default: none)", detect.ParseBounds, detect.FieldFixed)
 	return cmd
-}
-
-// check validates the flags, naming the flag at fault.
-func (o *historyOptions) check() error {
-	if o.emptyDir != "" {
-		return mbopt.Errorf("--%s \"\": give a directory, such as --%s %s/", o.emptyDir, o.emptyDir, map[string]string{"html": "site", "plot": "plots"}[o.emptyDir])
-	}
-	if err := o.out.Check(); err != nil {
-		return err
-	}
-	if o.fixed != "" {
-		b, err := detect.ParseBounds(o.fixed)
-		if err != nil {
-			return err
-		}
-		o.Detect.Fixed = b
-	}
-	if o.detectorsGiven {
-		kinds, err := detect.ParseDetectors(o.detectors)
-		if err != nil {
-			return err
-		}
-		o.Detect.Detectors = kinds
-	}
-	return o.HistoryConfig.Check()
 }
 
 // runHistory shows the history's trends, or with --instability its A/A
@@ -132,7 +95,7 @@ func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 			return err
 		}
 	}
-	if !o.document {
+	if !out.Prints(o.Output) {
 		return nil // the site is the output; stderr says where it went
 	}
 	return cli.Output(s.Out, o.Output, doc)

@@ -31,9 +31,6 @@ func newCmdMutate(s *streams) *cobra.Command {
   $ mbopt mutate --func 'example.com/m/store.(*Tree).Get' --slowdown 0.5 --bench Get --format json -o mutant.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Compare.Packages = args
-			if err := cli.Enum("--format", format, verdict.MutationFormats...); err != nil {
-				return err
-			}
 			if err := cli.Enum("--metric", string(o.Compare.Settings.Metric), "time", "cpu", "instructions"); err != nil {
 				return err
 			}
@@ -67,7 +64,7 @@ func newCmdMutate(s *streams) *cobra.Command {
 	cli.Positive(f, &o.Compare.Settings.Trials, "trials", d.Trials, "trials, as in mbopt compare", cli.AtLeastOne, compare.FieldSettingsTrials)
 	cli.Positive(f, &o.Compare.Settings.Runs, "runs", d.Runs, "runs per trial, as in mbopt compare", cli.AtLeastOne, compare.FieldSettingsRuns)
 	f.Uint64Var(&o.Compare.Settings.Seed, "seed", d.Seed, "seed of the schedule and the bootstrap")
-	f.StringVar(&format, "format", "text", "output format: {text|json}")
+	cli.Choice(f, &format, "format", "text", "output format: {text|json}", verdict.MutationFormats...)
 	cli.BindP(f, &output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
 	return c
 }

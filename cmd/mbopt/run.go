@@ -58,7 +58,7 @@ func newCmdRun(s *streams) *cobra.Command {
 	cli.Bind(f, &o.app.AppOut, "app-out", "", "`directory` for the profiles run takes (--app-url, --app-cmd) and the workloads' logs (default DIR/.mbopt/app)", flow.FieldAppOut)
 	cli.Positive(f, &o.app.AppTimeout, "app-timeout", flow.DefaultAppTimeout, "kill the --app-cmd workload after this `duration`", cli.MustBePositive, flow.FieldAppTimeout)
 	cli.Positive(f, &o.app.AppRuns, "app-runs", 1, "run the --app-cmd workload `N` times and merge the profiles; reports the functions seen in every run vs only some", cli.MustBePositive, flow.FieldAppRuns)
-	f.StringVar(&o.format, "format", "text", "output format: {text|json|github} (as for analyze)")
+	cli.Choice(f, &o.format, "format", "text", "output format: {text|json|github} (as for analyze)", "text", "json", "github")
 	f.BoolVar(&o.explain, "explain", false, "list the functions each pick and recommendation adds, with their application time")
 	cli.BindP(f, &o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout", cli.FieldOutput)
 	return cmd
@@ -71,9 +71,6 @@ func must(err error) {
 }
 
 func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *pflag.FlagSet) error {
-	if err := cli.Enum("--format", o.format, "text", "json", "github"); err != nil {
-		return err
-	}
 	c := &o.collect
 	// flow.Run checks DIR and gives --out its default; the other
 	// collection flags are checked as for profile.

@@ -44,9 +44,6 @@ func newCmdSuite(s *streams) *cobra.Command {
   $ mbopt suite --app app.pprof --micro profiles/ --changed-since merge-base --only-affected | sh`,
 		Args: cli.Args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := cli.Enum("--format", o.suiteFormat, suiteFormats()...); err != nil {
-				return err
-			}
 			if err := changes.CheckSince(o.changedSince, o.onlyAffected); err != nil {
 				return err // before the analysis flags, as suite's own
 			}
@@ -87,7 +84,7 @@ func newCmdSuite(s *streams) *cobra.Command {
 	for _, name := range suiteIgnores {
 		must(cmd.Flags().MarkHidden(name))
 	}
-	cmd.Flags().StringVar(&o.suiteFormat, "format", "shell", "output format: {"+strings.Join(suiteFormats(), "|")+"}")
+	cli.Choice(cmd.Flags(), &o.suiteFormat, "format", "shell", "output format: {"+strings.Join(suiteFormats(), "|")+"}", suiteFormats()...)
 	cli.BindP(cmd.Flags(), &o.output, "output", "o", "", "write the suite to this file (atomically) instead of stdout", cli.FieldOutput)
 	cli.Bind(cmd.Flags(), &o.allowEmpty, "allow-empty", false, "accept an empty suite (print nothing, exit 0) instead of failing", flow.FieldAllowEmpty)
 	cli.Bind(cmd.Flags(), &o.changedSince, "changed-since", "", "tag the benchmarks whose covered functions changed since `REV` (a revision, or "+changes.MergeBase+": the merge-base of HEAD with the default branch); run inside the git repository", changes.FieldChangedSince)

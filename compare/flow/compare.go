@@ -149,6 +149,9 @@ func Compare(ctx context.Context, cfg CompareConfig) (*compare.Report, error) {
 // then checks how they combine (one source of benchmarks, ChangedSince
 // with the analysis, no history for a shard).
 func (cfg *CompareConfig) Check() error {
+	if err := checkNoHistory(cfg.NoHistory, cfg.History); err != nil {
+		return err
+	}
 	if err := cfg.Resolve(); err != nil {
 		return err
 	}

@@ -26,6 +26,9 @@ type MergeConfig struct {
 	AppBenchmark string
 	// Output is as for a CompareConfig.
 	Output string
+	// FailOn is the gate the caller applies to the merged report; Merge
+	// refuses app-impact, which a merge cannot judge.
+	FailOn compare.FailOn
 	// Logf is as for a CompareConfig.
 	Logf func(format string, args ...any)
 	// Warn is as for a CompareConfig.
@@ -37,6 +40,12 @@ type MergeConfig struct {
 // stores a comparison; a report that could not be stored is returned with
 // an error saying so.
 func Merge(ctx context.Context, cfg MergeConfig) (*compare.Report, error) {
+	if err := checkNoHistory(cfg.NoHistory, cfg.History); err != nil {
+		return nil, err
+	}
+	if cfg.FailOn == compare.FailOnAppImpact {
+		return nil, mbopt.Errorf("%s %s: a merge finds no culprit functions, so no regression has an application impact and each would fail; use definite-regression, or compare %s %s on one machine", compare.FieldFailOn, cfg.FailOn, compare.FieldFailOn, cfg.FailOn)
+	}
 	histPath, st, err := openOutputHistory(ctx, !cfg.NoHistory, cfg.History, cfg.Output, shardFiles(cfg.Dirs))
 	if err != nil {
 		return nil, err

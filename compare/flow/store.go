@@ -50,6 +50,14 @@ func historyPath(path string) string {
 // the -o file, is none of inputs and none of the history's files. It
 // returns the history's path (empty when none) and the open history, which
 // the caller closes.
+// checkNoHistory refuses NoHistory with a History file.
+func checkNoHistory(noHistory bool, path string) error {
+	if noHistory && path != "" {
+		return mbopt.Errorf("%s and %s %s contradict each other: give one", FieldNoHistory, FieldHistory, path)
+	}
+	return nil
+}
+
 func openOutputHistory(ctx context.Context, store bool, hist, output string, inputs []string) (string, *history.Store, error) {
 	histPath := ""
 	if store {

@@ -2,6 +2,7 @@ package trend
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"io/fs"
 	"os"
@@ -20,7 +21,9 @@ import (
 // Errors about a field are *mbopt.Error values naming it, as "Config.Plot".
 type Outputs struct {
 	// Format is the document's format: one of [Formats] for the trends,
-	// of [CalibrationFormats] for an A/A calibration.
+	// of [CalibrationFormats] for an A/A calibration; "" is text, and
+	// with HTML it means the site is the only output (see
+	// [Outputs.Prints]).
 	Format string
 	// Plot, when set, is a directory for the figures: one SVG per series
 	// ([WriteFigures]), or the instability CDF of a calibration
@@ -55,15 +58,25 @@ const (
 	FieldInstability mbopt.Field = "Instability"
 )
 
+// format is the document's format, "" being text.
+func (o Outputs) format() string { return cmp.Or(o.Format, "text") }
+
+// Prints reports whether the document is an output: always without HTML;
+// with it, only when a Format or an output file (-o) asks for it, the site
+// being the output otherwise.
+func (o Outputs) Prints(output string) bool {
+	return o.HTML == "" || o.Format != "" || output != ""
+}
+
 // Check checks the combination of the settings before anything is read:
 // Format is one of [Formats] (with Instability, of [CalibrationFormats]);
 // Instability writes no site; CommitURL needs HTML and must pass
 // site.CheckCommitURL.
 func (o Outputs) Check() error {
 	switch {
-	case !slices.Contains(Formats, o.Format):
+	case !slices.Contains(Formats, o.format()):
 		return FieldFormat.Errorf("%w", enum.Check("invalid value", o.Format, Formats...))
-	case o.Instability && !slices.Contains(CalibrationFormats, o.Format):
+	case o.Instability && !slices.Contains(CalibrationFormats, o.format()):
 		return mbopt.Errorf("%s %s: %s writes text or json", FieldFormat, o.Format, FieldInstability)
 	case o.HTML != "" && o.Instability:
 		return mbopt.Errorf("%s: %s writes text, json or plots", FieldHTML, FieldInstability)
@@ -84,7 +97,7 @@ func (o Outputs) Check() error {
 func (o Outputs) Trends(set *history.Set, opt detect.Options, detected []history.Detected) ([]byte, error) {
 	d := FromSet(set, opt, detected)
 	var buf bytes.Buffer
-	if err := Write(&buf, d, o.Format); err != nil {
+	if err := Write(&buf, d, o.format()); err != nil {
 		return nil, err
 	}
 	if o.Plot != "" {
@@ -116,7 +129,7 @@ func (o Outputs) Trends(set *history.Set, opt detect.Options, detected []history
 // cannot be rendered.
 func (o Outputs) Calibration(insts []history.Instability, cal *history.Calibration) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := WriteCalibration(&buf, insts, cal, o.Format); err != nil {
+	if err := WriteCalibration(&buf, insts, cal, o.format()); err != nil {
 		return nil, err
 	}
 	if o.Plot != "" {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/internal/enum"
 )
 
 // names maps the library's settings — the mbopt.Field paths of the
@@ -142,3 +144,64 @@ func (o optional[T]) Set(s string) error {
 	*o.p = o.v
 	return o.Value.Set(s)
 }
+
+// Parsed is [Bind] for a setting of a type of its own that parse reads
+// (such as compare.ParseFailOn or detect.ParseBounds): the flag stores
+// parse's result at p as the command line is parsed, so a bad value is
+// refused, naming the flag, before anything runs. An unset flag leaves *p
+// as it is; def is the default the usage shows.
+func Parsed[T any](fs *pflag.FlagSet, p *T, name, def, usage string, parse func(string) (T, error), fields ...mbopt.Field) *pflag.Flag {
+	fs.Var(&parsed[T]{p: p, parse: parse, flag: "--" + name, text: def}, name, usage)
+	Name("--"+name, fields...)
+	f := fs.Lookup(name)
+	f.DefValue = def
+	return f
+}
+
+// Choice is [Parsed] for a string that must be one of valid, such as
+// --format.
+func Choice(fs *pflag.FlagSet, p *string, name, def, usage string, valid ...string) *pflag.Flag {
+	*p = def
+	return Parsed(fs, p, name, def, usage, func(s string) (string, error) {
+		return s, enum.Check("invalid value", s, valid...)
+	})
+}
+
+// NonEmpty is a parse function for [Parsed] that refuses an empty value
+// (a directory flag given ""), suggesting example instead.
+func NonEmpty(flag, example string) func(string) (string, error) {
+	return func(s string) (string, error) {
+		if s == "" {
+			return "", mbopt.Errorf("--%s \"\": give a directory, such as --%s %s", flag, flag, example)
+		}
+		return s, nil
+	}
+}
+
+// parsed is a [Parsed] flag's value.
+type parsed[T any] struct {
+	p          *T
+	parse      func(string) (T, error)
+	flag, text string
+}
+
+// Set parses s, refusing a bad value with an input error that names the
+// flag (an input error of the library's names its setting, which [Word]
+// words as the flag).
+func (v *parsed[T]) Set(s string) error {
+	x, err := v.parse(s)
+	if err != nil {
+		if ie := (*mbopt.Error)(nil); errors.As(err, &ie) {
+			return err
+		}
+		return mbopt.Errorf("%s: %v", v.flag, err)
+	}
+	*v.p, v.text = x, s
+	return nil
+}
+
+// String returns the value as given, or the default shown.
+func (v *parsed[T]) String() string { return v.text }
+
+// Type names the flag's value in the usage.
+func (v *parsed[T]) Type() string { return "string" }
