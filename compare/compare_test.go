@@ -18,9 +18,11 @@ import (
 	"github.com/mbopt/mbopt/testkit/gittest"
 )
 
-// quick are short settings for tests that are not about the schedule.
+// quick are short settings for tests that are not about the schedule; they
+// measure time, whose sec/op the fixture's verdicts are about, whether or
+// not Valgrind is installed.
 func quick(seed uint64) compare.Settings {
-	return compare.Settings{Trials: 3, Runs: 2, Count: 3, BenchTime: "10ms", Seed: seed, Resamples: 2000}
+	return compare.Settings{Trials: 3, Runs: 2, Count: 3, BenchTime: "10ms", Seed: seed, Resamples: 2000, Metric: measure.Time}
 }
 
 func verdicts(rep *compare.Report) map[string]benchstats.Verdict {
@@ -60,9 +62,10 @@ func TestFixtureVerdicts(t *testing.T) {
 	}
 }
 
-// tiny are the cheapest settings that still produce an interval.
+// tiny are the cheapest settings that still produce an interval, in time
+// (as quick).
 func tiny(seed uint64) compare.Settings {
-	return compare.Settings{Trials: 2, Runs: 1, Count: 2, BenchTime: "3x", Seed: seed, Resamples: 200}
+	return compare.Settings{Trials: 2, Runs: 1, Count: 2, BenchTime: "3x", Seed: seed, Resamples: 200, Metric: measure.Time}
 }
 
 func byName(rep *compare.Report) map[string]compare.Result {

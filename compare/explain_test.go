@@ -9,6 +9,7 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/testkit/cmpfixture"
 )
 
@@ -34,7 +35,7 @@ func TestExplainMatchesNothing(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var events int
-			_, err := compare.Run(context.Background(), compare.Options{Dir: dir, Bench: tc.bench, Settings: compare.Settings{Trials: 1, Runs: 1, Count: 1, BenchTime: "1x", Resamples: 10},
+			_, err := compare.Run(context.Background(), compare.Options{Dir: dir, Bench: tc.bench, Settings: compare.Settings{Trials: 1, Runs: 1, Count: 1, BenchTime: "1x", Resamples: 10, Metric: measure.Time},
 				Explain: []string{tc.explain}, CacheDir: cache, Out: t.TempDir(), Progress: func(ev compare.Event) {
 					if ev.Kind == compare.EventRun {
 						events++

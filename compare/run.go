@@ -94,6 +94,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 // steps, runs the engine and then Judge. It fails with an [*mbopt.Error]
 // for bad settings.
 func Judge(raw *engine.Raw, s Settings, rel Relevance) (*Report, error) {
+	s.Metric = recorded(s.Metric)
 	s = s.withDefaults()
 	if err := s.check(); err != nil {
 		return nil, err
@@ -203,7 +204,7 @@ func (opt *Options) check() (Settings, error) {
 		}
 		opt.Base = cmp.Or(opt.Head, "HEAD")
 	}
-	s := opt.Settings.withDefaults()
+	s := opt.Settings.forRun().withDefaults()
 	if err := s.check(); err != nil {
 		return s, err
 	}

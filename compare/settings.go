@@ -51,10 +51,14 @@ type Settings struct {
 	// FDR is the false discovery rate the verdicts control over all the
 	// comparison's estimates (0.05): see [FalseAlarms].
 	FDR float64 `json:"fdr,omitempty"`
-	// Metric is what is measured per operation: "" or measure.Time, the
+	// Metric is what is measured per operation: measure.Time, the
 	// benchmark's own ns/op; measure.CPU, the CPU time of its process;
 	// measure.Instructions, instructions counted under Valgrind (see
-	// package measure). With CPU and Instructions each of Count
+	// package measure). Zero, in the Options of [Run], is
+	// measure.DefaultMetric(): instructions where Valgrind is installed,
+	// else time (time with DuetParallel). A [Report] records time as "" (as every report did
+	// before there were other metrics), and [Analyze] and [Judge] read ""
+	// as time: they judge results already measured. With CPU and Instructions each of Count
 	// measurements per run is a pair of processes (two iteration
 	// counts), Count defaults to 1, BenchTime (default 100ms) is the
 	// benchtime of the normal run that measures B/op and allocs/op, which
@@ -107,15 +111,49 @@ func DefaultSettings() Settings {
 		FDR: DefaultFDR}
 }
 
-// CountedBenchTime is the default BenchTime of the CPU and instructions
-// metrics: the benchtime of the normal run that measures allocations.
-const CountedBenchTime = "100ms"
+// The defaults of [Settings] with the CPU and instructions metrics, which
+// count two iteration counts per measurement.
+const (
+	// CountedCount is their default Count.
+	CountedCount = 1
+	// CountedBenchTime is their default BenchTime: the benchtime of the
+	// normal run that measures allocations.
+	CountedBenchTime = "100ms"
+)
+
+// RunMetric returns the metric [Run] measures with s: Metric, or where
+// that is zero measure.DefaultMetric() (time with DuetParallel, which
+// only time has). It is never "".
+func (s Settings) RunMetric() measure.Metric {
+	switch {
+	case s.Metric != "":
+		return s.Metric
+	case s.Duet == DuetParallel:
+		return measure.Time
+	}
+	return measure.DefaultMetric()
+}
+
+// forRun returns s with its Metric settled for a run ([Settings.RunMetric])
+// as the report records it: time is "".
+func (s Settings) forRun() Settings {
+	s.Metric = recorded(s.RunMetric())
+	return s
+}
+
+// recorded returns metric m as a report records it: "" for measure.Time.
+func recorded(m measure.Metric) measure.Metric {
+	if m == measure.Time {
+		return ""
+	}
+	return m
+}
 
 // withDefaults fills the zero fields of s with DefaultSettings.
 func (s Settings) withDefaults() Settings {
 	d := DefaultSettings()
 	if s.counting() {
-		s.Count = cmp.Or(s.Count, 1)
+		s.Count = cmp.Or(s.Count, CountedCount)
 		s.BenchTime = cmp.Or(s.BenchTime, CountedBenchTime)
 		s.Benchmem = true
 	}
@@ -131,10 +169,11 @@ func (s Settings) withDefaults() Settings {
 }
 
 // Check reports whether s is valid, its zero fields taken as the defaults
-// ([DefaultSettings]; a counting metric's own count and bench time): an
+// of a run ([DefaultSettings]; the Metric of this machine, and a counting
+// metric's own count and bench time): an
 // [*mbopt.Error] naming the field and its range, as [Run] returns before
 // anything runs. Callers that do work before Run call it first.
-func (s Settings) Check() error { return s.withDefaults().check() }
+func (s Settings) Check() error { return s.forRun().withDefaults().check() }
 
 // check validates s (after withDefaults).
 func (s Settings) check() error {
@@ -193,7 +232,7 @@ func (s Settings) differences(t Settings) []string {
 // Schedule returns the engine's schedule of s, its zero fields taken as
 // the defaults ([DefaultSettings]; a counting metric's own count and
 // bench time), as [Run] gives it to engine.Run.
-func (s Settings) Schedule() engine.Schedule { return s.withDefaults().schedule() }
+func (s Settings) Schedule() engine.Schedule { return s.forRun().withDefaults().schedule() }
 
 // schedule returns the engine's schedule of s (after withDefaults).
 func (s Settings) schedule() engine.Schedule {

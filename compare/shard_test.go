@@ -326,7 +326,7 @@ func writeRecord(t *testing.T, dir string, rec compare.ShardRecord) {
 // shardSettings are valid settings of a shard record.
 func shardSettings() compare.Settings {
 	s := compare.DefaultSettings()
-	s.Trials, s.Runs, s.Count, s.BenchTime = 3, 2, 3, "10ms"
+	s.Trials, s.Runs, s.Count, s.BenchTime, s.Metric = 3, 2, 3, "10ms", measure.Time
 	return s
 }
 

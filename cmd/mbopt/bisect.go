@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,10 +31,13 @@ func newCmdBisect(s *streams) *cobra.Command {
   $ mbopt bisect --bench BenchmarkQuery --good v1.2.0 --bad main --metric instructions ./query`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Packages = args
-			if err := cli.Enum("--metric", metric, "time", "cpu", "instructions"); err != nil {
-				return err
+			if metric != "" {
+				if err := cli.Enum("--metric", metric, "time", "cpu", "instructions"); err != nil {
+					return err
+				}
 			}
 			o.Settings.Metric = measure.Metric(metric)
+			fmt.Fprintf(s.Err, "mbopt: bisect: measuring %s\n", o.Settings.RunMetric().Choice())
 			// On a terminal, each step's comparison draws compare's
 			// progress bar and each decided step a line above it; elsewhere
 			// (CI, a pipe) the log on standard output is the only record.
@@ -65,9 +69,9 @@ func newCmdBisect(s *streams) *cobra.Command {
 	cli.Choice(f, &format, "format", "text", "output format: {text|json}", verdict.BisectFormats...)
 	cli.Positive(f, &o.Settings.Trials, "trials", compare.DefaultTrials, "trials of each measurement (doubled for each repetition)", cli.AtLeastOne, bisect.FieldSettingsTrials)
 	cli.Positive(f, &o.Settings.Runs, "runs", compare.DefaultRuns, "runs per trial", cli.AtLeastOne, bisect.FieldSettingsRuns)
-	cli.Bind(f, &metric, "metric", "time", "what to measure per operation: {time|cpu|instructions}, as in mbopt compare", compare.FieldSettingsMetric)
-	cli.Positive(f, &o.Settings.Count, "count", 0, "go test -count per run (default 5 with --metric time, 1 with cpu and instructions)", cli.AtLeastOne, bisect.FieldSettingsCount)
-	cli.Bind(f, &o.Settings.BenchTime, "benchtime", "", "go test -benchtime per run (default 1s with --metric time; with cpu and instructions, "+compare.CountedBenchTime+" for the run that measures allocations)", compare.FieldSettingsBenchTime)
+	cli.Bind(f, &metric, "metric", "", "what to measure per operation: {time|cpu|instructions}, as in mbopt compare", compare.FieldSettingsMetric).DefValue = measure.DefaultMetricRule
+	cli.Positive(f, &o.Settings.Count, "count", 0, "go test -count per run", cli.AtLeastOne, bisect.FieldSettingsCount).DefValue = perMetric(strconv.Itoa(compare.DefaultCount), strconv.Itoa(compare.CountedCount))
+	cli.Bind(f, &o.Settings.BenchTime, "benchtime", "", "go test -benchtime per run (with cpu and instructions, of the run that measures allocations)", compare.FieldSettingsBenchTime).DefValue = perMetric(compare.DefaultBenchTime, compare.CountedBenchTime)
 	cli.Bind(f, &o.Settings.Threshold, "threshold", compare.DefaultThreshold, "the smallest relative change to locate: the first step's interval must lie beyond it (0.01 = 1%)", compare.FieldSettingsThreshold)
 	cli.Bind(f, &o.Explain, "explain", false, "compare the first bad commit with the last good one once more, with the benchmark's culprit functions", compare.FieldExplain)
 	cli.Positive(f, &o.MaxRepetitions, "max-repetitions", 3, "measurements of an unknown commit before it is skipped", cli.AtLeastOne, bisect.FieldMaxRepetitions)

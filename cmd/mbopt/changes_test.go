@@ -235,7 +235,7 @@ func TestCompareChangedSince(t *testing.T) {
 	f.repo.Commit("change Gc")
 	t.Chdir(f.repo.Dir)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	args := []string{"compare", "--app", f.app, "--micro", f.micro, "--module", "example.com/fix", "--base", "main",
+	args := []string{"compare", "--app", f.app, "--micro", f.micro, "--module", "example.com/fix", "--base", "main", "--metric", "time",
 		"--trials", "2", "--runs", "1", "--count", "2", "--benchtime", "3x", "--resamples", "200",
 		"--no-history", "--fail-on", "never", "--format", "json", "--out", t.TempDir()}
 	results := func(out string) map[string]compare.Result {

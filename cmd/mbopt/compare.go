@@ -102,8 +102,8 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	cli.BindP(f, &o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
 	cli.Positive(f, &o.Settings.Trials, "trials", d.Trials, "trials: passes over every benchmark, each in fresh processes", cli.AtLeastOne, compare.FieldSettingsTrials)
 	cli.Positive(f, &o.Settings.Runs, "runs", d.Runs, "runs per trial: processes per benchmark and version", cli.AtLeastOne, compare.FieldSettingsRuns)
-	cli.Positive(f, &o.Settings.Count, "count", 0, "measurements per process (-test.count)", cli.AtLeastOne, compare.FieldSettingsCount).DefValue = strconv.Itoa(d.Count)
-	cli.Bind(f, &o.Settings.BenchTime, "benchtime", "", "time (1s) or iterations (100x) per measurement (-test.benchtime)", compare.FieldSettingsBenchTime).DefValue = d.BenchTime
+	cli.Positive(f, &o.Settings.Count, "count", 0, "measurements per process (-test.count)", cli.AtLeastOne, compare.FieldSettingsCount).DefValue = perMetric(strconv.Itoa(d.Count), strconv.Itoa(compare.CountedCount))
+	cli.Bind(f, &o.Settings.BenchTime, "benchtime", "", "time (1s) or iterations (100x) per measurement (-test.benchtime; with cpu and instructions, of the run that measures allocations)", compare.FieldSettingsBenchTime).DefValue = perMetric(d.BenchTime, compare.CountedBenchTime)
 	f.Uint64Var(&o.Settings.Seed, "seed", d.Seed, "seed of the schedule and the bootstrap")
 	f.BoolVar(&o.Settings.Benchmem, "benchmem", false, "also compare B/op and allocs/op")
 	cli.Bind(f, &o.Settings.Budget, "budget", 0, "fit the schedule into this wall-clock time, e.g. 10m (fewer runs and counts, never fewer than 2 trials)", compare.FieldSettingsBudget)
@@ -111,7 +111,7 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	cli.Bind(f, &o.Settings.Confidence, "confidence", d.Confidence, "confidence level of the intervals", compare.FieldSettingsConfidence)
 	cli.Positive(f, &o.Settings.Resamples, "resamples", d.Resamples, "bootstrap resamples", cli.AtLeastOne, compare.FieldSettingsResamples)
 	cli.Bind(f, &o.Settings.UntilStable, "until-stable", 0, "stop a benchmark once both versions have 2 trials, the measurements a verdict needs, and an interval narrower than this width, e.g. 0.02 (0: off)", compare.FieldSettingsUntilStable)
-	cli.Bind(f, (*string)(&o.Settings.Metric), "metric", string(measure.Time), "what to measure per operation: {time|cpu|instructions} (time: the benchmark's ns/op; cpu: its process's CPU time; instructions: counted under Valgrind; cpu and instructions default to --count 1 --benchtime "+compare.CountedBenchTime+" and always compare B/op and allocs/op)", compare.FieldSettingsMetric)
+	cli.Bind(f, (*string)(&o.Settings.Metric), "metric", "", "what to measure per operation: {time|cpu|instructions} (time: the benchmark's ns/op; cpu: its process's CPU time; instructions: counted under Valgrind; cpu and instructions have their own --count and --benchtime defaults and always compare B/op and allocs/op)", compare.FieldSettingsMetric).DefValue = measure.DefaultMetricRule
 	cli.Bind(f, &o.Settings.Duet, "duet", compare.DuetSequential, "with --metric time: run base and head {sequential|parallel}: parallel runs them at the same time, each bound to a CPU of its own with GOMAXPROCS=1, so both see the same interference", compare.FieldSettingsDuet)
 	cli.Positive(f, &o.Settings.FDR, "fdr", d.FDR, "false discovery rate the verdicts control over all the comparison's benchmarks and units (Benjamini–Hochberg; 1: no correction)", "%s %v: it must be in (0, 1], such as 0.05 (1 turns the correction off); 0 would flag nothing", compare.FieldSettingsFDR)
 	f.BoolVar(&o.noCache, "no-cache", false, "build every test binary afresh instead of reusing those built from the same commit")
@@ -124,6 +124,12 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	cli.Bind(f, &o.appCmd, "app-cmd", "", "with --confirm: the application workload, a shell `command` run in each version's module root as mbopt run's --app-cmd ({profile}: a CPU profile it may write); a fixed amount of work", flow.FieldAppCommand, compare.FieldConfirmCommand)
 	addCompareHistoryFlags(f, &o.hist)
 	return cmd
+}
+
+// perMetric writes the default of a flag whose default depends on the
+// metric: the time metric's, then the counting metrics'.
+func perMetric(time, counted string) string {
+	return time + " with --metric time, " + counted + " with cpu and instructions"
 }
 
 // runCompare runs the comparison and prints the report.

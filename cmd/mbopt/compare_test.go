@@ -20,8 +20,10 @@ import (
 	"github.com/mbopt/mbopt/testkit/cmpfixture"
 )
 
-// compareArgs are short settings for the fixture.
-var compareArgs = []string{"compare", "--trials", "3", "--runs", "2", "--count", "3", "--benchtime", "10ms", "--resamples", "2000"}
+// compareArgs are short settings for the fixture, in time (the fixture's
+// verdicts are about its sec/op; with Valgrind installed the default
+// would count instructions). A later --metric overrides it.
+var compareArgs = []string{"compare", "--metric", "time", "--trials", "3", "--runs", "2", "--count", "3", "--benchtime", "10ms", "--resamples", "2000"}
 
 // compareEnv is the environment of the mbopt processes of these tests: a
 // fresh mbopt cache (XDG_CACHE_HOME under tmp) but the usual Go build
@@ -119,7 +121,7 @@ func TestCompareKilledLeavesNoWorktree(t *testing.T) {
 	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
 	tmp := t.TempDir()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
-		cmd := exec.Command(buildMbopt(t), "compare", "--trials", "50", "--benchtime", "20ms", "--fail-on", "never")
+		cmd := exec.Command(buildMbopt(t), "compare", "--metric", "time", "--trials", "50", "--benchtime", "20ms", "--fail-on", "never")
 		cmd.Dir = dir
 		cmd.Env = compareEnv(t, tmp)
 		var errb syncBuffer
@@ -304,7 +306,11 @@ func TestCompareHelpListsMetrics(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	flags := out[strings.Index(out, "\nFlags:\n"):]
 	for _, tc := range []struct{ where, text, want string }{
-		{"manual", out[:len(out)-len(flags)], "--metric time|cpu|instructions (time)"},
+		{"manual", out[:len(out)-len(flags)], "--metric time|cpu|instructions: what is measured per operation (default:"},
+		{"manual", out[:len(out)-len(flags)], "instructions where Valgrind is installed, else time;"},
+		{"flags", flags, "(default \"instructions where Valgrind is installed, else time\")"},
+		{"flags", flags, "(default 5 with --metric time, 1 with cpu and instructions)"},
+		{"flags", flags, "(default \"1s with --metric time, 100ms with cpu and instructions\")"},
 		{"flags", flags, "--metric string"},
 		{"flags", flags, "{time|cpu|instructions}"},
 		{"flags", flags, "--duet string"},

@@ -551,9 +551,11 @@
 //
 // The metric:
 //
-//   - --metric time|cpu|instructions (time): what is measured per
-//     operation. time is the benchmark's own ns/op, which sees everything,
-//     the machine's noise included. cpu is the user and system CPU time of
+//   - --metric time|cpu|instructions: what is measured per operation
+//     (default: instructions where Valgrind is installed, else time; the
+//     first line of the log and of the text report names it and how to
+//     get the other). time is the benchmark's own ns/op, which sees
+//     everything, the machine's noise included. cpu is the user and system CPU time of
 //     the benchmark's process, instructions the instructions counted under
 //     Valgrind (package measure; the Debian/Ubuntu package valgrind); both
 //     run each measurement as two processes at two iteration counts and take
@@ -571,8 +573,10 @@
 //
 // The schedule:
 //
-//   - --trials N (3), --runs N (3), --count N (5), --benchtime D (1s): each
-//     of --trials trials runs --runs processes per benchmark and version, each
+//   - --trials N (3), --runs N (3), --count N (5 with time, 1 with cpu and
+//     instructions), --benchtime D (1s with time, 100ms with cpu and
+//     instructions): each of --trials trials runs --runs processes per
+//     benchmark and version, each
 //     -test.count --count at -test.benchtime --benchtime; in each run the
 //     benchmarks are shuffled and each one's base and head run back to back in
 //     a random order.
@@ -860,8 +864,9 @@
 // profiles it names.
 //
 //   - --metric time|cpu|instructions: what each step measures, as in mbopt
-//     compare (default time). cpu and instructions do not grow with the
-//     machine's load, so they decide with fewer trials on a busy machine.
+//     compare (default: instructions where Valgrind is installed, else
+//     time; standard error's first line names it). cpu and instructions
+//     do not grow with the machine's load, so they decide with fewer trials on a busy machine.
 //   - --trials, --runs, --count, --benchtime: the schedule of each
 //     measurement, as in mbopt compare (trials double at each repetition;
 //     --count and --benchtime default to the metric's defaults).
@@ -914,8 +919,9 @@
 //     id or a name in the function's package (default: the first benchmark
 //     of that package, in name order, that matches --bench and calls it).
 //   - --bench PATTERN [PACKAGES], --head REV, --metric, --trials, --runs,
-//     --seed: the comparison, as in mbopt compare; --metric defaults to
-//     instructions (the sizing needs Valgrind anyway).
+//     --seed: the comparison, as in mbopt compare; --metric defaults as
+//     there, to instructions wherever mutate runs (the sizing needs
+//     Valgrind anyway).
 //   - --format text|json, -o FILE: text says caught or not and by which
 //     benchmarks, the sizing, then the comparison as mbopt compare prints
 //     it; json is a mutate.Result: function, slowdown, file, sized_by,

@@ -85,7 +85,7 @@ func TestCompareHostileNames(t *testing.T) {
 	r.Commit("head\n::error::injected")
 	tmp := t.TempDir()
 	summary := filepath.Join(tmp, "summary.md")
-	args := []string{"compare", "--base", "base", "--head", "HEAD", "--bench", "BenchmarkHostile", "./h",
+	args := []string{"compare", "--base", "base", "--head", "HEAD", "--bench", "BenchmarkHostile", "./h", "--metric", "time",
 		"--trials", "2", "--runs", "1", "--count", "4", "--benchtime", "50x", "--resamples", "500",
 		"--no-history", "--fail-on", "never", "--out", filepath.Join(tmp, "raw"), "--format", "github"}
 	withFormat := func(f string) []string { return append(append([]string{}, args[:len(args)-1]...), f) }

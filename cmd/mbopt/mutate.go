@@ -23,7 +23,6 @@ func newCmdMutate(s *streams) *cobra.Command {
 	)
 	d := compare.DefaultSettings()
 	o.Compare.Settings = d
-	o.Compare.Settings.Metric = measure.Instructions
 	c := &cobra.Command{
 		Use:   "mutate --func NAME --slowdown S [--bench PATTERN] [flags] [PACKAGES]",
 		Short: "Slow one function down and see whether the benchmarks catch it",
@@ -31,8 +30,10 @@ func newCmdMutate(s *streams) *cobra.Command {
   $ mbopt mutate --func 'example.com/m/store.(*Tree).Get' --slowdown 0.5 --bench Get --format json -o mutant.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Compare.Packages = args
-			if err := cli.Enum("--metric", string(o.Compare.Settings.Metric), "time", "cpu", "instructions"); err != nil {
-				return err
+			if m := string(o.Compare.Settings.Metric); m != "" {
+				if err := cli.Enum("--metric", m, "time", "cpu", "instructions"); err != nil {
+					return err
+				}
 			}
 			if err := mbopt.CheckOutput(cli.FieldOutput, output); err != nil {
 				return err
@@ -42,7 +43,7 @@ func newCmdMutate(s *streams) *cobra.Command {
 				o.Compare.Progress = p.Event
 				defer p.Clear()
 			}
-			fmt.Fprintf(s.Err, "mbopt: mutate: sizing %s's slowdown under Valgrind\n", o.Func)
+			fmt.Fprintf(s.Err, "mbopt: mutate: sizing %s's slowdown under Valgrind; the comparison measures %s\n", o.Func, o.Compare.Settings.RunMetric().Choice())
 			res, err := mutate.Run(cmd.Context(), o)
 			if err != nil {
 				return err
@@ -60,7 +61,7 @@ func newCmdMutate(s *streams) *cobra.Command {
 	cli.Bind(f, &o.SizeBenchmark, "size-bench", "", "the benchmark (`ID` or a name in the function's package) that measures the function's cost (default: the first of its package that calls it)", mutate.FieldSizeBenchmark)
 	cli.Bind(f, &o.Compare.Head, "head", "", "the revision to mutate (default HEAD)", compare.FieldHead)
 	cli.Bind(f, &o.Compare.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)", mutate.FieldCompareBench, compare.FieldBench)
-	cli.Bind(f, (*string)(&o.Compare.Settings.Metric), "metric", string(measure.Instructions), "what to measure per operation: {time|cpu|instructions}, as in mbopt compare", compare.FieldSettingsMetric)
+	cli.Bind(f, (*string)(&o.Compare.Settings.Metric), "metric", "", "what to measure per operation: {time|cpu|instructions}, as in mbopt compare", compare.FieldSettingsMetric).DefValue = measure.DefaultMetricRule
 	cli.Positive(f, &o.Compare.Settings.Trials, "trials", d.Trials, "trials, as in mbopt compare", cli.AtLeastOne, compare.FieldSettingsTrials)
 	cli.Positive(f, &o.Compare.Settings.Runs, "runs", d.Runs, "runs per trial, as in mbopt compare", cli.AtLeastOne, compare.FieldSettingsRuns)
 	f.Uint64Var(&o.Compare.Settings.Seed, "seed", d.Seed, "seed of the schedule and the bootstrap")

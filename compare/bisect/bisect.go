@@ -71,7 +71,9 @@ type Options struct {
 	Good, Bad string
 	// Settings are compare's schedule and statistics for each step;
 	// Settings.Metric is the metric bisected (time, cpu or
-	// instructions; "" is time), and zero Count and BenchTime are
+	// instructions; "" is compare's default, compare.Settings.RunMetric:
+	// instructions where Valgrind is installed, else time), and zero
+	// Count and BenchTime are
 	// compare's defaults for that metric.
 	Settings compare.Settings
 	// MaxRepetitions bounds the measurements of one commit whose
@@ -249,10 +251,8 @@ func run(ctx context.Context, o Options, step measureFunc) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	o.Settings.Metric = o.Settings.RunMetric() // every step measures the same
 	res := &Result{Good: good, Bad: bad, Metric: o.Settings.Metric, Skipped: []Skipped{}}
-	if res.Metric == "" {
-		res.Metric = measure.Time
-	}
 	ref, err := measureReference(ctx, o, step, good, bad, res)
 	if bf := (*buildFailure)(nil); errors.As(err, &bf) {
 		return nil, o.unbuildable(bf, good, bad)

@@ -241,7 +241,7 @@ func TestNotLocated(t *testing.T) {
 	// trials may exclude zero between two identical binaries (a -0.2%
 	// [-0.2%, -0.2%] was seen), which bisect takes for a change.
 	s := compare.DefaultSettings()
-	s.Trials, s.Runs, s.Count, s.BenchTime = 3, 2, 3, "3000x"
+	s.Metric, s.Trials, s.Runs, s.Count, s.BenchTime = measure.Time, 3, 2, 3, "3000x"
 	_, err := bisect.Run(context.Background(), bisect.Options{
 		Dir: r.Dir, Bench: cmpfixture.Work, Good: c[0], Bad: c[2], Settings: s, CacheDir: t.TempDir(),
 	})

@@ -10,8 +10,10 @@ import (
 // checks them, as [Compare] does before anything runs; a caller that
 // applies the gate itself calls it first for the resolved FailOn. Zero
 // settings are the defaults (compare.Settings.Check). It is idempotent:
-//   - Settings.Metric must be one of measure.Metrics; measure.Time, the
-//     default, is stored as "", which the report leaves out;
+//   - Settings.Metric must be one of measure.Metrics; a zero one becomes
+//     the metric compare.Run would choose (compare.Settings.RunMetric:
+//     instructions where Valgrind is installed, else time), so that the
+//     comparison can say which it measures before it starts;
 //   - FailOn "" is FailOnNever for an A/A comparison (a detection there is
 //     a false alarm, not a regression) and for a Bridge (the new baseline
 //     differs on purpose), else FailOnDefiniteRegression;
@@ -27,14 +29,11 @@ import (
 func (cfg *CompareConfig) Resolve() error {
 	s := &cfg.Settings
 	if s.Metric != "" {
-		m, err := measure.ParseMetric(string(s.Metric))
-		if err != nil {
+		if _, err := measure.ParseMetric(string(s.Metric)); err != nil {
 			return compare.FieldSettingsMetric.Errorf("%v", err)
 		}
-		if m == measure.Time {
-			s.Metric = ""
-		}
 	}
+	s.Metric = s.RunMetric()
 	if cfg.FailOn == "" {
 		cfg.FailOn = compare.FailOnDefiniteRegression
 		if cfg.AA || cfg.Bridge {

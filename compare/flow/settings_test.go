@@ -1,6 +1,8 @@
 package flow
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/mbopt/mbopt/compare"
@@ -8,7 +10,10 @@ import (
 	"github.com/mbopt/mbopt/relevance/measure"
 )
 
+// TestCompareConfigResolve runs without valgrind in PATH, so that a zero
+// metric resolves to time; a want with no Metric wants time.
 func TestCompareConfigResolve(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
 	threshold := func(x float64) *float64 { return &x }
 	for _, tc := range []struct {
 		name string
@@ -22,7 +27,7 @@ func TestCompareConfigResolve(t *testing.T) {
 			err: "Resamples is -1; it must be positive, such as 10000"},
 		{name: "unknown metric", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Metric: "wall"}}},
 			err: `unknown metric "wall": valid values are time, cpu, instructions`},
-		{name: "time is the default", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Metric: measure.Time, Count: 5}}},
+		{name: "time stays time", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Metric: measure.Time, Count: 5}}},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: compare.Settings{Count: 5}}}},
 		{name: "a counting metric keeps a count set", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Metric: measure.Instructions, Count: 5}}},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: compare.Settings{Metric: measure.Instructions, Count: 5}}}},
@@ -69,12 +74,44 @@ func TestCompareConfigResolve(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if tc.want.Settings.Metric == "" {
+				tc.want.Settings.Metric = measure.Time
+			}
 			if cfg.FailOn != tc.want.FailOn || cfg.Settings != tc.want.Settings {
 				t.Errorf("Resolve: FailOn %s, Settings %+v; want %s, %+v", cfg.FailOn, cfg.Settings, tc.want.FailOn, tc.want.Settings)
 			}
 			again := cfg
 			if err := again.Resolve(); err != nil || again.FailOn != cfg.FailOn || again.Settings != cfg.Settings {
 				t.Errorf("Resolve is not idempotent: %v, %s %+v", err, again.FailOn, again.Settings)
+			}
+		})
+	}
+}
+
+// TestResolveDefaultMetric checks that a zero metric becomes the one the
+// machine has: instructions with valgrind in PATH, time without it, and
+// time with the parallel duet, which only time has.
+func TestResolveDefaultMetric(t *testing.T) {
+	with := t.TempDir()
+	if err := os.WriteFile(filepath.Join(with, "valgrind"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path, duet string
+		want             measure.Metric
+	}{
+		{"with valgrind", with, "", measure.Instructions},
+		{"without valgrind", t.TempDir(), "", measure.Time},
+		{"with valgrind and the parallel duet", with, compare.DuetParallel, measure.Time},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("PATH", tc.path)
+			cfg := CompareConfig{Options: compare.Options{Settings: compare.Settings{Duet: tc.duet}}}
+			if err := cfg.Resolve(); err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Settings.Metric != tc.want {
+				t.Errorf("Resolve with PATH=%s and duet %q: metric %q, want %q", tc.path, tc.duet, cfg.Settings.Metric, tc.want)
 			}
 		})
 	}

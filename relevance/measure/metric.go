@@ -42,3 +42,35 @@ func (m Metric) Unit() string {
 	}
 	return "sec/op"
 }
+
+// DefaultMetricRule says in words which metric [DefaultMetric] returns,
+// as help texts show the default.
+const DefaultMetricRule = "instructions where Valgrind is installed, else time"
+
+// DefaultMetric returns the metric a comparison measures when it is given
+// none: Instructions where Valgrind is installed (valgrind in PATH, as
+// [FindValgrind] finds it), since a shared machine's noise barely moves a
+// count (wall time's minimum detectable effect was 35–58% on a shared CI
+// runner), else Time, which needs nothing installed. It is the one place
+// this rule is made; every command's default follows it.
+func DefaultMetric() Metric {
+	if _, err := FindValgrind(""); err == nil {
+		return Instructions
+	}
+	return Time
+}
+
+// Choice returns a sentence, without a final period, that names the
+// metric m measures and how to measure the other of the two defaults
+// (time, instructions) instead, as a comparison's first line says it,
+// such as "instructions per operation, counted under Valgrind (--metric
+// time for wall time)". The zero Metric is Time.
+func (m Metric) Choice() string {
+	switch m {
+	case Instructions:
+		return "instructions per operation, counted under Valgrind (--metric time for wall time)"
+	case CPU:
+		return "CPU time per operation (--metric instructions counts instructions under Valgrind, steadier on a shared machine; --metric time for wall time)"
+	}
+	return "wall time per operation (--metric instructions counts instructions under Valgrind, steadier on a shared machine)"
+}

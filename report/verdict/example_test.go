@@ -43,7 +43,7 @@ func ExampleWriteText() {
 		panic(err)
 	}
 	// Output:
-	// mbopt compare: example.com/tinytsdb
+	// mbopt compare: example.com/tinytsdb, wall time per operation (--metric instructions counts instructions under Valgrind, steadier on a shared machine)
 	//
 	// base  main  0123456789ab
 	// head  HEAD  fedcba987654

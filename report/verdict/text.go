@@ -358,7 +358,8 @@ func rawText(r *compare.Report) string {
 	return strings.Join(parts, ", ")
 }
 
-// WriteText writes r as text: a header naming the module and the two
+// WriteText writes r as text: a header naming the module, the metric and
+// how to measure the other (measure.Metric.Choice), and the two
 // revisions; the headline, a sentence on the leading detection and its
 // share of the application's CPU time; a tally; the table of detections
 // and the table of unchanged results (verdict, change, confidence
@@ -376,7 +377,7 @@ func WriteText(w io.Writer, r *compare.Report) error {
 	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
 	name := func(res *compare.Result) string { return displayName(r.Module, res) }
 
-	p("mbopt compare: %s\n\n", cmp.Or(r.Module, "(unknown module)"))
+	p("mbopt compare: %s, %s\n\n", cmp.Or(r.Module, "(unknown module)"), r.Settings.Metric.Choice())
 	p("base  %s\n", revisionText(r.Base))
 	p("head  %s\n\n", revisionText(r.Head))
 	p("%s\n", headline(r, name))
