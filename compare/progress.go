@@ -8,6 +8,7 @@ import (
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // A ProgressPrinter renders a comparison's events as mbopt compare prints
@@ -20,6 +21,12 @@ type ProgressPrinter struct {
 	Terminal bool             // W is a terminal: draw a status line
 	Width    int              // of the terminal
 	Now      func() time.Time // the clock
+	// Metric, when set, is the metric measured (Settings.RunMetric): the
+	// first event prints a line that names it and how to measure the
+	// other (measure.Metric.Choice) before its own, so that the line
+	// comes once the comparison has passed its checks and started.
+	Metric measure.Metric
+	said   bool // the metric's line is printed
 
 	line     progress.Line
 	runStart time.Time
@@ -29,6 +36,10 @@ type ProgressPrinter struct {
 // Event is the [Options.Progress] hook.
 func (p *ProgressPrinter) Event(ev Event) {
 	p.line.W, p.line.Terminal, p.line.Width = p.W, p.Terminal, p.Width
+	if p.Metric != "" && !p.said {
+		p.said = true
+		p.line.Println("measuring " + p.Metric.Choice())
+	}
 	switch ev.Kind {
 	case EventBuild:
 		what := "built"

@@ -37,12 +37,11 @@ func newCmdBisect(s *streams) *cobra.Command {
 				}
 			}
 			o.Settings.Metric = measure.Metric(metric)
-			fmt.Fprintf(s.Err, "mbopt: bisect: measuring %s\n", o.Settings.RunMetric().Choice())
 			// On a terminal, each step's comparison draws compare's
 			// progress bar and each decided step a line above it; elsewhere
 			// (CI, a pipe) the log on standard output is the only record.
 			if terminal, width := progress.IsTerminal(s.Err); terminal {
-				p := &compare.ProgressPrinter{W: s.Err, Terminal: true, Width: width, Now: time.Now}
+				p := &compare.ProgressPrinter{W: s.Err, Terminal: true, Width: width, Now: time.Now, Metric: o.Settings.RunMetric()}
 				o.CompareProgress = p.Event
 				o.Progress = func(st bisect.Step) {
 					p.Clear()

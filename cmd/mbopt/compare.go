@@ -158,7 +158,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if err := verdict.CheckStepSummary(o.cmpFormat, os.Getenv("GITHUB_STEP_SUMMARY")); err != nil {
 		return err
 	}
-	p := &compare.ProgressPrinter{W: s.Err, Terminal: o.terminal, Width: o.width, Now: time.Now}
+	p := &compare.ProgressPrinter{W: s.Err, Terminal: o.terminal, Width: o.width, Now: time.Now, Metric: cfg.Settings.Metric}
 	cfg.Progress = p.Event
 	cfg.Logf = func(format string, args ...any) { p.Clear(); fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
 	cfg.Warn = func(err error) { p.Clear(); cli.Warn(s.Err, err) }

@@ -6,14 +6,16 @@ import (
 	"strings"
 )
 
-// WriteText writes r as a short log: one line per measurement (commit,
+// WriteText writes r as a short log: a line naming the benchmark, the
+// two revisions and the metric with how to measure the other
+// (measure.Metric.Choice), one line per measurement (commit,
 // decision, change with its interval, subject or the reason for a skip),
 // then the skipped commits and the outcome: the first bad commit, the
 // candidates that skipped commits leave, or the changes the steps show
 // when there is more than one.
 func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "bisect %s: good %s, bad %s\n", r.Bench, short(r.Good), short(r.Bad))
+	fmt.Fprintf(&b, "bisect %s: good %s, bad %s; %s\n", r.Bench, short(r.Good), short(r.Bad), r.Metric.Choice())
 	for _, s := range r.Steps {
 		if s.Decision == Skip && s.Trials > 0 && s.Unit == "" {
 			fmt.Fprintf(&b, "  %s  %-7s  %s\n", short(s.Commit), s.Decision, s.Reason)

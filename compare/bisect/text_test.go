@@ -24,7 +24,7 @@ func TestWriteText(t *testing.T) {
 					{Commit: h('c'), Subject: "comment", Change: 0.01, Low: -0.1, High: 0.1, Trials: 3, Unit: "sec/op", Decision: bisect.Good},
 				},
 				Skipped: []bisect.Skipped{{Commit: h('b'), Reason: "does not build: x.go:1: undefined: y"}}},
-			want: `bisect m.BenchmarkWork: good aaaaaaaaaaaa, bad ffffffffffff
+			want: `bisect m.BenchmarkWork: good aaaaaaaaaaaa, bad ffffffffffff; wall time per operation (--metric instructions counts instructions under Valgrind, steadier on a shared machine)
   ffffffffffff  bad        +50.0% [+40.0%, +60.0%] 3 trials  comment
   bbbbbbbbbbbb  skip     does not build: x.go:1: undefined: y
   dddddddddddd  bad        +48.0% [+30.0%, +70.0%] 3 trials  twice the work
@@ -40,7 +40,7 @@ first bad commit: dddddddddddddddddddddddddddddddddddddddd (last good cccccccccc
 					{From: h('a'), To: h('c'), Change: -0.018, Low: -0.023, High: -0.013},
 					{From: h('d'), To: h('e'), Change: -0.04, Low: -0.05, High: -0.03},
 				}},
-			want: `bisect m.BenchmarkWork: good aaaaaaaaaaaa, bad ffffffffffff
+			want: `bisect m.BenchmarkWork: good aaaaaaaaaaaa, bad ffffffffffff; wall time per operation (--metric instructions counts instructions under Valgrind, steadier on a shared machine)
 not located: the steps show 2 changes, not one:
   aaaaaaaaaaaa..cccccccccccc     -1.8% [-2.3%, -1.3%]
   dddddddddddd..eeeeeeeeeeee     -4.0% [-5.0%, -3.0%]
@@ -50,7 +50,7 @@ bisect each range on its own, or raise --threshold above the smaller changes to 
 		{
 			name: "not located",
 			r:    bisect.Result{Bench: "m.BenchmarkWork", Good: h('a'), Bad: h('f')},
-			want: "bisect m.BenchmarkWork: good aaaaaaaaaaaa, bad ffffffffffff\nnot located\n",
+			want: "bisect m.BenchmarkWork: good aaaaaaaaaaaa, bad ffffffffffff; wall time per operation (--metric instructions counts instructions under Valgrind, steadier on a shared machine)\nnot located\n",
 		},
 	}
 	for _, tt := range tests {

@@ -77,8 +77,8 @@ type CompareConfig struct {
 	// with mbopt.CheckOutput before anything runs: not one of the
 	// comparison's inputs, not a directory, in a directory that exists.
 	Output string
-	// Logf, when set, gets a line of the comparison's log: the metric
-	// measured (the first line), what changed, the A/A calibration.
+	// Logf, when set, gets a line of the comparison's log: what changed,
+	// the A/A calibration.
 	Logf func(format string, args ...any)
 	// Warn, when set, gets the warnings, as *mbopt.Error values naming the
 	// setting concerned (History, AppBenchmark): a calibration that could
@@ -103,8 +103,7 @@ const (
 )
 
 // Compare runs the comparison cfg describes, the way mbopt compare does:
-// it checks the configuration, logs the metric it measures
-// (measure.Metric.Choice), and opens the history before any benchmark
+// it checks the configuration and opens the history before any benchmark
 // runs, chooses the benchmarks (a suite file, an analysis's suite with what
 // changed, a preset or Bench), runs [compare.Run], retakes the verdicts
 // against the thresholds calibrated from the history's A/A comparisons and
@@ -117,8 +116,6 @@ func Compare(ctx context.Context, cfg CompareConfig) (*compare.Report, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	// The first line of the log: which metric, and how to get the other.
-	cfg.logf()("measuring %s", cfg.Settings.Metric.Choice())
 	store := !cfg.NoHistory && !cfg.Shard.Enabled() && !cfg.TrialShard.Enabled()
 	histPath, st, err := openOutputHistory(ctx, store, cfg.History, cfg.Output, []string{cfg.SuiteFile})
 	if err != nil {

@@ -22,7 +22,7 @@ func ExampleWriteBisect() {
 		fmt.Println(err)
 	}
 	// Output:
-	// bisect example.com/m.BenchmarkQuery: good 0123456789ab, bad fedcba987654
+	// bisect example.com/m.BenchmarkQuery: good 0123456789ab, bad fedcba987654; wall time per operation (--metric instructions counts instructions under Valgrind, steadier on a shared machine)
 	//   fedcba987654  bad        +25.0% [+20.0%, +30.0%] 3 trials  query: sort the keys
 	// first bad commit: fedcba9876543210 (last good 0123456789abcdef)
 }
