@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mbopt/mbopt/report/internal/doc"
 	"github.com/mbopt/mbopt/report/internal/render"
 	"github.com/mbopt/mbopt/report/plot"
 )
@@ -29,16 +30,15 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 		Src                  template.URL
 	}
 	data := struct {
-		D           *Document
-		Images      []img
-		Certificate string
-		CostCert    string
-		SuiteCost   string
-		Suite       string
-		Stop        string
-		Scope       string
-		ThinFix     []string
-		Cost        bool
+		D      *Document
+		Images []img
+		// Notes, Picks, Recommendations and Benchmarks are printed
+		// by package doc's HTML printer.
+		Notes, Picks, Recommendations, Benchmarks template.HTML
+		Suite                                     string
+		Stop                                      string
+		Scope                                     string
+		ThinFix                                   []string
 		// SuiteProject and SuiteOverall are the minimal (or selected)
 		// suite's own coverage: its last pick's cumulative ratios.
 		SuiteProject, SuiteOverall float64
@@ -53,19 +53,13 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 			Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(im.PNG)),
 		})
 	}
-	if d.Certificate != nil {
-		data.Certificate = CertificateText(d.Certificate)
-	}
-	if d.CostCertificate != nil {
-		data.CostCert = CostCertificateText(d.CostCertificate)
-	}
-	if d.SuiteCost != nil {
-		data.SuiteCost = SuiteCostText(d.SuiteCost)
-	}
+	data.Notes = printHTML(func(p doc.Printer) { printNotes(p, d.suiteNotes()) })
+	data.Picks = printHTML(func(p doc.Printer) { p.Table(d.picksTable(false)) })
+	data.Recommendations = printHTML(func(p doc.Printer) { p.Table(d.recommendationsTable(false)) })
+	data.Benchmarks = printHTML(func(p doc.Printer) { p.Table(d.benchmarksTable(0)) })
 	var sb strings.Builder
 	writeSuiteHeading(func(f string, a ...any) { fmt.Fprintf(&sb, f, a...) }, d)
 	data.Suite = strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(sb.String(), "**", ""), "## ", ""))
-	data.Cost = d.Selection != nil && d.Selection.TotalCostSeconds > 0
 	data.Scope = d.scopeText()
 	if len(d.ThinBenchmarks) > 0 {
 		data.ThinFix = d.thinFix()
@@ -74,14 +68,8 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 }
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct":  render.Pct,
-	"secs": secs,
-	"inc":  func(i int) int { return i + 1 },
-	// heads and cells are the impact columns (see Document.impactHeads).
-	"heads": func(d *Document) []string { return d.impactHeads() },
-	"cells": func(d *Document, attributed, attributedShare, flat, flatShare float64) []string {
-		return d.impactCells(attributed, attributedShare, flat, flatShare)
-	},
+	"pct":        render.Pct,
+	"secs":       secs,
 	"attributed": func(d *Document) bool { return d.attributed() },
 	"impactName": func(d *Document) string { return d.impactName() },
 	"join":       strings.Join,
@@ -91,15 +79,10 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 		}
 		return fmt.Sprintf("%d (%.2f%%)", o.Counts[i][j], 100*o.Shares[i][j])
 	},
-	"step": func(d *Document, i int) SelectionStep { return d.Selection.Steps[i] },
 	// The marks of issue 24: marginal picks, negligible and maybe-unseen
 	// recommendations, thin benchmark profiles.
-	"negligible": func(n *Negligible) string { return n.what() },
-	"cpuWall":    func(t ThinBenchmark) string { return t.cpuWall() },
-	"hidden":     func(t ThinBenchmark) string { return t.hiddenText(func(s string) string { return s }) },
-	"thin": func(d *Document, id string) bool {
-		return slices.ContainsFunc(d.ThinBenchmarks, func(t ThinBenchmark) bool { return t.ID == id })
-	},
+	"cpuWall": func(t ThinBenchmark) string { return t.cpuWall() },
+	"hidden":  func(t ThinBenchmark) string { return t.hiddenText(func(s string) string { return s }) },
 	"anyMarginal": func(d *Document) bool {
 		return slices.ContainsFunc(d.MinimalSuite, func(p Pick) bool { return p.Marginal })
 	},
@@ -142,24 +125,15 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 </div>
 <p class="scope"><b>Benchmarks.</b> {{len .D.Benchmarks}} analysed: {{.Scope}}{{with .D.ThinBenchmarks}} <span class="mark thin">thin</span> {{len .}} of them took too few CPU samples to trust (see <a href="#thin">Thin benchmark profiles</a>).{{end}}</p>
 {{range lines .Suite}}<p>{{.}}</p>
-{{end}}{{with .Certificate}}<p class="note"><b>Optimality.</b> {{.}}</p>
-{{end}}{{with .CostCert}}<p class="note"><b>Cost optimality.</b> {{.}}</p>
-{{end}}{{with .SuiteCost}}<p><b>Suite cost.</b> {{.}}.</p>
-{{end}}
+{{end}}{{.Notes}}
 <h2>Figures</h2>
 {{range .Images}}<figure id="{{.Name}}"><img src="{{.Src}}" alt="{{.Title}}"><figcaption>{{.Caption}}</figcaption></figure>
 {{end}}
 {{if .D.MinimalSuite}}<h2>Suite, pick by pick</h2>
-<table><tr><th>#</th><th>benchmark</th><th>added</th><th>project</th><th>overall</th>{{range heads .D}}<th>{{.}}</th>{{end}}{{if .Cost}}<th>cost</th><th>cumulative cost</th>{{end}}</tr>
-{{$d := .D}}{{$cost := .Cost}}{{range $i, $s := .D.MinimalSuite}}<tr><td class="n">{{inc $i}}</td><td><code>{{$s.ID}}</code>{{if $s.Marginal}}<span class="mark marginal">marginal</span>{{end}}{{if thin $d $s.ID}}<span class="mark thin">thin</span>{{end}}</td><td class="n">+{{$s.Added}}</td><td class="n">{{pct $s.CumulativeProjectRatio}}</td><td class="n">{{pct $s.CumulativeOverallRatio}}</td>{{range cells $d $s.AttributedImpactSeconds $s.AttributedImpactShare $s.ImpactSeconds $s.ImpactShare}}<td class="n">{{.}}</td>{{end}}{{if $cost}}{{with step $d $i}}<td class="n">{{secs .CostSeconds}}</td><td class="n">{{secs .CumulativeCostSeconds}}</td>{{end}}{{end}}</tr>
-{{end}}</table>
-{{if anyMarginal .D}}<p><span class="mark marginal">marginal</span> the functions the pick adds take under 1% of the application's {{.D.Impact}} time: it keeps the suite's coverage through code that barely runs; whether it is worth running is your call.</p>
+{{.Picks}}{{if anyMarginal .D}}<p><span class="mark marginal">marginal</span> the functions the pick adds take under 1% of the application's {{.D.Impact}} time: it keeps the suite's coverage through code that barely runs; whether it is worth running is your call.</p>
 {{end}}{{end}}
 {{if .D.Recommendations}}{{$details := .D.RecommendationTargets}}<h2>Recommended benchmark targets (Algorithm 3)</h2>
-<table><tr><th>#</th><th>function</th><th>+project</th><th>+external</th>{{range heads .D}}<th>{{.}}</th>{{end}}<th>project after</th>{{if $details}}<th>where</th><th>test</th><th>called by</th><th>hottest beneath</th>{{end}}</tr>
-{{$d := .D}}{{range $i, $r := .D.Recommendations}}<tr><td class="n">{{inc $i}}</td><td><code>{{$r.Function}}</code>{{with $r.Negligible}}<span class="mark negligible" title="{{negligible .}}">negligible: {{negligible .}}</span>{{end}}{{with $r.MaybeCoveredBy}}<span class="mark unseen">may have run unseen in {{join . ", "}}</span>{{end}}</td><td class="n">+{{$r.AddedProject}}</td><td class="n">+{{$r.AddedExternal}}</td>{{range cells $d $r.AttributedImpactSeconds $r.AttributedImpactShare $r.ImpactSeconds $r.ImpactShare}}<td class="n">{{.}}</td>{{end}}<td class="n">{{pct $r.CumulativeProjectRatio}}</td>{{if $details}}<td><code>{{$r.Source}}</code></td><td>{{if $r.IsExported}}external{{else}}internal{{end}}</td><td>{{range $j, $c := $r.Callers}}{{if $j}}<br>{{end}}<code>{{$c.Function}}</code>{{end}}</td><td>{{range $j, $h := $r.Hottest}}{{if $j}}<br>{{end}}<code>{{$h.Function}}</code> {{secs $h.FlatSeconds}}{{end}}</td>{{end}}</tr>
-{{end}}</table>
-{{if $details}}<p>Functions a benchmark can call, closures folded into the function that returns or starts them. <i>test</i>: an external test package (<code>x_test</code>) can call it, else an internal test; <i>called by</i>: the application's direct callers; <i>hottest beneath</i>: the project functions its benchmark would newly cover.</p>
+{{.Recommendations}}{{if $details}}<p>Functions a benchmark can call, closures folded into the function that returns or starts them. <i>test</i>: an external test package (<code>x_test</code>) can call it, else an internal test; <i>called by</i>: the application's direct callers; <i>hottest beneath</i>: the project functions its benchmark would newly cover.</p>
 {{end}}{{if anyNegligible .D}}<p><span class="mark negligible">negligible</span> under 0.2% of the application's time and small (inlined into covered callers, or at most 5 lines): a benchmark of it would measure little.{{if .D.NegligibleLast}} Negligible functions are ranked after all others (--keep-negligible keeps Algorithm 3's order).{{end}}</p>
 {{end}}{{if anyUnseen .D}}<p><span class="mark unseen">may have run unseen</span> a thin benchmark profile (see below) may have run the function without a sample.</p>
 {{end}}{{end}}
@@ -184,10 +158,7 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 <p>Common to all scenarios: {{.Overall.Common}} of {{.Overall.Union}} functions, {{.Project.Common}} of {{.Project.Union}} project functions.</p>
 {{end}}
 <h2>Benchmarks by {{impactName .D}}</h2>
-<table><tr><th>benchmark</th><th>project</th><th>overall</th>{{range heads .D}}<th>{{.}}</th>{{end}}<th>in suite</th></tr>
-{{$d := .D}}{{range .D.Benchmarks}}<tr><td><code>{{.ID}}</code>{{if thin $d .ID}}<span class="mark thin">thin</span>{{end}}</td><td class="n">{{.ProjectNodes}}</td><td class="n">{{.OverallNodes}}</td>{{range cells $d .AttributedImpactSeconds .AttributedImpactShare .ImpactSeconds .ImpactShare}}<td class="n">{{.}}</td>{{end}}<td>{{if .Selected}}✓{{end}}</td></tr>
-{{end}}</table>
-{{if .D.Skipped}}<h2>Skipped benchmark profiles</h2><ul>
+{{.Benchmarks}}{{if .D.Skipped}}<h2>Skipped benchmark profiles</h2><ul>
 {{range .D.Skipped}}<li><code>{{.File}}</code>: {{.Reason}}</li>
 {{end}}</ul>{{end}}
 {{if .D.Warnings}}<h2>Warnings</h2><ul>
@@ -196,3 +167,10 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 </body>
 </html>
 `))
+
+// printHTML returns what print prints with package doc's HTML printer.
+func printHTML(print func(doc.Printer)) template.HTML {
+	var b strings.Builder
+	print(doc.HTML(&b))
+	return template.HTML(b.String()) // escaped by the printer
+}

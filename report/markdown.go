@@ -3,10 +3,12 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/report/internal/doc"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
 
@@ -22,18 +24,6 @@ type MarkdownOptions struct {
 	// Suite, when not empty, is shown as a code block: the commands that
 	// run the selected suite.
 	Suite string
-}
-
-// mdCodes formats each non-empty s as code, joined by "<br>" (one per line
-// in a table cell).
-func mdCodes(ss []string) string {
-	var out []string
-	for _, s := range ss {
-		if s != "" {
-			out = append(out, render.MarkdownCellCode(s))
-		}
-	}
-	return strings.Join(out, "<br>")
 }
 
 // WriteMarkdown writes d as GitHub-flavoured Markdown: a summary, the
@@ -55,7 +45,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 	if opts.Suite != "" {
 		p("The suite (`go test` commands when a collection manifest names each benchmark's package, else benchmark ids):\n\n```sh\n%s\n```\n\n", strings.TrimRight(opts.Suite, "\n"))
 	}
-	writeCertificate(p, d)
+	printNotes(doc.Markdown(ew), d.suiteNotes())
 
 	for _, f := range Figures(d) {
 		if img, ok := opts.Images[f.Name]; ok {
@@ -63,14 +53,14 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 		}
 	}
 
-	writePicksMarkdown(p, d, fold)
-	writeRecommendationsMarkdown(p, d, fold)
+	writePicksMarkdown(ew, p, d, fold)
+	writeRecommendationsMarkdown(ew, p, d, fold)
 	writeSensitivityMarkdown(p, d.Sensitivity, fold)
 	writeThinMarkdown(p, d)
 	if sc := d.Scenarios; sc != nil {
 		writeScenarios(p, sc)
 	}
-	writeBenchmarksMarkdown(p, d, fold)
+	writeBenchmarksMarkdown(ew, p, d, fold)
 	if len(d.Skipped) > 0 {
 		p("## Skipped benchmark profiles\n\n")
 		for _, s := range d.Skipped {
@@ -118,30 +108,13 @@ func writeCoverageMarkdown(p func(string, ...any), d *Document) {
 
 // writePicksMarkdown writes the minimal suite pick by pick, a table with
 // its legend (folded by fold in a summary), when the suite has a pick.
-func writePicksMarkdown(p func(string, ...any), d *Document, fold func(string) func()) {
+func writePicksMarkdown(w io.Writer, p func(string, ...any), d *Document, fold func(string) func()) {
 	if len(d.MinimalSuite) == 0 {
 		return
 	}
 	end := fold("Suite, pick by pick")
-	cost := d.Selection != nil && d.Selection.TotalCostSeconds > 0
-	tableHead(p, "| # | benchmark | added | project | overall | "+strings.Join(d.impactHeads(), " | ")+" |",
-		"|--:|---|--:|--:|--:|"+strings.Repeat("--:|", len(d.impactHeads())),
-		cost, " cost | cumulative cost |", "--:|--:|")
-	marginal := false
-	for i, s := range d.MinimalSuite {
-		id := render.MarkdownCellCode(s.ID)
-		if s.Marginal {
-			id += " *marginal*"
-			marginal = true
-		}
-		p("| %d | %s | +%d | %s | %s | %s |", i+1, id, s.Added, render.Pct(s.CumulativeProjectRatio), render.Pct(s.CumulativeOverallRatio),
-			strings.Join(d.impactCells(s.AttributedImpactSeconds, s.AttributedImpactShare, s.ImpactSeconds, s.ImpactShare), " | "))
-		if cost {
-			st := d.Selection.Steps[i]
-			p(" %s | %s |", secs(st.CostSeconds), secs(st.CumulativeCostSeconds))
-		}
-		p("\n")
-	}
+	marginal := slices.ContainsFunc(d.MinimalSuite, func(s Pick) bool { return s.Marginal })
+	doc.Markdown(w).Table(d.picksTable(false))
 	if d.attributed() {
 		p("\n*added*: %s nodes the pick newly covers; *project*, *overall*: cumulative coverage after the pick; *attributed*: the benchmark's attributed impact (application CPU time charged to the project functions it covers, each sample to the innermost project function on its stack); *flat*: the paper's reference impact (application flat time in all the functions it covers).\n\n", d.Criterion)
 	} else {
@@ -156,38 +129,16 @@ func writePicksMarkdown(p func(string, ...any), d *Document, fold func(string) f
 // writeRecommendationsMarkdown writes the recommended benchmark targets
 // (Algorithm 3), a table with its legend (folded by fold in a summary),
 // when there are any.
-func writeRecommendationsMarkdown(p func(string, ...any), d *Document, fold func(string) func()) {
+func writeRecommendationsMarkdown(w io.Writer, p func(string, ...any), d *Document, fold func(string) func()) {
 	if len(d.Recommendations) == 0 {
 		return
 	}
 	p("## Recommended benchmark targets (Algorithm 3)\n\n")
 	end := fold(textutil.Plural(len(d.Recommendations), "function") + " that would add the most coverage")
 	details := d.RecommendationTargets != ""
-	tableHead(p, "| # | function | +project | +external | "+strings.Join(d.impactHeads(), " | ")+" | project after |",
-		"|--:|---|--:|--:|"+strings.Repeat("--:|", len(d.impactHeads()))+"--:|",
-		details, " where | test | called by | hottest beneath |", "---|---|---|---|")
-	var negligible, unseen bool
-	for i, r := range d.Recommendations {
-		fn := render.MarkdownCellCode(r.Function)
-		if r.Negligible != nil {
-			fn += " *negligible: " + r.Negligible.what() + "*"
-			negligible = true
-		}
-		if len(r.MaybeCoveredBy) > 0 {
-			fn += " *may have run unseen in* " + mdCodes(r.MaybeCoveredBy)
-			unseen = true
-		}
-		p("| %d | %s | +%d | +%d | %s | %s |", i+1, fn, r.AddedProject, r.AddedExternal,
-			strings.Join(d.impactCells(r.AttributedImpactSeconds, r.AttributedImpactShare, r.ImpactSeconds, r.ImpactShare), " | "), render.Pct(r.CumulativeProjectRatio))
-		if details {
-			test := "internal"
-			if r.Exported != nil && *r.Exported {
-				test = "external"
-			}
-			p(" %s | %s | %s | %s |", mdCodes([]string{r.source()}), test, mdCodes(r.callerNames()), mdCodes(r.hottestNames()))
-		}
-		p("\n")
-	}
+	negligible := slices.ContainsFunc(d.Recommendations, func(r Recommendation) bool { return r.Negligible != nil })
+	unseen := slices.ContainsFunc(d.Recommendations, func(r Recommendation) bool { return len(r.MaybeCoveredBy) > 0 })
+	doc.Markdown(w).Table(d.recommendationsTable(false))
 	p("\n")
 	if details {
 		p("Functions a benchmark can call (closures folded into the function that returns or starts them). *where*: the declaration; *test*: an external test package (`x_test`) can call it, else an internal test (`package x`); *called by*: the application's direct callers, by cumulative time; *hottest beneath*: the project functions its benchmark would newly cover, by flat time.\n\n")
@@ -207,18 +158,10 @@ func writeRecommendationsMarkdown(p func(string, ...any), d *Document, fold func
 
 // writeBenchmarksMarkdown writes every benchmark by impact, a table folded
 // by fold in a summary.
-func writeBenchmarksMarkdown(p func(string, ...any), d *Document, fold func(string) func()) {
+func writeBenchmarksMarkdown(w io.Writer, p func(string, ...any), d *Document, fold func(string) func()) {
 	p("## Benchmarks by %s\n\n", d.impactName())
 	end := fold(fmt.Sprintf("All %s", textutil.Plural(len(d.Benchmarks), "benchmark")))
-	p("| benchmark | project | overall | %s | in suite |\n|---|--:|--:|%s:-:|\n", strings.Join(d.impactHeads(), " | "), strings.Repeat("--:|", len(d.impactHeads())))
-	for _, b := range d.Benchmarks {
-		sel := ""
-		if b.Selected {
-			sel = "✓"
-		}
-		p("| %s | %d | %d | %s | %s |\n", render.MarkdownCellCode(b.ID), b.ProjectNodes, b.OverallNodes,
-			strings.Join(d.impactCells(b.AttributedImpactSeconds, b.AttributedImpactShare, b.ImpactSeconds, b.ImpactShare), " | "), sel)
-	}
+	doc.Markdown(w).Table(d.benchmarksTable(0))
 	p("\n")
 	end()
 }
@@ -295,18 +238,6 @@ func CertificateText(c *Certificate) string {
 	return b.String()
 }
 
-func writeCertificate(p func(string, ...any), d *Document) {
-	if c := d.Certificate; c != nil {
-		p("**Optimality.** %s\n\n", CertificateText(c))
-	}
-	if c := d.CostCertificate; c != nil {
-		p("**Cost optimality.** %s\n\n", CostCertificateText(c))
-	}
-	if c := d.SuiteCost; c != nil {
-		p("**Suite cost.** %s.\n\n", render.EscapeMarkdown(SuiteCostText(c)))
-	}
-}
-
 func writeScenarios(p func(string, ...any), sc *Scenarios) {
 	p("## Scenarios\n\n")
 	p("| scenario | weight | functions | project | project coverage | overall coverage |\n|---|--:|--:|--:|--:|--:|\n")
@@ -343,13 +274,4 @@ func writeScenarios(p func(string, ...any), sc *Scenarios) {
 		}
 		p("\n")
 	}
-}
-
-// tableHead writes with p a table's head row and its alignment row, each
-// followed by the optional columns' when with is set.
-func tableHead(p func(string, ...any), head, align string, with bool, optHead, optAlign string) {
-	if with {
-		head, align = head+optHead, align+optAlign
-	}
-	p("%s\n%s\n", head, align)
 }

@@ -115,29 +115,8 @@ func (r Recommendation) detailLines() []string {
 	return lines
 }
 
-// callerNames and hottestNames list the callers and the hottest functions
-// beneath, for tables.
-func (r Recommendation) callerNames() []string {
-	var s []string
-	for _, c := range r.Callers {
-		s = append(s, c.Function)
-	}
-	return s
-}
-
-func (r Recommendation) hottestNames() []string {
-	var s []string
-	for _, h := range r.Hottest {
-		s = append(s, fmt.Sprintf("%s %s", h.Function, secs(h.FlatSeconds)))
-	}
-	return s
-}
-
-// Source is [Recommendation.source] for the HTML template.
-func (r Recommendation) Source() string { return r.source() }
-
-// IsExported reports Exported, false when unknown, for the HTML template.
-func (r Recommendation) IsExported() bool { return r.Exported != nil && *r.Exported }
+// exported reports Exported, false when unknown.
+func (r Recommendation) exported() bool { return r.Exported != nil && *r.Exported }
 
 // majorVersion matches the /vN element of a major-version import path.
 var majorVersion = regexp.MustCompile(`^v[0-9]+$`)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/report/internal/doc"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
 
@@ -121,19 +122,7 @@ func writeSuiteText(w io.Writer, d *Document, opts TextOptions) {
 	if len(d.MinimalSuite) == 0 {
 		p("  no benchmark covers any %s node of the application\n", d.Criterion)
 	} else {
-		t := &render.Table{}
-		t.Row(append([]string{"#", "benchmark", "added", "project", "overall"}, d.impactHeads()...)...)
-		for i, s := range d.MinimalSuite {
-			t.Row(append([]string{fmt.Sprint(i + 1), s.ID, fmt.Sprintf("+%d", s.Added), render.Pct(s.CumulativeProjectRatio), render.Pct(s.CumulativeOverallRatio)},
-				d.impactCells(s.AttributedImpactSeconds, s.AttributedImpactShare, s.ImpactSeconds, s.ImpactShare)...)...)
-			if s.Marginal {
-				t.Note(d.marginalNote(s))
-			}
-			if opts.Explain {
-				t.Note(d.explainLines(s.Functions)...)
-			}
-		}
-		t.Write(w)
+		doc.Text(w).Table(d.picksTable(opts.Explain))
 		if d.attributed() {
 			p("  (project and overall: cumulative coverage after each pick; attributed: the benchmark's attributed impact,\n")
 			p("   the application time charged to the project functions it covers; flat: the paper's reference impact)\n")
@@ -141,38 +130,14 @@ func writeSuiteText(w io.Writer, d *Document, opts TextOptions) {
 			p("  (project and overall: cumulative coverage after each pick; impact: the benchmark's reference impact)\n")
 		}
 	}
-
-	if d.Certificate != nil {
-		p("  %s\n", CertificateText(d.Certificate))
-	}
-	if d.CostCertificate != nil {
-		p("  %s\n", CostCertificateText(d.CostCertificate))
-	}
-	if d.SuiteCost != nil {
-		p("  suite cost: %s\n", SuiteCostText(d.SuiteCost))
-	}
+	printNotes(doc.Text(w), d.suiteNotes())
 }
 
 // writeBenchmarksText writes the benchmarks by impact, at most
 // opts.MaxBenchmarks of them when it is not 0.
 func writeBenchmarksText(w io.Writer, d *Document, opts TextOptions) {
-	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
-	p("\nBenchmarks by %s\n", d.impactName())
-	t := &render.Table{}
-	t.Row(append(append([]string{"benchmark", "project", "overall"}, d.impactHeads()...), "in suite")...)
-	for i, b := range d.Benchmarks {
-		if opts.MaxBenchmarks > 0 && i == opts.MaxBenchmarks {
-			t.Note(fmt.Sprintf("... and %d more", len(d.Benchmarks)-i))
-			break
-		}
-		sel := ""
-		if b.Selected {
-			sel = "yes"
-		}
-		t.Row(append(append([]string{b.ID, fmt.Sprint(b.ProjectNodes), fmt.Sprint(b.OverallNodes)},
-			d.impactCells(b.AttributedImpactSeconds, b.AttributedImpactShare, b.ImpactSeconds, b.ImpactShare)...), sel)...)
-	}
-	t.Write(w)
+	fmt.Fprintf(w, "\nBenchmarks by %s\n", d.impactName())
+	doc.Text(w).Table(d.benchmarksTable(opts.MaxBenchmarks))
 }
 
 // writeRecommendationsText writes the recommended benchmark targets
@@ -191,20 +156,7 @@ func writeRecommendationsText(w io.Writer, d *Document, opts TextOptions) {
 	default:
 		p("\nRecommended benchmark targets (Algorithm 3, %s functions)\n", d.RecommendationTargets)
 	}
-	t := &render.Table{}
-	t.Row(append(append([]string{"#", "function", "+project", "+external"}, d.impactHeads()...), "project after")...)
-	for i, r := range d.Recommendations {
-		t.Row(append(append([]string{fmt.Sprint(i + 1), r.Function, fmt.Sprintf("+%d", r.AddedProject), fmt.Sprintf("+%d", r.AddedExternal)},
-			d.impactCells(r.AttributedImpactSeconds, r.AttributedImpactShare, r.ImpactSeconds, r.ImpactShare)...), render.Pct(r.CumulativeProjectRatio))...)
-		if d.RecommendationTargets != "" {
-			t.Note(r.detailLines()...)
-		}
-		t.Note(r.ruleLines()...)
-		if opts.Explain {
-			t.Note(d.explainLines(r.Functions)...)
-		}
-	}
-	t.Write(w)
+	doc.Text(w).Table(d.recommendationsTable(opts.Explain))
 }
 
 // writeScenariosText writes the scenario table and the pairwise overlaps,

@@ -68,8 +68,10 @@
 //     gonum.org/v1/plot), report/github (GitHub Actions step summaries and
 //     annotations) and report/internal/render (text tables, Markdown
 //     escaping); and report/site (a history as a static web site); then
-//     report (the suite report of an analysis), report/verdict (a
-//     comparison of two revisions) and report/trend (a benchmark history)
+//     report/internal/doc (the documents' neutral model of typed tables
+//     and notes, and its printers per format); then report (the suite
+//     report of an analysis), report/verdict (a comparison of two
+//     revisions) and report/trend (a benchmark history)
 //  6. test support, in testkit/ (a room of its own): the fixtures
 //     proftest, synth and cmpfixture, the golden-file and git helpers
 //     golden and gittest, fieldtest (each package's check of its

@@ -69,11 +69,12 @@ var layer = map[string]int{
 	"compare/mutate":     comparison + 4,
 	"compare/flow":       comparison + 5,
 
-	"report":          documents + 1,
-	"report/github":   documents,
-	"report/internal": documents,
-	"report/plot":     documents,
-	"report/site":     documents,
+	"report":              documents + 2,
+	"report/github":       documents,
+	"report/internal":     documents,
+	"report/internal/doc": documents + 1,
+	"report/plot":         documents,
+	"report/site":         documents,
 
 	"testkit":            testSupport,
 	"testkit/badcorpus":  testSupport + 1,

@@ -1,0 +1,172 @@
+// Package doc is the neutral model of a report's tables and notes, and
+// its printers: a document builds each [Table] and [Note] once from its
+// data, and [Text], [Markdown] and [HTML] print them, so a new field of
+// a document is added where its table or note is built, not once per
+// format. The model follows golang.org/x/perf/benchstat's: a table of
+// typed cells (text, code, figures, checks) under columns with heads and
+// alignments, printed by small writers per format; the prose around the
+// tables stays the document's.
+package doc
+
+// An Align is how a column's cells line up in Markdown and HTML (the text
+// form aligns as render.Table.Write does: the name column left, figures
+// right).
+type Align int
+
+const (
+	// Left aligns text: names, words.
+	Left Align = iota
+	// Right aligns figures.
+	Right
+	// Center aligns checks.
+	Center
+)
+
+// A Column is one column of a [Table].
+type Column struct {
+	// Head is the column's head, mbopt's words (not escaped in HTML but
+	// for markup characters).
+	Head string
+	// Align is how its cells line up.
+	Align Align
+	// Detail marks a column the text form leaves out, for the width of a
+	// terminal: what it holds, the text says in its rows' notes.
+	Detail bool
+}
+
+// A Kind is what a [Cell] holds, which decides how each format shows it.
+type Kind int
+
+const (
+	// Words are text from data or mbopt: escaped in Markdown and HTML.
+	Words Kind = iota
+	// Code is a name (a benchmark, a function, a file): code in Markdown
+	// and HTML, an empty one an empty cell in Markdown.
+	Code
+	// Figure is a number mbopt formatted ("+3", "12.3%", "1.20s"):
+	// written as it is in every format.
+	Figure
+	// Check is a yes-or-no cell, Text "" for no: "yes" in text, "✓" in
+	// Markdown and HTML.
+	Check
+	// Names is a list of names (Items), one per line: code joined by
+	// <br> in Markdown and HTML.
+	Names
+)
+
+// A Cell is one cell of a [Row].
+type Cell struct {
+	// Kind says what the cell holds.
+	Kind Kind
+	// Text is the cell's text; for a Check, non-empty means yes.
+	Text string
+	// Items are a Names cell's names.
+	Items []Item
+	// Marks follow the text: short labels such as "marginal".
+	Marks []Mark
+}
+
+// An Item is one name of a Names cell, and what follows it ("1.20s").
+type Item struct {
+	// Name is shown as code.
+	Name string
+	// After follows the name; Markdown puts it inside the name's code
+	// span (a table cell's code followed by text does not read as one
+	// entry there), HTML after it.
+	After string
+}
+
+// A Mark labels a cell: a pick that is marginal, a function that is
+// negligible, a benchmark whose profile is thin.
+type Mark struct {
+	// Class is the mark's CSS class in HTML, such as "marginal".
+	Class string
+	// Text is the mark's words, such as "negligible: 0.09% of the
+	// application's time".
+	Text string
+	// Title is the HTML tooltip; empty for none.
+	Title string
+	// Names follow Text: code joined by <br> in Markdown, a list in
+	// HTML.
+	Names []string
+	// Quiet marks are badges of HTML only; Markdown and text leave them
+	// out.
+	Quiet bool
+}
+
+// A Row is one row of a [Table].
+type Row struct {
+	// Cells are one per column.
+	Cells []Cell
+	// Notes are lines the text form prints under the row (indented as
+	// given); the other forms say the same in Detail columns or marks.
+	Notes []string
+}
+
+// A Table is a document's table: its columns and rows.
+type Table struct {
+	// Columns are the table's columns, in order.
+	Columns []Column
+	// Rows are its rows.
+	Rows []Row
+}
+
+// Add appends a row of cells.
+func (t *Table) Add(cells ...Cell) { t.Rows = append(t.Rows, Row{Cells: cells}) }
+
+// Note adds text notes under the last row.
+func (t *Table) Note(lines ...string) {
+	r := &t.Rows[len(t.Rows)-1]
+	r.Notes = append(r.Notes, lines...)
+}
+
+// A Note is a labelled statement of a document, such as the optimality
+// certificate under the suite.
+type Note struct {
+	// Label names it, such as "Optimality": bold in Markdown and HTML,
+	// and left out of the text form unless Fragment.
+	Label string
+	// Text says it.
+	Text string
+	// Fragment marks a Text that is no sentence ("Algorithm 2 1.20s
+	// (3 benchmarks); …"): the text form prints "label: text", Markdown
+	// and HTML end it with a period and do not highlight it.
+	Fragment bool
+}
+
+// Printer prints a document's tables and notes in one format.
+type Printer interface {
+	// Table prints t.
+	Table(t *Table)
+	// Note prints n.
+	Note(n Note)
+}
+
+// WordsCell returns a Words cell.
+func WordsCell(s string) Cell { return Cell{Kind: Words, Text: s} }
+
+// CodeCell returns a Code cell.
+func CodeCell(s string, marks ...Mark) Cell { return Cell{Kind: Code, Text: s, Marks: marks} }
+
+// FigureCell returns a Figure cell.
+func FigureCell(s string) Cell { return Cell{Kind: Figure, Text: s} }
+
+// FigureCells returns Figure cells.
+func FigureCells(ss ...string) []Cell {
+	out := make([]Cell, len(ss))
+	for i, s := range ss {
+		out[i] = FigureCell(s)
+	}
+	return out
+}
+
+// CheckCell returns a Check cell, yes when ok.
+func CheckCell(ok bool) Cell {
+	if ok {
+		return Cell{Kind: Check, Text: "yes"}
+	}
+	return Cell{Kind: Check}
+}
+
+// NamesCell returns a Names cell.
+func NamesCell(items ...Item) Cell { return Cell{Kind: Names, Items: items} }

@@ -1,0 +1,167 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/mbopt/mbopt/report/internal/doc"
+	"github.com/mbopt/mbopt/report/internal/render"
+)
+
+// The analysis report's tables and notes, built once here and printed by
+// package doc's printers in every format: a new column or statement is
+// added here, not once per format.
+
+// suiteNotes are the statements under the suite: the optimality
+// certificate, the cost certificate and the suite's cost, each when the
+// analysis made it.
+func (d *Document) suiteNotes() []doc.Note {
+	var notes []doc.Note
+	if c := d.Certificate; c != nil {
+		notes = append(notes, doc.Note{Label: "Optimality", Text: CertificateText(c)})
+	}
+	if c := d.CostCertificate; c != nil {
+		notes = append(notes, doc.Note{Label: "Cost optimality", Text: CostCertificateText(c)})
+	}
+	if c := d.SuiteCost; c != nil {
+		notes = append(notes, doc.Note{Label: "Suite cost", Text: SuiteCostText(c), Fragment: true})
+	}
+	return notes
+}
+
+// printNotes prints notes with p.
+func printNotes(p doc.Printer, notes []doc.Note) {
+	for _, n := range notes {
+		p.Note(n)
+	}
+}
+
+// impactColumns are the impact columns (see [Document.impactHeads]).
+func (d *Document) impactColumns() []doc.Column {
+	var cols []doc.Column
+	for _, h := range d.impactHeads() {
+		cols = append(cols, doc.Column{Head: h, Align: doc.Right})
+	}
+	return cols
+}
+
+// impactFigures are the cells under [Document.impactColumns].
+func (d *Document) impactFigures(attributed, attributedShare, flat, flatShare float64) []doc.Cell {
+	return doc.FigureCells(d.impactCells(attributed, attributedShare, flat, flatShare)...)
+}
+
+// thinMark is the HTML badge of a benchmark whose profile is thin; none
+// for another.
+func (d *Document) thinMark(id string) []doc.Mark {
+	if slices.ContainsFunc(d.ThinBenchmarks, func(t ThinBenchmark) bool { return t.ID == id }) {
+		return []doc.Mark{{Class: "thin", Text: "thin", Quiet: true}}
+	}
+	return nil
+}
+
+// hasCost reports whether the suite's picks have costs: a selection that
+// counted them.
+func (d *Document) hasCost() bool { return d.Selection != nil && d.Selection.TotalCostSeconds > 0 }
+
+// picksTable is the suite pick by pick: each pick's coverage gain, the
+// cumulative coverage, its impact and, with costs, its cost; with explain
+// the text lists the functions each pick adds.
+func (d *Document) picksTable(explain bool) *doc.Table {
+	t := &doc.Table{Columns: append([]doc.Column{{Head: "#", Align: doc.Right}, {Head: "benchmark"},
+		{Head: "added", Align: doc.Right}, {Head: "project", Align: doc.Right}, {Head: "overall", Align: doc.Right}}, d.impactColumns()...)}
+	cost := d.hasCost()
+	if cost {
+		t.Columns = append(t.Columns, doc.Column{Head: "cost", Align: doc.Right, Detail: true}, doc.Column{Head: "cumulative cost", Align: doc.Right, Detail: true})
+	}
+	for i, s := range d.MinimalSuite {
+		var marks []doc.Mark
+		if s.Marginal {
+			marks = append(marks, doc.Mark{Class: "marginal", Text: "marginal"})
+		}
+		cells := append([]doc.Cell{doc.FigureCell(fmt.Sprint(i + 1)), doc.CodeCell(s.ID, append(marks, d.thinMark(s.ID)...)...)},
+			doc.FigureCells(fmt.Sprintf("+%d", s.Added), render.Pct(s.CumulativeProjectRatio), render.Pct(s.CumulativeOverallRatio))...)
+		cells = append(cells, d.impactFigures(s.AttributedImpactSeconds, s.AttributedImpactShare, s.ImpactSeconds, s.ImpactShare)...)
+		if cost {
+			st := d.Selection.Steps[i]
+			cells = append(cells, doc.FigureCells(secs(st.CostSeconds), secs(st.CumulativeCostSeconds))...)
+		}
+		t.Add(cells...)
+		if s.Marginal {
+			t.Note(d.marginalNote(s))
+		}
+		if explain {
+			t.Note(d.explainLines(s.Functions)...)
+		}
+	}
+	return t
+}
+
+// recommendationsTable is the recommended benchmark targets (Algorithm
+// 3): what each adds, its impact and the project coverage after it; with
+// callable targets where it is, which test can call it, its callers and
+// the hottest functions beneath it; its rules' marks; with explain the
+// text lists the functions each adds.
+func (d *Document) recommendationsTable(explain bool) *doc.Table {
+	t := &doc.Table{Columns: append(append([]doc.Column{{Head: "#", Align: doc.Right}, {Head: "function"},
+		{Head: "+project", Align: doc.Right}, {Head: "+external", Align: doc.Right}}, d.impactColumns()...),
+		doc.Column{Head: "project after", Align: doc.Right})}
+	details := d.RecommendationTargets != ""
+	if details {
+		t.Columns = append(t.Columns, doc.Column{Head: "where", Detail: true}, doc.Column{Head: "test", Detail: true},
+			doc.Column{Head: "called by", Detail: true}, doc.Column{Head: "hottest beneath", Detail: true})
+	}
+	for i, r := range d.Recommendations {
+		var marks []doc.Mark
+		if n := r.Negligible; n != nil {
+			marks = append(marks, doc.Mark{Class: "negligible", Text: "negligible: " + n.what(), Title: n.what()})
+		}
+		if len(r.MaybeCoveredBy) > 0 {
+			marks = append(marks, doc.Mark{Class: "unseen", Text: "may have run unseen in", Names: r.MaybeCoveredBy})
+		}
+		cells := append([]doc.Cell{doc.FigureCell(fmt.Sprint(i + 1)), doc.CodeCell(r.Function, marks...)},
+			doc.FigureCells(fmt.Sprintf("+%d", r.AddedProject), fmt.Sprintf("+%d", r.AddedExternal))...)
+		cells = append(cells, d.impactFigures(r.AttributedImpactSeconds, r.AttributedImpactShare, r.ImpactSeconds, r.ImpactShare)...)
+		cells = append(cells, doc.FigureCell(render.Pct(r.CumulativeProjectRatio)))
+		if details {
+			test := "internal"
+			if r.exported() {
+				test = "external"
+			}
+			var callers, hottest []doc.Item
+			for _, c := range r.Callers {
+				callers = append(callers, doc.Item{Name: c.Function})
+			}
+			for _, h := range r.Hottest {
+				hottest = append(hottest, doc.Item{Name: h.Function, After: secs(h.FlatSeconds)})
+			}
+			cells = append(cells, doc.CodeCell(r.source()), doc.WordsCell(test), doc.NamesCell(callers...), doc.NamesCell(hottest...))
+		}
+		t.Add(cells...)
+		if details {
+			t.Note(r.detailLines()...)
+		}
+		t.Note(r.ruleLines()...)
+		if explain {
+			t.Note(d.explainLines(r.Functions)...)
+		}
+	}
+	return t
+}
+
+// benchmarksTable is every benchmark by impact: its coverage, its impact
+// and whether the suite keeps it; at most max rows when max is not 0, the
+// text then saying how many more there are.
+func (d *Document) benchmarksTable(max int) *doc.Table {
+	t := &doc.Table{Columns: append(append([]doc.Column{{Head: "benchmark"}, {Head: "project", Align: doc.Right}, {Head: "overall", Align: doc.Right}},
+		d.impactColumns()...), doc.Column{Head: "in suite", Align: doc.Center})}
+	for i, b := range d.Benchmarks {
+		if max > 0 && i == max {
+			t.Note(fmt.Sprintf("... and %d more", len(d.Benchmarks)-i))
+			break
+		}
+		cells := append([]doc.Cell{doc.CodeCell(b.ID, d.thinMark(b.ID)...)}, doc.FigureCells(fmt.Sprint(b.ProjectNodes), fmt.Sprint(b.OverallNodes))...)
+		cells = append(cells, d.impactFigures(b.AttributedImpactSeconds, b.AttributedImpactShare, b.ImpactSeconds, b.ImpactShare)...)
+		t.Add(append(cells, doc.CheckCell(b.Selected))...)
+	}
+	return t
+}
