@@ -148,10 +148,13 @@ type group struct {
 // groups returns the candidates for targets: for [AnyFunction] every
 // uncovered project node alone, in id order; for [Callable] the callable
 // functions with their closures, in name order, keeping only groups with an
-// uncovered project node.
+// uncovered project node. A nil cond leaves the groups' roots empty.
 func groups(g *callgraph.Graph, cond *callgraph.Condensation, covered bitset.Set, targets Targets, notTarget func(string) bool) []group {
 	var out []group
 	addRoots := func(gr *group) {
+		if cond == nil {
+			return
+		}
 		for _, v := range gr.members {
 			c := cond.Comp[v]
 			if !slices.Contains(gr.roots, c) {

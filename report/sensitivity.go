@@ -59,8 +59,21 @@ func writeSensitivityText(w io.Writer, s *sensitivity.Result) {
 	}
 	p("\nBenchmark on their own: a +%s slowdown would go unnoticed in\n", render.Pct(at))
 	for i, r := range s.Recommendations[:min(len(s.Recommendations), sensitivityRows)] {
-		p("%3d. %s: %s of the application, %s\n", i+1, r.Function.Function, render.Pct(r.AppShare), noticed(r.DetectableSlowdown))
+		p("%3d. %s: %s of the application, %s%s\n", i+1, r.Function.Function, render.Pct(r.Unnoticed), noticed(r.DetectableSlowdown), folded(r))
 	}
+}
+
+// folded words what a recommendation counts beyond its function: its
+// closures (the Members folded into it) and whether it is negligible.
+func folded(r sensitivity.Recommendation) string {
+	out := ""
+	if n := len(r.Members); n > 1 || n == 1 && r.Members[0] != r.Function.Function {
+		out += fmt.Sprintf(" (%d functions folded in: it and its closures)", n)
+	}
+	if r.Negligible {
+		out += " [negligible: tiny and rarely run]"
+	}
+	return out
 }
 
 // slowdownText words a detectable slowdown: "+5.0%", or "never".
@@ -115,7 +128,7 @@ func writeSensitivityMarkdown(p func(string, ...any), s *sensitivity.Result, fol
 		if r.Benchmark != "" {
 			by = render.MarkdownCellCode(r.Benchmark)
 		}
-		p("| %d | %s | %s | %s | %s |\n", i+1, render.MarkdownCellCode(r.Function.Function), render.Pct(r.AppShare), slowdownText(r.DetectableSlowdown), by)
+		p("| %d | %s%s | %s | %s | %s |\n", i+1, render.MarkdownCellCode(r.Function.Function), folded(r), render.Pct(r.Unnoticed), slowdownText(r.DetectableSlowdown), by)
 	}
 	p("\n")
 	end()

@@ -353,26 +353,37 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := selectSuite(cfg, rep, manifests, cbs, weighted); err != nil {
 		return nil, err
 	}
+	if cfg.Recommend == 0 && cfg.Sensitivity == nil {
+		return rep, nil
+	}
+	ropts := recommendOptions(cfg, rep)
 	if cfg.Recommend != 0 {
-		opts := recommend.Options{N: max(cfg.Recommend, 0), Targets: cfg.Targets, Details: cfg.Targets == recommend.Callable,
-			Thin: recommendThin(rep.Coverage, rep.Thin), KeepNegligible: cfg.KeepNegligible, Lines: sourceLines(rep.Coverage.App, sourceDir(cfg))}
-		if cfg.Targets == recommend.Callable {
-			var note error
-			opts.NotTarget, note = cmdTargets(rep.Coverage.App, rep.Coverage.Covered, rep.Modules)
-			if note != nil {
-				rep.Warnings = append(rep.Warnings, note)
-			}
-		}
-		if rep.Recommendations, err = recommendations(ctx, cfg, rep, opts); err != nil {
+		if rep.Recommendations, err = recommendations(ctx, cfg, rep, ropts); err != nil {
 			return nil, err
 		}
 	}
 	if cfg.Sensitivity != nil {
-		if rep.Sensitivity, err = cfg.Sensitivity.run(ctx, rep); err != nil {
+		if rep.Sensitivity, err = cfg.Sensitivity.run(ctx, rep, ropts); err != nil {
 			return nil, err
 		}
 	}
 	return rep, nil
+}
+
+// recommendOptions returns the options of Algorithm 3's recommendations,
+// whose targets rules the sensitivity recommendations share, appending
+// the note on the commands left out of the targets to rep's warnings.
+func recommendOptions(cfg Config, rep *Report) recommend.Options {
+	opts := recommend.Options{N: max(cfg.Recommend, 0), Targets: cfg.Targets, Details: cfg.Targets == recommend.Callable,
+		Thin: recommendThin(rep.Coverage, rep.Thin), KeepNegligible: cfg.KeepNegligible, Lines: sourceLines(rep.Coverage.App, sourceDir(cfg))}
+	if cfg.Targets == recommend.Callable {
+		var note error
+		opts.NotTarget, note = cmdTargets(rep.Coverage.App, rep.Coverage.Covered, rep.Modules)
+		if note != nil {
+			rep.Warnings = append(rep.Warnings, note)
+		}
+	}
+	return opts
 }
 
 // Check returns the input error of the first setting of c that [Run]

@@ -10,6 +10,7 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/internal/par"
+	"github.com/mbopt/mbopt/recommend"
 	"github.com/mbopt/mbopt/relevance/manifest"
 	"github.com/mbopt/mbopt/relevance/sensitivity"
 )
@@ -48,12 +49,39 @@ const FieldSensitivity mbopt.Field = "Sensitivity"
 // errors (mbopt analyze's --mde).
 const FieldSensitivityDefaultMDE mbopt.Field = "Sensitivity.DefaultMDE"
 
-// run computes rep's detectable slowdowns as c says.
-func (c *SensitivityConfig) run(ctx context.Context, rep *Report) (*sensitivity.Result, error) {
+// run computes rep's detectable slowdowns as c says, its
+// recommendations by the targets of Algorithm 3's (opts: with
+// recommend.Callable the functions a benchmark can call, closures folded
+// in, negligible ones last unless opts.KeepNegligible; see
+// [SensitivityTargets]).
+func (c *SensitivityConfig) run(ctx context.Context, rep *Report, opts recommend.Options) (*sensitivity.Result, error) {
 	if c.DefaultMDE < 0 || c.DefaultMDE >= 1 || math.IsNaN(c.DefaultMDE) {
 		return nil, mbopt.Errorf("%s %g: give a fraction between 0 and 1 (0.005 is 0.5%%; 0: the typical value of the profiles' source)", FieldSensitivityDefaultMDE, c.DefaultMDE)
 	}
-	return Sensitivity(ctx, rep, c.MDEs, sensitivity.Options{DefaultMDE: c.DefaultMDE})
+	res, err := Sensitivity(ctx, rep, c.MDEs, sensitivity.Options{DefaultMDE: c.DefaultMDE})
+	if err != nil {
+		return nil, err
+	}
+	res.Regroup(SensitivityTargets(rep, opts), opts.Targets == recommend.Callable && !opts.KeepNegligible)
+	return res, nil
+}
+
+// SensitivityTargets returns the targets the sensitivity recommendations
+// name: Algorithm 3's candidates by the same rules (recommend.Candidates
+// with opts), negligible as there, the whole suite's coverage counting a
+// caller as benchmarked.
+func SensitivityTargets(rep *Report, opts recommend.Options) []sensitivity.Target {
+	g := rep.Coverage.App
+	cands := recommend.Candidates(rep.Coverage, rep.Coverage.Covered, opts)
+	out := make([]sensitivity.Target, len(cands))
+	for i, c := range cands {
+		t := sensitivity.Target{Function: c.Function, Negligible: c.Negligible != nil}
+		for _, v := range c.Members {
+			t.Members = append(t.Members, g.Nodes[v].Name)
+		}
+		out[i] = t
+	}
+	return out
 }
 
 // SensitivityBenchmarks returns rep's benchmarks as package sensitivity

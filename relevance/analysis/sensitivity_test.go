@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/recommend"
 	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/relevance/sensitivity"
 )
@@ -94,4 +95,37 @@ func TestCaughtSuiteExample(t *testing.T) {
 	t.Logf("caught at +10%%: whole suite %.1f%%, %d picks %v %.1f%%", 100*r.Caught[0].AppShare, len(sel.Picks), sel.IDs(), 100*r.SuiteCaught[0].AppShare)
 	assert.InDelta(t, r.Caught[0].AppShare, r.SuiteCaught[0].AppShare, 1e-9)
 	assert.Less(t, len(sel.Picks), len(benches))
+}
+
+// TestSensitivityTargets: with callable targets the sensitivity
+// recommendations name what Algorithm 3's would, by its own rules: on the
+// example, UnmarshalTimestamps's closure (3.5% of the application) is
+// folded into it, no closure is recommended on its own, and the
+// negligible targets come last.
+func TestSensitivityTargets(t *testing.T) {
+	rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{exampleApp}, Micro: []string{exampleMicro}, Modules: []string{exampleModule},
+		Targets: recommend.Callable, Sensitivity: &analysis.SensitivityConfig{}})
+	require.NoError(t, err)
+	recs := rep.Sensitivity.Recommendations
+	require.NotEmpty(t, recs)
+	byName := map[string]sensitivity.Recommendation{}
+	negligible := false
+	for _, r := range recs {
+		byName[r.Function.Function] = r
+		assert.NotContains(t, r.Function.Function, ".func", "a closure is folded into its function")
+		assert.False(t, negligible && !r.Negligible, "%s: the negligible targets come last", r.Function.Function)
+		negligible = negligible || r.Negligible
+	}
+	ts := byName[exampleModule+"/encoding.UnmarshalTimestamps"]
+	assert.Contains(t, ts.Members, exampleModule+"/encoding.UnmarshalTimestamps.func1")
+	share := map[string]float64{}
+	for _, f := range rep.Sensitivity.Functions {
+		share[f.Function] = f.AppShare
+	}
+	sum := 0.0
+	for _, m := range ts.Members {
+		sum += share[m]
+	}
+	assert.InDelta(t, sum, ts.Unnoticed, 1e-12, "the unnoticed share of it and its closure")
+	assert.Greater(t, ts.Unnoticed, share[exampleModule+"/encoding.UnmarshalTimestamps"])
 }

@@ -123,8 +123,16 @@ type Recommendation struct {
 	Function
 	// Unnoticed is the share of the application's CPU time in which a
 	// slowdown of Result.RecommendSlowdown of this function would go
-	// unnoticed: its AppShare.
+	// unnoticed: its AppShare; after [Result.Regroup], the AppShare of
+	// its Members.
 	Unnoticed float64 `json:"unnoticed"`
+	// Members are, after [Result.Regroup], the application functions
+	// (the target's own and its closures) whose slowdown would go
+	// unnoticed, by AppShare, largest first, then by name; nil before.
+	Members []string `json:"members,omitempty"`
+	// Negligible marks a target [Result.Regroup] was told is negligible
+	// (package recommend's rule: tiny and rarely run).
+	Negligible bool `json:"negligible,omitempty"`
 }
 
 // Result is what the suite would catch.
@@ -217,10 +225,22 @@ func Compute(app *callgraph.Graph, benches []Benchmark, opt Options) (*Result, e
 	slices.SortFunc(res.Functions, func(a, b Function) int {
 		return cmp.Or(cmp.Compare(b.AppShare, a.AppShare), cmp.Compare(a.Function, b.Function))
 	})
-	slices.SortFunc(res.Recommendations, func(a, b Recommendation) int {
+	sortRecommendations(res.Recommendations, false)
+	return res, nil
+}
+
+// sortRecommendations sorts rs by Unnoticed, largest first, then by
+// name; with negligibleLast the negligible ones after all others.
+func sortRecommendations(rs []Recommendation, negligibleLast bool) {
+	slices.SortFunc(rs, func(a, b Recommendation) int {
+		if negligibleLast && a.Negligible != b.Negligible {
+			if a.Negligible {
+				return 1
+			}
+			return -1
+		}
 		return cmp.Or(cmp.Compare(b.Unnoticed, a.Unnoticed), cmp.Compare(a.Function.Function, b.Function.Function))
 	})
-	return res, nil
 }
 
 // detectable returns, for each node of app (by id), its Function with the
