@@ -1,6 +1,10 @@
 package report
 
 import (
+	"fmt"
+	"strings"
+
+	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/optimize"
 )
 
@@ -46,4 +50,22 @@ func certificateOf(c *optimize.Certificate) *Certificate {
 		Criterion: c.Nodes.String(), Greedy: c.Greedy, LowerBound: c.LowerBound, Gap: c.Gap(),
 		LP: c.LP, Solved: c.Solved, Skipped: c.Skipped, Essential: c.Essential, Rows: c.Rows, Cols: c.Cols,
 	}
+}
+
+// CertificateText is the one-line reading of c shown in every report.
+func CertificateText(c *Certificate) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Algorithm 2's suite has %s; any suite with the same %s coverage needs at least %d", textutil.Plural(c.Greedy, "benchmark"), c.Criterion, c.LowerBound)
+	if c.Solved {
+		fmt.Fprintf(&b, " (LP relaxation optimum %.3f over %s × %s after reduction)", c.LP, textutil.Plural(c.Rows, "node"), textutil.Plural(c.Cols, "benchmark"))
+	} else {
+		fmt.Fprintf(&b, " (benchmarks that alone cover some node; LP skipped: %s)", c.Skipped)
+	}
+	switch c.Gap {
+	case 0:
+		b.WriteString(", so it is optimal.")
+	default:
+		fmt.Fprintf(&b, ", so it is at most %s larger than the optimum (gap %d, ratio ≤ %.2f).", textutil.Plural(c.Gap, "benchmark"), c.Gap, float64(c.Greedy)/float64(max(c.LowerBound, 1)))
+	}
+	return b.String()
 }

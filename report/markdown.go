@@ -220,24 +220,6 @@ func stopText(s string) string {
 	return s
 }
 
-// CertificateText is the one-line reading of c shown in every report.
-func CertificateText(c *Certificate) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Algorithm 2's suite has %s; any suite with the same %s coverage needs at least %d", textutil.Plural(c.Greedy, "benchmark"), c.Criterion, c.LowerBound)
-	if c.Solved {
-		fmt.Fprintf(&b, " (LP relaxation optimum %.3f over %s × %s after reduction)", c.LP, textutil.Plural(c.Rows, "node"), textutil.Plural(c.Cols, "benchmark"))
-	} else {
-		fmt.Fprintf(&b, " (benchmarks that alone cover some node; LP skipped: %s)", c.Skipped)
-	}
-	switch c.Gap {
-	case 0:
-		b.WriteString(", so it is optimal.")
-	default:
-		fmt.Fprintf(&b, ", so it is at most %s larger than the optimum (gap %d, ratio ≤ %.2f).", textutil.Plural(c.Gap, "benchmark"), c.Gap, float64(c.Greedy)/float64(max(c.LowerBound, 1)))
-	}
-	return b.String()
-}
-
 func writeScenarios(p func(string, ...any), sc *Scenarios) {
 	p("## Scenarios\n\n")
 	p("| scenario | weight | functions | project | project coverage | overall coverage |\n|---|--:|--:|--:|--:|--:|\n")
