@@ -14,7 +14,7 @@ import (
 // misbehavingModule is a module whose benchmarks misbehave as a pull
 // request's can: BenchmarkNoisy prints lines that look like results of a
 // benchmark that does not exist, one of them with a non-numeric iteration
-// count; with headFails, BenchmarkSubs/fatal calls b.Fatal and
+// count, and one of a sub-benchmark of its own that has no count; with headFails, BenchmarkSubs/fatal calls b.Fatal and
 // BenchmarkExit/exit ends the process with os.Exit(0).
 func misbehavingModule(headFails bool) string {
 	return fmt.Sprintf(`package h
@@ -42,6 +42,7 @@ const headFails = %t
 func BenchmarkNoisy(b *testing.B) {
 	fmt.Println("BenchmarkGhost-2  100  5 ns/op")
 	fmt.Println("BenchmarkGhost-2  many  5 ns/op")
+	fmt.Println("BenchmarkNoisy/odd-2  many  5 ns/op")
 	work(b)
 }
 
@@ -76,7 +77,9 @@ func BenchmarkExit(b *testing.B) {
 //   - Lines a benchmark prints that look like results of a benchmark it was
 //     not asked to run, or have a non-numeric iteration count, are not
 //     results (under time they ended the comparison, exit 1; under cpu
-//     the printed name was a failed benchmark): a note names them.
+//     the printed name was a failed benchmark, and a line of its own
+//     family's name took its cut result line: "did not run"): a note
+//     names them.
 //   - A b.Fatal in one sub-benchmark fails only that one; its siblings are
 //     compared (they all failed, "exit status 1").
 //   - A sub-benchmark that ends the process with os.Exit(0) is failed,

@@ -171,6 +171,11 @@ func (p *outputParser) benchLine(l string) {
 		p.w.WriteString(l + "\n")
 		p.ends(f[0])
 		p.pending = ""
+	case p.known(name) && !namePrinted(l, f[0]):
+		// A line the benchmark printed that starts with a name of its
+		// own family but is no result (go test ends the name it prints
+		// with a tab): it must not take the place of the cut result.
+		p.ignored[name] = true
 	case p.known(name):
 		// The name, then text the benchmark printed: its numbers
 		// follow later. Text that looks like another benchmark's
@@ -184,6 +189,14 @@ func (p *outputParser) benchLine(l string) {
 	default:
 		p.ignored[name] = true
 	}
+}
+
+// namePrinted reports whether line l starts with name as go test prints
+// a benchmark's name before its numbers: padded with spaces and ended by
+// a tab ("%-*s\t").
+func namePrinted(l, name string) bool {
+	rest, ok := strings.CutPrefix(l, name)
+	return ok && strings.HasPrefix(strings.TrimLeft(rest, " "), "\t")
 }
 
 // output returns the Output read: a result cut short is ignored, and of a
