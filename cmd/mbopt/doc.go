@@ -845,8 +845,8 @@
 // branch merged into it); otherwise it exits 2 naming the flags and, for
 // diverged revisions, their merge-base. A --good or --bad whose package
 // of the benchmark does not build is bad input too (exit 2, naming the
-// flag and quoting the build error), found as soon as the benchmark runs
-// in the other revision. --trials, --runs, --count and --max-repetitions
+// flag and quoting the build error), found once both are built, before
+// anything is measured. --trials, --runs, --count and --max-repetitions
 // must be at least 1.
 //
 // When the steps show more than one change beyond --threshold between

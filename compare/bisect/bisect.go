@@ -29,8 +29,8 @@
 // different commits and good must be on bad's first-parent history (not
 // on a branch that diverged from it, nor reached only through a merge);
 // and a good or bad whose package of the benchmark does not build is bad
-// input too, found in the first step as soon as the benchmark runs in the
-// other revision. Each is an input error naming Good or Bad.
+// input too, found in the first step once both are built, before the
+// benchmark runs. Each is an input error naming Good or Bad.
 //
 // The search follows one change. When the steps it decided show more
 // than one (see [Change]: consecutive measured commits whose changes

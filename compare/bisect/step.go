@@ -54,9 +54,9 @@ func (e *buildFailure) Error() string { return "does not build: " + firstLine(e.
 // good as the base and commit as the head, whose raw files go to a
 // temporary directory removed afterwards. A
 // missing or failing benchmark is a Skip step; a revision whose package of
-// the benchmark does not build is a *buildFailure error, returned as soon
-// as the benchmark runs in the other revision, so that nothing more is
-// measured.
+// the benchmark does not build is a *buildFailure error, returned once
+// both revisions are built and the benchmark is found in the other one,
+// before anything is measured.
 func compareStep(ctx context.Context, o Options, good, commit string, trials int, seed uint64) (Step, string, error) {
 	s := o.Settings
 	s.Trials, s.Seed = trials, seed
@@ -66,8 +66,6 @@ func compareStep(ctx context.Context, o Options, good, commit string, trials int
 		return st, "", err
 	}
 	defer removeTmp()
-	cctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	var (
 		mu     sync.Mutex
 		failed [2]map[string]string // by side, package: the build error
@@ -79,29 +77,37 @@ func compareStep(ctx context.Context, o Options, good, commit string, trials int
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		switch side := ev.Side; {
-		case ev.Kind == compare.EventBuild && ev.Err != nil && (side == compare.Base || side == compare.Head):
+		if side := ev.Side; ev.Kind == compare.EventBuild && ev.Err != nil && (side == compare.Base || side == compare.Head) {
 			if failed[side] == nil {
 				failed[side] = map[string]string{}
 			}
 			failed[side][ev.Package] = ev.Err.Error()
-		case ev.Kind == compare.EventRun && broke == nil:
-			// The benchmark runs in one revision only: its package did
-			// not build in the other.
+		}
+	}
+	// The benchmark listed in one revision only, once both are built and
+	// before anything runs: its package did not build in the other.
+	planned := func(tops []engine.Benchmark) error {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, b := range tops {
+			if b.Name != benchname.Top(o.Bench) {
+				continue
+			}
 			for side, pkgs := range failed {
-				if msg, ok := pkgs[ev.Package]; ok {
+				if msg, ok := pkgs[b.Package]; ok {
 					broke = &buildFailure{side: compare.Side(side), msg: msg}
-					cancel()
+					return broke
 				}
 			}
 		}
+		return nil
 	}
-	rep2, err := measureStep(cctx, engine.Plan{
+	rep2, err := measureStep(ctx, engine.Plan{
 		Dir: o.Dir, Base: good, Head: commit,
 		Bench: benchname.Pattern([]string{o.Bench}), Packages: o.Packages,
 		GoCmd: o.GoCmd, Env: o.Env, BuildFlags: o.BuildFlags, CacheDir: o.CacheDir,
 		Out:      filepath.Join(tmp, "out"),
-		Progress: progress,
+		Progress: progress, Planned: planned,
 	}, s)
 	mu.Lock()
 	defer mu.Unlock()
