@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare/detect"
 	"github.com/mbopt/mbopt/compare/flow"
@@ -119,11 +118,6 @@ func newCmdHistoryRebaseline(s *streams) *cobra.Command {
 		must(f.MarkHidden(name))
 	}
 	cmd.RunE = func(c *cobra.Command, args []string) error {
-		for _, name := range rebaselineFixed {
-			if f.Changed(name) {
-				return mbopt.Errorf("--%s: rebaseline compares --from with --to and stores the bridge in --history", name)
-			}
-		}
 		o.from, o.to, o.rebaseline = from, to, true
 		o.terminal, o.width = progress.IsTerminal(s.Err)
 		return runCompare(c, s, o, args)

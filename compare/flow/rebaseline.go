@@ -6,15 +6,21 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/internal/gitrev"
+	"github.com/mbopt/mbopt/relevance/changes"
+	"github.com/mbopt/mbopt/relevance/manifest"
 )
 
 // A RebaselineConfig moves a history's baseline to a new revision
 // ([Rebaseline]).
 type RebaselineConfig struct {
 	// CompareConfig configures the bridging comparison; Rebaseline sets
-	// its Base, Head, Preset and Bridge.
+	// its Base, Head, Preset and Bridge, and refuses the settings that
+	// would make it something else than the bridge stored in History
+	// (Base, Head, AA, AppBenchmark, a shard, NoHistory, ChangedSince,
+	// OnlyAffected).
 	CompareConfig
 	// To is the new baseline, a revision.
 	To string
@@ -35,6 +41,17 @@ const (
 // baseline, and stores the comparison as a bridge, which carries every
 // series of the history across (history.Store.AddBridge).
 func Rebaseline(ctx context.Context, cfg RebaselineConfig) (*compare.Report, error) {
+	c := cfg.CompareConfig
+	for _, s := range []struct {
+		set   bool
+		field mbopt.Field
+	}{{c.Base != "", compare.FieldBase}, {c.Head != "", compare.FieldHead}, {c.AA, compare.FieldAA}, {c.AppBenchmark != "", FieldAppBenchmark},
+		{c.Shard.Enabled(), engine.FieldShard}, {c.TrialShard.Enabled(), engine.FieldTrialShard}, {c.ShardCosts != nil, manifest.FieldShardCosts},
+		{c.NoHistory, FieldNoHistory}, {c.ChangedSince != "", changes.FieldChangedSince}, {c.OnlyAffected, changes.FieldOnlyAffected}} {
+		if s.set {
+			return nil, mbopt.Errorf("%s: rebaseline compares %s with %s and stores the bridge in %s", s.field, FieldFrom, FieldTo, FieldHistory)
+		}
+	}
 	if cfg.To == "" {
 		return nil, mbopt.Errorf("%s REV names the new baseline", FieldTo)
 	}
@@ -54,7 +71,6 @@ func Rebaseline(ctx context.Context, cfg RebaselineConfig) (*compare.Report, err
 		st.Close()
 		return nil, mbopt.Errorf("%s: %v", FieldFrom, historyReason(path, err))
 	}
-	c := cfg.CompareConfig
 	if len(c.Packages) == 0 && c.SuiteFile == "" && c.Bench == "" && c.Analysis == nil {
 		if c.Preset, err = st.Benchmarks(ctx, old.Commit); err != nil {
 			st.Close()
