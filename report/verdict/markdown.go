@@ -6,20 +6,10 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report/internal/doc"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
-
-// verdictMarks are the signs before a verdict in Markdown, so a reader
-// sees regressions at a glance.
-var verdictMarks = map[benchstats.Verdict]string{
-	benchstats.DefiniteRegression:   "🔴",
-	benchstats.PotentialRegression:  "🟠",
-	benchstats.DefiniteImprovement:  "🟢",
-	benchstats.PotentialImprovement: "🔵",
-	benchstats.Unchanged:            "⚪",
-}
 
 // mdRevision describes a revision in Markdown: short commit as code, the
 // spec, a dirty mark and the subject.
@@ -70,24 +60,7 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 	detected, unchanged, other := groups(r)
 	impact := hasImpact(r)
 	writeTable := func(results []compare.Result) {
-		figures := figureHeads(r, impact)
-		heads := append(append([]string{"", "verdict"}, figures...), "unit", "benchmark")
-		align := []string{"---", "---"}
-		for range figures {
-			align = append(align, "--:")
-		}
-		align = append(align, "---", "---")
-		p("| %s |\n|%s|\n", strings.Join(heads, " | "), strings.Join(align, "|"))
-		for i := range results {
-			res := &results[i]
-			cells := append([]string{verdictMarks[res.Verdict], resultVerdict(res)}, figureCells(r, res, impact, "–")...)
-			shown := render.MarkdownCellCode(name(res))
-			if noisy(res) {
-				shown += " *" + untouchedMark + "*"
-			}
-			cells = append(cells, render.EscapeMarkdown(res.Unit), shown)
-			p("| %s |\n", strings.Join(cells, " | "))
-		}
+		doc.Markdown(ew).Table(resultsTable(r, results, impact))
 		p("\n")
 	}
 	band := "±" + thresholdText(r.Settings.Threshold)

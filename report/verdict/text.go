@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report/internal/doc"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
 
@@ -144,38 +144,6 @@ func resultThreshold(res *compare.Result) string {
 		s += " MDE"
 	}
 	return s
-}
-
-// figureHeads are the verdict table's figure columns, those after the
-// verdict: the change, its confidence interval and the instability, then
-// the threshold and MDE when the report is judged, then the impact and the
-// flat impact when impact is set.
-func figureHeads(r *compare.Report, impact bool) []string {
-	heads := []string{"change", fmt.Sprintf("%g%% CI", 100*r.Settings.Confidence), "instability"}
-	if judged(r) {
-		heads = append(heads, "threshold", "MDE")
-	}
-	if impact {
-		heads = append(heads, "impact", "flat")
-	}
-	return heads
-}
-
-// figureCells are res's cells under figureHeads(r, impact), with dash
-// under the impact columns of a result that has no impact.
-func figureCells(r *compare.Report, res *compare.Result, impact bool, dash string) []string {
-	cells := []string{render.SignedPct(res.Estimate.Change), ciText(res.Estimate.CI), ppText(res.Instability)}
-	if judged(r) {
-		cells = append(cells, resultThreshold(res), mdeText(res))
-	}
-	if impact {
-		if res.Impact != nil {
-			cells = append(cells, render.Pct(res.Impact.Attributed), render.Pct(res.Impact.Flat))
-		} else {
-			cells = append(cells, dash, dash)
-		}
-	}
-	return cells
 }
 
 // caveatLines return one line per benchmark with caveats (package
@@ -395,19 +363,7 @@ func WriteText(w io.Writer, r *compare.Report) error {
 			return
 		}
 		p("\n%s\n", title)
-		t := &render.Table{}
-		heads := append([]string{"verdict"}, figureHeads(r, impact)...)
-		t.Row(append(heads, "unit", "benchmark")...)
-		for i := range results {
-			res := &results[i]
-			cells := append([]string{resultVerdict(res)}, figureCells(r, res, impact, "-")...)
-			shown := wrapName(name(res), nameWidth)
-			if noisy(res) {
-				shown += " " + untouchedMark
-			}
-			t.Row(append(cells, res.Unit, shown)...)
-		}
-		t.WriteLastLeft(ew)
+		doc.Text(ew).Table(resultsTable(r, results, impact))
 	}
 	writeTable("Changes (beyond the threshold band)", detected)
 	writeTextCulprits(p, r, name)
@@ -417,7 +373,7 @@ func WriteText(w io.Writer, r *compare.Report) error {
 		t := &render.Table{}
 		for i := range other {
 			res := &other[i]
-			cell := wrapName(name(res), nameWidth)
+			cell := render.WrapName(name(res), render.NameWidth)
 			if res.Unit != "" && res.Status == compare.Compared {
 				// An estimate that failed is about one unit.
 				cell += " (" + res.Unit + ")"
@@ -462,28 +418,4 @@ func WriteText(w io.Writer, r *compare.Report) error {
 		p("note: %s\n", n)
 	}
 	return ew.Close()
-}
-
-// nameWidth is the width beyond which the text tables wrap a benchmark
-// name (see [wrapName]).
-const nameWidth = 60
-
-// wrapName breaks a name longer than width runes into lines after a "/"
-// (sub-benchmark levels), each at most width runes where the levels
-// allow; joining the lines gives the name back. Shorter names are
-// returned as they are.
-func wrapName(name string, width int) string {
-	if utf8.RuneCountInString(name) <= width {
-		return name
-	}
-	var lines []string
-	line := ""
-	for _, part := range strings.SplitAfter(name, "/") {
-		if line != "" && utf8.RuneCountInString(line)+utf8.RuneCountInString(part) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		line += part
-	}
-	return strings.Join(append(lines, line), "\n")
 }

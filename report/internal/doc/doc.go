@@ -44,7 +44,8 @@ const (
 	// and HTML, an empty one an empty cell in Markdown.
 	Code
 	// Figure is a number mbopt formatted ("+3", "12.3%", "1.20s"):
-	// written as it is in every format.
+	// written as it is in every format; an empty one, a figure not
+	// known, is a dash ("-" in text, "–" in Markdown and HTML).
 	Figure
 	// Check is a yes-or-no cell, Text "" for no: "yes" in text, "✓" in
 	// Markdown and HTML.
@@ -76,8 +77,21 @@ type Item struct {
 	After string
 }
 
+// Forms is a set of a document's forms (formats).
+type Forms uint8
+
+const (
+	// TextForm is the text form, for terminals and CI logs.
+	TextForm Forms = 1 << iota
+	// MarkdownForm is GitHub-flavoured Markdown.
+	MarkdownForm
+	// HTMLForm is HTML.
+	HTMLForm
+)
+
 // A Mark labels a cell: a pick that is marginal, a function that is
-// negligible, a benchmark whose profile is thin.
+// negligible, a benchmark whose profile is thin, a change in code the
+// change did not touch.
 type Mark struct {
 	// Class is the mark's CSS class in HTML, such as "marginal".
 	Class string
@@ -89,9 +103,10 @@ type Mark struct {
 	// Names follow Text: code joined by <br> in Markdown, a list in
 	// HTML.
 	Names []string
-	// Quiet marks are badges of HTML only; Markdown and text leave them
-	// out.
-	Quiet bool
+	// In are the forms that show the mark: the text after the cell's
+	// text, Markdown in italics, HTML as a badge. Where a form says the
+	// same otherwise (the text in a row's notes), it leaves the mark out.
+	In Forms
 }
 
 // A Row is one row of a [Table].
@@ -103,12 +118,30 @@ type Row struct {
 	Notes []string
 }
 
+// A Layout is how the text form lines up a table's columns (Markdown and
+// HTML follow each column's Align).
+type Layout int
+
+const (
+	// FiguresRight is render.Table.Write's layout: the name column (the
+	// first, or the second after a "#" column) left-aligned, the others
+	// right-aligned.
+	FiguresRight Layout = iota
+	// NameLast is render.Table.WriteLastLeft's: the first column and the
+	// last, a name, left-aligned and the others right-aligned; a last
+	// Code cell longer than render.NameWidth runes is wrapped after a
+	// "/" (render.WrapName).
+	NameLast
+)
+
 // A Table is a document's table: its columns and rows.
 type Table struct {
 	// Columns are the table's columns, in order.
 	Columns []Column
 	// Rows are its rows.
 	Rows []Row
+	// Layout is how the text form lines the columns up.
+	Layout Layout
 }
 
 // Add appends a row of cells.

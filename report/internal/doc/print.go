@@ -1,6 +1,7 @@
 package doc
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -8,9 +9,9 @@ import (
 	"github.com/mbopt/mbopt/report/internal/render"
 )
 
-// Text returns the printer of the text form to w: aligned columns
-// (render.Table.Write) without the Detail columns and the marks, each
-// row's notes under it; a note on a line of its own, indented by two.
+// Text returns the printer of the text form to w: aligned columns (see
+// [Layout]) without the Detail columns, each row's notes under it; a note
+// on a line of its own, indented by two.
 func Text(w io.Writer) Printer { return textPrinter{w} }
 
 // Markdown returns the printer of GitHub-flavoured Markdown to w: a
@@ -40,14 +41,22 @@ func (p textPrinter) Table(t *Table) {
 	for _, r := range t.Rows {
 		var cells []string
 		for i, c := range r.Cells {
-			if !t.Columns[i].Detail {
-				cells = append(cells, c.plain())
+			if t.Columns[i].Detail {
+				continue
 			}
+			if t.Layout == NameLast && i == len(r.Cells)-1 && c.Kind == Code {
+				c.Text = render.WrapName(c.Text, render.NameWidth)
+			}
+			cells = append(cells, c.plain())
 		}
 		rt.Row(cells...)
 		if len(r.Notes) > 0 {
 			rt.Note(r.Notes...)
 		}
+	}
+	if t.Layout == NameLast {
+		rt.WriteLastLeft(p.w)
+		return
 	}
 	rt.Write(p.w)
 }
@@ -63,14 +72,39 @@ func (p textPrinter) Note(n Note) {
 
 // plain is c in the text form.
 func (c Cell) plain() string {
-	if c.Kind != Names {
-		return c.Text
+	s := c.Text
+	switch c.Kind {
+	case Figure:
+		if s == "" {
+			s = "-"
+		}
+	case Names:
+		var names []string
+		for _, it := range c.Items {
+			names = append(names, it.line())
+		}
+		s = strings.Join(names, ", ")
 	}
-	var names []string
-	for _, it := range c.Items {
-		names = append(names, strings.TrimSpace(it.Name+" "+it.After))
+	for _, m := range c.Marks {
+		if m.In&TextForm != 0 {
+			if s != "" {
+				s += " "
+			}
+			s += m.Text
+			if len(m.Names) > 0 {
+				s += " " + strings.Join(m.Names, ", ")
+			}
+		}
 	}
-	return strings.Join(names, ", ")
+	return s
+}
+
+// line is the item's name and what follows it.
+func (it Item) line() string {
+	if it.After == "" {
+		return it.Name
+	}
+	return it.Name + " " + it.After
 }
 
 type markdownPrinter struct{ w io.Writer }
@@ -121,14 +155,14 @@ func (c Cell) markdown() string {
 	case Names:
 		var names []string
 		for _, it := range c.Items {
-			names = append(names, strings.TrimSpace(it.Name+" "+it.After))
+			names = append(names, it.line())
 		}
 		s = markdownCodes(names...)
 	default:
-		s = c.Text
+		s = cmp.Or(c.Text, "–")
 	}
 	for _, m := range c.Marks {
-		if m.Quiet {
+		if m.In&MarkdownForm == 0 {
 			continue
 		}
 		s += " *" + m.Text + "*"
@@ -216,9 +250,12 @@ func (c Cell) html() string {
 		}
 		s = strings.Join(names, "<br>")
 	default:
-		s = c.Text
+		s = cmp.Or(c.Text, "–")
 	}
 	for _, m := range c.Marks {
+		if m.In&HTMLForm == 0 {
+			continue
+		}
 		s += `<span class="mark ` + m.Class + `"`
 		if m.Title != "" {
 			s += ` title="` + escapeHTML.Replace(m.Title) + `"`

@@ -10,10 +10,10 @@ import (
 func table() *Table {
 	t := &Table{Columns: []Column{{Head: "#", Align: Right}, {Head: "name"}, {Head: "+gain", Align: Right},
 		{Head: "kept", Align: Center}, {Head: "says"}, {Head: "callers", Detail: true}}}
-	t.Add(FigureCell("1"), CodeCell("B/a+b|<c>", Mark{Class: "marginal", Text: "marginal"}, Mark{Class: "thin", Text: "thin", Quiet: true}),
+	t.Add(FigureCell("1"), CodeCell("B/a+b|<c>", Mark{Class: "marginal", Text: "marginal", In: MarkdownForm | HTMLForm}, Mark{Class: "thin", Text: "thin", In: HTMLForm}),
 		FigureCell("+3"), CheckCell(true), WordsCell("a*b & c"), NamesCell(Item{Name: "F"}, Item{Name: "G", After: "1.00s"}))
 	t.Note("      a note")
-	t.Add(FigureCell("2"), CodeCell("", Mark{Class: "unseen", Text: "may have run unseen in", Title: "t'", Names: []string{"X", "Y"}}),
+	t.Add(FigureCell("2"), CodeCell("", Mark{Class: "unseen", Text: "may have run unseen in", Title: "t'", Names: []string{"X", "Y"}, In: TextForm | MarkdownForm | HTMLForm}),
 		FigureCell("+10"), CheckCell(false), WordsCell(""), NamesCell())
 	return t
 }
@@ -28,10 +28,10 @@ func TestPrinters(t *testing.T) {
 		printer func(w *strings.Builder) Printer
 		want    string
 	}{
-		{"text", func(w *strings.Builder) Printer { return Text(w) }, `  # name       +gain  kept     says
-  1 B/a+b|<c>     +3   yes  a*b & c
+		{"text", func(w *strings.Builder) Printer { return Text(w) }, `  # name                         +gain  kept     says
+  1 B/a+b|<c>                       +3   yes  a*b & c
       a note
-  2              +10
+  2 may have run unseen in X, Y    +10
   It is optimal.
   suite cost: 1s <b>
 `},
@@ -56,6 +56,38 @@ func TestPrinters(t *testing.T) {
 			for _, n := range notes {
 				p.Note(n)
 			}
+			if got := b.String(); got != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestNameLast prints a table of the NameLast layout: the text wraps the
+// long name of its last column after a "/" and shows its mark, a figure
+// not known is a dash in each form.
+func TestNameLast(t *testing.T) {
+	long := "BenchmarkQuery/" + strings.Repeat("x", 50) + "/size=1024"
+	tab := &Table{Layout: NameLast, Columns: []Column{{Head: "", Detail: true}, {Head: "verdict"}, {Head: "impact", Align: Right}, {Head: "unit"}, {Head: "benchmark"}}}
+	tab.Add(WordsCell("🔴"), WordsCell("definite regression"), FigureCell(""), WordsCell("sec/op"), CodeCell(long, Mark{Text: "(untouched)", In: TextForm | MarkdownForm}))
+	tab.Add(WordsCell("⚪"), WordsCell("unchanged"), FigureCell("12.0%"), WordsCell("B/op"), CodeCell("BenchmarkPut"))
+	tests := []struct {
+		name    string
+		printer func(w *strings.Builder) Printer
+		want    string
+	}{
+		{"text", func(w *strings.Builder) Printer { return Text(w) }, "  verdict              impact    unit  benchmark\n" +
+			"  definite regression       -  sec/op  BenchmarkQuery/\n" +
+			"                                       " + strings.Repeat("x", 50) + "/size=1024 (untouched)\n" +
+			"  unchanged             12.0%    B/op  BenchmarkPut\n"},
+		{"markdown", func(w *strings.Builder) Printer { return Markdown(w) }, "|  | verdict | impact | unit | benchmark |\n|---|---|--:|---|---|\n" +
+			"| 🔴 | definite regression | – | sec/op | `" + long + "` *(untouched)* |\n" +
+			"| ⚪ | unchanged | 12.0% | B/op | `BenchmarkPut` |\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			tt.printer(&b).Table(tab)
 			if got := b.String(); got != tt.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
 			}

@@ -270,3 +270,27 @@ func (t *Table) writeAligned(w io.Writer, left func(i, n int) bool) {
 		}
 	}
 }
+
+// NameWidth is the width beyond which the text tables wrap a benchmark
+// name (see [WrapName]).
+const NameWidth = 60
+
+// WrapName breaks a name longer than width runes into lines after a "/"
+// (sub-benchmark levels), each at most width runes where the levels
+// allow; joining the lines gives the name back. Shorter names are
+// returned as they are.
+func WrapName(name string, width int) string {
+	if utf8.RuneCountInString(name) <= width {
+		return name
+	}
+	var lines []string
+	line := ""
+	for _, part := range strings.SplitAfter(name, "/") {
+		if line != "" && utf8.RuneCountInString(line)+utf8.RuneCountInString(part) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		line += part
+	}
+	return strings.Join(append(lines, line), "\n")
+}

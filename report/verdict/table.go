@@ -1,0 +1,75 @@
+package verdict
+
+import (
+	"fmt"
+
+	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/benchstats"
+	"github.com/mbopt/mbopt/report/internal/doc"
+	"github.com/mbopt/mbopt/report/internal/render"
+)
+
+// verdictMarks are the signs before a verdict in Markdown, so a reader
+// sees regressions at a glance.
+var verdictMarks = map[benchstats.Verdict]string{
+	benchstats.DefiniteRegression:   "🔴",
+	benchstats.PotentialRegression:  "🟠",
+	benchstats.DefiniteImprovement:  "🟢",
+	benchstats.PotentialImprovement: "🔵",
+	benchstats.Unchanged:            "⚪",
+}
+
+// figureHeads are the verdict table's figure columns, those after the
+// verdict: the change, its confidence interval and the instability, then
+// the threshold and MDE when the report is judged, then the impact and the
+// flat impact when impact is set.
+func figureHeads(r *compare.Report, impact bool) []string {
+	heads := []string{"change", fmt.Sprintf("%g%% CI", 100*r.Settings.Confidence), "instability"}
+	if judged(r) {
+		heads = append(heads, "threshold", "MDE")
+	}
+	if impact {
+		heads = append(heads, "impact", "flat")
+	}
+	return heads
+}
+
+// figureCells are res's cells under figureHeads(r, impact), empty (a
+// figure not known: a dash) under the impact columns of a result that has
+// no impact.
+func figureCells(r *compare.Report, res *compare.Result, impact bool) []string {
+	cells := []string{render.SignedPct(res.Estimate.Change), ciText(res.Estimate.CI), ppText(res.Instability)}
+	if judged(r) {
+		cells = append(cells, resultThreshold(res), mdeText(res))
+	}
+	if impact {
+		if res.Impact != nil {
+			cells = append(cells, render.Pct(res.Impact.Attributed), render.Pct(res.Impact.Flat))
+		} else {
+			cells = append(cells, "", "")
+		}
+	}
+	return cells
+}
+
+// resultsTable is a table of results, built once for every form: the
+// verdict's sign (Markdown only) and words, the figures (figureHeads),
+// the unit and the benchmark, named relative to r's module and marked
+// when the change did not touch it (package compare's Untouched).
+func resultsTable(r *compare.Report, results []compare.Result, impact bool) *doc.Table {
+	t := &doc.Table{Layout: doc.NameLast, Columns: []doc.Column{{Head: "", Detail: true}, {Head: "verdict"}}}
+	for _, h := range figureHeads(r, impact) {
+		t.Columns = append(t.Columns, doc.Column{Head: h, Align: doc.Right})
+	}
+	t.Columns = append(t.Columns, doc.Column{Head: "unit"}, doc.Column{Head: "benchmark"})
+	for i := range results {
+		res := &results[i]
+		var marks []doc.Mark
+		if noisy(res) {
+			marks = append(marks, doc.Mark{Text: untouchedMark, In: doc.TextForm | doc.MarkdownForm})
+		}
+		cells := append([]doc.Cell{doc.WordsCell(verdictMarks[res.Verdict]), doc.WordsCell(resultVerdict(res))}, doc.FigureCells(figureCells(r, res, impact)...)...)
+		t.Add(append(cells, doc.WordsCell(res.Unit), doc.CodeCell(displayName(r.Module, res), marks...))...)
+	}
+	return t
+}
