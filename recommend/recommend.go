@@ -129,6 +129,9 @@ type Result struct {
 	// NegligibleLast reports that negligible candidates were ranked after
 	// all others ([Callable] targets without [Options.KeepNegligible]).
 	NegligibleLast bool
+	// Shortfall, when fewer recommendations came out than Options.N
+	// asked for, says why; nil otherwise (and with no limit).
+	Shortfall *Shortfall
 }
 
 // group is a candidate: a target function and the nodes that count for it.
@@ -226,6 +229,7 @@ func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result 
 	closed, thinReach := closeThin(g, covered, opts.Thin, rules, res)
 	universe, nproj := openUniverse(g, closed)
 	if nproj == 0 {
+		res.Shortfall = shortfall(g, done, opts.N, res)
 		return res
 	}
 
@@ -288,6 +292,7 @@ func Additional(cov *coverage.Result, covered bitset.Set, opts Options) *Result 
 		}
 		res.Recommendations = append(res.Recommendations, rec)
 	}
+	res.Shortfall = shortfall(g, done, opts.N, res)
 	return res
 }
 

@@ -42,6 +42,7 @@ func Build(rep *analysis.Report) *Document {
 	}
 	if rep.Recommendations != nil {
 		d.NegligibleLast = rep.Recommendations.NegligibleLast
+		d.RecommendationShortfall = shortfallOf(rep)
 	}
 	if rep.Targets == recommend.Callable {
 		d.RecommendationTargets = rep.Targets.String()

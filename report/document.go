@@ -66,6 +66,9 @@ type Document struct {
 	MinimalSuite []Pick `json:"minimal_suite"`
 	// Recommendations holds Algorithm 3's picks in order.
 	Recommendations []Recommendation `json:"recommendations"`
+	// RecommendationShortfall, when fewer recommendations came out than
+	// were asked for, says why and what to run for more; absent otherwise.
+	RecommendationShortfall *Shortfall `json:"recommendation_shortfall,omitempty"`
 	// RecommendationTargets is "callable" when the recommendations are
 	// (or, with none asked for, would be) functions a benchmark can call,
 	// closures folded in (the default of the command line); absent for

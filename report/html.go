@@ -132,8 +132,9 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 {{if .D.MinimalSuite}}<h2>Suite, pick by pick</h2>
 {{.Picks}}{{if anyMarginal .D}}<p><span class="mark marginal">marginal</span> the functions the pick adds take under 1% of the application's {{.D.Impact}} time: it keeps the suite's coverage through code that barely runs; whether it is worth running is your call.</p>
 {{end}}{{end}}
-{{if .D.Recommendations}}{{$details := .D.RecommendationTargets}}<h2>Recommended benchmark targets (Algorithm 3)</h2>
-{{.Recommendations}}{{if $details}}<p>Functions a benchmark can call, closures folded into the function that returns or starts them. <i>test</i>: an external test package (<code>x_test</code>) can call it, else an internal test; <i>called by</i>: the application's direct callers; <i>hottest beneath</i>: the project functions its benchmark would newly cover.</p>
+{{if or .D.Recommendations .D.RecommendationShortfall}}<h2>Recommended benchmark targets (Algorithm 3)</h2>{{end}}
+{{with .D.RecommendationShortfall}}<p class="shortfall">{{.Why}}</p>
+{{end}}{{if .D.Recommendations}}{{$details := .D.RecommendationTargets}}{{.Recommendations}}{{if $details}}<p>Functions a benchmark can call, closures folded into the function that returns or starts them. <i>test</i>: an external test package (<code>x_test</code>) can call it, else an internal test; <i>called by</i>: the application's direct callers; <i>hottest beneath</i>: the project functions its benchmark would newly cover.</p>
 {{end}}{{if anyNegligible .D}}<p><span class="mark negligible">negligible</span> under 0.2% of the application's time and small (inlined into covered callers, or at most 5 lines): a benchmark of it would measure little.{{if .D.NegligibleLast}} Negligible functions are ranked after all others (--keep-negligible keeps Algorithm 3's order).{{end}}</p>
 {{end}}{{if anyUnseen .D}}<p><span class="mark unseen">may have run unseen</span> a thin benchmark profile (see below) may have run the function without a sample.</p>
 {{end}}{{end}}

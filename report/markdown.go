@@ -127,13 +127,21 @@ func writePicksMarkdown(w io.Writer, p func(string, ...any), d *Document, fold f
 }
 
 // writeRecommendationsMarkdown writes the recommended benchmark targets
-// (Algorithm 3), a table with its legend (folded by fold in a summary),
-// when there are any.
+// (Algorithm 3): why fewer came out than were asked for, then a table
+// with its legend (folded by fold in a summary) when there are any.
 func writeRecommendationsMarkdown(w io.Writer, p func(string, ...any), d *Document, fold func(string) func()) {
-	if len(d.Recommendations) == 0 {
+	s := d.RecommendationShortfall
+	if len(d.Recommendations) == 0 && s == nil {
 		return
 	}
 	p("## Recommended benchmark targets (Algorithm 3)\n\n")
+	if s != nil {
+		// Before the fold: why the list is short is the first thing to read.
+		p("%s\n\n", render.EscapeMarkdown(s.Why))
+	}
+	if len(d.Recommendations) == 0 {
+		return
+	}
 	end := fold(textutil.Plural(len(d.Recommendations), "function") + " that would add the most coverage")
 	details := d.RecommendationTargets != ""
 	negligible := slices.ContainsFunc(d.Recommendations, func(r Recommendation) bool { return r.Negligible != nil })

@@ -7,9 +7,66 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/recommend"
 	"github.com/mbopt/mbopt/relevance/analysis"
 )
+
+// A Shortfall says why fewer recommendations came out than were asked
+// for (recommend.Shortfall): every project function no benchmark covers
+// after the picks is Withheld or NotTarget, and with neither the picks
+// cover all the application's project functions.
+type Shortfall struct {
+	// Asked is the number of recommendations asked for.
+	Asked int `json:"asked"`
+	// Given is the number that came out, fewer than Asked.
+	Given int `json:"given"`
+	// Withheld counts the uncovered project functions withheld because a
+	// thin benchmark profile (ThinBenchmarks) may have run them unseen.
+	Withheld int `json:"withheld"`
+	// LongerBenchTime, with Withheld, is the benchtime that gives the
+	// thinnest profile about 100 samples (its ThinBenchmark's).
+	LongerBenchTime string `json:"longer_benchtime,omitempty"`
+	// NotTarget counts the other uncovered project functions: those no
+	// candidate reaches (with callable targets, such as the functions of
+	// packages under cmd/).
+	NotTarget int `json:"not_target"`
+	// Why says it in one sentence, with what to run for more, as every
+	// format prints it.
+	Why string `json:"why"`
+}
+
+// shortfallOf returns the Document's shortfall of rep's recommendations,
+// nil when there is none.
+func shortfallOf(rep *analysis.Report) *Shortfall {
+	if rep.Recommendations == nil || rep.Recommendations.Shortfall == nil {
+		return nil
+	}
+	r := rep.Recommendations.Shortfall
+	s := &Shortfall{Asked: r.Asked, Given: r.Given, Withheld: r.Withheld, NotTarget: r.NotTarget}
+	var why []string
+	if s.Withheld > 0 {
+		fix := "profile longer"
+		if thin := analysis.ByThinness(rep.Thin); len(thin) > 0 {
+			s.LongerBenchTime = thin[0].Longer
+			fix += " (mbopt profile --benchtime " + s.LongerBenchTime + ")"
+		}
+		why = append(why, fmt.Sprintf("%s withheld as possibly run unseen by thin benchmark profiles: %s or record exact coverage (mbopt profile --source cover), then analyze again",
+			textutil.Plural(s.Withheld, "project function"), fix))
+	}
+	if s.NotTarget > 0 {
+		what := "no function a benchmark can call reaches (such as those of packages under cmd/; --targets any recommends any function)"
+		if rep.Targets != recommend.Callable {
+			what = "lie in packages left out of the recommendations"
+		}
+		why = append(why, fmt.Sprintf("%s %s", textutil.Plural(s.NotTarget, "uncovered project function"), what))
+	}
+	if len(why) == 0 {
+		why = append(why, "with them the suite covers every project function of the application profile, so there is nothing more to recommend")
+	}
+	s.Why = fmt.Sprintf("%d of the %d recommendations asked for came out: %s.", s.Given, s.Asked, strings.Join(why, "; "))
+	return s
+}
 
 // describe fills d's developer details from the recommendation r of rep.
 func describe(d *Recommendation, r *recommend.Recommendation, rep *analysis.Report) {

@@ -142,12 +142,16 @@ func writeBenchmarksText(w io.Writer, d *Document, opts TextOptions) {
 
 // writeRecommendationsText writes the recommended benchmark targets
 // (Algorithm 3) with their details and rules, and with opts.Explain the
-// functions each adds; nothing when there are none.
+// functions each adds, then why fewer came out than were asked for;
+// nothing when there are none and no shortfall.
 func writeRecommendationsText(w io.Writer, d *Document, opts TextOptions) {
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	if len(d.Recommendations) == 0 {
+		if s := d.RecommendationShortfall; s != nil {
+			p("\nRecommended benchmark targets (Algorithm 3)\n  %s\n", s.Why)
+		}
 		return
 	}
-	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	switch {
 	case d.RecommendationTargets == "":
 		p("\nRecommended benchmark targets (Algorithm 3)\n")
@@ -157,6 +161,9 @@ func writeRecommendationsText(w io.Writer, d *Document, opts TextOptions) {
 		p("\nRecommended benchmark targets (Algorithm 3, %s functions)\n", d.RecommendationTargets)
 	}
 	doc.Text(w).Table(d.recommendationsTable(opts.Explain))
+	if s := d.RecommendationShortfall; s != nil {
+		p("  %s\n", s.Why)
+	}
 }
 
 // writeScenariosText writes the scenario table and the pairwise overlaps,

@@ -171,11 +171,20 @@ type ThinBenchmarksWarning struct {
 	Hidden int
 }
 
+// ByThinness returns the thin benchmarks bs sorted by samples, fewest
+// first, then in bs's order (by id): the first one's Longer is the
+// benchtime that gives every one of them about [MinBenchmarkSamples], which
+// the fixes of thin profiles suggest. bs is not modified.
+func ByThinness(bs []ThinBenchmark) []ThinBenchmark {
+	bs = slices.Clone(bs)
+	slices.SortStableFunc(bs, func(a, b ThinBenchmark) int { return cmp.Compare(a.Samples, b.Samples) })
+	return bs
+}
+
 // Error names the thinnest profiles (up to three, fewest samples first,
 // then by id), what they may hide and the fixes.
 func (t *ThinBenchmarksWarning) Error() string {
-	bs := slices.Clone(t.Benchmarks)
-	slices.SortStableFunc(bs, func(a, b ThinBenchmark) int { return cmp.Compare(a.Samples, b.Samples) })
+	bs := ByThinness(t.Benchmarks)
 	var names []string
 	for _, b := range bs[:min(3, len(bs))] {
 		names = append(names, fmt.Sprintf("%s: %d (%s)", b.ID, b.Samples, b.File))
