@@ -107,6 +107,9 @@ func Figures(d *Document) []plot.Figure {
 		}
 		figs = append(figs, f)
 	}
+	if s := d.Sensitivity; s != nil && len(s.Caught) > 0 {
+		figs = append(figs, caughtFigure(s))
+	}
 	return figs
 }
 

@@ -35,6 +35,8 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 		// Notes, Picks, Recommendations and Benchmarks are printed
 		// by package doc's HTML printer.
 		Notes, Picks, Recommendations, Benchmarks template.HTML
+		SensitivityCurve, SensitivityRecs         template.HTML
+		SensitivityHeadline                       string
 		Suite                                     string
 		Stop                                      string
 		Scope                                     string
@@ -57,6 +59,11 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 	data.Picks = printHTML(func(p doc.Printer) { p.Table(d.picksTable(false)) })
 	data.Recommendations = printHTML(func(p doc.Printer) { p.Table(d.recommendationsTable(false)) })
 	data.Benchmarks = printHTML(func(p doc.Printer) { p.Table(d.benchmarksTable(0)) })
+	if s := d.Sensitivity; s != nil {
+		data.SensitivityHeadline = sensitivityHeadline(s)
+		data.SensitivityCurve = printHTML(func(p doc.Printer) { p.Table(sensitivityCurveTable(s)) })
+		data.SensitivityRecs = printHTML(func(p doc.Printer) { p.Table(sensitivityRecommendationsTable(s)) })
+	}
 	var sb strings.Builder
 	writeSuiteHeading(func(f string, a ...any) { fmt.Fprintf(&sb, f, a...) }, d)
 	data.Suite = strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(sb.String(), "**", ""), "## ", ""))
@@ -137,6 +144,11 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 {{end}}{{if .D.Recommendations}}{{$details := .D.RecommendationTargets}}{{.Recommendations}}{{if $details}}<p>Functions a benchmark can call, closures folded into the function that returns or starts them. <i>test</i>: an external test package (<code>x_test</code>) can call it, else an internal test; <i>called by</i>: the application's direct callers; <i>hottest beneath</i>: the project functions its benchmark would newly cover.</p>
 {{end}}{{if anyNegligible .D}}<p><span class="mark negligible">negligible</span> under 0.2% of the application's time and small (inlined into covered callers, or at most 5 lines): a benchmark of it would measure little.{{if .D.NegligibleLast}} Negligible functions are ranked after all others (--keep-negligible keeps Algorithm 3's order).{{end}}</p>
 {{end}}{{if anyUnseen .D}}<p><span class="mark unseen">may have run unseen</span> a thin benchmark profile (see below) may have run the function without a sample.</p>
+{{end}}{{end}}
+{{with .D.Sensitivity}}<h2 id="sensitivity">What the suite would catch</h2>
+<p>{{$.SensitivityHeadline}} A function's detectable slowdown is the smallest slowdown of its own cost some benchmark would report: its minimum detectable effect (MDEs: {{.Measured}} measured in comparisons, the others {{pct .DefaultMDE}}; none below the comparisons' {{pct .Threshold}} threshold) over the function's share of it{{if ne .Source "instructions"}}; the shares are from CPU samples, so a small one is known only roughly (collect with <code>--source instructions</code> for exact ones){{end}}. See the figure <a href="#caught-curve">What the suite would catch</a>.</p>
+{{$.SensitivityCurve}}{{if .Recommendations}}<h3>Benchmark on their own: a +{{pct .RecommendSlowdown}} slowdown would go unnoticed in</h3>
+{{$.SensitivityRecs}}<p><i>unnoticed in</i>: the share of the application's CPU a +{{pct .RecommendSlowdown}} slowdown of the function (with its closures) would go unnoticed in; <i>noticed from</i>: its detectable slowdown today, <i>never</i> when no benchmark runs it.</p>
 {{end}}{{end}}
 {{with .D.ThinBenchmarks}}<h2 id="thin">Thin benchmark profiles</h2>
 <p>These profiles took under 100 CPU samples (1 s of CPU at 100 Hz), so functions their benchmarks ran briefly may be missing from their coverage. <i>may hide</i>: the project functions no benchmark is seen to cover that the application's call graph reaches from a function the profile covers.</p>

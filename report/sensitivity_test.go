@@ -11,10 +11,13 @@ import (
 
 	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/report/plot"
 )
 
 // TestSensitivitySections: an analysis with the detectable slowdowns shows
-// them in the text, the Markdown and the JSON; one without shows none.
+// them in the text, the Markdown, the JSON and the HTML, and gets the
+// caught-curve figure (the whole suite's curve and the minimal suite's);
+// one without shows none.
 func TestSensitivitySections(t *testing.T) {
 	cfg := analysis.Config{App: []string{"../testdata/profiles/example/app.pprof"}, Micro: []string{"../testdata/profiles/example/micro"}, Modules: []string{"example.com/tinytsdb"}}
 	plain, err := analysis.Run(context.Background(), cfg)
@@ -38,5 +41,26 @@ func TestSensitivitySections(t *testing.T) {
 		assert.Equal(t, tc.want, bytes.Contains(text.Bytes(), []byte("A 10.0% slowdown would be caught in functions that take 23.2% of the application's CPU (by the minimal suite: 0.0%).")), text.String())
 		assert.Equal(t, tc.want, bytes.Contains(md.Bytes(), []byte("## What the suite would catch")))
 		assert.Equal(t, tc.want, bytes.Contains(md.Bytes(), []byte("| 8 | `example.com/tinytsdb/storage.(*Table).Stats` | 0.6% | never | - |")), md.String())
+		var html bytes.Buffer
+		require.NoError(t, report.WriteHTML(&html, d, nil))
+		assert.Equal(t, tc.want, bytes.Contains(html.Bytes(), []byte(`<h2 id="sensitivity">What the suite would catch</h2>
+<p>A &#43;10.0% slowdown would be caught in functions that take 23.2% of the application&#39;s CPU (by the minimal suite: 0.0%).`)), html.String())
+		var curve *plot.Figure
+		for _, f := range report.Figures(d) {
+			if f.Name == "caught-curve" {
+				curve = &f
+			}
+		}
+		if !tc.want {
+			assert.Nil(t, curve)
+			continue
+		}
+		require.NotNil(t, curve)
+		require.Len(t, curve.Lines, 2)
+		assert.Equal(t, []float64{1, 5, 10, 50}, curve.XTicks)
+		for i, want := range [][]float64{{0, 0, 23.2, 29.4}, {0, 0, 0, 23.1}} {
+			assert.Equal(t, curve.XTicks, curve.Lines[i].X)
+			assert.InDeltaSlice(t, want, curve.Lines[i].Y, 0.05, curve.Lines[i].Label)
+		}
 	}
 }

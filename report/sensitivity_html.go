@@ -1,0 +1,100 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mbopt/mbopt/relevance/sensitivity"
+	"github.com/mbopt/mbopt/report/internal/doc"
+	"github.com/mbopt/mbopt/report/internal/render"
+	"github.com/mbopt/mbopt/report/plot"
+)
+
+// sensitivityHeadline says what share of the application's CPU a slowdown
+// of s.RecommendSlowdown would be caught in, by the whole suite and the
+// minimal suite; "" when the curve has no such point.
+func sensitivityHeadline(s *sensitivity.Result) string {
+	for i, c := range s.Caught {
+		if c.Slowdown == s.RecommendSlowdown {
+			h := fmt.Sprintf("A +%s slowdown would be caught in functions that take %s of the application's CPU", render.Pct(c.Slowdown), render.Pct(c.AppShare))
+			if s.SuiteCaught != nil {
+				h += fmt.Sprintf(" (by the minimal suite: %s)", render.Pct(s.SuiteCaught[i].AppShare))
+			}
+			return h + "."
+		}
+	}
+	return ""
+}
+
+// sensitivityCurveTable is the caught curves of s: per slowdown, the share
+// of the application's CPU the whole suite and the minimal suite catch.
+func sensitivityCurveTable(s *sensitivity.Result) *doc.Table {
+	t := &doc.Table{Columns: []doc.Column{{Head: "slowdown", Align: doc.Right}, {Head: "caught in (whole suite)", Align: doc.Right}, {Head: "minimal suite", Align: doc.Right}}}
+	for i, c := range s.Caught {
+		sub := "-"
+		if s.SuiteCaught != nil {
+			sub = render.Pct(s.SuiteCaught[i].AppShare)
+		}
+		t.Add(doc.FigureCells("+"+render.Pct(c.Slowdown), render.Pct(c.AppShare), sub)...)
+	}
+	return t
+}
+
+// sensitivityRecommendationsTable is the first sensitivityRows functions
+// a slowdown of s.RecommendSlowdown would go unnoticed in.
+func sensitivityRecommendationsTable(s *sensitivity.Result) *doc.Table {
+	t := &doc.Table{Columns: []doc.Column{{Head: "#", Align: doc.Right}, {Head: "function"}, {Head: "unnoticed in", Align: doc.Right},
+		{Head: "noticed from", Align: doc.Right}, {Head: "caught first by"}}}
+	for i, r := range s.Recommendations[:min(len(s.Recommendations), sensitivityRows)] {
+		var marks []doc.Mark
+		if r.Negligible {
+			marks = append(marks, doc.Mark{Class: "negligible", Text: "negligible", Title: "tiny and rarely run"})
+		}
+		if closures := closuresOf(r); closures != nil {
+			marks = append(marks, doc.Mark{Class: "closures", Text: "with its closures", Names: closures})
+		}
+		t.Add(doc.FigureCell(fmt.Sprint(i+1)), doc.CodeCell(r.Function.Function, marks...), doc.FigureCell(render.Pct(r.Unnoticed)),
+			doc.FigureCell(slowdownText(r.DetectableSlowdown)), doc.CodeCell(r.Benchmark))
+	}
+	return t
+}
+
+// caughtFigure is the "caught-curve" figure: the share of the
+// application's CPU in functions whose slowdown the whole suite, and the
+// minimal suite beside it, would catch, at each slowdown of the curve.
+func caughtFigure(s *sensitivity.Result) plot.Figure {
+	var x, whole, suite []float64
+	for i, c := range s.Caught {
+		x = append(x, 100*c.Slowdown)
+		whole = append(whole, 100*c.AppShare)
+		if s.SuiteCaught != nil {
+			suite = append(suite, 100*s.SuiteCaught[i].AppShare)
+		}
+	}
+	f := plot.Figure{
+		Name:    "caught-curve",
+		Title:   "What the suite would catch",
+		Caption: "Share of the application's CPU time in functions whose slowdown some benchmark would report, by the size of the slowdown of the function's own cost (the caught curve's slowdowns, on a logarithmic axis). A function is caught from its detectable slowdown: its best benchmark's minimum detectable effect over its share of that benchmark; a function no benchmark runs is never caught.",
+		XLabel:  "slowdown of a function (%)",
+		YLabel:  "application CPU caught (%)",
+		Lines:   []plot.Series{{Label: "whole suite", X: x, Y: whole}},
+		XTicks:  x,
+	}
+	if suite != nil {
+		f.Lines = append(f.Lines, plot.Series{Label: "minimal suite", X: x, Y: suite})
+		f.Caption += " The minimal suite keeps the whole suite's coverage, not necessarily what it catches: the gap between the lines is what dropping the other benchmarks loses."
+	}
+	return f
+}
+
+// closuresOf returns the members of r other than its function, each
+// without the function's name it starts with (".func1"); nil for none.
+func closuresOf(r sensitivity.Recommendation) []string {
+	var out []string
+	for _, m := range r.Members {
+		if m != r.Function.Function {
+			out = append(out, strings.TrimPrefix(m, r.Function.Function))
+		}
+	}
+	return out
+}
