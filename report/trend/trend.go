@@ -209,25 +209,7 @@ const subjectRunes = 40
 // detections in words.
 func WriteText(w io.Writer, d *Document) error {
 	ew := render.NewTextWriter(w)
-	fmt.Fprintf(ew, "mbopt: benchmark history against baseline %s", short(d.Baseline.Commit))
-	var about []string
-	if d.Baseline.Subject != "" {
-		about = append(about, plot.MiddleEllipsis(textutil.FirstLine(d.Baseline.Subject), subjectRunes))
-	}
-	if !d.Baseline.Time.IsZero() {
-		about = append(about, date(d.Baseline.Time))
-	}
-	if len(about) > 0 {
-		fmt.Fprintf(ew, " (%s)", strings.Join(about, ", "))
-	}
-	fmt.Fprintf(ew, ", %d series\n", len(d.Series))
-	for _, b := range d.Bridges {
-		fmt.Fprintf(ew, "  baseline moved: %s → %s (%s), bridged by comparison %d; points measured against another baseline are carried across (judged then … vs it)\n",
-			short(b.From.Commit), short(b.To.Commit), date(b.To.Time), b.Comparison)
-	}
-	for _, c := range d.Confirmations {
-		fmt.Fprintf(ew, "  application measured at %s (%s): %s\n", short(c.Head.Commit), date(c.Head.Time), ConfirmationText(c))
-	}
+	writeTextHeader(ew, d)
 	for _, s := range d.Series {
 		fmt.Fprintf(ew, "\n%s  %s\n", s.ID, s.Unit)
 		settings := ""
@@ -287,6 +269,31 @@ func WriteText(w io.Writer, d *Document) error {
 		fmt.Fprintf(ew, "\n(marks: %s; capital definite, small potential)\n", legend)
 	}
 	return ew.Close()
+}
+
+// writeTextHeader writes the text's first lines: the baseline and the
+// number of series, where the baseline moved, and the application
+// measured on both versions of the comparisons.
+func writeTextHeader(ew io.Writer, d *Document) {
+	fmt.Fprintf(ew, "mbopt: benchmark history against baseline %s", short(d.Baseline.Commit))
+	var about []string
+	if d.Baseline.Subject != "" {
+		about = append(about, plot.MiddleEllipsis(textutil.FirstLine(d.Baseline.Subject), subjectRunes))
+	}
+	if !d.Baseline.Time.IsZero() {
+		about = append(about, date(d.Baseline.Time))
+	}
+	if len(about) > 0 {
+		fmt.Fprintf(ew, " (%s)", strings.Join(about, ", "))
+	}
+	fmt.Fprintf(ew, ", %d series\n", len(d.Series))
+	for _, b := range d.Bridges {
+		fmt.Fprintf(ew, "  baseline moved: %s → %s (%s), bridged by comparison %d; points measured against another baseline are carried across (judged then … vs it)\n",
+			short(b.From.Commit), short(b.To.Commit), date(b.To.Time), b.Comparison)
+	}
+	for _, c := range d.Confirmations {
+		fmt.Fprintf(ew, "  application measured at %s (%s): %s\n", short(c.Head.Commit), date(c.Head.Time), ConfirmationText(c))
+	}
 }
 
 // AppImpactText says what a comparison estimated of a change's effect on
