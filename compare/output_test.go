@@ -14,8 +14,10 @@ import (
 // misbehavingModule is a module whose benchmarks misbehave as a pull
 // request's can: BenchmarkNoisy prints lines that look like results of a
 // benchmark that does not exist, one of them with a non-numeric iteration
-// count, and one of a sub-benchmark of its own that has no count; with headFails, BenchmarkSubs/fatal calls b.Fatal and
-// BenchmarkExit/exit ends the process with os.Exit(0).
+// count, and one of a sub-benchmark of its own that has no count; with
+// headFails, BenchmarkSubs/fatal calls b.Fatal, BenchmarkSubs/late calls
+// it after the first run (b.N > 1) and BenchmarkExit/exit ends the
+// process with os.Exit(0).
 func misbehavingModule(headFails bool) string {
 	return fmt.Sprintf(`package h
 
@@ -54,6 +56,12 @@ func BenchmarkSubs(b *testing.B) {
 		}
 		work(b)
 	})
+	b.Run("late", func(b *testing.B) {
+		if headFails && b.N > 1 {
+			b.Fatal("late boom")
+		}
+		work(b)
+	})
 	b.Run("c", work)
 }
 
@@ -81,7 +89,9 @@ func BenchmarkExit(b *testing.B) {
 //     family's name took its cut result line: "did not run"): a note
 //     names them.
 //   - A b.Fatal in one sub-benchmark fails only that one; its siblings are
-//     compared (they all failed, "exit status 1").
+//     compared (they all failed, "exit status 1"). After the first run go
+//     test names the failure with the -GOMAXPROCS suffix: under time it was
+//     a failed BenchmarkSubs/late-2 beside a removed BenchmarkSubs/late.
 //   - A sub-benchmark that ends the process with os.Exit(0) is failed,
 //     saying so, and so are the siblings its exit kept from running; the
 //     ones before it are compared (under cpu it was neither compared nor
@@ -126,6 +136,7 @@ func TestMisbehavingBenchmarks(t *testing.T) {
 				{"BenchmarkNoisy", compare.Compared, ""},
 				{"BenchmarkSubs/a", compare.Compared, ""},
 				{"BenchmarkSubs/fatal", compare.Failed, "boom"},
+				{"BenchmarkSubs/late", compare.Failed, "late boom"},
 				{"BenchmarkSubs/c", compare.Compared, ""},
 				{"BenchmarkExit/a", compare.Compared, ""},
 				{"BenchmarkExit/exit", compare.Failed, "os.Exit(0)"},
@@ -135,7 +146,8 @@ func TestMisbehavingBenchmarks(t *testing.T) {
 				switch {
 				case !ok:
 					t.Errorf("%s: no result", tc.name)
-				case res.Status != tc.status || !strings.Contains(res.Error, tc.error) || (tc.status == compare.Failed && res.Side != "head"):
+				case res.Status != tc.status || !strings.Contains(res.Error, tc.error) || (tc.status == compare.Failed && res.Side != "head"),
+					tc.error != "" && strings.Count(res.Error, tc.error) > 1: // the log once, whatever -test.count
 					t.Errorf("%s: %s in the %q: %q; want %s, with %q", tc.name, res.Status, res.Side, res.Error, tc.status, tc.error)
 				}
 			}

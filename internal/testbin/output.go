@@ -128,9 +128,19 @@ func (p *outputParser) failure(name string, ls []string, i int) int {
 	if j := strings.Index(name, " ("); j > 0 {
 		name = name[:j] // a test's "(0.00s)"
 	}
-	// Its log: before the line with -test.v, after it without.
+	if t := trimProcs(name); t != name {
+		// A failure after the benchmark's first run (b.N = 1) is named
+		// with the -GOMAXPROCS suffix, which -test.v's start line and
+		// the failure at b.N = 1 do not have.
+		if _, failed := p.failed[t]; failed || p.last == t {
+			name = t
+		}
+	}
+	// Its log: before the line with -test.v, after it without (with a
+	// log before, the indented lines after are the next failure's, such
+	// as the same benchmark's at the next -test.count).
 	msg := p.logged
-	for i+1 < len(ls) && (strings.HasPrefix(ls[i+1], "    ") || strings.HasPrefix(ls[i+1], "\t")) {
+	for len(p.logged) == 0 && i+1 < len(ls) && (strings.HasPrefix(ls[i+1], "    ") || strings.HasPrefix(ls[i+1], "\t")) {
 		i++
 		msg = append(msg, strings.TrimSpace(ls[i]))
 	}
