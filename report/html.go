@@ -32,15 +32,15 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 	data := struct {
 		D      *Document
 		Images []img
-		// Notes, Picks, Recommendations and Benchmarks are printed
-		// by package doc's HTML printer.
-		Notes, Picks, Recommendations, Benchmarks template.HTML
-		SensitivityCurve, SensitivityRecs         template.HTML
-		SensitivityHeadline                       string
-		Suite                                     string
-		Stop                                      string
-		Scope                                     string
-		ThinFix                                   []string
+		// Notes, Picks, Recommendations, Benchmarks and Thin are
+		// printed by package doc's HTML printer.
+		Notes, Picks, Recommendations, Benchmarks, Thin template.HTML
+		SensitivityCurve, SensitivityRecs               template.HTML
+		SensitivityHeadline                             string
+		Suite                                           string
+		Stop                                            string
+		Scope                                           string
+		ThinFix                                         []string
 		// SuiteProject and SuiteOverall are the minimal (or selected)
 		// suite's own coverage: its last pick's cumulative ratios.
 		SuiteProject, SuiteOverall float64
@@ -59,6 +59,7 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 	data.Picks = printHTML(func(p doc.Printer) { p.Table(d.picksTable(false)) })
 	data.Recommendations = printHTML(func(p doc.Printer) { p.Table(d.recommendationsTable(false)) })
 	data.Benchmarks = printHTML(func(p doc.Printer) { p.Table(d.benchmarksTable(0)) })
+	data.Thin = printHTML(func(p doc.Printer) { p.Table(d.thinTable()) })
 	if s := d.Sensitivity; s != nil {
 		data.SensitivityHeadline = sensitivityHeadline(s)
 		data.SensitivityCurve = printHTML(func(p doc.Printer) { p.Table(sensitivityCurveTable(s)) })
@@ -88,8 +89,6 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	},
 	// The marks of issue 24: marginal picks, negligible and maybe-unseen
 	// recommendations, thin benchmark profiles.
-	"cpuWall": func(t ThinBenchmark) string { return t.cpuWall() },
-	"hidden":  func(t ThinBenchmark) string { return t.hiddenText(func(s string) string { return s }) },
 	"anyMarginal": func(d *Document) bool {
 		return slices.ContainsFunc(d.MinimalSuite, func(p Pick) bool { return p.Marginal })
 	},
@@ -152,10 +151,7 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 {{end}}{{end}}
 {{with .D.ThinBenchmarks}}<h2 id="thin">Thin benchmark profiles</h2>
 <p>These profiles took under 100 CPU samples (1 s of CPU at 100 Hz), so functions their benchmarks ran briefly may be missing from their coverage. <i>may hide</i>: the project functions no benchmark is seen to cover that the application's call graph reaches from a function the profile covers.</p>
-<table><tr><th>benchmark</th><th>samples</th><th>CPU of wall</th><th>may hide</th></tr>
-{{range .}}<tr><td><code>{{.ID}}</code></td><td class="n">{{.Samples}}</td><td class="n">{{cpuWall .}}</td><td>{{hidden .}}</td></tr>
-{{end}}</table>
-<p>{{join $.ThinFix " "}}</p>
+{{$.Thin}}<p>{{join $.ThinFix " "}}</p>
 {{end}}
 {{with .D.Scenarios}}{{$sc := .}}<h2>Scenarios</h2>
 <table><tr><th>scenario</th><th>weight</th><th>functions</th><th>project</th><th>project coverage</th><th>overall coverage</th></tr>

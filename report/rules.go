@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report/internal/doc"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
 
@@ -56,23 +57,6 @@ func (r Recommendation) ruleLines() []string {
 	return lines
 }
 
-// hiddenText names at most maxHidden of t's hidden functions: "none", or
-// "2 project functions: a, b".
-func (t ThinBenchmark) hiddenText(code func(string) string) string {
-	if len(t.Hidden) == 0 {
-		return "none"
-	}
-	var names []string
-	for _, h := range t.Hidden[:min(maxHidden, len(t.Hidden))] {
-		names = append(names, code(h))
-	}
-	s := textutil.Plural(len(t.Hidden), "project function") + ": " + strings.Join(names, ", ")
-	if more := len(t.Hidden) - len(names); more > 0 {
-		s += fmt.Sprintf(" and %d more", more)
-	}
-	return s
-}
-
 // cpuWall is "0.22s of 1.20s" (CPU of wall time), or the CPU time alone
 // when the wall time is unknown.
 func (t ThinBenchmark) cpuWall() string {
@@ -110,28 +94,20 @@ func writeThinText(w io.Writer, d *Document) {
 		return
 	}
 	fmt.Fprintf(w, "\nThin benchmark profiles (under 100 CPU samples: functions they ran briefly may be missing)\n")
-	t := &render.Table{}
-	t.Row("benchmark", "samples", "CPU of wall", "may hide")
-	for _, b := range d.ThinBenchmarks {
-		t.Row(b.ID, fmt.Sprint(b.Samples), b.cpuWall(), b.hiddenText(func(s string) string { return s }))
-	}
-	t.WriteLastLeft(w)
+	doc.Text(w).Table(d.thinTable())
 	for _, line := range d.thinFix() {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
 }
 
 // writeThinMarkdown writes the Markdown report's thin-profile section.
-func writeThinMarkdown(p func(string, ...any), d *Document) {
+func writeThinMarkdown(w io.Writer, p func(string, ...any), d *Document) {
 	if len(d.ThinBenchmarks) == 0 {
 		return
 	}
 	p("## Thin benchmark profiles\n\n")
 	p("These profiles took under 100 CPU samples (1 s of CPU at 100 Hz), so functions their benchmarks ran briefly may be missing from their coverage. *may hide*: the project functions no benchmark is seen to cover that the application's call graph reaches from a function the profile covers.\n\n")
-	p("| benchmark | samples | CPU of wall | may hide |\n|---|--:|--:|---|\n")
-	for _, b := range d.ThinBenchmarks {
-		p("| %s | %d | %s | %s |\n", render.MarkdownCode(b.ID), b.Samples, b.cpuWall(), b.hiddenText(render.MarkdownCode))
-	}
+	doc.Markdown(w).Table(d.thinTable())
 	p("\n%s\n\n", render.EscapeMarkdown(strings.Join(d.thinFix(), " ")))
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/report/internal/doc"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
@@ -166,6 +167,29 @@ func (d *Document) benchmarksTable(max int) *doc.Table {
 		cells := append([]doc.Cell{doc.CodeCell(b.ID, d.thinMark(b.ID)...)}, doc.FigureCells(fmt.Sprint(b.ProjectNodes), fmt.Sprint(b.OverallNodes))...)
 		cells = append(cells, d.impactFigures(b.AttributedImpactSeconds, b.AttributedImpactShare, b.ImpactSeconds, b.ImpactShare)...)
 		t.Add(append(cells, doc.CheckCell(b.Selected))...)
+	}
+	return t
+}
+
+// thinTable is the benchmarks whose profiles are thin: their samples, CPU
+// of wall time and the project functions they may hide (at most
+// maxHidden named).
+func (d *Document) thinTable() *doc.Table {
+	t := &doc.Table{Layout: doc.NameLast, Columns: []doc.Column{{Head: "benchmark"}, {Head: "samples", Align: doc.Right},
+		{Head: "CPU of wall", Align: doc.Right}, {Head: "may hide"}}}
+	for _, b := range d.ThinBenchmarks {
+		hidden := doc.PhraseCell("none")
+		if n := len(b.Hidden); n > 0 {
+			var items []doc.Item
+			for _, h := range b.Hidden[:min(maxHidden, n)] {
+				items = append(items, doc.Item{Name: h})
+			}
+			if more := n - len(items); more > 0 {
+				items[len(items)-1].After = fmt.Sprintf("and %d more", more)
+			}
+			hidden = doc.PhraseCell(textutil.Plural(n, "project function")+": ", items...)
+		}
+		t.Add(doc.CodeCell(b.ID), doc.FigureCell(fmt.Sprint(b.Samples)), doc.FigureCell(b.cpuWall()), hidden)
 	}
 	return t
 }

@@ -53,6 +53,10 @@ const (
 	// Names is a list of names (Items), one per line: code joined by
 	// <br> in Markdown and HTML.
 	Names
+	// Phrase is words that name names: Text, then the Items joined by
+	// ", " (each name code in Markdown, what follows it words), such as
+	// "2 project functions: a, b and 3 more".
+	Phrase
 )
 
 // A Cell is one cell of a [Row].
@@ -67,13 +71,14 @@ type Cell struct {
 	Marks []Mark
 }
 
-// An Item is one name of a Names cell, and what follows it ("1.20s").
+// An Item is one name of a Names or Phrase cell, and what follows it
+// ("1.20s", "and 3 more").
 type Item struct {
 	// Name is shown as code.
 	Name string
-	// After follows the name; Markdown puts it inside the name's code
-	// span (a table cell's code followed by text does not read as one
-	// entry there), HTML after it.
+	// After follows the name; in a Names cell Markdown puts it inside
+	// the name's code span (a table cell's code followed by text does
+	// not read as one entry there), HTML after it.
 	After string
 }
 
@@ -200,6 +205,9 @@ func CheckCell(ok bool) Cell {
 	}
 	return Cell{Kind: Check}
 }
+
+// PhraseCell returns a Phrase cell.
+func PhraseCell(text string, items ...Item) Cell { return Cell{Kind: Phrase, Text: text, Items: items} }
 
 // NamesCell returns a Names cell.
 func NamesCell(items ...Item) Cell { return Cell{Kind: Names, Items: items} }

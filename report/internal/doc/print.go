@@ -78,12 +78,8 @@ func (c Cell) plain() string {
 		if s == "" {
 			s = "-"
 		}
-	case Names:
-		var names []string
-		for _, it := range c.Items {
-			names = append(names, it.line())
-		}
-		s = strings.Join(names, ", ")
+	case Names, Phrase:
+		s += c.phrase(Item.line)
 	}
 	for _, m := range c.Marks {
 		if m.In&TextForm != 0 {
@@ -97,6 +93,15 @@ func (c Cell) plain() string {
 		}
 	}
 	return s
+}
+
+// phrase is c's items, each written by item, joined by ", ".
+func (c Cell) phrase(item func(Item) string) string {
+	var names []string
+	for _, it := range c.Items {
+		names = append(names, item(it))
+	}
+	return strings.Join(names, ", ")
 }
 
 // line is the item's name and what follows it.
@@ -158,6 +163,13 @@ func (c Cell) markdown() string {
 			names = append(names, it.line())
 		}
 		s = markdownCodes(names...)
+	case Phrase:
+		s = render.EscapeMarkdown(c.Text) + c.phrase(func(it Item) string {
+			if it.After == "" {
+				return render.MarkdownCellCode(it.Name)
+			}
+			return render.MarkdownCellCode(it.Name) + " " + render.EscapeMarkdown(it.After)
+		})
 	default:
 		s = cmp.Or(c.Text, "–")
 	}
@@ -249,6 +261,8 @@ func (c Cell) html() string {
 			names = append(names, n)
 		}
 		s = strings.Join(names, "<br>")
+	case Phrase:
+		s = escapeHTML.Replace(c.Text + c.phrase(Item.line))
 	default:
 		s = cmp.Or(c.Text, "–")
 	}

@@ -94,3 +94,19 @@ func TestNameLast(t *testing.T) {
 		})
 	}
 }
+
+// TestPhrase prints a Phrase cell in each form: the names code in
+// Markdown (a "|" escaped so it cannot end the cell), escaped text in
+// HTML.
+func TestPhrase(t *testing.T) {
+	c := PhraseCell("2 project functions: ", Item{Name: "a.F"}, Item{Name: "b.G|<x>", After: "and 3 more"})
+	for _, tt := range []struct{ name, got, want string }{
+		{"text", c.plain(), "2 project functions: a.F, b.G|<x> and 3 more"},
+		{"markdown", c.markdown(), "2 project functions: `a.F`, `b.G\\|<x>` and 3 more"},
+		{"html", c.html(), "2 project functions: a.F, b.G|&lt;x&gt; and 3 more"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
+		}
+	}
+}
