@@ -32,6 +32,11 @@ const (
 	EventStable = engine.EventStable
 )
 
+// CommandName is the Name of the EventRun of the application command
+// that Confirm.Command measures (its Package is ""): see
+// [engine.CommandName].
+const CommandName = engine.CommandName
+
 // Worktree is the [Options.Head] value that compares the work tree with
 // its uncommitted changes (tracked and untracked, not ignored files).
 const Worktree = engine.Worktree

@@ -57,7 +57,11 @@ func (p *ProgressPrinter) Event(ev Event) {
 			p.runStart = p.Now().Add(-ev.Wall)
 		}
 		p.runs++
-		line := fmt.Sprintf("[%d/%d] trial %d run %d %s %s %.2fs", ev.Done, ev.Total, ev.Trial, ev.Run, ev.Side, benchname.ID(ev.Package, ev.Name), ev.Wall.Seconds())
+		what := ev.Name // the application command has no package
+		if ev.Package != "" {
+			what = benchname.ID(ev.Package, ev.Name)
+		}
+		line := fmt.Sprintf("[%d/%d] trial %d run %d %s %s %.2fs", ev.Done, ev.Total, ev.Trial, ev.Run, ev.Side, what, ev.Wall.Seconds())
 		if ev.Err != nil {
 			p.line.Println(line + ": failed: " + ev.Err.Error())
 		} else if !p.Terminal {

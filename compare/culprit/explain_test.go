@@ -122,6 +122,8 @@ func TestExplain(t *testing.T) {
 			if a == nil {
 				t.Fatal("no application impact")
 			}
+			t.Logf("culprits %v; application impact %+.3f%% [%+.3f%%, %+.3f%%] (%s), relevant share %.2f, likely no application impact %v",
+				got, 100*a.Estimate, 100*a.Low, 100*a.High, a.Basis, a.RelevantShare, a.NoImpact)
 			if !near(a.Estimate, tt.est, tt.tol) || a.Low < tt.lo-tt.tol || a.High > tt.hi+tt.tol || a.Low > a.Estimate || a.High < a.Estimate {
 				t.Errorf("impact %+v, want %v within [%v, %v]", a, tt.est, tt.lo, tt.hi)
 			}
@@ -171,7 +173,15 @@ func TestExplainInlined(t *testing.T) {
 			t.Errorf("%s: kind %s folded into %v, want vanished into %s", c.Function, c.Kind, c.FoldedInto, enc)
 		}
 	}
+	sum := 0.0
+	for _, c := range d.Culprits {
+		sum += c.Share
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		t.Errorf("the culprits' shares add up to %v, want 1", sum)
+	}
 	change := d.Head/d.Base - 1
+	t.Logf("benchmark %+.2f%%; culprits %s first of %d; application impact %+.3f%% [%+.3f%%, %+.3f%%]", 100*change, d.Culprits[0].Function, len(d.Culprits), 100*a.Estimate, 100*a.Low, 100*a.High)
 	// The benchmark's share of the application: the functions it runs.
 	share := app.Shares[enc] + app.Shares[h1] + app.Shares[h2] + app.Shares[h3] + app.Shares[malloc]
 	if bound := math.Abs(change) * share; math.Abs(a.Estimate) > bound || a.Estimate >= 0 {

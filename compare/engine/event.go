@@ -9,11 +9,16 @@ type EventKind int
 const (
 	// EventBuild: a test binary was built (or found in the cache).
 	EventBuild EventKind = iota
-	// EventRun: a test binary process finished one benchmark.
+	// EventRun: a test binary process finished one benchmark, or the
+	// application command finished one run.
 	EventRun
 	// EventStable: a benchmark was stopped by Schedule.UntilStable.
 	EventStable
 )
+
+// CommandName is the Name of the EventRun of an application command
+// measured by [Raw.MeasureCommand], whose Package is "".
+const CommandName = "application command"
 
 // An Event reports progress of [Run], and of the measurements a [Raw]
 // takes after it.
@@ -23,7 +28,8 @@ type Event struct {
 	// Done and Total count builds (EventBuild) or processes
 	// (EventRun, EventStable: Total shrinks when benchmarks stop early).
 	Done, Total int
-	// Package and Name say what was built or run.
+	// Package and Name say what was built or run (Package "" and Name
+	// CommandName: the application command).
 	Package, Name string
 	// Side is the version built or run.
 	Side Side

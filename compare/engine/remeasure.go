@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/internal/benchname"
@@ -123,13 +124,14 @@ func (raw *Raw) MeasureCommand(ctx context.Context, metric measure.Metric, shell
 		for run := 1; run <= r.s.Runs; run++ {
 			sides := r.sideOrder()
 			for _, side := range sides {
+				start := time.Now()
 				v, err := measure.MeasureCommand(ctx, metric, measure.Command{Shell: shell, Dir: r.vers[side].dir, Env: env, Timeout: r.timeout})
 				if err != nil {
 					return h, fmt.Errorf("in the %s: %w", side, err)
 				}
 				h[side][ti] = append(h[side][ti], []float64{v})
 				r.done++
-				r.emit(Event{Kind: EventRun, Done: r.done, Total: r.total, Name: "application command", Side: side, Trial: t, Run: run})
+				r.emit(Event{Kind: EventRun, Done: r.done, Total: r.total, Name: CommandName, Side: side, Trial: t, Run: run, Wall: time.Since(start)})
 			}
 		}
 	}

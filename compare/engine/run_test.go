@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -102,8 +103,13 @@ func TestRunAlone(t *testing.T) {
 // one value per run of each trial in each version.
 func TestKeptForTheSteps(t *testing.T) {
 	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	var commands []engine.Event // the application command's runs
 	raw, err := engine.Run(context.Background(), engine.Plan{Dir: dir, CacheDir: "off", Out: t.TempDir(), Bench: "Faster",
-		Schedule: engine.Schedule{Trials: 2, Runs: 1, Count: 1, BenchTime: "1x", Seed: 1}})
+		Schedule: engine.Schedule{Trials: 2, Runs: 1, Count: 1, BenchTime: "1x", Seed: 1}, Progress: func(ev engine.Event) {
+			if ev.Kind == engine.EventRun && ev.Name == engine.CommandName {
+				commands = append(commands, ev)
+			}
+		}})
 	require.NoError(t, err)
 	defer raw.Close()
 
@@ -132,10 +138,17 @@ func TestKeptForTheSteps(t *testing.T) {
 	_, _, err = raw.MeasureBenchmark(context.Background(), "BenchmarkNoSuch")
 	assert.ErrorContains(t, err, "no compared package has the benchmark BenchmarkNoSuch")
 
-	h, err := raw.MeasureCommand(context.Background(), measure.Time, "true", raw.Env())
+	h, err := raw.MeasureCommand(context.Background(), measure.Time, "sleep 0.01", raw.Env())
 	require.NoError(t, err)
 	for side := range h {
 		assert.Equal(t, 2, h[side].Trials(), "%s", engine.Side(side))
 		assert.Equal(t, 2, h[side].Len())
+	}
+	// Each run is reported with how long it took (the progress printed
+	// 0.00s), under no package.
+	require.Len(t, commands, 4, "one event per run of each version")
+	for _, ev := range commands {
+		assert.Empty(t, ev.Package)
+		assert.GreaterOrEqual(t, ev.Wall, 10*time.Millisecond, "the run's wall time")
 	}
 }
