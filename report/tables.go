@@ -51,15 +51,15 @@ func (d *Document) impactFigures(attributed, attributedShare, flat, flatShare fl
 	return doc.FigureCells(d.impactCells(attributed, attributedShare, flat, flatShare)...)
 }
 
-// marked are the forms that mark a marginal pick and a negligible or
-// maybe unseen recommendation; the text says so in the row's notes.
-const marked = doc.MarkdownForm | doc.HTMLForm
+// inNotes hides a mark from the text, which says the same in the row's
+// notes: a marginal pick, a negligible or maybe unseen recommendation.
+const inNotes = doc.TextForm
 
 // thinMark is the HTML badge of a benchmark whose profile is thin; none
 // for another.
 func (d *Document) thinMark(id string) []doc.Mark {
 	if slices.ContainsFunc(d.ThinBenchmarks, func(t ThinBenchmark) bool { return t.ID == id }) {
-		return []doc.Mark{{Class: "thin", Text: "thin", In: doc.HTMLForm}}
+		return []doc.Mark{{Class: "thin", Text: "thin", Hide: doc.TextForm | doc.MarkdownForm}}
 	}
 	return nil
 }
@@ -81,7 +81,7 @@ func (d *Document) picksTable(explain bool) *doc.Table {
 	for i, s := range d.MinimalSuite {
 		var marks []doc.Mark
 		if s.Marginal {
-			marks = append(marks, doc.Mark{Class: "marginal", Text: "marginal", In: marked})
+			marks = append(marks, doc.Mark{Class: "marginal", Text: "marginal", Hide: inNotes})
 		}
 		cells := append([]doc.Cell{doc.FigureCell(fmt.Sprint(i + 1)), doc.CodeCell(s.ID, append(marks, d.thinMark(s.ID)...)...)},
 			doc.FigureCells(fmt.Sprintf("+%d", s.Added), render.Pct(s.CumulativeProjectRatio), render.Pct(s.CumulativeOverallRatio))...)
@@ -118,10 +118,10 @@ func (d *Document) recommendationsTable(explain bool) *doc.Table {
 	for i, r := range d.Recommendations {
 		var marks []doc.Mark
 		if n := r.Negligible; n != nil {
-			marks = append(marks, doc.Mark{Class: "negligible", Text: "negligible: " + n.what(), Title: n.what(), In: marked})
+			marks = append(marks, doc.Mark{Class: "negligible", Text: "negligible: " + n.what(), Title: n.what(), Hide: inNotes})
 		}
 		if len(r.MaybeCoveredBy) > 0 {
-			marks = append(marks, doc.Mark{Class: "unseen", Text: "may have run unseen in", Names: r.MaybeCoveredBy, In: marked})
+			marks = append(marks, doc.Mark{Class: "unseen", Text: "may have run unseen in", Names: r.MaybeCoveredBy, Hide: inNotes})
 		}
 		cells := append([]doc.Cell{doc.FigureCell(fmt.Sprint(i + 1)), doc.CodeCell(r.Function, marks...)},
 			doc.FigureCells(fmt.Sprintf("+%d", r.AddedProject), fmt.Sprintf("+%d", r.AddedExternal))...)

@@ -66,7 +66,7 @@ func resultsTable(r *compare.Report, results []compare.Result, impact bool) *doc
 		res := &results[i]
 		var marks []doc.Mark
 		if noisy(res) {
-			marks = append(marks, doc.Mark{Text: untouchedMark, In: doc.TextForm | doc.MarkdownForm})
+			marks = append(marks, doc.Mark{Text: untouchedMark})
 		}
 		cells := append([]doc.Cell{doc.WordsCell(verdictMarks[res.Verdict]), doc.WordsCell(resultVerdict(res))}, doc.FigureCells(figureCells(r, res, impact)...)...)
 		t.Add(append(cells, doc.WordsCell(res.Unit), doc.CodeCell(displayName(r.Module, res), marks...))...)

@@ -108,10 +108,11 @@ type Mark struct {
 	// Names follow Text: code joined by <br> in Markdown, a list in
 	// HTML.
 	Names []string
-	// In are the forms that show the mark: the text after the cell's
-	// text, Markdown in italics, HTML as a badge. Where a form says the
-	// same otherwise (the text in a row's notes), it leaves the mark out.
-	In Forms
+	// Hide are the forms that leave the mark out, where they say the same
+	// otherwise (the text in a row's notes) or have no room for it; the
+	// others show it, the text after the cell's text, Markdown in
+	// italics, HTML as a badge. The zero value shows it everywhere.
+	Hide Forms
 }
 
 // A Row is one row of a [Table].

@@ -82,7 +82,7 @@ func (c Cell) plain() string {
 		s += c.phrase(Item.line)
 	}
 	for _, m := range c.Marks {
-		if m.In&TextForm != 0 {
+		if m.Hide&TextForm == 0 {
 			if s != "" {
 				s += " "
 			}
@@ -174,7 +174,7 @@ func (c Cell) markdown() string {
 		s = cmp.Or(c.Text, "–")
 	}
 	for _, m := range c.Marks {
-		if m.In&MarkdownForm == 0 {
+		if m.Hide&MarkdownForm != 0 {
 			continue
 		}
 		s += " *" + m.Text + "*"
@@ -267,7 +267,7 @@ func (c Cell) html() string {
 		s = cmp.Or(c.Text, "–")
 	}
 	for _, m := range c.Marks {
-		if m.In&HTMLForm == 0 {
+		if m.Hide&HTMLForm != 0 {
 			continue
 		}
 		s += `<span class="mark ` + m.Class + `"`

@@ -10,10 +10,10 @@ import (
 func table() *Table {
 	t := &Table{Columns: []Column{{Head: "#", Align: Right}, {Head: "name"}, {Head: "+gain", Align: Right},
 		{Head: "kept", Align: Center}, {Head: "says"}, {Head: "callers", Detail: true}}}
-	t.Add(FigureCell("1"), CodeCell("B/a+b|<c>", Mark{Class: "marginal", Text: "marginal", In: MarkdownForm | HTMLForm}, Mark{Class: "thin", Text: "thin", In: HTMLForm}),
+	t.Add(FigureCell("1"), CodeCell("B/a+b|<c>", Mark{Class: "marginal", Text: "marginal", Hide: TextForm}, Mark{Class: "thin", Text: "thin", Hide: TextForm | MarkdownForm}),
 		FigureCell("+3"), CheckCell(true), WordsCell("a*b & c"), NamesCell(Item{Name: "F"}, Item{Name: "G", After: "1.00s"}))
 	t.Note("      a note")
-	t.Add(FigureCell("2"), CodeCell("", Mark{Class: "unseen", Text: "may have run unseen in", Title: "t'", Names: []string{"X", "Y"}, In: TextForm | MarkdownForm | HTMLForm}),
+	t.Add(FigureCell("2"), CodeCell("", Mark{Class: "unseen", Text: "may have run unseen in", Title: "t'", Names: []string{"X", "Y"}}),
 		FigureCell("+10"), CheckCell(false), WordsCell(""), NamesCell())
 	return t
 }
@@ -69,7 +69,7 @@ func TestPrinters(t *testing.T) {
 func TestNameLast(t *testing.T) {
 	long := "BenchmarkQuery/" + strings.Repeat("x", 50) + "/size=1024"
 	tab := &Table{Layout: NameLast, Columns: []Column{{Head: "", Detail: true}, {Head: "verdict"}, {Head: "impact", Align: Right}, {Head: "unit"}, {Head: "benchmark"}}}
-	tab.Add(WordsCell("🔴"), WordsCell("definite regression"), FigureCell(""), WordsCell("sec/op"), CodeCell(long, Mark{Text: "(untouched)", In: TextForm | MarkdownForm}))
+	tab.Add(WordsCell("🔴"), WordsCell("definite regression"), FigureCell(""), WordsCell("sec/op"), CodeCell(long, Mark{Text: "(untouched)"}))
 	tab.Add(WordsCell("⚪"), WordsCell("unchanged"), FigureCell("12.0%"), WordsCell("B/op"), CodeCell("BenchmarkPut"))
 	tests := []struct {
 		name    string
