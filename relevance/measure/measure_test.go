@@ -142,11 +142,16 @@ func TestInstructionCounts(t *testing.T) {
 	}{
 		// Unknown instructions: by time, 20 ms at 1 ms/op.
 		{"by time", Options{NsPerOp: 1e6}, 4, 20},
-		// 900,000 instructions/op: 56 ops make 5e7.
-		{"by instructions", Options{NsPerOp: 1e6, InstrPerOp: 900000}, 5, 56},
-		{"tiny op", Options{InstrPerOp: 420}, 11904, 119048},
-		// 200 ms of native time at most: 20 ops of 10 ms.
-		{"slow op", Options{NsPerOp: 1e7, InstrPerOp: 1000}, 2, 20},
+		// 900,000 instructions/op: 556 ops make 5e8.
+		{"by instructions", Options{NsPerOp: 1e5, InstrPerOp: 900000}, 55, 556},
+		// Known instructions bound Valgrind's time: no native time caps
+		// the counts (a normal run's time on a loaded machine is too high).
+		{"slow wall time", Options{NsPerOp: 1e6, InstrPerOp: 900000}, 55, 556},
+		{"tiny op", Options{InstrPerOp: 420}, 119047, 1190477},
+		// 10,000,000 iterations at most.
+		{"tinier op", Options{NsPerOp: 1e7, InstrPerOp: 10}, 1000000, 10000000},
+		// Half the GOMEMLIMIT guard in allocations at most.
+		{"allocating", Options{InstrPerOp: 1000, BytesPerOp: 1 << 20}, 51, 512},
 		{"given", Options{N1: 3, N2: 9, InstrPerOp: 420}, 3, 9},
 	} {
 		n1, n2, err := tc.o.instructionCounts()
@@ -423,7 +428,9 @@ func TestCountInstructionsAfterSetup(t *testing.T) {
 	needValgrind(t)
 	o := fixture(t, "BenchmarkSetup")
 	fixed := o
-	fixed.N1, fixed.N2 = 20000, 200000
+	// As large as the budget makes them: the search for i<<10 costs
+	// more or less as i grows, so the count per op depends on N.
+	fixed.N1, fixed.N2 = 200000, 2000000
 	want, err := CountInstructions(context.Background(), fixed)
 	require.NoError(t, err)
 
@@ -446,7 +453,7 @@ func TestRecount(t *testing.T) {
 		want   int
 	}{
 		{2, 5, -17901 * 3, 500},                 // not positive: 100 times more
-		{2, 500, 498 * 266, 2 + 187970},         // sized by the difference
+		{2, 500, 498 * 266, 2 + 1879700},        // sized by the difference
 		{2, 5, 3 * 1e9, 5},                      // at least 5 (the budget is reached already)
 		{2, 1e6, (1e6 - 2) * 0.001, 10_000_000}, // at most 10,000,000
 	} {

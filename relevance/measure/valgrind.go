@@ -47,11 +47,16 @@ const InstructionsTarget = 20 * time.Millisecond
 
 // InstructionsBudget is how many instructions the benchmark runs at the
 // higher count once its instructions per operation are known
-// (Options.InstrPerOp): the runtime's own work (scheduler, sysmon, the
-// forced collections), which grows with the process's wall time, moved a
-// process's count by up to about 150,000 instructions on a loaded 2-core
-// machine, 0.3% of this.
-const InstructionsBudget = 5e7
+// (Options.InstrPerOp). The runtime's own work (scheduler, sysmon, the
+// forced collections), which grows with the process's wall time, moves a
+// process's count by tens of thousands of instructions whatever the count,
+// so a larger budget divides it by more operations, while a process's
+// cost is mostly Valgrind's start-up: on a loaded 2-core machine,
+// measurements of benchmarks of 60 to 160 µs/op spread by 0.10 to 0.23%
+// at 5e7 instructions and by 0.04 to 0.05% at 5e8, five pairs each, and a
+// process took 0.45 to 0.5 s of CPU time at 5e7 against 0.55 to 1.0 s at
+// 5e8.
+const InstructionsBudget = 5e8
 
 // FindValgrind returns the path of the valgrind command name ("" means
 // "valgrind" in PATH), or [ErrNoValgrind].
