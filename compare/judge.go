@@ -1,7 +1,9 @@
 package compare
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -62,6 +64,12 @@ func judge(rep *Report, calibrated func(id, unit string) float64) {
 			HigherIsBetter: units.GetBetter(r.Unit) > 0, MinSamples: minN, Significant: sig[i]})
 		mde := j.MDE
 		r.Verdict, r.Threshold, r.ThresholdBasis, r.TooFew, r.MinDetectableEffect = j.Verdict, j.Threshold, j.Basis, j.TooFew, &mde
+		// Judged again (reclassified), a result gets its caveat anew.
+		r.Caveats = slices.DeleteFunc(r.Caveats, func(c string) bool { return strings.HasPrefix(c, CaveatImprecise) })
+		if s.counting() && r.Unit == s.unit() && mde > ImpreciseMDE {
+			r.Caveats = append(r.Caveats, imprecise(mde, r.Caveats))
+			slices.Sort(r.Caveats)
+		}
 		if noise[i] {
 			r.Verdict = benchstats.Unchanged
 			if !slices.Contains(r.Caveats, CaveatAmortized) {
@@ -78,6 +86,32 @@ func judge(rep *Report, calibrated func(id, unit string) float64) {
 	}
 	fa.Expected = benchstats.ExpectedFalseAlarms(s.FDR, fa.Definite)
 	rep.FalseAlarms = fa
+}
+
+// ImpreciseMDE is the minimum detectable effect above which a counting
+// metric's result is marked imprecise (1%): counting is meant to see far
+// smaller changes, so something in the benchmark moves its count.
+const ImpreciseMDE = 0.01
+
+// CaveatImprecise starts the caveat of a counting metric's result whose
+// minimum detectable effect is above ImpreciseMDE; [imprecise] writes it.
+const CaveatImprecise = "imprecise: "
+
+// imprecise returns the caveat of a result whose minimum detectable
+// effect mde is above ImpreciseMDE, with the reasons the benchmark's
+// other caveats give ("less stable: …") when it has some.
+func imprecise(mde float64, caveats []string) string {
+	var why []string
+	for _, c := range caveats {
+		if w, ok := strings.CutPrefix(c, "less stable: "); ok {
+			why = append(why, w)
+		}
+	}
+	reason := "the reason is not known: its count varies between processes"
+	if len(why) > 0 {
+		reason = "it " + strings.Join(why, ", ")
+	}
+	return fmt.Sprintf("%sits minimum detectable effect is %.2g%%, above %g%%: %s; more trials (--trials, --budget) narrow it", CaveatImprecise, 100*mde, 100*ImpreciseMDE, reason)
 }
 
 // CaveatAmortized is the caveat of an amortized B/op ([amortized]).

@@ -45,8 +45,23 @@ type Settings struct {
 	// versions have at least 2 trials and its interval is narrower than
 	// this width.
 	UntilStable float64 `json:"until_stable,omitempty"`
+	// TargetMDE is the minimum detectable effect a counting metric
+	// measures each benchmark to: a benchmark stops once its results
+	// reach it with the measurements a verdict needs in both versions (2
+	// trials or more), and one still above it after Trials gets more
+	// trials, up to engine.ExtraTrialsFactor × Trials and within Budget
+	// (a schedule planned with fewer measurements than a verdict needs is
+	// not extended). 0 means DefaultTargetMDE with the instructions
+	// metric and none with the others; a negative value turns it off.
+	TargetMDE float64 `json:"target_mde,omitempty"`
+	// Jobs is how many instructions measurements run at the same time,
+	// each in its own processes; 0 means one per CPU. Counting
+	// instructions does not depend on the machine's load; the time and
+	// cpu metrics keep their interleaved order whatever Jobs says.
+	Jobs int `json:"jobs,omitempty"`
 	// Budget, when positive, is the wall-clock budget the schedule was
-	// fitted into (nanoseconds in JSON; omitted when none).
+	// fitted into (nanoseconds in JSON; omitted when none); the trials
+	// TargetMDE adds stop when it is spent.
 	Budget time.Duration `json:"budget,omitempty"`
 	// FDR is the false discovery rate the verdicts control over all the
 	// comparison's estimates (0.05): see [FalseAlarms].
@@ -96,6 +111,11 @@ const (
 	DefaultBenchTime = "1s"
 	DefaultThreshold = 0.01
 	DefaultFDR       = 0.05
+	// DefaultTargetMDE is the TargetMDE of the instructions metric
+	// (0.1%): a count restricted to the benchmark varies by about
+	// 0.01% between processes, and the default schedule of 9
+	// measurements per version reaches 0.1% on deterministic code.
+	DefaultTargetMDE = 0.001
 	// DefaultAppImpactThreshold is the AppImpactThreshold of a gate or
 	// confirmation that needs one and was given none (0.1%); a zero
 	// AppImpactThreshold itself means 0.
@@ -157,6 +177,9 @@ func (s Settings) withDefaults() Settings {
 		s.BenchTime = cmp.Or(s.BenchTime, CountedBenchTime)
 		s.Benchmem = true
 	}
+	if s.TargetMDE == 0 && s.Metric == measure.Instructions {
+		s.TargetMDE = DefaultTargetMDE
+	}
 	s.Trials = cmp.Or(s.Trials, d.Trials)
 	s.Runs = cmp.Or(s.Runs, d.Runs)
 	s.Count = cmp.Or(s.Count, d.Count)
@@ -203,6 +226,12 @@ func (s Settings) check() error {
 		return FieldSettingsUntilStable.Errorf("UntilStable is %v; it must be a positive interval width such as 0.02, or 0 for off", s.UntilStable)
 	case !(s.AppImpactThreshold >= 0 && s.AppImpactThreshold < 1): // NaN too
 		return FieldSettingsAppImpactThreshold.Errorf("AppImpactThreshold is %v; it must be in (0, 1), a fraction of the application's CPU time such as 0.001 for 0.1%% (1 would be 100%%, which no change reaches: the gate could never fail), or 0 to pass only the regressions likely without application impact", s.AppImpactThreshold)
+	case !(s.TargetMDE < 1) || math.IsNaN(s.TargetMDE):
+		return FieldSettingsTargetMDE.Errorf("TargetMDE is %v; it must be a fraction below 1, such as 0.001 for 0.1%%, 0 for the default, or negative for none", s.TargetMDE)
+	case s.TargetMDE > 0 && !s.counting():
+		return mbopt.Errorf("%s applies to the counting metrics (cpu, instructions) only: with %s %s the schedule is fixed (see %s); leave %s out", FieldSettingsTargetMDE, FieldSettingsMetric, cmp.Or(s.Metric, measure.Time), FieldSettingsUntilStable, FieldSettingsTargetMDE)
+	case s.Jobs < 0:
+		return FieldSettingsJobs.Errorf("Jobs is %d; it must be positive, or 0 for one per CPU", s.Jobs)
 	case s.Budget < 0:
 		return FieldSettingsBudget.Errorf("Budget is %v; it must be a positive duration, or 0 for none", s.Budget)
 	}
@@ -237,8 +266,18 @@ func (s Settings) Schedule() engine.Schedule { return s.forRun().withDefaults().
 // schedule returns the engine's schedule of s (after withDefaults).
 func (s Settings) schedule() engine.Schedule {
 	return engine.Schedule{Trials: s.Trials, Runs: s.Runs, Count: s.Count, BenchTime: s.BenchTime, Benchmem: s.Benchmem,
-		Seed: s.Seed, UntilStable: s.UntilStable, Confidence: s.Confidence, Resamples: s.Resamples,
+		Seed: s.Seed, UntilStable: s.UntilStable, TargetMDE: s.targetMDE(), Jobs: s.Jobs, Confidence: s.Confidence, Resamples: s.Resamples,
 		Budget: s.Budget, Metric: s.Metric, Duet: s.Duet}
+}
+
+// targetMDE returns the engine's TargetMDE: none when off (negative), and
+// none for a schedule planned with fewer measurements per version than a
+// verdict needs (a quick look, which is not extended).
+func (s Settings) targetMDE() float64 {
+	if s.TargetMDE <= 0 || s.Trials*s.Runs*s.Count < benchstats.MinSamples(s.Confidence) {
+		return 0
+	}
+	return s.TargetMDE
 }
 
 // counting reports whether the comparison measures with a counting metric

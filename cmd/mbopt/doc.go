@@ -588,6 +588,19 @@
 //     trials, the measurements a verdict needs, and an interval (in the
 //     metric's unit) narrower than WIDTH, such as 0.02 (2 points); the
 //     report says how much time that saved.
+//   - --target-mde MDE: with --metric cpu or instructions, measure each
+//     benchmark until its minimum detectable effect is at most MDE (default
+//     0.001, 0.1%, with instructions; none with cpu; negative: none): a
+//     benchmark stops once it gets there with the measurements a verdict
+//     needs, and one still above it after --trials gets more trials, up to
+//     4 times --trials and within --budget (a note says so). A schedule
+//     smaller than a verdict needs is not extended. A result whose MDE
+//     stays above 1% is marked imprecise, with the reason when known.
+//   - -j, --jobs N: with --metric instructions, the measurements counted at
+//     the same time, each in its own processes (default: one per CPU); a
+//     count does not depend on the machine's load, so a run's benchmarks
+//     are measured at once and recorded in their shuffled order. The time
+//     and cpu metrics keep the interleaved order.
 //   - --shard K/N: run only shard K of N of the benchmarks, both versions on
 //     this machine (--shard /N takes K from $JOB_COMPLETION_INDEX;
 //     --shard-costs MANIFEST balances them by recorded costs); --trial-shard
@@ -810,9 +823,9 @@
 //     --suite-budget for the suite's budget): the benchmarks, as for mbopt
 //     compare (default: those stored against the old baseline).
 //   - --trials, --runs, --count, --benchtime, --benchmem, --seed, --budget,
-//     --until-stable, --metric, --duet, --threshold, --fdr, --confidence,
-//     --resamples, --no-cache: as for mbopt compare; give those of the
-//     series.
+//     --until-stable, --target-mde, -j (--jobs), --metric, --duet,
+//     --threshold, --fdr, --confidence, --resamples, --no-cache: as for mbopt
+//     compare; give those of the series.
 //   - --history FILE, --out DIR, --format, -o FILE (--output FILE), --fail-on,
 //     --app-impact-threshold, --explain, --confirm, --app-cmd: as for mbopt
 //     compare; the gate applies only with an explicit --fail-on.

@@ -17,6 +17,7 @@ type funcProfiles struct {
 	mu        sync.Mutex
 	sides     map[string]*funcSide // side + "\x00" + id
 	resolvers [2]*culprit.Resolver
+	resolving [2]sync.Mutex     // a version's resolver is used by one measurement at a time
 	failed    map[string]string // side + "\x00" + id → why a profile could not be read
 }
 
@@ -38,8 +39,8 @@ func (r *runner) keepFuncs(side Side, id string, trial, run int, v measure.Value
 	if rs == nil {
 		// A cached test binary names the files of the worktree it was
 		// built in, which may be gone: the same commit is checked out
-		// under this version's root. One version's measurements run one
-		// at a time, so its resolver is not shared.
+		// under this version's root. Measurements that run at the same
+		// time (Schedule.Jobs) take turns with it.
 		rs = culprit.NewResolver()
 		rs.Roots = []string{r.vers[side].dir}
 		f.resolvers[side] = rs
@@ -48,7 +49,9 @@ func (r *runner) keepFuncs(side Side, id string, trial, run int, v measure.Value
 	var p *culprit.Profile
 	err := fmt.Errorf("valgrind kept %d output files, not 2", len(v.Files))
 	if len(v.Files) == 2 {
+		f.resolving[side].Lock()
 		p, err = culprit.Instructions(rs, v.Files[0], v.Files[1], v.N1, v.N2)
+		f.resolving[side].Unlock()
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -128,6 +129,19 @@ type Schedule struct {
 	// UntilStable, when positive, stops scheduling a benchmark once its
 	// interval, at Confidence from Resamples resamples, is narrower.
 	UntilStable float64
+	// TargetMDE, when positive, is the minimum detectable effect each
+	// benchmark is measured to (counting metrics only): a benchmark
+	// stops once every one of its results has both versions' minimum
+	// measurements (benchstats.MinSamples, after 2 trials) and an MDE at
+	// most this; one that has not reached it after Trials gets more
+	// trials, up to ExtraTrialsFactor × Trials in all and within Budget.
+	TargetMDE float64
+	// Jobs is how many measurements of the instructions metric run at the
+	// same time, each in its own processes (0 means one per CPU): a count
+	// does not depend on what else the machine runs, so the units of a run
+	// are measured in parallel and recorded in their random order. The
+	// time and cpu metrics keep their order.
+	Jobs int
 	// Confidence and Resamples are those of UntilStable's interval.
 	Confidence float64
 	// Resamples is the number of bootstrap resamples of that interval.
@@ -152,6 +166,22 @@ const (
 // the benchmark's own time.
 func (s Schedule) Counting() bool {
 	return s.Metric == measure.CPU || s.Metric == measure.Instructions
+}
+
+// ExtraTrialsFactor bounds the trials Schedule.TargetMDE adds: at most
+// this many times Schedule.Trials in all (and within Schedule.Budget).
+const ExtraTrialsFactor = 4
+
+// parallel reports whether the measurements of a run can run at the same
+// time (the instructions metric), and how many at once.
+func (s Schedule) parallel() (int, bool) {
+	if s.Metric != measure.Instructions {
+		return 1, false
+	}
+	if s.Jobs > 0 {
+		return s.Jobs, true
+	}
+	return runtime.NumCPU(), true
 }
 
 // Unit returns the unit of the metric's results, such as "sec/op".

@@ -38,7 +38,8 @@ type Raw struct {
 	// Runs and Count a budget chose.
 	Schedule Schedule
 	// Trials are the trials (from 1) this machine ran: all of
-	// Schedule.Trials, or a trial shard's share.
+	// Schedule.Trials and those Schedule.TargetMDE added, or a trial
+	// shard's share.
 	Trials []int
 	// Share is this machine's share of a sharded comparison; nil when not
 	// sharded.
@@ -94,7 +95,7 @@ type Unit struct {
 func (r *runner) result(raw *Raw, out string, share *Share) {
 	raw.Module, raw.Base, raw.Head, raw.Same = r.mod.path, r.vers[Base].rev, r.vers[Head].rev, r.same
 	raw.GoVersion, raw.Out, raw.Schedule, raw.Share = r.vers[Head].govers, out, r.s, share
-	raw.Trials = trialsOf(r.s.Trials, r.plan.TrialShard)
+	raw.Trials = trialsOf(max(r.s.Trials, r.ran), r.plan.TrialShard)
 	if r.plan.Shard.Enabled() || r.plan.TrialShard.Enabled() {
 		raw.Written = [2]shard.File{shard.FileOf(r.rws[Base].buf.Bytes()), shard.FileOf(r.rws[Head].buf.Bytes())}
 	}

@@ -96,6 +96,8 @@ type runner struct {
 	rng     *rand.Rand
 	saved   time.Duration
 	timeout time.Duration
+	start   time.Time           // of Run, for Schedule.Budget
+	ran     int                 // the last trial run (more than Schedule.Trials when TargetMDE added some)
 	mu      sync.Mutex          // guards cnt, caveats, noisy and notes while both versions run
 	cnt     counted             // the counting metrics' state
 	caveats map[string][]string // benchmark id → its caveats, in the order found
@@ -125,7 +127,7 @@ func Run(ctx context.Context, p Plan) (*Raw, error) {
 		return nil, err
 	}
 	raw := &Raw{}
-	r := &runner{plan: p, s: p.Schedule, builds: map[string]*[2]*pkgBuild{}, data: NewData(), notes: &raw.Notes,
+	r := &runner{plan: p, s: p.Schedule, start: start, builds: map[string]*[2]*pkgBuild{}, data: NewData(), notes: &raw.Notes,
 		cnt:     counted{inspected: map[string]bool{}, perOp: map[string]float64{}, measuredPerOp: map[string]bool{}},
 		caveats: map[string][]string{}, noisy: map[string]bool{},
 		rng: rand.New(rand.NewPCG(p.Schedule.Seed, 0x636f6d70617265))} // "compare"

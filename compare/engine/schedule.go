@@ -107,40 +107,144 @@ func (r *runner) schedule(ctx context.Context) error {
 	}
 	order := slices.Clone(r.units)
 	trials := trialsOf(r.s.Trials, r.plan.TrialShard)
-	for _, t := range trials {
+	for i := 0; i < len(trials); i++ {
+		t := trials[i]
 		for run := 1; run <= r.s.Runs; run++ {
 			r.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-			for _, u := range order {
-				if u.stopped {
-					continue
-				}
-				sides := r.sideOrder()
-				if r.pinned != nil || (r.s.Counting() && runtime.NumCPU() >= 2) {
-					if err := r.runPair(ctx, u, sides, t, run); err != nil {
-						return err
-					}
-					continue
-				}
-				for _, side := range sides {
-					if !u.on[side] || u.failed[side] != "" {
-						continue
-					}
-					if err := r.runOne(ctx, u, side, t, run); err != nil {
-						return err
-					}
-				}
+			if err := r.runUnits(ctx, order, t, run); err != nil {
+				return err
 			}
 		}
+		r.ran = t
 		for _, u := range r.units {
 			if !u.stopped {
 				u.trials = t
 			}
 		}
-		if r.s.UntilStable > 0 && t >= 2 && t < r.s.Trials {
+		if (r.s.UntilStable > 0 || r.s.TargetMDE > 0) && t >= 2 && !r.plan.TrialShard.Enabled() {
 			r.stopStable(t)
+		}
+		if i == len(trials)-1 && r.extend(t) {
+			trials = append(trials, t+1)
 		}
 	}
 	return nil
+}
+
+// runUnits runs one run of trial t: the units in order, each in both
+// versions back to back in a random order, or, with the instructions
+// metric, every unit's measurements at once on Schedule.Jobs processes
+// (recorded in that order), or both versions of a unit at once with the
+// cpu metric on 2 CPUs or more, or in a parallel duet.
+func (r *runner) runUnits(ctx context.Context, order []*unit, t, run int) error {
+	if jobs, ok := r.s.parallel(); ok {
+		return r.runJobs(ctx, order, jobs, t, run)
+	}
+	for _, u := range order {
+		if u.stopped {
+			continue
+		}
+		sides := r.sideOrder()
+		if r.pinned != nil || (r.s.Counting() && runtime.NumCPU() >= 2) {
+			if err := r.runPair(ctx, u, sides, t, run); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, side := range sides {
+			if !u.on[side] || u.failed[side] != "" {
+				continue
+			}
+			if err := r.runOne(ctx, u, side, t, run); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// runJobs measures every unit of order in both versions (the versions
+// in a random order), jobs measurements at a time, and records them in
+// that order once all are done.
+func (r *runner) runJobs(ctx context.Context, order []*unit, jobs, t, run int) error {
+	type job struct {
+		u    *unit
+		side Side
+		o    outcome
+		err  error
+	}
+	var js []*job
+	for _, u := range order {
+		if u.stopped {
+			continue
+		}
+		for _, side := range r.sideOrder() {
+			if u.on[side] && u.failed[side] == "" {
+				js = append(js, &job{u: u, side: side})
+			}
+		}
+	}
+	sem := make(chan struct{}, max(jobs, 1))
+	var wg sync.WaitGroup
+	for _, j := range js {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			j.o, j.err = r.measureOne(ctx, j.u, j.side, -1, t, run)
+		}()
+	}
+	wg.Wait()
+	for _, j := range js {
+		if j.err != nil {
+			return j.err
+		}
+		if err := r.record(ctx, j.u, j.side, t, run, j.o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// extend reports whether Schedule.TargetMDE asks for another trial after
+// trial t, the last one planned: some unit is neither stopped nor failed
+// (its MDE is above the target), t is below ExtraTrialsFactor ×
+// Trials, and the trial's time fits into what is left of the budget.
+// It notes the first extra trial, and why the extension ends.
+func (r *runner) extend(t int) bool {
+	if r.s.TargetMDE <= 0 || r.plan.TrialShard.Enabled() {
+		return false
+	}
+	var left []*unit
+	var per time.Duration
+	for _, u := range r.units {
+		if !u.stopped && u.on[Base] && u.on[Head] && u.failed[Base] == "" && u.failed[Head] == "" {
+			left = append(left, u)
+			per += u.wall / time.Duration(t)
+		}
+	}
+	if len(left) == 0 {
+		return false
+	}
+	if jobs, ok := r.s.parallel(); ok {
+		per /= time.Duration(min(jobs, 2*len(left)))
+	}
+	switch {
+	case t >= ExtraTrialsFactor*r.s.Trials:
+		r.note(fmt.Sprintf("target MDE %s: %s still above it after %d trials, %d times those planned",
+			mdeText(r.s.TargetMDE), textutil.Plural(len(left), "benchmark"), t, ExtraTrialsFactor))
+		return false
+	case r.s.Budget > 0 && time.Since(r.start)+per > r.s.Budget:
+		r.note(fmt.Sprintf("target MDE %s: %s still above it after %d trials, when the budget %s ran out",
+			mdeText(r.s.TargetMDE), textutil.Plural(len(left), "benchmark"), t, r.s.Budget))
+		return false
+	}
+	if t == r.s.Trials {
+		r.note(fmt.Sprintf("target MDE %s: %s above it after the %d trials planned got more trials",
+			mdeText(r.s.TargetMDE), textutil.Plural(len(left), "benchmark"), t))
+	}
+	r.total += 2 * len(left) * r.s.Runs
+	return true
 }
 
 // runOne runs unit u's benchmark in one version and records its results.
@@ -262,7 +366,7 @@ func (r *runner) record(ctx context.Context, u *unit, side Side, trial, run int,
 	if u.failed[side] != "" {
 		runErr = errors.New(textutil.FirstLine(u.failed[side]))
 		// The rest of its schedule in this version is skipped.
-		r.total -= (r.s.Trials-trial)*r.s.Runs + (r.s.Runs - run)
+		r.total -= max(0, r.s.Trials-trial)*r.s.Runs + (r.s.Runs - run)
 	}
 	r.emit(Event{Kind: EventRun, Done: r.done, Total: r.total, Package: u.pkg, Name: u.name, Side: side, Trial: trial, Run: run, Wall: o.wall, Err: runErr})
 	return nil
@@ -282,11 +386,11 @@ func (r *runner) ids(u *unit) []string {
 	return ids
 }
 
-// stopStable stops the units whose every benchmark has an interval of the
-// metric's unit (sec/op, cpu-sec/op, instructions/op) narrower than
-// Settings.UntilStable after trial t, never before both versions have the
-// measurements a verdict needs (benchstats.MinSamples), and adds the time
-// of their remaining trials to the time saved.
+// stopStable stops the units whose every benchmark has an estimate of
+// the metric's unit (sec/op, cpu-sec/op, instructions/op) precise enough
+// after trial t (see [runner.precise]), never before both versions have
+// the measurements a verdict needs (benchstats.MinSamples), and adds the
+// time of their remaining planned trials to the time saved.
 func (r *runner) stopStable(t int) {
 	for _, u := range r.units {
 		if u.stopped || !u.on[Base] || !u.on[Head] || u.failed[Base] != "" || u.failed[Head] != "" {
@@ -304,7 +408,7 @@ func (r *runner) stopStable(t int) {
 				break
 			}
 			est, err := benchstats.Compare(b.H, h.H, benchstats.Options{Resamples: r.s.Resamples, Confidence: r.s.Confidence, Seed: r.s.Seed ^ Hash(id)})
-			if err != nil || est.CI.Width() >= r.s.UntilStable {
+			if err != nil || !r.precise(est) {
 				stable = false
 				break
 			}
@@ -313,11 +417,23 @@ func (r *runner) stopStable(t int) {
 			continue
 		}
 		u.stopped = true
-		left := r.s.Trials - t
-		r.saved += u.wall / time.Duration(t) * time.Duration(left)
-		r.total -= 2 * left * r.s.Runs
+		if left := r.s.Trials - t; left > 0 {
+			r.saved += u.wall / time.Duration(t) * time.Duration(left)
+			r.total -= 2 * left * r.s.Runs
+		}
 		r.emit(Event{Kind: EventStable, Done: r.done, Total: r.total, Package: u.pkg, Name: u.name, Trial: t})
 	}
+}
+
+// mdeText formats a minimum detectable effect as a percentage: "0.1%".
+func mdeText(f float64) string { return strconv.FormatFloat(100*f, 'g', 3, 64) + "%" }
+
+// precise reports whether an estimate is precise enough to stop its
+// benchmark: its interval is narrower than Schedule.UntilStable, or its
+// minimum detectable effect is at most Schedule.TargetMDE.
+func (r *runner) precise(est benchstats.Estimate) bool {
+	return r.s.UntilStable > 0 && est.CI.Width() < r.s.UntilStable ||
+		r.s.TargetMDE > 0 && est.MinDetectableEffect() <= r.s.TargetMDE
 }
 
 // sideOrder returns the two versions in the random order in which one run
