@@ -67,7 +67,7 @@ func TestTargetMDESettings(t *testing.T) {
 		s    Settings
 		want string
 	}{
-		{Settings{TargetMDE: 0.001}, "Settings.TargetMDE applies to the counting metrics"},
+		{Settings{Metric: measure.Time, TargetMDE: 0.001}, "Settings.TargetMDE applies to the counting metrics"},
 		{Settings{Metric: measure.Instructions, TargetMDE: 1}, "must be a fraction below 1"},
 		{Settings{Metric: measure.Instructions, Jobs: -2}, "Jobs is -2"},
 	} {
