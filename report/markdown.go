@@ -55,7 +55,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 
 	writePicksMarkdown(ew, p, d, fold)
 	writeRecommendationsMarkdown(ew, p, d, fold)
-	writeSensitivityMarkdown(p, d.Sensitivity, fold)
+	writeSensitivityMarkdown(ew, p, d.Sensitivity, fold)
 	writeThinMarkdown(ew, p, d)
 	if sc := d.Scenarios; sc != nil {
 		writeScenarios(p, sc)

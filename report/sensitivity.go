@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/mbopt/mbopt/relevance/sensitivity"
+	"github.com/mbopt/mbopt/report/internal/doc"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
 
@@ -37,18 +38,9 @@ func writeSensitivityText(w io.Writer, s *sensitivity.Result) {
 		mdes += "; shares from CPU samples, so a small share is known only roughly: collect with --source instructions for exact ones"
 	}
 	p("A function's detectable slowdown is min over benchmarks of the benchmark's MDE / the function's share of it (%s).\n", mdes)
-	t := &render.Table{}
-	t.Row("slowdown", "caught in (whole suite)", "minimal suite")
-	for i, c := range s.Caught {
-		sub := "-"
-		if s.SuiteCaught != nil {
-			sub = render.Pct(s.SuiteCaught[i].AppShare)
-		}
-		t.Row("+"+render.Pct(c.Slowdown), render.Pct(c.AppShare), sub)
-	}
-	t.Write(w)
+	doc.Text(w).Table(sensitivityCurveTable(s))
 	p("\nProject functions by application share\n")
-	t = &render.Table{}
+	t := &render.Table{}
 	t.Row("function", "app share", "detectable slowdown", "caught first by")
 	for _, f := range s.Functions[:min(len(s.Functions), sensitivityRows)] {
 		t.Row(f.Function, render.Pct(f.AppShare), slowdownText(f.DetectableSlowdown), f.Benchmark)
@@ -95,7 +87,7 @@ func noticed(s *float64) string {
 // writeSensitivityMarkdown writes the detectable slowdowns as Markdown:
 // the headline, the caught curves and the functions to benchmark on
 // their own (the text's sections, as tables). Nothing without s.
-func writeSensitivityMarkdown(p func(string, ...any), s *sensitivity.Result, fold func(string) func()) {
+func writeSensitivityMarkdown(w io.Writer, p func(string, ...any), s *sensitivity.Result, fold func(string) func()) {
 	if s == nil {
 		return
 	}
@@ -109,14 +101,7 @@ func writeSensitivityMarkdown(p func(string, ...any), s *sensitivity.Result, fol
 			p(".\n\n")
 		}
 	}
-	p("| slowdown | caught in (whole suite) | minimal suite |\n|--:|--:|--:|\n")
-	for i, c := range s.Caught {
-		sub := "-"
-		if s.SuiteCaught != nil {
-			sub = render.Pct(s.SuiteCaught[i].AppShare)
-		}
-		p("| +%s | %s | %s |\n", render.Pct(c.Slowdown), render.Pct(c.AppShare), sub)
-	}
+	doc.Markdown(w).Table(sensitivityCurveTable(s))
 	p("\n")
 	if len(s.Recommendations) == 0 {
 		return

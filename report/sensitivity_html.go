@@ -27,7 +27,8 @@ func sensitivityHeadline(s *sensitivity.Result) string {
 }
 
 // sensitivityCurveTable is the caught curves of s: per slowdown, the share
-// of the application's CPU the whole suite and the minimal suite catch.
+// of the application's CPU the whole suite and the minimal suite catch
+// (every form prints it).
 func sensitivityCurveTable(s *sensitivity.Result) *doc.Table {
 	t := &doc.Table{Columns: []doc.Column{{Head: "slowdown", Align: doc.Right}, {Head: "caught in (whole suite)", Align: doc.Right}, {Head: "minimal suite", Align: doc.Right}}}
 	for i, c := range s.Caught {
