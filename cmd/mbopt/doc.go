@@ -940,8 +940,26 @@
 //     it; json is a mutate.Result: function, slowdown, file, sized_by,
 //     sizing, iterations, added (the slowdown the loop really adds),
 //     caught (true when some benchmark reports a definite regression),
-//     caught_by and comparison (a compare report).
-//     -o (--output) writes it to FILE atomically.
+//     caught_by and comparison (a compare report). With --func repeated,
+//     each mutant is sized and compared on its own, in the order given:
+//     text prints them one after another, json is an array of
+//     mutate.Result. -o (--output) writes it to FILE atomically.
+//
+// mbopt mutate --from-sensitivity N --app FILE --micro DIR [--bench
+// PATTERN] [PACKAGES] measures the suite's mutation score: it runs the
+// analysis with --sensitivity (the Analysis flags; --mde and --history
+// as analyze takes them) and, for the N project functions with the
+// largest application share, compares two mutants: one at the function's
+// predicted detectable slowdown, one at a tenth of it. A prediction holds
+// when the first is caught and the second is not; it is missed when the
+// first is not caught, and early when both are. A function predicted
+// never caught (no benchmark's profile runs it) has no benchmark to size
+// a mutant by: it is listed, and not counted. Text says "mutation score:
+// H of T predicted detectable slowdowns held", then per function its
+// prediction, what each mutant moved its benchmark by, and the outcome;
+// json is a mutate.Score: predictions (each a sensitivity function with
+// outcome, at and tenth, two mutate.Result), held, tested and never.
+// --from-sensitivity excludes --func and --slowdown.
 //
 // # Profiles by hand
 //

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"time"
 
@@ -19,15 +20,20 @@ import (
 func newCmdMutate(s *streams) *cobra.Command {
 	var (
 		o              mutate.Options
+		funcs          []string
 		format, output string
+		a              analyzeOptions
+		top            int
 	)
 	d := compare.DefaultSettings()
 	o.Compare.Settings = d
 	c := &cobra.Command{
-		Use:   "mutate --func NAME --slowdown S [--bench PATTERN] [flags] [PACKAGES]",
+		Use:   "mutate (--func NAME... --slowdown S | --from-sensitivity N --app FILE --micro DIR) [--bench PATTERN] [flags] [PACKAGES]",
 		Short: "Slow one function down and see whether the benchmarks catch it",
 		Example: `  $ mbopt mutate --func example.com/m/query.parse --slowdown 0.1 --bench .
-  $ mbopt mutate --func 'example.com/m/store.(*Tree).Get' --slowdown 0.5 --bench Get --format json -o mutant.json`,
+  $ mbopt mutate --func 'example.com/m/store.(*Tree).Get' --slowdown 0.5 --bench Get --format json -o mutant.json
+  $ mbopt mutate --func example.com/m/query.parse --func example.com/m/query.lex --slowdown 0.1 --bench .
+  $ mbopt mutate --from-sensitivity 5 --app app.pprof --micro profiles/ --bench .`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Compare.Packages = args
 			if m := string(o.Compare.Settings.Metric); m != "" {
@@ -43,20 +49,31 @@ func newCmdMutate(s *streams) *cobra.Command {
 				o.Compare.Progress = p.Event
 				defer p.Clear()
 			}
-			fmt.Fprintf(s.Err, "mbopt: mutate: sizing %s's slowdown under Valgrind; the comparison measures %s\n", o.Func, o.Compare.Settings.RunMetric().Choice())
-			res, err := mutate.Run(cmd.Context(), o)
-			if err != nil {
-				return err
+			if top != 0 {
+				return mutateScore(cmd.Context(), s, &a, top, funcs, o, format, output)
+			}
+			if len(funcs) == 0 {
+				return mbopt.Errorf("%s is required: the function to slow down (or %s N: the N largest functions' predicted detectable slowdowns)", mutate.FieldFunc, mutate.FieldPredictions)
+			}
+			var results []*mutate.Result
+			for _, fn := range funcs {
+				o.Func = fn
+				fmt.Fprintf(s.Err, "mbopt: mutate: sizing %s's slowdown under Valgrind; the comparison measures %s\n", fn, o.Compare.Settings.RunMetric().Choice())
+				res, err := mutate.Run(cmd.Context(), o)
+				if err != nil {
+					return err
+				}
+				results = append(results, res)
 			}
 			var b bytes.Buffer
-			if err := verdict.WriteMutation(&b, res, format); err != nil {
+			if err := verdict.WriteMutations(&b, results, format); err != nil {
 				return err
 			}
 			return cli.Output(s.Out, output, b.Bytes())
 		},
 	}
 	f := c.Flags()
-	cli.Bind(f, &o.Func, "func", "", "the function to slow down: its full `name` as a profile names it (example.com/m/p.F, example.com/m/p.(*T).M)", mutate.FieldFunc)
+	cli.Bind(f, &funcs, "func", nil, "the function to slow down: its full `name` as a profile names it (example.com/m/p.F, example.com/m/p.(*T).M); repeat for several mutants, each compared on its own", mutate.FieldFunc)
 	cli.Bind(f, &o.Slowdown, "slowdown", 0, "the share of the function's own instructions per call to add (0.1 = +10%)", mutate.FieldSlowdown)
 	cli.Bind(f, &o.SizeBenchmark, "size-bench", "", "the benchmark (`ID` or a name in the function's package) that measures the function's cost (default: the first of its package that calls it)", mutate.FieldSizeBenchmark)
 	cli.Bind(f, &o.Compare.Head, "head", "", "the revision to mutate (default HEAD)", compare.FieldHead)
@@ -67,5 +84,55 @@ func newCmdMutate(s *streams) *cobra.Command {
 	f.Uint64Var(&o.Compare.Settings.Seed, "seed", d.Seed, "seed of the schedule and the bootstrap")
 	cli.Choice(f, &format, "format", "text", "output format: {text|json}", verdict.MutationFormats...)
 	cli.BindP(f, &output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
+	cli.Bind(f, &top, "from-sensitivity", 0, "check the predicted detectable slowdowns of the `N` project functions with the largest application share (mutants at each prediction and at a tenth of it) and report how many held; takes the analysis flags (--app, --micro, --mde, --history, ...)", mutate.FieldPredictions)
+	addAnalysisFlags(c, &a)
+	// Only the inputs of the detectable slowdowns are mutate's: the
+	// selection's and the recommendations' flags stay accepted, as for
+	// suite, but --help does not list them.
+	for _, name := range mutateIgnores {
+		must(f.MarkHidden(name))
+	}
 	return c
+}
+
+// mutateIgnores are the analysis flags that do not change the detectable
+// slowdowns.
+var mutateIgnores = []string{"recommend", "keep-negligible", "targets", "edges", "static-dir", "certify", "sensitivity",
+	"nodes", "impact", "objective", "budget", "costs", "default-cost", "top", "min-gain", "max-instability"}
+
+// mutateScore runs the analysis that a's flags describe, with the
+// detectable slowdowns, and checks the predictions of its n largest
+// project functions with mutants as o's comparison says (--from-sensitivity).
+func mutateScore(ctx context.Context, s *streams, a *analyzeOptions, n int, funcs []string, o mutate.Options, format, output string) error {
+	so := mutate.ScoreOptions{Predictions: n, Mutants: o}
+	if len(funcs) > 0 {
+		so.Mutants.Func = funcs[0]
+	}
+	if err := so.Check(); err != nil {
+		return err // before the analysis
+	}
+	a.Sensitivity = true
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	rep, err := analyze(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	cli.Skipped(s.Err, rep)
+	fmt.Fprintf(s.Err, "mbopt: mutate: checking the predicted detectable slowdowns of %d functions, two mutants each\n", min(n, len(rep.Sensitivity.Functions)))
+	sc, err := mutate.ScoreSensitivity(ctx, rep.Sensitivity.Functions, so)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := verdict.WriteScore(&b, sc, format); err != nil {
+		return err
+	}
+	if err := cli.Output(s.Out, output, b.Bytes()); err != nil {
+		return err
+	}
+	cli.Warnings(s.Err, rep)
+	return nil
 }

@@ -107,3 +107,25 @@ func TestSensitivityCaught(t *testing.T) {
 	})
 	assert.Empty(t, string(run(t, "git", "status", "--porcelain")), "the source tree is untouched")
 }
+
+// TestMutateFlags checks mutate's choice between --func and
+// --from-sensitivity before anything is built: each error names the
+// flags to give or leave out.
+func TestMutateFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--slowdown", "0.1"}, []string{"--func is required", "--from-sensitivity"}},
+		{[]string{"--from-sensitivity", "2", "--func", "example.com/m/p.F"}, []string{"--from-sensitivity", "leave out --func and --slowdown"}},
+		{[]string{"--from-sensitivity", "2", "--slowdown", "0.1"}, []string{"leave out --func and --slowdown"}},
+		{[]string{"--from-sensitivity", "2", "--micro", exampleDir + "/micro"}, []string{"--app is required"}},
+		{[]string{"--from-sensitivity", "-1", "--app", exampleDir + "/app.pprof", "--micro", exampleDir + "/micro", "--module", "example.com/tinytsdb"}, []string{"--from-sensitivity -1"}},
+	} {
+		code, _, stderr := run(t, append([]string{"mutate"}, tc.args...)...)
+		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
+		for _, w := range tc.want {
+			assert.Contains(t, stderr, w, "%v", tc.args)
+		}
+	}
+}

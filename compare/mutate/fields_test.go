@@ -11,5 +11,5 @@ import (
 // TestFields checks that every mbopt.Field constant of the package names a
 // field of the configuration it belongs to.
 func TestFields(t *testing.T) {
-	fieldtest.Check(t, reflect.TypeFor[mutate.Options](), reflect.TypeFor[mutate.SizeOptions]())
+	fieldtest.Check(t, reflect.TypeFor[mutate.Options](), reflect.TypeFor[mutate.SizeOptions](), reflect.TypeFor[mutate.ScoreOptions]())
 }

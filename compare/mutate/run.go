@@ -83,9 +83,37 @@ type Result struct {
 // replaced only in the head's build, so the source tree is never
 // touched. Errors about the options are input errors naming the field.
 func Run(ctx context.Context, opt Options) (*Result, error) {
-	if !(opt.Slowdown > 0) || math.IsInf(opt.Slowdown, 0) {
-		return nil, mbopt.Errorf("%s %g: give the slowdown as a positive fraction of the function's own cost (0.1 is +10%%)", FieldSlowdown, opt.Slowdown)
+	if err := checkSlowdown(opt.Slowdown); err != nil {
+		return nil, err
 	}
+	m, err := prepare(ctx, opt)
+	if err != nil {
+		return nil, err
+	}
+	return m.run(ctx, opt.Slowdown)
+}
+
+// checkSlowdown reports whether s is a slowdown a mutant can add.
+func checkSlowdown(s float64) error {
+	if !(s > 0) || math.IsInf(s, 0) {
+		return mbopt.Errorf("%s %g: give the slowdown as a positive fraction of the function's own cost (0.1 is +10%%)", FieldSlowdown, s)
+	}
+	return nil
+}
+
+// A mutant is a function found and sized, ready to be slowed down by any
+// amount: [Run] makes one mutant of it, [ScoreSensitivity] two.
+type mutant struct {
+	opt   Options
+	site  *Site
+	file  string // module-relative
+	by    string // the sizing benchmark's id
+	sized Sizing
+}
+
+// prepare finds Options.Func and sizes its mutants (Options.Slowdown is
+// not read).
+func prepare(ctx context.Context, opt Options) (*mutant, error) {
 	if opt.Compare.Base != "" || opt.Compare.HeadFiles != nil || opt.Compare.AA {
 		return nil, mbopt.Errorf("%s: a mutant is compared with the code it came from: leave Base, AA and HeadFiles unset", FieldCompare)
 	}
@@ -109,15 +137,20 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Function: site.Function, Slowdown: opt.Slowdown, File: filepath.ToSlash(rel), SizedBy: by, Sizing: z, Iterations: z.Iterations(opt.Slowdown)}
-	res.Added = z.Slowdown(res.Iterations)
-	co := opt.Compare
+	return &mutant{opt: opt, site: site, file: filepath.ToSlash(rel), by: by, sized: z}, nil
+}
+
+// run compares the unchanged code with m slowed down by slowdown.
+func (m *mutant) run(ctx context.Context, slowdown float64) (*Result, error) {
+	res := &Result{Function: m.site.Function, Slowdown: slowdown, File: m.file, SizedBy: m.by, Sizing: m.sized, Iterations: m.sized.Iterations(slowdown)}
+	res.Added = m.sized.Slowdown(res.Iterations)
+	co := m.opt.Compare
 	co.Base = co.Head
 	if co.Base == "" {
 		co.Base = "HEAD"
 	}
 	co.Head = co.Base
-	co.HeadFiles = map[string][]byte{res.File: site.Source(res.Iterations)}
+	co.HeadFiles = map[string][]byte{res.File: m.site.Source(res.Iterations)}
 	rep, err := compare.Run(ctx, co)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/mutate"
+	"github.com/mbopt/mbopt/relevance/sensitivity"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
@@ -39,4 +40,67 @@ func TestWriteMutation(t *testing.T) {
 			assert.Error(t, verdict.WriteMutation(&js, &tc.r, "html"))
 		})
 	}
+}
+
+// TestWriteScore: the text says the score, each prediction with what its
+// two mutants did and its outcome, and a never-caught function without
+// mutants; the JSON holds the counts and each prediction's outcome.
+func TestWriteScore(t *testing.T) {
+	z := mutate.Sizing{SelfPerOp: 2000, CallsPerOp: 1, PerCall: 2000, PerIteration: 4}
+	mutant := func(s float64, caught bool) *mutate.Result {
+		r := &mutate.Result{Function: "example.com/m/p.Hash", Slowdown: s, Added: s, Sizing: z, Report: &compare.Report{}, Caught: caught}
+		if caught {
+			r.CaughtBy = []string{"example.com/m/p.BenchmarkHash"}
+		}
+		return r
+	}
+	d := 0.04
+	sc := &mutate.Score{Held: 1, Tested: 1, Never: 1, Predictions: []mutate.Prediction{
+		{Function: sensitivity.Function{Function: "example.com/m/p.Hash", AppShare: 0.3, DetectableSlowdown: &d, Benchmark: "example.com/m/p.BenchmarkHash"},
+			Outcome: mutate.Held, At: mutant(d, true), Tenth: mutant(d/10, false)},
+		{Function: sensitivity.Function{Function: "example.com/m/p.Other", AppShare: 0.3}, Outcome: mutate.Never},
+	}}
+	var text, js bytes.Buffer
+	require.NoError(t, verdict.WriteScore(&text, sc, "text"))
+	for _, want := range []string{
+		"mutation score: 1 of 1 predicted detectable slowdowns held (1 function(s) predicted never caught",
+		"example.com/m/p.Hash (30.0% of the application): predicted caught from +4% by example.com/m/p.BenchmarkHash: held\n",
+		"  +4% (the loop adds +4%): caught by example.com/m/p.BenchmarkHash\n",
+		"  +0.4% (the loop adds +0.4%): not caught\n",
+		"example.com/m/p.Other (30.0% of the application): predicted never caught: no mutant\n",
+	} {
+		assert.Contains(t, text.String(), want)
+	}
+	require.NoError(t, verdict.WriteScore(&js, sc, "json"))
+	var doc struct {
+		Held, Tested, Never int
+		Predictions         []struct{ Function, Outcome string }
+	}
+	require.NoError(t, json.Unmarshal(js.Bytes(), &doc))
+	assert.Equal(t, [3]int{1, 1, 1}, [3]int{doc.Held, doc.Tested, doc.Never})
+	require.Len(t, doc.Predictions, 2)
+	assert.Equal(t, "held", doc.Predictions[0].Outcome)
+	assert.Equal(t, "example.com/m/p.Other", doc.Predictions[1].Function)
+	assert.Error(t, verdict.WriteScore(&js, sc, "html"))
+}
+
+// TestWriteMutations: one mutant is written as WriteMutation writes it;
+// several are a JSON array, and in text one after another.
+func TestWriteMutations(t *testing.T) {
+	z := mutate.Sizing{SelfPerOp: 2000, CallsPerOp: 1, PerCall: 2000, PerIteration: 4}
+	a := &mutate.Result{Function: "example.com/m/p.A", Slowdown: 0.1, Sizing: z, Report: &compare.Report{}}
+	b := &mutate.Result{Function: "example.com/m/p.B", Slowdown: 0.1, Sizing: z, Report: &compare.Report{}, Caught: true, CaughtBy: []string{"example.com/m/p.BenchmarkB"}}
+	var one, want bytes.Buffer
+	require.NoError(t, verdict.WriteMutations(&one, []*mutate.Result{a}, "json"))
+	require.NoError(t, verdict.WriteMutation(&want, a, "json"))
+	assert.Equal(t, want.String(), one.String())
+	var js, text bytes.Buffer
+	require.NoError(t, verdict.WriteMutations(&js, []*mutate.Result{a, b}, "json"))
+	var doc []mutate.Result
+	require.NoError(t, json.Unmarshal(js.Bytes(), &doc))
+	require.Len(t, doc, 2)
+	assert.Equal(t, []bool{false, true}, []bool{doc[0].Caught, doc[1].Caught})
+	require.NoError(t, verdict.WriteMutations(&text, []*mutate.Result{a, b}, "text"))
+	i, j := strings.Index(text.String(), "mutant: example.com/m/p.A"), strings.Index(text.String(), "mutant: example.com/m/p.B")
+	assert.True(t, i >= 0 && j > i, text.String())
 }
