@@ -36,11 +36,13 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 		// printed by package doc's HTML printer.
 		Notes, Picks, Recommendations, Benchmarks, Thin template.HTML
 		SensitivityCurve, SensitivityRecs               template.HTML
-		SensitivityHeadline                             string
-		Suite                                           string
-		Stop                                            string
-		Scope                                           string
-		ThinFix                                         []string
+		// Scenarios and Overlaps are the scenario and overlap tables.
+		Scenarios, Overlaps template.HTML
+		SensitivityHeadline string
+		Suite               string
+		Stop                string
+		Scope               string
+		ThinFix             []string
 		// SuiteProject and SuiteOverall are the minimal (or selected)
 		// suite's own coverage: its last pick's cumulative ratios.
 		SuiteProject, SuiteOverall float64
@@ -65,6 +67,15 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 		data.SensitivityCurve = printHTML(func(p doc.Printer) { p.Table(sensitivityCurveTable(s)) })
 		data.SensitivityRecs = printHTML(func(p doc.Printer) { p.Table(sensitivityRecommendationsTable(s)) })
 	}
+	if sc := d.Scenarios; sc != nil {
+		data.Scenarios = printHTML(func(p doc.Printer) { p.Table(scenariosTable(sc)) })
+		data.Overlaps = printHTML(func(p doc.Printer) {
+			for _, o := range overlaps(sc) {
+				p.Table(o.table)
+				p.Note(o.common)
+			}
+		})
+	}
 	var sb strings.Builder
 	writeSuiteHeading(func(f string, a ...any) { fmt.Fprintf(&sb, f, a...) }, d)
 	data.Suite = strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(sb.String(), "**", ""), "## ", ""))
@@ -81,12 +92,6 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"attributed": func(d *Document) bool { return d.attributed() },
 	"impactName": func(d *Document) string { return d.impactName() },
 	"join":       strings.Join,
-	"cell": func(o Overlap, i, j int) string {
-		if i == j {
-			return "same"
-		}
-		return fmt.Sprintf("%d (%.2f%%)", o.Counts[i][j], 100*o.Shares[i][j])
-	},
 	// The marks of issue 24: marginal picks, negligible and maybe-unseen
 	// recommendations, thin benchmark profiles.
 	"anyMarginal": func(d *Document) bool {
@@ -153,19 +158,9 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 <p>These profiles took under 100 CPU samples (1 s of CPU at 100 Hz), so functions their benchmarks ran briefly may be missing from their coverage. <i>may hide</i>: the project functions no benchmark is seen to cover that the application's call graph reaches from a function the profile covers.</p>
 {{$.Thin}}<p>{{join $.ThinFix " "}}</p>
 {{end}}
-{{with .D.Scenarios}}{{$sc := .}}<h2>Scenarios</h2>
-<table><tr><th>scenario</th><th>weight</th><th>functions</th><th>project</th><th>project coverage</th><th>overall coverage</th></tr>
-{{range $i, $e := .Each}}<tr><td>{{$e.Name}}</td><td class="n">{{index $sc.Weights $i}}</td><td class="n">{{$e.Nodes}}</td><td class="n">{{$e.ProjectNodes}}</td><td class="n">{{$e.Project.Covered}}/{{$e.Project.Total}} ({{pct $e.Project.Ratio}})</td><td class="n">{{$e.Overall.Covered}}/{{$e.Overall.Total}} ({{pct $e.Overall.Ratio}})</td></tr>
-{{end}}<tr><th>union</th><td></td><td class="n">{{.Overall.Union}}</td><td class="n">{{.Project.Union}}</td><td class="n">{{.Union.Project.Covered}}/{{.Union.Project.Total}} ({{pct .Union.Project.Ratio}})</td><td class="n">{{.Union.Overall.Covered}}/{{.Union.Overall.Total}} ({{pct .Union.Overall.Ratio}})</td></tr></table>
-<p>Pair-wise overlap (the dissertation's Table 6.4): each cell counts the functions both scenarios call and, in brackets, their share of the <b>row</b> scenario's functions.</p>
-<table><tr><th>overall</th>{{range .Names}}<th>{{.}}</th>{{end}}<th>unique</th></tr>
-{{range $i, $n := .Names}}<tr><th>{{$n}}</th>{{range $j, $m := $sc.Names}}<td class="n">{{cell $sc.Overall $i $j}}</td>{{end}}<td class="n">{{index $sc.Overall.Unique $i}}</td></tr>
-{{end}}</table>
-<table><tr><th>project-only</th>{{range .Names}}<th>{{.}}</th>{{end}}<th>unique</th></tr>
-{{range $i, $n := .Names}}<tr><th>{{$n}}</th>{{range $j, $m := $sc.Names}}<td class="n">{{cell $sc.Project $i $j}}</td>{{end}}<td class="n">{{index $sc.Project.Unique $i}}</td></tr>
-{{end}}</table>
-<p>Common to all scenarios: {{.Overall.Common}} of {{.Overall.Union}} functions, {{.Project.Common}} of {{.Project.Union}} project functions.</p>
-{{end}}
+{{with .D.Scenarios}}<h2>Scenarios</h2>
+{{$.Scenarios}}<p>Pair-wise overlap (the dissertation's Table 6.4): each cell counts the functions both scenarios call and, in brackets, their share of the <b>row</b> scenario's functions.</p>
+{{$.Overlaps}}{{end}}
 <h2>Benchmarks by {{impactName .D}}</h2>
 {{.Benchmarks}}{{if .D.Skipped}}<h2>Skipped benchmark profiles</h2><ul>
 {{range .D.Skipped}}<li><code>{{.File}}</code>: {{.Reason}}</li>

@@ -41,6 +41,8 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 	}
 
 	writeCoverageMarkdown(p, d)
+	doc.Markdown(ew).Table(d.coverageTable())
+	p("\n")
 	writeSuiteHeading(p, d)
 	if opts.Suite != "" {
 		p("The suite (`go test` commands when a collection manifest names each benchmark's package, else benchmark ids):\n\n```sh\n%s\n```\n\n", strings.TrimRight(opts.Suite, "\n"))
@@ -58,7 +60,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 	writeSensitivityMarkdown(ew, p, d.Sensitivity, fold)
 	writeThinMarkdown(ew, p, d)
 	if sc := d.Scenarios; sc != nil {
-		writeScenarios(p, sc)
+		writeScenarios(ew, sc)
 	}
 	writeBenchmarksMarkdown(ew, p, d, fold)
 	if len(d.Skipped) > 0 {
@@ -79,7 +81,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 }
 
 // writeCoverageMarkdown writes the report's title and summary: the
-// application, the benchmarks and the suite's coverage table.
+// application, the benchmarks and the suite's coverage.
 func writeCoverageMarkdown(p func(string, ...any), d *Document) {
 	p("# mbopt: microbenchmark suite relevance for %s\n\n", render.MarkdownCode(strings.Join(d.Modules, ", ")))
 	p("The application (%s) calls **%d functions, %d in the project**, using %s of CPU", textutil.Plural(len(d.Application.Profiles), "profile"), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
@@ -101,9 +103,6 @@ func writeCoverageMarkdown(p func(string, ...any), d *Document) {
 		cover = "covers"
 	}
 	p(" %s **%s of the project functions** and %s of all functions.\n\n", cover, render.Pct(d.Coverage.Project.Ratio), render.Pct(d.Coverage.Overall.Ratio))
-	p("| coverage | covered | total | share |\n|---|--:|--:|--:|\n")
-	p("| project-only | %d | %d | %s |\n", d.Coverage.Project.Covered, d.Coverage.Project.Total, render.Pct(d.Coverage.Project.Ratio))
-	p("| overall | %d | %d | %s |\n\n", d.Coverage.Overall.Covered, d.Coverage.Overall.Total, render.Pct(d.Coverage.Overall.Ratio))
 }
 
 // writePicksMarkdown writes the minimal suite pick by pick, a table with
@@ -228,40 +227,14 @@ func stopText(s string) string {
 	return s
 }
 
-func writeScenarios(p func(string, ...any), sc *Scenarios) {
-	p("## Scenarios\n\n")
-	p("| scenario | weight | functions | project | project coverage | overall coverage |\n|---|--:|--:|--:|--:|--:|\n")
-	for i, e := range sc.Each {
-		p("| %s | %g | %d | %d | %d/%d (%s) | %d/%d (%s) |\n", render.EscapeMarkdown(e.Name), sc.Weights[i], e.Nodes, e.ProjectNodes,
-			e.Project.Covered, e.Project.Total, render.Pct(e.Project.Ratio), e.Overall.Covered, e.Overall.Total, render.Pct(e.Overall.Ratio))
-	}
-	p("| **union** | | %d | %d | %d/%d (%s) | %d/%d (%s) |\n\n", sc.Overall.Union, sc.Project.Union,
-		sc.Union.Project.Covered, sc.Union.Project.Total, render.Pct(sc.Union.Project.Ratio), sc.Union.Overall.Covered, sc.Union.Overall.Total, render.Pct(sc.Union.Overall.Ratio))
-	p("Pair-wise overlap (the dissertation's Table 6.4): each cell counts the functions both scenarios call and, in brackets, their share of the **row** scenario's functions.\n\n")
-	for _, k := range []struct {
-		name string
-		o    Overlap
-	}{{"overall", sc.Overall}, {"project-only", sc.Project}} {
-		p("**%s** (common to all: %d of %d)\n\n| | ", k.name, k.o.Common, k.o.Union)
-		for _, n := range sc.Names {
-			p("%s | ", render.EscapeMarkdown(n))
-		}
-		p("unique |\n|---|")
-		for range sc.Names {
-			p("--:|")
-		}
-		p("--:|\n")
-		for i, n := range sc.Names {
-			p("| %s | ", render.EscapeMarkdown(n))
-			for j := range sc.Names {
-				if i == j {
-					p("same | ")
-					continue
-				}
-				p("%d (%.2f%%) | ", k.o.Counts[i][j], 100*k.o.Shares[i][j])
-			}
-			p("%d |\n", k.o.Unique[i])
-		}
-		p("\n")
+func writeScenarios(w io.Writer, sc *Scenarios) {
+	fmt.Fprintf(w, "## Scenarios\n\n")
+	p := doc.Markdown(w)
+	p.Table(scenariosTable(sc))
+	fmt.Fprintf(w, "\nPair-wise overlap (the dissertation's Table 6.4): each cell counts the functions both scenarios call and, in brackets, their share of the **row** scenario's functions.\n\n")
+	for _, o := range overlaps(sc) {
+		p.Table(o.table)
+		fmt.Fprintln(w)
+		p.Note(o.common)
 	}
 }

@@ -193,3 +193,75 @@ func (d *Document) thinTable() *doc.Table {
 	}
 	return t
 }
+
+// ratioFigure is a ratio as "covered/total (share)", the one wording of a
+// coverage ratio in every form.
+func ratioFigure(r Ratio) string {
+	return fmt.Sprintf("%d/%d (%s)", r.Covered, r.Total, render.Pct(r.Ratio))
+}
+
+// coverageTable is the application's coverage by the whole suite: the
+// project functions and all functions, each covered of total and its
+// share.
+func (d *Document) coverageTable() *doc.Table {
+	t := &doc.Table{Columns: []doc.Column{{Head: "coverage"}, {Head: "covered", Align: doc.Right}, {Head: "share", Align: doc.Right}}}
+	for _, k := range []struct {
+		name string
+		r    Ratio
+	}{{"project-only", d.Coverage.Project}, {"overall", d.Coverage.Overall}} {
+		t.Add(doc.WordsCell(k.name), doc.FigureCell(fmt.Sprintf("%d/%d", k.r.Covered, k.r.Total)), doc.FigureCell(render.Pct(k.r.Ratio)))
+	}
+	return t
+}
+
+// scenariosTable is each scenario's weight, functions and coverage by the
+// whole suite, and their union's.
+func scenariosTable(sc *Scenarios) *doc.Table {
+	t := &doc.Table{Columns: []doc.Column{{Head: "scenario"}, {Head: "weight", Align: doc.Right}, {Head: "functions", Align: doc.Right},
+		{Head: "project", Align: doc.Right}, {Head: "project coverage", Align: doc.Right}, {Head: "overall coverage", Align: doc.Right}}}
+	for i, e := range sc.Each {
+		t.Add(append([]doc.Cell{doc.WordsCell(e.Name)}, doc.FigureCells(fmt.Sprintf("%g", sc.Weights[i]), fmt.Sprint(e.Nodes),
+			fmt.Sprint(e.ProjectNodes), ratioFigure(e.Project), ratioFigure(e.Overall))...)...)
+	}
+	// The union has no weight: an empty cell, not a figure not known.
+	t.Add(append([]doc.Cell{doc.WordsCell("union"), doc.WordsCell("")}, doc.FigureCells(fmt.Sprint(sc.Overall.Union),
+		fmt.Sprint(sc.Project.Union), ratioFigure(sc.Union.Project), ratioFigure(sc.Union.Overall))...)...)
+	return t
+}
+
+// An overlap is a table of the scenarios' pairwise overlaps and the note
+// of the functions common to all.
+type overlap struct {
+	table  *doc.Table
+	common doc.Note
+}
+
+// overlaps are the scenarios' pairwise overlaps, over all functions and
+// over the project's: each cell counts the functions both scenarios call
+// and, in brackets, their share of the row scenario's.
+func overlaps(sc *Scenarios) []overlap {
+	var out []overlap
+	for _, k := range []struct {
+		name string
+		o    Overlap
+	}{{"overall", sc.Overall}, {"project-only", sc.Project}} {
+		t := &doc.Table{Columns: []doc.Column{{Head: k.name}}}
+		for _, n := range sc.Names {
+			t.Columns = append(t.Columns, doc.Column{Head: n, Align: doc.Right})
+		}
+		t.Columns = append(t.Columns, doc.Column{Head: "unique", Align: doc.Right})
+		for i, n := range sc.Names {
+			cells := []doc.Cell{doc.WordsCell(n)}
+			for j := range sc.Names {
+				if i == j {
+					cells = append(cells, doc.FigureCell("same"))
+					continue
+				}
+				cells = append(cells, doc.FigureCell(fmt.Sprintf("%d (%.2f%%)", k.o.Counts[i][j], 100*k.o.Shares[i][j])))
+			}
+			t.Add(append(cells, doc.FigureCell(fmt.Sprint(k.o.Unique[i])))...)
+		}
+		out = append(out, overlap{t, doc.Note{Label: "Common to all", Text: fmt.Sprintf("%d of %d functions", k.o.Common, k.o.Union), Fragment: true}})
+	}
+	return out
+}

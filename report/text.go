@@ -63,10 +63,7 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 		p("; %s of whole runs, setup included", d.sourceNoun())
 	}
 	p("\n\nCoverage of the application by the whole suite\n")
-	t := &render.Table{}
-	t.Row("project-only", fmt.Sprintf("%d/%d", d.Coverage.Project.Covered, d.Coverage.Project.Total), render.Pct(d.Coverage.Project.Ratio))
-	t.Row("overall", fmt.Sprintf("%d/%d", d.Coverage.Overall.Covered, d.Coverage.Overall.Total), render.Pct(d.Coverage.Overall.Ratio))
-	t.Write(ew)
+	doc.Text(ew).Table(d.coverageTable())
 	if d.Scenarios != nil {
 		writeScenariosText(ew, d.Scenarios)
 	}
@@ -166,48 +163,20 @@ func writeRecommendationsText(w io.Writer, d *Document, opts TextOptions) {
 	}
 }
 
-// writeScenariosText writes the scenario table and the pairwise overlaps,
-// the figures of the Markdown report's Scenarios section (see
-// writeScenarios) as aligned tables.
+// writeScenariosText writes the scenario table and the pairwise
+// overlaps.
 func writeScenariosText(w io.Writer, sc *Scenarios) {
 	fmt.Fprintf(w, "\nCoverage of each scenario by the whole suite\n")
-	t := &render.Table{}
-	t.Row("scenario", "weight", "functions", "project", "project coverage", "overall coverage")
-	for i, e := range sc.Each {
-		t.Row(e.Name, fmt.Sprintf("%g", sc.Weights[i]), fmt.Sprint(e.Nodes), fmt.Sprint(e.ProjectNodes),
-			ratioText(e.Project), ratioText(e.Overall))
-	}
-	t.Row("union", "", fmt.Sprint(sc.Overall.Union), fmt.Sprint(sc.Project.Union), ratioText(sc.Union.Project), ratioText(sc.Union.Overall))
-	t.Write(w)
+	p := doc.Text(w)
+	p.Table(scenariosTable(sc))
 	fmt.Fprintf(w, "\nPair-wise overlap between scenarios (functions both call; in brackets, their share of the row scenario's)\n")
-	for i, k := range []struct {
-		name string
-		o    Overlap
-	}{{"overall", sc.Overall}, {"project-only", sc.Project}} {
+	for i, o := range overlaps(sc) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		t := &render.Table{}
-		t.Row(append(append([]string{k.name}, sc.Names...), "unique")...)
-		for i, n := range sc.Names {
-			cells := []string{n}
-			for j := range sc.Names {
-				if i == j {
-					cells = append(cells, "same")
-					continue
-				}
-				cells = append(cells, fmt.Sprintf("%d (%.2f%%)", k.o.Counts[i][j], 100*k.o.Shares[i][j]))
-			}
-			t.Row(append(cells, fmt.Sprint(k.o.Unique[i]))...)
-		}
-		t.Note(fmt.Sprintf("  common to all: %d of %d", k.o.Common, k.o.Union))
-		t.Write(w)
+		p.Table(o.table)
+		p.Note(o.common)
 	}
-}
-
-// ratioText is a ratio as "covered/total share".
-func ratioText(r Ratio) string {
-	return fmt.Sprintf("%d/%d %s", r.Covered, r.Total, render.Pct(r.Ratio))
 }
 
 // impactShare returns the share of the pick's own impact that d shows

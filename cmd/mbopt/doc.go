@@ -1002,6 +1002,7 @@
 //	Benchmarks   19 analysed
 //
 //	Coverage of the application by the whole suite
+//	  coverage      covered  share
 //	  project-only    47/51  92.2%
 //	  overall       359/605  59.3%
 //
@@ -1109,28 +1110,29 @@
 //	Benchmarks   19 analysed
 //
 //	Coverage of the application by the whole suite
+//	  coverage      covered  share
 //	  project-only    52/57  91.2%
 //	  overall       454/790  57.5%
 //
 //	Coverage of each scenario by the whole suite
 //	  scenario  weight  functions  project  project coverage  overall coverage
-//	  mixed          1        605       51       47/51 92.2%     359/605 59.3%
-//	  ingest         1        541       44       41/44 93.2%     312/541 57.7%
-//	  query          1        389       39       38/39 97.4%     261/389 67.1%
-//	  union                   790       57       52/57 91.2%     454/790 57.5%
+//	  mixed          1        605       51     47/51 (92.2%)   359/605 (59.3%)
+//	  ingest         1        541       44     41/44 (93.2%)   312/541 (57.7%)
+//	  query          1        389       39     38/39 (97.4%)   261/389 (67.1%)
+//	  union                   790       57     52/57 (91.2%)   454/790 (57.5%)
 //
 //	Pair-wise overlap between scenarios (functions both call; in brackets, their share of the row scenario's)
 //	  overall         mixed        ingest         query  unique
 //	  mixed            same  410 (67.77%)  316 (52.23%)     131
 //	  ingest   410 (75.79%)          same  271 (50.09%)     112
 //	  query    316 (81.23%)  271 (69.67%)          same      54
-//	  common to all: 252 of 790
+//	  common to all: 252 of 790 functions
 //
 //	  project-only        mixed       ingest        query  unique
 //	  mixed                same  39 (76.47%)  36 (70.59%)       3
 //	  ingest        39 (88.64%)         same  29 (65.91%)       3
 //	  query         36 (92.31%)  29 (74.36%)         same       1
-//	  common to all: 27 of 57
+//	  common to all: 27 of 57 functions
 //
 //	Minimal suite (Algorithm 2, project nodes): 6 of 19 benchmarks keep the same coverage
 //	  # benchmark                       added  project  overall  attributed  share    flat  share

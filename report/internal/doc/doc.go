@@ -24,8 +24,9 @@ const (
 
 // A Column is one column of a [Table].
 type Column struct {
-	// Head is the column's head, mbopt's words (not escaped in HTML but
-	// for markup characters).
+	// Head is the column's head: mbopt's words, or data such as a
+	// scenario's name (escaped in Markdown as data, in HTML for markup
+	// characters).
 	Head string
 	// Align is how its cells line up.
 	Align Align

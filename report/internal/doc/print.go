@@ -123,7 +123,7 @@ func (p markdownPrinter) Table(t *Table) {
 	var heads []string
 	align := "|"
 	for _, c := range t.Columns {
-		heads = append(heads, c.Head)
+		heads = append(heads, render.EscapeMarkdown(c.Head))
 		align += markdownAlign[c.Align]
 	}
 	fmt.Fprintf(p.w, "| %s |\n%s\n", strings.Join(heads, " | "), align)
