@@ -414,7 +414,7 @@ func (d *Document) sourceNoun() string {
 }
 
 // scopeText says what the benchmarks' files are and what part of each
-// benchmark's run they count, for the HTML report's header.
+// benchmark's run they count: the text of [Document.scopeNote].
 func (d *Document) scopeText() string {
 	noun := d.sourceNoun()
 	weights := ""

@@ -36,13 +36,13 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 		// printed by package doc's HTML printer.
 		Notes, Picks, Recommendations, Benchmarks, Thin template.HTML
 		SensitivityCurve, SensitivityRecs               template.HTML
-		// Scenarios and Overlaps are the scenario and overlap tables.
-		Scenarios, Overlaps template.HTML
-		SensitivityHeadline string
-		Suite               string
-		Stop                string
-		Scope               string
-		ThinFix             []string
+		// Scenarios and Overlaps are the scenario and overlap tables,
+		// ScopeNote the scope note.
+		Scenarios, Overlaps, ScopeNote template.HTML
+		SensitivityHeadline            string
+		Suite                          string
+		Stop                           string
+		ThinFix                        []string
 		// SuiteProject and SuiteOverall are the minimal (or selected)
 		// suite's own coverage: its last pick's cumulative ratios.
 		SuiteProject, SuiteOverall float64
@@ -79,7 +79,7 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 	var sb strings.Builder
 	writeSuiteHeading(func(f string, a ...any) { fmt.Fprintf(&sb, f, a...) }, d)
 	data.Suite = strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(sb.String(), "**", ""), "## ", ""))
-	data.Scope = d.scopeText()
+	data.ScopeNote = printHTML(func(p doc.Printer) { p.Note(d.scopeNote()) })
 	if len(d.ThinBenchmarks) > 0 {
 		data.ThinFix = d.thinFix()
 	}
@@ -134,7 +134,8 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 <div><b>{{pct .SuiteOverall}}</b>overall coverage by the suite (project-only {{pct .SuiteProject}})</div>
 <div><b>{{secs .D.Application.TotalSeconds}}</b>application CPU ({{.D.Application.Nodes}} functions, {{.D.Application.ProjectNodes}} project{{if attributed .D}}; {{secs .D.Application.OutsideProjectSeconds}} outside project code{{end}})</div>
 </div>
-<p class="scope"><b>Benchmarks.</b> {{len .D.Benchmarks}} analysed: {{.Scope}}{{with .D.ThinBenchmarks}} <span class="mark thin">thin</span> {{len .}} of them took too few CPU samples to trust (see <a href="#thin">Thin benchmark profiles</a>).{{end}}</p>
+{{.ScopeNote}}{{with .D.ThinBenchmarks}}<p class="scope"><span class="mark thin">thin</span> {{len .}} of the {{len $.D.Benchmarks}} benchmarks took too few CPU samples to trust (see <a href="#thin">Thin benchmark profiles</a>).</p>
+{{end}}
 {{range lines .Suite}}<p>{{.}}</p>
 {{end}}{{.Notes}}
 <h2>Figures</h2>

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/relevance/manifest"
 	"github.com/mbopt/mbopt/report/internal/doc"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
@@ -41,6 +40,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 	}
 
 	writeCoverageMarkdown(p, d)
+	doc.Markdown(ew).Note(d.scopeNote())
 	doc.Markdown(ew).Table(d.coverageTable())
 	p("\n")
 	writeSuiteHeading(p, d)
@@ -92,11 +92,6 @@ func writeCoverageMarkdown(p func(string, ...any), d *Document) {
 	p("The %d analysed %s", len(d.Benchmarks), textutil.Noun(len(d.Benchmarks), "benchmark"))
 	if len(d.Skipped) > 0 {
 		p(" (%d more skipped)", len(d.Skipped))
-	}
-	if d.Scope == string(manifest.ScopeTimed) {
-		p(", counting their timed loops only (%s; setup and validation outside the timer aside),", d.sourceNoun())
-	} else if d.Source == string(manifest.SourceInstructions) {
-		p(", %s of whole runs,", d.sourceNoun())
 	}
 	cover := "cover"
 	if len(d.Benchmarks) == 1 {

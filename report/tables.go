@@ -30,6 +30,12 @@ func (d *Document) suiteNotes() []doc.Note {
 	return notes
 }
 
+// scopeNote says what the benchmarks' files are and what part of each
+// benchmark's run they count, under the benchmarks.
+func (d *Document) scopeNote() doc.Note {
+	return doc.Note{Label: "Scope", Text: d.scopeText(), Class: "scope"}
+}
+
 // printNotes prints notes with p.
 func printNotes(p doc.Printer, notes []doc.Note) {
 	for _, n := range notes {

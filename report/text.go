@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/mbopt/mbopt/internal/textutil"
-	"github.com/mbopt/mbopt/relevance/manifest"
 	"github.com/mbopt/mbopt/report/internal/doc"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
@@ -57,12 +56,9 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	if len(d.Skipped) > 0 {
 		p(", %d skipped", len(d.Skipped))
 	}
-	if d.Scope == string(manifest.ScopeTimed) {
-		p("; their timed loops only (%s of scope timed: setup and validation outside the timer are not counted)", d.sourceNoun())
-	} else if d.Source == string(manifest.SourceInstructions) {
-		p("; %s of whole runs, setup included", d.sourceNoun())
-	}
-	p("\n\nCoverage of the application by the whole suite\n")
+	p("\n")
+	doc.Text(ew).Note(d.scopeNote())
+	p("\nCoverage of the application by the whole suite\n")
 	doc.Text(ew).Table(d.coverageTable())
 	if d.Scenarios != nil {
 		writeScenariosText(ew, d.Scenarios)

@@ -1000,6 +1000,7 @@
 //
 //	Application  1 profile, 605 functions (51 project), 11.66s CPU, 2.93s (25.1%) outside project code
 //	Benchmarks   19 analysed
+//	  CPU profiles of whole runs, as the papers count: setup and validation outside the timer count too, and sampling may miss a function a benchmark ran briefly.
 //
 //	Coverage of the application by the whole suite
 //	  coverage      covered  share
@@ -1108,6 +1109,7 @@
 //
 //	Application  3 profiles, 790 functions (57 project), 25.35s CPU, 7.09s (28.0%) outside project code
 //	Benchmarks   19 analysed
+//	  CPU profiles of whole runs, as the papers count: setup and validation outside the timer count too, and sampling may miss a function a benchmark ran briefly.
 //
 //	Coverage of the application by the whole suite
 //	  coverage      covered  share

@@ -33,10 +33,10 @@ func TestScopeOnTimedFixture(t *testing.T) {
 		firstRecs []string // the first recommendation is one of these; none when empty
 		text      string
 	}{
-		{"cover", nil, 1, []string{p + "SetupOnly", p + "ValidateOnly"}, "their timed loops only (function sets of scope timed"},
+		{"cover", nil, 1, []string{p + "SetupOnly", p + "ValidateOnly"}, "function sets of scope timed: each benchmark's timed loop only"},
 		{"cover", []string{"--scope", "all"}, 3, nil, ""},
-		{"instructions", nil, 1, []string{p + "SetupOnly", p + "ValidateOnly"}, "their timed loops only (instruction profiles of scope timed"},
-		{"instructions", []string{"--scope", "all"}, 3, nil, "instruction profiles of whole runs, setup included"},
+		{"instructions", nil, 1, []string{p + "SetupOnly", p + "ValidateOnly"}, "instruction profiles of scope timed: each benchmark's timed loop only"},
+		{"instructions", []string{"--scope", "all"}, 3, nil, "instruction profiles of whole runs (scope all), as the papers count"},
 	} {
 		t.Run(filepath.Join(append([]string{tc.source, "scope"}, tc.scope...)...), func(t *testing.T) {
 			if tc.source == "instructions" && noValgrind != nil {

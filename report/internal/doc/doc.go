@@ -168,6 +168,9 @@ type Note struct {
 	Label string
 	// Text says it.
 	Text string
+	// Class is the HTML class of a Note that is no Fragment; empty for
+	// "note".
+	Class string
 	// Fragment marks a Text that is no sentence ("Algorithm 2 1.20s
 	// (3 benchmarks); …"): the text form prints "label: text", Markdown
 	// and HTML end it with a period and do not highlight it.

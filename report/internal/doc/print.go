@@ -22,7 +22,7 @@ func Markdown(w io.Writer) Printer { return markdownPrinter{w} }
 
 // HTML returns the printer of HTML to w: a <table> of one line per row,
 // figures in cells of class "n", marks as <span class="mark …">; a note as
-// a paragraph, of class "note" unless it is a Fragment. Data is escaped
+// a paragraph, of class "note" (or its Class) unless it is a Fragment. Data is escaped
 // as html/template escapes text.
 func HTML(w io.Writer) Printer { return htmlPrinter{w} }
 
@@ -236,7 +236,7 @@ func (p htmlPrinter) Note(n Note) {
 		fmt.Fprintf(p.w, "<p><b>%s.</b> %s.</p>\n", escapeHead.Replace(n.Label), escapeHTML.Replace(n.Text))
 		return
 	}
-	fmt.Fprintf(p.w, "<p class=\"note\"><b>%s.</b> %s</p>\n", escapeHead.Replace(n.Label), escapeHTML.Replace(n.Text))
+	fmt.Fprintf(p.w, "<p class=\"%s\"><b>%s.</b> %s</p>\n", cmp.Or(n.Class, "note"), escapeHead.Replace(n.Label), escapeHTML.Replace(n.Text))
 }
 
 // html is c in an HTML table cell.
