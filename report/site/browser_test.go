@@ -524,6 +524,14 @@ func clippedLabels(t *testing.T, b *browser) []string {
 	return clipped
 }
 
+// overlappedLabels returns the axis titles on the page that a tick label
+// of their chart is drawn over.
+func overlappedLabels(t *testing.T, b *browser) []string {
+	var over []string
+	b.eval(t, `Array.from(document.querySelectorAll(".axes .label")).filter(function(l){ var r = l.getBoundingClientRect(); return r.height > 0 && Array.from(l.closest("svg").querySelectorAll(".axes .tick")).some(function(k){ var q = k.getBoundingClientRect(); return q.left < r.right - 0.5 && r.left < q.right - 0.5 && q.top < r.bottom - 0.5 && r.top < q.bottom - 0.5; }); }).map(function(l){ return l.textContent; })`, &over)
+	return over
+}
+
 // TestAxisTitlesFit: a rotated axis title longer than its axis is drawn
 // smaller, not cut off (issue 30 item 5: "…reference profil"): a series
 // in instructions/op names its metric, and the application measured on
@@ -532,9 +540,12 @@ func TestAxisTitlesFit(t *testing.T) {
 	d := syntheticData(t, 3, 12)
 	d.Series[0].Unit, d.Series[0].Metric = "instructions/op", "instructions"
 	d.Series[1].Unit = "allocated-bytes-per-operation/op"
+	// A whole program's count, as --confirm --app-cmd measures it: nine
+	// digits, which drew over the axis title (a held-out check of issue
+	// 30: "190000000" across "measured").
 	app := &site.Application{Name: "benchmark example.com/big/cmd/load.BenchmarkEndToEndQueries", Unit: "instructions/op", Source: "confirmation"}
 	for c := range d.Commits {
-		v := 1e6 * (1 + 0.01*float64(c))
+		v := 1.4e8 * (1 + 0.01*float64(c))
 		app.Points = append(app.Points, site.AppPoint{Commit: c, Value: v, CI: benchstats.Interval{Low: v * 0.99, High: v * 1.01}})
 	}
 	d.Application = app
@@ -544,6 +555,10 @@ func TestAxisTitlesFit(t *testing.T) {
 	b.open(t, filepath.Join(dir, "index.html"))
 	b.check(t, "overview")
 	assert.Empty(t, clippedLabels(t, b))
+	assert.Empty(t, overlappedLabels(t, b), "tick labels drawn over an axis title")
+	var ticks []string
+	b.eval(t, `Array.from(document.querySelectorAll("#app-chart .axes .tick")).map(function(l){ return l.textContent; })`, &ticks)
+	assert.Contains(t, ticks, "140M", "the application's ticks are compact")
 	var labels []string
 	b.eval(t, `Array.from(document.querySelectorAll("#app-chart .axes .label")).map(function(l){ return l.textContent; })`, &labels)
 	assert.Contains(t, labels, "instructions/op")

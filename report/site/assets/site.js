@@ -58,6 +58,16 @@
     }
     return Number(v.toPrecision(4)) + " " + unit;
   }
+  // compact writes a tick value in 3 significant digits, from 10,000 on
+  // with k, M or G for thousands, millions and billions (140M, not
+  // 140000000, which drew over the axis title).
+  function compact(v) {
+    var scales = [[1e9, "G"], [1e6, "M"], [1e3, "k"]];
+    for (var i = 0; Math.abs(v) >= 1e4 && i < scales.length; i++) {
+      if (Math.abs(v) >= scales[i][0]) return Number((v / scales[i][0]).toPrecision(3)) + scales[i][1];
+    }
+    return Number(v.toPrecision(3)) + "";
+  }
   // timeScale is the SI prefix that shows seconds up to hi best.
   function timeScale(hi) {
     var scales = [[1e-9, "ns"], [1e-6, "µs"], [1e-3, "ms"], [1, "s"]];
@@ -522,7 +532,7 @@
         yMax: hi,
         label: "application " + A.name,
         yTick: function (v) {
-          return Number((v / sc[0]).toPrecision(3)) + "";
+          return compact(v / sc[0]);
         },
         xLabel: "commit (oldest → newest), short hash and date",
         yLabel: [sc[1] ? A.unit.replace(/^sec/, sc[1]) : A.unit, "measured"],
