@@ -34,6 +34,18 @@ type counted struct {
 	// funcs are, with the instructions metric, every measurement's profile
 	// per function.
 	funcs funcProfiles
+	// listed are, with the instructions metric, the first normal run of
+	// each unit in each version (by side + "\x00" + unit id): the later
+	// measurements take its benchmarks and configuration lines, and their
+	// B/op and allocs/op from their own Valgrind processes.
+	listed map[string]listing
+}
+
+// A listing is what a unit's first normal run gave: its results and the
+// test binary's configuration lines (goos, pkg, …).
+type listing struct {
+	allocs []measure.Allocation
+	config []byte
 }
 
 // A caveat is why one benchmark's result deserves less trust, as
@@ -49,7 +61,12 @@ const (
 // each benchmark the unit ran and each of Count measurements, a line with
 // the metric per operation and the B/op and allocs/op of a normal run
 // (measure.Allocations, at Schedule.BenchTime, -test.count Count). Each
-// measurement is measure.CountInstructions or measure.CPUTime.
+// measurement is measure.CountInstructions or measure.CPUTime. With the
+// instructions metric only a unit's first measurement in a version makes
+// the normal run, for its benchmarks and their time per operation; the
+// B/op and allocs/op are those of each measurement's own Valgrind process
+// at the higher count (measure.Value.Allocs), which saves a process per
+// measurement.
 //
 // Only the unit's own benchmarks count (measure.Allocations, as
 // outcomeOf for time). A failed normal run fails the sub-benchmarks it
@@ -63,6 +80,17 @@ const (
 func (r *runner) runCounted(ctx context.Context, u *unit, side Side, trial, run int) (outcome, error) {
 	b := r.builds[u.pkg][side]
 	mo := measure.Options{Binary: b.bin, Dir: b.dir, Name: u.name, Pattern: u.pattern, Env: r.plan.env(), Timeout: r.timeout, Count: r.s.Count}
+	lkey := side.String() + "\x00" + u.id()
+	r.mu.Lock()
+	l, listed := r.cnt.listed[lkey]
+	r.mu.Unlock()
+	if listed {
+		// Instructions after the first measurement: no normal run.
+		o, err := r.countAll(ctx, u, side, mo, l.allocs, trial, run)
+		o.results = append(slices.Clip(l.config), o.results...)
+		o.unitsOwn(u)
+		return o, err
+	}
 	allocs, raw, err := measure.Allocations(ctx, mo, r.s.BenchTime)
 	if ctx.Err() != nil {
 		return outcome{}, ctx.Err()
@@ -85,18 +113,57 @@ func (r *runner) runCounted(ctx context.Context, u *unit, side Side, trial, run 
 	for _, f := range o.failed {
 		failed[f.Name] = true
 	}
-	var w bytes.Buffer
+	var config bytes.Buffer
 	for _, l := range strings.Split(string(p.Results), "\n") {
 		if k, _, ok := strings.Cut(l, ": "); ok && testConfig[k] {
-			fmt.Fprintln(&w, l)
+			fmt.Fprintln(&config, l)
 		}
 	}
-	// The benchmarks in the order they ran, each with its Count lines.
+	var ok []measure.Allocation
+	for _, a := range allocs {
+		if !failed[a.Name] {
+			ok = append(ok, a)
+		}
+	}
+	if r.s.Metric == measure.Instructions && len(o.failed) == 0 {
+		r.mu.Lock()
+		if r.cnt.listed == nil {
+			r.cnt.listed = map[string]listing{}
+		}
+		r.cnt.listed[lkey] = listing{allocs: ok, config: config.Bytes()}
+		r.mu.Unlock()
+	}
+	c, err := r.countAll(ctx, u, side, mo, ok, trial, run)
+	if err != nil {
+		return outcome{}, err
+	}
+	o.failed = append(o.failed, c.failed...)
+	o.unitsOwn(u)
+	o.results = append(slices.Clip(config.Bytes()), c.results...)
+	return o, nil
+}
+
+// unitsOwn makes a failure of unit u's only benchmark the unit's.
+func (o *outcome) unitsOwn(u *unit) {
+	for _, f := range o.failed {
+		if f.Name == u.name {
+			o.unitFailed, o.failed = f.Message, nil
+		}
+	}
+}
+
+// countAll measures the benchmarks of allocs (a normal run's results, in
+// the order they ran, Count lines each) of unit u in one version, but
+// those that failed in an earlier run, and returns their result lines and
+// their failures; err ends the comparison.
+func (r *runner) countAll(ctx context.Context, u *unit, side Side, mo measure.Options, allocs []measure.Allocation, trial, run int) (outcome, error) {
+	var o outcome
+	var w bytes.Buffer
 	var names []string
 	byName := map[string][]measure.Allocation{}
 	for _, a := range allocs {
-		if failed[a.Name] || u.subFailed[side][a.Name] != "" {
-			continue // failed here, or in an earlier run
+		if u.subFailed[side][a.Name] != "" {
+			continue // failed in an earlier run
 		}
 		if byName[a.Name] == nil {
 			names = append(names, a.Name)
@@ -113,12 +180,6 @@ func (r *runner) runCounted(ctx context.Context, u *unit, side Side, trial, run 
 			continue
 		}
 		w.Write(lines)
-	}
-	// A failure of the unit's only benchmark is the unit's.
-	for _, f := range o.failed {
-		if f.Name == u.name {
-			o.unitFailed, o.failed = f.Message, nil
-		}
 	}
 	o.results = w.Bytes()
 	return o, nil
@@ -178,6 +239,10 @@ func (r *runner) countOne(ctx context.Context, u *unit, side Side, mo measure.Op
 		perOp, unit := v.PerOp, "instructions/op"
 		if r.s.Metric == measure.CPU {
 			perOp, unit = v.PerOp*1e9, "cpu-ns/op"
+		}
+		if v.Allocs != nil {
+			// Instructions: the Valgrind process's own B/op and allocs/op.
+			a = *v.Allocs
 		}
 		fmt.Fprintf(&w, "%s\t%d\t%.2f %s\t%g B/op\t%g allocs/op\n", name, v.N2, perOp, unit, a.BytesPerOp, a.AllocsPerOp)
 	}

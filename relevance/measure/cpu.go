@@ -98,8 +98,24 @@ func Allocations(ctx context.Context, o Options, benchtime string) ([]Allocation
 	if ctx.Err() != nil {
 		return nil, nil, runErr
 	}
+	as, err := o.allocations(res.Output)
+	if err != nil {
+		return nil, nil, err
+	}
+	if runErr != nil {
+		return as, res.Output, runErr
+	}
+	if len(as) == 0 {
+		return nil, res.Output, errNotRun(o.Name, res.Output)
+	}
+	return as, res.Output, nil
+}
+
+// allocations reads the result lines of the benchmark's own output
+// (testbin.ParseOutput) in out, in order.
+func (o Options) allocations(out []byte) ([]Allocation, error) {
 	var as []Allocation
-	r := benchfmt.NewReader(bytesReader(testbin.ParseOutput(res.Output, benchname.Top(o.Name)).Results), o.Name)
+	r := benchfmt.NewReader(bytesReader(testbin.ParseOutput(out, benchname.Top(o.Name)).Results), o.Name)
 	for r.Scan() {
 		res, ok := r.Result().(*benchfmt.Result)
 		if !ok {
@@ -114,16 +130,7 @@ func Allocations(ctx context.Context, o Options, benchtime string) ([]Allocation
 		a.AllocsPerOp, _ = res.Value("allocs/op")
 		as = append(as, a)
 	}
-	if err := r.Err(); err != nil {
-		return nil, nil, err
-	}
-	if runErr != nil {
-		return as, res.Output, runErr
-	}
-	if len(as) == 0 {
-		return nil, res.Output, errNotRun(o.Name, res.Output)
-	}
-	return as, res.Output, nil
+	return as, r.Err()
 }
 
 // ProfileTarget is the native time of the benchmark that [CPUProfile] aims

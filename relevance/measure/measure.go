@@ -90,6 +90,10 @@ type Value struct {
 	// Files are the output files kept (Options.Keep), the lower count
 	// first.
 	Files []string
+	// Allocs is the benchmark's result line at N2 (instructions), whose
+	// B/op and allocs/op are those of a normal run at N2 iterations; nil
+	// when the line could not be read.
+	Allocs *Allocation
 }
 
 func (o Options) timeout() time.Duration {

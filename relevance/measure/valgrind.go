@@ -51,11 +51,10 @@ const InstructionsTarget = 20 * time.Millisecond
 // forced collections), which grows with the process's wall time, moves a
 // process's count by tens of thousands of instructions whatever the count,
 // so a larger budget divides it by more operations, while a process's
-// cost is mostly Valgrind's start-up: on a loaded 2-core machine,
-// measurements of benchmarks of 60 to 160 µs/op spread by 0.10 to 0.23%
-// at 5e7 instructions and by 0.04 to 0.05% at 5e8, five pairs each, and a
-// process took 0.45 to 0.5 s of CPU time at 5e7 against 0.55 to 1.0 s at
-// 5e8.
+// cost is mostly Valgrind's start-up: on a loaded 2-core machine, five
+// measurements each of benchmarks of 60 to 160 µs/op spread by 0.10 to
+// 0.23% at 5e7 and 0.04 to 0.05% at 5e8, a process taking 0.45 to 0.5 s
+// of CPU time at 5e7, 0.55 to 1.0 s at 5e8.
 const InstructionsBudget = 5e8
 
 // FindValgrind returns the path of the valgrind command name ("" means
@@ -112,11 +111,14 @@ func CountInstructions(ctx context.Context, o Options) (Value, error) {
 	v := Value{N1: n1, N2: n2}
 	var totals [2]float64
 	count := func(i, n int) error {
-		profile, guard, err := o.valgrindRun(ctx, vg, tool, n)
+		profile, guard, alloc, err := o.valgrindRun(ctx, vg, tool, n)
 		if err != nil {
 			return err
 		}
 		v.GuardFired = v.GuardFired || guard
+		if i == 1 {
+			v.Allocs = alloc
+		}
 		if totals[i], err = total(profile); err != nil {
 			return fmt.Errorf("%s: %s output: %w", o.Name, tool, err)
 		}
@@ -172,15 +174,18 @@ func (o Options) recount(n1, n2 int, diff float64) int {
 	return o.capped(want)
 }
 
-// valgrindRun runs the benchmark once under tool at n iterations and
-// returns the tool's output file and whether the GOMEMLIMIT guard fired.
+// valgrindRun runs the benchmark once under tool at n iterations, with
+// -test.benchmem, and returns the tool's output file, whether the
+// GOMEMLIMIT guard fired and the benchmark's result line (its B/op and
+// allocs/op are a normal run's: the collector's being off changes what is
+// collected, not what is allocated; nil when the line is missing).
 // Callgrind writes names and positions uncompressed, so [ReadGraph] can
 // read its calls.
-func (o Options) valgrindRun(ctx context.Context, vg string, tool Tool, n int) ([]byte, bool, error) {
+func (o Options) valgrindRun(ctx context.Context, vg string, tool Tool, n int) ([]byte, bool, *Allocation, error) {
 	// A directory an interrupt or a killed run does not leave behind.
 	tmp, removeTmp, err := tmpdir.Make("mbopt-measure-")
 	if err != nil {
-		return nil, false, err
+		return nil, false, nil, err
 	}
 	defer removeTmp()
 	out := filepath.Join(tmp, string(tool)+".out")
@@ -192,23 +197,30 @@ func (o Options) valgrindRun(ctx context.Context, vg string, tool Tool, n int) (
 	} else {
 		args = append(args, "--cachegrind-out-file="+out, "--cache-sim=no")
 	}
-	args = append(append(args, o.Binary), o.args(n, false)...)
+	args = append(append(args, o.Binary), append(o.args(n, false), "-test.benchmem")...)
 	res, err := o.run(ctx, countingEnv(o.Env, o.memLimit(), true), vg, args...)
 	if err != nil {
 		log, _ := os.ReadFile(filepath.Join(tmp, "valgrind.log"))
 		if len(log) > 0 && ctx.Err() == nil {
 			err = fmt.Errorf("%w\nvalgrind: %s", err, tail(log, 6))
 		}
-		return nil, false, err
+		return nil, false, nil, err
 	}
 	if !ran(res.Output, o.Name) {
-		return nil, false, errNotRun(o.Name, res.Output)
+		return nil, false, nil, errNotRun(o.Name, res.Output)
 	}
 	profile, err := os.ReadFile(out)
 	if err != nil {
-		return nil, false, fmt.Errorf("%s: reading %s's output: %w", o.Name, tool, err)
+		return nil, false, nil, fmt.Errorf("%s: reading %s's output: %w", o.Name, tool, err)
 	}
-	return profile, guardFired(res.Output), nil
+	var alloc *Allocation
+	as, _ := o.allocations(withoutGCTrace(res.Output))
+	for i := range as {
+		if as[i].Name == o.Name {
+			alloc = &as[i]
+		}
+	}
+	return profile, guardFired(res.Output), alloc, nil
 }
 
 // An Inspection is what one Callgrind run tells about a benchmark.
@@ -241,7 +253,7 @@ func Inspect(ctx context.Context, o Options) (Inspection, error) {
 		return Inspection{}, err
 	}
 	n := max(o.N1, 2)
-	profile, _, err := o.valgrindRun(ctx, vg, Callgrind, n)
+	profile, _, _, err := o.valgrindRun(ctx, vg, Callgrind, n)
 	if err != nil {
 		return Inspection{}, err
 	}
