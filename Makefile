@@ -38,12 +38,15 @@ test-short:
 ## mbopt analyze against the decoding floor; the time to a verdict of mbopt
 ## compare on the example module; coverage collection against sampled
 ## collection; an instructions compare of 3 benchmarks of about 1 ms/op
-## against go test -bench -count 10 on both revisions)
+## against go test -bench -count 10 on both revisions; the cost and MDEs of
+## an A/A instructions compare of 3 benchmarks of 40-150 us/op against go
+## test -bench -count 1 on both revisions)
 bench:
 	bash scripts/bench.sh
 	bash scripts/bench-compare.sh
 	bash scripts/bench-collect.sh
 	bash scripts/bench-instructions.sh
+	bash scripts/bench-aa.sh
 
 ## lint: gofmt, go vet and staticcheck (pinned; go run fetches it from the
 ## module proxy on first use, about 45 seconds, then about 25)
