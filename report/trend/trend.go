@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -23,6 +22,7 @@ import (
 	"github.com/mbopt/mbopt/compare/detect"
 	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report/internal/doc"
 	"github.com/mbopt/mbopt/report/internal/render"
 	"github.com/mbopt/mbopt/report/plot"
 )
@@ -217,28 +217,7 @@ func WriteText(w io.Writer, d *Document) error {
 			settings = ", settings " + s.Distinct
 		}
 		fmt.Fprintf(ew, "  %s%s; initial threshold %s (%s)\n", s.Machine, settings, render.Pct(s.InitialThreshold), s.ThresholdSource)
-		t := &render.Table{}
-		values := slices.ContainsFunc(s.Points, func(p Point) bool { return p.BaseValue != 0 || p.HeadValue != 0 })
-		row := func(cells ...string) {
-			if !values {
-				cells = slices.Delete(cells, 3, 5)
-			}
-			t.Row(cells...)
-		}
-		row("#", "commit", "date", "base", "head", "change", "ci", "threshold", "marks", "judged then")
-		marks := pointMarks(s)
-		for i, p := range s.Points {
-			commit := short(p.Head.Commit)
-			if sub := textutil.FirstLine(p.Head.Subject); sub != "" {
-				commit += " " + plot.MiddleEllipsis(sub, subjectRunes)
-			}
-			row(fmt.Sprint(i), commit, date(p.Head.Time),
-				render.Value(p.BaseValue, s.Unit), render.Value(p.HeadValue, s.Unit),
-				render.SignedPct(p.Change),
-				fmt.Sprintf("[%s, %s]", render.SignedPct(p.CI.Low), render.SignedPct(p.CI.High)),
-				render.Pct(p.DetectThreshold), marks[i], judgedText(p))
-		}
-		t.Write(ew)
+		doc.Text(ew).Table(pointsTable(s))
 		for i, p := range s.Points {
 			if line := AppImpactText(p.AppImpact, p.Culprits); line != "" {
 				fmt.Fprintf(ew, "  %d %s: %s\n", i, short(p.Head.Commit), line)
@@ -412,30 +391,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		p("No series.")
 		return ew.Err
 	}
-	p("| benchmark | unit | commits | last commit | last value | last change | definite | potential |")
-	p("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: |")
-	for _, s := range d.Series {
-		def, pot := 0, 0
-		for _, det := range s.Detections {
-			if det.Definite {
-				def++
-			} else {
-				pot++
-			}
-		}
-		var lastCommit, lastValue, last string
-		if n := len(s.Points); n > 0 {
-			lp := s.Points[n-1]
-			lastCommit = strings.TrimSpace(render.MarkdownCode(short(lp.Head.Commit)) + " " + date(lp.Head.Time))
-			lastValue = render.EscapeMarkdown(render.Value(lp.HeadValue, s.Unit))
-			last = render.SignedPct(lp.Change)
-		}
-		name := render.MarkdownCellCode(s.ID)
-		if s.Distinct != "" {
-			name += " (" + render.EscapeMarkdown(s.Distinct) + ")"
-		}
-		p("| %s | %s | %d | %s | %s | %s | %d | %d |", name, render.EscapeMarkdown(s.Unit), len(s.Points), lastCommit, lastValue, last, def, pot)
-	}
+	doc.Markdown(ew).Table(seriesTable(d))
 	for _, s := range d.Series {
 		if len(s.Detections) == 0 {
 			continue
