@@ -203,7 +203,9 @@ func finishCompare(s *streams, o *compareOptions, rep *compare.Report, err error
 // naming each failing benchmark once, with its units, in the report's order.
 func gate(rep *compare.Report, failOn compare.FailOn) error {
 	if err := rep.GateError(failOn); err != nil {
-		return &cli.ExitError{Code: cli.Gate, Err: err}
+		// Worded here: the exit status wraps it, and a wrapped
+		// library error is not worded where the command returns.
+		return &cli.ExitError{Code: cli.Gate, Err: cli.Word(err, nil)}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -45,6 +46,7 @@ func (o *compareOptions) resolveShards(opt *compare.Options, getenv func(string)
 type compareMergeOptions struct {
 	out, format, output string
 	failOn              compare.FailOn
+	appImpact           *float64 // --app-impact-threshold, when given
 	hist                compareHistoryOptions
 }
 
@@ -62,7 +64,8 @@ func newCmdCompareMerge(s *streams) *cobra.Command {
 	f := cmd.Flags()
 	cli.Bind(f, &o.out, "out", statedir.Name+"/compare", "directory of the merged raw results base.txt and head.txt", engine.FieldOut)
 	o.failOn = compare.FailOnDefiniteRegression
-	cli.Parsed(f, &o.failOn, "fail-on", string(o.failOn), "exit 3 on: {definite-regression|any-regression|never}", compare.ParseFailOn)
+	cli.Parsed(f, &o.failOn, "fail-on", string(o.failOn), "exit 3 on: {definite-regression|any-regression|app-impact|never} (app-impact: a definite regression whose estimated application impact, as its shard found it, is at least --app-impact-threshold)", compare.ParseFailOn, compare.FieldFailOn)
+	cli.Optional(f, &o.appImpact, "app-impact-threshold", strconv.FormatFloat(compare.DefaultAppImpactThreshold, 'g', -1, 64), "with --fail-on app-impact: the estimated application impact (0.001 = 0.1% of the application's CPU time) below which a definite regression passes", flow.FieldAppImpactThreshold, compare.FieldSettingsAppImpactThreshold)
 	cli.Choice(f, &o.format, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"}", verdict.Formats...)
 	cli.BindP(f, &o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
 	addMergeHistoryFlags(f, &o.hist)
@@ -70,7 +73,7 @@ func newCmdCompareMerge(s *streams) *cobra.Command {
 }
 
 func runCompareMerge(ctx context.Context, s *streams, o *compareMergeOptions, dirs []string) error {
-	rep, err := flow.Merge(ctx, flow.MergeConfig{Dirs: dirs, Out: o.out, History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, Output: o.output, FailOn: o.failOn,
+	rep, err := flow.Merge(ctx, flow.MergeConfig{Dirs: dirs, Out: o.out, History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, Output: o.output, FailOn: o.failOn, AppImpactThreshold: o.appImpact,
 		Logf: func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) },
 		Warn: func(err error) { cli.Warn(s.Err, err) }})
 	co := &compareOptions{cmpFormat: o.format}

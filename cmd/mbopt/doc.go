@@ -730,8 +730,12 @@
 //
 //   - --out DIR: the merged raw results (default .mbopt/compare).
 //   - --format, -o FILE (--output FILE), --fail-on: as for mbopt compare;
-//     the gate exits 3. --fail-on app-impact is refused: a merge finds no
-//     culprit functions, so no regression would have an estimate.
+//     the gate exits 3. --fail-on app-impact judges the estimated
+//     application impact each shard found (the merge carries each
+//     benchmark's culprits and estimate from the shard that explained it; a
+//     definite regression no shard estimated fails) against
+//     --app-impact-threshold F (default 0.001), which applies to that gate
+//     only.
 //   - --history FILE, --no-history: as for mbopt compare: the merged report
 //     is judged against the thresholds calibrated there and stored as one
 //     comparison, under the machine the shards' raw files name (the shards

@@ -26,9 +26,16 @@ type MergeConfig struct {
 	AppBenchmark string
 	// Output is as for a CompareConfig.
 	Output string
-	// FailOn is the gate the caller applies to the merged report; Merge
-	// refuses app-impact, which a merge cannot judge.
+	// FailOn is the gate the caller applies to the merged report. With
+	// compare.FailOnAppImpact it judges the estimated application impact
+	// each shard found and the merge carries (a regression no shard
+	// estimated fails), against AppImpactThreshold.
 	FailOn compare.FailOn
+	// AppImpactThreshold, with FailOn compare.FailOnAppImpact, is the
+	// merged report's Settings.AppImpactThreshold; nil means
+	// compare.DefaultAppImpactThreshold. With any other gate it must be
+	// nil.
+	AppImpactThreshold *float64
 	// Logf is as for a CompareConfig.
 	Logf func(format string, args ...any)
 	// Warn is as for a CompareConfig.
@@ -43,8 +50,20 @@ func Merge(ctx context.Context, cfg MergeConfig) (*compare.Report, error) {
 	if err := checkNoHistory(cfg.NoHistory, cfg.History); err != nil {
 		return nil, err
 	}
-	if cfg.FailOn == compare.FailOnAppImpact {
-		return nil, mbopt.Errorf("%s %s: a merge finds no culprit functions, so no regression has an application impact and each would fail; use definite-regression, or compare %s %s on one machine", compare.FieldFailOn, cfg.FailOn, compare.FieldFailOn, cfg.FailOn)
+	threshold := 0.0
+	switch {
+	case cfg.FailOn == compare.FailOnAppImpact:
+		// The shards' own settings hold a threshold only where they
+		// were gated or confirmed themselves; the merge's gate says.
+		threshold = compare.DefaultAppImpactThreshold
+		if cfg.AppImpactThreshold != nil {
+			threshold = *cfg.AppImpactThreshold
+		}
+		if err := (compare.Settings{AppImpactThreshold: threshold}).Check(); err != nil {
+			return nil, err
+		}
+	case cfg.AppImpactThreshold != nil:
+		return nil, mbopt.Errorf("%s applies to %s %s only", FieldAppImpactThreshold, compare.FieldFailOn, compare.FailOnAppImpact)
 	}
 	histPath, st, err := openOutputHistory(ctx, !cfg.NoHistory, cfg.History, cfg.Output, shardFiles(cfg.Dirs))
 	if err != nil {
@@ -59,6 +78,9 @@ func Merge(ctx context.Context, cfg MergeConfig) (*compare.Report, error) {
 			return nil, mbopt.Wrap(err)
 		}
 		return nil, err
+	}
+	if cfg.FailOn == compare.FailOnAppImpact {
+		rep.Settings.AppImpactThreshold = threshold
 	}
 	if st == nil {
 		return rep, nil

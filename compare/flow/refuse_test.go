@@ -11,7 +11,7 @@ import (
 
 // TestRefusedBeforeAnything checks the settings Compare and Merge refuse
 // before they open or run anything: a history file with NoHistory, and a
-// merge gated on the application impact, which it cannot judge.
+// merge's application-impact threshold without its gate.
 func TestRefusedBeforeAnything(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
@@ -27,10 +27,11 @@ func TestRefusedBeforeAnything(t *testing.T) {
 			_, err := Merge(context.Background(), MergeConfig{Dirs: []string{dir}, History: "h.db", NoHistory: true})
 			return err
 		}, "Config.NoHistory and Config.History h.db contradict each other: give one"},
-		{"merge app-impact", func() error {
-			_, err := Merge(context.Background(), MergeConfig{Dirs: []string{dir}, FailOn: compare.FailOnAppImpact})
+		{"merge app-impact threshold without the gate", func() error {
+			v := 0.01
+			_, err := Merge(context.Background(), MergeConfig{Dirs: []string{dir}, AppImpactThreshold: &v})
 			return err
-		}, "Config.FailOn app-impact: a merge finds no culprit functions, so no regression has an application impact and each would fail; use definite-regression, or compare Config.FailOn app-impact on one machine"},
+		}, "Config.AppImpactThreshold applies to Config.FailOn app-impact only"},
 	}
 	for _, tt := range tests {
 		err := tt.run()
