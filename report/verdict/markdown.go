@@ -78,15 +78,8 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 		p("</details>\n\n")
 	}
 	if len(other) > 0 {
-		p("### Not compared\n\n| status | benchmark | reason |\n|---|---|---|\n")
-		for i := range other {
-			res := &other[i]
-			reason := "–"
-			if why := otherReason(res); why != "" {
-				reason = render.MarkdownCellCode(why)
-			}
-			p("| %s | %s | %s |\n", otherStatus(res), render.MarkdownCellCode(name(res)), reason)
-		}
+		p("### Not compared\n\n")
+		doc.Markdown(ew).Table(otherTable(other, name))
 		p("\n")
 	}
 

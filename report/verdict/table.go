@@ -73,3 +73,30 @@ func resultsTable(r *compare.Report, results []compare.Result, impact bool) *doc
 	}
 	return t
 }
+
+// otherTable is the results that were not compared: why in brief (the
+// status), the benchmark (with its unit when only one unit's estimate
+// failed) and the reason when one is known, which the text prints under
+// the row.
+func otherTable(other []compare.Result, name func(*compare.Result) string) *doc.Table {
+	t := &doc.Table{Layout: doc.NameLast, Columns: []doc.Column{{Head: "status"}, {Head: "benchmark"}, {Head: "reason", Detail: true}}}
+	for i := range other {
+		res := &other[i]
+		bench := doc.CodeCell(name(res))
+		if res.Unit != "" && res.Status == compare.Compared {
+			// An estimate that failed is about one unit.
+			bench = doc.PhraseCell("", doc.Item{Name: name(res), After: "(" + res.Unit + ")"})
+		}
+		// No reason known is a dash, a figure not known.
+		reason := doc.FigureCell("")
+		why := otherReason(res)
+		if why != "" {
+			reason = doc.CodeCell(why)
+		}
+		t.Add(doc.WordsCell(otherStatus(res)), bench, reason)
+		if why != "" {
+			t.Note("    " + why)
+		}
+	}
+	return t
+}

@@ -370,20 +370,7 @@ func WriteText(w io.Writer, r *compare.Report) error {
 	writeTable("Unchanged", unchanged)
 	if len(other) > 0 {
 		p("\nNot compared\n")
-		t := &render.Table{}
-		for i := range other {
-			res := &other[i]
-			cell := render.WrapName(name(res), render.NameWidth)
-			if res.Unit != "" && res.Status == compare.Compared {
-				// An estimate that failed is about one unit.
-				cell += " (" + res.Unit + ")"
-			}
-			if why := otherReason(res); why != "" {
-				cell += "\n  " + why
-			}
-			t.Row(otherStatus(res), cell)
-		}
-		t.WriteLeft(ew)
+		doc.Text(ew).Table(otherTable(other, name))
 	}
 
 	if cs := caveatLines(r, name); len(cs) > 0 {

@@ -135,8 +135,8 @@ const (
 	// right-aligned.
 	FiguresRight Layout = iota
 	// NameLast is render.Table.WriteLastLeft's: the first column and the
-	// last, a name, left-aligned and the others right-aligned; a last
-	// Code cell longer than render.NameWidth runes is wrapped after a
+	// last shown, a name, left-aligned and the others right-aligned; a
+	// last Code cell longer than render.NameWidth runes is wrapped after a
 	// "/" (render.WrapName).
 	NameLast
 )

@@ -38,13 +38,17 @@ func (p textPrinter) Table(t *Table) {
 		}
 	}
 	rt.Row(heads...)
+	last := len(t.Columns) - 1
+	for last > 0 && t.Columns[last].Detail {
+		last--
+	}
 	for _, r := range t.Rows {
 		var cells []string
 		for i, c := range r.Cells {
 			if t.Columns[i].Detail {
 				continue
 			}
-			if t.Layout == NameLast && i == len(r.Cells)-1 && c.Kind == Code {
+			if t.Layout == NameLast && i == last && c.Kind == Code {
 				c.Text = render.WrapName(c.Text, render.NameWidth)
 			}
 			cells = append(cells, c.plain())

@@ -225,7 +225,7 @@ func (t *Table) WriteLeft(w io.Writer) {
 // by two spaces, left-aligned where left(column, columns) says so and
 // right-aligned elsewhere; trailing spaces are trimmed. A cell of the
 // last column may hold several lines: the later ones are printed on lines
-// of their own, starting under the column.
+// of their own, starting under the column; then the row's notes.
 func (t *Table) writeAligned(w io.Writer, left func(i, n int) bool) {
 	var widths []int
 	for _, r := range t.rows {
@@ -238,7 +238,7 @@ func (t *Table) writeAligned(w io.Writer, left func(i, n int) bool) {
 			}
 		}
 	}
-	for _, r := range t.rows {
+	for ri, r := range t.rows {
 		var b strings.Builder
 		b.WriteString(" ")
 		var more []string
@@ -260,13 +260,13 @@ func (t *Table) writeAligned(w io.Writer, left func(i, n int) bool) {
 		}
 		line := strings.TrimRight(b.String(), " ")
 		fmt.Fprintln(w, line)
-		if len(more) == 0 {
-			continue
-		}
 		first, _, _ := strings.Cut(r[len(r)-1], "\n")
 		indent := strings.Repeat(" ", utf8.RuneCountInString(line)-utf8.RuneCountInString(first))
 		for _, m := range more {
 			fmt.Fprintln(w, indent+m)
+		}
+		for _, n := range t.notes[ri] {
+			fmt.Fprintln(w, n)
 		}
 	}
 }
