@@ -3,6 +3,7 @@ package verdict
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/culprit"
 	"github.com/mbopt/mbopt/internal/textutil"
+	"github.com/mbopt/mbopt/report/internal/doc"
 	"github.com/mbopt/mbopt/report/internal/render"
 )
 
@@ -134,39 +136,22 @@ func culpritChange(res *compare.Result, c culprit.Culprit) string {
 	return s
 }
 
-// culpritLine writes one culprit for text: function, base → head, its
-// change, share of the movement, and whether the application runs it
-// (when known) and what its change was folded into.
-func culpritLine(res *compare.Result, c culprit.Culprit, app bool) string {
-	s := fmt.Sprintf("%s  %s → %s (%s; %s of the movement)", c.Function, culpritValue(res, c.Base, false),
-		culpritValue(res, c.Head, false), culpritChange(res, c), render.Pct(c.Share))
-	if app && c.InApp {
-		s += ", in the application"
-		if c.AppFloor {
-			s += " (ran for less than a sample)"
-		}
-	}
-	if len(c.FoldedInto) > 0 {
-		s += ", folded into " + strings.Join(c.FoldedInto, ", ")
-	}
-	return s
-}
-
 // writeTextCulprits writes the top TextCulprits of each explained result
 // under its name, with its application impact and the pprof command.
-func writeTextCulprits(p func(string, ...any), r *compare.Report, name func(*compare.Result) string) {
+func writeTextCulprits(w io.Writer, r *compare.Report, name func(*compare.Result) string) {
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	rs := explained(r)
 	if len(rs) == 0 {
 		return
 	}
-	p("\nCulprits (per operation, base → head; the functions whose change is beyond their noise, largest first)\n")
+	p("\nCulprits (per operation; the functions whose change is beyond their noise, largest first)\n")
 	for _, res := range rs {
 		p("  %s (%s %s)\n", name(res), res.Unit, render.SignedPct(res.Estimate.Change))
 		if len(res.Culprits) == 0 {
 			p("    %s\n", noCulprits(res))
 		}
-		for _, c := range res.Culprits[:min(TextCulprits, len(res.Culprits))] {
-			p("    %s\n", culpritLine(res, c, res.AppImpact != nil))
+		if len(res.Culprits) > 0 {
+			doc.Text(w).Table(culpritTable(res, TextCulprits))
 		}
 		if res.AppImpact != nil {
 			p("    %s\n", appImpactText(res.AppImpact))
@@ -180,7 +165,8 @@ func writeTextCulprits(p func(string, ...any), r *compare.Report, name func(*com
 // writeMarkdownCulprits writes the table of the explained results by
 // estimated application impact and, for each, its top MarkdownCulprits
 // in a collapsed block with the pprof command.
-func writeMarkdownCulprits(p func(string, ...any), r *compare.Report, name func(*compare.Result) string) {
+func writeMarkdownCulprits(w io.Writer, r *compare.Report, name func(*compare.Result) string) {
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	rs := byAppImpact(explained(r))
 	if len(rs) == 0 {
 		return
@@ -232,21 +218,7 @@ func writeMarkdownCulprits(p func(string, ...any), r *compare.Report, name func(
 			continue
 		}
 		p("%s, per operation:\n\n", render.MarkdownCode(name(res)))
-		heads := "| function | base | head | change | share |"
-		align := "|---|--:|--:|--:|--:|"
-		if res.AppImpact != nil {
-			heads += " in the application |"
-			align += ":-:|"
-		}
-		p("%s\n%s\n", heads, align)
-		for _, c := range res.Culprits[:min(MarkdownCulprits, len(res.Culprits))] {
-			row := fmt.Sprintf("| %s | %s | %s | %s | %s |", render.MarkdownCellCode(c.Function), culpritValue(res, c.Base, false),
-				culpritValue(res, c.Head, false), render.EscapeMarkdown(culpritChange(res, c)), render.Pct(c.Share))
-			if res.AppImpact != nil {
-				row += map[bool]string{true: " yes |", false: " no |"}[c.InApp]
-			}
-			p("%s\n", row)
-		}
+		doc.Markdown(w).Table(culpritTable(res, MarkdownCulprits))
 		if res.AppImpact != nil {
 			t := appImpactText(res.AppImpact)
 			p("\n%s.\n", render.EscapeMarkdown(strings.ToUpper(t[:1])+t[1:]))

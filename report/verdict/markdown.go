@@ -71,7 +71,7 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 		p("### Changes beyond %s\n\n", band)
 		writeTable(detected)
 	}
-	writeMarkdownCulprits(p, r, name)
+	writeMarkdownCulprits(ew, r, name)
 	if len(unchanged) > 0 {
 		p("<details><summary>%s within %s</summary>\n\n", textutil.Plural(len(unchanged), "unchanged result"), band)
 		writeTable(unchanged)

@@ -100,3 +100,32 @@ func otherTable(other []compare.Result, name func(*compare.Result) string) *doc.
 	}
 	return t
 }
+
+// culpritTable is res's top n culprit functions, per operation: base,
+// head, change and share of the movement, and with the application's
+// profile whether the application runs each (a mark when it ran for less
+// than a sample); a mark names what a function's change was folded into.
+func culpritTable(res *compare.Result, n int) *doc.Table {
+	app := res.AppImpact != nil
+	t := &doc.Table{Columns: []doc.Column{{Head: "function"}, {Head: "base", Align: doc.Right}, {Head: "head", Align: doc.Right},
+		{Head: "change", Align: doc.Right}, {Head: "share", Align: doc.Right}}}
+	if app {
+		t.Columns = append(t.Columns, doc.Column{Head: "in the application", Align: doc.Center})
+	}
+	for _, c := range res.Culprits[:min(n, len(res.Culprits))] {
+		var marks []doc.Mark
+		if app && c.InApp && c.AppFloor {
+			marks = append(marks, doc.Mark{Class: "floor", Text: "ran in the application for less than a sample"})
+		}
+		if len(c.FoldedInto) > 0 {
+			marks = append(marks, doc.Mark{Class: "folded", Text: "folded into", Names: c.FoldedInto})
+		}
+		cells := []doc.Cell{doc.CodeCell(c.Function, marks...), doc.FigureCell(culpritValue(res, c.Base, false)),
+			doc.FigureCell(culpritValue(res, c.Head, false)), doc.FigureCell(culpritChange(res, c)), doc.FigureCell(render.Pct(c.Share))}
+		if app {
+			cells = append(cells, doc.CheckCell(c.InApp))
+		}
+		t.Add(cells...)
+	}
+	return t
+}

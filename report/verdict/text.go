@@ -366,7 +366,7 @@ func WriteText(w io.Writer, r *compare.Report) error {
 		doc.Text(ew).Table(resultsTable(r, results, impact))
 	}
 	writeTable("Changes (beyond the threshold band)", detected)
-	writeTextCulprits(p, r, name)
+	writeTextCulprits(ew, r, name)
 	writeTable("Unchanged", unchanged)
 	if len(other) > 0 {
 		p("\nNot compared\n")
