@@ -548,12 +548,20 @@ func TestAxisTitlesFit(t *testing.T) {
 		v := 1.4e8 * (1 + 0.01*float64(c))
 		app.Points = append(app.Points, site.AppPoint{Commit: c, Value: v, CI: benchstats.Interval{Low: v * 0.99, High: v * 1.01}})
 	}
+	// The application's own detections: a rise at the second commit, a
+	// fall at the last, which is an improvement, drawn green.
+	app.Points[1].Detected, app.Points[1].Definite = true, true
+	last := &app.Points[len(app.Points)-1]
+	last.Value, last.Detected, last.Definite = 1.3e8, true, true
 	d.Application = app
 	dir := filepath.Join(t.TempDir(), "site")
 	require.NoError(t, site.Write(dir, d, site.Options{}))
 	b := newBrowser(t)
 	b.open(t, filepath.Join(dir, "index.html"))
 	b.check(t, "overview")
+	var appDets []string
+	b.eval(t, `Array.from(document.querySelectorAll("#app-chart .det")).map(function(m){ return m.getAttribute("class"); })`, &appDets)
+	assert.Equal(t, []string{"det definite jump", "det definite jump improvement"}, appDets, "the application's rise red, its fall green")
 	assert.Empty(t, clippedLabels(t, b))
 	assert.Empty(t, overlappedLabels(t, b), "tick labels drawn over an axis title")
 	var ticks []string
@@ -577,4 +585,31 @@ func TestAxisTitlesFit(t *testing.T) {
 	b.eval(t, `document.querySelectorAll(".card .det.improvement").length`, &got)
 	assert.Equal(t, want, got)
 	b.screenshot(t, "axes.png")
+	// And on a series page, in its list of detections too (a definite
+	// improvement was listed red, as a regression, on a held-out
+	// module's page).
+	for i, name := range site.PageNames(d.Series) {
+		want := 0
+		for _, det := range d.Series[i].Detections {
+			if det.Change < 0 {
+				want++
+			}
+		}
+		if want == 0 {
+			continue
+		}
+		b.open(t, filepath.Join(dir, "series", name))
+		var listed int
+		b.eval(t, `document.querySelectorAll("#detections li.improvement").length`, &listed)
+		assert.Equal(t, want, listed, "%s: the improvements listed as such", name)
+		// Each improvement's colour, and a definite regression's (a
+		// probe item).
+		var colours []string
+		b.eval(t, `(function(){ var ul = document.getElementById("detections"), p = document.createElement("li"); p.className = "definite"; ul.appendChild(p); var red = getComputedStyle(p).color; ul.removeChild(p); return [red].concat(Array.from(ul.querySelectorAll("li.improvement")).map(function(li){ return getComputedStyle(li).color; })); })()`, &colours)
+		require.Len(t, colours, want+1)
+		for _, c := range colours[1:] {
+			assert.NotEqual(t, colours[0], c, "%s: an improvement is listed in a regression's red", name)
+		}
+		break
+	}
 }

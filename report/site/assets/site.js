@@ -563,7 +563,10 @@
       // the application benchmark's own detections, as on its chart
       (A.det || []).forEach(function (det) {
         var i = A.c.indexOf(det[0]);
-        marker(g, det[1], det[2] === 1, i > 0 ? A.v[i] >= A.v[i - 1] : true, f.sx(det[0]), f.sy(A.v[i]));
+        // the application is measured in a cost (time, CPU,
+        // instructions): down is better
+        var up = i > 0 ? A.v[i] >= A.v[i - 1] : true;
+        marker(g, det[1], det[2] === 1, up, f.sx(det[0]), f.sy(A.v[i]), !up);
       });
     }
     // the detections by impact: at the estimated application impact of
@@ -705,7 +708,8 @@
     var marks = {};
     d.d.forEach(function (det) {
       var c = d.c[det[0]];
-      var li = html("li", det[2] ? "definite" : "potential", null, ul);
+      // coloured as its marker: green an improvement
+      var li = html("li", (det[2] ? "definite" : "potential") + (regression(s, det[3]) ? "" : " improvement"), null, ul);
       commitLink(li, c);
       li.appendChild(document.createTextNode(" " + detWords(det[2] === 1, det[1], det[3]) + " (threshold " + det[4].toFixed(2) + "%" + (det[5] ? ", against " + det[5] + " commits" : "") + ")"));
       (marks[det[0]] = marks[det[0]] || []).push((det[2] ? "definite " : "potential ") + det[1]);
