@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/culprit"
 	"github.com/mbopt/mbopt/report/internal/doc"
 	"github.com/stretchr/testify/assert"
@@ -21,4 +22,23 @@ func TestCulpritMarks(t *testing.T) {
 	doc.Markdown(&md).Table(culpritTable(res, 1))
 	assert.Contains(t, text.String(), "p.a ran in the application for less than a sample folded into p.a.func1  10.0 instructions")
 	assert.Contains(t, md.String(), "| `p.a` *ran in the application for less than a sample* *folded into* `p.a.func1` | 10.0 instructions |")
+}
+
+// TestWhereTable: one column set with and without the application's
+// profile, the application's columns first when known, a dash for what
+// is not known.
+func TestWhereTable(t *testing.T) {
+	name := func(res *compare.Result) string { return res.Name }
+	with := &compare.Result{Name: "BenchmarkA", Unit: "sec/op", Estimate: &benchstats.Estimate{Change: 0.04}, AppImpact: &culprit.AppImpact{Estimate: 0.02, Low: 0.01, High: 0.03, RelevantShare: 0.5},
+		Culprits: []culprit.Culprit{{Function: "p.a", Share: 0.75}}}
+	without := &compare.Result{Name: "BenchmarkB", Unit: "sec/op", Estimate: &benchstats.Estimate{Change: -0.01}}
+	var md strings.Builder
+	doc.Markdown(&md).Table(whereTable([]*compare.Result{with, without}, name))
+	assert.Equal(t, "| # | application impact | interval | in the application | change | unit | benchmark | top culprit | share |\n"+
+		"|--:|--:|--:|--:|--:|---|---|---|--:|\n"+
+		"| 1 | +2.0% | +1.0% … +3.0% | 50.0% | +4.0% | sec/op | `BenchmarkA` | `p.a` | 75.0% |\n"+
+		"| 2 | – | – | – | -1.0% | sec/op | `BenchmarkB` | none beyond noise | – |\n", md.String())
+	md.Reset()
+	doc.Markdown(&md).Table(whereTable([]*compare.Result{without}, name))
+	assert.Equal(t, "| # | change | unit | benchmark | top culprit | share |\n|--:|--:|---|---|---|--:|\n| 1 | -1.0% | sec/op | `BenchmarkB` | none beyond noise | – |\n", md.String())
 }

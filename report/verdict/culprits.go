@@ -171,37 +171,8 @@ func writeMarkdownCulprits(w io.Writer, r *compare.Report, name func(*compare.Re
 	if len(rs) == 0 {
 		return
 	}
-	app := false
-	for _, res := range rs {
-		app = app || res.AppImpact != nil
-	}
 	p("### Where the changes are\n\n")
-	if app {
-		p("| # | application impact | interval | in the application | change | unit | benchmark |\n|--:|--:|--:|--:|--:|---|---|\n")
-	} else {
-		p("| # | change | unit | benchmark | top culprit | share |\n|--:|--:|---|---|---|--:|\n")
-	}
-	for i, res := range rs {
-		shown := render.MarkdownCellCode(name(res))
-		switch {
-		case app && res.AppImpact == nil:
-			p("| %d | – | – | – | %s | %s | %s |\n", i+1, render.SignedPct(res.Estimate.Change), render.EscapeMarkdown(res.Unit), shown)
-		case app:
-			a := res.AppImpact
-			impact := render.SignedPct(a.Estimate)
-			if a.NoImpact {
-				impact = "likely none"
-			}
-			p("| %d | %s | %s … %s | %s | %s | %s | %s |\n", i+1, impact, render.SignedPct(a.Low), render.SignedPct(a.High), render.Pct(a.RelevantShare),
-				render.SignedPct(res.Estimate.Change), render.EscapeMarkdown(res.Unit), shown)
-		case len(res.Culprits) == 0:
-			p("| %d | %s | %s | %s | none beyond noise | – |\n", i+1, render.SignedPct(res.Estimate.Change), render.EscapeMarkdown(res.Unit), shown)
-		default:
-			c := res.Culprits[0]
-			p("| %d | %s | %s | %s | %s | %s |\n", i+1, render.SignedPct(res.Estimate.Change), render.EscapeMarkdown(res.Unit), shown,
-				render.MarkdownCellCode(c.Function), render.Pct(c.Share))
-		}
-	}
+	doc.Markdown(w).Table(whereTable(rs, name))
 	p("\n")
 	for i, res := range rs {
 		// The summary is HTML, where Markdown's escapes do not apply:

@@ -129,3 +129,46 @@ func culpritTable(res *compare.Result, n int) *doc.Table {
 	}
 	return t
 }
+
+// whereTable is the explained results rs, in their order: with the
+// application's profile each one's estimated application impact ("likely
+// none" where the change is outside the application's functions), its
+// interval and the share of the movement in the application's functions;
+// then its change, unit and benchmark, and its top culprit with its share
+// of the movement.
+func whereTable(rs []*compare.Result, name func(*compare.Result) string) *doc.Table {
+	app := false
+	for _, res := range rs {
+		app = app || res.AppImpact != nil
+	}
+	t := &doc.Table{Columns: []doc.Column{{Head: "#", Align: doc.Right}}}
+	if app {
+		t.Columns = append(t.Columns, doc.Column{Head: "application impact", Align: doc.Right}, doc.Column{Head: "interval", Align: doc.Right},
+			doc.Column{Head: "in the application", Align: doc.Right})
+	}
+	t.Columns = append(t.Columns, doc.Column{Head: "change", Align: doc.Right}, doc.Column{Head: "unit"}, doc.Column{Head: "benchmark"},
+		doc.Column{Head: "top culprit"}, doc.Column{Head: "share", Align: doc.Right})
+	for i, res := range rs {
+		cells := []doc.Cell{doc.FigureCell(fmt.Sprint(i + 1))}
+		switch a := res.AppImpact; {
+		case !app:
+		case a == nil:
+			cells = append(cells, doc.FigureCells("", "", "")...)
+		default:
+			impact := render.SignedPct(a.Estimate)
+			if a.NoImpact {
+				impact = "likely none"
+			}
+			cells = append(cells, doc.FigureCells(impact, render.SignedPct(a.Low)+" … "+render.SignedPct(a.High), render.Pct(a.RelevantShare))...)
+		}
+		cells = append(cells, doc.FigureCell(render.SignedPct(res.Estimate.Change)), doc.WordsCell(res.Unit), doc.CodeCell(name(res)))
+		if len(res.Culprits) == 0 {
+			cells = append(cells, doc.WordsCell("none beyond noise"), doc.FigureCell(""))
+		} else {
+			c := res.Culprits[0]
+			cells = append(cells, doc.CodeCell(c.Function), doc.FigureCell(render.Pct(c.Share)))
+		}
+		t.Add(cells...)
+	}
+	return t
+}
