@@ -613,3 +613,23 @@ func TestAxisTitlesFit(t *testing.T) {
 		break
 	}
 }
+
+// TestLoneApplicationInterval: the application measured at one commit
+// only (a first confirmation) shows its interval as a bar: a band of one
+// point has no width, and the held-out check's measurement, +1.3% with an
+// interval 17 points wide, looked exact.
+func TestLoneApplicationInterval(t *testing.T) {
+	d := syntheticData(t, 3, 12)
+	v := 1.4e8
+	d.Application = &site.Application{Name: "command ./ledgerd -n 300", Unit: "instructions", Source: "confirmation",
+		Points: []site.AppPoint{{Commit: len(d.Commits) - 1, Value: v, CI: benchstats.Interval{Low: v * 0.93, High: v * 1.1}}}}
+	dir := filepath.Join(t.TempDir(), "site")
+	require.NoError(t, site.Write(dir, d, site.Options{}))
+	b := newBrowser(t)
+	b.open(t, filepath.Join(dir, "index.html"))
+	b.check(t, "overview")
+	var heights []float64
+	b.eval(t, `Array.from(document.querySelectorAll("#app-chart .ci-bar")).map(function(l){ return l.getBoundingClientRect().height; })`, &heights)
+	require.Len(t, heights, 1, "one bar")
+	assert.Greater(t, heights[0], 20.0, "as tall as its interval")
+}

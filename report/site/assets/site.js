@@ -551,6 +551,8 @@
       for (var i = A.c.length - 1; i >= 0; i--) band += " L" + f.sx(A.c[i]) + " " + f.sy(A.lo[i] || A.v[i]);
       svg("path", { d: band + " Z", class: "band" }, g);
       svg("path", { d: line, class: "line" }, g);
+      // a lone measurement's band has no width: its interval is a bar
+      if (A.c.length === 1 && (A.lo[0] || A.hi[0])) svg("line", { x1: f.sx(A.c[0]), x2: f.sx(A.c[0]), y1: f.sy(A.lo[0] || A.v[0]), y2: f.sy(A.hi[0] || A.v[0]), class: "ci-bar" }, g);
       A.c.forEach(function (c, i) {
         var pt = svg("circle", { cx: f.sx(c), cy: f.sy(A.v[i]), r: 3, class: "pt", tabindex: 0 }, g);
         hover(pt, function () {
