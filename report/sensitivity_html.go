@@ -26,13 +26,29 @@ func sensitivityHeadline(s *sensitivity.Result) string {
 	return ""
 }
 
+// sensitivityFunctionsTable is the first sensitivityRows project
+// functions by application share: each one's detectable slowdown and the
+// benchmark that would catch it first.
+func sensitivityFunctionsTable(s *sensitivity.Result) *doc.Table {
+	t := &doc.Table{Columns: []doc.Column{{Head: "function"}, {Head: "app share", Align: doc.Right}, {Head: "detectable slowdown", Align: doc.Right},
+		{Head: "caught first by"}}}
+	for _, f := range s.Functions[:min(len(s.Functions), sensitivityRows)] {
+		by := doc.FigureCell("")
+		if f.Benchmark != "" {
+			by = doc.CodeCell(f.Benchmark)
+		}
+		t.Add(doc.CodeCell(f.Function), doc.FigureCell(render.Pct(f.AppShare)), doc.FigureCell(slowdownText(f.DetectableSlowdown)), by)
+	}
+	return t
+}
+
 // sensitivityCurveTable is the caught curves of s: per slowdown, the share
 // of the application's CPU the whole suite and the minimal suite catch
 // (every form prints it).
 func sensitivityCurveTable(s *sensitivity.Result) *doc.Table {
 	t := &doc.Table{Columns: []doc.Column{{Head: "slowdown", Align: doc.Right}, {Head: "caught in (whole suite)", Align: doc.Right}, {Head: "minimal suite", Align: doc.Right}}}
 	for i, c := range s.Caught {
-		sub := "-"
+		sub := "" // not known: the printers' dash
 		if s.SuiteCaught != nil {
 			sub = render.Pct(s.SuiteCaught[i].AppShare)
 		}
@@ -42,7 +58,8 @@ func sensitivityCurveTable(s *sensitivity.Result) *doc.Table {
 }
 
 // sensitivityRecommendationsTable is the first sensitivityRows functions
-// a slowdown of s.RecommendSlowdown would go unnoticed in.
+// a slowdown of s.RecommendSlowdown would go unnoticed in (every form
+// prints it).
 func sensitivityRecommendationsTable(s *sensitivity.Result) *doc.Table {
 	t := &doc.Table{Columns: []doc.Column{{Head: "#", Align: doc.Right}, {Head: "function"}, {Head: "unnoticed in", Align: doc.Right},
 		{Head: "noticed from", Align: doc.Right}, {Head: "caught first by"}}}
@@ -54,8 +71,12 @@ func sensitivityRecommendationsTable(s *sensitivity.Result) *doc.Table {
 		if closures := closuresOf(r); closures != nil {
 			marks = append(marks, doc.Mark{Class: "closures", Text: "with its closures", Names: closures})
 		}
+		by := doc.FigureCell("") // no benchmark runs it: a dash
+		if r.Benchmark != "" {
+			by = doc.CodeCell(r.Benchmark)
+		}
 		t.Add(doc.FigureCell(fmt.Sprint(i+1)), doc.CodeCell(r.Function.Function, marks...), doc.FigureCell(render.Pct(r.Unnoticed)),
-			doc.FigureCell(slowdownText(r.DetectableSlowdown)), doc.CodeCell(r.Benchmark))
+			doc.FigureCell(slowdownText(r.DetectableSlowdown)), by)
 	}
 	return t
 }

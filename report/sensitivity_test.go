@@ -38,9 +38,9 @@ func TestSensitivitySections(t *testing.T) {
 		require.NoError(t, json.Unmarshal(js.Bytes(), &doc))
 		_, hasJSON := doc["sensitivity"]
 		assert.Equal(t, tc.want, hasJSON)
-		assert.Equal(t, tc.want, bytes.Contains(text.Bytes(), []byte("A 10.0% slowdown would be caught in functions that take 23.2% of the application's CPU (by the minimal suite: 0.0%).")), text.String())
+		assert.Equal(t, tc.want, bytes.Contains(text.Bytes(), []byte("A +10.0% slowdown would be caught in functions that take 23.2% of the application's CPU (by the minimal suite: 0.0%).")), text.String())
 		assert.Equal(t, tc.want, bytes.Contains(md.Bytes(), []byte("## What the suite would catch")))
-		assert.Equal(t, tc.want, bytes.Contains(md.Bytes(), []byte("| 8 | `example.com/tinytsdb/storage.(*Table).Stats` | 0.6% | never | - |")), md.String())
+		assert.Equal(t, tc.want, bytes.Contains(md.Bytes(), []byte("| 8 | `example.com/tinytsdb/storage.(*Table).Stats` | 0.6% | never | – |")), md.String())
 		var html bytes.Buffer
 		require.NoError(t, report.WriteHTML(&html, d, nil))
 		assert.Equal(t, tc.want, bytes.Contains(html.Bytes(), []byte(`<h2 id="sensitivity">What the suite would catch</h2>
