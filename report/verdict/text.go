@@ -111,10 +111,11 @@ func resultVerdict(res *compare.Result) string {
 }
 
 // mdeText writes a result's minimum detectable effect: "0.3%", "0.012%"
-// below a tenth of a percent (counted instructions), "-" when unknown.
+// below a tenth of a percent (counted instructions), "" when unknown
+// (the printers' dash).
 func mdeText(res *compare.Result) string {
 	if res.MinDetectableEffect == nil {
-		return "-"
+		return ""
 	}
 	return finePct(*res.MinDetectableEffect)
 }
@@ -129,10 +130,11 @@ func finePct(x float64) string {
 }
 
 // resultThreshold writes the threshold a result's verdict applied, with
-// its source when that is not the fixed threshold: "4.1% dynamic".
+// its source when that is not the fixed threshold: "4.1% dynamic"; ""
+// when unknown (the printers' dash).
 func resultThreshold(res *compare.Result) string {
 	if res.Threshold == 0 && res.ThresholdBasis == "" {
-		return "-"
+		return ""
 	}
 	s := finePct(res.Threshold)
 	switch res.ThresholdBasis {
