@@ -782,7 +782,9 @@
 //   - --fixed LOWER,UPPER: fixed-value bounds on the change against the
 //     baseline, such as -0.2,0.2.
 //   - --instability: show the A/A calibration instead: every benchmark's A/A
-//     instabilities and the initial threshold derived from them.
+//     instabilities and the initial threshold derived from them. An A/A
+//     result whose interval is inverted or not finite is left out of it
+//     and listed.
 //   - --detector LIST: the detectors, a comma-separated list of jump, trend
 //     (the default pair) and edivisive (E-divisive means over the whole
 //     series with a permutation test; docs/detectors.md compares them).

@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"slices"
@@ -36,10 +37,16 @@ type Instability struct {
 	// Widths are the confidence interval widths of its A/A results, in
 	// the order they were stored.
 	Widths []float64 `json:"widths"`
+	// Skipped are its A/A results that make no width (an interval
+	// inverted or not finite; see [Series.Skipped]), each as "comparison
+	// N: why", left out of Widths: an inverted interval's negative width
+	// would lower the threshold to the floor unseen.
+	Skipped []string `json:"skipped,omitempty"`
 }
 
 // Instabilities returns the instabilities of every benchmark and unit with
-// an A/A result that f keeps, sorted by id, then unit.
+// an A/A result that f keeps, sorted by id, then unit. A result whose
+// interval makes no width is left out and listed in Instability.Skipped.
 func (s *Store) Instabilities(ctx context.Context, f Filter) ([]Instability, error) {
 	var m Machine
 	useM := f.Machine != nil
@@ -47,7 +54,7 @@ func (s *Store) Instabilities(ctx context.Context, f Filter) ([]Instability, err
 		m = *f.Machine
 	}
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT r.bench_id, r.unit, r.ci_high - r.ci_low
+		SELECT r.bench_id, r.unit, r.change, r.ci_low, r.ci_high, c.id
 		FROM results r JOIN comparisons c ON r.comparison_id = c.id
 		WHERE c.aa = 1 AND r.status = ? AND r.ci_low IS NOT NULL
 			AND (? = 0 OR (c.goos = ? AND c.goarch = ? AND c.cpu = ? AND c.go_version = ?))
@@ -61,8 +68,9 @@ func (s *Store) Instabilities(ctx context.Context, f Filter) ([]Instability, err
 	var out []Instability
 	for rows.Next() {
 		var id, unit string
-		var w float64
-		if err := rows.Scan(&id, &unit, &w); err != nil {
+		var change, lo, hi sql.NullFloat64
+		var cid int64
+		if err := rows.Scan(&id, &unit, &change, &lo, &hi, &cid); err != nil {
 			return nil, fmt.Errorf("history: %s: %w", s.path, err)
 		}
 		if _, name, _ := benchname.SplitID(id); (f.Unit != "" && unit != f.Unit) || (len(f.Benchmarks) > 0 && !slices.Contains(f.Benchmarks, id) && !slices.Contains(f.Benchmarks, name)) {
@@ -71,7 +79,12 @@ func (s *Store) Instabilities(ctx context.Context, f Filter) ([]Instability, err
 		if n := len(out); n == 0 || out[n-1].ID != id || out[n-1].Unit != unit {
 			out = append(out, Instability{ID: id, Unit: unit})
 		}
-		out[len(out)-1].Widths = append(out[len(out)-1].Widths, w)
+		in := &out[len(out)-1]
+		if why := unusable(change, lo, hi); why != "" {
+			in.Skipped = append(in.Skipped, fmt.Sprintf("comparison %d: %s", cid, why))
+			continue
+		}
+		in.Widths = append(in.Widths, hi.Float64-lo.Float64)
 	}
 	return out, rows.Err()
 }

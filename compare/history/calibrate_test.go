@@ -2,6 +2,8 @@ package history
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -99,4 +101,56 @@ func TestInstabilitiesFromStore(t *testing.T) {
 		require.NoError(t, err)
 		assert.Len(t, got, tt.want, "%+v", tt.f)
 	}
+}
+
+// TestInstabilitiesSkipUnusable: a stored A/A result whose interval is
+// inverted or not finite makes no width; it is left out of the
+// calibration and listed (issue 31: an inverted interval's negative width
+// lowered the quantile, so the benchmark's threshold was silently the 1%
+// floor; an infinite one made it infinite).
+func TestInstabilitiesSkipUnusable(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		set, want string
+	}{
+		{`ci_low = 0.2, ci_high = -0.2`, "interval [0.2, -0.2] is inverted"},
+		{`ci_high = 9e999`, "interval high +Inf is not finite"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			s := open(t, filepath.Join(t.TempDir(), "h.db"))
+			var ids []int64
+			for range 5 {
+				id, err := s.Add(ctx, report('a', 'a', 0, 0.04, map[string]float64{"BenchmarkA": 0}), testMachine)
+				require.NoError(t, err)
+				ids = append(ids, id)
+			}
+			// Four of the five widths of 8% go bad: their 80th
+			// percentile was -40% or +Inf.
+			var want []string
+			for _, id := range ids[1:] {
+				_, err := s.db.ExecContext(ctx, `UPDATE results SET `+tc.set+` WHERE comparison_id = ?`, id)
+				require.NoError(t, err)
+				want = append(want, fmt.Sprintf("comparison %d: %s", id, tc.want))
+			}
+			insts, err := s.Instabilities(ctx, Filter{Machine: &testMachine})
+			require.NoError(t, err)
+			require.Len(t, insts, 1)
+			assert.Equal(t, []float64{0.08}, roundAll(insts[0].Widths))
+			assert.Equal(t, want, insts[0].Skipped)
+			cal, err := Calibrate(insts, DefaultCalibrateOptions)
+			require.NoError(t, err)
+			got, own := cal.For("example.com/m.BenchmarkA", "sec/op")
+			assert.True(t, own)
+			assert.InDelta(t, 0.75*0.08, got, 1e-9, "the threshold of the usable width")
+		})
+	}
+}
+
+// roundAll returns xs rounded to 1e-9.
+func roundAll(xs []float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = math.Round(x*1e9) / 1e9
+	}
+	return out
 }

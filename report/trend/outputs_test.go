@@ -92,19 +92,23 @@ func TestOutputsTrends(t *testing.T) {
 }
 
 // TestOutputsCalibration: the calibration's document in text or JSON, its
-// figure in Plot; Markdown is not one of its formats.
+// figure in Plot, the A/A results left out listed in both; Markdown is not
+// one of its formats.
 func TestOutputsCalibration(t *testing.T) {
-	insts := []history.Instability{{ID: "example.com/m.BenchmarkQuery", Unit: "sec/op", Widths: []float64{0.01, 0.02, 0.015}}}
+	insts := []history.Instability{{ID: "example.com/m.BenchmarkQuery", Unit: "sec/op", Widths: []float64{0.01, 0.02, 0.015},
+		Skipped: []string{"comparison 4: interval [0.2, -0.2] is inverted"}}}
 	cal, err := history.Calibrate(insts, history.DefaultCalibrateOptions)
 	require.NoError(t, err)
 	dir := t.TempDir()
 	doc, err := trend.Outputs{Format: "text", Plot: dir}.Calibration(insts, cal)
 	require.NoError(t, err)
 	assert.Contains(t, string(doc), "mbopt: A/A instabilities of 1 benchmark")
+	assert.Contains(t, string(doc), "\nleft out: example.com/m.BenchmarkQuery sec/op, comparison 4: interval [0.2, -0.2] is inverted\n")
 	assert.FileExists(t, filepath.Join(dir, "instability.svg"))
 	doc, err = trend.Outputs{Format: "json"}.Calibration(insts, cal)
 	require.NoError(t, err)
 	assert.Contains(t, string(doc), `"instabilities"`)
+	assert.Contains(t, string(doc), `"skipped": [`)
 	_, err = trend.Outputs{Format: "markdown"}.Calibration(insts, cal)
 	assert.EqualError(t, err, `trend: unknown calibration format "markdown"`)
 }

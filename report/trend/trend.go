@@ -441,7 +441,8 @@ func WriteCalibrationJSON(w io.Writer, insts []history.Instability, cal *history
 
 // WriteCalibrationText writes insts and cal as a table: per benchmark and
 // unit its number of A/A results, median and largest instability, the
-// calibration quantile and the initial threshold.
+// calibration quantile and the initial threshold; then the A/A results
+// left out (Instability.Skipped), one line each.
 func WriteCalibrationText(w io.Writer, insts []history.Instability, cal *history.Calibration) error {
 	ew := render.NewTextWriter(w)
 	q := cal.Options.Quantile
@@ -464,6 +465,11 @@ func WriteCalibrationText(w io.Writer, insts []history.Instability, cal *history
 	}
 	t.Write(ew)
 	fmt.Fprintf(ew, "\nsuite threshold (benchmarks without A/A results): %s, the %.0fth percentile of the benchmarks' median instabilities\n", render.Pct(cal.Suite), 100*q)
+	for _, in := range insts {
+		for _, why := range in.Skipped {
+			fmt.Fprintf(ew, "left out: %s %s, %s\n", in.ID, in.Unit, why)
+		}
+	}
 	return ew.Close()
 }
 
