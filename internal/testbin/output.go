@@ -214,8 +214,10 @@ func namePrinted(l, name string) bool {
 // kept.
 func (p *outputParser) output() Output {
 	o := p.o
-	if p.pending != "" {
-		p.ignored[trimProcs(p.pending)] = true
+	if n := trimProcs(p.pending); p.pending != "" && n != p.last && p.pending != p.last {
+		// A result cut short: noted, unless it is the benchmark that was
+		// running when the process ended (a panic follows its name).
+		p.ignored[n] = true
 	}
 	o.Results = p.w.Bytes()
 	o.Ignored = sortedKeys(p.ignored)
