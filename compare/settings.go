@@ -215,19 +215,19 @@ func (s Settings) check() error {
 		_, err := measure.ParseMetric(string(s.Metric))
 		return FieldSettingsMetric.Errorf("%w", err)
 	case s.Duet != "" && s.Duet != DuetSequential && s.Duet != DuetParallel:
-		return FieldSettingsDuet.Errorf("Duet is %q: valid values are sequential, parallel", s.Duet)
+		return mbopt.Errorf("%s %q: valid values are sequential, parallel", FieldSettingsDuet, s.Duet)
 	case s.Duet == DuetParallel && s.counting():
 		return mbopt.Errorf("%s %s applies to %s %s only: with %s both versions already run at the same time where there are 2 CPUs, unbound (a count does not depend on its neighbours); leave %s out", FieldSettingsDuet, DuetParallel, FieldSettingsMetric, measure.Time, s.Metric, FieldSettingsDuet)
 	case !(s.FDR > 0 && s.FDR <= 1):
-		return FieldSettingsFDR.Errorf("FDR is %v; it must be in (0, 1], such as 0.05 (1 turns the correction off)", s.FDR)
+		return mbopt.Errorf("%s %v: it must be in (0, 1], such as 0.05 (1 turns the correction off)", FieldSettingsFDR, s.FDR)
 	case s.Resamples < 1:
-		return FieldSettingsResamples.Errorf("Resamples is %d; it must be positive, such as 10000", s.Resamples)
+		return mbopt.Errorf("%s %d: it must be positive, such as 10000", FieldSettingsResamples, s.Resamples)
 	case !(s.UntilStable >= 0) || math.IsInf(s.UntilStable, 1): // NaN too
-		return FieldSettingsUntilStable.Errorf("UntilStable is %v; it must be a positive interval width such as 0.02, or 0 for off", s.UntilStable)
+		return mbopt.Errorf("%s %v: it must be a positive interval width such as 0.02, or 0 for off", FieldSettingsUntilStable, s.UntilStable)
 	case !(s.AppImpactThreshold >= 0 && s.AppImpactThreshold < 1): // NaN too
-		return FieldSettingsAppImpactThreshold.Errorf("AppImpactThreshold is %v; it must be in (0, 1), a fraction of the application's CPU time such as 0.001 for 0.1%% (1 would be 100%%, which no change reaches: the gate could never fail), or 0 to pass only the regressions likely without application impact", s.AppImpactThreshold)
+		return mbopt.Errorf("%s %v: it must be in (0, 1), a fraction of the application's CPU time such as 0.001 for 0.1%% (1 would be 100%%, which no change reaches: the gate could never fail), or 0 to pass only the regressions likely without application impact", FieldSettingsAppImpactThreshold, s.AppImpactThreshold)
 	case !(s.TargetMDE < 1) || math.IsNaN(s.TargetMDE):
-		return FieldSettingsTargetMDE.Errorf("TargetMDE is %v; it must be a fraction below 1, such as 0.001 for 0.1%%, 0 for the default, or negative for none", s.TargetMDE)
+		return mbopt.Errorf("%s %v: it must be a fraction below 1, such as 0.001 for 0.1%%, 0 for the default, or negative for none", FieldSettingsTargetMDE, s.TargetMDE)
 	case s.TargetMDE > 0 && !s.counting():
 		return mbopt.Errorf("%s applies to the counting metrics (cpu, instructions) only: with %s %s the schedule is fixed (see %s); leave %s out", FieldSettingsTargetMDE, FieldSettingsMetric, cmp.Or(s.Metric, measure.Time), FieldSettingsUntilStable, FieldSettingsTargetMDE)
 	case s.Jobs < 0:
