@@ -36,7 +36,7 @@ export GOCACHE XDG_CACHE_HOME="$work/cache" CI=true
 	--module example.com/tinytsdb --recommend 0 >"$work/analyze.txt"
 awk '/^Minimal suite/ {on = 1; next} on && /^ *[0-9]+ / {split($2, p, "__"); printf "%s{\"package\": \"example.com/tinytsdb/%s\", \"benchmarks\": [\"%s\"]}", sep, p[1], p[2]; sep = ", "} on && /^ *\(/ {exit}' \
 	"$work/analyze.txt" | sed 's/^/{"invocations": [/; s/$/]}/' >"$work/suite.json"
-settings=(--base HEAD --head HEAD --trials 2 --runs 1 --count 3 --benchtime 100ms --fail-on never --format json)
+settings=(--base HEAD --head HEAD --metric time --trials 2 --runs 1 --count 3 --benchtime 100ms --fail-on never --format json)
 
 # field FILE NAME: the first integer value of "NAME" in a JSON report.
 field() { { grep -o "\"$2\": [0-9]*" "$1" || echo "x 0"; } | head -1 | awk '{print $2}'; }
