@@ -76,8 +76,9 @@ type Settings struct {
 	// as time: they judge results already measured. With CPU and Instructions each of Count
 	// measurements per run is a pair of processes (two iteration
 	// counts), Count defaults to 1, BenchTime (default 100ms) is the
-	// benchtime of the normal run that measures B/op and allocs/op, which
-	// are always compared, and Benchmem is set.
+	// benchtime of the normal run that measures B/op and allocs/op (with
+	// Instructions, the first measurement's only: each Valgrind process
+	// measures its own), which are always compared, and Benchmem is set.
 	Metric measure.Metric `json:"metric,omitempty"`
 	// Duet says how the time metric runs a benchmark's two versions in a
 	// run: DuetSequential ("" too), one after the other, or DuetParallel,

@@ -560,10 +560,13 @@
 //     Valgrind (package measure; the Debian/Ubuntu package valgrind); both
 //     run each measurement as two processes at two iteration counts and take
 //     the difference per operation, so start-up and setup cancel, and both
-//     also run the benchmark normally to compare B/op and allocs/op. With
+//     compare B/op and allocs/op: cpu from a normal run of the benchmark per
+//     measurement, instructions from its Valgrind process at the higher
+//     count (a normal run only lists and times a benchmark first). With
 //     them --count (default 1) is the measurements per run and --benchtime
 //     (default 100ms) the normal run's; base and head run at the same time
-//     where there are 2 CPUs. docs/metrics.md says which to choose.
+//     where there are 2 CPUs (instructions: -j). docs/metrics.md says which
+//     to choose.
 //   - --duet sequential|parallel (sequential): with time, parallel runs a
 //     benchmark's base and head at the same time, each bound to a CPU of its
 //     own with GOMAXPROCS=1 (the CPUs alternate between the versions), so
