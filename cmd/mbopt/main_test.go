@@ -407,9 +407,15 @@ func TestNonFiniteFloatFlags(t *testing.T) {
 	var flags [][]string
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
+		// A command that needs arguments gets one, so that cobra's
+		// argument check, which comes first, passes.
+		var args []string
+		if c.Args != nil && c.Args(c, nil) != nil {
+			args = []string{"nosuch"}
+		}
 		c.Flags().VisitAll(func(f *pflag.Flag) {
 			if f.Value.Type() == "float64" {
-				flags = append(flags, append(strings.Fields(c.CommandPath())[1:], "--"+f.Name))
+				flags = append(flags, append(append(strings.Fields(c.CommandPath())[1:], args...), "--"+f.Name))
 			}
 		})
 		for _, sub := range c.Commands() {
