@@ -11,7 +11,9 @@
 #     defaults (--target-mde 0.001, -j one per CPU);
 #   - go test -run '^$' -bench . -count 1 in a checkout of each revision.
 # It prints the median wall time of each and their ratio, and the last
-# comparison's verdict and MDE per benchmark (instructions/op).
+# comparison's verdict and MDE per benchmark (instructions/op), and how
+# many results of all the comparisons were a definite change (none should
+# be: ROUNDS=20 is the A/A check over 20 comparisons of each benchmark).
 #
 # Environment: GO (default go), ROUNDS (default 3).
 set -euo pipefail
@@ -143,8 +145,11 @@ compare
 plain
 : >"$work/mbopt.s"
 : >"$work/plain.s"
+definite=0 results=0
 for _ in $(seq "$ROUNDS"); do
 	seconds compare >>"$work/mbopt.s"
+	definite=$((definite + $(awk '/\/op / && $1 ~ /^definite/' "$work/aa.txt" | wc -l)))
+	results=$((results + $(awk '/\/op /' "$work/aa.txt" | wc -l)))
 	seconds plain >>"$work/plain.s"
 done
 m=$(median <"$work/mbopt.s")
@@ -154,6 +159,7 @@ echo "A/A mbopt compare --metric instructions at the defaults, 3 benchmarks of 4
 printf '  mbopt compare --metric instructions      %7.1f s  (%s)\n' "$m" "$(tr '\n' ' ' <"$work/mbopt.s")"
 printf "  go test -run '^\$' -bench . -count 1, both %7.1f s  (%s)\n" "$p" "$(tr '\n' ' ' <"$work/plain.s")"
 printf '  ratio                                    %7.2f x\n' "$(awk -v a="$m" -v b="$p" 'BEGIN{print a / b}')"
+echo "  definite changes in the $ROUNDS A/A comparisons: $definite of $results results (ROUNDS=20 for the A/A check)"
 echo "  instructions/op of the last comparison (verdict, MDE) and its notes on the target MDE:"
 awk '/ instructions\/op / {printf "    %-16s %-10s MDE %s\n", $NF, $1, $(NF - 2)}' "$work/aa.txt"
 grep -i 'target MDE\|imprecise' "$work/aa.txt" | sed 's/^/    /' || true
