@@ -343,6 +343,9 @@ func otherValue(t *testing.T, name string, v reflect.Value) reflect.Value {
 		w.SetUint(v.Uint() + 1)
 	case reflect.Float64:
 		w.SetFloat(v.Float()/2 + 0.001)
+		if name == "TargetMDE" {
+			w.SetFloat(-1) // none: a target needs a counting metric
+		}
 	case reflect.String:
 		// A valid other value of each string field.
 		other := map[string]string{"Metric": "cpu", "Duet": "parallel"}[name]
