@@ -68,7 +68,7 @@ func TestCompareApplicationImpact(t *testing.T) {
 	var reps []compare.Report
 	for _, seed := range []string{"1", "2"} {
 		out := filepath.Join(work, "compare-"+seed+".json")
-		run(bin, "compare", "--base", "base", "--head", "head", "--metric", "instructions", "--bench", "^"+cmpfixture.HotWork+"$",
+		run(bin, "compare", "--base", "base", "--head", "head", "--metric", "instructions", "--target-mde", "-1", "--bench", "^"+cmpfixture.HotWork+"$",
 			"--app", app, "--micro", profiles, "--module", cmpfixture.Module, "--confirm", "--app-benchmark", cmpfixture.HotServe,
 			"--seed", seed, "--no-history", "--format", "json", "-o", out, "--fail-on", "never")
 		data, err := os.ReadFile(out)

@@ -941,9 +941,11 @@
 //     id or a name in the function's package (default: the first benchmark
 //     of that package, in name order, that matches --bench and calls it).
 //   - --bench PATTERN [PACKAGES], --head REV, --metric, --trials, --runs,
-//     --seed: the comparison, as in mbopt compare; --metric defaults as
-//     there, to instructions wherever mutate runs (the sizing needs
-//     Valgrind anyway).
+//     --target-mde, --seed: the comparison, as in mbopt compare; --metric
+//     defaults as there, to instructions wherever mutate runs (the sizing
+//     needs Valgrind anyway), and so does --target-mde (0.1%: trials are
+//     added until each benchmark's interval is that tight; negative keeps
+//     the fixed schedule of --trials and --runs).
 //   - --format text|json, -o FILE: text says caught or not and by which
 //     benchmarks, the sizing, then the comparison as mbopt compare prints
 //     it; json is a mutate.Result: function, slowdown, file, sized_by,

@@ -81,6 +81,7 @@ func newCmdMutate(s *streams) *cobra.Command {
 	cli.Bind(f, (*string)(&o.Compare.Settings.Metric), "metric", "", "what to measure per operation: {time|cpu|instructions}, as in mbopt compare", compare.FieldSettingsMetric).DefValue = measure.DefaultMetricRule
 	cli.Positive(f, &o.Compare.Settings.Trials, "trials", d.Trials, "trials, as in mbopt compare", cli.AtLeastOne, compare.FieldSettingsTrials)
 	cli.Positive(f, &o.Compare.Settings.Runs, "runs", d.Runs, "runs per trial, as in mbopt compare", cli.AtLeastOne, compare.FieldSettingsRuns)
+	cli.Bind(f, &o.Compare.Settings.TargetMDE, "target-mde", 0, "with --metric cpu or instructions: measure each benchmark until its minimum detectable effect is at most this, as in mbopt compare (0: 0.001 with instructions; negative: the fixed schedule of --trials and --runs)", compare.FieldSettingsTargetMDE)
 	f.Uint64Var(&o.Compare.Settings.Seed, "seed", d.Seed, "seed of the schedule and the bootstrap")
 	cli.Choice(f, &format, "format", "text", "output format: {text|json}", verdict.MutationFormats...)
 	cli.BindP(f, &output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)

@@ -78,7 +78,7 @@ func TestSensitivityCaught(t *testing.T) {
 
 	mutant := func(t *testing.T, fn string, slowdown float64) *mutate.Result {
 		var r mutate.Result
-		require.NoError(t, json.Unmarshal(run(t, bin, "mutate", "--func", fn, "--slowdown", fmt.Sprint(slowdown), "--bench", ".", "--format", "json", "./work"), &r))
+		require.NoError(t, json.Unmarshal(run(t, bin, "mutate", "--func", fn, "--slowdown", fmt.Sprint(slowdown), "--bench", ".", "--target-mde", "-1", "--format", "json", "./work"), &r))
 		for _, res := range r.Report.Results {
 			if res.Estimate != nil {
 				t.Logf("%s %+.0f%%: %s %s %+.3f%% [%+.3f%%, %+.3f%%]", fn, 100*slowdown, res.Name, res.Unit, 100*res.Estimate.Change, 100*res.Estimate.CI.Low, 100*res.Estimate.CI.High)
