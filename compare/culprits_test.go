@@ -24,7 +24,7 @@ import (
 func culpritSettings(m measure.Metric) compare.Settings {
 	s := compare.Settings{Trials: 2, Runs: 2, Count: 2, Resamples: 2000, Seed: 1, Metric: m}
 	if m == measure.Time {
-		s.Metric, s.BenchTime = "", "20ms"
+		s.BenchTime = "20ms"
 	}
 	return s
 }
