@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mbopt/mbopt"
@@ -154,9 +155,22 @@ func (c *comparison) judge(s Settings, impacts map[string]callgraph.Impact) (*Re
 	rep.Raw = map[string]string{"base": BaseFile, "head": HeadFile}
 	rep.Results = c.failures(rep.Results)
 	for i := range rep.Results {
-		if cs := raw.Caveats[rep.Results[i].ID]; len(cs) > 0 {
-			rep.Results[i].Caveats = slices.Sorted(slices.Values(cs))
+		r := &rep.Results[i]
+		cs := raw.Caveats[r.ID]
+		if len(cs) == 0 {
+			continue
 		}
+		// The engine's caveats join the judge's (imprecise, amortized),
+		// whose imprecise caveat gives the engine's reasons.
+		merged := slices.Clone(cs)
+		for _, c := range r.Caveats {
+			if strings.HasPrefix(c, CaveatImprecise) && r.MinDetectableEffect != nil {
+				c = imprecise(*r.MinDetectableEffect, cs)
+			}
+			merged = append(merged, c)
+		}
+		slices.Sort(merged)
+		r.Caveats = slices.Compact(merged)
 	}
 	return rep, nil
 }
