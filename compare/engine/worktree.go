@@ -50,6 +50,9 @@ func newWorkspace(ctx context.Context, repo string) (*workspace, error) {
 // record of them. It is safe to call more than once.
 func (w *workspace) remove(ctx context.Context) {
 	w.once.Do(func() {
+		// A git worktree add stopped by an interrupt leaves its worktree
+		// locked ("initializing"), which prune keeps: unlock this run's.
+		unlockUnder(context.WithoutCancel(ctx), w.repo, w.dir)
 		os.RemoveAll(w.dir)
 		// A canceled ctx must not stop the prune: it is what makes the
 		// removal complete.
@@ -58,6 +61,22 @@ func (w *workspace) remove(ctx context.Context) {
 			w.unregister()
 		}
 	})
+}
+
+// unlockUnder unlocks the worktrees of repo whose directory lies in dir.
+func unlockUnder(ctx context.Context, repo, dir string) {
+	out, err := gitrev.Git(ctx, repo, "worktree", "list", "--porcelain")
+	if err != nil {
+		return
+	}
+	path := ""
+	for _, l := range strings.Split(string(out), "\n") {
+		if p, ok := strings.CutPrefix(l, "worktree "); ok {
+			path = p
+		} else if strings.HasPrefix(l, "locked") && strings.HasPrefix(path, dir+string(filepath.Separator)) {
+			gitrev.Git(ctx, repo, "worktree", "unlock", path)
+		}
+	}
 }
 
 // pruneStale removes the temporary directories of runs whose process is
