@@ -54,6 +54,18 @@ type Application struct {
 	// stack's only frame, or whose caller is f itself, is in no entry, so
 	// the entries of f add up to at most Shares[f].
 	Callers map[string]map[string]float64
+	// Owners splits the share of a function outside the project (the
+	// runtime, the standard library, dependencies) by the project
+	// function it runs under: Owners[f][c] is the share of the
+	// application's CPU time spent in f's own code while c was the
+	// innermost project frame on the stack (Graph.FlatOwners), however
+	// many external frames lie between (Encode → makeslice → mallocgc →
+	// memclrNoHeapPointers is memclrNoHeapPointers under Encode). A
+	// sample without a project frame (the collector's workers, the
+	// scheduler) is in no entry, so the entries of f add up to at most
+	// Shares[f]; a project function has none. It is the calling context
+	// in which package culprit weighs an external function's change.
+	Owners map[string]map[string]float64
 	// Samples is the number of samples the shares were measured from
 	// (a CPU profile's samples at 100 Hz); 0 means unknown. The
 	// application impact's interval carries their sampling error: a

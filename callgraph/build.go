@@ -72,7 +72,11 @@ type builder struct {
 	edges map[uint64]struct{}
 	// leafCallers holds leaf<<32 | caller → the value of the samples
 	// with that leaf frame and the caller right above it (Graph.FlatCallers).
-	leafCallers  map[uint64]float64
+	leafCallers map[uint64]float64
+	// leafOwners holds leaf<<32 | owner → the value of the samples with
+	// that external leaf frame and that innermost project frame
+	// (Graph.FlatOwners).
+	leafOwners   map[uint64]float64
 	total        float64
 	unattributed float64
 	outside      float64
@@ -103,7 +107,7 @@ func newBuilder(opts Options) (*builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &builder{opts: opts, exclude: ex, edges: make(map[uint64]struct{}), leafCallers: make(map[uint64]float64)}, nil
+	return &builder{opts: opts, exclude: ex, edges: make(map[uint64]struct{}), leafCallers: make(map[uint64]float64), leafOwners: make(map[uint64]float64)}, nil
 }
 
 func (b *builder) node(name string) int32 {
@@ -360,6 +364,9 @@ func (b *builder) addStack(stack []int32, v float64, leaf bool) {
 		if len(stack) > 1 && stack[1] != stack[0] && !b.opts.NoEdges {
 			b.leafCallers[uint64(stack[0])<<32|uint64(stack[1])] += v
 		}
+		if owner >= 0 && !b.nodes[stack[0]].Project && !b.opts.NoEdges {
+			b.leafOwners[uint64(stack[0])<<32|uint64(owner)] += v
+		}
 	}
 	b.stamp++
 	for i, id := range stack {
@@ -465,17 +472,26 @@ func (b *builder) finish() *Graph {
 		g.Out[from] = append(g.Out[from], to)
 		g.In[to] = append(g.In[to], from)
 	}
-	if len(b.leafCallers) > 0 {
-		g.FlatCallers = make(map[string]map[string]float64)
-		for e, v := range b.leafCallers {
-			leaf, caller := b.nodes[e>>32].Name, b.nodes[uint32(e)].Name
-			if g.FlatCallers[leaf] == nil {
-				g.FlatCallers[leaf] = make(map[string]float64)
-			}
-			g.FlatCallers[leaf][caller] += v
-		}
-	}
+	g.FlatCallers = b.byName(b.leafCallers)
+	g.FlatOwners = b.byName(b.leafOwners)
 	return g
+}
+
+// byName returns the values of pairs, keyed leaf<<32 | other by builder
+// ids, as m[leaf][other] by name; nil for no pairs.
+func (b *builder) byName(pairs map[uint64]float64) map[string]map[string]float64 {
+	if len(pairs) == 0 {
+		return nil
+	}
+	m := make(map[string]map[string]float64)
+	for e, v := range pairs {
+		leaf, other := b.nodes[e>>32].Name, b.nodes[uint32(e)].Name
+		if m[leaf] == nil {
+			m[leaf] = make(map[string]float64)
+		}
+		m[leaf][other] += v
+	}
+	return m
 }
 
 // idMap maps the ids of a profile's functions or locations to int32s: a

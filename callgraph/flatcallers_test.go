@@ -58,3 +58,54 @@ func TestFlatCallers(t *testing.T) {
 		t.Errorf("NoEdges: FlatCallers %v, err %v; want nil", g.FlatCallers, err)
 	}
 }
+
+// FlatOwners splits an external leaf's flat time by the innermost project
+// frame on its stacks, however many external frames lie between, an
+// inlined project frame included; a project leaf and a stack without a
+// project frame are in no entry.
+func TestFlatOwners(t *testing.T) {
+	fn := func(id uint64, name string) *profile.Function {
+		return &profile.Function{ID: id, Name: name}
+	}
+	memclr, malloc, enc, dec, helper, gc := fn(1, "runtime.memclrNoHeapPointers"), fn(2, "runtime.mallocgc"),
+		fn(3, "m/p.Encode"), fn(4, "m/p.Decode"), fn(5, "m/p.grow"), fn(6, "runtime.gcBgMarkWorker")
+	loc := func(id uint64, fs ...*profile.Function) *profile.Location {
+		l := &profile.Location{ID: id}
+		for _, f := range fs { // innermost first, as pprof orders inlined lines
+			l.Line = append(l.Line, profile.Line{Function: f})
+		}
+		return l
+	}
+	lclr, lmalloc, lenc, ldec, lgc := loc(1, memclr), loc(2, malloc), loc(3, enc), loc(4, dec), loc(5, gc)
+	lgrow := loc(6, helper, dec) // grow inlined into Decode
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "cpu", Unit: "nanoseconds"}},
+		Function:   []*profile.Function{memclr, malloc, enc, dec, helper, gc},
+		Location:   []*profile.Location{lclr, lmalloc, lenc, ldec, lgc, lgrow},
+		Sample: []*profile.Sample{
+			{Location: []*profile.Location{lclr, lmalloc, lenc}, Value: []int64{100}},
+			{Location: []*profile.Location{lclr, lmalloc, lgrow}, Value: []int64{300}}, // the inlined grow is the owner
+			{Location: []*profile.Location{lmalloc, ldec}, Value: []int64{20}},
+			{Location: []*profile.Location{lclr, lgc}, Value: []int64{50}}, // no project frame
+			{Location: []*profile.Location{lenc}, Value: []int64{70}},      // a project leaf
+		},
+	}
+	g, err := callgraph.New(p, callgraph.Options{Modules: []string{"m"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]float64{
+		"runtime.memclrNoHeapPointers": {"m/p.Encode": 100e-9, "m/p.grow": 300e-9},
+		"runtime.mallocgc":             {"m/p.Decode": 20e-9},
+	}
+	assert.Equal(t, len(want), len(g.FlatOwners), "%v", g.FlatOwners)
+	for leaf, owners := range want {
+		for c, v := range owners {
+			assert.InDelta(t, v, g.FlatOwners[leaf][c], 1e-15, "%s under %s", leaf, c)
+		}
+		assert.Len(t, g.FlatOwners[leaf], len(owners))
+	}
+	if g, err := callgraph.New(p, callgraph.Options{Modules: []string{"m"}, NoEdges: true}); err != nil || g.FlatOwners != nil {
+		t.Errorf("NoEdges: FlatOwners %v, err %v; want nil", g.FlatOwners, err)
+	}
+}

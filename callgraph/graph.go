@@ -152,6 +152,20 @@ type Graph struct {
 	// hand. Package culprit uses it to weigh a function's change by the
 	// callers in which it happened.
 	FlatCallers map[string]map[string]float64
+	// FlatOwners splits the Flat of each external node (one that is not
+	// Project: the runtime, the standard library, dependencies) by the
+	// innermost project frame on the samples' stacks, the node whose
+	// Attributed the samples are in: FlatOwners[leaf][owner] is the value
+	// of the samples whose leaf frame is leaf and whose innermost project
+	// frame is owner, by name. It says through which of the project's
+	// functions the application reaches a runtime helper (mallocgc under
+	// an Encode and under a Decode). A sample without a project frame is
+	// in no entry, so a node's entries add up to at most its Flat. It is
+	// nil with Options.NoEdges, for graphs built by hand and when no
+	// sample has an external leaf below a project frame. Package culprit
+	// uses it to weigh an external function's change by the project
+	// callers the benchmark runs it from.
+	FlatOwners map[string]map[string]float64
 	// Duration is the summed wall-clock time the profiles cover
 	// (profile.Profile.DurationNanos), in seconds; 0 when they do not
 	// record it. For a benchmark profiled alone it is what the

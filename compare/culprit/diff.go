@@ -94,6 +94,16 @@ type Culprit struct {
 	// callers that absorbed an inlined-away function, or the functions a
 	// new function's code came from. Sorted; omitted when none.
 	FoldedInto []string `json:"folded_into,omitempty"`
+	// AppContext names, for a function outside the project that the
+	// application runs under project functions (the runtime's
+	// allocator under an Encode), those of them the benchmark runs too:
+	// the calling context the application impact weighed its change in.
+	// Sorted; omitted when the function keeps its whole AppShare.
+	AppContext []string `json:"app_context,omitempty"`
+	// AppContextShare is the application's share of CPU time in the
+	// function under the functions of AppContext: its weight in the
+	// application impact instead of AppShare. Omitted with AppContext.
+	AppContextShare float64 `json:"app_context_share,omitempty"`
 }
 
 // A Diff is the per-function difference of a benchmark's two versions,
@@ -246,9 +256,12 @@ func Explain(base, head Measurements, opt Options) (Diff, *AppImpact) {
 		sortCulprits(d.Culprits)
 		return d, nil
 	}
-	m := newModel(changed, all, opt, bf)
+	m := newModel(changed, all, opt, bf, hf)
 	for i := range d.Culprits {
-		d.Culprits[i].FoldedInto = m.folded[d.Culprits[i].Function]
+		c := &d.Culprits[i]
+		c.FoldedInto = m.folded[c.Function]
+		ctx := m.contexts[c.Function]
+		c.AppContext, c.AppContextShare = ctx.owners, ctx.share
 	}
 	sortCulprits(d.Culprits)
 	return d, m.impact(d, base, head, opt)

@@ -3,6 +3,7 @@ package culprit_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/mbopt/mbopt/callgraph"
@@ -234,5 +235,79 @@ func TestExplainFloored(t *testing.T) {
 	}
 	if want := 0.0005 * 0.046; math.Abs(a.Estimate-want) > 1e-12 || a.NoImpact {
 		t.Errorf("impact %+v: want %v, not likely no application impact", a, want)
+	}
+}
+
+// Issue 30's calling context: Encode allocates a buffer twice as large,
+// and the runtime clears twice the memory for it. The application spends
+// 40% of its CPU time in memclrNoHeapPointers, but 33 points of it under
+// Decode, which did not change, and 2.5 under Encode; the benchmark runs
+// Encode only. The truth is the Encode path's share of the application ×
+// its relative change, Σ over its functions of the application's share
+// under Encode × their relative change: 0.025 × 100% = +2.5%, which the
+// estimate gives and its interval (with the sampling error of 2,000
+// samples) covers, where weighing memclrNoHeapPointers by its whole share
+// said +40%.
+func TestExplainCallingContext(t *testing.T) {
+	const (
+		enc = "example.com/m/codec.Encode"
+		dec = "example.com/m/codec.Decode"
+		bm  = "example.com/m/codec.BenchmarkEncode"
+	)
+	base := map[string]func(*rand.Rand) float64{enc: fixed(2000), malloc: noisy(600, 20), memclr: noisy(1000, 5)}
+	head := with(base, memclr, noisy(2000, 5))
+	owners := map[string]map[string]float64{
+		memclr: {enc: 0.025, dec: 0.33}, // and 0.045 under no project function: the collector
+		malloc: {enc: 0.015, dec: 0.06},
+	}
+	app := func(owners map[string]map[string]float64) *callgraph.Application {
+		return &callgraph.Application{
+			Shares:  map[string]float64{enc: 0.05, dec: 0.30, memclr: 0.40, malloc: 0.10},
+			Owners:  owners,
+			Samples: 2000,
+		}
+	}
+	tests := []struct {
+		name       string
+		base, head map[string]func(*rand.Rand) float64
+		app        *callgraph.Application
+		want       float64
+		context    []string // the culprit's AppContext
+	}{
+		{"weighed under Encode, the benchmark's project caller", base, head, app(owners), 0.025, []string{enc}},
+		{"without the application's owners: the whole share (the rule before)", base, head, app(nil), 0.40, nil},
+		{
+			// The benchmark's own code clears the memory: the
+			// application runs memclrNoHeapPointers under no project
+			// function the benchmark runs, and it keeps its whole share.
+			"under no owner the benchmark runs: the whole share",
+			map[string]func(*rand.Rand) float64{bm: fixed(2000), malloc: noisy(600, 20), memclr: noisy(1000, 5)},
+			map[string]func(*rand.Rand) float64{bm: fixed(2000), malloc: noisy(600, 20), memclr: noisy(2000, 5)},
+			app(owners), 0.40, nil,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for run, seed := range []uint64{1, 2} {
+				b, h := side(3, 3, 2, tt.base, 10*seed), side(3, 3, 2, tt.head, 10*seed+1)
+				d, a := culprit.Explain(b, h, culprit.Options{App: tt.app, MinDelta: 0.5, Resamples: 2000, Seed: seed})
+				if len(d.Culprits) != 1 || d.Culprits[0].Function != memclr {
+					t.Fatalf("run %d: culprits %+v, want memclrNoHeapPointers only", run+1, d.Culprits)
+				}
+				c := d.Culprits[0]
+				change := d.Head/d.Base - 1
+				t.Logf("run %d: benchmark %+.2f%%; %s %+.0f%%, context %v (%.3f of %.2f); application impact %+.2f%% [%+.2f%%, %+.2f%%], want %+.2f%%",
+					run+1, 100*change, c.Function, 100**c.Relative, c.AppContext, c.AppContextShare, c.AppShare, 100*a.Estimate, 100*a.Low, 100*a.High, 100*tt.want)
+				if !slices.Equal(c.AppContext, tt.context) {
+					t.Errorf("run %d: context %v, want %v", run+1, c.AppContext, tt.context)
+				}
+				if math.Abs(a.Estimate-tt.want) > 0.25*tt.want {
+					t.Errorf("run %d: application impact %+.4f, want within 25%% of %+.4f", run+1, a.Estimate, tt.want)
+				}
+				if a.Low > tt.want || a.High < tt.want {
+					t.Errorf("run %d: interval [%+.4f, %+.4f] does not cover %+.4f", run+1, a.Low, a.High, tt.want)
+				}
+			}
+		})
 	}
 }

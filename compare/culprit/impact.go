@@ -82,23 +82,28 @@ type term struct {
 // functions' medians, so that a resample recomputes it from its own
 // medians.
 type model struct {
-	fns          []*fn
-	idx          map[string]int
-	terms        []*term
-	folded       map[string][]string
+	fns    []*fn
+	idx    map[string]int
+	terms  []*term
+	folded map[string][]string
+	// contexts holds the calling context of each changed external
+	// function weighed in it (see contextShare).
+	contexts     map[string]callContext
 	benchShare   float64
 	unattributed float64 // share of the movement
 }
 
 // newModel builds the terms (see the package documentation, "Application
-// impact"): a changed function weighs its own relative change by its
-// share of the application; a vanished one folds into the callers that
+// impact") from the changed functions, all functions and the base's and
+// the head's flattened measurements: a changed function weighs its own
+// relative change by its share of the application in the calling context
+// the benchmark runs it in (contextShare); a vanished one folds into the callers that
 // absorbed it, weighted by the application's time in it from those
 // callers; a new one folds into the functions of its package that shrank;
 // what is left is weighed by the benchmark's share of the application.
-func newModel(changed []*fn, all map[string]*fn, opt Options, base []map[string]float64) *model {
+func newModel(changed []*fn, all map[string]*fn, opt Options, base, head []map[string]float64) *model {
 	app := opt.App
-	m := &model{idx: map[string]int{}, folded: map[string][]string{}, benchShare: opt.BenchmarkShare}
+	m := &model{idx: map[string]int{}, folded: map[string][]string{}, contexts: map[string]callContext{}, benchShare: opt.BenchmarkShare}
 	if m.benchShare <= 0 {
 		for name, f := range all {
 			if f.mb > 0 {
@@ -111,7 +116,11 @@ func newModel(changed []*fn, all map[string]*fn, opt Options, base []map[string]
 	for _, f := range changed {
 		if f.kind == KindChanged {
 			i := m.use(f)
-			t := &term{w: appShare(app, f.name), num: []coef{{i, 1}}, den: []coef{{i, 1}}}
+			w, ctx := contextShare(app, f.name, base, head)
+			if ctx.owners != nil {
+				m.contexts[f.name] = ctx
+			}
+			t := &term{w: w, num: []coef{{i, 1}}, den: []coef{{i, 1}}}
 			own[f.name] = t
 			m.terms = append(m.terms, t)
 		}
@@ -144,6 +153,47 @@ func newModel(changed []*fn, all map[string]*fn, opt Options, base []map[string]
 func appShare(app *callgraph.Application, f string) float64 {
 	s, _ := app.Share(f)
 	return s
+}
+
+// A callContext is the calling context in which a changed external function
+// was weighed: the project functions it runs under in both the
+// application and the benchmark, sorted, and the application's share of
+// the function under them.
+type callContext struct {
+	owners []string
+	share  float64
+}
+
+// contextShare returns the weight of changed function f's own term and,
+// when it is one, its calling context. A function outside the project
+// (the runtime, the standard library, a dependency) moves in a benchmark
+// because the project code the benchmark runs calls it differently (an
+// Encode that allocates twice the buffer clears twice the memory in
+// memclrNoHeapPointers), and the application's other paths to it do not
+// move with it: its weight is the application's time in it under the
+// project functions it runs under there (callgraph.Application.Owners,
+// the innermost project frame of each stack) that the benchmark runs too
+// (that have a cost in some measurement of either version), not its whole
+// share, most of which the application may spend under other callers.
+// Without stacks of the benchmark (its instruction counts have none) the
+// owners it runs stand for the callers it reached the function through.
+// The function keeps its whole share when the application runs it under
+// no project function (called from the runtime only: the collector's
+// workers) or under none the benchmark runs (the benchmark's own code
+// calls it).
+func contextShare(app *callgraph.Application, f string, base, head []map[string]float64) (float64, callContext) {
+	var c callContext
+	for o, s := range app.Owners[f] {
+		if runs(base, o) || runs(head, o) {
+			c.owners = append(c.owners, o)
+			c.share += s
+		}
+	}
+	if c.owners == nil {
+		return appShare(app, f), callContext{}
+	}
+	slices.Sort(c.owners)
+	return c.share, c
 }
 
 // use returns f's index in m.fns, adding f when it is not there yet.
@@ -259,11 +309,10 @@ func (m *model) addLeft(changed, left []*fn) {
 	m.terms = append(m.terms, t)
 }
 
-// runs reports whether the function name has a cost in some base
-// measurement of the benchmark (both named as callgraph.NormalizeName
-// names them).
-func runs(base []map[string]float64, name string) bool {
-	for _, ms := range base {
+// runs reports whether the function name has a cost in some measurement
+// ms of the benchmark (both named as callgraph.NormalizeName names them).
+func runs(ms []map[string]float64, name string) bool {
+	for _, ms := range ms {
 		if ms[name] > 0 {
 			return true
 		}

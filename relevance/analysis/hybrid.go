@@ -136,7 +136,7 @@ func withNodes(app *callgraph.Graph, added []callgraph.Node) *callgraph.Graph {
 		Nodes: nodes, Out: remap(app.Out), In: remap(app.In),
 		Total: app.Total, Unattributed: app.Unattributed, OutsideProject: app.OutsideProject,
 		UnnamedFrames: app.UnnamedFrames, Unit: app.Unit, Samples: app.Samples,
-		SamplesTaken: app.SamplesTaken, Duration: app.Duration, FlatCallers: app.FlatCallers,
+		SamplesTaken: app.SamplesTaken, Duration: app.Duration, FlatCallers: app.FlatCallers, FlatOwners: app.FlatOwners,
 	}
 }
 

@@ -51,7 +51,8 @@ func Impacts(rep *Report) map[string]callgraph.Impact {
 // Application returns the application's reference profile of rep as the
 // comparison weighs a change by (see [callgraph.Application]): each
 // function's flat share of the application graph's CPU time, its split by
-// caller, and for the functions the graph holds without flat time (a
+// caller and (for an external function) by the project function it runs
+// under, and for the functions the graph holds without flat time (a
 // function the application's function set says ran, Config.AppFunctions,
 // or one the profile saw only above other frames) the floor of half a
 // sample, marked. The time of the runtime's asynchronous preemption
@@ -69,7 +70,7 @@ func applicationOf(g *callgraph.Graph) *callgraph.Application {
 	if !(g.Total > 0) {
 		return nil
 	}
-	a := &callgraph.Application{Shares: map[string]float64{}, Floored: map[string]bool{}, Callers: map[string]map[string]float64{}, Samples: g.SamplesTaken}
+	a := &callgraph.Application{Shares: map[string]float64{}, Floored: map[string]bool{}, Callers: map[string]map[string]float64{}, Owners: map[string]map[string]float64{}, Samples: g.SamplesTaken}
 	if g.SamplesTaken > 0 {
 		a.Floor = 0.5 / float64(g.SamplesTaken)
 	}
@@ -80,12 +81,14 @@ func applicationOf(g *callgraph.Graph) *callgraph.Application {
 		}
 		a.Shares[n.Name], a.Floored[n.Name] = a.Floor, true
 	}
-	for leaf, callers := range g.FlatCallers {
-		m := make(map[string]float64, len(callers))
-		for c, v := range callers {
-			m[c] = v / g.Total
+	for _, split := range []struct{ from, to map[string]map[string]float64 }{{g.FlatCallers, a.Callers}, {g.FlatOwners, a.Owners}} {
+		for leaf, others := range split.from {
+			m := make(map[string]float64, len(others))
+			for c, v := range others {
+				m[c] = v / g.Total
+			}
+			split.to[leaf] = m
 		}
-		a.Callers[leaf] = m
 	}
 	// A sample that landed in asynchronous preemption is the interrupted
 	// function's time (as opprof credits the benchmarks' profiles): on a
@@ -104,6 +107,9 @@ func applicationOf(g *callgraph.Graph) *callgraph.Application {
 			a.Shares[name] -= v
 		}
 		delete(a.Callers, name)
+		// Which external function it interrupted under which project
+		// function is not kept: its time leaves the owners' split.
+		delete(a.Owners, name)
 		if a.Shares[name] <= 1e-15 {
 			delete(a.Shares, name)
 		}
