@@ -47,7 +47,18 @@
 // share of the application's CPU time times a relative change:
 //
 //   - a changed function: its share of the application × its relative
-//     change;
+//     change. A function outside the project (the runtime, the standard
+//     library, a dependency) has the same code in both versions: it moved
+//     because the project code the benchmark runs calls it differently,
+//     and the application's other paths to it did not move. Its share is
+//     then the application's time in it under the project functions that
+//     are the innermost project frame of its stacks there
+//     (callgraph.Application.Owners) and that the benchmark runs too
+//     ([Culprit.AppContext]): an Encode that copies twice the bytes
+//     doubles memmove in its benchmark, which weighs the application's
+//     memmove under Encode, not the memmove of its Decode. It keeps its
+//     whole share when the application runs it under no project function,
+//     or under none the benchmark runs;
 //   - a vanished function (inlined away by hand) folds into the changed
 //     functions that grew and that the application calls it from (else
 //     those of its package that grew): the term of such a caller
@@ -55,7 +66,9 @@
 //     called from that caller) × (their joint change over their joint
 //     base), so the application's other paths to the function keep
 //     their cost; with no such caller its work went away, and the
-//     application saves its time in the callers the benchmark runs;
+//     application saves its time in the callers the benchmark runs (a
+//     function outside the project: under the project functions the
+//     benchmark runs, as for a changed one);
 //   - a new function folds into the functions of its package that
 //     shrank (code moved out of them): its cost joins their change;
 //   - what is left (unclear functions, new ones with nowhere to go)

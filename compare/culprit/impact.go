@@ -129,7 +129,7 @@ func newModel(changed []*fn, all map[string]*fn, opt Options, base, head []map[s
 	for _, g := range changed {
 		switch g.kind {
 		case KindVanished:
-			m.foldVanished(g, changed, own, app, base)
+			m.foldVanished(g, changed, own, app, base, head)
 		case KindNew:
 			if !m.foldNew(g, changed, own) {
 				left = append(left, g)
@@ -236,8 +236,11 @@ func samePkg(f *fn) func(c *fn) bool {
 // changed functions that absorbed it: the callers that grew, weighted by
 // the application's time in g from them, else the functions of its package
 // that grew, weighted by g's share. When none grew, its work went away,
-// and g gets a term of its own.
-func (m *model) foldVanished(g *fn, changed []*fn, own map[string]*term, app *callgraph.Application, base []map[string]float64) {
+// and g gets a term of its own, weighed by the application's time in it
+// under the project functions the benchmark runs it under (a function
+// outside the project: contextShare) or from the callers the benchmark
+// runs.
+func (m *model) foldVanished(g *fn, changed []*fn, own map[string]*term, app *callgraph.Application, base, head []map[string]float64) {
 	callers := app.Callers[g.name]
 	cs, ws := absorbers(changed, +1, func(c *fn) bool { return callers[c.name] > 0 })
 	viaCallers := len(cs) > 0
@@ -248,14 +251,11 @@ func (m *model) foldVanished(g *fn, changed []*fn, own map[string]*term, app *ca
 		// Its work went away: the application saves its time in
 		// the callers the benchmark runs (all of it when the
 		// profile names no caller the benchmark runs).
-		w := 0.0
-		for c, s := range callers {
-			if runs(base, c) {
-				w += s
-			}
-		}
-		if w == 0 {
-			w = appShare(app, g.name)
+		w, ctx := contextShare(app, g.name, base, head)
+		if ctx.owners != nil {
+			m.contexts[g.name] = ctx
+		} else if via := sharesRun(callers, base); via > 0 {
+			w = via
 		}
 		i := m.use(g)
 		m.terms = append(m.terms, &term{w: w, num: []coef{{i, 1}}, den: []coef{{i, 1}}})
@@ -307,6 +307,18 @@ func (m *model) addLeft(changed, left []*fn) {
 	}
 	m.unattributed = moved / all
 	m.terms = append(m.terms, t)
+}
+
+// sharesRun returns the sum of the shares of the functions of shares that
+// have a cost in some measurement of ms.
+func sharesRun(shares map[string]float64, ms []map[string]float64) float64 {
+	w := 0.0
+	for f, s := range shares {
+		if runs(ms, f) {
+			w += s
+		}
+	}
+	return w
 }
 
 // runs reports whether the function name has a cost in some measurement
