@@ -152,38 +152,73 @@ type Result struct {
 // table O(V) bit tests after O(V) lookups per table.
 func Compute(app *callgraph.Graph, benches []Benchmark) *Result {
 	n := app.Len()
-	r := &Result{
-		App:         app,
-		Covered:     bitset.New(n),
-		ProjectMask: bitset.New(n),
-		AllMask:     bitset.New(n),
-	}
-	for i, node := range app.Nodes {
-		r.AllMask.Add(i)
-		if node.Project {
-			r.ProjectMask.Add(i)
-		}
-	}
+	r := newResult(app)
 	sorted := slices.Clone(benches)
 	slices.SortFunc(sorted, func(a, b Benchmark) int { return strings.Compare(a.ID, b.ID) })
-	for i := 1; i < len(sorted); i++ {
-		if sorted[i].ID == sorted[i-1].ID {
-			panic("coverage: duplicate benchmark id " + sorted[i].ID)
-		}
-	}
 	r.Sets = make([]Set, len(sorted))
 	m := &tableIDs{app: app}
 	for i, b := range sorted {
 		s := Set{ID: b.ID, Nodes: bitset.New(n)}
 		b.nodes(app, s.Nodes, m)
 		s.GraphNodes = b.len()
-		r.fill(&s)
-		r.Covered.Or(s.Nodes)
 		r.Sets[i] = s
 	}
-	r.Project = ratio(r.Covered.IntersectionLen(r.ProjectMask), r.ProjectMask.Len())
-	r.Overall = ratio(r.Covered.Len(), n)
+	r.finish()
 	return r
+}
+
+// Relation returns the Result of a relation between the benchmarks ids and
+// app's nodes other than "runs": nodes[i] lists the application node ids
+// related to benchmark ids[i], such as the functions whose slowdown it
+// would catch (package relevance/sensitivity). Sets are sorted by ID, each
+// one's GraphNodes is its size, and the counts, impacts and ratios are
+// computed as [Compute] computes them over coverage sets. It panics if two
+// ids are equal, the lengths differ or a node id is out of range.
+func Relation(app *callgraph.Graph, ids []string, nodes [][]int) *Result {
+	if len(ids) != len(nodes) {
+		panic("coverage: Relation needs one node list per id")
+	}
+	r := newResult(app)
+	r.Sets = make([]Set, len(ids))
+	for i, id := range ids {
+		s := Set{ID: id, Nodes: bitset.New(app.Len())}
+		for _, v := range nodes[i] {
+			s.Nodes.Add(v)
+		}
+		s.GraphNodes = len(nodes[i])
+		r.Sets[i] = s
+	}
+	slices.SortFunc(r.Sets, func(a, b Set) int { return strings.Compare(a.ID, b.ID) })
+	r.finish()
+	return r
+}
+
+// newResult returns the Result of app without sets: its masks.
+func newResult(app *callgraph.Graph) *Result {
+	n := app.Len()
+	r := &Result{App: app, Covered: bitset.New(n), ProjectMask: bitset.New(n), AllMask: bitset.New(n)}
+	for i, node := range app.Nodes {
+		r.AllMask.Add(i)
+		if node.Project {
+			r.ProjectMask.Add(i)
+		}
+	}
+	return r
+}
+
+// finish checks that r's sets, sorted by ID, have unique ids (it panics
+// on a duplicate), and computes their counts and impacts and r's union
+// and ratios.
+func (r *Result) finish() {
+	for i := range r.Sets {
+		if i > 0 && r.Sets[i].ID == r.Sets[i-1].ID {
+			panic("coverage: duplicate benchmark id " + r.Sets[i].ID)
+		}
+		r.fill(&r.Sets[i])
+		r.Covered.Or(r.Sets[i].Nodes)
+	}
+	r.Project = ratio(r.Covered.IntersectionLen(r.ProjectMask), r.ProjectMask.Len())
+	r.Overall = ratio(r.Covered.Len(), r.App.Len())
 }
 
 // fill computes a set's counts and impact from its Nodes.

@@ -20,7 +20,7 @@ func (e *engine) safeguard(sel *Selection) {
 		// Rank by gain, not by gain per cost: the safeguard is about the
 		// largest single gain.
 		k.ratio = k.gain
-		if best < 0 || before(e.cov.Sets, k, i, bestKey, best) {
+		if best < 0 || e.before(k, i, bestKey, best) {
 			best, bestKey = i, k
 		}
 	}

@@ -19,7 +19,9 @@
 // cost (budgeted maximum coverage with the single-best-set safeguard, which keeps a
 // (1 − 1/e)/2 guarantee), finds a cheap suite with Algorithm 2's coverage
 // (objective cost: cost-weighted set cover with a reverse-delete pass,
-// never costlier than Algorithm 2's suite), and stops after a number of
+// never costlier than Algorithm 2's suite), keeps what the suite would
+// catch (objective caught, over the relation "b catches f" that package
+// relevance/sensitivity builds), and stops after a number of
 // picks or below a minimum gain; with an empty [Plan] it returns exactly
 // Greedy's picks. [Certify] bounds how far Greedy's suite can be from the
 // smallest one, and [CertifyCost] how far the cost objective's suite can
@@ -44,7 +46,11 @@
 //     more counted nodes newly covered; nothing for node counts under a
 //     budget, where ties on gain per cost are rare, to keep evaluations
 //     cheap;
-//  4. the smaller benchmark graph (a more focused benchmark);
+//  4. the smaller benchmark graph (a more focused benchmark); for [Caught]
+//     instead the more precise benchmark (the smaller of [Plan.MDEs]; one
+//     without an MDE last), then the cheaper (the smaller of
+//     [Plan.Costs]; one without a cost after every one with a cost), and
+//     no rule 3;
 //  5. the smallest id.
 //
 // Ids are unique, so the order is total and the result deterministic.

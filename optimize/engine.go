@@ -1,6 +1,7 @@
 package optimize
 
 import (
+	"cmp"
 	"math/bits"
 
 	"github.com/mbopt/mbopt/coverage"
@@ -108,7 +109,7 @@ func (e *engine) eval(i int, covered bitset.Set) key {
 				weighted += e.weights[wi<<6+bits.TrailingZeros64(m)]
 				m &= m - 1
 			}
-		case e.plan.Objective == Impact:
+		case e.plan.Objective == Impact || e.plan.Objective == Caught:
 			for m != 0 {
 				impactCounted += impact[wi<<6+bits.TrailingZeros64(m)]
 				m &= m - 1
@@ -124,13 +125,18 @@ func (e *engine) eval(i int, covered bitset.Set) key {
 	switch {
 	case e.weights != nil:
 		k.gain, k.second = weighted, float64(k.count)
-	case e.plan.Objective == Impact:
+	case e.plan.Objective == Impact || e.plan.Objective == Caught:
 		k.gain, k.second = impactCounted, float64(k.count)
 	default:
 		k.gain, k.second = float64(k.count), 0
 		if k.count > 0 {
 			k.second = impactAll
 		}
+	}
+	if e.plan.Objective == Caught {
+		// Caught's ties go to the precise and the cheap (see before),
+		// not to the one that catches more functions.
+		k.second = 0
 	}
 	k.ratio = k.gain
 	if (e.plan.Budget > 0 || e.plan.Objective == Cost) && k.count > 0 {
@@ -171,7 +177,7 @@ func (e *engine) run() *Selection {
 			keys = append(keys, keyedItem{index: i, key: k})
 		}
 	}
-	q := lazy.New(keys, func(a, b *keyedItem) bool { return before(cov.Sets, a.key, a.index, b.key, b.index) })
+	q := lazy.New(keys, func(a, b *keyedItem) bool { return e.before(a.key, a.index, b.key, b.index) })
 	remaining := e.plan.Budget
 	skipped := false // a candidate that still gained was dropped for the budget
 	for {
@@ -265,13 +271,16 @@ func (e *engine) take(sel *Selection, i int, gain float64) {
 //  3. larger key.second: the added impact (Plan.Impact) over all nodes
 //     for NodeCount without a budget (0 with one) and for Cost, the
 //     counted nodes added for Impact and Weights;
-//  4. the smaller benchmark graph ([coverage.Set.GraphNodes]);
+//  4. the smaller benchmark graph ([coverage.Set.GraphNodes]); for
+//     [Caught] instead the smaller MDE (Plan.MDEs; a benchmark without one
+//     last), then the smaller cost (Plan.Costs; a benchmark without one
+//     after every one with one);
 //  5. the smaller benchmark id.
 //
 // Ids are unique, so the order is total and the result deterministic; 1–3
 // only shrink as coverage grows and 4–5 are fixed, which keeps the lazy
 // queue exact.
-func before(sets []coverage.Set, ka key, ia int, kb key, ib int) bool {
+func (e *engine) before(ka key, ia int, kb key, ib int) bool {
 	switch {
 	case ka.ratio != kb.ratio:
 		return ka.ratio > kb.ratio
@@ -280,11 +289,35 @@ func before(sets []coverage.Set, ka key, ia int, kb key, ib int) bool {
 	case ka.second != kb.second:
 		return ka.second > kb.second
 	}
-	sa, sb := &sets[ia], &sets[ib]
-	if sa.GraphNodes != sb.GraphNodes {
+	sa, sb := &e.cov.Sets[ia], &e.cov.Sets[ib]
+	if e.plan.Objective == Caught {
+		if c := preciseCheap(e.plan, sa.ID, sb.ID); c != 0 {
+			return c < 0
+		}
+	} else if sa.GraphNodes != sb.GraphNodes {
 		return sa.GraphNodes < sb.GraphNodes
 	}
 	return sa.ID < sb.ID
+}
+
+// preciseCheap compares benchmarks a and b by [Caught]'s tie rule before
+// the id: negative when a goes first (the smaller MDE of plan.MDEs, then
+// the smaller cost of plan.Costs; a missing value after a present one),
+// positive when b does, 0 on a tie.
+func preciseCheap(plan Plan, a, b string) int {
+	for _, m := range []map[string]float64{plan.MDEs, plan.Costs} {
+		va, oka := m[a]
+		vb, okb := m[b]
+		switch {
+		case oka != okb && oka:
+			return -1
+		case oka != okb:
+			return 1
+		case va != vb:
+			return cmp.Compare(va, vb)
+		}
+	}
+	return 0
 }
 
 type keyedItem struct {

@@ -1,6 +1,8 @@
 package optimize
 
 import (
+	"fmt"
+
 	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/internal/bitset"
 	"github.com/mbopt/mbopt/internal/enum"
@@ -116,4 +118,27 @@ func (r *Result) IDs() []string {
 // [Select] with a Plan that sets only Nodes and Impact, which cannot fail.
 func Greedy(cov *coverage.Result, opts Options) *Result {
 	return newEngine(cov, Plan{Nodes: opts.Nodes, Impact: opts.Impact, Exclude: opts.Exclude}, nil).run().Result()
+}
+
+// Trace returns the benchmarks ids, taken in that order, as [Greedy]
+// records its picks over cov with opts (what each adds, the cumulative
+// coverage and impact, the marginal mark): the coverage of a suite another
+// relation chose, such as the [Caught] objective's. An id that is not
+// among cov's sets, or repeated, is an error naming it.
+func Trace(cov *coverage.Result, ids []string, opts Options) (*Result, error) {
+	e := newEngine(cov, Plan{Nodes: opts.Nodes, Impact: opts.Impact}, nil)
+	sel := &Selection{Nodes: opts.Nodes, Covered: bitset.New(cov.App.Len())}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		i, ok := cov.Index(id)
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("optimize.Trace: benchmark %q is not among the coverage sets", id)
+		case seen[id]:
+			return nil, fmt.Errorf("optimize.Trace: benchmark %q is repeated", id)
+		}
+		seen[id] = true
+		e.take(sel, i, 0)
+	}
+	return sel.Result(), nil
 }

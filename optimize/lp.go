@@ -38,6 +38,11 @@ type CertifyOptions struct {
 	// DefaultCost is the cost of a benchmark missing from Costs, as
 	// Plan.DefaultCost; [Certify] ignores it.
 	DefaultCost float64
+	// Suite, when positive, is the size of the suite [Certify] bounds in
+	// place of [Greedy]'s: a [Select] suite that covers every counted node
+	// the benchmarks cover, such as the [Caught] objective's over its
+	// relation. 0 means Greedy's suite with Nodes and Impact.
+	Suite int
 }
 
 // Certificate says how far Algorithm 2's minimal suite can be from the
@@ -46,7 +51,7 @@ type CertifyOptions struct {
 type Certificate struct {
 	// Nodes is the counted nodes (CertifyOptions.Nodes).
 	Nodes Nodes
-	// Greedy is the size of [Greedy]'s suite.
+	// Greedy is the size of [Greedy]'s suite, or CertifyOptions.Suite.
 	Greedy int
 	// Essential counts the benchmarks that are the only one to cover some
 	// counted node: every full cover contains them, so it is a lower
@@ -73,7 +78,8 @@ type Certificate struct {
 // benchmarks more than the smallest one.
 func (c *Certificate) Gap() int { return c.Greedy - c.LowerBound }
 
-// Certify runs [Greedy] and bounds the size of the smallest suite with the
+// Certify runs [Greedy] (unless opts.Suite gives the size of the suite to
+// certify) and bounds the size of the smallest suite with the
 // same coverage from below by the LP relaxation of set cover, solved with
 // gonum's simplex (package gonum.org/v1/gonum/optimize/convex/lp) when the
 // instance is small enough, and by the count of essential benchmarks
@@ -92,8 +98,11 @@ func (c *Certificate) Gap() int { return c.Greedy - c.LowerBound }
 // 10¹¹; the simplex is dense, so it only runs while rows × (cols + rows) ≤
 // MaxCells. An error is returned only if the simplex fails numerically.
 func Certify(cov *coverage.Result, opts CertifyOptions) (*Certificate, error) {
-	g := Greedy(cov, Options{Nodes: opts.Nodes, Impact: opts.Impact})
-	c := &Certificate{Nodes: opts.Nodes, Greedy: len(g.Steps)}
+	size := opts.Suite
+	if size <= 0 {
+		size = len(Greedy(cov, Options{Nodes: opts.Nodes, Impact: opts.Impact}).Steps)
+	}
+	c := &Certificate{Nodes: opts.Nodes, Greedy: size}
 	in := newCover(cov, opts.Nodes, nil)
 	c.Elements, c.Sets, c.Essential = in.elements, in.sets, in.essential
 	c.LowerBound = c.Essential

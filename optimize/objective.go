@@ -3,6 +3,7 @@ package optimize
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/mbopt/mbopt/coverage"
@@ -29,16 +30,30 @@ const (
 	// [Select]'s "Cost objective". A pick gains its newly covered counted
 	// nodes, as in Algorithm 2.
 	Cost
+	// Caught keeps what the suite would catch: Select runs over the
+	// relation "b catches f" instead of "b runs f" (package
+	// relevance/sensitivity builds it as a coverage.Result whose sets
+	// hold, for each benchmark, the application functions whose
+	// slowdown it would report), and a pick gains the application share
+	// of the functions it newly catches (Plan.Weights; without them the
+	// application time of Plan.Impact, as for [Impact]). Ties on the gain
+	// go to the more precise benchmark (the smaller of Plan.MDEs; one
+	// without an MDE is the least precise), then to the cheaper (the
+	// smaller of Plan.Costs; one without a cost after every one with a
+	// cost), then to the smaller id. With the picks catching everything
+	// the suite catches (no Top, MinGain or Budget), dropping the other
+	// benchmarks loses no function's detectability.
+	Caught
 )
 
-// String returns "nodes", "impact" or "cost".
+// String returns "nodes", "impact", "cost" or "caught".
 func (o Objective) String() string {
-	return enum.Name("Objective", o, "nodes", "impact", "cost")
+	return enum.Name("Objective", o, "nodes", "impact", "cost", "caught")
 }
 
-// ParseObjective parses "nodes", "impact" or "cost".
+// ParseObjective parses "nodes", "impact", "cost" or "caught".
 func ParseObjective(s string) (Objective, error) {
-	return enum.Parse("invalid objective", s, NodeCount, Impact, Cost)
+	return enum.Parse("invalid objective", s, NodeCount, Impact, Cost, Caught)
 }
 
 // Plan configures [Select]. The zero value is Algorithm 2 on project nodes:
@@ -86,6 +101,11 @@ type Plan struct {
 	// [Options.Exclude]); the selection then covers at most what the
 	// other benchmarks cover, and StopComplete means that.
 	Exclude []string
+	// MDEs maps benchmark ids to their minimum detectable effects, for
+	// the [Caught] objective's tie-break (the smaller first; a benchmark
+	// missing from it after every one in it). Each must be finite and
+	// non-negative. Other objectives ignore it.
+	MDEs map[string]float64
 }
 
 // Stop says why [Select] ended.
@@ -198,7 +218,10 @@ func (s *Selection) Result() *Result {
 // coverage derives per-scenario weights). Every variant keeps going, after
 // the gains of the objective are exhausted, while a pick still adds a
 // counted node, so without Top, MinGain or Budget the picks always reach
-// the suite's full coverage.
+// the suite's full coverage. With [Caught], cov is the relation "b catches
+// f" and a pick gains the weights (application shares) of the functions it
+// newly catches; the budget, Top, MinGain, Exclude and [Certify] (with
+// CertifyOptions.Suite) work over that relation as over coverage.
 //
 // # Budget
 //
@@ -261,14 +284,15 @@ func (s *Selection) Result() *Result {
 // Every plan orders the candidates by one rule, the package
 // documentation's "Ties": gain per cost (under a budget and for Cost),
 // gain, a second criterion that depends on the objective, then the smaller
-// benchmark graph and the smaller id.
+// benchmark graph and the smaller id; for [Caught], after the gain (per
+// cost), the smaller MDE, the cheaper and the smaller id.
 //
 // # Errors
 //
 // Select checks the plan before it starts and fails, naming the Plan field
 // and the offending benchmark or node, when Weights has the wrong length
 // or holds a negative, NaN or infinite weight (or weights whose sum
-// overflows); when Impact is not a known coverage.ImpactKind; when
+// overflows); when MDEs holds a negative, NaN or infinite MDE; when Impact is not a known coverage.ImpactKind; when
 // Budget, DefaultCost or a cost in Costs is negative, NaN or infinite, or a
 // cost is 0; when a Budget is set and a benchmark has no cost and there is
 // no DefaultCost; when Top or MinGain is negative; and under the [Cost]
@@ -291,6 +315,9 @@ func Select(cov *coverage.Result, plan Plan) (*Selection, error) {
 		return nil, fmt.Errorf("Plan.MinGain must be positive (or 0 for none), not %d", plan.MinGain)
 	}
 	if err := checkWeights(cov, plan.Weights); err != nil {
+		return nil, err
+	}
+	if err := checkMDEs(plan.MDEs); err != nil {
 		return nil, err
 	}
 	if plan.Objective == Cost {
@@ -340,6 +367,22 @@ func checkWeights(cov *coverage.Result, w []float64) error {
 		return fmt.Errorf("Plan.Weights sum to %g; scale them down", sum)
 	}
 	return nil
+}
+
+// checkMDEs reports Plan.MDEs that are negative, NaN or infinite,
+// listing up to five benchmarks by id in id order.
+func checkMDEs(mdes map[string]float64) error {
+	var bad []string
+	for id, m := range mdes {
+		if !(m >= 0) || math.IsInf(m, 0) {
+			bad = append(bad, fmt.Sprintf("%s (%g)", id, m))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	slices.Sort(bad)
+	return fmt.Errorf("Plan.MDEs: %s %s not a finite fraction >= 0: %s", textutil.Plural(len(bad), "MDE"), isAre(len(bad)), list(bad))
 }
 
 // benchmarkCosts returns the cost of every set of cov (by index); nil when

@@ -259,13 +259,13 @@ func TestSelectValidEdgePlans(t *testing.T) {
 }
 
 func TestParseObjective(t *testing.T) {
-	for _, o := range []optimize.Objective{optimize.NodeCount, optimize.Impact, optimize.Cost} {
+	for _, o := range []optimize.Objective{optimize.NodeCount, optimize.Impact, optimize.Cost, optimize.Caught} {
 		got, err := optimize.ParseObjective(o.String())
 		require.NoError(t, err)
 		assert.Equal(t, o, got)
 	}
 	_, err := optimize.ParseObjective("time")
-	assert.EqualError(t, err, `invalid objective "time": valid values are {nodes|impact|cost}`)
+	assert.EqualError(t, err, `invalid objective "time": valid values are {nodes|impact|cost|caught}`)
 }
 
 // randomInstance is a small random instance with many ties: flat times

@@ -2,7 +2,10 @@ package flow
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"math"
+	"os"
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare/history"
@@ -52,19 +55,49 @@ func SensitivityMDEs(ctx context.Context, cfg *analysis.Config, path string) err
 		return err
 	}
 	defer st.Close()
-	var best map[string]float64
-	for _, m := range []measure.Metric{measure.Instructions, measure.CPU, measure.Time} {
-		mdes, err := st.MDEs(ctx, m.Unit())
-		if err != nil {
-			return err
-		}
-		if len(mdes) > len(best) {
-			best = mdes
-		}
+	best, err := latestMDEs(ctx, st)
+	if err != nil {
+		return err
 	}
 	if len(best) == 0 {
 		return mbopt.Errorf("%s %s holds no comparison to take the benchmarks' minimum detectable effects from; run mbopt compare first, or leave the history out to use the typical value", FieldHistory, path)
 	}
 	cfg.Sensitivity.MDEs = best
 	return nil
+}
+
+// MeasuredMDEs returns the benchmarks' measured minimum detectable
+// effects, as [SensitivityMDEs] reads them from the history database at
+// path ("": history.PathIn of the current directory), for
+// analysis.Options.MDEs, which makes the caught objective the default
+// when they exist; nil, and no error, when there is no database at path
+// yet (mbopt compare writes it) or it holds no comparison.
+func MeasuredMDEs(ctx context.Context, path string) (map[string]float64, error) {
+	path = historyPath(path)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	st, err := OpenHistory(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	return latestMDEs(ctx, st)
+}
+
+// latestMDEs returns each benchmark's MDE from its latest comparison in
+// st, in the metric whose results cover the most benchmarks (ties:
+// instructions, then cpu, then time); empty when st holds no comparison.
+func latestMDEs(ctx context.Context, st *history.Store) (map[string]float64, error) {
+	var best map[string]float64
+	for _, m := range []measure.Metric{measure.Instructions, measure.CPU, measure.Time} {
+		mdes, err := st.MDEs(ctx, m.Unit())
+		if err != nil {
+			return nil, err
+		}
+		if len(mdes) > len(best) {
+			best = mdes
+		}
+	}
+	return best, nil
 }

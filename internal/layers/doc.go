@@ -43,8 +43,10 @@
 //     application graph), relevance/suite (the suite as go test
 //     invocations); then optimize (Algorithm 2 and variants), recommend
 //     (Algorithm 3), relevance/changes (a diff mapped to changed functions
-//     and to the benchmarks that cover them); then relevance/analysis (the
-//     relevance half on files); then relevance/flow (the relevance half's
+//     and to the benchmarks that cover them); then relevance/sensitivity
+//     (what a suite would catch: detectable slowdowns, and the relation
+//     "b catches f" that optimize's caught objective selects over); then
+//     relevance/analysis (the relevance half on files); then relevance/flow (the relevance half's
 //     flows as mbopt's commands run them: run, which collects and analyses
 //     a module in one call, suite and check)
 //  4. the comparison half, under compare/: compare/benchstats (the

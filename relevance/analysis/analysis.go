@@ -263,8 +263,8 @@ type Report struct {
 	// Selection is the selection beyond Algorithm 2 that Suite holds the
 	// steps of; nil when Config.Select asked for none.
 	Selection *optimize.Selection
-	// Certificate bounds Algorithm 2's suite from below; nil unless
-	// Config.Certify.
+	// Certificate bounds Algorithm 2's suite from below (with Caught,
+	// the caught objective's); nil unless Config.Certify.
 	Certificate *optimize.Certificate
 	// SuiteCost compares Algorithm 2's suite's running cost with the
 	// cheapest suite of the same coverage; nil when the costs are not
@@ -276,6 +276,11 @@ type Report struct {
 	// Sensitivity is what the suite would catch of the project's
 	// functions; nil unless Config.Sensitivity.
 	Sensitivity *sensitivity.Result
+	// Caught is what the caught objective kept; nil unless it chose the
+	// suite (Config.Select.Objective optimize.Caught). With it,
+	// Certificate bounds the smallest suite that catches the same
+	// functions.
+	Caught *CaughtSuite
 }
 
 func (c *Config) workers() int {
@@ -350,7 +355,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	rep.Scenarios = scenarios
-	if err := selectSuite(cfg, rep, manifests, cbs, weighted); err != nil {
+	if err := selectSuite(ctx, cfg, rep, manifests, cbs, weighted); err != nil {
 		return nil, err
 	}
 	if cfg.Recommend == 0 && cfg.Sensitivity == nil {

@@ -40,7 +40,10 @@ type Options struct {
 	Certify bool
 	// Limits is Config's.
 	Limits callgraph.Limits
-	// Objective names Config.Select.Objective (optimize.ParseObjective).
+	// Objective names Config.Select.Objective (optimize.ParseObjective);
+	// "" is the default: caught when MDEs holds measurements (the suite
+	// then keeps what the whole suite would catch), nodes (Algorithm 2)
+	// otherwise.
 	Objective string
 	// Budget and DefaultCost are Config.Select's, as durations.
 	Budget, DefaultCost time.Duration
@@ -53,8 +56,14 @@ type Options struct {
 	// Sensitivity asks for the detectable slowdowns (Config.Sensitivity),
 	// with MDE as SensitivityConfig.DefaultMDE.
 	Sensitivity bool
-	// MDE is SensitivityConfig.DefaultMDE; it needs Sensitivity.
+	// MDE is SensitivityConfig.DefaultMDE, of the detectable slowdowns
+	// and of the caught objective; it needs one of them.
 	MDE float64
+	// MDEs are the benchmarks' measured minimum detectable effects, by
+	// id (compare/flow.MeasuredMDEs reads them from a history): the
+	// SensitivityConfig.MDEs of the detectable slowdowns and of the
+	// caught objective, which they make the default Objective.
+	MDEs map[string]float64
 }
 
 // Config checks o and returns the Config it describes. With inputs set, App
@@ -92,7 +101,7 @@ func (o Options) Config(inputs bool) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	obj, err := optimize.ParseObjective(o.Objective)
+	obj, err := o.objective()
 	if err != nil {
 		return Config{}, FieldSelectObjective.Errorf("%v", err)
 	}
@@ -102,12 +111,13 @@ func (o Options) Config(inputs bool) (Config, error) {
 	if o.DefaultCost < 0 {
 		return Config{}, mbopt.Errorf("%s must be a positive duration such as 2s, not %s", FieldSelectDefaultCost, o.DefaultCost)
 	}
+	mdes := SensitivityConfig{DefaultMDE: o.MDE, MDEs: o.MDEs}
 	var sens *SensitivityConfig
 	switch {
 	case o.Sensitivity:
-		sens = &SensitivityConfig{DefaultMDE: o.MDE}
-	case o.MDE != 0:
-		return Config{}, mbopt.Errorf("%s is the typical minimum detectable effect of the detectable slowdowns: use it with %s", FieldSensitivityDefaultMDE, FieldSensitivity)
+		sens = &SensitivityConfig{DefaultMDE: o.MDE, MDEs: o.MDEs}
+	case o.MDE != 0 && obj != optimize.Caught:
+		return Config{}, mbopt.Errorf("%s is the typical minimum detectable effect of the detectable slowdowns and of %s caught: use it with %s or that objective", FieldSensitivityDefaultMDE, FieldSelectObjective, FieldSensitivity)
 	}
 	// Top and MinGain are checked by Run (SelectConfig).
 	return Config{Sensitivity: sens,
@@ -115,7 +125,21 @@ func (o Options) Config(inputs bool) (Config, error) {
 		Exclude: o.Exclude, Targets: targets, Recommend: o.Recommend, KeepNegligible: o.KeepNegligible,
 		AppFunctions: o.AppFunctions, Edges: edges, Static: staticcg.Options{Dir: o.StaticDir}, Strict: o.Strict,
 		AllowNonCPU: o.AllowNonCPU, Limits: o.Limits, Certify: o.Certify,
-		Select: SelectConfig{Objective: obj, Budget: o.Budget.Seconds(), CostsFile: o.CostsFile,
+		Select: SelectConfig{Objective: obj, Caught: mdes, Budget: o.Budget.Seconds(), CostsFile: o.CostsFile,
 			DefaultCost: o.DefaultCost.Seconds(), Top: o.Top, MinGain: o.MinGain},
 	}, nil
+}
+
+// objective returns the objective o.Objective names, or for "" the
+// default: optimize.Caught when o.MDEs holds measured MDEs (what the
+// suite would catch is then known from measurements), else
+// optimize.NodeCount, Algorithm 2.
+func (o Options) objective() (optimize.Objective, error) {
+	if o.Objective == "" {
+		if len(o.MDEs) > 0 {
+			return optimize.Caught, nil
+		}
+		return optimize.NodeCount, nil
+	}
+	return optimize.ParseObjective(o.Objective)
 }

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"math"
 
 	"github.com/mbopt/mbopt"
@@ -14,8 +15,17 @@ type SelectConfig struct {
 	// Objective is what a pick gains: covered nodes or covered
 	// application time; or optimize.Cost, the cheapest suite with
 	// Algorithm 2's coverage, which Budget, Top and MinGain cannot
-	// accompany.
+	// accompany; or optimize.Caught, a suite that keeps what the whole
+	// suite would catch at a +10% slowdown (see [CaughtSuite]; scenario
+	// weights do not apply to it, and it counts every application
+	// function whatever Config.Nodes says, as the caught curve does).
+	// [Options.Config] makes it the default when measured MDEs exist.
 	Objective optimize.Objective
+	// Caught gives the benchmarks' minimum detectable effects the
+	// caught objective weighs them by (as Config.Sensitivity gives them
+	// to the detectable slowdowns); the zero value takes the typical
+	// value of the profiles' source for every benchmark.
+	Caught SensitivityConfig
 	// Budget bounds the suite's summed benchmark cost, in seconds; 0 means
 	// no budget.
 	Budget float64
@@ -61,6 +71,9 @@ func (c SelectConfig) validate() error {
 	case c.MinGain < 0:
 		return mbopt.Errorf("%s must be a positive count (0: none), not %d", FieldSelectMinGain, c.MinGain)
 	}
+	if err := c.Caught.check(FieldSelectCaughtDefaultMDE); err != nil {
+		return err
+	}
 	if c.Objective == optimize.Cost {
 		for _, f := range []struct {
 			set   bool
@@ -88,7 +101,7 @@ func excluded(rep *Report) []string {
 // selectSuite runs the selection Config.Select asks for (weighted by
 // scenario when weighted), compares the suites' costs, and computes the
 // certificates Config.Certify asks for, setting them on rep.
-func selectSuite(cfg Config, rep *Report, manifests []dirManifest, benches []coverage.Benchmark, weighted bool) error {
+func selectSuite(ctx context.Context, cfg Config, rep *Report, manifests []dirManifest, benches []coverage.Benchmark, weighted bool) error {
 	sc := cfg.Select
 	alg2 := rep.Suite
 	costs, source, err := resolveCosts(cfg, manifests, benches)
@@ -102,14 +115,20 @@ func selectSuite(cfg Config, rep *Report, manifests []dirManifest, benches []cov
 			Exclude: excluded(rep),
 		}
 		// The cost objective keeps the union's full coverage: weights
-		// would not change it.
-		if weighted && sc.Objective != optimize.Cost {
+		// would not change it; the caught objective weighs by
+		// application share.
+		if weighted && sc.Objective != optimize.Cost && sc.Objective != optimize.Caught {
 			plan.Weights = rep.Scenarios.NodeWeights(sc.Objective == optimize.Impact, cfg.Impact)
 		}
 		if (plan.Budget > 0 || plan.Objective == optimize.Cost) && (source.Kind == CostsFromManifest || source.Kind == CostsFromProfiles) {
 			rep.Warnings = append(rep.Warnings, &CostSourceNote{Source: source})
 		}
-		sel, err := optimize.Select(rep.Coverage, plan)
+		var sel *optimize.Selection
+		if sc.Objective == optimize.Caught {
+			sel, err = selectCaught(ctx, cfg, rep, plan)
+		} else {
+			sel, err = optimize.Select(rep.Coverage, plan)
+		}
 		if err != nil {
 			if plan.Budget > 0 || plan.Objective == optimize.Cost {
 				return mbopt.Errorf("selecting the suite: %w (set %s, collect the profiles with a manifest.json or with profiles that record their duration, or set %s)", err, FieldSelectCostsFile, FieldSelectDefaultCost)
@@ -132,6 +151,9 @@ func selectSuite(cfg Config, rep *Report, manifests []dirManifest, benches []cov
 		} else {
 			rep.CostCertificate = c
 		}
+	}
+	if cfg.Certify && rep.Caught != nil {
+		return certifyCaught(rep, costs)
 	}
 	if cfg.Certify {
 		c, err := optimize.Certify(rep.Coverage, optimize.CertifyOptions{Nodes: cfg.Nodes, Impact: cfg.Impact})

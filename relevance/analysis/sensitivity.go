@@ -55,8 +55,8 @@ const FieldSensitivityDefaultMDE mbopt.Field = "Sensitivity.DefaultMDE"
 // in, negligible ones last unless opts.KeepNegligible; see
 // [SensitivityTargets]).
 func (c *SensitivityConfig) run(ctx context.Context, rep *Report, opts recommend.Options) (*sensitivity.Result, error) {
-	if c.DefaultMDE < 0 || c.DefaultMDE >= 1 || math.IsNaN(c.DefaultMDE) {
-		return nil, mbopt.Errorf("%s %g: give a fraction between 0 and 1 (0.005 is 0.5%%; 0: the typical value of the profiles' source)", FieldSensitivityDefaultMDE, c.DefaultMDE)
+	if err := c.check(FieldSensitivityDefaultMDE); err != nil {
+		return nil, err
 	}
 	res, err := Sensitivity(ctx, rep, c.MDEs, sensitivity.Options{DefaultMDE: c.DefaultMDE})
 	if err != nil {
@@ -64,6 +64,15 @@ func (c *SensitivityConfig) run(ctx context.Context, rep *Report, opts recommend
 	}
 	res.Regroup(SensitivityTargets(rep, opts), opts.Targets == recommend.Callable && !opts.KeepNegligible)
 	return res, nil
+}
+
+// check returns the input error of a DefaultMDE that is not a fraction in
+// [0, 1), naming it as field.
+func (c *SensitivityConfig) check(field mbopt.Field) error {
+	if c.DefaultMDE < 0 || c.DefaultMDE >= 1 || math.IsNaN(c.DefaultMDE) {
+		return mbopt.Errorf("%s %g: give a fraction between 0 and 1 (0.005 is 0.5%%; 0: the typical value of the profiles' source)", field, c.DefaultMDE)
+	}
+	return nil
 }
 
 // SensitivityTargets returns the targets the sensitivity recommendations
@@ -90,9 +99,9 @@ func SensitivityTargets(rep *Report, opts recommend.Options) []sensitivity.Targe
 // asynchronous preemption credited to the function it interrupted, which
 // on a loaded machine holds most of a tight loop's samples), with its MDE from mdes, which holds MDEs by analysis id or by
 // package compare's id (package path + "." + name; ids of other
-// benchmarks are ignored). A caller picks a suite that keeps what
-// the whole suite catches with sensitivity.Select on rep.Coverage.App and
-// these.
+// benchmarks are ignored). The caught objective (optimize.Caught, see
+// [SelectConfig]) picks a suite that keeps what the whole suite catches
+// with sensitivity.NewRelation on rep.Coverage.App and these.
 func SensitivityBenchmarks(ctx context.Context, rep *Report, mdes map[string]float64) ([]sensitivity.Benchmark, error) {
 	if rep.Source == manifest.SourceCover {
 		return nil, mbopt.Errorf("the benchmarks are function sets (source cover), which record no time: the detectable slowdowns need per-operation profiles; collect with mbopt profile --source instructions (or the default CPU profiles)")

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/recommend"
 	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/relevance/sensitivity"
@@ -81,20 +82,70 @@ const (
 )
 
 // TestCaughtSuiteExample picks, on the example module, a suite that keeps
-// what the whole suite catches at +10%, where the coverage-minimal suite
-// catches less.
+// what the whole suite catches at +10% (the caught objective), where the
+// coverage-minimal suite catches less; its certificate bounds the
+// smallest suite that catches as much.
 func TestCaughtSuiteExample(t *testing.T) {
-	rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{exampleApp}, Micro: []string{exampleMicro}, Modules: []string{exampleModule}})
-	require.NoError(t, err)
-	benches, err := analysis.SensitivityBenchmarks(context.Background(), rep, nil)
-	require.NoError(t, err)
-	sel, err := sensitivity.Select(rep.Coverage.App, nil, benches, 0.10, 0, 0, nil)
-	require.NoError(t, err)
-	r, err := sensitivity.Compute(rep.Coverage.App, benches, sensitivity.Options{Slowdowns: []float64{0.10}, Suite: sel.IDs()})
-	require.NoError(t, err)
-	t.Logf("caught at +10%%: whole suite %.1f%%, %d picks %v %.1f%%", 100*r.Caught[0].AppShare, len(sel.Picks), sel.IDs(), 100*r.SuiteCaught[0].AppShare)
-	assert.InDelta(t, r.Caught[0].AppShare, r.SuiteCaught[0].AppShare, 1e-9)
-	assert.Less(t, len(sel.Picks), len(benches))
+	run := func(obj optimize.Objective) *analysis.Report {
+		rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{exampleApp}, Micro: []string{exampleMicro}, Modules: []string{exampleModule},
+			Select: analysis.SelectConfig{Objective: obj}, Certify: true, Sensitivity: &analysis.SensitivityConfig{}})
+		require.NoError(t, err)
+		return rep
+	}
+	caught, nodes := run(optimize.Caught), run(optimize.NodeCount)
+	require.NotNil(t, caught.Caught)
+	assert.Nil(t, nodes.Caught)
+	c := caught.Caught
+	t.Logf("caught at +10%%: whole suite %.1f%%; caught objective %d picks %v %.1f%%; nodes objective %d picks %.1f%%",
+		100*c.Whole, len(caught.Suite.Steps), caught.Suite.IDs(), 100*c.Suite, len(nodes.Suite.Steps), 100*nodes.Sensitivity.SuiteCaught[2].AppShare)
+	assert.InDelta(t, c.Whole, c.Suite, 1e-12, "the caught suite keeps what the whole suite catches")
+	assert.InDelta(t, caught.Sensitivity.CaughtAt(0.10), c.Whole, 1e-12, "the curve and the relation agree")
+	assert.InDelta(t, c.Whole, caught.Sensitivity.SuiteCaught[2].AppShare, 1e-12)
+	assert.Less(t, nodes.Sensitivity.SuiteCaught[2].AppShare, c.Whole-0.01, "Algorithm 2's suite loses detectability")
+	assert.Less(t, len(caught.Suite.Steps), len(caught.Coverage.Sets))
+	assert.Equal(t, optimize.Caught, caught.Selection.Objective)
+	// The steps record coverage, the gains the shares caught.
+	last := caught.Suite.Steps[len(caught.Suite.Steps)-1]
+	assert.Equal(t, last.CumulativeProject.Covered, caught.Selection.Covered.IntersectionLen(caught.Coverage.ProjectMask))
+	assert.InDelta(t, c.Suite, caught.Selection.TotalGain, 1e-12)
+	require.NotNil(t, caught.Certificate)
+	assert.Equal(t, len(caught.Suite.Steps), caught.Certificate.Greedy)
+	assert.LessOrEqual(t, caught.Certificate.LowerBound, caught.Certificate.Greedy)
+}
+
+// options are the command line's defaults with objective, measured MDEs
+// and the default MDE mde.
+func options(objective string, mdes map[string]float64, mde float64) analysis.Options {
+	return analysis.Options{Nodes: "project", Impact: "attributed", Targets: "callable", Edges: "sampled", Objective: objective, MDEs: mdes, MDE: mde}
+}
+
+// TestDefaultObjective: measured MDEs make the caught objective the
+// default; a named objective stays.
+func TestDefaultObjective(t *testing.T) {
+	measured := map[string]float64{"example.com/m.BenchmarkX": 0.002}
+	for _, tc := range []struct {
+		name      string
+		objective string
+		mdes      map[string]float64
+		want      optimize.Objective
+	}{
+		{"no measurements: Algorithm 2", "", nil, optimize.NodeCount},
+		{"measurements: caught", "", measured, optimize.Caught},
+		{"a named objective stays", "nodes", measured, optimize.NodeCount},
+		{"caught without measurements", "caught", nil, optimize.Caught},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := options(tc.objective, tc.mdes, 0).Config(false)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, cfg.Select.Objective)
+			assert.Equal(t, tc.mdes, cfg.Select.Caught.MDEs)
+		})
+	}
+	_, err := options("nodes", nil, 0.01).Config(false)
+	assert.ErrorContains(t, err, "Sensitivity.DefaultMDE is the typical minimum detectable effect of the detectable slowdowns and of Config.Select.Objective caught")
+	_, err = analysis.Run(context.Background(), analysis.Config{App: []string{exampleApp}, Micro: []string{exampleMicro},
+		Select: analysis.SelectConfig{Objective: optimize.Caught, Caught: analysis.SensitivityConfig{DefaultMDE: 2}}})
+	assert.ErrorContains(t, err, "Select.Caught.DefaultMDE 2: give a fraction between 0 and 1")
 }
 
 // TestSensitivityTargets: with callable targets the sensitivity

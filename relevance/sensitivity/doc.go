@@ -42,4 +42,16 @@
 // [Options.Recommend]'s size (10% by default) would go unnoticed: a
 // function whose detectable slowdown is larger than that, or that has
 // none, contributes its whole application share. Ties are broken by name.
+//
+// # Selection
+//
+// A [Relation] is "b catches f" at one slowdown (10% by default): b
+// catches f when E_b / share_b(f) is at most that slowdown. It is a
+// coverage.Result whose sets are what each benchmark catches, so the
+// minimal suite's greedy (optimize.Select with the optimize.Caught
+// objective), its budgeted variant and its certificate (optimize.Certify)
+// run over it unchanged: [Relation.Select] keeps every function the whole
+// suite catches, each weighed by its application share, and breaks ties
+// toward the more precise benchmark (the smaller E_b), then the cheaper,
+// then the smaller id.
 package sensitivity

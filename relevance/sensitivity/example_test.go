@@ -3,6 +3,7 @@ package sensitivity_test
 import (
 	"fmt"
 
+	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/relevance/sensitivity"
 )
 
@@ -32,4 +33,27 @@ func ExampleCompute() {
 	// m.Serve           10% of the application: caught from +2.0% by m.BenchmarkServe
 	// a 10% slowdown would be caught in functions that take 60% of the application's CPU
 	// first recommendation: m.Parse
+}
+
+// Coverage keeps BenchmarkWide alone, since it runs both functions; but
+// m.Hot is 0.1% of its work, so a +10% slowdown of m.Hot would go
+// unnoticed. The caught objective keeps BenchmarkHot for it.
+func ExampleRelation_Select() {
+	app, benches := coveredTwice()
+	rel, err := sensitivity.NewRelation(app, benches, sensitivity.Options{}, 0.10)
+	if err != nil {
+		panic(err)
+	}
+	sel, err := rel.Select(optimize.Plan{})
+	if err != nil {
+		panic(err)
+	}
+	for _, st := range sel.Steps {
+		fmt.Printf("%s catches %.0f%% more of the application\n", st.ID, 100*st.Gain)
+	}
+	fmt.Printf("the suite catches %.0f%%, the whole suite %.0f%%\n", 100*sel.TotalGain, 100*rel.Caught())
+	// Output:
+	// m.BenchmarkHot catches 50% more of the application
+	// m.BenchmarkWide catches 50% more of the application
+	// the suite catches 100%, the whole suite 100%
 }

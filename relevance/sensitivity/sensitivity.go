@@ -191,12 +191,7 @@ func Compute(app *callgraph.Graph, benches []Benchmark, opt Options) (*Result, e
 			res.Measured++
 		}
 	}
-	if res.DefaultMDE == 0 {
-		res.DefaultMDE = InstructionsMDE
-		if res.Source != "instructions" {
-			res.DefaultMDE = CPUMDE
-		}
-	}
+	res.DefaultMDE = typicalMDE(benches, res.DefaultMDE)
 	slowdowns := opt.Slowdowns
 	if slowdowns == nil {
 		slowdowns = DefaultSlowdowns
@@ -257,7 +252,7 @@ func detectable(app *callgraph.Graph, appShares map[string]float64, benches []Be
 		fns[i] = Function{Function: n.Name, AppShare: share}
 	}
 	for _, b := range benches {
-		mde := max(cmp.Or(b.MDE, defaultMDE), threshold)
+		mde := b.effect(defaultMDE, threshold)
 		for name, share := range b.shares() {
 			if share <= 0 {
 				continue
@@ -274,6 +269,27 @@ func detectable(app *callgraph.Graph, appShares map[string]float64, benches []Be
 		}
 	}
 	return fns
+}
+
+// typicalMDE returns d, or when d is 0 the typical MDE of benches'
+// profiles: InstructionsMDE when every profile is an instruction profile,
+// CPUMDE otherwise.
+func typicalMDE(benches []Benchmark, d float64) float64 {
+	if d != 0 {
+		return d
+	}
+	for _, b := range benches {
+		if b.Profile != nil && b.Profile.Unit != "instructions" {
+			return CPUMDE
+		}
+	}
+	return InstructionsMDE
+}
+
+// effect returns E_b, the effect b detects: its MDE (defaultMDE when not
+// known), or threshold when larger.
+func (b Benchmark) effect(defaultMDE, threshold float64) float64 {
+	return max(cmp.Or(b.MDE, defaultMDE), threshold)
 }
 
 // shares returns b's functions' shares of its cost: Shares, or its
