@@ -66,7 +66,7 @@ func Build(rep *analysis.Report) *Document {
 		d.Skipped = append(d.Skipped, Skipped{File: s.File, ID: s.ID, Reason: s.Reason})
 	}
 	d.Selection = selectionOf(rep)
-	d.Certificate = certificateOf(rep.Certificate)
+	d.Certificate = certificateOf(rep.Certificate, rep.Caught != nil)
 	d.Scenarios = scenariosOf(rep)
 	addCosts(d, rep)
 	d.Sensitivity = rep.Sensitivity

@@ -14,6 +14,10 @@ type Certificate struct {
 	// Criterion is the counted nodes, "project" or "all", as in
 	// [Document.Criterion].
 	Criterion string `json:"criterion"`
+	// Objective is "caught" when the certificate bounds the smallest
+	// suite that catches what the whole suite catches (the caught
+	// objective's suite, Greedy its size); absent for Algorithm 2's.
+	Objective string `json:"objective,omitempty"`
 	// Greedy is Algorithm 2's suite size; LowerBound a lower bound on the
 	// smallest; Gap their difference.
 	Greedy int `json:"greedy"`
@@ -42,11 +46,15 @@ type Certificate struct {
 }
 
 // certificateOf describes c; nil when there is none.
-func certificateOf(c *optimize.Certificate) *Certificate {
+func certificateOf(c *optimize.Certificate, caught bool) *Certificate {
 	if c == nil {
 		return nil
 	}
-	return &Certificate{
+	objective := ""
+	if caught {
+		objective = optimize.Caught.String()
+	}
+	return &Certificate{Objective: objective,
 		Criterion: c.Nodes.String(), Greedy: c.Greedy, LowerBound: c.LowerBound, Gap: c.Gap(),
 		LP: c.LP, Solved: c.Solved, Skipped: c.Skipped, Essential: c.Essential, Rows: c.Rows, Cols: c.Cols,
 	}
@@ -55,7 +63,11 @@ func certificateOf(c *optimize.Certificate) *Certificate {
 // CertificateText is the one-line reading of c shown in every report.
 func CertificateText(c *Certificate) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Algorithm 2's suite has %s; any suite with the same %s coverage needs at least %d", textutil.Plural(c.Greedy, "benchmark"), c.Criterion, c.LowerBound)
+	if c.Objective == optimize.Caught.String() {
+		fmt.Fprintf(&b, "The caught objective's suite has %s; any suite that catches what the whole suite catches needs at least %d", textutil.Plural(c.Greedy, "benchmark"), c.LowerBound)
+	} else {
+		fmt.Fprintf(&b, "Algorithm 2's suite has %s; any suite with the same %s coverage needs at least %d", textutil.Plural(c.Greedy, "benchmark"), c.Criterion, c.LowerBound)
+	}
 	if c.Solved {
 		fmt.Fprintf(&b, " (LP relaxation optimum %.3f over %s × %s after reduction)", c.LP, textutil.Plural(c.Rows, "node"), textutil.Plural(c.Cols, "benchmark"))
 	} else {

@@ -181,8 +181,10 @@ func writeSuiteHeading(p func(string, ...any), d *Document) {
 			p(", budget %s: the picks cost %s", secs(sel.BudgetSeconds), secs(sel.TotalCostSeconds))
 		case sel.Objective == "cost":
 			p(": the cheapest suite found with Algorithm 2's coverage, %s", secs(sel.TotalCostSeconds))
+		case sel.Caught != nil:
+			p(": the functions whose +%s slowdown some pick would report, weighed by application share", render.Pct(sel.Caught.Slowdown))
 		}
-		p("; stopped: %s.", stopText(sel.Stop))
+		p("; stopped: %s.", stopText(sel.Stop, sel.Caught != nil))
 		switch {
 		case sel.Safeguard && sel.Objective == "cost":
 			p(" Algorithm 2's suite, with its redundant picks removed, costs less (%s) than the cost-weighted greedy's (%s), so it is returned; this safeguard keeps the suite never costlier than Algorithm 2's.", secs(sel.TotalCostSeconds), secs(sel.GreedyCostSeconds))
@@ -208,7 +210,13 @@ func writeSuiteHeading(p func(string, ...any), d *Document) {
 	p("These %d benchmarks keep the whole suite's coverage of the %s functions.\n\n", n, d.Criterion)
 }
 
-func stopText(s string) string {
+func stopText(s string, caught bool) string {
+	switch {
+	case caught && s == "complete":
+		return "no benchmark catches more"
+	case caught && s == "budget":
+		return "no remaining benchmark that catches more fits the budget"
+	}
 	switch s {
 	case "complete":
 		return "no benchmark adds coverage any more"

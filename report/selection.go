@@ -1,15 +1,21 @@
 package report
 
 import (
+	"fmt"
+
 	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/report/internal/render"
 )
 
 // Selection describes a suite chosen beyond Algorithm 2 (see
 // optimize.Select); the picks themselves are [Document.MinimalSuite].
 type Selection struct {
-	// Objective is "nodes", "impact" or "cost"; Weighted reports
-	// per-scenario node weights.
+	// Objective is "nodes", "impact", "cost" or "caught"; Weighted
+	// reports per-scenario node weights.
 	Objective string `json:"objective"`
+	// Caught is what the caught objective's suite keeps of what the
+	// whole suite would catch; absent under the other objectives.
+	Caught *CaughtKept `json:"caught,omitempty"`
 	// Weighted reports whether nodes were weighted by the weights of
 	// scenarios given with one (NAME=FILE:WEIGHT).
 	Weighted bool `json:"weighted"`
@@ -47,7 +53,8 @@ type SelectionStep struct {
 	// ID is the picked benchmark's id.
 	ID string `json:"id"`
 	// Gain is what the pick adds in the objective's unit: counted nodes,
-	// their flat time in seconds, or their summed weights.
+	// their flat time in seconds, their summed weights, or (caught) the
+	// application share of the functions it newly catches.
 	Gain float64 `json:"gain"`
 	// CostSeconds is the benchmark's cost in seconds (0 without costs).
 	CostSeconds float64 `json:"cost_seconds"`
@@ -64,6 +71,34 @@ type SelectionStep struct {
 	CumulativeAttributedImpactShare float64 `json:"cumulative_attributed_impact_share"`
 }
 
+// CaughtKept is what the caught objective's suite keeps (see
+// analysis.CaughtSuite): the share of the application's CPU time in
+// functions whose slowdown by Slowdown it would report, beside the whole
+// suite's.
+type CaughtKept struct {
+	// Slowdown is the slowdown, a fraction (0.1 is +10%).
+	Slowdown float64 `json:"slowdown"`
+	// SuiteShare is the application share (0..1) the suite catches.
+	SuiteShare float64 `json:"suite_app_share"`
+	// WholeShare is the application share the whole suite catches.
+	WholeShare float64 `json:"whole_app_share"`
+	// MeasuredMDEs counts the benchmarks whose minimum detectable effect
+	// was measured (the others took the typical value).
+	MeasuredMDEs int `json:"measured_mdes"`
+	// Benchmarks counts the benchmarks of the whole suite.
+	Benchmarks int `json:"benchmarks"`
+}
+
+// CaughtText is the one-line reading of c shown under the suite in every
+// report.
+func CaughtText(c *CaughtKept) string {
+	kept := fmt.Sprintf("the suite keeps what the whole suite would catch: a +%s slowdown would be caught in functions that take %s of the application's CPU", render.Pct(c.Slowdown), render.Pct(c.SuiteShare))
+	if c.SuiteShare < c.WholeShare-1e-12 {
+		kept = fmt.Sprintf("a +%s slowdown would be caught in functions that take %s of the application's CPU with the suite, %s with the whole suite", render.Pct(c.Slowdown), render.Pct(c.SuiteShare), render.Pct(c.WholeShare))
+	}
+	return fmt.Sprintf("%s (minimum detectable effects: %d of %d measured, the others the typical value).", kept, c.MeasuredMDEs, c.Benchmarks)
+}
+
 // selectionOf describes rep's selection; nil for plain Algorithm 2.
 func selectionOf(rep *analysis.Report) *Selection {
 	sel := rep.Selection
@@ -75,6 +110,9 @@ func selectionOf(rep *analysis.Report) *Selection {
 		Stop: string(sel.Stop), Safeguard: sel.Safeguard, GreedyGain: sel.GreedyGain,
 		GreedyCostSeconds: ns(sel.GreedyCost), Dropped: sel.Dropped,
 		TotalGain: sel.TotalGain, TotalCostSeconds: sel.TotalCost, Steps: []SelectionStep{},
+	}
+	if c := rep.Caught; c != nil {
+		s.Caught = &CaughtKept{Slowdown: c.Slowdown, SuiteShare: c.Suite, WholeShare: c.Whole, MeasuredMDEs: c.Measured, Benchmarks: len(rep.Coverage.Sets)}
 	}
 	for _, st := range sel.Steps {
 		s.Steps = append(s.Steps, SelectionStep{

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/report"
 	"github.com/mbopt/mbopt/report/plot"
@@ -63,4 +64,45 @@ func TestSensitivitySections(t *testing.T) {
 			assert.InDeltaSlice(t, want, curve.Lines[i].Y, 0.05, curve.Lines[i].Label)
 		}
 	}
+}
+
+// TestCaughtObjectiveSections: a suite chosen by the caught objective says
+// so, and what it keeps of what the whole suite catches, in the text, the
+// Markdown, the JSON and the HTML, and its certificate bounds the smallest
+// suite that catches as much.
+func TestCaughtObjectiveSections(t *testing.T) {
+	cfg := analysis.Config{App: []string{"../testdata/profiles/example/app.pprof"}, Micro: []string{"../testdata/profiles/example/micro"}, Modules: []string{"example.com/tinytsdb"},
+		Select: analysis.SelectConfig{Objective: optimize.Caught}, Certify: true, Sensitivity: &analysis.SensitivityConfig{}}
+	rep, err := analysis.Run(context.Background(), cfg)
+	require.NoError(t, err)
+	d := report.Build(rep)
+	var text, md, js, html bytes.Buffer
+	require.NoError(t, report.WriteText(&text, d, report.TextOptions{}))
+	require.NoError(t, report.WriteMarkdown(&md, d, report.MarkdownOptions{}))
+	require.NoError(t, report.WriteJSON(&js, d))
+	require.NoError(t, report.WriteHTML(&html, d, nil))
+	note := "the suite keeps what the whole suite would catch: a +10.0% slowdown would be caught in functions that take 23.2% of the application's CPU (minimum detectable effects: 0 of 19 measured, the others the typical value)."
+	cert := "The caught objective's suite has 2 benchmarks; any suite that catches what the whole suite catches needs at least 2"
+	assert.Contains(t, text.String(), "Selected suite (objective caught, project nodes, what a +10.0% slowdown would be caught in): 2 of 19 benchmarks, stopped: complete")
+	assert.Contains(t, text.String(), note)
+	assert.Contains(t, text.String(), cert)
+	assert.Contains(t, text.String(), "A +10.0% slowdown would be caught in functions that take 23.2% of the application's CPU (by the minimal suite: 23.2%).")
+	assert.Contains(t, md.String(), "Objective **caught**: the functions whose +10.0% slowdown some pick would report, weighed by application share; stopped: no benchmark catches more.")
+	assert.Contains(t, md.String(), note)
+	assert.Contains(t, html.String(), "Objective caught: the functions whose &#43;10.0% slowdown some pick would report")
+	assert.Contains(t, html.String(), "the suite keeps what the whole suite would catch")
+	var doc struct {
+		Selection struct {
+			Objective string             `json:"objective"`
+			Caught    *report.CaughtKept `json:"caught"`
+		} `json:"selection"`
+		Certificate report.Certificate `json:"certificate"`
+	}
+	require.NoError(t, json.Unmarshal(js.Bytes(), &doc))
+	assert.Equal(t, "caught", doc.Selection.Objective)
+	require.NotNil(t, doc.Selection.Caught)
+	assert.InDelta(t, 0.2316, doc.Selection.Caught.SuiteShare, 1e-4)
+	assert.Equal(t, doc.Selection.Caught.WholeShare, doc.Selection.Caught.SuiteShare)
+	assert.Equal(t, 0.1, doc.Selection.Caught.Slowdown)
+	assert.Equal(t, "caught", doc.Certificate.Objective)
 }

@@ -13,11 +13,14 @@ import (
 // package doc's printers in every format: a new column or statement is
 // added here, not once per format.
 
-// suiteNotes are the statements under the suite: the optimality
-// certificate, the cost certificate and the suite's cost, each when the
-// analysis made it.
+// suiteNotes are the statements under the suite: what the caught
+// objective's suite keeps, the optimality certificate, the cost
+// certificate and the suite's cost, each when the analysis made it.
 func (d *Document) suiteNotes() []doc.Note {
 	var notes []doc.Note
+	if sel := d.Selection; sel != nil && sel.Caught != nil {
+		notes = append(notes, doc.Note{Label: "Caught", Text: CaughtText(sel.Caught)})
+	}
 	if c := d.Certificate; c != nil {
 		notes = append(notes, doc.Note{Label: "Optimality", Text: CertificateText(c)})
 	}

@@ -96,6 +96,8 @@ func writeSuiteText(w io.Writer, d *Document, opts TextOptions) {
 			p(", budget %s, cost %s", secs(sel.BudgetSeconds), secs(sel.TotalCostSeconds))
 		case sel.Objective == "cost":
 			p(", cost %s", secs(sel.TotalCostSeconds))
+		case sel.Caught != nil:
+			p(", what a +%s slowdown would be caught in", render.Pct(sel.Caught.Slowdown))
 		}
 		p("): %d of %s, stopped: %s", len(d.MinimalSuite), textutil.Plural(len(d.Benchmarks), "benchmark"), sel.Stop)
 		switch {

@@ -59,9 +59,14 @@ func selectCaught(ctx context.Context, cfg Config, rep *Report, plan optimize.Pl
 		return nil, err
 	}
 	for i := range sel.Steps {
-		sel.Steps[i].Step = suite.Steps[i]
+		st := &sel.Steps[i]
+		st.Step = suite.Steps[i]
+		// Marginal by coverage and by what it catches: a pick that
+		// catches 1% of the application or more earns its place.
+		st.Marginal = st.Marginal && st.Gain < optimize.MarginalShare
 	}
-	sel.Nodes, sel.Covered = cfg.Nodes, suite.Covered
+	// The weights are the application's shares, not scenarios'.
+	sel.Nodes, sel.Covered, sel.Weighted = cfg.Nodes, suite.Covered, false
 	rep.Caught = &CaughtSuite{Slowdown: rel.Slowdown, Suite: sel.TotalGain, Whole: rel.Caught(), rel: rel}
 	for _, b := range benches {
 		if b.MDE > 0 {
