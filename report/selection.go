@@ -92,9 +92,9 @@ type CaughtKept struct {
 // CaughtText is the one-line reading of c shown under the suite in every
 // report.
 func CaughtText(c *CaughtKept) string {
-	kept := fmt.Sprintf("the suite keeps what the whole suite would catch: a +%s slowdown would be caught in functions that take %s of the application's CPU", render.Pct(c.Slowdown), render.Pct(c.SuiteShare))
+	kept := fmt.Sprintf("The suite keeps what the whole suite would catch: a +%s slowdown would be caught in functions that take %s of the application's CPU", render.Pct(c.Slowdown), render.Pct(c.SuiteShare))
 	if c.SuiteShare < c.WholeShare-1e-12 {
-		kept = fmt.Sprintf("a +%s slowdown would be caught in functions that take %s of the application's CPU with the suite, %s with the whole suite", render.Pct(c.Slowdown), render.Pct(c.SuiteShare), render.Pct(c.WholeShare))
+		kept = fmt.Sprintf("A +%s slowdown would be caught in functions that take %s of the application's CPU with the suite, %s with the whole suite", render.Pct(c.Slowdown), render.Pct(c.SuiteShare), render.Pct(c.WholeShare))
 	}
 	return fmt.Sprintf("%s (minimum detectable effects: %d of %d measured, the others the typical value).", kept, c.MeasuredMDEs, c.Benchmarks)
 }

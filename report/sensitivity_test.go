@@ -81,7 +81,7 @@ func TestCaughtObjectiveSections(t *testing.T) {
 	require.NoError(t, report.WriteMarkdown(&md, d, report.MarkdownOptions{}))
 	require.NoError(t, report.WriteJSON(&js, d))
 	require.NoError(t, report.WriteHTML(&html, d, nil))
-	note := "the suite keeps what the whole suite would catch: a +10.0% slowdown would be caught in functions that take 23.2% of the application's CPU (minimum detectable effects: 0 of 19 measured, the others the typical value)."
+	note := "The suite keeps what the whole suite would catch: a +10.0% slowdown would be caught in functions that take 23.2% of the application's CPU (minimum detectable effects: 0 of 19 measured, the others the typical value)."
 	cert := "The caught objective's suite has 2 benchmarks; any suite that catches what the whole suite catches needs at least 2"
 	assert.Contains(t, text.String(), "Selected suite (objective caught, project nodes, what a +10.0% slowdown would be caught in): 2 of 19 benchmarks, stopped: complete")
 	assert.Contains(t, text.String(), note)
@@ -90,7 +90,7 @@ func TestCaughtObjectiveSections(t *testing.T) {
 	assert.Contains(t, md.String(), "Objective **caught**: the functions whose +10.0% slowdown some pick would report, weighed by application share; stopped: no benchmark catches more.")
 	assert.Contains(t, md.String(), note)
 	assert.Contains(t, html.String(), "Objective caught: the functions whose &#43;10.0% slowdown some pick would report")
-	assert.Contains(t, html.String(), "the suite keeps what the whole suite would catch")
+	assert.Contains(t, html.String(), "The suite keeps what the whole suite would catch")
 	var doc struct {
 		Selection struct {
 			Objective string             `json:"objective"`

@@ -138,11 +138,25 @@
 //     innermost project function on its stack; flat is the paper's reference
 //     impact, printed alone with exactly the paper's columns. Both are always
 //     in the JSON.
-//   - --objective nodes|impact|cost: what a pick gains: covered functions (the
-//     default, the paper's Algorithm 2), covered application time (of
-//     --impact), or cost: the cheapest suite mbopt finds with exactly the
+//   - --objective nodes|impact|cost|caught: what a pick gains: covered
+//     functions (the paper's Algorithm 2), covered application time (of
+//     --impact), cost: the cheapest suite mbopt finds with exactly the
 //     coverage of nodes (package optimize says how, and that it is never
-//     costlier than Algorithm 2's suite).
+//     costlier than Algorithm 2's suite), or caught: the functions whose +10%
+//     slowdown the pick would report (see --sensitivity for when a benchmark
+//     reports one), weighed by their share of the application's CPU, so the
+//     suite keeps what the whole suite would catch and dropping the other
+//     benchmarks loses no function's detectability; ties go to the more
+//     precise benchmark (the smaller MDE), then the cheaper, then the
+//     smaller id. The default is caught when --history holds comparisons
+//     (their MDEs are the measurements it weighs), nodes otherwise. caught
+//     needs per-operation profiles (not --source cover), counts every
+//     application function whatever --nodes says (as the caught curve
+//     does), and ignores scenario weights; --budget, --top, --min-gain,
+//     --max-instability and --certify apply to it as to the others. The
+//     output says which objective chose the suite and, for caught, what a
+//     +10% slowdown would be caught in with the suite and with the whole
+//     suite (JSON: selection.caught).
 //   - --budget D: keep the suite's summed benchmark cost within D, such as
 //     90s (budgeted maximum coverage; --suite-budget on compare).
 //   - --costs FILE: benchmark costs in seconds: JSON {"id": seconds}, CSV
@@ -165,7 +179,9 @@
 //     note says what coverage that costs and which functions no other
 //     benchmark covers. Benchmarks are matched by their manifest entries, and
 //     no certificate is computed then. --history FILE is the database it reads
-//     (default .mbopt/history.db in the module root).
+//     (default .mbopt/history.db in the module root); given, its comparisons'
+//     minimum detectable effects also make caught the default --objective
+//     and feed --sensitivity.
 //
 // The recommendations (analyze, report and run):
 //
@@ -219,8 +235,8 @@
 //     --source instructions) and sampled from CPU profiles; function sets
 //     (--source cover) have none. mbopt mutate checks the claims.
 //   - --mde X: the minimum detectable effect of a benchmark without a
-//     measured one (default 0.005 for instruction profiles, 0.05 for CPU
-//     profiles). With --history FILE, each benchmark's MDE is that of its
+//     measured one, for --sensitivity and --objective caught (default 0.005
+//     for instruction profiles, 0.05 for CPU profiles). With --history FILE, each benchmark's MDE is that of its
 //     latest stored comparison, in the metric with the most results.
 //
 // A suite pick whose new functions take under 1% of the application's time
@@ -1107,6 +1123,26 @@
 //	  1 query__BenchmarkQuery      +32    62.7%    32.2%   8.92s  76.5%
 //	  2 httpapi__BenchmarkWrite     +9    80.4%    42.5%   4.97s  42.6%
 //	  (project and overall: cumulative coverage after each pick; impact: the benchmark's reference impact)
+//	...
+//
+// --objective caught keeps what the whole suite would catch at +10%
+// instead of what it covers. On these CPU profiles (every MDE the typical
+// 5%, so a benchmark catches a function that takes at least half of its
+// work) the whole suite catches 23.2% of the application, and so do two
+// benchmarks; Algorithm 2's four catch 0.0% (--sensitivity shows both
+// curves), and --certify proves two are needed:
+//
+//	$ mbopt analyze --app testdata/profiles/example/app.pprof \
+//	    --micro testdata/profiles/example/micro --module example.com/tinytsdb \
+//	    --objective caught --certify --recommend 0
+//	...
+//	Selected suite (objective caught, project nodes, what a +10.0% slowdown would be caught in): 2 of 19 benchmarks, stopped: complete
+//	  # benchmark                         added  project  overall  attributed  share   flat  share
+//	  1 encoding__BenchmarkDecode            +5     9.8%     2.8%       5.17s  44.3%  4.90s  42.0%
+//	  2 encoding__BenchmarkMarshalValues     +2    13.7%     4.1%       0.05s   0.4%  0.38s   3.3%
+//	...
+//	  The suite keeps what the whole suite would catch: a +10.0% slowdown would be caught in functions that take 23.2% of the application's CPU (minimum detectable effects: 0 of 19 measured, the others the typical value).
+//	  The caught objective's suite has 2 benchmarks; any suite that catches what the whole suite catches needs at least 2 (LP relaxation optimum 2.000 over 2 nodes × 2 benchmarks after reduction), so it is optimal.
 //	...
 //
 // Several --app NAME=FILE profiles are scenarios: analysed as one

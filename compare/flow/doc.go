@@ -13,8 +13,9 @@
 // ([Calibration]), as "mbopt history" shows them; package report/trend
 // renders both. [ExcludeUnstable] leaves the benchmarks a history measured
 // as unstable out of an analysis's suite, [SensitivityMDEs] gives an
-// analysis's sensitivity the benchmarks' measured detectable effects, and
-// [CompareSuite] turns an analysis's suite into the benchmarks of a
+// analysis's sensitivity the benchmarks' measured detectable effects,
+// [MeasuredMDEs] reads them for analysis.Options.MDEs (where they make the
+// caught objective the default), and [CompareSuite] turns an analysis's suite into the benchmarks of a
 // comparison.
 //
 // Errors about a setting are *mbopt.Error values naming the field of the
