@@ -35,25 +35,8 @@ func TestCompareApplicationImpact(t *testing.T) {
 	}
 	need.Tool(t, "the application-impact check", "valgrind")
 	bin := buildMbopt(t)
-	dir := cmpfixture.HotRepo(t)
-	run := func(name string, args ...string) []byte {
-		t.Helper()
-		cmd := exec.Command(name, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "CI=true")
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "%s %v:\n%s", name, args, out)
-		return out
-	}
-	run("git", "checkout", "-q", "base")
-	// The application's reference profile: its request, about 3 s of CPU.
-	work := t.TempDir()
-	testBin := filepath.Join(work, "work.test")
-	run("go", "test", "-c", "-o", testBin, "./work")
-	app := filepath.Join(work, "app.pprof")
-	run(testBin, "-test.run", "^$", "-test.bench", "^"+cmpfixture.HotServe+"$", "-test.benchtime", "3s", "-test.cpuprofile", app)
-	g, err := callgraph.Load([]string{app}, callgraph.Options{})
-	require.NoError(t, err)
+	c := newAppCheck(t, bin, cmpfixture.HotRepo(t), cmpfixture.HotServe)
+	g := c.graph
 	id, ok := g.Lookup(cmpfixture.Hot)
 	require.True(t, ok, "the profile has %s", cmpfixture.Hot)
 	// Its flat share, with the samples that landed in the runtime's
@@ -62,30 +45,10 @@ func TestCompareApplicationImpact(t *testing.T) {
 	share := (g.Nodes[id].Flat + g.FlatCallers["runtime.asyncPreempt"][cmpfixture.Hot]) / g.Total
 	truth := share * cmpfixture.HotChange
 	t.Logf("the application profile: %d samples, Hot's flat share %.1f%%: truth %+.2f%%", g.SamplesTaken, 100*share, 100*truth)
-	profiles := filepath.Join(work, "profiles")
-	run(bin, "profile", "--out", profiles)
-
-	var reps []compare.Report
-	for _, seed := range []string{"1", "2"} {
-		out := filepath.Join(work, "compare-"+seed+".json")
-		run(bin, "compare", "--base", "base", "--head", "head", "--metric", "instructions", "--target-mde", "-1", "--bench", "^"+cmpfixture.HotWork+"$",
-			"--app", app, "--micro", profiles, "--module", cmpfixture.Module, "--confirm", "--app-benchmark", cmpfixture.HotServe,
-			"--seed", seed, "--no-history", "--format", "json", "-o", out, "--fail-on", "never")
-		data, err := os.ReadFile(out)
-		require.NoError(t, err)
-		var rep compare.Report
-		require.NoError(t, json.Unmarshal(data, &rep))
-		reps = append(reps, rep)
-	}
+	reps := c.compareTwice(t, cmpfixture.HotWork, "--confirm", "--app-benchmark", cmpfixture.HotServe)
 	var low, high []float64
 	for i, rep := range reps {
-		var res *compare.Result
-		for k := range rep.Results {
-			if r := &rep.Results[k]; r.Name == cmpfixture.HotWork && r.Unit == "instructions/op" {
-				res = r
-			}
-		}
-		require.NotNil(t, res, "run %d: no instructions/op result of %s", i+1, cmpfixture.HotWork)
+		res := instructionsResult(t, rep, cmpfixture.HotWork, i+1)
 		a := res.AppImpact
 		require.NotNil(t, a, "run %d: no application impact", i+1)
 		t.Logf("run %d: %s %+.2f%% %s; culprits %v; application impact %+.2f%% [%+.2f%%, %+.2f%%] (%s)", i+1, res.Name, 100*res.Estimate.Change,
@@ -122,4 +85,130 @@ func culpritNames(res *compare.Result) []string {
 		out = append(out, fmt.Sprintf("%s %.0f%%", c.Function, 100*c.Share))
 	}
 	return out
+}
+
+// An appCheck is the setup of an application-impact check of a fixture
+// module, as a user makes it at tag base: the application's reference
+// profile (a CPU profile of its request's benchmark, about 3 s), its
+// graph, and the suite's profiles from mbopt profile.
+type appCheck struct {
+	bin, dir, work, app, profiles string
+	graph                         *callgraph.Graph
+}
+
+// newAppCheck sets up the check of fixture dir with mbopt binary bin, the
+// application's request being benchmark serve of package work.
+func newAppCheck(t *testing.T, bin, dir, serve string) *appCheck {
+	t.Helper()
+	c := &appCheck{bin: bin, dir: dir, work: t.TempDir()}
+	c.run(t, "git", "checkout", "-q", "base")
+	testBin := filepath.Join(c.work, "work.test")
+	c.run(t, "go", "test", "-c", "-o", testBin, "./work")
+	c.app = filepath.Join(c.work, "app.pprof")
+	c.run(t, testBin, "-test.run", "^$", "-test.bench", "^"+serve+"$", "-test.benchtime", "3s", "-test.cpuprofile", c.app)
+	g, err := callgraph.Load([]string{c.app}, callgraph.Options{Modules: []string{cmpfixture.Module}})
+	require.NoError(t, err)
+	c.graph = g
+	c.profiles = filepath.Join(c.work, "profiles")
+	c.run(t, bin, "profile", "--out", c.profiles)
+	return c
+}
+
+// run runs a command in the fixture and returns its output, failing t on
+// error.
+func (c *appCheck) run(t *testing.T, name string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = c.dir
+	cmd.Env = append(os.Environ(), "CI=true")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s %v:\n%s", name, args, out)
+	return out
+}
+
+// compareTwice runs mbopt compare base..head --metric instructions on
+// benchmark bench with the analysis flags and extra, with seeds 1 and 2,
+// and returns the two JSON reports.
+func (c *appCheck) compareTwice(t *testing.T, bench string, extra ...string) []compare.Report {
+	t.Helper()
+	var reps []compare.Report
+	for _, seed := range []string{"1", "2"} {
+		out := filepath.Join(c.work, "compare-"+seed+".json")
+		args := []string{"compare", "--base", "base", "--head", "head", "--metric", "instructions", "--target-mde", "-1", "--bench", "^" + bench + "$",
+			"--app", c.app, "--micro", c.profiles, "--module", cmpfixture.Module,
+			"--seed", seed, "--no-history", "--format", "json", "-o", out, "--fail-on", "never"}
+		c.run(t, c.bin, append(args, extra...)...)
+		data, err := os.ReadFile(out)
+		require.NoError(t, err)
+		var rep compare.Report
+		require.NoError(t, json.Unmarshal(data, &rep))
+		reps = append(reps, rep)
+	}
+	return reps
+}
+
+// instructionsResult returns rep's instructions/op result of benchmark
+// name, failing t (run n) without one.
+func instructionsResult(t *testing.T, rep compare.Report, name string, n int) *compare.Result {
+	t.Helper()
+	for k := range rep.Results {
+		if r := &rep.Results[k]; r.Name == name && r.Unit == "instructions/op" {
+			return r
+		}
+	}
+	t.Fatalf("run %d: no instructions/op result of %s", n, name)
+	return nil
+}
+
+// TestCompareCallingContext is issue 30's check of the calling context: the
+// application's request spends much of its CPU in the runtime's memmove,
+// mostly under Decode; a commit makes Encode copy twice the bytes, and
+// BenchmarkEncode runs Encode alone. memmove changes in the benchmark, and
+// the estimate weighs its change by the application's time in it under
+// Encode, not by its whole share: twice, it lies within 25% of the truth
+// (Encode's cumulative share of the application profile × the benchmark's
+// change) and its interval covers it, where memmove's whole share would
+// have overshot it. The application measured on both versions is logged.
+func TestCompareCallingContext(t *testing.T) {
+	if testing.Short() {
+		t.Skip("profiles a fixture module and compares it twice under Valgrind")
+	}
+	need.Tool(t, "the calling-context check", "valgrind")
+	c := newAppCheck(t, buildMbopt(t), cmpfixture.ContextRepo(t), cmpfixture.ContextServe)
+	g := c.graph
+	id, ok := g.Lookup(cmpfixture.Encode)
+	require.True(t, ok, "the profile has %s", cmpfixture.Encode)
+	share := g.Nodes[id].Cum / g.Total
+	mm, _ := g.Lookup(cmpfixture.Memmove)
+	t.Logf("the application profile: %d samples; Encode's cumulative share %.1f%%; memmove %.1f%%, %.1f%% of it under Encode",
+		g.SamplesTaken, 100*share, 100*g.Nodes[mm].Flat/g.Total, 100*g.FlatOwners[cmpfixture.Memmove][cmpfixture.Encode]/g.Total)
+	reps := c.compareTwice(t, cmpfixture.ContextEncode, "--confirm", "--app-benchmark", cmpfixture.ContextServe)
+	for i, rep := range reps {
+		res := instructionsResult(t, rep, cmpfixture.ContextEncode, i+1)
+		a := res.AppImpact
+		require.NotNil(t, a, "run %d: no application impact", i+1)
+		truth := share * res.Estimate.Change
+		// The rule before: each culprit weighed by its whole share.
+		whole := 0.0
+		for _, k := range res.Culprits {
+			if k.Relative != nil {
+				whole += k.AppShare * *k.Relative
+			}
+		}
+		t.Logf("run %d: %s %+.2f%% %s; culprits %v; application impact %+.2f%% [%+.2f%%, %+.2f%%] (%s); truth %+.2f%%; whole shares %+.2f%%",
+			i+1, res.Name, 100*res.Estimate.Change, res.Verdict, culpritNames(res), 100*a.Estimate, 100*a.Low, 100*a.High, a.Basis, 100*truth, 100*whole)
+		assert.Equal(t, benchstats.DefiniteRegression, res.Verdict)
+		require.NotEmpty(t, res.Culprits)
+		top := res.Culprits[0]
+		assert.Equal(t, cmpfixture.Memmove, top.Function, "memmove leads the culprits")
+		assert.Equal(t, []string{cmpfixture.Encode}, top.AppContext, "memmove weighed under Encode")
+		assert.InDelta(t, truth, a.Estimate, 0.25*truth, "run %d: the estimate within 25%% of the truth", i+1)
+		assert.LessOrEqual(t, a.Low, truth, "run %d: the interval covers the truth", i+1)
+		assert.GreaterOrEqual(t, a.High, truth, "run %d: the interval covers the truth", i+1)
+		assert.Greater(t, whole, 1.25*truth, "run %d: weighing by whole shares overshoots", i+1)
+		if m := rep.AppMeasured; m != nil {
+			e := m.Estimate
+			t.Logf("run %d: the application measured %+.2f%% [%+.2f%%, %+.2f%%]", i+1, 100*e.Change, 100*e.CI.Low, 100*e.CI.High)
+		}
+	}
 }

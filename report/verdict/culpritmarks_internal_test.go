@@ -11,9 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestCulpritMarks: what a culprit's change was folded into and a
-// function the application ran for less than a sample are marks on the
-// function, in every form.
+// TestCulpritMarks: what a culprit's change was folded into, a function
+// the application ran for less than a sample and the calling context a
+// runtime function was weighed in are marks on the function, in every
+// form.
 func TestCulpritMarks(t *testing.T) {
 	res := &compare.Result{Unit: "instructions/op", AppImpact: &culprit.AppImpact{Basis: culprit.BasisFunctions},
 		Culprits: []culprit.Culprit{{Function: "p.a", Base: 10, Head: 20, Delta: 10, Share: 1, InApp: true, AppFloor: true, FoldedInto: []string{"p.a.func1"}}}}
@@ -22,6 +23,11 @@ func TestCulpritMarks(t *testing.T) {
 	doc.Markdown(&md).Table(culpritTable(res, 1))
 	assert.Contains(t, text.String(), "p.a ran in the application for less than a sample folded into p.a.func1  10.0 instructions")
 	assert.Contains(t, md.String(), "| `p.a` *ran in the application for less than a sample* *folded into* `p.a.func1` | 10.0 instructions |")
+	res.Culprits = []culprit.Culprit{{Function: "runtime.memmove", Base: 10, Head: 20, Delta: 10, Share: 1, InApp: true, AppShare: 0.3,
+		AppContext: []string{"p.Encode"}, AppContextShare: 0.1}}
+	text.Reset()
+	doc.Text(&text).Table(culpritTable(res, 1))
+	assert.Contains(t, text.String(), "runtime.memmove weighed in the application under p.Encode  10.0 instructions")
 }
 
 // TestWhereTable: one column set with and without the application's

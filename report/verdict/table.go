@@ -104,7 +104,9 @@ func otherTable(other []compare.Result, name func(*compare.Result) string) *doc.
 // culpritTable is res's top n culprit functions, per operation: base,
 // head, change and share of the movement, and with the application's
 // profile whether the application runs each (a mark when it ran for less
-// than a sample); a mark names what a function's change was folded into.
+// than a sample); a mark names what a function's change was folded into,
+// and the project functions under which the application impact weighed a
+// function outside the project (its calling context).
 func culpritTable(res *compare.Result, n int) *doc.Table {
 	app := res.AppImpact != nil
 	t := &doc.Table{Columns: []doc.Column{{Head: "function"}, {Head: "base", Align: doc.Right}, {Head: "head", Align: doc.Right},
@@ -119,6 +121,9 @@ func culpritTable(res *compare.Result, n int) *doc.Table {
 		}
 		if len(c.FoldedInto) > 0 {
 			marks = append(marks, doc.Mark{Class: "folded", Text: "folded into", Names: c.FoldedInto})
+		}
+		if app && len(c.AppContext) > 0 {
+			marks = append(marks, doc.Mark{Class: "context", Text: "weighed in the application under", Names: c.AppContext})
 		}
 		cells := []doc.Cell{doc.CodeCell(c.Function, marks...), doc.FigureCell(culpritValue(res, c.Base, false)),
 			doc.FigureCell(culpritValue(res, c.Head, false)), doc.FigureCell(culpritChange(res, c)), doc.FigureCell(render.Pct(c.Share))}
