@@ -96,7 +96,14 @@ func CaughtText(c *CaughtKept) string {
 	if c.SuiteShare < c.WholeShare-1e-12 {
 		kept = fmt.Sprintf("A +%s slowdown would be caught in functions that take %s of the application's CPU with the suite, %s with the whole suite", render.Pct(c.Slowdown), render.Pct(c.SuiteShare), render.Pct(c.WholeShare))
 	}
-	return fmt.Sprintf("%s (minimum detectable effects: %d of %d measured, the others the typical value).", kept, c.MeasuredMDEs, c.Benchmarks)
+	mdes := fmt.Sprintf("%d of %d measured, the others the typical value", c.MeasuredMDEs, c.Benchmarks)
+	switch c.MeasuredMDEs {
+	case 0:
+		mdes = "none measured: the typical value of the profiles' source"
+	case c.Benchmarks:
+		mdes = "every one measured"
+	}
+	return fmt.Sprintf("%s (minimum detectable effects: %s).", kept, mdes)
 }
 
 // selectionOf describes rep's selection; nil for plain Algorithm 2.

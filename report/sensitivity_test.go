@@ -81,7 +81,7 @@ func TestCaughtObjectiveSections(t *testing.T) {
 	require.NoError(t, report.WriteMarkdown(&md, d, report.MarkdownOptions{}))
 	require.NoError(t, report.WriteJSON(&js, d))
 	require.NoError(t, report.WriteHTML(&html, d, nil))
-	note := "The suite keeps what the whole suite would catch: a +10.0% slowdown would be caught in functions that take 23.2% of the application's CPU (minimum detectable effects: 0 of 19 measured, the others the typical value)."
+	note := "The suite keeps what the whole suite would catch: a +10.0% slowdown would be caught in functions that take 23.2% of the application's CPU (minimum detectable effects: none measured: the typical value of the profiles' source)."
 	cert := "The caught objective's suite has 2 benchmarks; any suite that catches what the whole suite catches needs at least 2"
 	assert.Contains(t, text.String(), "Selected suite (objective caught, project nodes, what a +10.0% slowdown would be caught in): 2 of 19 benchmarks, stopped: complete")
 	assert.Contains(t, text.String(), note)

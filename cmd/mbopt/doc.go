@@ -1141,7 +1141,7 @@
 //	  1 encoding__BenchmarkDecode            +5     9.8%     2.8%       5.17s  44.3%  4.90s  42.0%
 //	  2 encoding__BenchmarkMarshalValues     +2    13.7%     4.1%       0.05s   0.4%  0.38s   3.3%
 //	...
-//	  The suite keeps what the whole suite would catch: a +10.0% slowdown would be caught in functions that take 23.2% of the application's CPU (minimum detectable effects: 0 of 19 measured, the others the typical value).
+//	  The suite keeps what the whole suite would catch: a +10.0% slowdown would be caught in functions that take 23.2% of the application's CPU (minimum detectable effects: none measured: the typical value of the profiles' source).
 //	  The caught objective's suite has 2 benchmarks; any suite that catches what the whole suite catches needs at least 2 (LP relaxation optimum 2.000 over 2 nodes × 2 benchmarks after reduction), so it is optimal.
 //	...
 //
