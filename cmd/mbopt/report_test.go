@@ -42,7 +42,7 @@ func TestReportCommandErrors(t *testing.T) {
 		{"no out", []string{"report", "--app", "a.pprof", "--micro", "m"}, "--out is required"},
 		{"mixed apps", []string{"report", "--app", "a=x.pprof", "--app", "y.pprof", "--micro", "m", "--out", "o"}, "give every application profile a scenario name (NAME=FILE) or none; 1 of 2 have none"},
 		{"bad weight", []string{"report", "--app", "a=x.pprof:-1", "--micro", "m", "--out", "o"}, "the weight must be a positive number, not -1"},
-		{"bad objective", []string{"analyze", "--app", "a.pprof", "--micro", "m", "--objective", "time"}, `--objective: invalid objective "time": valid values are {nodes|impact|cost}`},
+		{"bad objective", []string{"analyze", "--app", "a.pprof", "--micro", "m", "--objective", "time"}, `--objective: invalid objective "time": valid values are {nodes|impact|cost|caught}`},
 		{"negative top", []string{"analyze", "--app", exampleDir + "/app.pprof", "--micro", exampleDir + "/micro", "--top", "-1"}, "--top must be a positive count (0: no limit), not -1"},
 		{"negative min-gain", []string{"suite", "--app", exampleDir + "/app.pprof", "--micro", exampleDir + "/micro", "--min-gain", "-2"}, "--min-gain must be a positive count (0: none), not -2"},
 		{"budget with a partial costs file", []string{"analyze", "--app", exampleDir + "/app.pprof", "--micro", exampleDir + "/micro", "--module", "example.com/tinytsdb", "--budget", "10s", "--costs", partial}, "have no cost, which a budget needs"},
