@@ -60,17 +60,30 @@ func DefaultMetric() Metric {
 	return Time
 }
 
+// PerOperation names what m measures, such as "instructions per
+// operation", as the Markdown report's heading says it. The zero Metric
+// is Time.
+func (m Metric) PerOperation() string {
+	switch m {
+	case Instructions:
+		return "instructions per operation"
+	case CPU:
+		return "CPU time per operation"
+	}
+	return "wall time per operation"
+}
+
 // Choice returns a sentence, without a final period, that names the
-// metric m measures and how to measure the other of the two defaults
-// (time, instructions) instead, as a comparison's first line says it,
-// such as "instructions per operation, counted under Valgrind (--metric
-// time for wall time)". The zero Metric is Time.
+// metric m measures ([Metric.PerOperation]) and how to measure the other
+// of the two defaults (time, instructions) instead, as a comparison's
+// first line says it, such as "instructions per operation, counted under
+// Valgrind (--metric time for wall time)". The zero Metric is Time.
 func (m Metric) Choice() string {
 	switch m {
 	case Instructions:
-		return "instructions per operation, counted under Valgrind (--metric time for wall time)"
+		return m.PerOperation() + ", counted under Valgrind (--metric time for wall time)"
 	case CPU:
-		return "CPU time per operation (--metric instructions counts instructions under Valgrind, steadier on a shared machine; --metric time for wall time)"
+		return m.PerOperation() + " (--metric instructions counts instructions under Valgrind, steadier on a shared machine; --metric time for wall time)"
 	}
-	return "wall time per operation (--metric instructions counts instructions under Valgrind, steadier on a shared machine)"
+	return m.PerOperation() + " (--metric instructions counts instructions under Valgrind, steadier on a shared machine)"
 }

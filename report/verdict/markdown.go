@@ -30,7 +30,8 @@ func mdRevision(rev compare.Revision) string {
 }
 
 // WriteMarkdown writes r as GitHub-flavoured Markdown for a pull
-// request comment: a heading, the headline in bold (the leading detection
+// request comment: a heading naming the module and the metric
+// ([measure.Metric.PerOperation]), the headline in bold (the leading detection
 // and its share of the application's CPU time, as in [WriteText]) with
 // the tally and the two revisions; a table of the detections; when
 // results have culprit functions, a table of them by estimated
@@ -47,7 +48,7 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
 	name := func(res *compare.Result) string { return displayName(r.Module, res) }
 
-	p("## mbopt compare: %s\n\n", render.MarkdownCode(r.Module))
+	p("## mbopt compare: %s, %s\n\n", render.MarkdownCode(r.Module), r.Settings.Metric.PerOperation())
 	p("**%s**\n\n", headline(r, func(res *compare.Result) string { return render.MarkdownCode(name(res)) }))
 	if a := appSummary(r, func(res *compare.Result) string { return render.MarkdownCode(name(res)) }, render.MarkdownCode); a != "" {
 		p("**%s**\n\n", a)
