@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,7 +11,6 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/bisect"
 	"github.com/mbopt/mbopt/internal/progress"
-	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
@@ -20,7 +18,6 @@ func newCmdBisect(s *streams) *cobra.Command {
 	var (
 		o      bisect.Options
 		format string
-		metric string
 	)
 	o.Settings = compare.DefaultSettings()
 	c := &cobra.Command{
@@ -31,12 +28,6 @@ func newCmdBisect(s *streams) *cobra.Command {
   $ mbopt bisect --bench BenchmarkQuery --good v1.2.0 --bad main --metric instructions ./query`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Packages = args
-			if metric != "" {
-				if err := cli.Enum("--metric", metric, "time", "cpu", "instructions"); err != nil {
-					return err
-				}
-			}
-			o.Settings.Metric = measure.Metric(metric)
 			// On a terminal, each step's comparison draws compare's
 			// progress bar and each decided step a line above it; elsewhere
 			// (CI, a pipe) the log on standard output is the only record.
@@ -66,11 +57,7 @@ func newCmdBisect(s *streams) *cobra.Command {
 	cli.Bind(f, &o.Good, "good", "", "a revision before the change", bisect.FieldGood)
 	cli.Bind(f, &o.Bad, "bad", "", "a revision after the change, first-parent descendant of --good", bisect.FieldBad)
 	cli.Choice(f, &format, "format", "text", "output format: {text|json}", verdict.BisectFormats...)
-	cli.Positive(f, &o.Settings.Trials, "trials", compare.DefaultTrials, "trials of each measurement (doubled for each repetition)", cli.AtLeastOne, bisect.FieldSettingsTrials)
-	cli.Positive(f, &o.Settings.Runs, "runs", compare.DefaultRuns, "runs per trial", cli.AtLeastOne, bisect.FieldSettingsRuns)
-	cli.Bind(f, &metric, "metric", "", "what to measure per operation: {time|cpu|instructions}, as in mbopt compare", compare.FieldSettingsMetric).DefValue = measure.DefaultMetricRule
-	cli.Positive(f, &o.Settings.Count, "count", 0, "go test -count per run", cli.AtLeastOne, bisect.FieldSettingsCount).DefValue = perMetric(strconv.Itoa(compare.DefaultCount), strconv.Itoa(compare.CountedCount))
-	cli.Bind(f, &o.Settings.BenchTime, "benchtime", "", "go test -benchtime per run (with cpu and instructions, of the run that measures allocations)", compare.FieldSettingsBenchTime).DefValue = perMetric(compare.DefaultBenchTime, compare.CountedBenchTime)
+	addScheduleFlags(f, &o.Settings, "trials of each measurement (doubled for each repetition)")
 	cli.Bind(f, &o.Settings.Threshold, "threshold", compare.DefaultThreshold, "the smallest relative change to locate: the first step's interval must lie beyond it (0.01 = 1%)", compare.FieldSettingsThreshold)
 	cli.Bind(f, &o.Explain, "explain", false, "compare the first bad commit with the last good one once more, with the benchmark's culprit functions", compare.FieldExplain)
 	cli.Positive(f, &o.MaxRepetitions, "max-repetitions", 3, "measurements of an unknown commit before it is skipped", cli.AtLeastOne, bisect.FieldMaxRepetitions)

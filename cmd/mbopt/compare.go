@@ -18,7 +18,6 @@ import (
 	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/relevance/changes"
 	"github.com/mbopt/mbopt/relevance/manifest"
-	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
@@ -100,20 +99,14 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	cli.Bind(f, &o.Explain, "explain", nil, "find the culprit functions of benchmark `NAME` (full name or id) whatever its verdict; repeatable (the changes get them anyway)", compare.FieldExplain)
 	cli.Choice(f, &o.cmpFormat, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"} (github: annotations on stdout, the Markdown summary appended to $GITHUB_STEP_SUMMARY)", verdict.Formats...)
 	cli.BindP(f, &o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
-	cli.Positive(f, &o.Settings.Trials, "trials", d.Trials, "trials: passes over every benchmark, each in fresh processes", cli.AtLeastOne, compare.FieldSettingsTrials)
-	cli.Positive(f, &o.Settings.Runs, "runs", d.Runs, "runs per trial: processes per benchmark and version", cli.AtLeastOne, compare.FieldSettingsRuns)
-	cli.Positive(f, &o.Settings.Count, "count", 0, "measurements per process (-test.count)", cli.AtLeastOne, compare.FieldSettingsCount).DefValue = perMetric(strconv.Itoa(d.Count), strconv.Itoa(compare.CountedCount))
-	cli.Bind(f, &o.Settings.BenchTime, "benchtime", "", "time (1s) or iterations (100x) per measurement (-test.benchtime; with cpu and instructions, of the run that measures allocations)", compare.FieldSettingsBenchTime).DefValue = perMetric(d.BenchTime, compare.CountedBenchTime)
-	f.Uint64Var(&o.Settings.Seed, "seed", d.Seed, "seed of the schedule and the bootstrap")
+	addScheduleFlags(f, &o.Settings, "trials: passes over every benchmark, each in fresh processes")
 	f.BoolVar(&o.Settings.Benchmem, "benchmem", false, "also compare B/op and allocs/op")
 	cli.Bind(f, &o.Settings.Budget, "budget", 0, "fit the schedule into this wall-clock time, e.g. 10m (fewer runs and counts, never fewer than 2 trials)", compare.FieldSettingsBudget)
 	cli.Positive(f, &o.Settings.Threshold, "threshold", 0, "relative change below which nothing is a change (0.01 = 1%)", "%s %v: it must be a fraction in (0, 1), such as 0.01 for 1%%; leave it out for the default", compare.FieldSettingsThreshold).DefValue = strconv.FormatFloat(d.Threshold, 'g', -1, 64)
 	cli.Bind(f, &o.Settings.Confidence, "confidence", d.Confidence, "confidence level of the intervals", compare.FieldSettingsConfidence)
 	cli.Positive(f, &o.Settings.Resamples, "resamples", d.Resamples, "bootstrap resamples", cli.AtLeastOne, compare.FieldSettingsResamples)
 	cli.Bind(f, &o.Settings.UntilStable, "until-stable", 0, "stop a benchmark once both versions have 2 trials, the measurements a verdict needs, and an interval narrower than this width, e.g. 0.02 (0: off)", compare.FieldSettingsUntilStable)
-	cli.Bind(f, &o.Settings.TargetMDE, "target-mde", 0, "with --metric cpu or instructions: measure each benchmark until its minimum detectable effect is at most this, e.g. 0.001 (0.1%): stop it early, or add trials, up to 4 times --trials and within --budget (0: 0.001 with instructions, none with cpu; negative: none)", compare.FieldSettingsTargetMDE)
 	cli.BindP(f, &o.Settings.Jobs, "jobs", "j", 0, "with --metric instructions: measurements counted at the same time (0: one per CPU); time and cpu keep their interleaved order", compare.FieldSettingsJobs)
-	cli.Bind(f, (*string)(&o.Settings.Metric), "metric", "", "what to measure per operation: {time|cpu|instructions} (time: the benchmark's ns/op; cpu: its process's CPU time; instructions: counted under Valgrind; cpu and instructions have their own --count and --benchtime defaults and always compare B/op and allocs/op)", compare.FieldSettingsMetric).DefValue = measure.DefaultMetricRule
 	cli.Bind(f, &o.Settings.Duet, "duet", compare.DuetSequential, "with --metric time: run base and head {sequential|parallel}: parallel runs them at the same time, each bound to a CPU of its own with GOMAXPROCS=1, so both see the same interference", compare.FieldSettingsDuet)
 	cli.Positive(f, &o.Settings.FDR, "fdr", d.FDR, "false discovery rate the verdicts control over all the comparison's benchmarks and units (Benjamini–Hochberg; 1: no correction)", "%s %v: it must be in (0, 1], such as 0.05 (1 turns the correction off); 0 would flag nothing", compare.FieldSettingsFDR)
 	f.BoolVar(&o.noCache, "no-cache", false, "build every test binary afresh instead of reusing those built from the same commit")
@@ -126,12 +119,6 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	cli.Bind(f, &o.appCmd, "app-cmd", "", "with --confirm: the application workload, a shell `command` run in each version's module root as mbopt run's --app-cmd ({profile}: a CPU profile it may write); a fixed amount of work", flow.FieldAppCommand, compare.FieldConfirmCommand)
 	addCompareHistoryFlags(f, &o.hist)
 	return cmd
-}
-
-// perMetric writes the default of a flag whose default depends on the
-// metric: the time metric's, then the counting metrics'.
-func perMetric(time, counted string) string {
-	return time + " with --metric time, " + counted + " with cpu and instructions"
 }
 
 // runCompare runs the comparison and prints the report.

@@ -905,9 +905,10 @@
 //     compare (default: instructions where Valgrind is installed, else
 //     time; standard error's first line names it). cpu and instructions
 //     do not grow with the machine's load, so they decide with fewer trials on a busy machine.
-//   - --trials, --runs, --count, --benchtime: the schedule of each
-//     measurement, as in mbopt compare (trials double at each repetition;
-//     --count and --benchtime default to the metric's defaults).
+//   - --trials, --runs, --count, --benchtime, --seed, --target-mde: the
+//     schedule of each measurement, as in mbopt compare (trials double at
+//     each repetition; --count and --benchtime default to the metric's
+//     defaults).
 //   - --max-repetitions N: measurements of an unknown commit before it is
 //     skipped (default 3).
 //   - --threshold X: the smallest change to locate (default 0.01, 1%): the
@@ -957,7 +958,9 @@
 //     id or a name in the function's package (default: the first benchmark
 //     of that package, in name order, that matches --bench and calls it).
 //   - --bench PATTERN [PACKAGES], --head REV, --metric, --trials, --runs,
-//     --target-mde, --seed: the comparison, as in mbopt compare; --metric
+//     --count, --benchtime, --target-mde, --seed: the comparison, as in
+//     mbopt compare (--count and --benchtime default to the metric's
+//     defaults, 1 and 100ms under instructions); --metric
 //     defaults as there, to instructions wherever mutate runs (the sizing
 //     needs Valgrind anyway), and so does --target-mde (0.1%: trials are
 //     added until each benchmark's interval is that tight; negative keeps

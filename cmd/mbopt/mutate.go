@@ -13,7 +13,6 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/mutate"
 	"github.com/mbopt/mbopt/internal/progress"
-	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
@@ -25,8 +24,6 @@ func newCmdMutate(s *streams) *cobra.Command {
 		a              analyzeOptions
 		top            int
 	)
-	d := compare.DefaultSettings()
-	o.Compare.Settings = d
 	c := &cobra.Command{
 		Use:   "mutate (--func NAME... --slowdown S | --from-sensitivity N --app FILE --micro DIR) [--bench PATTERN] [flags] [PACKAGES]",
 		Short: "Slow one function down and see whether the benchmarks catch it",
@@ -36,11 +33,6 @@ func newCmdMutate(s *streams) *cobra.Command {
   $ mbopt mutate --from-sensitivity 5 --app app.pprof --micro profiles/ --bench .`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Compare.Packages = args
-			if m := string(o.Compare.Settings.Metric); m != "" {
-				if err := cli.Enum("--metric", m, "time", "cpu", "instructions"); err != nil {
-					return err
-				}
-			}
 			if err := mbopt.CheckOutput(cli.FieldOutput, output); err != nil {
 				return err
 			}
@@ -78,11 +70,7 @@ func newCmdMutate(s *streams) *cobra.Command {
 	cli.Bind(f, &o.SizeBenchmark, "size-bench", "", "the benchmark (`ID` or a name in the function's package) that measures the function's cost (default: the first of its package that calls it)", mutate.FieldSizeBenchmark)
 	cli.Bind(f, &o.Compare.Head, "head", "", "the revision to mutate (default HEAD)", compare.FieldHead)
 	cli.Bind(f, &o.Compare.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)", mutate.FieldCompareBench, compare.FieldBench)
-	cli.Bind(f, (*string)(&o.Compare.Settings.Metric), "metric", "", "what to measure per operation: {time|cpu|instructions}, as in mbopt compare", compare.FieldSettingsMetric).DefValue = measure.DefaultMetricRule
-	cli.Positive(f, &o.Compare.Settings.Trials, "trials", d.Trials, "trials, as in mbopt compare", cli.AtLeastOne, compare.FieldSettingsTrials)
-	cli.Positive(f, &o.Compare.Settings.Runs, "runs", d.Runs, "runs per trial, as in mbopt compare", cli.AtLeastOne, compare.FieldSettingsRuns)
-	cli.Bind(f, &o.Compare.Settings.TargetMDE, "target-mde", 0, "with --metric cpu or instructions: measure each benchmark until its minimum detectable effect is at most this, as in mbopt compare (0: 0.001 with instructions; negative: the fixed schedule of --trials and --runs)", compare.FieldSettingsTargetMDE)
-	f.Uint64Var(&o.Compare.Settings.Seed, "seed", d.Seed, "seed of the schedule and the bootstrap")
+	addScheduleFlags(f, &o.Compare.Settings, "trials: passes over every benchmark, each in fresh processes")
 	cli.Choice(f, &format, "format", "text", "output format: {text|json}", verdict.MutationFormats...)
 	cli.BindP(f, &output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
 	cli.Bind(f, &top, "from-sensitivity", 0, "check the predicted detectable slowdowns of the `N` project functions with the largest application share (mutants at each prediction and at a tenth of it) and report how many held; takes the analysis flags (--app, --micro, --mde, --history, ...)", mutate.FieldPredictions)
