@@ -47,6 +47,35 @@
 // so Cachegrind is the default; Callgrind's output files add the call
 // graph with inclusive counts.
 //
+// Why two processes, not both counts in one: Callgrind can cut one
+// process at each run of the benchmark (Valgrind 3.19's Cachegrind has no
+// such requests). --dump-before=testing.(*B).runN dumps once, at the
+// first run only: Callgrind names the later runs as recursion levels
+// (testing.(*B).runN'2), the top-level run being still on its stack; a
+// pattern (testing.(*B).runN*) dumps at them, but also at some returns
+// from the runtime's stack switches and not at others, so the segments
+// move from process to process. Dumps before testing.(*B).StartTimer and
+// StopTimer, the last start before each stop, cut clean runs: the hash
+// loop's run at b.N = 1 was 140,118 instructions in both later counts of
+// one process. It costs more, measured on a 2-core machine running other
+// jobs: Callgrind's call tracking takes about three times Cachegrind's
+// CPU time per instruction, so one Callgrind process at the hash loop's
+// higher count (3,570, 5·10⁸ instructions) took 1.40–1.44 s of CPU time
+// where both Cachegrind processes took 1.02 s (0.36 s at 2 iterations,
+// 0.66 s at 3,570). Several counts in one process (-test.count) share
+// the start-up but are less steady where the benchmark allocates, the
+// heap carrying over from run to run: three counts in one process spread
+// by 0.2% (a sort of formatted strings) and 0.4% (a map index) where
+// separate processes spread by 0.09%. With the start-up outside the runs,
+// fewer instructions do: one Callgrind process per measurement at 5·10⁷
+// took 0.49–0.74 s of CPU time (two Cachegrind processes at 5·10⁸:
+// 1.02–1.52 s) and five measurements spread by 0.055% (hash loop), 0.04%
+// (map index) and 0.30% (sort); the sort at 1.5·10⁸ took 1.15–1.18 s
+// (1.32 s) and spread by 0.025%. Its counts per operation differ from the
+// two Cachegrind processes' (hash loop +0.1%, sort and map index −0.1 to
+// −0.2%), so both versions of a comparison would have to be counted
+// alike, with no fall-back to two processes for one of them.
+//
 // [Inspect] runs the benchmark once under Callgrind and reads its call
 // graph: [Graph.BenchFunc] finds the function that runs the benchmark's
 // loop (the benchmark function, a sub-benchmark's closure, a b.RunParallel
