@@ -165,7 +165,8 @@ type Options struct {
 	// BenchmarkShare is the benchmark's share of the application, its
 	// reference impact (callgraph.Impact.Flat); 0 means the share of the
 	// application's CPU time in the functions the benchmark's base
-	// profiles run.
+	// profiles run, a function outside the project counted under the
+	// project functions the benchmark runs (AppImpact.BenchmarkShare).
 	BenchmarkShare float64
 }
 

@@ -306,6 +306,9 @@ func TestExplainCallingContext(t *testing.T) {
 				if !slices.Equal(c.AppContext, tt.context) {
 					t.Errorf("run %d: context %v, want %v", run+1, c.AppContext, tt.context)
 				}
+				if tt.context != nil && math.Abs(a.BenchmarkShare-0.09) > 1e-12 {
+					t.Errorf("run %d: the benchmark's share %v, want Encode's path 0.09 (0.05 + 0.025 + 0.015)", run+1, a.BenchmarkShare)
+				}
 				if math.Abs(a.Estimate-tt.want) > 0.25*math.Abs(tt.want) {
 					t.Errorf("run %d: application impact %+.4f, want within 25%% of %+.4f", run+1, a.Estimate, tt.want)
 				}

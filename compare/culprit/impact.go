@@ -1,6 +1,7 @@
 package culprit
 
 import (
+	"maps"
 	"math"
 	"slices"
 
@@ -46,7 +47,8 @@ type AppImpact struct {
 	// BenchmarkShare is the benchmark's share of the application that
 	// the estimate used for the movement it could not pin on a function
 	// (Options.BenchmarkShare, or the application's share of the
-	// functions the benchmark runs).
+	// functions the benchmark runs, each outside the project in the
+	// calling context the benchmark runs it in: contextShare).
 	BenchmarkShare float64 `json:"app_benchmark_share,omitempty"`
 	// Unattributed is the part of the movement (a share, 0..1) in
 	// culprits whose relative change cannot be formed and that fold into
@@ -105,9 +107,10 @@ func newModel(changed []*fn, all map[string]*fn, opt Options, base, head []map[s
 	app := opt.App
 	m := &model{idx: map[string]int{}, folded: map[string][]string{}, contexts: map[string]callContext{}, benchShare: opt.BenchmarkShare}
 	if m.benchShare <= 0 {
-		for name, f := range all {
-			if f.mb > 0 {
-				m.benchShare += appShare(app, name)
+		for _, name := range slices.Sorted(maps.Keys(all)) {
+			if all[name].mb > 0 {
+				w, _ := contextShare(app, name, base, head)
+				m.benchShare += w
 			}
 		}
 		m.benchShare = math.Min(m.benchShare, 1)
@@ -183,16 +186,16 @@ type callContext struct {
 // calls it).
 func contextShare(app *callgraph.Application, f string, base, head []map[string]float64) (float64, callContext) {
 	var c callContext
-	for o, s := range app.Owners[f] {
+	owners := app.Owners[f]
+	for _, o := range slices.Sorted(maps.Keys(owners)) {
 		if runs(base, o) || runs(head, o) {
 			c.owners = append(c.owners, o)
-			c.share += s
+			c.share += owners[o]
 		}
 	}
 	if c.owners == nil {
 		return appShare(app, f), callContext{}
 	}
-	slices.Sort(c.owners)
 	return c.share, c
 }
 
