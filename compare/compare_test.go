@@ -190,6 +190,45 @@ func BenchmarkBoom(b *testing.B) {
 	}
 }
 
+// TestFailedInBoth: a benchmark that fails in both versions is one Failed
+// result per unit whose Side is both and whose error gives each version's
+// reason (it said "head" with the head's reason only, as if the base had
+// run).
+func TestFailedInBoth(t *testing.T) {
+	repo := gittest.New(t, "")
+	repo.Write("go.mod", "module example.com/p\n\ngo 1.22\n")
+	repo.Write("p_test.go", "package p\n\nimport \"testing\"\n\nfunc BenchmarkBoom(b *testing.B) {\n\tfor range b.N {\n\t\twork()\n\t}\n}\n\nfunc BenchmarkFine(b *testing.B) {\n\tfor range b.N {\n\t}\n}\n")
+	repo.Write("p.go", "package p\n\nfunc work() { panic(\"boom in base\") }\n")
+	base := repo.Commit("base")
+	repo.Write("p.go", "package p\n\nfunc work() { panic(\"boom in head\") }\n")
+	head := repo.Commit("head")
+	rep, err := compare.Run(context.Background(), compare.Options{Dir: repo.Dir, Base: base, Head: head, Bench: ".", Settings: tiny(1), CacheDir: t.TempDir(), Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []compare.Result
+	for _, r := range rep.Results {
+		if r.Status == compare.Failed {
+			failed = append(failed, r)
+		} else if r.Name == "BenchmarkBoom" {
+			t.Errorf("BenchmarkBoom %s: %s, want failed", r.Unit, r.Status)
+		}
+	}
+	if len(failed) == 0 {
+		t.Fatalf("no failed result: %+v", rep.Results)
+	}
+	seen := map[string]bool{}
+	for _, r := range failed {
+		if seen[r.ID+" "+r.Unit] {
+			t.Errorf("%s %s: two failed results, want one", r.ID, r.Unit)
+		}
+		seen[r.ID+" "+r.Unit] = true
+		if r.Side != compare.SideBoth || !strings.HasPrefix(r.Error, "base: panic: boom in base") || !strings.Contains(r.Error, "\nhead: panic: boom in head") {
+			t.Errorf("%s %s: side %s, error %q; want both versions' panics", r.Name, r.Unit, r.Side, r.Error)
+		}
+	}
+}
+
 func TestSuiteBenchmarksAndWorktree(t *testing.T) {
 	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
 	// An uncommitted change makes BenchmarkSame 30% slower in the worktree.

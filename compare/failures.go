@@ -31,10 +31,39 @@ func (c *comparison) failures(rs []Result) []Result {
 	return rs
 }
 
-// markFailed makes rs[i] a result of status st in a version, with why.
+// markFailed makes rs[i] a result of status st in a version, with why. A
+// result that already failed so in the other version failed in both
+// ([SideBoth]), with both versions' reasons ([bothErrors]).
 func markFailed(rs []Result, i int, st Status, side Side, msg string) {
+	if rs[i].Status == st && rs[i].Side != "" && rs[i].Side != side.String() {
+		rs[i].Side, rs[i].Error = SideBoth, bothErrors(rs[i].Error, msg)
+		return
+	}
 	rs[i].Status, rs[i].Side, rs[i].Error = st, side.String(), msg
 	rs[i].Estimate, rs[i].Instability, rs[i].Verdict, rs[i].PValue = nil, 0, benchstats.Unchanged, 0
+}
+
+// addFailure appends r, a result that failed in one version, to rs, or
+// makes the result of rs with its id and status, failed in the other
+// version, one that failed in both.
+func addFailure(rs []Result, r Result) []Result {
+	for i := range rs {
+		if rs[i].ID == r.ID && rs[i].Status == r.Status && rs[i].Side != "" && rs[i].Side != r.Side {
+			rs[i].Side, rs[i].Error = SideBoth, bothErrors(rs[i].Error, r.Error)
+			return rs
+		}
+	}
+	return append(rs, r)
+}
+
+// bothErrors is the error of a result that failed in both versions: the
+// one reason when they are the same, else the base's then the head's, each
+// named. failures visits the base before the head.
+func bothErrors(base, head string) string {
+	if base == head {
+		return base
+	}
+	return "base: " + base + "\nhead: " + head
 }
 
 // buildFailures marks every result of a package that did not build in a
@@ -70,12 +99,12 @@ func (c *comparison) buildFailures(rs []Result) []Result {
 			added := false
 			for _, u := range c.raw.Units {
 				if u.Package == p && u.Requested {
-					rs = append(rs, Result{ID: benchname.ID(p, u.Name), Package: p, Name: u.Name, Status: BuildFailed, Side: Side(side).String(), Error: msg})
+					rs = addFailure(rs, Result{ID: benchname.ID(p, u.Name), Package: p, Name: u.Name, Status: BuildFailed, Side: Side(side).String(), Error: msg})
 					added = true
 				}
 			}
 			if !added {
-				rs = append(rs, Result{ID: p, Package: p, Status: BuildFailed, Side: Side(side).String(), Error: msg})
+				rs = addFailure(rs, Result{ID: p, Package: p, Status: BuildFailed, Side: Side(side).String(), Error: msg})
 			}
 		}
 	}
@@ -91,7 +120,7 @@ func (c *comparison) unitFailures(rs []Result) []Result {
 				continue
 			}
 			if len(u.IDs) == 0 {
-				rs = append(rs, Result{ID: benchname.ID(u.Package, u.Name), Package: u.Package, Name: u.Name, Status: Failed, Side: Side(side).String(), Error: msg})
+				rs = addFailure(rs, Result{ID: benchname.ID(u.Package, u.Name), Package: u.Package, Name: u.Name, Status: Failed, Side: Side(side).String(), Error: msg})
 				continue
 			}
 			for i := range rs {
@@ -123,7 +152,7 @@ func (c *comparison) subFailures(rs []Result) []Result {
 					}
 				}
 				if !found {
-					rs = append(rs, Result{ID: id, Package: u.Package, Name: name, Status: Failed, Side: Side(side).String(), Error: msg})
+					rs = addFailure(rs, Result{ID: id, Package: u.Package, Name: name, Status: Failed, Side: Side(side).String(), Error: msg})
 				}
 			}
 			ended := u.Ended[side]

@@ -33,6 +33,10 @@ const (
 	Failed Status = "failed"
 )
 
+// SideBoth is the [Result.Side] of a benchmark that failed, or did not
+// build, in both versions.
+const SideBoth = "both"
+
 // A Result is the comparison of one benchmark in one unit.
 type Result struct {
 	// ID is the benchmark id: package import path + "." + full name
@@ -47,7 +51,8 @@ type Result struct {
 	// Status says whether the benchmark could be compared.
 	Status Status `json:"status"`
 	// Side is the version a BuildFailed or Failed status refers to:
-	// "base" or "head" ([Side.String]).
+	// "base" or "head" ([Side.String]), or [SideBoth] when it failed so in
+	// each version (Error then gives both reasons, the base's first).
 	Side string `json:"side,omitempty"`
 	// Error is the reason for a BuildFailed or Failed status.
 	Error string `json:"error,omitempty"`
