@@ -58,11 +58,12 @@
 // StopTimer, the last start before each stop, cut clean runs: the hash
 // loop's run at b.N = 1 was 140,118 instructions in both later counts of
 // one process. It costs more, measured on a 2-core machine running other
-// jobs: Callgrind's call tracking takes about three times Cachegrind's
-// CPU time per instruction, so one Callgrind process at the hash loop's
-// higher count (3,570, 5·10⁸ instructions) took 1.40–1.44 s of CPU time
-// where both Cachegrind processes took 1.02 s (0.36 s at 2 iterations,
-// 0.66 s at 3,570). Several counts in one process (-test.count) share
+// jobs: Callgrind's call tracking takes 3.5 to 4 times Cachegrind's
+// CPU time per instruction beyond the start-up (about 0.3 s for both
+// tools), so one Callgrind process at the hash loop's higher count
+// (3,570, 5·10⁸ instructions) took 1.36–1.44 s of CPU time where both
+// Cachegrind processes took 1.02 s (0.36 s at 2 iterations, 0.66 s at
+// 3,570). Several counts in one process (-test.count) share
 // the start-up but are less steady where the benchmark allocates, the
 // heap carrying over from run to run: three counts in one process spread
 // by 0.2% (a sort of formatted strings) and 0.4% (a map index) where
