@@ -149,8 +149,9 @@
 //     benchmarks loses no function's detectability; ties go to the more
 //     precise benchmark (the smaller MDE), then the cheaper, then the
 //     smaller id. The default is caught when --history holds comparisons
-//     (their MDEs are the measurements it weighs), nodes otherwise. caught
-//     needs per-operation profiles (not --source cover), counts every
+//     (their MDEs are the measurements it weighs), nodes otherwise and for
+//     function sets (--source cover), which weigh no function. caught
+//     needs per-operation profiles, counts every
 //     application function whatever --nodes says (as the caught curve
 //     does), and ignores scenario weights; --budget, --top, --min-gain,
 //     --max-instability and --certify apply to it as to the others. The

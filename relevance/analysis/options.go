@@ -42,8 +42,9 @@ type Options struct {
 	Limits callgraph.Limits
 	// Objective names Config.Select.Objective (optimize.ParseObjective);
 	// "" is the default: caught when MDEs holds measurements (the suite
-	// then keeps what the whole suite would catch), nodes (Algorithm 2)
-	// otherwise.
+	// then keeps what the whole suite would catch; for benchmarks that are
+	// function sets, which weigh no function, the analysis falls back to
+	// nodes), nodes (Algorithm 2) otherwise.
 	Objective string
 	// Budget and DefaultCost are Config.Select's, as durations.
 	Budget, DefaultCost time.Duration
@@ -125,7 +126,7 @@ func (o Options) Config(inputs bool) (Config, error) {
 		Exclude: o.Exclude, Targets: targets, Recommend: o.Recommend, KeepNegligible: o.KeepNegligible,
 		AppFunctions: o.AppFunctions, Edges: edges, Static: staticcg.Options{Dir: o.StaticDir}, Strict: o.Strict,
 		AllowNonCPU: o.AllowNonCPU, Limits: o.Limits, Certify: o.Certify,
-		Select: SelectConfig{Objective: obj, Caught: mdes, Budget: o.Budget.Seconds(), CostsFile: o.CostsFile,
+		Select: SelectConfig{Objective: obj, byDefault: o.Objective == "" && obj == optimize.Caught, Caught: mdes, Budget: o.Budget.Seconds(), CostsFile: o.CostsFile,
 			DefaultCost: o.DefaultCost.Seconds(), Top: o.Top, MinGain: o.MinGain},
 	}, nil
 }

@@ -35,33 +35,61 @@ func runScoped(t *testing.T, appPath string, micro, wantErrors []string) *analys
 	return rep
 }
 
+// coverCollection writes a cover collection of one benchmark, id, whose
+// set holds the Figure 6.2 nodes ns, into a directory of its own.
+func coverCollection(t *testing.T, id string, timed bool, ns ...int) string {
+	t.Helper()
+	dir := t.TempDir()
+	file := id + ".funcs.json"
+	writeSet(t, filepath.Join(dir, file), ns)
+	s, err := covdata.ReadFile(filepath.Join(dir, file))
+	require.NoError(t, err)
+	s.Timed = timed
+	f, err := os.Create(filepath.Join(dir, file))
+	require.NoError(t, err)
+	require.NoError(t, s.Write(f))
+	require.NoError(t, f.Close())
+	m := &manifest.Manifest{Module: proftest.Figure62Module, Source: manifest.SourceCover, Benchmarks: []manifest.Entry{
+		{ID: id, Package: proftest.Figure62Module + "/app", Name: "Benchmark" + id, Status: manifest.StatusOK, Functions: file}}}
+	if timed {
+		m.Scope = manifest.ScopeTimed
+	}
+	require.NoError(t, m.Write(dir))
+	return dir
+}
+
+// TestCaughtDefaultFunctionSets: measured MDEs make the caught objective
+// the default, but function sets weigh no function, so the analysis of a
+// cover collection keeps Algorithm 2; asked for by name, caught is an
+// error that says so.
+func TestCaughtDefaultFunctionSets(t *testing.T) {
+	appPath, _ := figure62Files(t)
+	micro := []string{coverCollection(t, "a", false, 1, 3), coverCollection(t, "b", false, 2, 4)}
+	for _, tc := range []struct {
+		objective string
+		err       string
+	}{{"", ""}, {"caught", "Config.Select.Objective caught: the benchmarks are function sets (source cover)"}} {
+		cfg, err := analysis.Options{Nodes: "project", Impact: "attributed", Targets: "any", Edges: "sampled", Objective: tc.objective,
+			App: []string{appPath}, Micro: micro, Modules: []string{proftest.Figure62Module}, MDEs: map[string]float64{"a": 0.01}}.Config(true)
+		require.NoError(t, err)
+		rep, err := analysis.Run(context.Background(), cfg)
+		if tc.err != "" {
+			assert.ErrorContains(t, err, tc.err)
+			continue
+		}
+		require.NoError(t, err)
+		assert.Nil(t, rep.Selection, "Algorithm 2")
+		assert.Nil(t, rep.Caught)
+		assert.NotEmpty(t, rep.Suite.Steps)
+	}
+}
+
 // TestBenchmarkScope checks what the analysis says of the benchmarks'
 // scope: timed when every function set is of a timed loop, nothing for
 // sets of whole runs, and an error naming both files for a mix.
 func TestBenchmarkScope(t *testing.T) {
 	appPath, _ := figure62Files(t)
-	// collection writes a cover collection of one benchmark, id, whose set
-	// holds the Figure 6.2 nodes ns, into a directory of its own.
-	collection := func(t *testing.T, id string, timed bool, ns ...int) string {
-		t.Helper()
-		dir := t.TempDir()
-		file := id + ".funcs.json"
-		writeSet(t, filepath.Join(dir, file), ns)
-		s, err := covdata.ReadFile(filepath.Join(dir, file))
-		require.NoError(t, err)
-		s.Timed = timed
-		f, err := os.Create(filepath.Join(dir, file))
-		require.NoError(t, err)
-		require.NoError(t, s.Write(f))
-		require.NoError(t, f.Close())
-		m := &manifest.Manifest{Module: proftest.Figure62Module, Source: manifest.SourceCover, Benchmarks: []manifest.Entry{
-			{ID: id, Package: proftest.Figure62Module + "/app", Name: "Benchmark" + id, Status: manifest.StatusOK, Functions: file}}}
-		if timed {
-			m.Scope = manifest.ScopeTimed
-		}
-		require.NoError(t, m.Write(dir))
-		return dir
-	}
+	collection := coverCollection
 	for _, tc := range []struct {
 		name       string
 		timed      [2]bool

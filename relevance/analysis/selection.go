@@ -7,6 +7,7 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/optimize"
+	"github.com/mbopt/mbopt/relevance/manifest"
 )
 
 // SelectConfig configures the selection beyond Algorithm 2 (see
@@ -19,8 +20,13 @@ type SelectConfig struct {
 	// suite would catch at a +10% slowdown (see [CaughtSuite]; scenario
 	// weights do not apply to it, and it counts every application
 	// function whatever Config.Nodes says, as the caught curve does).
-	// [Options.Config] makes it the default when measured MDEs exist.
+	// [Options.Config] makes it the default when measured MDEs exist;
+	// the analysis then falls back to Algorithm 2 for benchmarks that are
+	// function sets (source cover), which weigh no function.
 	Objective optimize.Objective
+	// byDefault reports that Objective is caught because Options left
+	// the objective to its default.
+	byDefault bool
 	// Caught gives the benchmarks' minimum detectable effects the
 	// caught objective weighs them by (as Config.Sensitivity gives them
 	// to the detectable slowdowns); the zero value takes the typical
@@ -103,6 +109,10 @@ func excluded(rep *Report) []string {
 // certificates Config.Certify asks for, setting them on rep.
 func selectSuite(ctx context.Context, cfg Config, rep *Report, manifests []dirManifest, benches []coverage.Benchmark, weighted bool) error {
 	sc := cfg.Select
+	if sc.byDefault && rep.Source == manifest.SourceCover {
+		// Function sets weigh no function: nothing is caught to keep.
+		sc.Objective = optimize.NodeCount
+	}
 	alg2 := rep.Suite
 	costs, source, err := resolveCosts(cfg, manifests, benches)
 	if err != nil {
