@@ -178,8 +178,10 @@ type callContext struct {
 // the innermost project frame of each stack) that the benchmark runs too
 // (that have a cost in some measurement of either version), not its whole
 // share, most of which the application may spend under other callers.
-// Without stacks of the benchmark (its instruction counts have none) the
-// owners it runs stand for the callers it reached the function through.
+// The benchmark's per-function profiles keep no stacks (its instruction
+// counts have none), so the owners it runs stand for the callers it
+// reached the function through: a benchmark that runs two of them weighs
+// the function under both.
 // The function keeps its whole share when the application runs it under
 // no project function (called from the runtime only: the collector's
 // workers) or under none the benchmark runs (the benchmark's own code
