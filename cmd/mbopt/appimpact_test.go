@@ -182,7 +182,11 @@ func TestCompareCallingContext(t *testing.T) {
 	mm, _ := g.Lookup(cmpfixture.Memmove)
 	t.Logf("the application profile: %d samples; Encode's cumulative share %.1f%%; memmove %.1f%%, %.1f%% of it under Encode",
 		g.SamplesTaken, 100*share, 100*g.Nodes[mm].Flat/g.Total, 100*g.FlatOwners[cmpfixture.Memmove][cmpfixture.Encode]/g.Total)
-	reps := c.compareTwice(t, cmpfixture.ContextEncode, "--confirm", "--app-benchmark", cmpfixture.ContextServe)
+	// No --confirm: TestCompareApplicationImpact checks it, and here the
+	// application's instruction count is no truth for an estimate weighed
+	// by CPU time (memmove runs more instructions per cycle than the
+	// request's loop: measured +12.8% against the CPU-time truth +8.4%).
+	reps := c.compareTwice(t, cmpfixture.ContextEncode)
 	for i, rep := range reps {
 		res := instructionsResult(t, rep, cmpfixture.ContextEncode, i+1)
 		a := res.AppImpact
@@ -206,9 +210,5 @@ func TestCompareCallingContext(t *testing.T) {
 		assert.LessOrEqual(t, a.Low, truth, "run %d: the interval covers the truth", i+1)
 		assert.GreaterOrEqual(t, a.High, truth, "run %d: the interval covers the truth", i+1)
 		assert.Greater(t, whole, 1.25*truth, "run %d: weighing by whole shares overshoots", i+1)
-		if m := rep.AppMeasured; m != nil {
-			e := m.Estimate
-			t.Logf("run %d: the application measured %+.2f%% [%+.2f%%, %+.2f%%]", i+1, 100*e.Change, 100*e.CI.Low, 100*e.CI.High)
-		}
 	}
 }

@@ -58,11 +58,13 @@ var src, dst = make([]byte, 1<<16), make([]byte, 1<<16)
 // constants.
 var encodeBytes = %d
 
-// Encode copies its payload into the output buffer and mixes a header.
+// Encode copies its payload into the output buffer and mixes a short
+// header: the copy is nearly all its work, in instructions as in CPU
+// time, so its change reads the same in both.
 func Encode(seed uint64) uint64 {
 	n := copy(dst, src[:encodeBytes])
 	h := seed
-	for i := 0; i < 64; i++ {
+	for i := 0; i < 4; i++ {
 		h ^= uint64(dst[i])
 		h *= 1099511628211
 	}
