@@ -19,24 +19,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-GO=${GO:-go}
 ROUNDS=${ROUNDS:-3}
-if ! command -v valgrind >/dev/null 2>&1; then
-	echo "bench-aa.sh: valgrind is not installed (Debian/Ubuntu: apt-get install valgrind)" >&2
-	exit 1
-fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/mbopt-bench-aa.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-GOCACHE=$("$GO" env GOCACHE)
-export GOCACHE XDG_CACHE_HOME="$work/cache" CI=true
-"$GO" build -o "$work/mbopt" ./cmd/mbopt
-
-repo=$work/repo
-mkdir -p "$repo"
-cd "$repo"
-git init -q -b main
-git config user.email bench@example.com
-git config user.name bench
+NAME=bench-aa.sh . scripts/lib.sh
 cat >go.mod <<'GO'
 module example.com/aa
 

@@ -19,24 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-GO=${GO:-go}
-if ! command -v valgrind >/dev/null 2>&1; then
-	echo "bench-instructions.sh: valgrind is not installed (Debian/Ubuntu: apt-get install valgrind)" >&2
-	exit 1
-fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/mbopt-bench-instr.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-GOCACHE=$("$GO" env GOCACHE)
-export GOCACHE XDG_CACHE_HOME="$work/cache" CI=true
-"$GO" build -o "$work/mbopt" ./cmd/mbopt
-"$GO" build -o "$work/loopmodule" ./testkit/loopmodule
-
-repo=$work/repo
-mkdir -p "$repo"
-cd "$repo"
-git init -q -b main
-git config user.email bench@example.com
-git config user.name bench
+NAME=bench-instructions.sh . scripts/lib.sh
 "$work/loopmodule" . BenchmarkA=1000000 BenchmarkB=1000000 BenchmarkC=1200000
 git add -A && git commit -q -m base && git tag base
 "$work/loopmodule" . BenchmarkA=1030000 BenchmarkB=1000000 BenchmarkC=1200000
