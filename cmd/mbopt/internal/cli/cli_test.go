@@ -46,16 +46,6 @@ func TestWord(t *testing.T) {
 	}
 }
 
-func TestEnum(t *testing.T) {
-	if err := Enum("--format", "json", "text", "json"); err != nil {
-		t.Errorf("Enum(json) = %v", err)
-	}
-	err := Enum("--format", "xml", "text", "json")
-	if want := `--format: invalid value "xml": valid values are {text|json}`; err == nil || err.Error() != want || !errors.Is(err, mbopt.ErrInput) {
-		t.Errorf("Enum(xml) = %v, want the input error %q", err, want)
-	}
-}
-
 func TestUsage(t *testing.T) {
 	err := Usage(errors.New("unknown command \"x\" for \"mbopt\"\n\nDid you mean this?\n\tanalyze\n"))
 	want := "unknown command \"x\" for \"mbopt\"; run 'mbopt --help' for usage\nDid you mean this?\n\tanalyze"

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mbopt/mbopt"
-	"github.com/mbopt/mbopt/internal/enum"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
@@ -73,14 +72,6 @@ func Word(err error, override map[mbopt.Field]string) error {
 		return err
 	}
 	return &worded{msg, err}
-}
-
-// Enum checks that the flag's value is one of valid (enum.Check).
-func Enum(flag, value string, valid ...string) error {
-	if err := enum.Check("invalid value", value, valid...); err != nil {
-		return mbopt.Errorf("%s: %w", flag, err)
-	}
-	return nil
 }
 
 // Size is a flag holding a byte count written as textutil.ParseSize reads

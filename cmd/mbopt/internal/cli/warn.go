@@ -21,12 +21,6 @@ func Warn(w io.Writer, warning error) {
 // Warnf prints a warning formatted as for fmt.Errorf with [Warn].
 func Warnf(w io.Writer, format string, args ...any) { Warn(w, fmt.Errorf(format, args...)) }
 
-// Notef prints a note, information that needs no action, formatted as for
-// fmt.Sprintf, on w (stderr): "mbopt: note: …".
-func Notef(w io.Writer, format string, args ...any) {
-	fmt.Fprintf(w, "mbopt: note: %s\n", fmt.Sprintf(format, args...))
-}
-
 // Skipped warns on w about the benchmark profiles the analysis rep skipped.
 func Skipped(w io.Writer, rep *analysis.Report) {
 	for _, s := range rep.Skipped {
