@@ -40,6 +40,13 @@
 // the Go version (go env GOVERSION in the worktree), the build flags, the
 // extra environment and GOFLAGS, GOOS, GOARCH and CGO_ENABLED; binaries of
 // a dirty worktree are built in the temporary directory and never cached.
+// With the instructions metric the binaries are built with a go build
+// -overlay that fixes the runtime's random seed (map layouts, map
+// iteration, math/rand/v2's global source; docs/metrics.md, "The
+// runtime's seed"), merged with Options.HeadFiles and any -overlay among
+// the build flags, and their cache name includes it; each run's processes
+// get the seed of that run (from Settings.Seed, the trial and the run),
+// the same in both versions, and each run another.
 // A package that does not build is a [BuildFailed] result, not an error; a
 // package missing from a revision makes its benchmarks [Added] or
 // [Removed]. A selection that matches no benchmark in either revision is an

@@ -8,7 +8,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -196,10 +195,11 @@ func (r *runner) listPackages(ctx context.Context, v *version) ([]string, error)
 	return pkgs, nil
 }
 
-// cacheKey identifies a test binary built from a commit.
-func (r *runner) cacheKey(v *version, pkg string) string {
+// cacheKey identifies a test binary built from a commit; seedKey is
+// runseed.Overlay's key when the build fixes the runtime's seed.
+func (r *runner) cacheKey(v *version, pkg, seedKey string) string {
 	h := sha256.New()
-	for _, s := range []string{"mbopt-testbin-1", v.rev.Commit, r.mod.rel, pkg, v.govers, strings.Join(r.plan.BuildFlags, "\x00"), strings.Join(r.plan.Env, "\x00"), os.Getenv("GOFLAGS"), os.Getenv("GOOS"), os.Getenv("GOARCH"), os.Getenv("CGO_ENABLED")} {
+	for _, s := range []string{"mbopt-testbin-1", seedKey, v.rev.Commit, r.mod.rel, pkg, v.govers, strings.Join(r.plan.BuildFlags, "\x00"), strings.Join(r.plan.Env, "\x00"), os.Getenv("GOFLAGS"), os.Getenv("GOOS"), os.Getenv("GOARCH"), os.Getenv("CGO_ENABLED")} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
@@ -217,17 +217,24 @@ func (r *runner) build(ctx context.Context, ws *workspace, side Side, pkg string
 	}
 	b.exist = true
 	cache := r.plan.cacheDir()
-	flags := r.plan.BuildFlags
+	replace, seedKey, err := r.countedOverlay(ctx, ws, side)
+	if err != nil {
+		return nil, false, err
+	}
 	if side == Head && len(r.plan.HeadFiles) > 0 {
-		overlay, err := r.headOverlay(ws, v)
+		heads, err := r.headOverlay(ws, v)
 		if err != nil {
 			return nil, false, err
 		}
-		flags, cache = append(slices.Clip(flags), "-overlay", overlay), ""
+		replace, cache = mergeReplace(replace, heads), ""
+	}
+	flags, err := r.overlayFlags(ws, side, replace)
+	if err != nil {
+		return nil, false, err
 	}
 	var bin string
 	if cache != "" && !v.rev.Dirty {
-		bin = filepath.Join(cache, r.cacheKey(v, pkg)+".test")
+		bin = filepath.Join(cache, r.cacheKey(v, pkg, seedKey)+".test")
 	} else {
 		bin = filepath.Join(ws.dir, "bin", side.String(), benchname.UniqueFileName(pkg, pkg, 120)+".test")
 	}
@@ -282,32 +289,26 @@ func shorten(s string) string {
 	return strings.Join(ls, "\n")
 }
 
-// headOverlay writes Plan.HeadFiles and the go build -overlay file that
-// puts them in place of the head worktree's files (v is the head) into
-// the workspace, once, and returns the overlay file's path.
-func (r *runner) headOverlay(ws *workspace, v *version) (string, error) {
+// headOverlay writes Plan.HeadFiles into the workspace, once, and returns
+// the go build -overlay replacements that put them in place of the head
+// worktree's files (v is the head).
+func (r *runner) headOverlay(ws *workspace, v *version) (map[string]string, error) {
 	dir := filepath.Join(ws.dir, "overlay")
-	overlay := filepath.Join(dir, "overlay.json")
-	if _, err := os.Stat(overlay); err == nil {
-		return overlay, nil
-	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
+		return nil, err
 	}
 	replace := map[string]string{}
 	for i, rel := range slices.Sorted(maps.Keys(r.plan.HeadFiles)) {
 		if !filepath.IsLocal(filepath.FromSlash(rel)) {
-			return "", fmt.Errorf("Options.HeadFiles: %q is not a path inside the module", rel)
+			return nil, fmt.Errorf("Options.HeadFiles: %q is not a path inside the module", rel)
 		}
 		file := filepath.Join(dir, strconv.Itoa(i)+"_"+path.Base(rel))
-		if err := os.WriteFile(file, r.plan.HeadFiles[rel], 0o644); err != nil {
-			return "", err
+		if _, err := os.Stat(file); err != nil {
+			if err := os.WriteFile(file, r.plan.HeadFiles[rel], 0o644); err != nil {
+				return nil, err
+			}
 		}
 		replace[filepath.Join(v.dir, filepath.FromSlash(rel))] = file
 	}
-	data, err := json.Marshal(map[string]map[string]string{"Replace": replace})
-	if err != nil {
-		return "", err
-	}
-	return overlay, os.WriteFile(overlay, data, 0o644)
+	return replace, nil
 }

@@ -79,7 +79,7 @@ const (
 // (runner.keepFuncs).
 func (r *runner) runCounted(ctx context.Context, u *unit, side Side, trial, run int) (outcome, error) {
 	b := r.builds[u.pkg][side]
-	mo := measure.Options{Binary: b.bin, Dir: b.dir, Name: u.name, Pattern: u.pattern, Env: r.plan.env(), Timeout: r.timeout, Count: r.s.Count}
+	mo := measure.Options{Binary: b.bin, Dir: b.dir, Name: u.name, Pattern: u.pattern, Env: r.seedEnv(trial, run), Timeout: r.timeout, Count: r.s.Count}
 	lkey := side.String() + "\x00" + u.id()
 	r.mu.Lock()
 	l, listed := r.cnt.listed[lkey]

@@ -103,6 +103,7 @@ type runner struct {
 	caveats map[string][]string // benchmark id → its caveats, in the order found
 	pinned  []int               // the two CPUs of a parallel duet; nil otherwise
 	noisy   map[string]bool     // side + "\x00" + unit id: its ignored lines noted
+	seeds   [2]*seedOverlay     // each version's runtime seed overlay (instructions)
 }
 
 // Run measures the benchmarks of two revisions of the module in p.Dir
