@@ -60,9 +60,10 @@ func BenchmarkRandomKeys(b *testing.B) {
 // one with random inputs, counted at the default settings, gives no change
 // and minimum detectable effects of at most 1% (compare.ImpreciseMDE), no
 // imprecise caveat: the counted binaries' runtime seed is fixed per run
-// (internal/runseed). Without it, on this fixture on a 2-core machine, the
-// same A/A measured MDEs of 3.4% (map range) and 12% (random keys), both
-// marked imprecise: each process drew its own map layout and keys.
+// (internal/runseed). Without it, the same benchmarks' A/A (3 trials, a
+// 2-core machine under load) measured MDEs of 1.6% (map range) and 12.1%
+// (random keys), both marked imprecise: each process drew its own map
+// layout and keys; with it, 0.042% and 0.043%.
 func TestInstructionsFixTheRuntimeSeed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("an A/A under Valgrind; skipped with -short")
