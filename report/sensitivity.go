@@ -27,11 +27,11 @@ func writeSensitivityText(w io.Writer, s *sensitivity.Result) {
 	if h := sensitivityHeadline(s); h != "" {
 		p("%s\n", h)
 	}
-	mdes := fmt.Sprintf("MDEs: %d measured in comparisons, the others %s; none counts below the comparisons' %s threshold", s.Measured, render.Pct(s.DefaultMDE), render.Pct(s.Threshold))
+	mdes := fmt.Sprintf("MDEs: %d measured in comparisons, the others %s; threshold: the comparisons' %s, which a definite regression's whole interval must pass", s.Measured, render.Pct(s.DefaultMDE), render.Pct(s.Threshold))
 	if s.Source != "instructions" {
 		mdes += "; shares from CPU samples, so a small share is known only roughly: collect with --source instructions for exact ones"
 	}
-	p("A function's detectable slowdown is min over benchmarks of the benchmark's MDE / the function's share of it (%s).\n", mdes)
+	p("A function's detectable slowdown is min over benchmarks of (the threshold + the benchmark's MDE) / the function's share of it (%s).\n", mdes)
 	doc.Text(w).Table(sensitivityCurveTable(s))
 	p("\nProject functions by application share\n")
 	doc.Text(w).Table(sensitivityFunctionsTable(s))

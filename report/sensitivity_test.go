@@ -59,7 +59,7 @@ func TestSensitivitySections(t *testing.T) {
 		require.NotNil(t, curve)
 		require.Len(t, curve.Lines, 2)
 		assert.Equal(t, []float64{1, 5, 10, 50}, curve.XTicks)
-		for i, want := range [][]float64{{0, 0, 23.2, 29.4}, {0, 0, 0, 23.1}} {
+		for i, want := range [][]float64{{0, 0, 23.2, 24.7}, {0, 0, 0, 22.8}} {
 			assert.Equal(t, curve.XTicks, curve.Lines[i].X)
 			assert.InDeltaSlice(t, want, curve.Lines[i].Y, 0.05, curve.Lines[i].Label)
 		}

@@ -87,7 +87,13 @@ func TestHistoryMakesCaughtDefault(t *testing.T) {
 	assert.InDelta(t, at10(caught.Sensitivity.Caught), c.WholeShare, 1e-12)
 	assert.InDelta(t, at10(caught.Sensitivity.Caught), at10(caught.Sensitivity.SuiteCaught), 1e-12)
 	assert.Nil(t, nodes.Selection, "--objective nodes is Algorithm 2")
-	assert.Less(t, at10(nodes.Sensitivity.SuiteCaught), c.WholeShare-0.05, "Algorithm 2's suite loses detectability")
+	// The figures docs/sensitivity.md quotes. With every MDE at 1% a
+	// benchmark catches a +10% slowdown of a function that is at least
+	// (1% threshold + 1% MDE) / 10% = 20% of its work (9% for the HTTP
+	// benchmarks: 90%).
+	assert.InDelta(t, 0.245, c.WholeShare, 0.0005, "the whole suite at +10%")
+	assert.InDelta(t, 0.228, at10(nodes.Sensitivity.SuiteCaught), 0.0005, "Algorithm 2's suite at +10%")
+	assert.Less(t, at10(nodes.Sensitivity.SuiteCaught), c.WholeShare-0.01, "Algorithm 2's suite loses detectability")
 	assert.Nil(t, plain.Selection, "without --history the default stays Algorithm 2")
 	ids := func(d doc) []string {
 		var out []string

@@ -143,10 +143,12 @@
 //     --impact), cost: the cheapest suite mbopt finds with exactly the
 //     coverage of nodes (package optimize says how, and that it is never
 //     costlier than Algorithm 2's suite), or caught: the functions whose +10%
-//     slowdown the pick would report (see --sensitivity for when a benchmark
-//     reports one), weighed by their share of the application's CPU, so the
-//     suite keeps what the whole suite would catch and dropping the other
-//     benchmarks loses no function's detectability; ties go to the more
+//     slowdown the pick would report as a definite regression (see
+//     --sensitivity: when threshold + MDE over the function's share of the
+//     benchmark is at most 10%), weighed by their share of the
+//     application's CPU, so the suite keeps what the whole suite would
+//     catch and dropping the other benchmarks loses no function's
+//     detectability; ties go to the more
 //     precise benchmark (the smaller MDE), then the cheaper, then the
 //     smaller id. The default is caught when --history holds comparisons
 //     (their MDEs are the measurements it weighs), nodes otherwise and for
@@ -221,10 +223,12 @@
 // What the suite would catch (analyze, report and run):
 //
 //   - --sensitivity: say, for each project function, the smallest slowdown
-//     of its own cost that some benchmark would report: min over the
-//     benchmarks of max(MDE, compare's default 1% threshold) / the
-//     function's share of the benchmark's cost per operation (never, when
-//     no benchmark runs it), with the benchmark
+//     of its own cost that some benchmark would report as a definite
+//     regression: min over the benchmarks of (compare's default 1%
+//     threshold + the benchmark's MDE) / the function's share of the
+//     benchmark's cost per operation (the sum, since a definite verdict
+//     needs the whole interval, one MDE either side of the change, beyond
+//     the threshold; never, when no benchmark runs it), with the benchmark
 //     that catches it first; the share of the application's CPU in
 //     functions where a +1%, +5%, +10% and +50% slowdown would be caught,
 //     for the whole suite and the minimal suite ("a 10% slowdown would be
@@ -235,10 +239,12 @@
 //     it. The shares are exact from instruction profiles (mbopt profile
 //     --source instructions) and sampled from CPU profiles; function sets
 //     (--source cover) have none. mbopt mutate checks the claims.
-//   - --mde X: the minimum detectable effect of a benchmark without a
-//     measured one, for --sensitivity and --objective caught (default 0.005
-//     for instruction profiles, 0.05 for CPU profiles). With --history FILE, each benchmark's MDE is that of its
-//     latest stored comparison, in the metric with the most results.
+//   - --mde X: the minimum detectable effect (its interval's half-width)
+//     of a benchmark without a measured one, for --sensitivity and
+//     --objective caught, which add it to the 1% threshold (default 0.005
+//     for instruction profiles, 0.05 for CPU profiles). With --history
+//     FILE, each benchmark's MDE is that of its latest stored comparison,
+//     in the metric with the most results.
 //
 // A suite pick whose new functions take under 1% of the application's time
 // (attributed, or flat with --impact flat) is marked marginal: it keeps the
@@ -1131,10 +1137,10 @@
 //
 // --objective caught keeps what the whole suite would catch at +10%
 // instead of what it covers. On these CPU profiles (every MDE the typical
-// 5%, so a benchmark catches a function that takes at least half of its
-// work) the whole suite catches 23.2% of the application, and so do two
-// benchmarks; Algorithm 2's four catch 0.0% (--sensitivity shows both
-// curves), and --certify proves two are needed:
+// 5%, plus the 1% threshold, so a benchmark catches a function that takes
+// at least 60% of its work) the whole suite catches 23.2% of the
+// application, and so do two benchmarks; Algorithm 2's four catch 0.0%
+// (--sensitivity shows both curves), and --certify proves two are needed:
 //
 //	$ mbopt analyze --app testdata/profiles/example/app.pprof \
 //	    --micro testdata/profiles/example/micro --module example.com/tinytsdb \

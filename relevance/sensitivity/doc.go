@@ -22,9 +22,15 @@
 //     of b that a comparison reports (compare.Result.MinDetectableEffect),
 //     from a comparison the caller has ([Benchmark.MDE]) or else
 //     [Options.DefaultMDE].
-//   - A comparison reports a change only beyond its threshold as well
-//     ([Options.Threshold], compare's --threshold, 1% by default), so the
-//     effect b detects is E_b = max(MDE_b, threshold).
+//   - The suite catches a slowdown when a comparison reports a definite
+//     regression, and compare's judge calls a change definite only when
+//     its whole interval lies beyond the threshold ([Options.Threshold],
+//     compare's --threshold, 1% by default): the interval's lower end,
+//     the change minus its half-width MDE_b, must pass the threshold. So
+//     the effect b detects is E_b = threshold + MDE_b, not the larger of
+//     the two: at max(MDE_b, threshold) the interval's lower end falls
+//     about one half-width short of the threshold, and a comparison
+//     reports the change as definite about half the time.
 //   - A slowdown s of f (f's own cost per call times 1+s) moves b by
 //     s·share_b(f), so b reports it when s·share_b(f) ≥ E_b. The
 //     smallest slowdown of f the suite would catch, its detectable

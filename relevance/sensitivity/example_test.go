@@ -9,8 +9,9 @@ import (
 
 // A function that takes 40% of the application but 0.1% of the only
 // benchmark that runs it: the suite covers it, yet would notice only a
-// +1000% slowdown of it (a comparison reports changes beyond 1%), and it
-// is the first recommendation.
+// +1500% slowdown of it (a definite regression needs its benchmark's
+// interval, ±0.5%, beyond the 1% threshold: a move of 1.5%), and it is
+// the first recommendation.
 func ExampleCompute() {
 	app, benches := issueModule()
 	r, err := sensitivity.Compute(app, benches, sensitivity.Options{})
@@ -27,10 +28,10 @@ func ExampleCompute() {
 	fmt.Printf("a %.0f%% slowdown would be caught in functions that take %.0f%% of the application's CPU\n", 100*r.Caught[2].Slowdown, 100*r.Caught[2].AppShare)
 	fmt.Println("first recommendation:", r.Recommendations[0].Function.Function)
 	// Output:
-	// m.Parse           40% of the application: caught from +1000.0% by m.BenchmarkServe
-	// runtime.mallocgc  30% of the application: caught from +2.0% by m.BenchmarkServe
-	// m.Hash            20% of the application: caught from +1.0% by m.BenchmarkHash
-	// m.Serve           10% of the application: caught from +2.0% by m.BenchmarkServe
+	// m.Parse           40% of the application: caught from +1500.0% by m.BenchmarkServe
+	// runtime.mallocgc  30% of the application: caught from +3.0% by m.BenchmarkServe
+	// m.Hash            20% of the application: caught from +1.5% by m.BenchmarkHash
+	// m.Serve           10% of the application: caught from +3.0% by m.BenchmarkServe
 	// a 10% slowdown would be caught in functions that take 60% of the application's CPU
 	// first recommendation: m.Parse
 }

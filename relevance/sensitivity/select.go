@@ -30,7 +30,7 @@ type Relation struct {
 	// catching each is worth.
 	Weights []float64
 	// MDEs are the benchmarks' effective detectable effects E_b =
-	// max(MDE_b, threshold), by id: the selection's tie-break.
+	// threshold + MDE_b, by id: the selection's tie-break.
 	MDEs map[string]float64
 }
 

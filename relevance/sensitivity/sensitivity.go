@@ -55,8 +55,10 @@ type Options struct {
 	DefaultMDE float64
 	// Threshold is the smallest relative change the comparisons report
 	// as a change (compare's Settings.Threshold): a benchmark reports a
-	// slowdown only beyond both its MDE and the threshold. 0 means
-	// DefaultThreshold.
+	// definite slowdown only when its interval, one MDE either side of
+	// the change, lies beyond the threshold, so it needs threshold + MDE
+	// (see [Benchmark]'s effective effect in the package documentation).
+	// 0 means DefaultThreshold.
 	Threshold float64
 	// Slowdowns are the points of the caught curve, ascending; nil means
 	// DefaultSlowdowns.
@@ -92,12 +94,14 @@ type Function struct {
 	// when no benchmark runs it: the suite would never notice.
 	DetectableSlowdown *float64 `json:"detectable_slowdown"`
 	// Benchmark is the benchmark that catches it first (the smallest
-	// MDE / share; ties by id); "" with no DetectableSlowdown.
+	// (threshold + MDE) / share; ties by id); "" with no
+	// DetectableSlowdown.
 	Benchmark string `json:"benchmark,omitempty"`
 	// Share is its flat share of Benchmark's per-operation cost, 0..1.
 	Share float64 `json:"benchmark_share,omitempty"`
-	// MDE is Benchmark's minimum detectable effect used: its MDE, or the
-	// threshold when larger.
+	// MDE is Benchmark's effective detectable effect E_b used: the
+	// threshold plus its minimum detectable effect (measured, or the
+	// default), so DetectableSlowdown = MDE / Share.
 	MDE float64 `json:"mde,omitempty"`
 }
 
@@ -148,7 +152,7 @@ type Result struct {
 	// others used DefaultMDE.
 	Measured int `json:"measured_mdes"`
 	// Threshold is the comparisons' threshold used: a benchmark's
-	// effective detectable effect is the larger of its MDE and this.
+	// effective detectable effect is this plus its MDE.
 	Threshold float64 `json:"threshold"`
 	// Functions are the application's functions (those Options.Functions
 	// keeps), by AppShare, largest first, then by name.
@@ -239,8 +243,8 @@ func sortRecommendations(rs []Recommendation, negligibleLast bool) {
 }
 
 // detectable returns, for each node of app (by id), its Function with the
-// smallest slowdown benches would catch, each benchmark's MDE being
-// defaultMDE where not given, and no smaller than threshold; appShares,
+// smallest slowdown benches would catch, each benchmark's effect being
+// threshold plus its MDE (defaultMDE where not given); appShares,
 // when not nil, are the application's shares.
 func detectable(app *callgraph.Graph, appShares map[string]float64, benches []Benchmark, defaultMDE, threshold float64) []Function {
 	fns := make([]Function, len(app.Nodes))
@@ -286,10 +290,26 @@ func typicalMDE(benches []Benchmark, d float64) float64 {
 	return InstructionsMDE
 }
 
-// effect returns E_b, the effect b detects: its MDE (defaultMDE when not
-// known), or threshold when larger.
+// effect returns E_b, the smallest slowdown of b that a comparison
+// reports as a definite regression: threshold + MDE_b, its MDE being
+// defaultMDE when not known. This is the one place the rule lives (the
+// detectable slowdowns, the caught curves, the recommendations and
+// [NewRelation]'s "b catches f" all take it from here).
+//
+// It is a sum, not the larger of the two, because "caught" means
+// definite: compare's judge (benchstats.Judge) calls a regression
+// definite only when its whole interval lies beyond the threshold band,
+// CI.Low > threshold, that is change − (the interval's lower half-width)
+// > threshold. MDE_b is the interval's half-width
+// (benchstats.Estimate.MinDetectableEffect, the larger of the two), so a
+// change of threshold + MDE_b puts the interval's lower end at or above
+// the threshold, while a change of max(MDE_b, threshold) puts it about
+// one half-width short of it: a mutant there is definite about half the
+// time (the mutation score missed Parse exactly at such a prediction).
+// A change of exactly E_b is the boundary: it is definite when the
+// comparison that measures it is no noisier than MDE_b says.
 func (b Benchmark) effect(defaultMDE, threshold float64) float64 {
-	return max(cmp.Or(b.MDE, defaultMDE), threshold)
+	return threshold + cmp.Or(b.MDE, defaultMDE)
 }
 
 // shares returns b's functions' shares of its cost: Shares, or its

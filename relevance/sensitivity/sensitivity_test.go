@@ -54,21 +54,26 @@ func TestComputeIssueModule(t *testing.T) {
 	hash, parse := byName["m.Hash"], byName["m.Parse"]
 	require.NotNil(t, hash.DetectableSlowdown)
 	require.NotNil(t, parse.DetectableSlowdown)
-	assert.InDelta(t, 0.01, *hash.DetectableSlowdown, 1e-12, "max(MDE 0.5%, threshold 1%) / share 100%")
+	assert.InDelta(t, 0.015, *hash.DetectableSlowdown, 1e-12, "(threshold 1% + MDE 0.5%) / share 100%")
 	assert.LessOrEqual(t, *hash.DetectableSlowdown, 0.05)
-	assert.InDelta(t, 10.0, *parse.DetectableSlowdown, 1e-9, "1% / 0.1% = +1000%")
+	assert.InDelta(t, 15.0, *parse.DetectableSlowdown, 1e-9, "1.5% / 0.1% = +1500%")
 	assert.GreaterOrEqual(t, *parse.DetectableSlowdown, 0.5)
 	assert.Equal(t, "m.BenchmarkServe", parse.Benchmark)
 	assert.InDelta(t, 0.001, parse.Share, 1e-12)
 	require.NotEmpty(t, r.Recommendations)
 	assert.Equal(t, "m.Parse", r.Recommendations[0].Function.Function, "the first recommendation is the function the suite misses")
 	assert.InDelta(t, 0.4, r.Recommendations[0].Unnoticed, 1e-12)
-	// At 10%: Hash (20%), Serve (1%/49.9% = 2.004%: 10%) and mallocgc
-	// (1%/50% = 2%: 30%) are caught; Parse (40%) is not. At 1%, only Hash.
+	// At 10%: Hash (1.5%: 20%), Serve (1.5%/49.9% = 3.006%: 10%) and
+	// mallocgc (1.5%/50% = 3%: 30%) are caught; Parse (40%) is not. At
+	// 1%, none: even Hash, its benchmark's whole work, needs +1.5%.
 	assert.InDelta(t, 0.6, r.CaughtAt(0.10), 1e-12)
-	assert.Equal(t, []sensitivity.Point{{0.01, 0.2}, {0.05, 0.6}, {0.10, 0.6}, {0.50, 0.6}}, roundPoints(r.Caught))
+	assert.Equal(t, []sensitivity.Point{{0.01, 0}, {0.05, 0.6}, {0.10, 0.6}, {0.50, 0.6}}, roundPoints(r.Caught))
 }
 
+// TestComputeTable checks the detectable slowdown (threshold + MDE_b) /
+// share_b(f), minimised over the benchmarks: the threshold adds to the
+// MDE whichever is larger, since a definite verdict needs the whole
+// interval (one MDE either side of the change) beyond the threshold.
 func TestComputeTable(t *testing.T) {
 	app := graph("seconds", map[string]float64{"m.A": 50, "m.B": 30, "m.C": 20})
 	one := graph("instructions", map[string]float64{"m.A": 50, "m.B": 50})
@@ -83,18 +88,22 @@ func TestComputeTable(t *testing.T) {
 		source  string
 		mde     float64
 	}{
-		{"default MDE, best benchmark wins", []sensitivity.Benchmark{{ID: "one", Profile: one}, {ID: "two", Profile: two}}, sensitivity.Options{Threshold: 1e-9},
-			map[string]float64{"m.A": 0.005 / 0.9, "m.B": 0.005 / 0.5, "m.C": -1}, map[string]string{"m.A": "two", "m.B": "one"}, "instructions", 0.005},
-		{"measured MDE changes the winner", []sensitivity.Benchmark{{ID: "one", Profile: one, MDE: 0.001}, {ID: "two", Profile: two, MDE: 0.01}}, sensitivity.Options{Threshold: 1e-9},
-			map[string]float64{"m.A": 0.001 / 0.5, "m.B": 0.001 / 0.5, "m.C": -1}, map[string]string{"m.A": "one", "m.B": "one"}, "instructions", 0.005},
-		{"tie broken by id", []sensitivity.Benchmark{{ID: "z", Profile: one}, {ID: "a", Profile: one}}, sensitivity.Options{Threshold: 1e-9},
-			map[string]float64{"m.A": 0.01, "m.B": 0.01, "m.C": -1}, map[string]string{"m.A": "a", "m.B": "a"}, "instructions", 0.005},
+		{"default MDE, best benchmark wins", []sensitivity.Benchmark{{ID: "one", Profile: one}, {ID: "two", Profile: two}}, sensitivity.Options{},
+			map[string]float64{"m.A": (0.01 + 0.005) / 0.9, "m.B": (0.01 + 0.005) / 0.5, "m.C": -1}, map[string]string{"m.A": "two", "m.B": "one"}, "instructions", 0.005},
+		{"measured MDE changes the winner", []sensitivity.Benchmark{{ID: "one", Profile: one, MDE: 0.001}, {ID: "two", Profile: two, MDE: 0.01}}, sensitivity.Options{},
+			map[string]float64{"m.A": (0.01 + 0.001) / 0.5, "m.B": (0.01 + 0.001) / 0.5, "m.C": -1}, map[string]string{"m.A": "one", "m.B": "one"}, "instructions", 0.005},
+		{"tie broken by id", []sensitivity.Benchmark{{ID: "z", Profile: one}, {ID: "a", Profile: one}}, sensitivity.Options{},
+			map[string]float64{"m.A": 0.03, "m.B": 0.03, "m.C": -1}, map[string]string{"m.A": "a", "m.B": "a"}, "instructions", 0.005},
 		{"CPU profiles: the CPU default", []sensitivity.Benchmark{{ID: "cpu", Profile: cpu}}, sensitivity.Options{},
-			map[string]float64{"m.A": 0.05, "m.B": -1, "m.C": -1}, map[string]string{"m.A": "cpu"}, "seconds", 0.05},
+			map[string]float64{"m.A": 0.01 + 0.05, "m.B": -1, "m.C": -1}, map[string]string{"m.A": "cpu"}, "seconds", 0.05},
 		{"given default MDE", []sensitivity.Benchmark{{ID: "one", Profile: one}}, sensitivity.Options{DefaultMDE: 0.02},
-			map[string]float64{"m.A": 0.04, "m.B": 0.04, "m.C": -1}, map[string]string{"m.A": "one", "m.B": "one"}, "instructions", 0.02},
-		{"the threshold bounds a small MDE", []sensitivity.Benchmark{{ID: "one", Profile: one, MDE: 0.001}}, sensitivity.Options{Threshold: 0.02},
-			map[string]float64{"m.A": 0.04, "m.B": 0.04, "m.C": -1}, map[string]string{"m.A": "one", "m.B": "one"}, "instructions", 0.005},
+			map[string]float64{"m.A": (0.01 + 0.02) / 0.5, "m.B": (0.01 + 0.02) / 0.5, "m.C": -1}, map[string]string{"m.A": "one", "m.B": "one"}, "instructions", 0.02},
+		// MDE 0.1% under a 2% threshold: (2% + 0.1%) / 50%, not 2% / 50%.
+		{"an MDE below the threshold adds to it", []sensitivity.Benchmark{{ID: "one", Profile: one, MDE: 0.001}}, sensitivity.Options{Threshold: 0.02},
+			map[string]float64{"m.A": 0.042, "m.B": 0.042, "m.C": -1}, map[string]string{"m.A": "one", "m.B": "one"}, "instructions", 0.005},
+		// MDE 3% over a 1% threshold: (1% + 3%) / 50%, not 3% / 50%.
+		{"an MDE above the threshold has it added", []sensitivity.Benchmark{{ID: "one", Profile: one, MDE: 0.03}}, sensitivity.Options{Threshold: 0.01},
+			map[string]float64{"m.A": 0.08, "m.B": 0.08, "m.C": -1}, map[string]string{"m.A": "one", "m.B": "one"}, "instructions", 0.005},
 		{"no benchmark", nil, sensitivity.Options{},
 			map[string]float64{"m.A": -1, "m.B": -1, "m.C": -1}, nil, "instructions", 0.005},
 	} {
@@ -113,6 +122,7 @@ func TestComputeTable(t *testing.T) {
 				require.NotNil(t, f.DetectableSlowdown, f.Function)
 				assert.InDelta(t, want, *f.DetectableSlowdown, 1e-12, f.Function)
 				assert.Equal(t, tc.first[f.Function], f.Benchmark, f.Function)
+				assert.InDelta(t, *f.DetectableSlowdown, f.MDE/f.Share, 1e-12, "%s: the effective effect used over the share", f.Function)
 			}
 		})
 	}
