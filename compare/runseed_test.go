@@ -79,6 +79,11 @@ func TestInstructionsFixTheRuntimeSeed(t *testing.T) {
 	rep, err := compare.Run(context.Background(), compare.Options{Dir: repo.Dir, Base: "base", Head: "HEAD", Bench: ".",
 		Settings: compare.Settings{Metric: measure.Instructions, Seed: 1}, CacheDir: t.TempDir(), Out: t.TempDir()})
 	require.NoError(t, err)
+	noted := false
+	for _, n := range rep.Notes {
+		noted = noted || strings.Contains(n, "counted with a fixed runtime seed per run")
+	}
+	assert.True(t, noted, "the report says the seed was fixed: %q", rep.Notes)
 	res := byUnit(rep, "instructions/op")
 	require.Len(t, res, 2, "%+v", rep.Results)
 	for name, r := range res {

@@ -44,8 +44,21 @@ func (r *runner) countedOverlay(ctx context.Context, ws *workspace, side Side) (
 		}
 		return nil, "", FieldSettingsMetric.Errorf("instructions in the %s: %v", side, err)
 	}
+	if r.seeds[Base] == nil && r.seeds[Head] == nil {
+		r.note(seedNote(replace != nil))
+	}
 	r.seeds[side] = &seedOverlay{replace: replace, key: key}
 	return replace, key, nil
+}
+
+// seedNote is the report's note on the runtime's seed of the instructions
+// metric: fixed (the build overlays the runtime) or not (a target other
+// than Linux).
+func seedNote(fixed bool) string {
+	if !fixed {
+		return "instructions: the runtime's random seed is not fixed (the overlay that fixes it is for Linux targets): map layouts and random sources differ between processes"
+	}
+	return "instructions: counted with a fixed runtime seed per run (runtime/rand.go overlaid), the same in both versions: map layouts and random sources repeat across processes"
 }
 
 // seedEnv returns the environment of run run of trial trial under the
