@@ -3,7 +3,11 @@ package engine
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -109,4 +113,46 @@ func TestParseBenchTime(t *testing.T) {
 // TestCloseKeepsNothing: Close on a Raw that Run did not make does nothing.
 func TestCloseKeepsNothing(t *testing.T) {
 	(&Raw{}).Close()
+}
+
+// TestClaimConcurrent: comparisons that start in the same second, at the
+// same moment, each get an output directory of their own (two A/A runs
+// started together wrote into one).
+func TestClaimConcurrent(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), ".mbopt", "compare", "20261129-061737-c3095e7e578d-f14e6620b220")
+	const n = 8
+	got := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d, err := claim(dir)
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = d
+		}()
+	}
+	wg.Wait()
+	slices.Sort(got)
+	if u := slices.Compact(slices.Clone(got)); len(u) != n {
+		t.Fatalf("%d comparisons claimed %d directories: %q", n, len(u), got)
+	}
+	for _, d := range got {
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			t.Errorf("%s: not created (%v)", d, err)
+		}
+		if d != dir && !strings.HasPrefix(d, dir+"-") {
+			t.Errorf("%s: not named after %s", d, dir)
+		}
+	}
+	// A name that cannot be a directory is an error, not an endless search.
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := claim(filepath.Join(file, "x")); err == nil {
+		t.Error("claim under a file: no error")
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -138,15 +139,20 @@ func Run(ctx context.Context, p Plan) (*Raw, error) {
 	if err := r.resolve(ctx); err != nil {
 		return nil, err
 	}
-	out, err := r.outDir(start)
-	if err != nil {
-		return nil, err
-	}
-	ws, err := newWorkspace(ctx, r.mod.repo)
+	out, claimed, err := r.outDir(start)
 	if err != nil {
 		return nil, err
 	}
 	kept := false
+	defer func() {
+		if !kept && claimed { // failed: its own directory goes too
+			os.RemoveAll(out)
+		}
+	}()
+	ws, err := newWorkspace(ctx, r.mod.repo)
+	if err != nil {
+		return nil, err
+	}
 	defer func() {
 		if !kept { // failed: nothing is kept
 			ws.remove(ctx)
@@ -183,27 +189,49 @@ func (p *Plan) check() error {
 }
 
 // outDir returns the absolute output directory: Plan.Out, or a new
-// directory of the comparison's own (see [Plan.Out]).
-func (r *runner) outDir(start time.Time) (string, error) {
-	out := r.plan.Out
+// directory of the comparison's own (see [Plan.Out]), which it creates
+// (claimed) so that no other comparison takes it.
+func (r *runner) outDir(start time.Time) (out string, claimed bool, err error) {
+	out = r.plan.Out
 	if out == "" {
 		// Each comparison keeps its raw files: a directory of its own,
 		// named by the time and the two commits.
-		out = filepath.Join(r.mod.repo, r.mod.rel, statedir.Name, "compare", comparisonDir(start, r.vers[Base].rev, r.vers[Head].rev))
-		for i := 2; ; i++ {
-			if _, err := os.Stat(out); os.IsNotExist(err) {
-				break
-			}
-			out = strings.TrimSuffix(out, "-"+strconv.Itoa(i-1)) + "-" + strconv.Itoa(i)
+		out, err = claim(filepath.Join(r.mod.repo, r.mod.rel, statedir.Name, "compare", comparisonDir(start, r.vers[Base].rev, r.vers[Head].rev)))
+		if err != nil {
+			return "", false, FieldOut.Errorf("cannot create output directory %s: %v", out, err)
 		}
+		claimed = true
 	}
 	if abs, err := filepath.Abs(out); err == nil {
 		out = abs
 	}
 	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
-		return "", FieldOut.Errorf("output directory %s is a file; choose a directory", out)
+		return "", false, FieldOut.Errorf("output directory %s is a file; choose a directory", out)
 	}
-	return out, nil
+	return out, claimed, nil
+}
+
+// claim creates the directory dir, or dir-2, dir-3, … where a comparison
+// started in the same second (even at the same moment, in another
+// process) holds it, and returns the one it created: os.Mkdir fails on a
+// directory that exists, so two comparisons never share one.
+func claim(dir string) (string, error) {
+	if err := statedir.MkdirAll(filepath.Dir(dir)); err != nil {
+		return dir, err
+	}
+	for i := 1; ; i++ {
+		d := dir
+		if i > 1 {
+			d += "-" + strconv.Itoa(i)
+		}
+		err := os.Mkdir(d, 0o777)
+		if err == nil {
+			return d, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return d, err
+		}
+	}
 }
 
 // prepare builds the test binaries, chooses the units (a shard's share of
