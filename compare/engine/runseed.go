@@ -6,6 +6,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -28,7 +29,9 @@ type seedOverlay struct {
 // runtime's seed in version side's builds: with the instructions metric
 // only (nil and "" for time and cpu, whose binaries are Go's own), made
 // once per version from the go command its module selects. A runtime the
-// edits do not fit is an error naming the metric.
+// edits do not fit (runseed.ErrUnfit: an old or a newer Go release) is
+// counted as Go builds it, with a note that says why its seed is not
+// fixed; any other failure is an error naming the metric.
 func (r *runner) countedOverlay(ctx context.Context, ws *workspace, side Side) (map[string]string, string, error) {
 	if r.s.Metric != measure.Instructions {
 		return nil, "", nil
@@ -38,10 +41,14 @@ func (r *runner) countedOverlay(ctx context.Context, ws *workspace, side Side) (
 	}
 	v := r.vers[side]
 	replace, key, err := runseed.Overlay(ctx, r.plan.goCmd(), v.dir, r.plan.env(), filepath.Join(ws.dir, "runseed", side.String()))
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, "", ctx.Err()
-		}
+	switch {
+	case ctx.Err() != nil:
+		return nil, "", ctx.Err()
+	case errors.Is(err, runseed.ErrUnfit):
+		r.note(fmt.Sprintf("instructions: the %s's runtime random seed is not fixed (%v): map layouts and random sources differ between its processes", side, err))
+		r.seeds[side] = &seedOverlay{}
+		return nil, "", nil
+	case err != nil:
 		return nil, "", FieldSettingsMetric.Errorf("instructions in the %s: %v", side, err)
 	}
 	if r.seeds[Base] == nil && r.seeds[Head] == nil {

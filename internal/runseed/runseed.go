@@ -29,8 +29,9 @@
 // benchmarks still spread over 2.0–5.5% (which thread ran the setup).
 //
 // The edits are checked: when a Go release changes the code they rely
-// on, Overlay fails with an error naming the file and the text it did
-// not find, rather than build a binary whose seed is not fixed.
+// on, Overlay fails with [ErrUnfit] and the file and the text it did not
+// find, rather than build a binary whose seed is not fixed; the
+// comparison then counts with Go's own runtime and says so.
 package runseed
 
 import (
@@ -39,6 +40,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -149,6 +151,12 @@ func mboptCheap() uint64 {
 }
 `
 
+// ErrUnfit is the error of [Overlay] and [Patch] when the Go release's
+// runtime is not the one the edits fit (no runtime/rand.go before Go
+// 1.22, or code a later release changed): the seed cannot be fixed, and
+// a caller may count with Go's own runtime instead, saying so.
+var ErrUnfit = errors.New("the runtime's random seed cannot be fixed in this Go release")
+
 // Overlay writes, into dir, the runtime files and the go build -overlay
 // file that fix the runtime's seed for the go command goCmd ("" means
 // "go") run in moduleDir with env (nil means the process's), and returns
@@ -179,7 +187,7 @@ func Overlay(ctx context.Context, goCmd, moduleDir string, env []string, dir str
 	src := filepath.Join(goroot, "src", "runtime", "rand.go")
 	data, err := os.ReadFile(src)
 	if err != nil {
-		return nil, "", fmt.Errorf("reading the runtime's rand.go to fix its seed: %w", err)
+		return nil, "", fmt.Errorf("%w: reading the runtime's rand.go: %v", ErrUnfit, err)
 	}
 	patched, err := Patch(src, data)
 	if err != nil {
@@ -220,7 +228,7 @@ func Patch(file string, src []byte) ([]byte, error) {
 	s := string(src)
 	for _, e := range edits {
 		if n := strings.Count(s, e.old); n != 1 {
-			return nil, fmt.Errorf("%s: found %q %d times, not once: this Go release's runtime differs from what mbopt's fixed seed edits, so instruction counts cannot fix the runtime's seed; use another Go release or report it", file, strings.TrimSpace(e.old), n)
+			return nil, fmt.Errorf("%w: %s: found %q %d times, not once: this Go release's runtime differs from what mbopt's edits expect", ErrUnfit, file, strings.TrimSpace(e.old), n)
 		}
 		s = strings.Replace(s, e.old, e.new, 1)
 	}

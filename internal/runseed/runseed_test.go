@@ -39,7 +39,7 @@ func TestPatch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := runseed.Patch("/goroot/src/runtime/rand.go", []byte(tt.src))
 			if tt.err != "" {
-				require.Error(t, err)
+				require.ErrorIs(t, err, runseed.ErrUnfit, "a caller counts with Go's own runtime")
 				assert.Contains(t, err.Error(), "/goroot/src/runtime/rand.go")
 				assert.Contains(t, err.Error(), tt.err)
 				return
@@ -116,6 +116,28 @@ func main() {
 // orders and random numbers in every process that sets the same seed,
 // others for another seed, and, without the variable, different ones in
 // each process as Go's own runtime does.
+// TestOverlayOldRelease: a Go release without runtime/rand.go (before Go
+// 1.22) is ErrUnfit, which the comparison counts with Go's own runtime,
+// saying so; a go command that fails is another error.
+func TestOverlayOldRelease(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the overlay is for Linux")
+	}
+	dir := t.TempDir()
+	goroot := filepath.Join(dir, "goroot")
+	require.NoError(t, os.MkdirAll(filepath.Join(goroot, "src", "runtime"), 0o755))
+	fakeGo := filepath.Join(dir, "go")
+	require.NoError(t, os.WriteFile(fakeGo, []byte("#!/bin/sh\nprintf '%s\\nlinux\\n' "+goroot+"\n"), 0o755))
+	_, _, err := runseed.Overlay(context.Background(), fakeGo, dir, nil, filepath.Join(dir, "overlay"))
+	require.ErrorIs(t, err, runseed.ErrUnfit)
+	assert.Contains(t, err.Error(), "rand.go")
+	failing := filepath.Join(dir, "gofail")
+	require.NoError(t, os.WriteFile(failing, []byte("#!/bin/sh\necho broken >&2\nexit 1\n"), 0o755))
+	_, _, err = runseed.Overlay(context.Background(), failing, dir, nil, filepath.Join(dir, "overlay"))
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, runseed.ErrUnfit)
+}
+
 func TestOverlay(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the runtime with the overlay (about 30 s the first time); skipped with -short")
