@@ -71,12 +71,13 @@
 //     benchmark runs, as for a changed one);
 //   - a new function folds into the functions of its package that
 //     shrank (code moved out of them): its cost joins their change;
-//   - what is left (unclear functions, new ones with nowhere to go)
-//     counts as its fraction of the benchmark's total times the
-//     benchmark's share of the application ([AppImpact.Unattributed]).
+//   - what is left (unclear functions the application runs, new ones
+//     with nowhere to go) counts as its fraction of the benchmark's
+//     total times the benchmark's share of the application
+//     ([AppImpact.Unattributed]).
 //
-// Functions the application does not run weigh nothing, so a change
-// confined to them estimates 0. The interval is a percentile bootstrap
+// Functions the application does not run weigh nothing, whether their
+// base is clear or not, so a change confined to them estimates 0. The interval is a percentile bootstrap
 // over the same hierarchical resampling as the benchmark's own estimate
 // (trials, runs and measurements of both versions, drawn by
 // benchstats.ResampleHierarchy), each term recomputed from the drawn

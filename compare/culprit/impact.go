@@ -52,9 +52,10 @@ type AppImpact struct {
 	BenchmarkShare float64 `json:"app_benchmark_share,omitempty"`
 	// Unattributed is the part of the movement (a share, 0..1) in
 	// culprits whose relative change cannot be formed and that fold into
-	// no other function (KindUnclear, or KindNew with no function of its
-	// package that shrank): it enters the estimate as its fraction of the
-	// benchmark's total times BenchmarkShare.
+	// no other function (KindUnclear in a function the application
+	// runs, or KindNew with no function of its package that shrank): it
+	// enters the estimate as its fraction of the benchmark's total
+	// times BenchmarkShare.
 	Unattributed float64 `json:"app_unattributed_share,omitempty"`
 	// NoImpact marks a change that lies outside the application's
 	// functions: with BasisFunctions, RelevantShare below NoImpactShare;
@@ -138,7 +139,14 @@ func newModel(changed []*fn, all map[string]*fn, opt Options, base, head []map[s
 				left = append(left, g)
 			}
 		case KindUnclear:
-			left = append(left, g)
+			// A function the application does not run weighs
+			// nothing, whatever its base, as a changed one does
+			// (its share is 0). A new function stays in left
+			// (above) although the application's profile, of
+			// another version, cannot hold it.
+			if _, ok := app.Share(g.name); ok {
+				left = append(left, g)
+			}
 		}
 	}
 	for _, names := range m.folded {
