@@ -2,6 +2,8 @@ package flow_test
 
 import (
 	"context"
+	"database/sql"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -21,6 +23,28 @@ func TestMeasuredMDEs(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	mdes, err := flow.MeasuredMDEs(ctx, filepath.Join(dir, "none.db"))
+	require.NoError(t, err)
+	assert.Nil(t, mdes)
+	// An empty file: what another mbopt compare creating the history at
+	// this moment leaves for an instant (a compare started beside it
+	// failed, "not an mbopt history database: the file is empty", and
+	// wrote no report).
+	empty := filepath.Join(dir, "empty.db")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	mdes, err = flow.MeasuredMDEs(ctx, empty)
+	require.NoError(t, err)
+	assert.Nil(t, mdes)
+	// An SQLite database without tables: the next instant of the same.
+	bare := filepath.Join(dir, "bare.db")
+	db, err := sql.Open("sqlite", bare)
+	require.NoError(t, err)
+	_, err = db.Exec("PRAGMA user_version = 0; CREATE TABLE t(x); DROP TABLE t")
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+	_, err = history.OpenReadOnly(ctx, bare)
+	require.ErrorIs(t, err, history.ErrNothingYet)
+	require.ErrorIs(t, err, history.ErrNotHistory)
+	mdes, err = flow.MeasuredMDEs(ctx, bare)
 	require.NoError(t, err)
 	assert.Nil(t, mdes)
 

@@ -71,15 +71,20 @@ func SensitivityMDEs(ctx context.Context, cfg *analysis.Config, path string) err
 // path ("": history.PathIn of the current directory), for
 // analysis.Options.MDEs, which makes the caught objective the default
 // when they exist; nil, and no error, when there is no database at path
-// yet (mbopt compare writes it) or it holds no comparison.
+// yet (mbopt compare writes it), one that holds nothing yet
+// (history.ErrNothingYet: what a compare creating it beside this one leaves
+// for an instant) or one that holds no comparison.
 func MeasuredMDEs(ctx context.Context, path string) (map[string]float64, error) {
 	path = historyPath(path)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	st, err := OpenHistory(ctx, path)
-	if err != nil {
-		return nil, err
+	st, err := history.OpenReadOnly(ctx, path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, history.ErrNothingYet):
+		return nil, nil
+	case err != nil:
+		return nil, historyError(path, err)
 	}
 	defer st.Close()
 	return latestMDEs(ctx, st)

@@ -55,7 +55,7 @@ func openReadOnly(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	if v == 0 {
-		return nil, fmt.Errorf("%w: an SQLite database without tables", ErrNotHistory)
+		return nil, emptyError{"an SQLite database without tables"}
 	}
 	db, err := readConnection(ctx, path, look.Has("immutable"))
 	if err != nil {
@@ -156,7 +156,7 @@ func checkHeader(path string) error {
 	n, err := io.ReadFull(f, head)
 	switch {
 	case n == 0:
-		return fmt.Errorf("%w: the file is empty; mbopt compare writes a history", ErrNotHistory)
+		return emptyError{"the file is empty; mbopt compare writes a history"}
 	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF):
 		return err
 	case string(head[:n]) != sqliteMagic:

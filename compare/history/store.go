@@ -41,6 +41,21 @@ type Store struct {
 // of someone else's.
 var ErrNotHistory = errors.New("not an mbopt history database")
 
+// ErrNothingYet is returned (wrapped, beside [ErrNotHistory]) by
+// [OpenReadOnly] for a history that holds nothing yet: an empty file, or
+// an SQLite database without tables, which [Open] makes a history of (and
+// which is what a compare creating the database leaves for an instant).
+var ErrNothingYet = errors.New("no history in it yet")
+
+// emptyError is the error of a history that holds nothing yet: it is
+// both ErrNotHistory and ErrNothingYet.
+type emptyError struct{ why string }
+
+func (e emptyError) Error() string { return ErrNotHistory.Error() + ": " + e.why }
+
+// Is reports whether target is ErrNotHistory or ErrNothingYet.
+func (emptyError) Is(target error) bool { return target == ErrNotHistory || target == ErrNothingYet }
+
 // Open opens the history database at path, creating it (and its
 // directory) when it does not exist, and migrates it to [SchemaVersion].
 // When Open creates a directory named ".mbopt", it writes a .gitignore
