@@ -43,7 +43,7 @@ func TestSensitivityExample(t *testing.T) {
 		}
 		covered++
 		assert.True(t, rep.Coverage.Covered.Has(id), "%s is caught, so some benchmark covers it", f.Function)
-		assert.InDelta(t, f.MDE/f.Share, *f.DetectableSlowdown, 1e-12)
+		assert.InDelta(t, f.Effect/f.Share, *f.DetectableSlowdown, 1e-12)
 	}
 	assert.Positive(t, covered)
 	t.Logf("%d project functions: %d caught at some slowdown, %d never; caught curve %+v, minimal suite %+v", len(r.Functions), covered, never, r.Caught, r.SuiteCaught)

@@ -54,7 +54,7 @@ func (r *Result) Regroup(targets []Target, negligibleLast bool) {
 			return cmp.Or(cmp.Compare(b.AppShare, a.AppShare), cmp.Compare(a.Function, b.Function))
 		})
 		first := unnoticed[0]
-		rec.DetectableSlowdown, rec.Benchmark, rec.Share, rec.MDE = first.DetectableSlowdown, first.Benchmark, first.Share, first.MDE
+		rec.DetectableSlowdown, rec.Benchmark, rec.Share, rec.MDE, rec.Effect = first.DetectableSlowdown, first.Benchmark, first.Share, first.MDE, first.Effect
 		for _, f := range unnoticed {
 			rec.Members = append(rec.Members, f.Function)
 		}

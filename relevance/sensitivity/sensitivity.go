@@ -99,10 +99,13 @@ type Function struct {
 	Benchmark string `json:"benchmark,omitempty"`
 	// Share is its flat share of Benchmark's per-operation cost, 0..1.
 	Share float64 `json:"benchmark_share,omitempty"`
-	// MDE is Benchmark's effective detectable effect E_b used: the
-	// threshold plus its minimum detectable effect (measured, or the
-	// default), so DetectableSlowdown = MDE / Share.
+	// MDE is Benchmark's minimum detectable effect used: measured, or
+	// the default.
 	MDE float64 `json:"mde,omitempty"`
+	// Effect is Benchmark's effective detectable effect E_b: the
+	// threshold plus MDE ([Benchmark]'s rule), so DetectableSlowdown =
+	// Effect / Share.
+	Effect float64 `json:"effect,omitempty"`
 }
 
 // Caught reports whether the suite would catch a slowdown s of f.
@@ -256,7 +259,7 @@ func detectable(app *callgraph.Graph, appShares map[string]float64, benches []Be
 		fns[i] = Function{Function: n.Name, AppShare: share}
 	}
 	for _, b := range benches {
-		mde := b.effect(defaultMDE, threshold)
+		mde, effect := cmp.Or(b.MDE, defaultMDE), b.effect(defaultMDE, threshold)
 		for name, share := range b.shares() {
 			if share <= 0 {
 				continue
@@ -265,10 +268,10 @@ func detectable(app *callgraph.Graph, appShares map[string]float64, benches []Be
 			if !ok {
 				continue
 			}
-			s := mde / share
+			s := effect / share
 			f := &fns[id]
 			if f.DetectableSlowdown == nil || s < *f.DetectableSlowdown || s == *f.DetectableSlowdown && b.ID < f.Benchmark {
-				f.DetectableSlowdown, f.Benchmark, f.Share, f.MDE = &s, b.ID, share, mde
+				f.DetectableSlowdown, f.Benchmark, f.Share, f.MDE, f.Effect = &s, b.ID, share, mde, effect
 			}
 		}
 	}

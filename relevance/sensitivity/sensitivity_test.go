@@ -122,7 +122,8 @@ func TestComputeTable(t *testing.T) {
 				require.NotNil(t, f.DetectableSlowdown, f.Function)
 				assert.InDelta(t, want, *f.DetectableSlowdown, 1e-12, f.Function)
 				assert.Equal(t, tc.first[f.Function], f.Benchmark, f.Function)
-				assert.InDelta(t, *f.DetectableSlowdown, f.MDE/f.Share, 1e-12, "%s: the effective effect used over the share", f.Function)
+				assert.InDelta(t, *f.DetectableSlowdown, f.Effect/f.Share, 1e-12, "%s: the effective effect used over the share", f.Function)
+				assert.InDelta(t, f.Effect, f.MDE+r.Threshold, 1e-12, "%s: the threshold plus the MDE (the issue's JSON mde is the benchmark's own)", f.Function)
 			}
 		})
 	}
