@@ -149,7 +149,7 @@ func (c *comparison) explain(ctx context.Context, res *Result, dir string, app *
 		Benchmark: res.Estimate, Changed: res.Verdict != benchstats.Unchanged,
 	}
 	if res.Impact != nil {
-		opt.BenchmarkShare = res.Impact.Flat
+		opt.BenchmarkShare = res.Impact.Attributed
 	}
 	d, a := culprit.Explain(ms[Base], ms[Head], opt)
 	res.Culprits = d.Culprits[:min(len(d.Culprits), MaxCulprits)]
