@@ -967,7 +967,10 @@
 //   - --bench PATTERN [PACKAGES], --head REV, --metric, --trials, --runs,
 //     --count, --benchtime, --target-mde, --seed: the comparison, as in
 //     mbopt compare (--count and --benchtime default to the metric's
-//     defaults, 1 and 100ms under instructions); --metric
+//     defaults, 1 and 100ms under instructions; PACKAGES default to
+//     ./..., so name the suite's packages where the module also holds
+//     the application's own benchmark, or it joins the comparison and
+//     catches what the suite would not); --metric
 //     defaults as there, to instructions wherever mutate runs (the sizing
 //     needs Valgrind anyway), and so does --target-mde (0.1%: trials are
 //     added until each benchmark's interval is that tight; negative keeps
