@@ -428,17 +428,18 @@ func TestCountInstructionsAfterSetup(t *testing.T) {
 	needValgrind(t)
 	o := fixture(t, "BenchmarkSetup")
 	fixed := o
-	// As large as the budget makes them: the search for i<<10 costs
-	// more or less as i grows, so the count per op depends on N.
-	fixed.N1, fixed.N2 = 200000, 2000000
-	want, err := CountInstructions(context.Background(), fixed)
-	require.NoError(t, err)
-
 	o.InstrPerOp = 1e8 // the setup's count: N2 = 5
 	n1, n2, err := o.instructionCounts()
 	require.NoError(t, err)
 	require.Equal(t, 5, n2)
 	got, err := CountInstructions(context.Background(), o)
+	require.NoError(t, err)
+	// Fixed, large counts at the N2 the recount reached: the search for
+	// i<<10 costs more as i grows, so the count per op depends on N (at
+	// fixed counts 200,000 and 2,000,000 it read 242.6 against 237.5 at
+	// N2 = 10,000,000, 2.1% apart).
+	fixed.N1, fixed.N2 = got.N2/10, got.N2
+	want, err := CountInstructions(context.Background(), fixed)
 	require.NoError(t, err)
 	t.Logf("fixed counts %d, %d: %.1f instructions/op; from counts %d, %d: %.1f at N2 = %d", fixed.N1, fixed.N2, want.PerOp, n1, n2, got.PerOp, got.N2)
 	assert.Greater(t, got.N2, 100*n2)
