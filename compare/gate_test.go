@@ -56,5 +56,5 @@ func TestGateAppImpact(t *testing.T) {
 	assert.NoError(t, err)
 	assert.Equal(t, compare.FailOnAppImpact, f)
 	_, err = compare.ParseFailOn("impact")
-	assert.EqualError(t, err, `unknown gate "impact": valid values are definite-regression, any-regression, app-impact, never`)
+	assert.EqualError(t, err, `unknown gate "impact": valid values are {definite-regression|any-regression|app-impact|never}`)
 }

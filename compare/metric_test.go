@@ -136,7 +136,7 @@ func TestMetricChecked(t *testing.T) {
 	var ie *mbopt.Error
 	require.True(t, errors.As(err, &ie), "%v", err)
 	assert.Equal(t, mbopt.Field("Settings.Metric"), ie.Field)
-	assert.Contains(t, err.Error(), "valid values are time, cpu, instructions")
+	assert.Contains(t, err.Error(), "valid values are {time|cpu|instructions}")
 
 	t.Setenv("PATH", t.TempDir())
 	_, err = compare.Run(context.Background(), compare.Options{Dir: t.TempDir(), Settings: compare.Settings{Metric: measure.Instructions}})

@@ -30,7 +30,7 @@ func TestHistoryCheck(t *testing.T) {
 		{"detector options", HistoryConfig{Detect: bad}, "Window"},
 		{"output onto the database", HistoryConfig{Detect: d, History: "h.db", Output: "h.db-wal"}, "Config.Output h.db-wal is the input h.db-wal: writing the result there would overwrite it; choose another file"},
 		{"a metric's unit", HistoryConfig{Detect: d, Metric: measure.CPU, Unit: "cpu-sec/op"}, ""},
-		{"unknown metric", HistoryConfig{Detect: d, Metric: "wall"}, `unknown metric "wall": valid values are time, cpu, instructions`},
+		{"unknown metric", HistoryConfig{Detect: d, Metric: "wall"}, `unknown metric "wall": valid values are {time|cpu|instructions}`},
 		{"metric and another unit", HistoryConfig{Detect: d, Metric: measure.Instructions, Unit: "sec/op"}, "Config.Metric instructions shows the unit instructions/op, but Config.Unit is sec/op: give one of them"},
 	}
 	for _, tt := range tests {

@@ -26,7 +26,7 @@ func TestCompareConfigResolve(t *testing.T) {
 		{name: "a negative count", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Resamples: -1}}},
 			err: "Config.Settings.Resamples -1: it must be positive, such as 10000"},
 		{name: "unknown metric", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Metric: "wall"}}},
-			err: `unknown metric "wall": valid values are time, cpu, instructions`},
+			err: `unknown metric "wall": valid values are {time|cpu|instructions}`},
 		{name: "time stays time", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Metric: measure.Time, Count: 5}}},
 			want: CompareConfig{FailOn: compare.FailOnDefiniteRegression, Options: compare.Options{Settings: compare.Settings{Count: 5}}}},
 		{name: "a counting metric keeps a count set", cfg: CompareConfig{Options: compare.Options{Settings: compare.Settings{Metric: measure.Instructions, Count: 5}}},

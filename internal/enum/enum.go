@@ -46,7 +46,7 @@ func Check(what, s string, names ...string) error {
 
 // ParseName is [Parse] for an enumeration whose values are their names
 // (a string type): the value of valid equal to s, or the error
-// `WHAT "s": valid values are a, b, c`.
+// `WHAT "s": valid values are {a|b|c}`, as [Check] words it.
 func ParseName[T ~string](what, s string, valid []T) (T, error) {
 	names := make([]string, len(valid))
 	for i, v := range valid {
@@ -54,5 +54,5 @@ func ParseName[T ~string](what, s string, valid []T) (T, error) {
 			return v, nil
 		}
 	}
-	return "", fmt.Errorf("%s %q: valid values are %s", what, s, strings.Join(names, ", "))
+	return "", Check(what, s, names...)
 }

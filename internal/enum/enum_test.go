@@ -44,7 +44,7 @@ func TestParse(t *testing.T) {
 	for s, want := range map[string]string{
 		"red":   "red",
 		"green": "green",
-		"Red":   `error: unknown color "Red": valid values are red, green`,
+		"Red":   `error: unknown color "Red": valid values are {red|green}`,
 	} {
 		v, err := ParseName("unknown color", s, []color{"red", "green"})
 		assert.Equal(t, want, outcome(v, err), "%q", s)
