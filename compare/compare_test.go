@@ -28,7 +28,7 @@ func quick(seed uint64) compare.Settings {
 func verdicts(rep *compare.Report) map[string]benchstats.Verdict {
 	m := map[string]benchstats.Verdict{}
 	for _, r := range rep.Results {
-		if r.Unit == "sec/op" && r.Status == compare.Compared {
+		if r.Unit == rep.Settings.Metric.Unit() && r.Status == compare.Compared {
 			m[r.Name] = r.Verdict
 		}
 	}
