@@ -2,10 +2,12 @@ package verdict
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/mutate"
 )
 
@@ -15,8 +17,10 @@ var MutationFormats = []string{"text", "json"}
 // WriteMutation writes the mutant r to w in format, one of
 // [MutationFormats]: text (whether the suite caught it and by which
 // benchmarks, how the busy loop was sized, then the comparison as
-// [WriteText] writes it) or json (the indented mutate.Result: a top-level
-// "caught" beside the comparison).
+// [WriteText] writes it, its head named as the base revision with the
+// function slowed, "HEAD with F slowed by +10%": both sides are built from
+// one revision) or json (the indented mutate.Result: a top-level "caught"
+// beside the comparison, whose head spec is the revision's).
 func WriteMutation(w io.Writer, r *mutate.Result, format string) error {
 	switch format {
 	case "json":
@@ -38,9 +42,18 @@ func WriteMutation(w io.Writer, r *mutate.Result, format string) error {
 		if _, err := w.Write(b.Bytes()); err != nil {
 			return err
 		}
-		return WriteText(w, r.Report)
+		return WriteText(w, mutantReport(r))
 	}
 	return fmt.Errorf("verdict: unknown format %q", format)
+}
+
+// mutantReport returns a copy of r's comparison whose head revision says
+// it is the mutant: "HEAD with F slowed by +10%" (its commit, the base's,
+// is kept).
+func mutantReport(r *mutate.Result) *compare.Report {
+	rep := *r.Report
+	rep.Head.Spec = fmt.Sprintf("%s with %s slowed by %+.4g%%", cmp.Or(rep.Head.Spec, "HEAD"), r.Function, 100*r.Slowdown)
+	return &rep
 }
 
 // WriteMutations writes the mutants rs, one per function, to w in format:

@@ -32,6 +32,9 @@ func TestWriteMutation(t *testing.T) {
 			var text, js bytes.Buffer
 			require.NoError(t, verdict.WriteMutation(&text, &tc.r, "text"))
 			assert.True(t, strings.HasPrefix(text.String(), tc.text), text.String())
+			// Both sides are built from HEAD: the header says which one is
+			// the mutant (the test's reports name no revision: HEAD).
+			assert.Contains(t, text.String(), "\nbase  \nhead  HEAD with example.com/m/p.Parse slowed by +10%\n", text.String())
 			require.NoError(t, verdict.WriteMutation(&js, &tc.r, "json"))
 			var doc map[string]any
 			require.NoError(t, json.Unmarshal(js.Bytes(), &doc))
@@ -40,6 +43,16 @@ func TestWriteMutation(t *testing.T) {
 			assert.Error(t, verdict.WriteMutation(&js, &tc.r, "html"))
 		})
 	}
+	// A named revision is kept, with its commit, on both sides; the
+	// JSON's head spec stays the revision's.
+	rev := compare.Revision{Spec: "v1.2", Commit: "0123456789abcdef"}
+	r := mutate.Result{Function: "example.com/m/p.Parse", Slowdown: 0.05, Sizing: z, Report: &compare.Report{Base: rev, Head: rev}}
+	var text, js bytes.Buffer
+	require.NoError(t, verdict.WriteMutation(&text, &r, "text"))
+	assert.Contains(t, text.String(), "\nbase  v1.2  0123456789ab\nhead  v1.2 with example.com/m/p.Parse slowed by +5%  0123456789ab\n", text.String())
+	require.NoError(t, verdict.WriteMutation(&js, &r, "json"))
+	assert.Contains(t, js.String(), `"spec": "v1.2"`)
+	assert.NotContains(t, js.String(), "slowed")
 }
 
 // TestWriteScore: the text says the score, each prediction with what its
