@@ -10,7 +10,9 @@ import (
 )
 
 // SuiteCost compares the running cost of Algorithm 2's suite with the
-// cheapest suite of the same coverage (see analysis.SuiteCost). Seconds.
+// cheapest suite of the same coverage and, when another objective or a
+// budget chose the suite, with that suite's (see analysis.SuiteCost).
+// Seconds.
 type SuiteCost struct {
 	// Source is where the costs came from: "file", "config", "manifest"
 	// or "profiles" (each profile's recorded duration).
@@ -27,6 +29,26 @@ type SuiteCost struct {
 	CheapestSeconds float64 `json:"cheapest_seconds"`
 	// CheapestBenchmarks is the number of benchmarks in it.
 	CheapestBenchmarks int `json:"cheapest_benchmarks"`
+	// Selected is the cost of the selected suite when a selection other
+	// than the cost objective's chose it; absent when the suite is
+	// Algorithm 2's or the cheapest.
+	Selected *SelectedCost `json:"selected,omitempty"`
+}
+
+// SelectedCost is the running cost of the selected suite (see
+// analysis.SelectedCost). Seconds.
+type SelectedCost struct {
+	// Objective is the selection's objective: "nodes", "impact" or
+	// "caught".
+	Objective string `json:"objective"`
+	// Weighted reports that the scenarios' weights weighed the picks.
+	Weighted bool `json:"weighted,omitempty"`
+	// BudgetSeconds is the selection's budget; absent when none.
+	BudgetSeconds float64 `json:"budget_seconds,omitempty"`
+	// Seconds sums the suite's benchmark costs.
+	Seconds float64 `json:"seconds"`
+	// Benchmarks is the number of benchmarks in the suite.
+	Benchmarks int `json:"benchmarks"`
 }
 
 // CostCertificate bounds the cost of the cheapest suite with Algorithm 2's
@@ -64,6 +86,10 @@ func addCosts(d *Document, rep *analysis.Report) {
 			Algorithm2Seconds: ns(c.Algorithm2), Algorithm2Benchmarks: c.Algorithm2Size,
 			CheapestSeconds: ns(c.Cheapest), CheapestBenchmarks: c.CheapestSize,
 		}
+		if sel := c.Selected; sel != nil {
+			d.SuiteCost.Selected = &SelectedCost{Objective: sel.Objective.String(), Weighted: sel.Weighted,
+				BudgetSeconds: ns(sel.Budget), Seconds: ns(sel.Seconds), Benchmarks: sel.Size}
+		}
 	}
 	if c := rep.CostCertificate; c != nil {
 		d.CostCertificate = &CostCertificate{
@@ -91,9 +117,21 @@ func costSource(source string, files []string) string {
 
 // SuiteCostText is the one-line comparison of Algorithm 2's suite cost with
 // the cheapest equal-coverage suite's, shown in every report after "suite
-// cost:" or a heading.
+// cost:" or a heading; when another objective or a budget chose the suite
+// (c.Selected), it starts with that suite's cost: "selected suite
+// (--objective caught) 0.53s (2 benchmarks); ".
 func SuiteCostText(c *SuiteCost) string {
 	var b strings.Builder
+	if s := c.Selected; s != nil {
+		how := "--objective " + s.Objective
+		if s.Weighted {
+			how += ", weighted by scenario"
+		}
+		if s.BudgetSeconds > 0 {
+			how += ", --budget " + secs(s.BudgetSeconds)
+		}
+		fmt.Fprintf(&b, "selected suite (%s) %s (%s); ", how, secs(s.Seconds), textutil.Plural(s.Benchmarks, "benchmark"))
+	}
 	fmt.Fprintf(&b, "Algorithm 2 %s (%s); ", secs(c.Algorithm2Seconds), textutil.Plural(c.Algorithm2Benchmarks, "benchmark"))
 	if c.CheapestSeconds < c.Algorithm2Seconds {
 		fmt.Fprintf(&b, "cheapest with the same coverage %s (%s, --objective cost)", secs(c.CheapestSeconds), textutil.Plural(c.CheapestBenchmarks, "benchmark"))

@@ -174,6 +174,13 @@ func TestSuiteCostText(t *testing.T) {
 			"Algorithm 2 3.00s (1 benchmark); no cheaper suite with the same coverage found (--objective cost); costs from the collection manifest p/manifest.json"},
 		{"costs file", report.SuiteCost{Source: "file", SourceFiles: []string{"costs.csv"}, Algorithm2Seconds: 2, Algorithm2Benchmarks: 2, CheapestSeconds: 1, CheapestBenchmarks: 1},
 			"Algorithm 2 2.00s (2 benchmarks); cheapest with the same coverage 1.00s (1 benchmark, --objective cost); costs from costs.csv"},
+		// Another objective chose the suite: its cost comes first.
+		{"caught suite", report.SuiteCost{Source: "profiles", Algorithm2Seconds: 20.52, Algorithm2Benchmarks: 4, CheapestSeconds: 20.52, CheapestBenchmarks: 4,
+			Selected: &report.SelectedCost{Objective: "caught", Seconds: 0.53, Benchmarks: 2}},
+			"selected suite (--objective caught) 0.53s (2 benchmarks); Algorithm 2 20.52s (4 benchmarks); no cheaper suite with the same coverage found (--objective cost); costs from each profile's recorded duration"},
+		{"budgeted, weighted suite", report.SuiteCost{Source: "file", SourceFiles: []string{"costs.csv"}, Algorithm2Seconds: 2, Algorithm2Benchmarks: 2, CheapestSeconds: 1, CheapestBenchmarks: 1,
+			Selected: &report.SelectedCost{Objective: "nodes", Weighted: true, BudgetSeconds: 1.5, Seconds: 1, Benchmarks: 1}},
+			"selected suite (--objective nodes, weighted by scenario, --budget 1.50s) 1.00s (1 benchmark); Algorithm 2 2.00s (2 benchmarks); cheapest with the same coverage 1.00s (1 benchmark, --objective cost); costs from costs.csv"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

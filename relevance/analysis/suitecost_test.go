@@ -69,11 +69,22 @@ func TestRunCostsFromProfileDurations(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"A", "B"}, rep.Suite.IDs(), "Slow does not fit in 10 s")
 	assert.Equal(t, 2.0, rep.Selection.TotalCost)
+	assert.Equal(t, &analysis.SelectedCost{Objective: optimize.NodeCount, Budget: 10, Seconds: 2, Size: 2}, rep.SuiteCost.Selected,
+		"the budget chose the suite: its cost is reported beside Algorithm 2's")
+
+	// Another objective's suite is costed too: at a 1% MDE Slow alone
+	// catches a +10% slowdown of every function (a quarter of it each: +8%).
+	cfg.Select = analysis.SelectConfig{Objective: optimize.Caught, Caught: analysis.SensitivityConfig{DefaultMDE: 0.01}}
+	rep, err = analysis.Run(context.Background(), cfg)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Slow"}, rep.Suite.IDs())
+	assert.Equal(t, &analysis.SelectedCost{Objective: optimize.Caught, Seconds: 42, Size: 1}, rep.SuiteCost.Selected)
 
 	cfg.Select, cfg.Certify = analysis.SelectConfig{Objective: optimize.Cost}, true
 	rep, err = analysis.Run(context.Background(), cfg)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"A", "B"}, rep.Suite.IDs())
+	assert.Nil(t, rep.SuiteCost.Selected, "the cheapest suite's cost is already there")
 	require.NotNil(t, rep.CostCertificate)
 	assert.InDelta(t, 2, rep.CostCertificate.LowerBound, 1e-9, "LP: x_Slow + x_A ≥ 1 and x_Slow + x_B ≥ 1 at 42, 1, 1 s: optimum 2")
 	assert.Equal(t, 42.0, rep.CostCertificate.Greedy)
