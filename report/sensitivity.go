@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/mbopt/mbopt/relevance/sensitivity"
 	"github.com/mbopt/mbopt/report/internal/doc"
@@ -42,12 +43,41 @@ func writeSensitivityText(w io.Writer, s *sensitivity.Result) {
 	doc.Text(w).Table(sensitivityRecommendationsTable(s))
 }
 
-// slowdownText words a detectable slowdown: "+5.0%", or "never".
-func slowdownText(s *float64) string {
+// slowdownText words a detectable slowdown of r: "+5.0%", or "never".
+// One decimal, as the curve's slowdowns print, unless that would round it
+// down onto a slowdown it exceeds (r's caught curve points and its
+// RecommendSlowdown): then as many more digits, up to four, as set it
+// apart ("+1.03%", not "+1.0%" beside a curve row "+1.0%" that does not
+// catch it). Rounding up onto a point is left alone: the point catches it.
+func slowdownText(s *float64, r *sensitivity.Result) string {
 	if s == nil {
 		return "never"
 	}
-	return "+" + render.Pct(*s)
+	for digits := 1; ; digits++ {
+		text := fmt.Sprintf("%.*f", digits, 100**s)
+		if digits == 4 || !roundsOntoStep(text, *s, r) {
+			return "+" + text + "%"
+		}
+	}
+}
+
+// roundsOntoStep reports whether text, a percentage printed for the
+// slowdown d, reads as no more than one of r's slowdowns that d exceeds.
+func roundsOntoStep(text string, d float64, r *sensitivity.Result) bool {
+	printed, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return false
+	}
+	steps := []float64{r.RecommendSlowdown}
+	for _, c := range r.Caught {
+		steps = append(steps, c.Slowdown)
+	}
+	for _, step := range steps {
+		if d > step && printed <= 100*step*(1+1e-12) {
+			return true
+		}
+	}
+	return false
 }
 
 // writeSensitivityMarkdown writes the detectable slowdowns as Markdown:

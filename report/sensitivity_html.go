@@ -37,7 +37,7 @@ func sensitivityFunctionsTable(s *sensitivity.Result) *doc.Table {
 		if f.Benchmark != "" {
 			by = doc.CodeCell(f.Benchmark)
 		}
-		t.Add(doc.CodeCell(f.Function), doc.FigureCell(render.Pct(f.AppShare)), doc.FigureCell(slowdownText(f.DetectableSlowdown)), by)
+		t.Add(doc.CodeCell(f.Function), doc.FigureCell(render.Pct(f.AppShare)), doc.FigureCell(slowdownText(f.DetectableSlowdown, s)), by)
 	}
 	return t
 }
@@ -76,7 +76,7 @@ func sensitivityRecommendationsTable(s *sensitivity.Result) *doc.Table {
 			by = doc.CodeCell(r.Benchmark)
 		}
 		t.Add(doc.FigureCell(fmt.Sprint(i+1)), doc.CodeCell(r.Function.Function, marks...), doc.FigureCell(render.Pct(r.Unnoticed)),
-			doc.FigureCell(slowdownText(r.DetectableSlowdown)), by)
+			doc.FigureCell(slowdownText(r.DetectableSlowdown, s)), by)
 	}
 	return t
 }

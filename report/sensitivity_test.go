@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -105,4 +106,44 @@ func TestCaughtObjectiveSections(t *testing.T) {
 	assert.Equal(t, doc.Selection.Caught.WholeShare, doc.Selection.Caught.SuiteShare)
 	assert.Equal(t, 0.1, doc.Selection.Caught.Slowdown)
 	assert.Equal(t, "caught", doc.Certificate.Objective)
+}
+
+// TestDetectableSlowdownDigits: a detectable slowdown prints with one
+// decimal, like the caught curve's rows, unless that would round it down
+// onto a curve slowdown it exceeds: +1.033% beside a row "+1.0%" that does
+// not catch it prints as +1.03%, not +1.0%.
+func TestDetectableSlowdownDigits(t *testing.T) {
+	cfg := analysis.Config{App: []string{"../testdata/profiles/example/app.pprof"}, Micro: []string{"../testdata/profiles/example/micro"}, Modules: []string{"example.com/tinytsdb"},
+		Sensitivity: &analysis.SensitivityConfig{}}
+	rep, err := analysis.Run(context.Background(), cfg)
+	require.NoError(t, err)
+	const top = "example.com/tinytsdb/encoding.(*bitReader).readBits"
+	require.Equal(t, top, rep.Sensitivity.Functions[0].Function)
+	for _, tc := range []struct {
+		slowdown float64
+		want     string
+	}{
+		{0.01033, "+1.03%"},     // the issue's: not caught at the +1.0% row
+		{0.0104, "+1.04%"},      // would round to +1.0%
+		{0.00996, "+1.0%"},      // rounds up onto +1.0%, which catches it
+		{0.01, "+1.0%"},         // caught at +1.0%
+		{0.0234, "+2.3%"},       // no curve point near
+		{0.1004, "+10.04%"},     // the recommendations' +10%
+		{0.050001, "+5.0001%"},  // as many digits as it takes
+		{0.0500001, "+5.0000%"}, // up to four
+	} {
+		d := report.Build(rep)
+		s := tc.slowdown
+		d.Sensitivity.Functions[0].DetectableSlowdown = &s
+		var text bytes.Buffer
+		require.NoError(t, report.WriteText(&text, d, report.TextOptions{}))
+		var row []string
+		for line := range strings.Lines(text.String()) {
+			if f := strings.Fields(line); len(f) == 4 && f[0] == top {
+				row = f
+			}
+		}
+		require.NotNil(t, row, text.String())
+		assert.Equal(t, tc.want, row[2], "%g", tc.slowdown)
+	}
 }
