@@ -468,7 +468,8 @@ func loadApplication(cfg Config, opts callgraph.Options, rep *Report, from strin
 	}
 	if app.ProjectLen() == 0 {
 		nope := &NoProjectFunctionsError{Modules: mods, From: from, AppProfiles: cfg.App,
-			Candidates: ModuleCandidates(app, 5), ManifestModules: manifestMods}
+			Candidates: ModuleCandidates(app, 5), ManifestModules: manifestMods,
+			Samples: app.SamplesTaken, Total: app.Total, Unit: app.Unit}
 		if !cfg.AllowNoProject {
 			return nil, mbopt.Wrap(nope)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // CheckModules checks the module path prefixes of [Config.Modules]: each
@@ -71,6 +72,13 @@ type NoProjectFunctionsError struct {
 	// ManifestModules are the modules named by the benchmark profiles'
 	// manifests, empty without one.
 	ManifestModules []string
+	// Samples is the number of times the profiler sampled the application
+	// (callgraph.Graph.SamplesTaken) and Total their value in Unit: a
+	// profile of a workload that never ran the project's code holds a
+	// few samples of the runtime alone, which the message says.
+	Samples int64
+	Total   float64
+	Unit    string
 }
 
 // Error returns the message with the Modules field named as Go code
@@ -94,7 +102,8 @@ func (e *NoProjectFunctionsError) Text(name func(mbopt.Field) string) string {
 	fmt.Fprintf(&b, "%s: no function of the application profile belongs to %s (%s)",
 		strings.Join(e.AppProfiles, ", "), strings.Join(e.Modules, ", "), from)
 	if len(e.Candidates) == 0 {
-		fmt.Fprintf(&b, "; it names no module-like package (is it unsymbolized, or of another program?): pass %s with the profiled program's module path", name(FieldModules))
+		fmt.Fprintf(&b, "; it names no module-like package in its %s (%.3g %s): is it unsymbolized, of another program, or of a workload that did not run the project's code? Pass %s with the profiled program's module path, or profile a workload that runs it",
+			textutil.Plural(int(e.Samples), "sample"), e.Total, e.Unit, name(FieldModules))
 	} else {
 		b.WriteString("; its functions are in ")
 		for i, c := range e.Candidates {

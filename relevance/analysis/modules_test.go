@@ -96,3 +96,23 @@ func TestRunNoProjectFunctions(t *testing.T) {
 		"among the warnings (the Figure 6.2 fixture's thin profiles add theirs)")
 	assert.Contains(t, w.Error(), "project-only figures are empty")
 }
+
+// A workload that never ran the project's code (a benchmark filter that
+// matched nothing, say) leaves a profile of a few runtime samples: the
+// error counts them and names that cause beside a wrong module.
+func TestRunNoProjectFunctionsRuntimeOnly(t *testing.T) {
+	_, b1, _ := proftest.Figure62()
+	dir := t.TempDir()
+	appPath := filepath.Join(dir, "app.pprof")
+	proftest.WriteFile(t, appPath, proftest.Profile(
+		proftest.Stack{Frames: []string{"runtime.mcall", "runtime.gosched_m", "runtime.unlock2"}, Nanos: 10e6},
+	))
+	proftest.WriteFile(t, filepath.Join(dir, "b1.pprof"), b1)
+	cfg := analysis.Config{App: []string{appPath}, Micro: []string{filepath.Join(dir, "b1.pprof")}, Modules: []string{proftest.Figure62Module}}
+	_, err := analysis.Run(context.Background(), cfg)
+	var np *analysis.NoProjectFunctionsError
+	require.ErrorAs(t, err, &np)
+	assert.Empty(t, np.Candidates)
+	assert.Equal(t, int64(1), np.Samples)
+	assert.ErrorContains(t, err, "it names no module-like package in its 1 sample (0.01 seconds): is it unsymbolized, of another program, or of a workload that did not run the project's code?")
+}
