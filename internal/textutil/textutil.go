@@ -124,3 +124,16 @@ func EscapeControl(s, keep string) string {
 	}
 	return b.String()
 }
+
+// List joins the first n items with ", " and counts the rest: "a, b, c and
+// 4 more" (all of them when there are at most n; "7 more" when n is 0).
+func List(items []string, n int) string {
+	n = max(n, 0)
+	switch {
+	case len(items) <= n:
+		return strings.Join(items, ", ")
+	case n == 0:
+		return fmt.Sprintf("%d more", len(items))
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
+}

@@ -37,6 +37,27 @@ func TestPlural(t *testing.T) {
 	}
 }
 
+func TestList(t *testing.T) {
+	abc := []string{"a", "b", "c", "d", "e"}
+	for _, tt := range []struct {
+		items []string
+		n     int
+		want  string
+	}{
+		{nil, 3, ""},
+		{abc[:1], 3, "a"},
+		{abc[:3], 3, "a, b, c"},
+		{abc[:4], 3, "a, b, c and 1 more"},
+		{abc, 3, "a, b, c and 2 more"},
+		{abc, 0, "5 more"},
+		{abc, -1, "5 more"},
+	} {
+		if got := List(tt.items, tt.n); got != tt.want {
+			t.Errorf("List(%q, %d) = %q, want %q", tt.items, tt.n, got, tt.want)
+		}
+	}
+}
+
 func TestShellQuote(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"go", "go"},

@@ -525,3 +525,29 @@ func findModule(dir string) (gomod.Module, error) {
 	}
 	return mod, nil
 }
+
+// SkipGroup is the benchmark profiles skipped for one reason.
+type SkipGroup struct {
+	// Reason is the reason they share.
+	Reason string
+	// Skips are the skipped profiles, in the report's order.
+	Skips []Skip
+}
+
+// SkipGroups groups skips by reason, in the order each reason first
+// appears: a module whose benchmarks skip themselves for want of test data
+// gives one group, not a line per benchmark.
+func SkipGroups(skips []Skip) []SkipGroup {
+	var groups []SkipGroup
+	at := map[string]int{}
+	for _, s := range skips {
+		i, ok := at[s.Reason]
+		if !ok {
+			i = len(groups)
+			at[s.Reason] = i
+			groups = append(groups, SkipGroup{Reason: s.Reason})
+		}
+		groups[i].Skips = append(groups[i].Skips, s)
+	}
+	return groups
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
+	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/recommend"
 	"github.com/mbopt/mbopt/relevance/staticcg"
 )
@@ -74,14 +75,8 @@ func (w *UnmatchedFunctionsWarning) Error() string { return w.Text(mbopt.Field.S
 
 // Text returns the warning with the fields named by name.
 func (w *UnmatchedFunctionsWarning) Text(name func(mbopt.Field) string) string {
-	shown := w.Functions
-	more := ""
-	if len(shown) > 3 {
-		more = fmt.Sprintf(" and %d more", len(shown)-3)
-		shown = shown[:3]
-	}
-	return fmt.Sprintf("%d project functions of the application are not in the static call graph of %s (%s%s), so no static edge touches them; check that %s is the profiled program's source",
-		len(w.Functions), w.Dir, strings.Join(shown, ", "), more, name(FieldStaticDir))
+	return fmt.Sprintf("%d project functions of the application are not in the static call graph of %s (%s), so no static edge touches them; check that %s is the profiled program's source",
+		len(w.Functions), w.Dir, textutil.List(w.Functions, 3), name(FieldStaticDir))
 }
 
 // recommendations runs Algorithm 3 on the application graph with the edges

@@ -8,6 +8,7 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/internal/bitset"
+	"github.com/mbopt/mbopt/internal/textutil"
 )
 
 // ExclusionNote says which benchmarks [SelectConfig].ExcludeBenchmarks kept
@@ -46,12 +47,7 @@ func (n *ExclusionNote) Text(name func(mbopt.Field) string) string {
 		name(FieldSelectExcludeBenchmarks), len(n.Excluded), strings.Join(n.Excluded, ", "),
 		ratioWords(n.Project), ratioWords(n.Overall), ratioWords(n.FullProject), ratioWords(n.FullOverall))
 	if len(n.Lost) > 0 {
-		const show = 5
-		lost := n.Lost[:min(show, len(n.Lost))]
-		fmt.Fprintf(&b, "; no other benchmark covers %s", strings.Join(lost, ", "))
-		if len(n.Lost) > show {
-			fmt.Fprintf(&b, " and %d more", len(n.Lost)-show)
-		}
+		fmt.Fprintf(&b, "; no other benchmark covers %s", textutil.List(n.Lost, 5))
 	}
 	if len(n.Unmatched) > 0 {
 		fmt.Fprintf(&b, "; %s name no analysed benchmark", strings.Join(n.Unmatched, ", "))

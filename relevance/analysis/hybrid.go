@@ -162,13 +162,9 @@ func listSome(names []string) string {
 	if len(names) == 0 {
 		return ""
 	}
-	shown, more := names, ""
-	if len(shown) > 3 {
-		shown, more = shown[:3], fmt.Sprintf(" and %d more", len(names)-3)
-	}
-	short := make([]string, len(shown))
-	for i, s := range shown {
+	short := make([]string, len(names))
+	for i, s := range names {
 		short[i] = shortName(s)
 	}
-	return " (" + strings.Join(short, ", ") + more + ")"
+	return " (" + textutil.List(short, 3) + ")"
 }

@@ -3,7 +3,10 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/relevance/analysis"
@@ -70,4 +73,24 @@ func TestManual(t *testing.T) {
 			t.Errorf("Manual(%q) = %q, want %q", tt.titles, got, tt.want)
 		}
 	}
+}
+
+// A module whose benchmarks skip themselves for want of test data
+// (golang/snappy without -download: 24 of them) gets one warning per
+// reason, not a line per benchmark; a profile skipped alone keeps its file.
+func TestSkippedOneWarningPerReason(t *testing.T) {
+	data := "x_test.go:9: test data not found"
+	rep := &analysis.Report{Skipped: []analysis.Skip{
+		{File: "a.log", Reason: data, ID: "m.BenchmarkA"},
+		{File: "bad.pprof", Reason: "truncated"},
+		{File: "b.log", Reason: data, ID: "m.BenchmarkB"},
+		{File: "c.log", Reason: data, ID: "m.BenchmarkC"},
+		{File: "d.log", Reason: data, ID: "m.BenchmarkD"},
+		{File: "e.log", Reason: "exit status 1", ID: "m.BenchmarkE"},
+	}}
+	var b strings.Builder
+	Skipped(&b, rep)
+	assert.Equal(t, "mbopt: warning: skipping 4 benchmarks (m.BenchmarkA, m.BenchmarkB, m.BenchmarkC and 1 more; the report lists each with its file): "+data+"\n"+
+		"mbopt: warning: skipping bad.pprof: truncated\n"+
+		"mbopt: warning: skipping m.BenchmarkE (e.log): exit status 1\n", b.String())
 }

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 
+	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
@@ -21,14 +23,24 @@ func Warn(w io.Writer, warning error) {
 // Warnf prints a warning formatted as for fmt.Errorf with [Warn].
 func Warnf(w io.Writer, format string, args ...any) { Warn(w, fmt.Errorf(format, args...)) }
 
-// Skipped warns on w about the benchmark profiles the analysis rep skipped.
+// Skipped warns on w about the benchmark profiles the analysis rep skipped,
+// one warning per reason (analysis.SkipGroups): a profile skipped alone for
+// its reason is named with its file, several with the first three names.
 func Skipped(w io.Writer, rep *analysis.Report) {
-	for _, s := range rep.Skipped {
-		if s.ID != "" {
-			Warnf(w, "skipping %s (%s): %s", s.ID, s.File, s.Reason)
+	for _, g := range analysis.SkipGroups(rep.Skipped) {
+		if len(g.Skips) > 1 {
+			names := make([]string, len(g.Skips))
+			for i, s := range g.Skips {
+				names[i] = cmp.Or(s.ID, s.File)
+			}
+			Warnf(w, "skipping %d benchmarks (%s; the report lists each with its file): %s", len(names), textutil.List(names, 3), g.Reason)
 			continue
 		}
-		Warnf(w, "skipping %s: %s", s.File, s.Reason)
+		if s := g.Skips[0]; s.ID != "" {
+			Warnf(w, "skipping %s (%s): %s", s.ID, s.File, s.Reason)
+		} else {
+			Warnf(w, "skipping %s: %s", s.File, s.Reason)
+		}
 	}
 }
 
