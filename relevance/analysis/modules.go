@@ -73,12 +73,14 @@ type NoProjectFunctionsError struct {
 	// manifests, empty without one.
 	ManifestModules []string
 	// Samples is the number of times the profiler sampled the application
-	// (callgraph.Graph.SamplesTaken) and Total their value in Unit: a
-	// profile of a workload that never ran the project's code holds a
-	// few samples of the runtime alone, which the message says.
+	// (callgraph.Graph.SamplesTaken): a profile of a workload that never
+	// ran the project's code holds a few samples of the runtime alone,
+	// which the message says.
 	Samples int64
-	Total   float64
-	Unit    string
+	// Total is the samples' value in Unit (callgraph.Graph.Total).
+	Total float64
+	// Unit is the profile's unit, "seconds" for a CPU profile.
+	Unit string
 }
 
 // Error returns the message with the Modules field named as Go code
