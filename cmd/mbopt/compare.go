@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/engine"
@@ -39,6 +40,9 @@ type compareOptions struct {
 	confirm         bool     // --confirm
 	appCmd          string   // --app-cmd
 	appImpact       *float64 // --app-impact-threshold, when given
+	// analysisFlags are the analysis flags, refused without --app and
+	// --micro (analysisAlone).
+	analysisFlags *pflag.FlagSet
 	// rebaseline compares --from with --to (history rebaseline).
 	rebaseline bool
 	from, to   string
@@ -80,6 +84,7 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 		af.AddFlag(f)
 	})
 	cmd.Flags().AddFlagSet(af)
+	o.analysisFlags = af
 	for _, name := range append(suiteIgnores, "weight", "targets", "nodes", "max-profile-bytes", "max-decoded-bytes", "allow-non-cpu", "objective", "costs", "default-cost", "top", "min-gain", "suite-budget", "exclude", "impact", "strict") {
 		if cmd.Flags().Lookup(name) != nil {
 			must(cmd.Flags().MarkHidden(name))
@@ -140,6 +145,8 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 			return err
 		}
 		cfg.Analysis = &acfg
+	} else if err := analysisAlone(o.analysisFlags); err != nil {
+		return err
 	}
 	if err := cfg.Resolve(); err != nil {
 		return err
@@ -162,6 +169,22 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	}
 	p.Clear()
 	return finishCompare(s, o, rep, err, cfg.FailOn)
+}
+
+// analysisAlone refuses an analysis flag given without --app and --micro,
+// which alone compute the suite the others shape: it would be ignored,
+// whatever its value. The first such flag in name order is named.
+func analysisAlone(af *pflag.FlagSet) error {
+	var given string
+	af.VisitAll(func(f *pflag.Flag) {
+		if given == "" && f.Changed {
+			given = f.Name
+		}
+	})
+	if given == "" {
+		return nil
+	}
+	return mbopt.Errorf("--%s applies with the analysis flags (%s, %s) only: without them there is no analysis for it to set, and it would be ignored; add them, or leave --%s out", given, flow.FieldAnalysisApp, flow.FieldAnalysisMicro, given)
 }
 
 // finishCompare writes the report rep of a comparison (nil: nothing compared) and

@@ -563,7 +563,9 @@
 //     here. With them, --changed-since REV (merge-base: the --base) marks the
 //     results of the benchmarks that cover none of the changed functions
 //     "untouched: likely noise", and --only-affected compares only the
-//     benchmarks the change touched (exit 0 when there are none).
+//     benchmarks the change touched (exit 0 when there are none). Any
+//     other analysis flag without --app and --micro is refused (exit 2):
+//     there is no analysis for it to set.
 //   - --bench PATTERN [PACKAGES]: a go test -bench pattern in PACKAGES
 //     (default ./...). With the Analysis flags too, the pattern chooses
 //     the benchmarks and the analysis gives each its impact and its
