@@ -117,8 +117,16 @@ type Application struct {
 	Nodes int `json:"nodes"`
 	// ProjectNodes counts those in a project module (at most Nodes).
 	ProjectNodes int `json:"project_nodes"`
+	// Unit is the unit of the application's weights when they are not
+	// CPU seconds: the sample type's unit of a profile read with
+	// AllowNonCPU, such as "instructions" (mbopt profile --source
+	// instructions); absent for CPU profiles. Every "seconds" figure of
+	// the application's time (its total, the impacts, the functions'
+	// flat and cumulative values) is then in this unit; benchmark costs
+	// and budgets stay seconds.
+	Unit string `json:"unit,omitempty"`
 	// TotalSeconds is the application's CPU time in seconds (the sum of
-	// every node's flat time; the profile's unit for non-CPU profiles).
+	// every node's flat time; in Unit when it is set).
 	TotalSeconds float64 `json:"total_seconds"`
 	// OutsideProjectSeconds is the application time with no project
 	// frame on its stack (callgraph.Graph.OutsideProject), which no

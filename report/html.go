@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/base64"
 	"fmt"
 	"html/template"
@@ -87,8 +88,12 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 }
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct":        render.Pct,
-	"secs":       secs,
+	"pct":    render.Pct,
+	"secs":   secs,
+	"weight": func(d *Document, v float64) string { return d.weight(v) },
+	"appNoun": func(d *Document) string {
+		return cmp.Or(d.Application.Unit, "CPU")
+	},
 	"attributed": func(d *Document) bool { return d.attributed() },
 	"impactName": func(d *Document) string { return d.impactName() },
 	"join":       strings.Join,
@@ -132,7 +137,7 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 <div><b>{{pct .D.Coverage.Overall.Ratio}}</b>overall coverage by all {{len .D.Benchmarks}} benchmarks ({{.D.Coverage.Overall.Covered}}/{{.D.Coverage.Overall.Total}})</div>
 <div><b>{{len .D.MinimalSuite}} / {{len .D.Benchmarks}}</b>benchmarks in the suite</div>
 <div><b>{{pct .SuiteOverall}}</b>overall coverage by the suite (project-only {{pct .SuiteProject}})</div>
-<div><b>{{secs .D.Application.TotalSeconds}}</b>application CPU ({{.D.Application.Nodes}} functions, {{.D.Application.ProjectNodes}} project{{if attributed .D}}; {{secs .D.Application.OutsideProjectSeconds}} outside project code{{end}})</div>
+<div><b>{{weight .D .D.Application.TotalSeconds}}</b>application {{appNoun .D}} ({{.D.Application.Nodes}} functions, {{.D.Application.ProjectNodes}} project{{if attributed .D}}; {{weight .D .D.Application.OutsideProjectSeconds}} outside project code{{end}})</div>
 </div>
 {{.ScopeNote}}{{with .D.ThinBenchmarks}}<p class="scope"><span class="mark thin">thin</span> {{len .}} of the {{len $.D.Benchmarks}} benchmarks took too few CPU samples to trust (see <a href="#thin">Thin benchmark profiles</a>).</p>
 {{end}}

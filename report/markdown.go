@@ -84,9 +84,13 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 // application, the benchmarks and the suite's coverage.
 func writeCoverageMarkdown(p func(string, ...any), d *Document) {
 	p("# mbopt: microbenchmark suite relevance for %s\n\n", render.MarkdownCode(strings.Join(d.Modules, ", ")))
-	p("The application (%s) calls **%d functions, %d in the project**, using %s of CPU", textutil.Plural(len(d.Application.Profiles), "profile"), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
+	total := d.weight(d.Application.TotalSeconds)
+	if d.Application.Unit == "" {
+		total += " of CPU"
+	}
+	p("The application (%s) calls **%d functions, %d in the project**, using %s", textutil.Plural(len(d.Application.Profiles), "profile"), d.Application.Nodes, d.Application.ProjectNodes, total)
 	if d.attributed() {
-		p(" (%s, %s, with no project function on the stack)", secs(d.Application.OutsideProjectSeconds), render.Pct(d.Application.OutsideProjectShare))
+		p(" (%s, %s, with no project function on the stack)", d.weight(d.Application.OutsideProjectSeconds), render.Pct(d.Application.OutsideProjectShare))
 	}
 	p(". ")
 	p("The %d analysed %s", len(d.Benchmarks), textutil.Noun(len(d.Benchmarks), "benchmark"))

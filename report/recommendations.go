@@ -144,8 +144,9 @@ func (r Recommendation) testKind() string {
 }
 
 // detailLines returns the lines the text report prints under a callable
-// recommendation.
-func (r Recommendation) detailLines() []string {
+// recommendation, its callers' and hottest functions' times written by
+// weight ([Document.weight]).
+func (r Recommendation) detailLines(weight func(float64) string) []string {
 	var lines []string
 	where := r.source()
 	if where == "" {
@@ -158,14 +159,14 @@ func (r Recommendation) detailLines() []string {
 	if len(r.Callers) > 0 {
 		var cs []string
 		for _, c := range r.Callers {
-			cs = append(cs, fmt.Sprintf("%s (%s cum)", c.Function, secs(c.CumSeconds)))
+			cs = append(cs, fmt.Sprintf("%s (%s cum)", c.Function, weight(c.CumSeconds)))
 		}
 		lines = append(lines, "      called by "+strings.Join(cs, ", "))
 	}
 	if len(r.Hottest) > 0 {
 		var hs []string
 		for _, h := range r.Hottest {
-			hs = append(hs, fmt.Sprintf("%s (%s)", h.Function, secs(h.FlatSeconds)))
+			hs = append(hs, fmt.Sprintf("%s (%s)", h.Function, weight(h.FlatSeconds)))
 		}
 		lines = append(lines, "      hottest beneath: "+strings.Join(hs, ", "))
 	}

@@ -25,7 +25,7 @@ func (d *Document) marginalNote(s Pick) string {
 	if !d.attributed() {
 		added, kind = s.AddedImpactSeconds, "flat"
 	}
-	return fmt.Sprintf("      marginal: the functions it adds take %s (%.2f%%) of the application's %s time, under 1%%", secs(added), 100*added/max(d.Application.TotalSeconds, 1e-300), kind)
+	return fmt.Sprintf("      marginal: the functions it adds take %s (%.2f%%) of the application's %s time, under 1%%", d.weight(added), 100*added/max(d.Application.TotalSeconds, 1e-300), kind)
 }
 
 // what returns why n is negligible, for people: "0.09% of the
@@ -146,7 +146,7 @@ func (d *Document) explainFolded(fs []Function) []string {
 	}
 	slices.SortFunc(pkgs, func(a, b pkg) int { return cmp.Or(cmp.Compare(b.flat, a.flat), strings.Compare(a.name, b.name)) })
 	for _, p := range pkgs {
-		lines = append(lines, fmt.Sprintf("      %s  external  %s (%s)", secs(p.flat), p.name, textutil.Plural(p.count, "function")))
+		lines = append(lines, fmt.Sprintf("      %s  external  %s (%s)", d.weight(p.flat), p.name, textutil.Plural(p.count, "function")))
 	}
 	return lines
 }

@@ -146,13 +146,13 @@ func (d *Document) recommendationsTable(explain bool) *doc.Table {
 				callers = append(callers, doc.Item{Name: c.Function})
 			}
 			for _, h := range r.Hottest {
-				hottest = append(hottest, doc.Item{Name: h.Function, After: secs(h.FlatSeconds)})
+				hottest = append(hottest, doc.Item{Name: h.Function, After: d.weight(h.FlatSeconds)})
 			}
 			cells = append(cells, doc.CodeCell(r.source()), doc.WordsCell(test), doc.NamesCell(callers...), doc.NamesCell(hottest...))
 		}
 		t.Add(cells...)
 		if details {
-			t.Note(r.detailLines()...)
+			t.Note(r.detailLines(d.weight)...)
 		}
 		t.Note(r.ruleLines()...)
 		if explain {

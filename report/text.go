@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/mbopt/mbopt/internal/textutil"
@@ -33,6 +35,35 @@ type TextOptions struct {
 
 func secs(s float64) string { return fmt.Sprintf("%.2fs", s) }
 
+// weight formats v, an amount of the application's weight: seconds,
+// "5.17s", for CPU profiles; else v in the profile's unit
+// (Application.Unit), to three significant digits with an SI prefix from
+// k up: "25.7k instructions", "770k instructions", "12 instructions".
+func (d *Document) weight(v float64) string {
+	unit := d.Application.Unit
+	if unit == "" {
+		return secs(v)
+	}
+	for _, p := range []struct {
+		scale  float64
+		prefix string
+	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if math.Abs(v) >= p.scale {
+			return strconv.FormatFloat(v/p.scale, 'g', 3, 64) + p.prefix + " " + unit
+		}
+	}
+	return fmt.Sprintf("%.0f %s", v, unit)
+}
+
+// appTotal words the application's total weight: "11.66s CPU", or in
+// its unit, "25.7k instructions".
+func (d *Document) appTotal() string {
+	if d.Application.Unit == "" {
+		return secs(d.Application.TotalSeconds) + " CPU"
+	}
+	return d.weight(d.Application.TotalSeconds)
+}
+
 // attributed reports whether d ranks by attributed impact; then the
 // renderers show it first and the paper's flat impact next to it. With
 // "flat" they print exactly the paper's columns.
@@ -47,9 +78,9 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
 
 	p("mbopt: microbenchmark suite relevance for %s\n\n", strings.Join(d.Modules, ", "))
-	p("Application  %s, %d functions (%d project), %s CPU", textutil.Plural(len(d.Application.Profiles), "profile"), d.Application.Nodes, d.Application.ProjectNodes, secs(d.Application.TotalSeconds))
+	p("Application  %s, %d functions (%d project), %s", textutil.Plural(len(d.Application.Profiles), "profile"), d.Application.Nodes, d.Application.ProjectNodes, d.appTotal())
 	if d.attributed() {
-		p(", %s (%s) outside project code", secs(d.Application.OutsideProjectSeconds), render.Pct(d.Application.OutsideProjectShare))
+		p(", %s (%s) outside project code", d.weight(d.Application.OutsideProjectSeconds), render.Pct(d.Application.OutsideProjectShare))
 	}
 	p("\n")
 	p("Benchmarks   %d analysed", len(d.Benchmarks))
@@ -224,9 +255,9 @@ func (d *Document) impactHeads() []string {
 // impactCells returns the cells under [Document.impactHeads].
 func (d *Document) impactCells(attributed, attributedShare, flat, flatShare float64) []string {
 	if d.attributed() {
-		return []string{secs(attributed), render.Pct(attributedShare), secs(flat), render.Pct(flatShare)}
+		return []string{d.weight(attributed), render.Pct(attributedShare), d.weight(flat), render.Pct(flatShare)}
 	}
-	return []string{secs(flat), render.Pct(flatShare)}
+	return []string{d.weight(flat), render.Pct(flatShare)}
 }
 
 // explainLines returns the --explain lines of fs: with callable targets
@@ -249,9 +280,9 @@ func (d *Document) explain(fs []Function) []string {
 		if f.Project {
 			kind = "project "
 		}
-		line := fmt.Sprintf("      %s  %s  %s", secs(f.FlatSeconds), kind, f.Function)
+		line := fmt.Sprintf("      %s  %s  %s", d.weight(f.FlatSeconds), kind, f.Function)
 		if f.Project && d.attributed() {
-			line += fmt.Sprintf("  (attributed %s)", secs(f.AttributedSeconds))
+			line += fmt.Sprintf("  (attributed %s)", d.weight(f.AttributedSeconds))
 		}
 		lines = append(lines, line)
 	}

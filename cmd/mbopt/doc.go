@@ -122,7 +122,9 @@
 //     listed in the output; a benchmark the manifest records as failed is
 //     listed the same way. A bad application profile is always an error.
 //   - --allow-non-cpu: accept non-CPU profiles; times are then in that
-//     profile's unit.
+//     profile's unit, and the reports print them in it ("25.7k
+//     instructions" for mbopt profile --source instructions; the JSON's
+//     application.unit names it). Benchmark costs stay seconds.
 //   - --max-profile-bytes N, --max-decoded-bytes N: refuse a profile file
 //     larger than N, or decompressing to more than N (default 256MiB each;
 //     sizes such as 512MiB or 2GiB).

@@ -1,0 +1,107 @@
+package report_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/google/pprof/profile"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mbopt/mbopt/recommend"
+	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/testkit/proftest"
+)
+
+// instructionProfile rewrites the CPU profile at path as an instruction
+// profile in the shape mbopt profile --source instructions writes (one
+// sample type, instructions/instructions), a thousandth of a nanosecond
+// an instruction, and writes it to dst.
+func instructionProfile(t *testing.T, path, dst string) {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	p, err := profile.Parse(f)
+	require.NoError(t, err)
+	last := len(p.SampleType) - 1
+	p.SampleType = []*profile.ValueType{{Type: "instructions", Unit: "instructions"}}
+	p.PeriodType, p.Period, p.DefaultSampleType = &profile.ValueType{Type: "instructions", Unit: "instructions"}, 1, ""
+	for _, s := range p.Sample {
+		s.Value = []int64{s.Value[last] / 1000}
+	}
+	proftest.WriteFile(t, dst, p)
+}
+
+// TestInstructionWeights: under AllowNonCPU with instruction profiles
+// every figure of the application's weight prints in instructions, never
+// as seconds of CPU ("11660000.00s CPU" before), in the text, the
+// Markdown and the HTML, and the JSON names the unit; CPU profiles keep
+// seconds and no unit.
+func TestInstructionWeights(t *testing.T) {
+	src := "../testdata/profiles/example"
+	dir := t.TempDir()
+	instructionProfile(t, filepath.Join(src, "app.pprof"), filepath.Join(dir, "app.pprof"))
+	micro, err := filepath.Glob(filepath.Join(src, "micro", "*.pprof"))
+	require.NoError(t, err)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "micro"), 0o755))
+	for _, m := range micro {
+		instructionProfile(t, m, filepath.Join(dir, "micro", filepath.Base(m)))
+	}
+	seconds := regexp.MustCompile(`[0-9]s\b`)
+	for _, tc := range []struct {
+		name, app, micro, unit string
+		want                   []string // in the text
+	}{
+		{"instructions", filepath.Join(dir, "app.pprof"), filepath.Join(dir, "micro"), "instructions", []string{
+			"Application  1 profile, 605 functions (51 project), 11.7M instructions, 2.93M instructions (25.1%) outside project code\n",
+			"7.43M instructions  63.7%  8.92M instructions  76.5%",
+			"      2.62M instructions  project   example.com/tinytsdb/encoding.(*bitReader).readBits  (attributed 2.66M instructions)\n",
+			"      2.35M instructions  external  runtime (129 functions)\n",
+			// Benchmark costs are seconds still.
+			"suite cost: Algorithm 2 20.52s (4 benchmarks)",
+			"called by net/http.HandlerFunc.ServeHTTP (8.72M instructions cum)",
+			"hottest beneath: example.com/tinytsdb/storage.(*Table).Stats (70k instructions)",
+		}},
+		{"cpu", filepath.Join(src, "app.pprof"), filepath.Join(src, "micro"), "", []string{
+			"Application  1 profile, 605 functions (51 project), 11.66s CPU, 2.93s (25.1%) outside project code\n",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{tc.app}, Micro: []string{tc.micro},
+				Modules: []string{"example.com/tinytsdb"}, AllowNonCPU: true, Recommend: 3, Targets: recommend.Callable})
+			require.NoError(t, err)
+			d := report.Build(rep)
+			assert.Equal(t, tc.unit, d.Application.Unit)
+			var text, md, html, js bytes.Buffer
+			require.NoError(t, report.WriteText(&text, d, report.TextOptions{Explain: true}))
+			require.NoError(t, report.WriteMarkdown(&md, d, report.MarkdownOptions{}))
+			require.NoError(t, report.WriteHTML(&html, d, nil))
+			require.NoError(t, report.WriteJSON(&js, d))
+			for _, want := range tc.want {
+				assert.Contains(t, text.String(), want)
+			}
+			var doc struct {
+				Application map[string]any `json:"application"`
+			}
+			require.NoError(t, json.Unmarshal(js.Bytes(), &doc))
+			unit, ok := doc.Application["unit"]
+			assert.Equal(t, tc.unit != "", ok, "the JSON names a unit only when it is not seconds")
+			if tc.unit == "" {
+				return
+			}
+			assert.Equal(t, tc.unit, unit)
+			weights := regexp.MustCompile(`(?m)^  suite cost: .*$`).ReplaceAllString(text.String(), "")
+			assert.NotRegexp(t, seconds, weights, "no application weight in seconds")
+			assert.Contains(t, md.String(), "using 11.7M instructions (2.93M instructions, 25.1%, with no project function on the stack)")
+			assert.Contains(t, html.String(), "<b>11.7M instructions</b>application instructions (605 functions")
+			assert.NotContains(t, html.String(), "application CPU")
+		})
+	}
+}
