@@ -1,6 +1,8 @@
 package mbopt
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -29,6 +31,31 @@ func CheckOutput(field Field, output string, inputs ...string) error {
 	}
 	if _, err := os.Stat(filepath.Dir(target)); err != nil {
 		return Errorf("%s %s: the directory %s does not exist; create it or choose another output file", field, output, filepath.Dir(target))
+	}
+	return nil
+}
+
+// WriteOutput writes data, a command's result, to stdout when output is
+// empty, else to the file output through a temporary file renamed into
+// place (see atomicfile.Create), so a failure never leaves a half-written
+// file. An output that cannot be created (a directory, a missing parent)
+// is an input error; callers find it first with [CheckOutput], before
+// they compute anything.
+func WriteOutput(stdout io.Writer, output string, data []byte) error {
+	if output == "" {
+		_, err := stdout.Write(data)
+		return err
+	}
+	f, err := atomicfile.Create(output)
+	if err != nil {
+		return Errorf("writing %s: %v", output, err)
+	}
+	defer f.Cleanup()
+	if _, err := f.Write(data); err != nil {
+		return fmt.Errorf("writing %s: %w", output, err)
+	}
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("writing %s: %w", output, err)
 	}
 	return nil
 }

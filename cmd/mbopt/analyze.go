@@ -141,7 +141,7 @@ func writeAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
 	}
 	summary := os.Getenv("GITHUB_STEP_SUMMARY")
 	if sum == nil || summary != "" {
-		if err := cli.Output(s.Out, o.output, out); err != nil || sum == nil {
+		if err := mbopt.WriteOutput(s.Out, o.output, out); err != nil || sum == nil {
 			return err
 		}
 		if err := sum.Append(summary); err != nil {
@@ -150,7 +150,7 @@ func writeAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
 		return nil
 	}
 	if o.output != "" {
-		if err := cli.WriteFile(o.output, out); err != nil {
+		if err := mbopt.WriteOutput(nil, o.output, out); err != nil {
 			return err
 		}
 	}

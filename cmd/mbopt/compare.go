@@ -233,7 +233,7 @@ func writeCompareReport(s *streams, o *compareOptions, rep *compare.Report) (sum
 	// With github, an error is the step summary's: the report is written
 	// all the same, and the error returned after it.
 	sumErr = err
-	if err := cli.Output(s.Out, o.output, out); err != nil {
+	if err := mbopt.WriteOutput(s.Out, o.output, out); err != nil {
 		return nil, err
 	}
 	if o.cmpFormat == "json" || o.cmpFormat == "github" {

@@ -64,7 +64,7 @@ func runCoverApp(ctx context.Context, s *streams, o *coverAppOptions, co referen
 	if err := set.Write(&buf); err != nil {
 		return err
 	}
-	if err := cli.Output(s.Out, o.output, buf.Bytes()); err != nil {
+	if err := mbopt.WriteOutput(s.Out, o.output, buf.Bytes()); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.Err, "mbopt: %d functions of %d instrumented packages ran; function set: %s\n", len(set.Funcs), len(set.Packages), o.output)

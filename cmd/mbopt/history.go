@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare/detect"
 	"github.com/mbopt/mbopt/compare/flow"
@@ -97,7 +98,7 @@ func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 	if !out.Prints(o.Output) {
 		return nil // the site is the output; stderr says where it went
 	}
-	return cli.Output(s.Out, o.Output, doc)
+	return mbopt.WriteOutput(s.Out, o.Output, doc)
 }
 
 // rebaselineFixed are the compare flags rebaseline sets itself.

@@ -61,7 +61,7 @@ func newCmdMutate(s *streams) *cobra.Command {
 			if err := verdict.WriteMutations(&b, results, format); err != nil {
 				return err
 			}
-			return cli.Output(s.Out, output, b.Bytes())
+			return mbopt.WriteOutput(s.Out, output, b.Bytes())
 		},
 	}
 	f := c.Flags()
@@ -119,7 +119,7 @@ func mutateScore(ctx context.Context, s *streams, a *analyzeOptions, n int, func
 	if err := verdict.WriteScore(&b, sc, format); err != nil {
 		return err
 	}
-	if err := cli.Output(s.Out, output, b.Bytes()); err != nil {
+	if err := mbopt.WriteOutput(s.Out, output, b.Bytes()); err != nil {
 		return err
 	}
 	cli.Warnings(s.Err, rep)

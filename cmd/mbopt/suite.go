@@ -66,7 +66,7 @@ func newCmdSuite(s *streams) *cobra.Command {
 			if err := suite.Write(&buf, res.Invocations, suite.Format(o.suiteFormat)); err != nil {
 				return err
 			}
-			if err := cli.Output(s.Out, o.output, buf.Bytes()); err != nil {
+			if err := mbopt.WriteOutput(s.Out, o.output, buf.Bytes()); err != nil {
 				return err
 			}
 			// After the suite, so an error writing it is stderr's first line.
