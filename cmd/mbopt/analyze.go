@@ -57,30 +57,10 @@ func addAnalysisFlags(cmd *cobra.Command, o *analyzeOptions) {
 // and --micro.
 func (o *analyzeOptions) config() (analysis.Config, error) { return o.analysisConfig(true) }
 
-// analysisConfig maps the flags to the analysis's configuration, requiring
-// --app and --micro when inputs is set.
+// analysisConfig maps the flags to the analysis's configuration
+// (flow.AnalysisConfig), requiring --app and --micro when inputs is set.
 func (o *analyzeOptions) analysisConfig(inputs bool) (analysis.Config, error) {
-	ctx := context.Background()
-	if o.history != "" {
-		// Measurements make the caught objective the default.
-		mdes, err := flow.MeasuredMDEs(ctx, o.history)
-		if err != nil {
-			return analysis.Config{}, err
-		}
-		o.MDEs = mdes
-	}
-	cfg, err := o.Options.Config(inputs)
-	if err != nil {
-		return analysis.Config{}, err
-	}
-	if err := flow.ExcludeUnstable(ctx, &cfg, o.history, o.maxInstability); err != nil {
-		return analysis.Config{}, err
-	}
-	if cfg.Sensitivity != nil && o.history != "" && len(o.MDEs) == 0 {
-		// No measurement: the history's own error says why.
-		return cfg, flow.SensitivityMDEs(ctx, &cfg, o.history)
-	}
-	return cfg, nil
+	return flow.AnalysisConfig(context.Background(), o.Options, inputs, o.history, o.maxInstability)
 }
 
 func newCmdAnalyze(s *streams) *cobra.Command {

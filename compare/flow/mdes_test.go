@@ -10,10 +10,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/flow"
 	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/optimize"
+	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
 // TestMeasuredMDEs: no database yet and a database without comparisons
@@ -65,4 +68,58 @@ func TestMeasuredMDEs(t *testing.T) {
 	mdes, err = flow.MeasuredMDEs(ctx, path)
 	require.NoError(t, err)
 	assert.InDeltaMapValues(t, map[string]float64{"example.com/m.BenchmarkA": 0.02}, mdes, 1e-12, "the larger half: change - low")
+}
+
+// TestAnalysisConfig: a history's measurements make the caught objective
+// the default and feed the detectable slowdowns; a history without them
+// leaves the objective to the options and, asked for the detectable
+// slowdowns, says why; no history reads none.
+func TestAnalysisConfig(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.db")
+	st, err := history.Open(ctx, empty)
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+	measured := filepath.Join(dir, "history.db")
+	st, err = history.Open(ctx, measured)
+	require.NoError(t, err)
+	rev := compare.Revision{Commit: "3333333333333333333333333333333333333333"}
+	rep := &compare.Report{Base: rev, Head: rev, Settings: compare.Settings{Trials: 3, Runs: 3, Count: 5},
+		Results: []compare.Result{{ID: "example.com/m.BenchmarkA", Unit: "sec/op", Status: compare.Compared,
+			Estimate: &benchstats.Estimate{Change: 0.01, CI: benchstats.Interval{Low: -0.01, High: 0.02}}}}}
+	_, err = st.Add(ctx, rep, history.ThisMachine("go1.26.8"))
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+
+	tests := []struct {
+		name        string
+		history     string
+		sensitivity bool
+		objective   optimize.Objective
+		mdes        int    // measured MDEs the detectable slowdowns get
+		err         string // part of the error, "" for none
+	}{
+		{"no history", "", false, optimize.NodeCount, 0, ""},
+		{"measured", measured, false, optimize.Caught, 0, ""},
+		{"measured, sensitivity", measured, true, optimize.Caught, 1, ""},
+		{"nothing measured", empty, false, optimize.NodeCount, 0, ""},
+		{"nothing measured, sensitivity", empty, true, optimize.NodeCount, 0, "holds no comparison"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := analysis.Options{App: []string{"app.pprof"}, Micro: []string{"profiles"}, Nodes: "project", Impact: "attributed", Targets: "callable", Edges: "sampled", Sensitivity: tt.sensitivity}
+			cfg, err := flow.AnalysisConfig(ctx, opts, true, tt.history, 0)
+			if tt.err != "" {
+				require.ErrorContains(t, err, tt.err)
+				require.ErrorIs(t, err, mbopt.ErrInput)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.objective, cfg.Select.Objective)
+			if tt.sensitivity {
+				assert.Len(t, cfg.Sensitivity.MDEs, tt.mdes)
+			}
+		})
+	}
 }

@@ -106,3 +106,33 @@ func latestMDEs(ctx context.Context, st *history.Store) (map[string]float64, err
 	}
 	return best, nil
 }
+
+// AnalysisConfig maps opts to the analysis's configuration (see
+// analysis.Options.Config: inputs requires App and Micro) with what the
+// history database at history measured: when history is given, its
+// benchmarks' minimum detectable effects ([MeasuredMDEs]), which make the
+// caught objective the default, and feed the detectable slowdowns
+// ([SensitivityMDEs], whose error says why when there is no measurement);
+// and, with a positive maxInstability, the benchmarks left out as
+// unstable ([ExcludeUnstable], which reads history.PathIn of the current
+// directory when history is empty).
+func AnalysisConfig(ctx context.Context, opts analysis.Options, inputs bool, history string, maxInstability float64) (analysis.Config, error) {
+	if history != "" {
+		mdes, err := MeasuredMDEs(ctx, history)
+		if err != nil {
+			return analysis.Config{}, err
+		}
+		opts.MDEs = mdes
+	}
+	cfg, err := opts.Config(inputs)
+	if err != nil {
+		return analysis.Config{}, err
+	}
+	if err := ExcludeUnstable(ctx, &cfg, history, maxInstability); err != nil {
+		return analysis.Config{}, err
+	}
+	if cfg.Sensitivity != nil && history != "" && len(opts.MDEs) == 0 {
+		return cfg, SensitivityMDEs(ctx, &cfg, history)
+	}
+	return cfg, nil
+}
