@@ -110,31 +110,26 @@ func printAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
 
 // writeAnalysis writes rep in o's format. With github (see report.GitHub)
 // the selected suite goes to stdout (or -o), and the Markdown step summary
-// is appended to the file named by $GITHUB_STEP_SUMMARY, or, when that is
-// unset, written to stdout and the suite only to -o. The suite is written
-// first, so a failure to write -o never leaves a summary announcing a suite
-// that is not there.
+// is delivered to $GITHUB_STEP_SUMMARY (github.StepSummary.Deliver), or,
+// when that is unset, written to stdout and the suite only to -o. The
+// suite is written first, so a failure to write -o never leaves a summary
+// announcing a suite that is not there.
 func writeAnalysis(s *streams, o *analyzeOptions, rep *analysis.Report) error {
 	out, sum, err := report.Render(rep, o.format, report.TextOptions{Explain: o.explain})
 	if err != nil {
 		return err
 	}
 	summary := os.Getenv("GITHUB_STEP_SUMMARY")
-	if sum == nil || summary != "" {
+	// With github and no $GITHUB_STEP_SUMMARY, the summary takes stdout.
+	if sum == nil || summary != "" || o.output != "" {
 		if err := mbopt.WriteOutput(s.Out, o.output, out); err != nil || sum == nil {
 			return err
 		}
-		if err := sum.Append(summary); err != nil {
-			return mbopt.Errorf("$GITHUB_STEP_SUMMARY: %v; point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout", err)
-		}
-		return nil
 	}
-	if o.output != "" {
-		if err := mbopt.WriteOutput(nil, o.output, out); err != nil {
-			return err
-		}
+	stdout, err := sum.Deliver(summary)
+	if err == nil {
+		_, err = s.Out.Write(stdout)
 	}
-	_, err = s.Out.Write(sum.Markdown)
 	return err
 }
 

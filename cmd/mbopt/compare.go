@@ -19,6 +19,7 @@ import (
 	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/relevance/changes"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/report/github"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
@@ -93,7 +94,7 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	d := compare.DefaultSettings()
 	f := cmd.Flags()
 	cli.Name("PACKAGES", engine.FieldPackages)
-	cli.Name("$GITHUB_STEP_SUMMARY", verdict.FieldStepSummary)
+	cli.Name("$GITHUB_STEP_SUMMARY", github.FieldStepSummary)
 	cli.Bind(f, &o.Base, "base", "", "base revision (default: the merge-base of HEAD with the default branch)", compare.FieldBase)
 	cli.Bind(f, &o.Head, "head", "", "head revision, or 'worktree' for the uncommitted changes (default: HEAD)", compare.FieldHead)
 	cli.Bind(f, &o.suiteFile, "suite", "", "the benchmarks to compare: the JSON of mbopt suite --format json", flow.FieldSuiteFile, engine.FieldBenchmarks)

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
@@ -33,12 +34,32 @@ type StepSummary struct {
 	Markdown []byte
 }
 
-// CheckStepSummary reports whether [StepSummary.Append] can append to
-// path, before the work whose summary it is: path must be a file that can
+// FieldStepSummary is the setting the step summary's file stands for in
+// the errors of [CheckStepSummary] and [StepSummary.Deliver]
+// ($GITHUB_STEP_SUMMARY on mbopt's command line).
+const FieldStepSummary mbopt.Field = "StepSummary"
+
+// summaryFix is what every error about the step summary's file advises.
+const summaryFix = "point GITHUB_STEP_SUMMARY at a writable file, or unset it to get the summary on stdout"
+
+// CheckStepSummary checks, before the work whose summary it is, that
+// [StepSummary.Append] can append to path: path must be a file that can
 // be opened for appending (it is not changed), or not exist in an
-// existing directory. A directory, or a missing directory, is an error
-// naming path.
+// existing directory. A directory, or a missing directory, is an input
+// error about the setting StepSummary naming path; an empty path (no
+// file: the summary goes to standard output) is fine.
 func CheckStepSummary(path string) error {
+	if path == "" {
+		return nil
+	}
+	if err := checkAppend(path); err != nil {
+		return mbopt.Errorf("%s: %v; %s", FieldStepSummary, err, summaryFix)
+	}
+	return nil
+}
+
+// checkAppend is [CheckStepSummary]'s check, its error naming path.
+func checkAppend(path string) error {
 	fi, err := os.Stat(path)
 	switch {
 	case err == nil && fi.IsDir():
@@ -58,6 +79,26 @@ func CheckStepSummary(path string) error {
 	default:
 		return err
 	}
+}
+
+// Deliver is where a step's summary goes: appended to the file path
+// ($GITHUB_STEP_SUMMARY), or, when path is empty, returned as stdout for
+// the caller to print on standard output. A summary that cannot be
+// appended (see [StepSummary.Append]: a full disk leaves none of it) is an
+// input error about the setting StepSummary, which advises to free space
+// when the file opened but the write failed.
+func (s *StepSummary) Deliver(path string) (stdout []byte, err error) {
+	if path == "" {
+		return s.Markdown, nil
+	}
+	if err := s.Append(path); err != nil {
+		fix := summaryFix
+		if pe := (*fs.PathError)(nil); !errors.As(err, &pe) || pe.Op != "open" {
+			fix = "free space, " + fix
+		}
+		return nil, mbopt.Errorf("%s: %v; %s", FieldStepSummary, err, fix)
+	}
+	return nil, nil
 }
 
 // Append appends s.Markdown to the file at path, creating it (mode 0644)
