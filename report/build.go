@@ -33,6 +33,7 @@ func Build(rep *analysis.Report) *Document {
 		Coverage:        Coverage{Project: ratioOf(cov.Project), Overall: ratioOf(cov.Overall)},
 		Scope:           string(rep.Scope),
 		Source:          string(rep.Source),
+		MDEHistory:      rep.MDEHistory,
 		Benchmarks:      benchmarksOf(rep),
 		MinimalSuite:    picksOf(rep),
 		Recommendations: recommendationsOf(rep),

@@ -107,6 +107,11 @@ type Document struct {
 	// would go unnoticed in (package sensitivity defines them); absent
 	// unless asked for (mbopt analyze --sensitivity).
 	Sensitivity *sensitivity.Result `json:"sensitivity,omitempty"`
+	// MDEHistory is the history database the measured minimum
+	// detectable effects of Sensitivity and of the caught objective's
+	// selection came from (analysis.Report.MDEHistory); absent when none
+	// was read.
+	MDEHistory string `json:"mde_history,omitempty"`
 }
 
 // Application describes the reference graph.

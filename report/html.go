@@ -91,6 +91,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"pct":    render.Pct,
 	"secs":   secs,
 	"weight": func(d *Document, v float64) string { return d.weight(v) },
+	"mdes":   func(d *Document) string { return mdesText(d.Sensitivity, d.MDEHistory) },
 	"appNoun": func(d *Document) string {
 		return cmp.Or(d.Application.Unit, "CPU")
 	},
@@ -156,7 +157,7 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 {{end}}{{if anyUnseen .D}}<p><span class="mark unseen">may have run unseen</span> a thin benchmark profile (see below) may have run the function without a sample.</p>
 {{end}}{{end}}
 {{with .D.Sensitivity}}<h2 id="sensitivity">What the suite would catch</h2>
-<p>{{$.SensitivityHeadline}} A function's detectable slowdown is the smallest slowdown of its own cost some benchmark would report as a definite regression: the comparisons' {{pct .Threshold}} threshold plus the benchmark's minimum detectable effect (a definite regression's whole interval lies beyond the threshold; MDEs: {{.Measured}} measured in comparisons, the others {{pct .DefaultMDE}}), over the function's share of the benchmark{{if ne .Source "instructions"}}; the shares are from CPU samples, so a small one is known only roughly (collect with <code>--source instructions</code> for exact ones){{end}}. See the figure <a href="#caught-curve">What the suite would catch</a>.</p>
+<p>{{$.SensitivityHeadline}} A function's detectable slowdown is the smallest slowdown of its own cost some benchmark would report as a definite regression: the comparisons' {{pct .Threshold}} threshold plus the benchmark's minimum detectable effect (a definite regression's whole interval lies beyond the threshold; {{mdes $.D}}), over the function's share of the benchmark{{if ne .Source "instructions"}}; the shares are from CPU samples, so a small one is known only roughly (collect with <code>--source instructions</code> for exact ones){{end}}. See the figure <a href="#caught-curve">What the suite would catch</a>.</p>
 {{$.SensitivityCurve}}{{if .Recommendations}}<h3>Benchmark on their own: a +{{pct .RecommendSlowdown}} slowdown would go unnoticed in</h3>
 {{$.SensitivityRecs}}<p><i>unnoticed in</i>: the share of the application's CPU a +{{pct .RecommendSlowdown}} slowdown of the function (with its closures) would go unnoticed in; <i>noticed from</i>: its detectable slowdown today, <i>never</i> when no benchmark runs it.</p>
 {{end}}{{end}}

@@ -90,8 +90,9 @@ type CaughtKept struct {
 }
 
 // CaughtText is the one-line reading of c shown under the suite in every
-// report.
-func CaughtText(c *CaughtKept) string {
+// report; history is the history database the measured MDEs came from
+// (Document.MDEHistory), "" when none.
+func CaughtText(c *CaughtKept, history string) string {
 	kept := fmt.Sprintf("The suite keeps what the whole suite would catch: a +%s slowdown would be caught in functions that take %s of the application's CPU", render.Pct(c.Slowdown), render.Pct(c.SuiteShare))
 	if c.SuiteShare < c.WholeShare-1e-12 {
 		kept = fmt.Sprintf("A +%s slowdown would be caught in functions that take %s of the application's CPU with the suite, %s with the whole suite", render.Pct(c.Slowdown), render.Pct(c.SuiteShare), render.Pct(c.WholeShare))
@@ -102,6 +103,9 @@ func CaughtText(c *CaughtKept) string {
 		mdes = "none measured: the typical value of the profiles' source"
 	case c.Benchmarks:
 		mdes = "every one measured"
+	}
+	if c.MeasuredMDEs > 0 && history != "" {
+		mdes += ", in the comparisons in " + history
 	}
 	return fmt.Sprintf("%s (minimum detectable effects: %s).", kept, mdes)
 }

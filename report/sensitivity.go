@@ -18,7 +18,7 @@ const sensitivityRows = 10
 // the recommendations' slowdown, the caught curves, the project functions
 // with the largest application shares, and the functions a slowdown would
 // go unnoticed in. Nothing without s.
-func writeSensitivityText(w io.Writer, s *sensitivity.Result) {
+func writeSensitivityText(w io.Writer, s *sensitivity.Result, history string) {
 	if s == nil {
 		return
 	}
@@ -28,7 +28,7 @@ func writeSensitivityText(w io.Writer, s *sensitivity.Result) {
 	if h := sensitivityHeadline(s); h != "" {
 		p("%s\n", h)
 	}
-	mdes := fmt.Sprintf("MDEs: %d measured in comparisons, the others %s; threshold: the comparisons' %s, which a definite regression's whole interval must pass", s.Measured, render.Pct(s.DefaultMDE), render.Pct(s.Threshold))
+	mdes := fmt.Sprintf("%s; threshold: the comparisons' %s, which a definite regression's whole interval must pass", mdesText(s, history), render.Pct(s.Threshold))
 	if s.Source != "instructions" {
 		mdes += "; shares from CPU samples, so a small share is known only roughly: collect with --source instructions for exact ones"
 	}
@@ -41,6 +41,23 @@ func writeSensitivityText(w io.Writer, s *sensitivity.Result) {
 	}
 	p("\nBenchmark on their own: a +%s slowdown would go unnoticed in\n", render.Pct(at))
 	doc.Text(w).Table(sensitivityRecommendationsTable(s))
+}
+
+// mdesText says where the benchmarks' minimum detectable effects of s
+// came from: how many were measured, in the comparisons of the history
+// database history when one was read, and the typical value the others
+// took; with none measured, how to measure them.
+func mdesText(s *sensitivity.Result, history string) string {
+	def := render.Pct(s.DefaultMDE)
+	switch {
+	case s.Measured == 0 && history != "":
+		return fmt.Sprintf("MDEs: the comparisons in %s measured none of these benchmarks, so all take the typical %s", history, def)
+	case s.Measured == 0:
+		return fmt.Sprintf("MDEs: none measured, so all take the typical %s: mbopt compare measures them into the module's history, which is read when it exists, or into --history's", def)
+	case history != "":
+		return fmt.Sprintf("MDEs: %d measured in the comparisons in %s, the others %s", s.Measured, history, def)
+	}
+	return fmt.Sprintf("MDEs: %d measured in comparisons, the others %s", s.Measured, def)
 }
 
 // slowdownText words a detectable slowdown of r: "+5.0%", or "never".

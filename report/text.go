@@ -99,7 +99,7 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	writeBenchmarksText(ew, d, opts)
 	writeThinText(ew, d)
 	writeRecommendationsText(ew, d, opts)
-	writeSensitivityText(ew, d.Sensitivity)
+	writeSensitivityText(ew, d.Sensitivity, d.MDEHistory)
 	if len(d.Skipped) > 0 {
 		p("\nSkipped benchmark profiles\n")
 		for _, s := range d.Skipped {

@@ -27,6 +27,9 @@ type analyzeOptions struct {
 	// maxInstability and history: stability-aware selection.
 	maxInstability float64
 	history        string
+	// historyDir is the directory whose module's default history is
+	// read without --history: run's DIR ("": the current directory).
+	historyDir string
 }
 
 // addAnalysisFlags registers the input flags shared by the commands that
@@ -60,7 +63,7 @@ func (o *analyzeOptions) config() (analysis.Config, error) { return o.analysisCo
 // analysisConfig maps the flags to the analysis's configuration
 // (flow.AnalysisConfig), requiring --app and --micro when inputs is set.
 func (o *analyzeOptions) analysisConfig(inputs bool) (analysis.Config, error) {
-	return flow.AnalysisConfig(context.Background(), o.Options, inputs, o.history, o.maxInstability)
+	return flow.AnalysisConfig(context.Background(), o.Options, inputs, flow.AnalysisHistory{Path: o.history, Dir: o.historyDir, MaxInstability: o.maxInstability})
 }
 
 func newCmdAnalyze(s *streams) *cobra.Command {
@@ -153,8 +156,8 @@ func addSelectFlags(f *pflag.FlagSet, o *analyzeOptions) {
 	cli.Bind(f, &o.Top, "top", 0, "stop after N picks (0: no limit)", analysis.FieldSelectTop)
 	cli.Bind(f, &o.MinGain, "min-gain", 0, "stop when a pick would add fewer than K nodes (the TCC study: 4)", analysis.FieldSelectMinGain)
 	cli.Bind(f, &o.maxInstability, "max-instability", 0, "leave out of the suite the benchmarks whose A/A instability (the median CI width of their mbopt compare --aa results in --history) exceeds this, e.g. 0.05 (0: keep all)", analysis.FieldSelectExcludeBenchmarks)
-	f.StringVar(&o.history, "history", "", "the history database --max-instability reads (default: .mbopt/history.db in the module root); when given, its comparisons' minimum detectable effects feed --sensitivity and the caught objective, which they make the default")
-	f.BoolVar(&o.Sensitivity, "sensitivity", false, "say what the suite would catch: each project function's smallest slowdown some benchmark would report (MDE / its share of the benchmark; MDEs from --history, else --mde)")
+	f.StringVar(&o.history, "history", "", "the history database --max-instability, --sensitivity and --objective caught read (default: .mbopt/history.db in the module root, read when it exists, never created; a damaged one there is a warning); its comparisons' minimum detectable effects feed --sensitivity and the caught objective, and when this flag is given make caught the default objective")
+	f.BoolVar(&o.Sensitivity, "sensitivity", false, "say what the suite would catch: each project function's smallest slowdown some benchmark would report (MDE / its share of the benchmark; MDEs measured in the history's comparisons, else --mde; the report says which)")
 	f.Float64Var(&o.MDE, "mde", 0, "with --sensitivity or --objective caught: the minimum detectable effect of a benchmark the history does not measure, e.g. 0.005 (default: 0.5% for instruction profiles, 5% for CPU profiles)")
 	f.BoolVar(&o.Certify, "certify", false, "bound the minimal suite's distance from the smallest possible with the LP relaxation (with --objective cost, also the cheapest suite's cost)")
 }

@@ -23,7 +23,14 @@ import (
 // but 8% for the two HTTP benchmarks, whose handlers allocate.
 func exampleHistory(t *testing.T) string {
 	t.Helper()
-	entries, err := os.ReadDir(exampleDir + "/micro")
+	return exampleHistoryFrom(t, exampleDir, filepath.Join(t.TempDir(), "history.db"))
+}
+
+// exampleHistoryFrom writes exampleHistory's history at db for the
+// example profiles in ex.
+func exampleHistoryFrom(t *testing.T, ex, db string) string {
+	t.Helper()
+	entries, err := os.ReadDir(ex + "/micro")
 	require.NoError(t, err)
 	rev := compare.Revision{Commit: "2222222222222222222222222222222222222222"}
 	rep := &compare.Report{Base: rev, Head: rev, Settings: compare.Settings{Trials: 3, Runs: 3, Count: 5}}
@@ -36,7 +43,7 @@ func exampleHistory(t *testing.T) string {
 		rep.Results = append(rep.Results, compare.Result{ID: id, Unit: "sec/op", Status: compare.Compared,
 			Estimate: &benchstats.Estimate{CI: benchstats.Interval{Low: -w, High: w}}})
 	}
-	db := filepath.Join(t.TempDir(), "history.db")
+	require.NoError(t, os.MkdirAll(filepath.Dir(db), 0o755))
 	st, err := history.Open(context.Background(), db)
 	require.NoError(t, err)
 	_, err = st.Add(context.Background(), rep, history.ThisMachine("go1.26.8"))
@@ -104,4 +111,78 @@ func TestHistoryMakesCaughtDefault(t *testing.T) {
 	}
 	t.Logf("+10%% caught: whole suite %.1f%%; caught suite %d picks %v %.1f%%; Algorithm 2's %d picks %v %.1f%%",
 		100*c.WholeShare, len(caught.MinimalSuite), ids(caught), 100*c.SuiteShare, len(nodes.MinimalSuite), ids(nodes), 100*at10(nodes.Sensitivity.SuiteCaught))
+}
+
+// TestDefaultHistoryMDEs: without --history, analyze reads the benchmarks'
+// MDEs from the module's default history when it exists (mbopt compare
+// stores there), and says where they came from; it never creates one, a
+// damaged one there is a warning (the MDEs are then the typical value)
+// while the same file given as --history is bad input, and the default
+// history's MDEs feed --sensitivity and --objective caught without making
+// caught the default objective (the suite does not change once compare
+// has run; --history does make it the default).
+func TestDefaultHistoryMDEs(t *testing.T) {
+	ex, err := filepath.Abs(exampleDir)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/tinytsdb\n\ngo 1.24\n"), 0o644))
+	t.Chdir(dir)
+	db, err := filepath.EvalSymlinks(dir)
+	require.NoError(t, err)
+	db = filepath.Join(db, ".mbopt", "history.db")
+	type doc struct {
+		Selection   *report.Selection  `json:"selection"`
+		Sensitivity sensitivity.Result `json:"sensitivity"`
+		MDEHistory  string             `json:"mde_history"`
+	}
+	analyze := func(want int, args ...string) (doc, string, string) {
+		t.Helper()
+		base := []string{"analyze", "--app", ex + "/app.pprof", "--micro", ex + "/micro", "--module", "example.com/tinytsdb", "--recommend", "0", "--sensitivity"}
+		code, out, errOut := run(t, append(base, args...)...)
+		require.Equal(t, want, code, errOut)
+		var d doc
+		if want == 0 {
+			_, js, errJS := run(t, append(append(base, args...), "--format", "json")...)
+			require.NoError(t, json.Unmarshal([]byte(js), &d), errJS)
+		}
+		return d, out, errOut
+	}
+
+	// No history: the typical MDEs, and how to measure them; nothing
+	// created.
+	d, out, _ := analyze(0)
+	assert.Zero(t, d.Sensitivity.Measured)
+	assert.Empty(t, d.MDEHistory)
+	assert.Contains(t, out, "MDEs: none measured, so all take the typical 5.0%: mbopt compare measures them into the module's history, which is read when it exists, or into --history's;")
+	assert.NoDirExists(t, filepath.Join(dir, ".mbopt"), "reading never creates the history")
+
+	// The module's history, as mbopt compare leaves it.
+	exampleHistoryFrom(t, ex, db)
+	d, out, _ = analyze(0)
+	assert.Equal(t, 19, d.Sensitivity.Measured)
+	assert.Equal(t, db, d.MDEHistory)
+	assert.Contains(t, out, "MDEs: 19 measured in the comparisons in "+db+", the others 5.0%;")
+	assert.Nil(t, d.Selection, "the default history keeps Algorithm 2 the default")
+	d, out, _ = analyze(0, "--objective", "caught")
+	require.NotNil(t, d.Selection)
+	require.NotNil(t, d.Selection.Caught)
+	assert.Equal(t, 19, d.Selection.Caught.MeasuredMDEs)
+	assert.Contains(t, out, "(minimum detectable effects: every one measured, in the comparisons in "+db+").")
+	d, _, _ = analyze(0, "--history", db)
+	require.NotNil(t, d.Selection, "--history makes the caught objective the default")
+	assert.Equal(t, "caught", d.Selection.Objective)
+	// --mde is the others' typical value: every benchmark is measured.
+	d, _, _ = analyze(0, "--mde", "0.02")
+	assert.Equal(t, 19, d.Sensitivity.Measured)
+
+	// A damaged default history fails nothing; the same file given is
+	// bad input.
+	require.NoError(t, os.WriteFile(db, []byte("not a database"), 0o644))
+	d, _, errOut := analyze(0)
+	assert.Zero(t, d.Sensitivity.Measured)
+	assert.Empty(t, d.MDEHistory)
+	assert.Contains(t, errOut, "mbopt: warning: the module's history database "+db+": not an mbopt history database")
+	assert.Contains(t, errOut, "(or name another with --history); the benchmarks' minimum detectable effects are the typical value\n")
+	_, _, errOut = analyze(2, "--history", db)
+	assert.Contains(t, errOut, "--history "+db+": not an mbopt history database")
 }

@@ -187,6 +187,17 @@
 //     (default .mbopt/history.db in the module root); given, its comparisons'
 //     minimum detectable effects also make caught the default --objective
 //     and feed --sensitivity.
+//   - Without --history, --sensitivity and --objective caught read the
+//     minimum detectable effects of the module's default history,
+//     .mbopt/history.db in the module root (run's DIR), where mbopt compare
+//     stores its comparisons: only when it exists (it is never created),
+//     and without making caught the default objective, so a module's suite
+//     does not change once compare has run. A damaged or foreign file there
+//     is a warning and the MDEs take the typical value; the same file given
+//     as --history is bad input (exit 2). The report names the history its
+//     MDEs came from ("MDEs: 19 measured in the comparisons in
+//     /src/m/.mbopt/history.db") or, with none measured, says how to
+//     measure them; the JSON's mde_history names the database.
 //
 // The recommendations (analyze, report and run):
 //
@@ -244,9 +255,10 @@
 //   - --mde X: the minimum detectable effect (its interval's half-width)
 //     of a benchmark without a measured one, for --sensitivity and
 //     --objective caught, which add it to the 1% threshold (default 0.005
-//     for instruction profiles, 0.05 for CPU profiles). With --history
-//     FILE, each benchmark's MDE is that of its latest stored comparison,
-//     in the metric with the most results.
+//     for instruction profiles, 0.05 for CPU profiles). With a history
+//     (--history FILE, or the module's default one), each benchmark's MDE
+//     is that of its latest stored comparison, in the metric with the most
+//     results.
 //
 // A suite pick whose new functions take under 1% of the application's time
 // (attributed, or flat with --impact flat) is marked marginal: it keeps the

@@ -87,6 +87,7 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	if ao.Weights, err = flow.WorkloadWeights(o.App, o.Weights, workloads); err != nil {
 		return err
 	}
+	ao.historyDir = dir
 	acfg, err := ao.analysisConfig(false)
 	if err != nil {
 		return err

@@ -109,7 +109,7 @@ func TestAnalysisConfig(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := analysis.Options{App: []string{"app.pprof"}, Micro: []string{"profiles"}, Nodes: "project", Impact: "attributed", Targets: "callable", Edges: "sampled", Sensitivity: tt.sensitivity}
-			cfg, err := flow.AnalysisConfig(ctx, opts, true, tt.history, 0)
+			cfg, err := flow.AnalysisConfig(ctx, opts, true, flow.AnalysisHistory{Path: tt.history, Dir: dir})
 			if tt.err != "" {
 				require.ErrorContains(t, err, tt.err)
 				require.ErrorIs(t, err, mbopt.ErrInput)
@@ -122,4 +122,67 @@ func TestAnalysisConfig(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAnalysisConfigHistory: without a History, the module's default
+// database gives the detectable slowdowns and the caught objective their
+// MDEs when it exists, without making caught the default objective, and
+// one that cannot be read there is a warning carried in the configuration;
+// a given History makes caught the default, and one that cannot be read
+// is an input error.
+func TestAnalysisConfigHistory(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n"), 0o644))
+	opts := analysis.Options{App: []string{"app.pprof"}, Micro: []string{"micro"}, Nodes: "project", Impact: "attributed", Targets: "callable", Edges: "sampled", Sensitivity: true}
+	def := history.PathIn(dir)
+
+	cfg, err := flow.AnalysisConfig(ctx, opts, true, flow.AnalysisHistory{Dir: dir})
+	require.NoError(t, err)
+	assert.Nil(t, cfg.Sensitivity.MDEs)
+	assert.Empty(t, cfg.Sensitivity.History)
+	assert.NoError(t, cfg.Sensitivity.HistoryWarning)
+	assert.NoFileExists(t, def, "reading never creates the default history")
+
+	st, err := history.Open(ctx, def)
+	require.NoError(t, err)
+	rev := compare.Revision{Commit: "3333333333333333333333333333333333333333"}
+	_, err = st.Add(ctx, &compare.Report{Base: rev, Head: rev, Settings: compare.Settings{Trials: 3, Runs: 3, Count: 5},
+		Results: []compare.Result{{ID: "example.com/m.BenchmarkA", Unit: "sec/op", Status: compare.Compared,
+			Estimate: &benchstats.Estimate{CI: benchstats.Interval{Low: -0.01, High: 0.01}}}}}, history.ThisMachine("go1.26.8"))
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+	want := map[string]float64{"example.com/m.BenchmarkA": 0.01}
+	for _, tc := range []struct {
+		name      string
+		objective string
+		h         flow.AnalysisHistory
+		selected  optimize.Objective
+	}{
+		{"default history", "", flow.AnalysisHistory{Dir: dir}, optimize.NodeCount},
+		{"default history, caught", "caught", flow.AnalysisHistory{Dir: dir}, optimize.Caught},
+		{"given history", "", flow.AnalysisHistory{Path: def}, optimize.Caught},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := opts
+			o.Objective = tc.objective
+			cfg, err := flow.AnalysisConfig(ctx, o, true, tc.h)
+			require.NoError(t, err)
+			assert.Equal(t, tc.selected, cfg.Select.Objective)
+			for _, c := range []*analysis.SensitivityConfig{cfg.Sensitivity, &cfg.Select.Caught} {
+				assert.InDeltaMapValues(t, want, c.MDEs, 1e-12)
+				assert.Equal(t, def, c.History)
+				assert.NoError(t, c.HistoryWarning)
+			}
+		})
+	}
+
+	require.NoError(t, os.WriteFile(def, []byte("not a database"), 0o644))
+	cfg, err = flow.AnalysisConfig(ctx, opts, true, flow.AnalysisHistory{Dir: dir})
+	require.NoError(t, err, "a damaged default history fails nothing")
+	assert.Nil(t, cfg.Sensitivity.MDEs)
+	assert.ErrorContains(t, cfg.Sensitivity.HistoryWarning, "the module's history database "+def+": not an mbopt history database")
+	_, err = flow.AnalysisConfig(ctx, opts, true, flow.AnalysisHistory{Path: def})
+	assert.ErrorIs(t, err, mbopt.ErrInput)
+	assert.ErrorContains(t, err, "History "+def+": not an mbopt history database")
 }

@@ -76,6 +76,16 @@ func SensitivityMDEs(ctx context.Context, cfg *analysis.Config, path string) err
 // for an instant) or one that holds no comparison.
 func MeasuredMDEs(ctx context.Context, path string) (map[string]float64, error) {
 	path = historyPath(path)
+	mdes, err := readMDEs(ctx, path)
+	if err != nil {
+		return nil, historyError(path, err)
+	}
+	return mdes, nil
+}
+
+// readMDEs returns the MDEs of the history database at path as
+// [MeasuredMDEs] does, with the history package's own errors.
+func readMDEs(ctx context.Context, path string) (map[string]float64, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -84,7 +94,7 @@ func MeasuredMDEs(ctx context.Context, path string) (map[string]float64, error) 
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, history.ErrNothingYet):
 		return nil, nil
 	case err != nil:
-		return nil, historyError(path, err)
+		return nil, err
 	}
 	defer st.Close()
 	return latestMDEs(ctx, st)
@@ -105,34 +115,4 @@ func latestMDEs(ctx context.Context, st *history.Store) (map[string]float64, err
 		}
 	}
 	return best, nil
-}
-
-// AnalysisConfig maps opts to the analysis's configuration (see
-// analysis.Options.Config: inputs requires App and Micro) with what the
-// history database at history measured: when history is given, its
-// benchmarks' minimum detectable effects ([MeasuredMDEs]), which make the
-// caught objective the default, and feed the detectable slowdowns
-// ([SensitivityMDEs], whose error says why when there is no measurement);
-// and, with a positive maxInstability, the benchmarks left out as
-// unstable ([ExcludeUnstable], which reads history.PathIn of the current
-// directory when history is empty).
-func AnalysisConfig(ctx context.Context, opts analysis.Options, inputs bool, history string, maxInstability float64) (analysis.Config, error) {
-	if history != "" {
-		mdes, err := MeasuredMDEs(ctx, history)
-		if err != nil {
-			return analysis.Config{}, err
-		}
-		opts.MDEs = mdes
-	}
-	cfg, err := opts.Config(inputs)
-	if err != nil {
-		return analysis.Config{}, err
-	}
-	if err := ExcludeUnstable(ctx, &cfg, history, maxInstability); err != nil {
-		return analysis.Config{}, err
-	}
-	if cfg.Sensitivity != nil && history != "" && len(opts.MDEs) == 0 {
-		return cfg, SensitivityMDEs(ctx, &cfg, history)
-	}
-	return cfg, nil
 }

@@ -149,6 +149,16 @@ type SensitivityConfig struct {
 	// (from their latest comparisons: compare/flow.SensitivityMDEs reads
 	// them from a history).
 	MDEs map[string]float64
+	// History is the history database MDEs were read from, which the
+	// report names (Report.MDEHistory); "" when they came from elsewhere
+	// or there are none.
+	History string
+	// HistoryWarning, when not nil, says why the history database the
+	// MDEs would have been read from could not be (compare/flow reads the
+	// module's default one that way: a damaged or foreign file there
+	// fails no analysis); MDEs then hold none of it, and Run reports it
+	// as an [*MDEHistoryWarning].
+	HistoryWarning error
 }
 
 // The fields of [Config] (and [DriftConfig]) that input errors name
@@ -252,7 +262,8 @@ type Report struct {
 	// found: *ModuleFromGoModWarning, *NoProjectFunctionWarning,
 	// *NoSharedFunctionWarning, *ExcludeUnmatchedWarning, *CmdTargetsNote,
 	// *ThinProfileWarning, *ThinBenchmarksWarning, *UnnamedFramesWarning,
-	// *ExclusionNote, *CostSourceNote, *UnmatchedFunctionsWarning, *EdgesNote, *HybridNote
+	// *ExclusionNote, *CostSourceNote, *UnmatchedFunctionsWarning, *EdgesNote, *HybridNote,
+	// *MDEHistoryWarning
 	// and *NoCertificateWarning (pick them out with errors.As). The
 	// *ExclusionNote, *CostSourceNote, *EdgesNote and *HybridNote are
 	// information, not caveats: see [Note] and [IsNote].
@@ -281,6 +292,11 @@ type Report struct {
 	// Certificate bounds the smallest suite that catches the same
 	// functions.
 	Caught *CaughtSuite
+	// MDEHistory is the history database the measured minimum
+	// detectable effects of Sensitivity and Caught came from
+	// (SensitivityConfig.History); "" when neither is computed or no
+	// history gave them.
+	MDEHistory string
 }
 
 func (c *Config) workers() int {
@@ -358,6 +374,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := selectSuite(ctx, cfg, rep, manifests, cbs, weighted); err != nil {
 		return nil, err
 	}
+	noteMDEHistory(cfg, rep)
 	if cfg.Recommend == 0 && cfg.Sensitivity == nil {
 		return rep, nil
 	}
@@ -373,6 +390,26 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// noteMDEHistory sets rep.MDEHistory, and adds the *MDEHistoryWarning of
+// a history that could not be read, from the MDE configuration of the
+// detectable slowdowns or, without them, of the caught objective when it
+// chose the suite.
+func noteMDEHistory(cfg Config, rep *Report) {
+	c := cfg.Sensitivity
+	if c == nil && rep.Caught != nil {
+		c = &cfg.Select.Caught
+	}
+	if c == nil {
+		return
+	}
+	if len(c.MDEs) > 0 {
+		rep.MDEHistory = c.History
+	}
+	if c.HistoryWarning != nil {
+		rep.Warnings = append(rep.Warnings, &MDEHistoryWarning{Err: c.HistoryWarning})
+	}
 }
 
 // recommendOptions returns the options of Algorithm 3's recommendations,

@@ -91,6 +91,23 @@ func (w *CostSourceNote) Error() string {
 // Note marks CostSourceNote as information.
 func (w *CostSourceNote) Note() {}
 
+// MDEHistoryWarning says that the history database the benchmarks'
+// minimum detectable effects would have come from could not be read
+// (SensitivityConfig.HistoryWarning): every benchmark took the default
+// MDE.
+type MDEHistoryWarning struct {
+	// Err is why, naming the database.
+	Err error
+}
+
+// Error returns the warning.
+func (w *MDEHistoryWarning) Error() string {
+	return fmt.Sprintf("%v; the benchmarks' minimum detectable effects are the typical value", w.Err)
+}
+
+// Unwrap returns Err.
+func (w *MDEHistoryWarning) Unwrap() error { return w.Err }
+
 // NoCertificateWarning says that Config.Certify asked for an optimality
 // certificate that could not be computed.
 type NoCertificateWarning struct {

@@ -2,6 +2,7 @@ package analysis_test
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"math"
 	"slices"
@@ -179,4 +180,39 @@ func TestSensitivityTargets(t *testing.T) {
 	}
 	assert.InDelta(t, sum, ts.Unnoticed, 1e-12, "the unnoticed share of it and its closure")
 	assert.Greater(t, ts.Unnoticed, share[exampleModule+"/encoding.UnmarshalTimestamps"])
+}
+
+// TestMDEHistory: the report names the history the MDEs in use came from
+// (the detectable slowdowns', else the caught objective's when it chose
+// the suite), and carries the warning of one that could not be read.
+func TestMDEHistory(t *testing.T) {
+	mdes := map[string]float64{"encoding__BenchmarkDecode": 0.01}
+	unread := errors.New("h.db: not an mbopt history database")
+	for _, tc := range []struct {
+		name    string
+		sens    *analysis.SensitivityConfig
+		sel     analysis.SelectConfig
+		history string
+		warned  bool
+	}{
+		{"sensitivity", &analysis.SensitivityConfig{MDEs: mdes, History: "h.db"}, analysis.SelectConfig{}, "h.db", false},
+		{"nothing measured", &analysis.SensitivityConfig{History: "h.db"}, analysis.SelectConfig{}, "", false},
+		{"unreadable", &analysis.SensitivityConfig{HistoryWarning: unread}, analysis.SelectConfig{}, "", true},
+		{"caught objective", nil, analysis.SelectConfig{Objective: optimize.Caught, Caught: analysis.SensitivityConfig{MDEs: mdes, History: "h.db"}}, "h.db", false},
+		{"objective not caught", nil, analysis.SelectConfig{Caught: analysis.SensitivityConfig{MDEs: mdes, History: "h.db", HistoryWarning: unread}}, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{exampleApp}, Micro: []string{exampleMicro}, Modules: []string{exampleModule},
+				Sensitivity: tc.sens, Select: tc.sel})
+			require.NoError(t, err)
+			assert.Equal(t, tc.history, rep.MDEHistory)
+			var w *analysis.MDEHistoryWarning
+			assert.Equal(t, tc.warned, errors.As(errors.Join(rep.Warnings...), &w))
+			if tc.warned {
+				assert.ErrorIs(t, w, unread)
+				assert.False(t, analysis.IsNote(w), "a caveat")
+				assert.EqualError(t, w, "h.db: not an mbopt history database; the benchmarks' minimum detectable effects are the typical value")
+			}
+		})
+	}
 }
