@@ -8,38 +8,18 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/compare/flow"
 	"github.com/mbopt/mbopt/internal/statedir"
-	"github.com/mbopt/mbopt/relevance/manifest"
-	"github.com/mbopt/mbopt/relevance/shard"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
-// resolveShards sets opt.Shard, TrialShard and ShardCosts from --shard,
-// --trial-shard and --shard-costs. Unlike profile --shard, an unset flag
-// does not read $MBOPT_SHARD: a collection's shard index says nothing
-// about a comparison's.
+// resolveShards sets opt's shards from --shard, --trial-shard and
+// --shard-costs (flow.ResolveShards).
 func (o *compareOptions) resolveShards(opt *compare.Options, getenv func(string) string) error {
-	for _, f := range []struct {
-		flag, value string
-		spec        *shard.Spec
-	}{{"--shard", o.shard, &opt.Shard}, {"--trial-shard", o.trialShard, &opt.TrialShard}} {
-		if f.value == "" {
-			continue
-		}
-		spec, err := shard.Resolve(f.value, getenv)
-		if err != nil {
-			return mbopt.Errorf("%s: %v", f.flag, err)
-		}
-		*f.spec = spec
-	}
-	var err error
-	opt.ShardCosts, err = manifest.ShardCostsFor(o.shardCosts, opt.Shard)
-	return err
+	return flow.ResolveShards(opt, o.shard, o.trialShard, o.shardCosts, getenv)
 }
 
 // compareMergeOptions holds the compare merge command's flag values.

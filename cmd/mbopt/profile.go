@@ -16,7 +16,6 @@ import (
 	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/relevance/collect"
 	"github.com/mbopt/mbopt/relevance/manifest"
-	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // profileOptions holds the profile command's flag values and its
@@ -76,14 +75,9 @@ func profileCmd(s *streams, runF func(context.Context, *streams, *profileOptions
 }
 
 // resolveShard resolves --shard with the environment and reads
-// --shard-costs.
-func (o *profileOptions) resolveShard(getenv func(string) string) error {
-	spec, err := shard.Resolve(o.shard, getenv)
-	if err != nil {
-		return mbopt.Errorf("--shard: %v", err)
-	}
-	o.Shard = spec
-	o.ShardCosts, err = manifest.ShardCostsFor(o.shardCosts, spec)
+// --shard-costs (manifest.ResolveShard).
+func (o *profileOptions) resolveShard(getenv func(string) string) (err error) {
+	o.Shard, o.ShardCosts, err = manifest.ResolveShard(o.shard, o.shardCosts, getenv)
 	return err
 }
 

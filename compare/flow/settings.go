@@ -3,7 +3,10 @@ package flow
 import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/engine"
+	"github.com/mbopt/mbopt/relevance/manifest"
 	"github.com/mbopt/mbopt/relevance/measure"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // Resolve settles the settings of cfg that depend on one another, and
@@ -68,4 +71,26 @@ func (cfg *CompareConfig) Resolve() error {
 	}
 	// The rest of the settings' ranges, before any analysis or build.
 	return s.Check()
+}
+
+// ResolveShards sets the Shard, TrialShard and ShardCosts of opt from the
+// settings as written: spec and trialSpec as shard.Resolve reads them (K/N;
+// /N takes K from $JOB_COMPLETION_INDEX, through getenv), costs as
+// manifest.ShardCostsFor reads it. Unlike a collection's (see
+// manifest.ResolveShard), an empty spec does not read $MBOPT_SHARD: a
+// collection's shard index says nothing about a comparison's. A malformed
+// spec is an input error about engine's Shard or TrialShard.
+func ResolveShards(opt *compare.Options, spec, trialSpec, costs string, getenv func(string) string) error {
+	shardEnv := getenv
+	if spec == "" {
+		shardEnv = func(string) string { return "" }
+	}
+	var err error
+	if opt.Shard, opt.ShardCosts, err = manifest.ResolveShard(spec, costs, shardEnv); err != nil || trialSpec == "" {
+		return err
+	}
+	if opt.TrialShard, err = shard.Resolve(trialSpec, getenv); err != nil {
+		return mbopt.Errorf("%s: %v", engine.FieldTrialShard, err)
+	}
+	return nil
 }

@@ -1,13 +1,17 @@
 package flow
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/relevance/measure"
+	"github.com/mbopt/mbopt/relevance/shard"
 )
 
 // TestCompareConfigResolve runs without valgrind in PATH, so that a zero
@@ -114,5 +118,40 @@ func TestResolveDefaultMetric(t *testing.T) {
 				t.Errorf("Resolve with PATH=%s and duet %q: metric %q, want %q", tc.path, tc.duet, cfg.Settings.Metric, tc.want)
 			}
 		})
+	}
+}
+
+// TestResolveShards: a comparison's shard is the one given, never
+// $MBOPT_SHARD (a collection's); /N takes K from $JOB_COMPLETION_INDEX for
+// either sharding; a malformed spec is an input error naming its setting,
+// and costs need a shard.
+func TestResolveShards(t *testing.T) {
+	env := map[string]string{"MBOPT_SHARD": "1/4", "JOB_COMPLETION_INDEX": "1"}
+	getenv := func(k string) string { return env[k] }
+	tests := []struct {
+		name, spec, trial, costs string
+		shard, trialShard        shard.Spec
+		err                      string // part of the error, "" for none
+	}{
+		{"none, whatever MBOPT_SHARD says", "", "", "", shard.Spec{}, shard.Spec{}, ""},
+		{"K/N", "2/3", "", "", shard.Spec{Index: 2, Count: 3}, shard.Spec{}, ""},
+		{"/N", "/3", "", "", shard.Spec{Index: 1, Count: 3}, shard.Spec{}, ""},
+		{"trial /N", "", "/2", "", shard.Spec{}, shard.Spec{Index: 1, Count: 2}, ""},
+		{"malformed", "3", "", "", shard.Spec{}, shard.Spec{}, "Config.Shard: shard \"3\": want K/N"},
+		{"malformed trial", "", "x", "", shard.Spec{}, shard.Spec{}, "Config.TrialShard: shard \"x\""},
+		{"costs without a shard", "", "", "manifest.json", shard.Spec{}, shard.Spec{}, "Config.ShardCosts needs Config.Shard"},
+	}
+	for _, tt := range tests {
+		var opt compare.Options
+		err := ResolveShards(&opt, tt.spec, tt.trial, tt.costs, getenv)
+		if tt.err != "" {
+			if err == nil || !errors.Is(err, mbopt.ErrInput) || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: error %v, want an input error with %q", tt.name, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || opt.Shard != tt.shard || opt.TrialShard != tt.trialShard {
+			t.Errorf("%s: shard %v, trial shard %v, error %v; want %v and %v", tt.name, opt.Shard, opt.TrialShard, err, tt.shard, tt.trialShard)
+		}
 	}
 }

@@ -80,7 +80,8 @@ func Open(path string) (*Manifest, error) {
 	return Read(f, path)
 }
 
-// The settings ShardCostsFor's arguments stand for in its errors: those of
+// The settings the arguments of ShardCostsFor and ResolveShard stand for in
+// their errors: those of
 // a sharded collection (collect.Config) or comparison (compare.Options).
 const (
 	FieldShard      mbopt.Field = "Shard"
@@ -99,6 +100,20 @@ func ShardCostsFor(path string, s shard.Spec) (map[string]float64, error) {
 		return nil, mbopt.Errorf("%s needs %s", FieldShardCosts, FieldShard)
 	}
 	return ShardCosts(path)
+}
+
+// ResolveShard returns the shard of a sharded run and the costs that
+// balance it from the settings as written: spec as shard.Resolve reads it
+// (K/N; /N takes K from $JOB_COMPLETION_INDEX; "" reads $MBOPT_SHARD,
+// through getenv), costs as [ShardCostsFor] reads it. A malformed spec is
+// an input error about the field Shard.
+func ResolveShard(spec, costs string, getenv func(string) string) (shard.Spec, map[string]float64, error) {
+	s, err := shard.Resolve(spec, getenv)
+	if err != nil {
+		return shard.Spec{}, nil, mbopt.Errorf("%s: %v", FieldShard, err)
+	}
+	c, err := ShardCostsFor(costs, s)
+	return s, c, err
 }
 
 // ShardCosts returns the benchmark costs that balance a sharded run (the
