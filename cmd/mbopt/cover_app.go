@@ -9,7 +9,6 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/relevance/reference"
 )
 
@@ -33,15 +32,9 @@ func newCmdCoverApp(s *streams) *cobra.Command {
 			if err := co.Check(); err != nil {
 				return err
 			}
-			if o.output == "" {
-				return mbopt.Errorf("-o must name the function set file to write")
-			}
 			// Found before the workload runs, not after.
-			if err := mbopt.CheckOutput(cli.FieldOutput, o.output); err != nil {
+			if err := co.CheckSet(cli.FieldOutput, o.output); err != nil {
 				return err
-			}
-			if co.WantsProfile() && atomicfile.Overwrites(o.output, co.Profile) != "" {
-				return mbopt.Errorf("-o %s: %s is the -o file with .pprof for its extension, which is -o itself; give -o another extension, such as app.cover.json", o.output, reference.Placeholder)
 			}
 			return runCoverApp(cmd.Context(), s, o, co)
 		},

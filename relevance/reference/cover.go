@@ -13,6 +13,7 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/callgraph"
+	"github.com/mbopt/mbopt/internal/atomicfile"
 	"github.com/mbopt/mbopt/internal/proc"
 	"github.com/mbopt/mbopt/relevance/covdata"
 )
@@ -58,6 +59,24 @@ func (o CoverOptions) Check() error {
 	}
 	if o.CoverDir == "" && len(o.Args) == 0 {
 		return mbopt.Errorf("cover-app needs the workload after --, e.g. mbopt cover-app -- ./cmd/load -duration 10s, or %s DIR", FieldCoverDir)
+	}
+	return nil
+}
+
+// CheckSet checks set, the function set's file the caller writes (the
+// setting field), before the workload runs: it must be named and be an
+// output mbopt.CheckOutput accepts, and, when the workload writes the CPU
+// profile too (Profile, [CoverProfile] of set), not be that profile,
+// which would replace it.
+func (o CoverOptions) CheckSet(field mbopt.Field, set string) error {
+	if set == "" {
+		return mbopt.Errorf("%s must name the function set file to write", field)
+	}
+	if err := mbopt.CheckOutput(field, set); err != nil {
+		return err
+	}
+	if o.WantsProfile() && atomicfile.Overwrites(set, o.Profile) != "" {
+		return mbopt.Errorf("%s %s: %s is the %s file with .pprof for its extension, which is %s itself; give %s another extension, such as app.cover.json", field, set, Placeholder, field, field, field)
 	}
 	return nil
 }

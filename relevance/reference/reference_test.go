@@ -158,3 +158,31 @@ func TestRunKillsBackgroundProcesses(t *testing.T) {
 		return len(f) > 0 && f[0] == "Z"
 	}, 5*time.Second, 20*time.Millisecond, "background process %s still running", pid)
 }
+
+// TestCheckSet: the function set's file must be named and writable, and
+// not be the CPU profile the workload writes beside it.
+func TestCheckSet(t *testing.T) {
+	dir := t.TempDir()
+	workload := []string{"sh", "-c", "load " + reference.Placeholder}
+	tests := []struct {
+		name string
+		args []string
+		set  string
+		want string // part of the error, "" for none
+	}{
+		{"a new file", workload, filepath.Join(dir, "app.cover.json"), ""},
+		{"unnamed", workload, "", "Config.Set must name the function set file to write"},
+		{"a directory", workload, dir, "is a directory"},
+		{"the profile", workload, filepath.Join(dir, "app.pprof"), "{profile} is the Config.Set file with .pprof for its extension"},
+		{"no profile written", []string{"load"}, filepath.Join(dir, "app.pprof"), ""},
+	}
+	for _, tt := range tests {
+		co := reference.CoverOptions{Args: tt.args, Profile: reference.CoverProfile(tt.set)}
+		err := co.CheckSet("Set", tt.set)
+		if tt.want == "" {
+			assert.NoError(t, err, tt.name)
+		} else if assert.Error(t, err, tt.name) {
+			assert.Contains(t, err.Error(), tt.want, tt.name)
+		}
+	}
+}
