@@ -24,14 +24,6 @@ type suiteOptions struct {
 	onlyAffected bool
 }
 
-func suiteFormats() []string {
-	var names []string
-	for _, f := range suite.Formats {
-		names = append(names, string(f))
-	}
-	return names
-}
-
 func newCmdSuite(s *streams) *cobra.Command {
 	o := &suiteOptions{}
 	cmd := &cobra.Command{
@@ -84,7 +76,7 @@ func newCmdSuite(s *streams) *cobra.Command {
 	for _, name := range suiteIgnores {
 		must(cmd.Flags().MarkHidden(name))
 	}
-	cli.Choice(cmd.Flags(), &o.suiteFormat, "format", "shell", "output format: {"+strings.Join(suiteFormats(), "|")+"}", suiteFormats()...)
+	cli.Choice(cmd.Flags(), &o.suiteFormat, "format", "shell", "output format: {"+strings.Join(suite.FormatNames(), "|")+"}", suite.FormatNames()...)
 	cli.BindP(cmd.Flags(), &o.output, "output", "o", "", "write the suite to this file (atomically) instead of stdout", cli.FieldOutput)
 	cli.Bind(cmd.Flags(), &o.allowEmpty, "allow-empty", false, "accept an empty suite (print nothing, exit 0) instead of failing", flow.FieldAllowEmpty)
 	cli.Bind(cmd.Flags(), &o.changedSince, "changed-since", "", "tag the benchmarks whose covered functions changed since `REV` (a revision, or "+changes.MergeBase+": the merge-base of HEAD with the default branch); run inside the git repository", changes.FieldChangedSince)

@@ -28,6 +28,16 @@ const (
 // Formats lists the valid formats, in help order.
 var Formats = []Format{FormatShell, FormatJSON, FormatList}
 
+// FormatNames returns the names of [Formats], in help order, as a choice
+// of format lists them.
+func FormatNames() []string {
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = string(f)
+	}
+	return names
+}
+
 // Write writes invs to w in the given format, in the order given (Plan's
 // order: by package, then benchmark name). It fails on an unknown format,
 // listing the valid ones, or when w fails.
