@@ -32,6 +32,7 @@ import (
 	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/coverage"
 	"github.com/mbopt/mbopt/internal/gomod"
+	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/recommend"
 	"github.com/mbopt/mbopt/relevance/manifest"
@@ -569,6 +570,23 @@ type SkipGroup struct {
 	Reason string
 	// Skips are the skipped profiles, in the report's order.
 	Skips []Skip
+}
+
+// String words g as a warning: a profile skipped alone for its reason is
+// named with its file, several with the first three names (the report
+// lists each with its file).
+func (g SkipGroup) String() string {
+	if len(g.Skips) > 1 {
+		names := make([]string, len(g.Skips))
+		for i, s := range g.Skips {
+			names[i] = cmp.Or(s.ID, s.File)
+		}
+		return fmt.Sprintf("skipping %d benchmarks (%s; the report lists each with its file): %s", len(names), textutil.List(names, 3), g.Reason)
+	}
+	if s := g.Skips[0]; s.ID != "" {
+		return fmt.Sprintf("skipping %s (%s): %s", s.ID, s.File, s.Reason)
+	}
+	return fmt.Sprintf("skipping %s: %s", g.Skips[0].File, g.Reason)
 }
 
 // SkipGroups groups skips by reason, in the order each reason first

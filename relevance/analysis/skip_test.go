@@ -22,4 +22,7 @@ func TestSkipGroups(t *testing.T) {
 		{Reason: "truncated", Skips: []analysis.Skip{skips[1]}},
 	}, got, "by reason, in the order each first appears")
 	assert.Empty(t, analysis.SkipGroups(nil))
+	assert.Equal(t, "skipping 3 benchmarks (m.BenchmarkA, m.BenchmarkB, m.BenchmarkC; the report lists each with its file): "+data, got[0].String())
+	assert.Equal(t, "skipping bad.pprof: truncated", got[1].String())
+	assert.Equal(t, "skipping m.BenchmarkA (a.log): "+data, analysis.SkipGroups(skips[:1])[0].String())
 }

@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 
-	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
@@ -24,23 +22,10 @@ func Warn(w io.Writer, warning error) {
 func Warnf(w io.Writer, format string, args ...any) { Warn(w, fmt.Errorf(format, args...)) }
 
 // Skipped warns on w about the benchmark profiles the analysis rep skipped,
-// one warning per reason (analysis.SkipGroups): a profile skipped alone for
-// its reason is named with its file, several with the first three names.
+// one warning per reason (analysis.SkipGroup.String words it).
 func Skipped(w io.Writer, rep *analysis.Report) {
 	for _, g := range analysis.SkipGroups(rep.Skipped) {
-		if len(g.Skips) > 1 {
-			names := make([]string, len(g.Skips))
-			for i, s := range g.Skips {
-				names[i] = cmp.Or(s.ID, s.File)
-			}
-			Warnf(w, "skipping %d benchmarks (%s; the report lists each with its file): %s", len(names), textutil.List(names, 3), g.Reason)
-			continue
-		}
-		if s := g.Skips[0]; s.ID != "" {
-			Warnf(w, "skipping %s (%s): %s", s.ID, s.File, s.Reason)
-		} else {
-			Warnf(w, "skipping %s: %s", s.File, s.Reason)
-		}
+		Warnf(w, "%s", g)
 	}
 }
 
