@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -54,7 +53,7 @@ func newCmdCompareMerge(s *streams) *cobra.Command {
 
 func runCompareMerge(ctx context.Context, s *streams, o *compareMergeOptions, dirs []string) error {
 	rep, err := flow.Merge(ctx, flow.MergeConfig{Dirs: dirs, Out: o.out, History: o.hist.path, NoHistory: o.hist.noHistory, AppBenchmark: o.hist.appBench, Output: o.output, FailOn: o.failOn, AppImpactThreshold: o.appImpact,
-		Logf: func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) },
+		Logf: s.logf,
 		Warn: func(err error) { cli.Warn(s.Err, err) }})
 	co := &compareOptions{cmpFormat: o.format}
 	co.output = o.output

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -72,7 +71,7 @@ func newCmdHistory(s *streams) *cobra.Command {
 func runHistory(ctx context.Context, s *streams, o *historyOptions) error {
 	cfg, out := o.HistoryConfig, o.out
 	cfg.Warn = func(err error) { cli.Warn(s.Err, err) }
-	out.Logf = func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
+	out.Logf = s.logf
 	var doc []byte
 	if o.out.Instability {
 		c, err := flow.Instability(ctx, cfg)

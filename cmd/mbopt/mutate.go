@@ -44,18 +44,9 @@ func newCmdMutate(s *streams) *cobra.Command {
 			if top != 0 {
 				return mutateScore(cmd.Context(), s, &a, top, funcs, o, format, output)
 			}
-			if len(funcs) == 0 {
-				return mbopt.Errorf("%s is required: the function to slow down (or %s N: the N largest functions' predicted detectable slowdowns)", mutate.FieldFunc, mutate.FieldPredictions)
-			}
-			var results []*mutate.Result
-			for _, fn := range funcs {
-				o.Func = fn
-				fmt.Fprintf(s.Err, "mbopt: mutate: sizing %s's slowdown under Valgrind; the comparison measures %s\n", fn, o.Compare.Settings.RunMetric().Choice())
-				res, err := mutate.Run(cmd.Context(), o)
-				if err != nil {
-					return err
-				}
-				results = append(results, res)
+			results, err := mutate.RunEach(cmd.Context(), funcs, o, s.logf)
+			if err != nil {
+				return err
 			}
 			var b bytes.Buffer
 			if err := verdict.WriteMutations(&b, results, format); err != nil {

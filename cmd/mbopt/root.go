@@ -45,6 +45,12 @@ type streams struct {
 	stopProfile func(keep bool) error
 }
 
+// logf prints a progress line of a flow on stderr: "mbopt: " and the
+// line.
+func (s *streams) logf(format string, args ...any) {
+	fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...)
+}
+
 // newRootCmd builds the command tree.
 func newRootCmd(s *streams) *cobra.Command {
 	root := &cobra.Command{

@@ -100,7 +100,7 @@ func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *p
 	cfg := o.app
 	cfg.Config, cfg.Collect, cfg.AppCommand, cfg.AppWorkloads = acfg, cc, appCmd, workloads
 	cfg.Collector = func(ctx context.Context, cc collect.Config) (*manifest.Manifest, error) { return c.collect(ctx, s, cc) }
-	cfg.Logf = func(format string, args ...any) { fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
+	cfg.Logf = s.logf
 	res, err := flow.Run(ctx, cfg)
 	if err != nil {
 		return err

@@ -97,3 +97,15 @@ func TestSizeKnownAnswer(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, string(out), "the source tree is untouched")
 }
+
+// TestRunEachNeedsAFunction: without a function RunEach runs nothing and
+// names both ways to give one.
+func TestRunEachNeedsAFunction(t *testing.T) {
+	logged := 0
+	res, err := mutate.RunEach(context.Background(), nil, mutate.Options{Slowdown: 0.1}, func(string, ...any) { logged++ })
+	require.ErrorIs(t, err, mbopt.ErrInput)
+	assert.Contains(t, err.Error(), "Config.Func is required")
+	assert.Contains(t, err.Error(), "Config.Predictions N")
+	assert.Nil(t, res)
+	assert.Zero(t, logged, "nothing ran")
+}

@@ -93,6 +93,30 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	return m.run(ctx, opt.Slowdown)
 }
 
+// RunEach runs a mutant of each of funcs on its own, in order, as [Run]
+// does with opt's Func set to it. logf, when not nil, receives a line
+// before each run that names the function and the metric the comparison
+// measures. No function is an input error naming Func, or Predictions,
+// which checks predictions instead (see [ScoreSensitivity]).
+func RunEach(ctx context.Context, funcs []string, opt Options, logf func(format string, args ...any)) ([]*Result, error) {
+	if len(funcs) == 0 {
+		return nil, mbopt.Errorf("%s is required: the function to slow down (or %s N: the N largest functions' predicted detectable slowdowns)", FieldFunc, FieldPredictions)
+	}
+	var results []*Result
+	for _, fn := range funcs {
+		opt.Func = fn
+		if logf != nil {
+			logf("mutate: sizing %s's slowdown under Valgrind; the comparison measures %s", fn, opt.Compare.Settings.RunMetric().Choice())
+		}
+		res, err := Run(ctx, opt)
+		if err != nil {
+			return nil, err
+		}
+		results = append(results, res)
+	}
+	return results, nil
+}
+
 // checkSlowdown reports whether s is a slowdown a mutant can add.
 func checkSlowdown(s float64) error {
 	if !(s > 0) || math.IsInf(s, 0) {
