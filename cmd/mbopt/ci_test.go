@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/flow"
+	"github.com/mbopt/mbopt/relevance/manifest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
@@ -152,8 +154,9 @@ func checkShardCommands(t *testing.T, recipe string, collectCmds, mergeCmds [][]
 	o := parseCommand(t, collectCmds[0])
 	require.NotNil(t, o, "%s: %v is mbopt profile", recipe, collectCmds[0])
 	assert.Equal(t, shardArg, o.shard, recipe)
-	require.NoError(t, o.resolveShard(os.Getenv), recipe)
-	assert.Equal(t, n, o.Shard.Count, "%s: the N of --shard is the number of shards", recipe)
+	spec, _, err := manifest.ResolveShard(o.shard, o.shardCosts, os.Getenv)
+	require.NoError(t, err, recipe)
+	assert.Equal(t, n, spec.Count, "%s: the N of --shard is the number of shards", recipe)
 
 	m := mergeCmds[0]
 	require.Equal(t, "merge", m[1], recipe)
@@ -249,7 +252,7 @@ func TestCompareShardRecipes(t *testing.T) {
 		assert.NotEmpty(t, flagValue(c, "--seed"), "%s: every shard needs the same --seed", recipe)
 		assert.Equal(t, "never", flagValue(c, "--fail-on"), "%s: a shard does not gate on its share", recipe)
 		var opt compare.Options
-		require.NoError(t, o.resolveShards(&opt, os.Getenv), recipe)
+		require.NoError(t, flow.ResolveShards(&opt, o.shard, o.trialShard, o.shardCosts, os.Getenv), recipe)
 		assert.Equal(t, n, opt.Shard.Count, "%s: the N of --shard is the number of shards", recipe)
 
 		m := mergeCmds[0]

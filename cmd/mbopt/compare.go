@@ -136,7 +136,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if o.noCache {
 		cfg.CacheDir = "off"
 	}
-	if err := o.resolveShards(&cfg.Options, os.Getenv); err != nil {
+	if err := flow.ResolveShards(&cfg.Options, o.shard, o.trialShard, o.shardCosts, os.Getenv); err != nil {
 		return err
 	}
 	if len(o.App) > 0 || len(o.Micro) > 0 {

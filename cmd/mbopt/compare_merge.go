@@ -15,12 +15,6 @@ import (
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
-// resolveShards sets opt's shards from --shard, --trial-shard and
-// --shard-costs (flow.ResolveShards).
-func (o *compareOptions) resolveShards(opt *compare.Options, getenv func(string) string) error {
-	return flow.ResolveShards(opt, o.shard, o.trialShard, o.shardCosts, getenv)
-}
-
 // compareMergeOptions holds the compare merge command's flag values.
 type compareMergeOptions struct {
 	out, format, output string

@@ -55,7 +55,8 @@ func profileCmd(s *streams, runF func(context.Context, *streams, *profileOptions
 			if err := o.validate(); err != nil {
 				return err
 			}
-			if err := o.resolveShard(os.Getenv); err != nil {
+			var err error
+			if o.Shard, o.ShardCosts, err = manifest.ResolveShard(o.shard, o.shardCosts, os.Getenv); err != nil {
 				return err
 			}
 			return runF(cmd.Context(), s, o)
@@ -72,13 +73,6 @@ func profileCmd(s *streams, runF func(context.Context, *streams, *profileOptions
 	cli.Bind(f, &o.shard, "shard", "", "collect only shard `K/N` of the benchmarks (K from 0 to N-1; /N takes K from $JOB_COMPLETION_INDEX; default $MBOPT_SHARD); combine the shards with 'mbopt merge'", collect.FieldShard, manifest.FieldShard, engine.FieldShard)
 	cli.Bind(f, &o.shardCosts, "shard-costs", "", "with --shard: balance the shards by the costs recorded in this `manifest` (a manifest.json or an output directory; default: the whole collection in --out, else by count)", collect.FieldShardCosts, manifest.FieldShardCosts)
 	return cmd
-}
-
-// resolveShard resolves --shard with the environment and reads
-// --shard-costs (manifest.ResolveShard).
-func (o *profileOptions) resolveShard(getenv func(string) string) (err error) {
-	o.Shard, o.ShardCosts, err = manifest.ResolveShard(o.shard, o.shardCosts, getenv)
-	return err
 }
 
 // addCollectFlags registers the flags that choose and run benchmarks,
