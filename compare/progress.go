@@ -33,6 +33,15 @@ type ProgressPrinter struct {
 	runs     int
 }
 
+// NewProgressPrinter returns the printer of a comparison's progress on w
+// (stderr) with the wall clock: a bar when w is a terminal
+// (progress.IsTerminal), else lines. metric, when set, is the metric
+// measured (see ProgressPrinter.Metric).
+func NewProgressPrinter(w io.Writer, metric measure.Metric) *ProgressPrinter {
+	terminal, width := progress.IsTerminal(w)
+	return &ProgressPrinter{W: w, Terminal: terminal, Width: width, Now: time.Now, Metric: metric}
+}
+
 // Event is the [Options.Progress] hook.
 func (p *ProgressPrinter) Event(ev Event) {
 	p.line.W, p.line.Terminal, p.line.Width = p.W, p.Terminal, p.Width

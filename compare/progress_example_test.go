@@ -8,11 +8,11 @@ import (
 	"github.com/mbopt/mbopt/compare"
 )
 
-// A ProgressPrinter is the Options.Progress of mbopt compare: outside a
+// A ProgressPrinter (NewProgressPrinter) is the Options.Progress of mbopt compare: outside a
 // terminal it logs a line per build and per finished process, failures
 // included.
 func ExampleProgressPrinter() {
-	p := &compare.ProgressPrinter{W: os.Stdout, Now: time.Now}
+	p := compare.NewProgressPrinter(os.Stdout, "") // a line per step: os.Stdout is no terminal here
 	p.Event(compare.Event{Kind: compare.EventBuild, Side: compare.Base, Package: "example.com/codec", Done: 1, Total: 2})
 	p.Event(compare.Event{Kind: compare.EventBuild, Side: compare.Head, Package: "example.com/codec", Cached: true, Done: 2, Total: 2})
 	p.Event(compare.Event{Kind: compare.EventRun, Side: compare.Base, Package: "example.com/codec", Name: "BenchmarkEncode", Trial: 1, Run: 1, Wall: 1500 * time.Millisecond, Done: 1, Total: 2})

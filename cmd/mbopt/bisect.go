@@ -3,14 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/bisect"
-	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
@@ -31,8 +29,7 @@ func newCmdBisect(s *streams) *cobra.Command {
 			// On a terminal, each step's comparison draws compare's
 			// progress bar and each decided step a line above it; elsewhere
 			// (CI, a pipe) the log on standard output is the only record.
-			if terminal, width := progress.IsTerminal(s.Err); terminal {
-				p := &compare.ProgressPrinter{W: s.Err, Terminal: true, Width: width, Now: time.Now, Metric: o.Settings.RunMetric()}
+			if p := compare.NewProgressPrinter(s.Err, o.Settings.RunMetric()); p.Terminal {
 				o.CompareProgress = p.Event
 				o.Progress = func(st bisect.Step) {
 					p.Clear()

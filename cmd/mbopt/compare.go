@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -16,7 +15,6 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/compare/flow"
-	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/relevance/changes"
 	"github.com/mbopt/mbopt/relevance/manifest"
 	"github.com/mbopt/mbopt/report/github"
@@ -31,8 +29,6 @@ type compareOptions struct {
 	failOn          compare.FailOn // "": flow.CompareConfig.Resolve's default
 	cmpFormat       string
 	noCache         bool
-	terminal        bool // progress bar; set by the command from stderr
-	width           int
 	hist            compareHistoryOptions
 	shard           string   // --shard as given
 	trialShard      string   // --trial-shard as given
@@ -65,7 +61,6 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
   $ mbopt compare --base origin/main --head worktree --bench . ./...
   $ mbopt compare --bench 'Query' --trials 3 --runs 1 --count 5 --benchtime 100ms --format json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.terminal, o.width = progress.IsTerminal(s.Err)
 			return runCompare(cmd, s, o, args)
 		},
 	}
@@ -155,7 +150,7 @@ func runCompare(cmd *cobra.Command, s *streams, o *compareOptions, args []string
 	if err := verdict.CheckStepSummary(o.cmpFormat, os.Getenv("GITHUB_STEP_SUMMARY")); err != nil {
 		return err
 	}
-	p := &compare.ProgressPrinter{W: s.Err, Terminal: o.terminal, Width: o.width, Now: time.Now, Metric: cfg.Settings.Metric}
+	p := compare.NewProgressPrinter(s.Err, cfg.Settings.Metric)
 	cfg.Progress = p.Event
 	cfg.Logf = func(format string, args ...any) { p.Clear(); fmt.Fprintf(s.Err, "mbopt: "+format+"\n", args...) }
 	cfg.Warn = func(err error) { p.Clear(); cli.Warn(s.Err, err) }

@@ -12,7 +12,6 @@ import (
 	"github.com/mbopt/mbopt/compare/flow"
 	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/internal/gitrev"
-	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/report/trend"
 )
 
@@ -119,7 +118,6 @@ func newCmdHistoryRebaseline(s *streams) *cobra.Command {
 	}
 	cmd.RunE = func(c *cobra.Command, args []string) error {
 		o.from, o.to, o.rebaseline = from, to, true
-		o.terminal, o.width = progress.IsTerminal(s.Err)
 		return runCompare(c, s, o, args)
 	}
 	return cmd

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/mutate"
-	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
@@ -36,8 +34,7 @@ func newCmdMutate(s *streams) *cobra.Command {
 			if err := mbopt.CheckOutput(cli.FieldOutput, output); err != nil {
 				return err
 			}
-			if terminal, width := progress.IsTerminal(s.Err); terminal {
-				p := &compare.ProgressPrinter{W: s.Err, Terminal: true, Width: width, Now: time.Now}
+			if p := compare.NewProgressPrinter(s.Err, ""); p.Terminal {
 				o.Compare.Progress = p.Event
 				defer p.Clear()
 			}
