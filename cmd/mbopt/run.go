@@ -72,13 +72,6 @@ func must(err error) {
 
 func runRun(ctx context.Context, s *streams, o *runOptions, dir string, flags *pflag.FlagSet) error {
 	c := &o.collect
-	// flow.Run checks DIR and gives --out its default; the other
-	// collection flags are checked as for profile.
-	check := *c
-	check.Dir, check.Out = "", "."
-	if err := check.validate(); err != nil {
-		return err
-	}
 	appCmd, workloads, err := flow.ParseWorkloads(o.appCmd)
 	if err != nil {
 		return err

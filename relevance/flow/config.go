@@ -115,9 +115,9 @@ type Workload struct {
 	Weighted bool
 }
 
-// Check checks cfg as [Run] does before it runs anything: an
-// [*mbopt.Error] naming the first setting no run can use. It creates
-// nothing.
+// Check checks cfg as [Run] does before it runs anything, the
+// collection's settings included: an [*mbopt.Error] naming the first
+// setting no run can use. It creates nothing.
 func (cfg Config) Check() error {
 	_, _, _, err := cfg.validate()
 	return err
@@ -203,6 +203,13 @@ func (cfg *Config) validate() (dir, out, appOut string, err error) {
 			return "", "", "", mbopt.Errorf("%s %s is in %s %s, where Run writes the profiles it takes: copy it elsewhere first",
 				analysis.FieldApp, app, FieldAppOut, appOut)
 		}
+	}
+	// The collection's own settings (collect.Config.Check), before any
+	// application profile is taken.
+	cc := cfg.Collect
+	cc.Dir, cc.Out = dir, out
+	if err := cc.Check(); err != nil {
+		return "", "", "", err
 	}
 	return dir, out, appOut, nil
 }

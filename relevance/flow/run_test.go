@@ -417,6 +417,9 @@ func TestRunValidates(t *testing.T) {
 		{"App file in AppOut", func(f *fixture) flow.Config {
 			return flow.Config{Config: analysis.Config{App: []string{f.app}}, AppCommand: marker, AppOut: f.dir, Collect: collect.Config{Out: filepath.Join(f.dir, "..", "elsewhere")}}
 		}, []mbopt.Field{"App", "AppOut"}, "where Run writes the profiles it takes"},
+		{"a bad collection setting", func(f *fixture) flow.Config {
+			return flow.Config{AppCommand: marker, Collect: collect.Config{BenchTime: "fast"}}
+		}, nil, `invalid value "fast"`}, // the error's Field is BenchTime
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
