@@ -44,6 +44,12 @@ type Instability struct {
 	Skipped []string `json:"skipped,omitempty"`
 }
 
+// Median is the benchmark's median A/A instability, the median of Widths
+// (the mean of the middle two for an even count; NaN for none): the
+// figure the suite threshold takes its quantile over, the calibration
+// table prints and --max-instability compares.
+func (in Instability) Median() float64 { return benchstats.Median(in.Widths) }
+
 // Instabilities returns the instabilities of every benchmark and unit with
 // an A/A result that f keeps, sorted by id, then unit. A result whose
 // interval makes no width is left out and listed in Instability.Skipped.
@@ -150,7 +156,7 @@ func Calibrate(insts []Instability, opt CalibrateOptions) (*Calibration, error) 
 		w := slices.Clone(in.Widths)
 		slices.Sort(w)
 		q := stat.Quantile(opt.Quantile, stat.Empirical, w, nil)
-		medians = append(medians, stat.Quantile(0.5, stat.Empirical, w, nil))
+		medians = append(medians, in.Median())
 		c.Thresholds = append(c.Thresholds, Threshold{ID: in.ID, Unit: in.Unit, Threshold: max(opt.Floor, opt.Factor*q), Instability: q, Runs: len(w)})
 	}
 	sort.Slice(c.Thresholds, func(i, j int) bool {
@@ -203,7 +209,7 @@ func (s *Store) Unstable(ctx context.Context, maxWidth float64) (unstable []stri
 			continue
 		}
 		measured++
-		if benchstats.Median(in.Widths) > maxWidth {
+		if in.Median() > maxWidth {
 			unstable = append(unstable, in.ID)
 		}
 	}

@@ -154,3 +154,22 @@ func roundAll(xs []float64) []float64 {
 	}
 	return out
 }
+
+// The suite threshold is a quantile of the benchmarks' median
+// instabilities, Instability.Median, the figure the calibration table
+// prints beside it: with an even count of A/A widths that is the mean of
+// the middle two. It was the lower of them (gonum's empirical quantile),
+// so a table of medians 20% and 30% printed a suite threshold of 10%.
+func TestCalibrateSuiteUsesPrintedMedians(t *testing.T) {
+	insts := []Instability{
+		{ID: "a.BenchmarkA", Unit: "sec/op", Widths: []float64{0.1, 0.3}},
+		{ID: "b.BenchmarkB", Unit: "sec/op", Widths: []float64{0.2, 0.4}},
+	}
+	assert.InDelta(t, 0.2, insts[0].Median(), 1e-12)
+	assert.InDelta(t, 0.3, insts[1].Median(), 1e-12)
+	assert.True(t, math.IsNaN(Instability{}.Median()))
+	cal, err := Calibrate(insts, DefaultCalibrateOptions)
+	require.NoError(t, err)
+	// The empirical 0.8 quantile of the medians {0.2, 0.3} is 0.3.
+	assert.InDelta(t, 0.3, cal.Suite, 1e-12)
+}

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt/compare"
-	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/compare/bisect"
 	"github.com/mbopt/mbopt/compare/culprit"
 	"github.com/mbopt/mbopt/compare/detect"
@@ -461,7 +460,7 @@ func WriteCalibrationText(w io.Writer, insts []history.Instability, cal *history
 				own = c
 			}
 		}
-		t.Row(in.ID, in.Unit, fmt.Sprint(len(in.Widths)), render.Pct(benchstats.Median(in.Widths)), render.Pct(maxOf(in.Widths)), render.Pct(own.Instability), render.Pct(th))
+		t.Row(in.ID, in.Unit, fmt.Sprint(len(in.Widths)), render.Pct(in.Median()), render.Pct(maxOf(in.Widths)), render.Pct(own.Instability), render.Pct(th))
 	}
 	t.Write(ew)
 	fmt.Fprintf(ew, "\nsuite threshold (benchmarks without A/A results): %s, the %.0fth percentile of the benchmarks' median instabilities\n", render.Pct(cal.Suite), 100*q)
