@@ -40,6 +40,12 @@ type Output struct {
 	// output order; a parent whose failure is only its sub-benchmark's is
 	// left out.
 	Failed []BenchFailure
+	// Skipped are the benchmarks that skipped themselves (b.Skip,
+	// b.Skipf, b.SkipNow: "--- SKIP: name"), with what they logged as
+	// the message, each once, in output order. A benchmark that skips
+	// after its first run (b.N > 1) prints a result instead, and is not
+	// here.
+	Skipped []BenchSkip
 	// Running is the benchmark asked for that the output shows started
 	// last (its name alone on a line, with -test.v) when it printed no
 	// result or failure after it: the one that was running when the
@@ -58,6 +64,17 @@ type BenchFailure struct {
 	Message string
 }
 
+// A BenchSkip is a benchmark that skipped itself and why.
+type BenchSkip struct {
+	// Name is the benchmark's full name, as go test names it in its
+	// "--- SKIP:" line (no -GOMAXPROCS suffix).
+	Name string
+	// Message is what it logged before or with its skip (b.Skip's
+	// arguments, b.Log), its lines without their indentation; "" when
+	// it logged nothing (b.SkipNow).
+	Message string
+}
+
 // ParseOutput reads the output of a test binary that was asked to run
 // benchmark top (a top-level benchmark's full name, such as
 // "BenchmarkQuery", as -test.list names it) and its sub-benchmarks, with
@@ -65,15 +82,17 @@ type BenchFailure struct {
 // count; every other line that looks like a result is Ignored. A
 // benchmark that prints output while it runs splits its own result line:
 // go test has printed the name, and the iteration count and values follow
-// on a later line, after the printed text; ParseOutput joins the two.
+// on a later line, after the printed text; ParseOutput joins the two. A
+// "--- FAIL: " line is a failure and a "--- SKIP: " line a skip, each with
+// the benchmark's log as its message.
 func ParseOutput(out []byte, top string) Output {
-	p := &outputParser{top: top, ignored: map[string]bool{}, failed: map[string]int{}}
+	p := &outputParser{top: top, ignored: map[string]bool{}, failed: map[string]int{}, skipped: map[string]bool{}}
 	ls := lines(out)
 	for i := 0; i < len(ls); i++ {
 		l := ls[i]
 		if strings.HasPrefix(l, "    ") && strings.TrimSpace(l) != "" {
 			p.logged = append(p.logged, strings.TrimSpace(l))
-		} else if !strings.HasPrefix(l, "--- FAIL: ") {
+		} else if !strings.HasPrefix(l, "--- FAIL: ") && !strings.HasPrefix(l, "--- SKIP: ") {
 			p.logged = nil
 		}
 		if k, _, ok := strings.Cut(l, ": "); ok && slices.Contains(ConfigKeys, k) && !strings.ContainsAny(k, " \t") {
@@ -81,8 +100,7 @@ func ParseOutput(out []byte, top string) Output {
 			continue
 		}
 		if name, ok := strings.CutPrefix(l, "--- SKIP: "); ok {
-			// A skipped benchmark ends without a result.
-			p.ends(strings.TrimSpace(name))
+			i = p.skip(name, ls, i)
 			continue
 		}
 		if name, ok := strings.CutPrefix(l, "--- FAIL: "); ok {
@@ -100,11 +118,12 @@ type outputParser struct {
 	top     string
 	o       Output
 	ignored map[string]bool
-	w       bytes.Buffer   // the results
-	pending string         // a known name whose result line was cut by printed text
-	last    string         // the known name started last, until its result or failure
-	failed  map[string]int // name → index in o.Failed
-	logged  []string       // the indented lines just before, a benchmark's log
+	w       bytes.Buffer    // the results
+	pending string          // a known name whose result line was cut by printed text
+	last    string          // the known name started last, until its result or failure
+	failed  map[string]int  // name → index in o.Failed
+	skipped map[string]bool // names in o.Skipped
+	logged  []string        // the indented lines just before, a benchmark's log
 }
 
 // known reports whether name is top or a name under it.
@@ -121,35 +140,54 @@ func (p *outputParser) ends(printed string) {
 }
 
 // failure reads the failure of benchmark name, from the "--- FAIL: " line
-// ls[i] and the indented lines after it, and returns the index of the
+// ls[i] and its log ([outputParser.report]), and returns the index of the
 // last line it read.
 func (p *outputParser) failure(name string, ls []string, i int) int {
+	name, msg, i := p.report(name, ls, i, func(n string) bool { _, ok := p.failed[n]; return ok })
+	if _, dup := p.failed[name]; !dup && p.known(name) {
+		p.failed[name] = len(p.o.Failed)
+		p.o.Failed = append(p.o.Failed, BenchFailure{Name: name, Message: msg})
+	}
+	return i
+}
+
+// skip reads the skip of benchmark name, from the "--- SKIP: " line ls[i]
+// and its log ([outputParser.report]), and returns the index of the last
+// line it read. A skipped benchmark ends without a result.
+func (p *outputParser) skip(name string, ls []string, i int) int {
+	name, msg, i := p.report(name, ls, i, func(n string) bool { return p.skipped[n] })
+	if !p.skipped[name] && p.known(name) {
+		p.skipped[name] = true
+		p.o.Skipped = append(p.o.Skipped, BenchSkip{Name: name, Message: msg})
+	}
+	return i
+}
+
+// report reads the "--- FAIL: " or "--- SKIP: " line ls[i] of the
+// benchmark printed as name, and returns its name, its message and the
+// index of the last line it read. The message is the benchmark's log:
+// with -test.v the indented lines before the line, without it those after
+// (with a log before, the indented lines after are the next report's,
+// such as the same benchmark's at the next -test.count). seen reports
+// whether a name was reported so before.
+func (p *outputParser) report(name string, ls []string, i int, seen func(string) bool) (string, string, int) {
 	name = strings.TrimSpace(name)
 	if j := strings.Index(name, " ("); j > 0 {
 		name = name[:j] // a test's "(0.00s)"
 	}
-	if t := trimProcs(name); t != name {
-		// A failure after the benchmark's first run (b.N = 1) is named
+	if t := trimProcs(name); t != name && (seen(t) || p.last == t) {
+		// A report after the benchmark's first run (b.N = 1) is named
 		// with the -GOMAXPROCS suffix, which -test.v's start line and
-		// the failure at b.N = 1 do not have.
-		if _, failed := p.failed[t]; failed || p.last == t {
-			name = t
-		}
+		// the report at b.N = 1 do not have.
+		name = t
 	}
-	// Its log: before the line with -test.v, after it without (with a
-	// log before, the indented lines after are the next failure's, such
-	// as the same benchmark's at the next -test.count).
 	msg := p.logged
 	for len(p.logged) == 0 && i+1 < len(ls) && (strings.HasPrefix(ls[i+1], "    ") || strings.HasPrefix(ls[i+1], "\t")) {
 		i++
 		msg = append(msg, strings.TrimSpace(ls[i]))
 	}
 	p.ends(name)
-	if _, dup := p.failed[name]; !dup && p.known(name) {
-		p.failed[name] = len(p.o.Failed)
-		p.o.Failed = append(p.o.Failed, BenchFailure{Name: name, Message: strings.Join(msg, "\n")})
-	}
-	return i
+	return name, strings.Join(msg, "\n"), i
 }
 
 // benchLine reads line l, neither a configuration line nor a skip or a

@@ -11,7 +11,9 @@ import (
 // benchmarks' results, or are malformed, are ignored and named; a result
 // line cut by the benchmark's own output is joined again; failures name
 // the innermost benchmark; with -test.v the benchmark that was running
-// when the process ended is known (issue 31 items 3, 4 and 13).
+// when the process ended is known (issue 31 items 3, 4 and 13); a
+// benchmark that skips itself is Skipped with what it logged, not failed
+// (a top-level benchmark, or a sub-benchmark beside siblings that run).
 func TestParseOutput(t *testing.T) {
 	head := "goos: linux\ngoarch: amd64\npkg: example.com/m\ncpu: AMD EPYC\n"
 	for _, tc := range []struct {
@@ -53,9 +55,21 @@ func TestParseOutput(t *testing.T) {
 		{"os.Exit(0) after the first run: go test printed the name before the panic, which is no ignored line", "BenchmarkSubs",
 			head + "BenchmarkSubs\nBenchmarkSubs/a\nBenchmarkSubs/a-2 \t 10\t 25.00 ns/op\nBenchmarkSubs/exit\nBenchmarkSubs/exit-2   \tpanic: unexpected call to os.Exit(0) during test\n\ngoroutine 18 [running]:\n",
 			Output{Results: []byte(head + "BenchmarkSubs/a-2 \t 10\t 25.00 ns/op\n"), Running: "BenchmarkSubs/exit"}},
-		{"a skipped sub-benchmark is not running", "BenchmarkS",
+		{"a skipped sub-benchmark is not running; without -test.v its log follows", "BenchmarkS",
 			head + "BenchmarkS\nBenchmarkS/a\nBenchmarkS/a-2 \t 10\t 3 ns/op\nBenchmarkS/skip\n--- SKIP: BenchmarkS/skip\n    x_test.go:9: not here\nPASS\n",
-			Output{Results: []byte(head + "BenchmarkS/a-2 \t 10\t 3 ns/op\n")}},
+			Output{Results: []byte(head + "BenchmarkS/a-2 \t 10\t 3 ns/op\n"), Skipped: []BenchSkip{{Name: "BenchmarkS/skip", Message: "x_test.go:9: not here"}}}},
+		{"a top-level benchmark skips itself (github.com/golang/snappy without its test data)", "Benchmark_UFlat0",
+			head + "Benchmark_UFlat0\n    snappy_test.go:1335: test data not found; skipping benchmark without the -download flag\n--- SKIP: Benchmark_UFlat0\nPASS\n",
+			Output{Results: []byte(head), Skipped: []BenchSkip{{Name: "Benchmark_UFlat0", Message: "snappy_test.go:1335: test data not found; skipping benchmark without the -download flag"}}}},
+		{"a sub-benchmark skips beside siblings that run, with -test.v and -test.count 2: its log lines come first", "BenchmarkSubs",
+			head + "BenchmarkSubs\nBenchmarkSubs/a\nBenchmarkSubs/a-2 \t 1\t 591.0 ns/op\nBenchmarkSubs/a-2 \t 1\t 941.0 ns/op\nBenchmarkSubs/skip\n    fx_test.go:14: first line\n    fx_test.go:15: skip 1\n--- SKIP: BenchmarkSubs/skip\nBenchmarkSubs/c\nBenchmarkSubs/c-2 \t 1\t 240.0 ns/op\nBenchmarkSubs/c-2 \t 1\t 401.0 ns/op\nPASS\n",
+			Output{Results: []byte(head + "BenchmarkSubs/a-2 \t 1\t 591.0 ns/op\nBenchmarkSubs/a-2 \t 1\t 941.0 ns/op\nBenchmarkSubs/c-2 \t 1\t 240.0 ns/op\nBenchmarkSubs/c-2 \t 1\t 401.0 ns/op\n"),
+				Skipped: []BenchSkip{{Name: "BenchmarkSubs/skip", Message: "fx_test.go:14: first line\nfx_test.go:15: skip 1"}}}},
+		{"b.SkipNow: no message; the skip after the first run has the -GOMAXPROCS suffix and is the same benchmark's", "BenchmarkS",
+			head + "BenchmarkS\nBenchmarkS/x\n--- SKIP: BenchmarkS/x\n--- SKIP: BenchmarkS/x-2\nBenchmarkS/y\nBenchmarkS/y-2 \t 10\t 3 ns/op\nPASS\n",
+			Output{Results: []byte(head + "BenchmarkS/y-2 \t 10\t 3 ns/op\n"), Skipped: []BenchSkip{{Name: "BenchmarkS/x"}}}},
+		{"another benchmark's skip", "BenchmarkA", head + "BenchmarkB\n    b_test.go:1: no\n--- SKIP: BenchmarkB\nBenchmarkA\nBenchmarkA-2 \t 100\t 5.0 ns/op\n",
+			Output{Results: []byte(head + "BenchmarkA-2 \t 100\t 5.0 ns/op\n")}},
 		{"a sub-benchmark whose name ends in a number, at -test.cpu 1", "BenchmarkH",
 			head + "BenchmarkH\nBenchmarkH/x-2\nBenchmarkH/x-2 \t 10\t 3 ns/op\nBenchmarkH/y-7\n--- FAIL: BenchmarkH/y-7\n    h_test.go:3: no\nPASS\n",
 			Output{Results: []byte(head + "BenchmarkH/x-2 \t 10\t 3 ns/op\n"), Failed: []BenchFailure{{Name: "BenchmarkH/y-7", Message: "h_test.go:3: no"}}}},
@@ -74,6 +88,7 @@ func TestParseOutput(t *testing.T) {
 			assert.Equal(t, string(tc.want.Results), string(got.Results))
 			assert.Equal(t, tc.want.Ignored, got.Ignored)
 			assert.Equal(t, tc.want.Failed, got.Failed)
+			assert.Equal(t, tc.want.Skipped, got.Skipped)
 			assert.Equal(t, tc.want.Running, got.Running)
 		})
 	}
