@@ -176,7 +176,12 @@ func (o Options) bounded(n float64) (n1, n2 int, err error) {
 	return max(2, n2/5), n2, nil
 }
 
-// args returns the test binary's arguments for one run at n iterations.
+// args returns the test binary's arguments for one run at n iterations,
+// with testbin.BenchArgs in every run: without -test.v a benchmark that
+// skips itself prints nothing, and its run could not be told from one of
+// a name the binary lacks (errNotRun). The lines -test.v adds are printed
+// outside the benchmark's loop, the same at both counts of a
+// measurement, so its difference does not see them.
 func (o Options) args(n int, benchmem bool) []string {
 	pattern, count := benchname.Pattern([]string{o.Name}), 1
 	if benchmem {
@@ -190,9 +195,8 @@ func (o Options) args(n int, benchmem bool) []string {
 		"-test.benchtime", strconv.Itoa(n) + "x", "-test.count", strconv.Itoa(count), "-test.cpu", "1"}
 	if benchmem {
 		a = append(a, "-test.benchmem")
-		a = append(a, testbin.BenchArgs...)
 	}
-	return a
+	return append(a, testbin.BenchArgs...)
 }
 
 // countingEnv returns env with the settings of a counting run: one
@@ -261,9 +265,37 @@ func (o Options) run(ctx context.Context, env []string, name string, args ...str
 	return res, nil
 }
 
+// A SkippedError is the error of a measurement whose benchmark skipped
+// itself (b.Skip, b.Skipf, b.SkipNow): it ran, and gave no result by its
+// own choice, such as for test data it did not find. The output's
+// "--- SKIP:" line says so (testbin.ParseOutput).
+type SkippedError struct {
+	// Name is the benchmark that skipped: the one measured, the parent
+	// that skipped before running it, or else the first of its
+	// sub-benchmarks that skipped when none gave a result.
+	Name string
+	// Message is what the benchmark logged with its skip, "" for none.
+	Message string
+}
+
+// Error names the benchmark and says why it skipped.
+func (e *SkippedError) Error() string {
+	if e.Message == "" {
+		return e.Name + ": the benchmark skipped itself"
+	}
+	return e.Name + ": the benchmark skipped itself: " + e.Message
+}
+
 // errNotRun is the error for a process that exited without running the
-// benchmark, such as for a name that is not in the binary.
+// benchmark name: a *[SkippedError] when it, its parent or one of its
+// sub-benchmarks skipped itself, else one that quotes the output's tail, such as for a name that
+// is not in the binary.
 func errNotRun(name string, out []byte) error {
+	for _, s := range testbin.ParseOutput(withoutGCTrace(out), benchname.Top(name)).Skipped {
+		if s.Name == name || strings.HasPrefix(name, s.Name+"/") || strings.HasPrefix(s.Name, name+"/") {
+			return &SkippedError{Name: s.Name, Message: s.Message}
+		}
+	}
 	return fmt.Errorf("%s: the benchmark did not run (no result line in its output)\n%s", name, tail(out, 8))
 }
 

@@ -331,6 +331,24 @@ func TestNotRun(t *testing.T) {
 	assert.ErrorContains(t, err, "BenchmarkNone: the benchmark did not run")
 	_, err = CPUTime(context.Background(), o)
 	assert.ErrorContains(t, err, "BenchmarkNone: the benchmark did not run")
+	var skip *SkippedError
+	assert.False(t, errors.As(err, &skip), "a benchmark that is not there did not skip itself")
+
+	// A benchmark that skips itself is no failure to run: every metric
+	// says it skipped, with what it logged.
+	o = fixture(t, "BenchmarkSkip")
+	o.N1, o.N2 = 2, 3
+	want := &SkippedError{Name: "BenchmarkSkip", Message: "work_test.go:96: looking for testdata/input\nwork_test.go:97: test data not found"}
+	_, err = CountInstructions(context.Background(), o)
+	require.ErrorAs(t, err, &skip, "instructions")
+	assert.Equal(t, want, skip)
+	_, err = CPUTime(context.Background(), o)
+	require.ErrorAs(t, err, &skip, "cpu")
+	assert.Equal(t, want, skip)
+	_, _, err = Allocations(context.Background(), o, "5x")
+	require.ErrorAs(t, err, &skip, "the normal run")
+	assert.Equal(t, want, skip)
+	assert.Equal(t, "BenchmarkSkip: the benchmark skipped itself: work_test.go:96: looking for testdata/input\nwork_test.go:97: test data not found", err.Error())
 }
 
 func TestCPUTime(t *testing.T) {
