@@ -174,12 +174,14 @@ func group(r Result) int {
 			return 5
 		case Failed:
 			return 6
-		case Added:
+		case Skipped:
 			return 7
-		case Removed:
+		case Added:
 			return 8
+		case Removed:
+			return 9
 		}
-		return 9
+		return 10
 	}
 	// 0 for a definite regression … 4 for unchanged.
 	return 4 - r.Verdict.Severity()
@@ -189,7 +191,7 @@ func group(r Result) int {
 // verdicts most severe first (benchstats.Verdict.Severity: definite
 // regressions, potential regressions, definite improvements, potential
 // improvements, unchanged), then the results without a verdict: build
-// failures, failures, added, removed; within a group by
+// failures, failures, skipped, added, removed; within a group by
 // Impact.Attributed, highest first (results with an impact before those
 // without), then by the size of the change |Estimate.Change|, largest
 // first, then by id and unit.

@@ -76,8 +76,12 @@
 // running in a version, measured in the other, are Failed there too
 // ("did not run"). A unit that fails as a whole (a timeout, a failure in
 // its own code) in a version is not run there again and its results are
-// Failed. Every selected benchmark ends compared, failed, added or
-// removed; the counting metrics follow the same rules.
+// Failed. A benchmark that skips itself (b.Skip: "--- SKIP:", with the
+// lines it logged) is [Skipped] in that version, with its message, under
+// every metric; its siblings go on, and a unit that skips as a whole is
+// not run there again. Every selected benchmark ends
+// compared, failed, skipped, added or removed; the counting metrics
+// follow the same rules.
 //
 // Settings.Budget fits the schedule into a wall-clock time: it estimates a
 // process as Count × BenchTime × 1.2 (the b.N ramp-up) plus the overhead

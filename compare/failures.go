@@ -1,7 +1,8 @@
 package compare
 
 // This file marks the results of the benchmarks that failed, did not
-// build or measured nothing, and those the change left untouched.
+// build, skipped themselves or measured nothing, and those the change
+// left untouched.
 
 import (
 	"fmt"
@@ -14,10 +15,12 @@ import (
 	"github.com/mbopt/mbopt/internal/textutil"
 )
 
-// failures marks the results of the benchmarks that failed or did not
-// build in a version (the engine's Raw.Packages and Raw.Units), and adds
-// results for those that measured nothing.
+// failures marks the results of the benchmarks that skipped themselves,
+// failed or did not build in a version (the engine's Raw.Packages and
+// Raw.Units), and adds results for those that measured nothing. A failure
+// is marked after a skip, and wins.
 func (c *comparison) failures(rs []Result) []Result {
+	rs = c.skips(rs)
 	rs = c.buildFailures(rs)
 	rs = c.unitFailures(rs)
 	rs = c.subFailures(rs)
@@ -142,18 +145,7 @@ func (c *comparison) subFailures(rs []Result) []Result {
 				continue
 			}
 			for _, name := range slices.Sorted(maps.Keys(u.SubFailed[side])) {
-				msg := u.SubFailed[side][name]
-				id := benchname.ID(u.Package, name)
-				found := false
-				for i := range rs {
-					if rs[i].Package == u.Package && (rs[i].ID == id || strings.HasPrefix(rs[i].ID, id+"/")) && rs[i].Status != BuildFailed {
-						markFailed(rs, i, Failed, Side(side), msg)
-						found = true
-					}
-				}
-				if !found {
-					rs = addFailure(rs, Result{ID: id, Package: u.Package, Name: name, Status: Failed, Side: Side(side).String(), Error: msg})
-				}
+				rs = markBench(rs, u.Package, name, Failed, Side(side), u.SubFailed[side][name])
 			}
 			ended := u.Ended[side]
 			if ended == "" {
@@ -173,6 +165,60 @@ func (c *comparison) subFailures(rs []Result) []Result {
 		}
 	}
 	return rs
+}
+
+// markBench marks the results of benchmark name of package pkg and of
+// the sub-benchmarks under it status st in a version, with why (see
+// [markFailed]), but those that did not build; when it has none, it adds
+// one ([addFailure]).
+func markBench(rs []Result, pkg, name string, st Status, side Side, msg string) []Result {
+	id := benchname.ID(pkg, name)
+	found := false
+	for i := range rs {
+		if rs[i].Package == pkg && (rs[i].ID == id || strings.HasPrefix(rs[i].ID, id+"/")) && rs[i].Status != BuildFailed {
+			markFailed(rs, i, st, side, msg)
+			found = true
+		}
+	}
+	if !found {
+		rs = addFailure(rs, Result{ID: id, Package: pkg, Name: name, Status: st, Side: side.String(), Error: msg})
+	}
+	return rs
+}
+
+// skips marks the results of the benchmarks that skipped themselves in a
+// version (the engine's Unit.Skipped) Skipped there, or adds one for
+// those that measured nothing: a benchmark that skipped in both versions
+// is one result, [SideBoth]. A benchmark measured in the base that skips
+// itself in the head is no longer compared, which fails no gate: a note
+// says so.
+func (c *comparison) skips(rs []Result) []Result {
+	for _, u := range c.raw.Units {
+		for side := range 2 {
+			for _, name := range slices.Sorted(maps.Keys(u.Skipped[side])) {
+				msg := u.Skipped[side][name]
+				if Side(side) == Head && u.Skipped[Base][name] == "" && measuredOnly(rs, u.Package, name, Removed) {
+					c.note(fmt.Sprintf("%s ran in the base and skipped itself in the head (%s): it is not compared, and no gate fails on it",
+						benchname.ID(u.Package, name), textutil.FirstLine(msg)))
+				}
+				rs = markBench(rs, u.Package, name, Skipped, Side(side), msg)
+			}
+		}
+	}
+	return rs
+}
+
+// measuredOnly reports whether benchmark name of package pkg, or a
+// sub-benchmark under it, has a result of status st (Added or Removed:
+// measured in one version only).
+func measuredOnly(rs []Result, pkg, name string, st Status) bool {
+	id := benchname.ID(pkg, name)
+	for _, r := range rs {
+		if r.Package == pkg && (r.ID == id || strings.HasPrefix(r.ID, id+"/")) && r.Status == st {
+			return true
+		}
+	}
+	return false
 }
 
 // markUntouched marks the results of the benchmarks that affected (nil:

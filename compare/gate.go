@@ -46,8 +46,10 @@ func ParseFailOn(s string) (FailOn, error) {
 
 // Gate returns the results that fail the gate f, in report order: the
 // regressions it counts, in any unit. A benchmark that was added, removed,
-// did not build or failed in a version is reported, but never fails the
-// gate by itself (docs/compare.md). An empty result passes.
+// did not build, failed or skipped itself in a version is reported, but
+// never fails the gate by itself (docs/compare.md); one that ran in the
+// base and skips itself in the head gets a report note. An empty result
+// passes.
 func (r *Report) Gate(f FailOn) []Result {
 	if f == FailOnNever {
 		return nil

@@ -12,7 +12,8 @@ import (
 // SchemaVersion is the version of the JSON form of a [Report] (what mbopt
 // compare --format json writes; the field meanings are on Report and the
 // types it holds). It changes only when a field changes meaning or
-// disappears; new fields may appear without a change.
+// disappears; new fields, and new [Status] values (such as Skipped), may
+// appear without a change.
 const SchemaVersion = 1
 
 // A Status says whether a benchmark could be compared.
@@ -31,10 +32,15 @@ const (
 	BuildFailed Status = "build-failed"
 	// Failed: the benchmark failed, crashed or timed out in a version.
 	Failed Status = "failed"
+	// Skipped: the benchmark skipped itself (b.Skip, b.Skipf, b.SkipNow)
+	// in a version, such as for test data it did not find: it ran and
+	// gave no result by its own choice. Result.Side says which version,
+	// Result.Error holds what it logged. No gate fails on it.
+	Skipped Status = "skipped"
 )
 
-// SideBoth is the [Result.Side] of a benchmark that failed, or did not
-// build, in both versions.
+// SideBoth is the [Result.Side] of a benchmark that failed, did not build,
+// or skipped itself, in both versions.
 const SideBoth = "both"
 
 // A Result is the comparison of one benchmark in one unit.
@@ -50,11 +56,13 @@ type Result struct {
 	Unit string `json:"unit"`
 	// Status says whether the benchmark could be compared.
 	Status Status `json:"status"`
-	// Side is the version a BuildFailed or Failed status refers to:
-	// "base" or "head" ([Side.String]), or [SideBoth] when it failed so in
-	// each version (Error then gives both reasons, the base's first).
+	// Side is the version a BuildFailed, Failed or Skipped status refers
+	// to: "base" or "head" ([Side.String]), or [SideBoth] when it was so
+	// in each version (Error then gives both reasons, the base's first,
+	// or the one when they are the same).
 	Side string `json:"side,omitempty"`
-	// Error is the reason for a BuildFailed or Failed status.
+	// Error is the reason for a BuildFailed or Failed status, or what a
+	// Skipped benchmark logged.
 	Error string `json:"error,omitempty"`
 	// Estimate is the relative change (a fraction: 0.12 is 12%), its
 	// confidence interval, the medians and the number of measurements
@@ -66,7 +74,7 @@ type Result struct {
 	// Verdict classifies the estimate against the threshold; in JSON its
 	// stable name, such as "definite-regression" ([benchstats.Verdict]).
 	// Only a Compared result has one: the JSON of the other statuses
-	// (added, removed, build-failed, failed) has no "verdict", and their
+	// (added, removed, build-failed, failed, skipped) has no "verdict", and their
 	// Verdict is the zero value, which is no claim ([Result.MarshalJSON]).
 	Verdict benchstats.Verdict `json:"verdict"`
 	// PValue is the Mann-Whitney U-test's p-value (a second opinion).

@@ -71,8 +71,8 @@ type ShardRecord struct {
 	// HeadFile as the shard wrote them, by name: [Merge] refuses a raw
 	// file that changed since.
 	Files map[string]shard.File `json:"files"`
-	// Failures are the shard's results with status BuildFailed or Failed,
-	// which the raw files cannot hold.
+	// Failures are the shard's results with status BuildFailed, Failed or
+	// Skipped, which the raw files cannot hold.
 	Failures []Result `json:"failures,omitempty"`
 	// Explained are what the shard found of its explained results, which
 	// the raw files cannot hold either: their culprits, Explained, AppImpact
@@ -190,7 +190,7 @@ func (c *comparison) shardRecord(rep *Report, requested Settings) *ShardRecord {
 	rec.Trials = c.raw.Trials
 	rec.Files = map[string]shard.File{BaseFile: c.raw.Written[Base], HeadFile: c.raw.Written[Head]}
 	for _, res := range rep.Results {
-		if res.Status == BuildFailed || res.Status == Failed {
+		if res.Status == BuildFailed || res.Status == Failed || res.Status == Skipped {
 			rec.Failures = append(rec.Failures, res)
 		}
 	}
@@ -247,8 +247,8 @@ func ReadShard(dir string) (*ShardRecord, error) {
 	for _, f := range rec.Failures {
 		// The merge puts them in its report as they are: nothing but a
 		// failure may come in that way.
-		if (f.Status != BuildFailed && f.Status != Failed) || f.Estimate != nil || f.Verdict != benchstats.Unchanged || f.Error == "" {
-			return nil, mergeError("%s: failure %s is not a failed or unbuilt benchmark (status %q); run the shard again", filepath.Join(dir, ShardFile), f.ID, f.Status)
+		if (f.Status != BuildFailed && f.Status != Failed && f.Status != Skipped) || f.Estimate != nil || f.Verdict != benchstats.Unchanged || f.Error == "" {
+			return nil, mergeError("%s: failure %s is not a failed, unbuilt or skipped benchmark (status %q); run the shard again", filepath.Join(dir, ShardFile), f.ID, f.Status)
 		}
 	}
 	for _, x := range rec.Explained {
@@ -402,8 +402,9 @@ func Merge(dirs []string, out string, impacts map[string]callgraph.Impact) (*Rep
 	return rep, nil
 }
 
-// withFailures puts the shards' failed and unbuilt benchmarks into the
-// merged results: a benchmark that failed in one version has results only
+// withFailures puts the shards' failed, unbuilt and skipped benchmarks
+// into the merged results: a benchmark that failed (or skipped itself) in
+// one version has results only
 // from the other, which the raw files make look added or removed.
 func withFailures(rs []Result, recs []*ShardRecord) []Result {
 	failed := map[string]bool{}

@@ -182,7 +182,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"forged failure", func(r *compare.ShardRecord) {
 			r.Failures = []compare.Result{{ID: "example.com/m.BenchmarkB", Status: compare.Compared, Verdict: benchstats.DefiniteImprovement,
 				Estimate: &benchstats.Estimate{Change: -0.5, CI: benchstats.Interval{Low: -0.1, High: -0.9}}}}
-		}, nil, "is not a failed or unbuilt benchmark"},
+		}, nil, "is not a failed, unbuilt or skipped benchmark"},
 		{"missing shard", nil, func(a, b string) []string { return []string{a} }, "missing 1 shard of 2: shard 1/2"},
 		{"directory twice", nil, func(a, b string) []string { return []string{a, a} }, "given twice"},
 		{"not a shard", nil, func(a, b string) []string { return []string{a, t.TempDir()} }, "has no shard.json"},

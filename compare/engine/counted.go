@@ -96,7 +96,12 @@ func (r *runner) runCounted(ctx context.Context, u *unit, side Side, trial, run 
 		return outcome{}, ctx.Err()
 	}
 	p := testbin.ParseOutput(raw, benchname.Top(u.name))
-	o := outcome{ignored: p.Ignored}
+	o := outcome{ignored: p.Ignored, skipped: p.Skipped}
+	var skip *measure.SkippedError
+	if errors.As(err, &skip) {
+		// Nothing ran but what skipped itself (p.Skipped): no failure.
+		err = nil
+	}
 	if err != nil {
 		// A panic first, so that a report's one line shows it.
 		why := err.Error()
@@ -138,6 +143,7 @@ func (r *runner) runCounted(ctx context.Context, u *unit, side Side, trial, run 
 		return outcome{}, err
 	}
 	o.failed = append(o.failed, c.failed...)
+	o.skipped = append(o.skipped, c.skipped...)
 	o.unitsOwn(u)
 	o.results = append(slices.Clip(config.Bytes()), c.results...)
 	return o, nil
@@ -154,8 +160,8 @@ func (o *outcome) unitsOwn(u *unit) {
 
 // countAll measures the benchmarks of allocs (a normal run's results, in
 // the order they ran, Count lines each) of unit u in one version, but
-// those that failed in an earlier run, and returns their result lines and
-// their failures; err ends the comparison.
+// those that failed in an earlier run, and returns their result lines,
+// their failures and their skips; err ends the comparison.
 func (r *runner) countAll(ctx context.Context, u *unit, side Side, mo measure.Options, allocs []measure.Allocation, trial, run int) (outcome, error) {
 	var o outcome
 	var w bytes.Buffer
@@ -171,12 +177,17 @@ func (r *runner) countAll(ctx context.Context, u *unit, side Side, mo measure.Op
 		byName[a.Name] = append(byName[a.Name], a)
 	}
 	for _, name := range names {
-		lines, why, err := r.countOne(ctx, u, side, mo, name, byName[name], trial, run)
+		lines, failed, err := r.countOne(ctx, u, side, mo, name, byName[name], trial, run)
 		if err != nil {
 			return outcome{}, err
 		}
-		if why != "" {
-			o.failed = append(o.failed, testbin.BenchFailure{Name: name, Message: why})
+		var skip *measure.SkippedError
+		switch {
+		case errors.As(failed, &skip):
+			o.skipped = append(o.skipped, testbin.BenchSkip{Name: name, Message: skip.Message})
+			continue
+		case failed != nil:
+			o.failed = append(o.failed, testbin.BenchFailure{Name: name, Message: failed.Error()})
 			continue
 		}
 		w.Write(lines)
@@ -186,10 +197,10 @@ func (r *runner) countAll(ctx context.Context, u *unit, side Side, mo measure.Op
 }
 
 // countOne measures benchmark name of unit u in one version, once per
-// normal-run result in as, and returns the result lines; why is the
-// failure of a measurement, which fails the benchmark; err ends the
-// comparison (see [Stops]).
-func (r *runner) countOne(ctx context.Context, u *unit, side Side, mo measure.Options, name string, as []measure.Allocation, trial, run int) (lines []byte, why string, err error) {
+// normal-run result in as, and returns the result lines; failed is the
+// error of a measurement, which fails the benchmark (or skips it: a
+// *measure.SkippedError); err ends the comparison (see [Stops]).
+func (r *runner) countOne(ctx context.Context, u *unit, side Side, mo measure.Options, name string, as []measure.Allocation, trial, run int) (lines []byte, failed, err error) {
 	id := benchname.ID(u.pkg, name)
 	o := mo
 	o.Name, o.Pattern, o.Count = name, "", 0
@@ -198,7 +209,7 @@ func (r *runner) countOne(ctx context.Context, u *unit, side Side, mo measure.Op
 	if r.s.Metric == measure.Instructions {
 		o.Keep = filepath.Join(r.cnt.keep, side.String()+"-"+safeFile(name))
 		if err := r.inspect(ctx, o, id, side); err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 	}
 	// Each measurement is sized by the per-op value the last one of this
@@ -222,10 +233,10 @@ func (r *runner) countOne(ctx context.Context, u *unit, side Side, mo measure.Op
 			r.mu.Unlock()
 		}
 		if stop := Stops(ctx, err); stop != nil {
-			return nil, "", stop
+			return nil, nil, stop
 		}
 		if err != nil {
-			return nil, err.Error(), nil
+			return nil, err, nil
 		}
 		if v.GuardFired {
 			r.caveat(id, caveatGuard)
@@ -246,7 +257,7 @@ func (r *runner) countOne(ctx context.Context, u *unit, side Side, mo measure.Op
 		}
 		fmt.Fprintf(&w, "%s\t%d\t%.2f %s\t%g B/op\t%g allocs/op\n", name, v.N2, perOp, unit, a.BytesPerOp, a.AllocsPerOp)
 	}
-	return w.Bytes(), "", nil
+	return w.Bytes(), nil, nil
 }
 
 // pairedCounts returns the iteration counts of measurement k of run run of

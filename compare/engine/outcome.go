@@ -24,6 +24,10 @@ type outcome struct {
 	// failed are the unit's sub-benchmarks that failed, with why; the
 	// unit's other benchmarks go on.
 	failed []testbin.BenchFailure
+	// skipped are the unit's benchmarks (itself, or sub-benchmarks) that
+	// skipped themselves (b.Skip), with what they logged; the others go
+	// on.
+	skipped []testbin.BenchSkip
 	// ended is the sub-benchmark whose failure ended the process: the
 	// benchmarks after it did not run. "" when none.
 	ended string
@@ -52,6 +56,8 @@ func (o outcome) failure() string {
 //   - only results of u's top-level benchmark and its sub-benchmarks
 //     count (testbin.ParseOutput): names known from discovery;
 //   - a sub-benchmark that reported a failure (b.Fatal) fails alone;
+//   - a benchmark that skipped itself (b.Skip: "--- SKIP:") is skipped,
+//     with what it logged: no failure;
 //   - a panic, a fatal error or an exit while a sub-benchmark ran
 //     (-test.v names it; an os.Exit(0) is a panic with
 //     -test.paniconexit0) fails that sub-benchmark and ends the process:
@@ -59,7 +65,7 @@ func (o outcome) failure() string {
 //   - a timeout, or a failure that names no sub-benchmark, fails the unit.
 func outcomeOf(u *unit, res testbin.Result, timeout time.Duration) outcome {
 	p := testbin.ParseOutput(res.Output, benchname.Top(u.name))
-	o := outcome{results: p.Results, ignored: p.Ignored, wall: res.Wall}
+	o := outcome{results: p.Results, ignored: p.Ignored, skipped: p.Skipped, wall: res.Wall}
 	switch {
 	case res.TimedOut:
 		o.unitFailed = fmt.Sprintf("timed out after %s\n%s", timeout, testbin.Failure(res.Output, 8))

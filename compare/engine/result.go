@@ -86,10 +86,20 @@ type Unit struct {
 	// Ended is the sub-benchmark whose failure ended the unit's process in
 	// a version before the benchmarks after it ran (the first time).
 	Ended [2]string
+	// Skipped are the benchmarks (the unit's own, or sub-benchmarks) that
+	// skipped themselves (b.Skip) in a version, by full name, with what
+	// they logged (the first time; [SkippedNoMessage] when they logged
+	// nothing). They ran, and gave no result by their own choice; the
+	// unit's other benchmarks went on.
+	Skipped [2]map[string]string
 	// IDs are the benchmark ids it measured in either version, in the
 	// order first measured.
 	IDs []string
 }
+
+// SkippedNoMessage is the message of a benchmark that skipped itself
+// without logging anything (b.SkipNow), in [Unit].Skipped.
+const SkippedNoMessage = "skipped without a message (b.SkipNow)"
 
 // result fills in raw from the finished run.
 func (r *runner) result(raw *Raw, out string, share *Share) {
@@ -105,7 +115,7 @@ func (r *runner) result(raw *Raw, out string, share *Share) {
 	}
 	for _, u := range r.units {
 		raw.Units = append(raw.Units, Unit{Package: u.pkg, Name: u.name, Requested: u.requested, On: u.on,
-			Failed: u.failed, SubFailed: u.subFailed, Ended: u.ended, IDs: r.ids(u)})
+			Failed: u.failed, SubFailed: u.subFailed, Ended: u.ended, Skipped: u.skipped, IDs: r.ids(u)})
 		if u.stopped {
 			raw.Stopped++
 		}

@@ -64,10 +64,22 @@ type unit struct {
 	subFailed [2]map[string]string
 	// ended is the sub-benchmark whose failure ended the unit's process in
 	// a version before the benchmarks after it ran (the first time).
-	ended   [2]string
+	ended [2]string
+	// skipped are the benchmarks (u itself or its sub-benchmarks) that
+	// skipped themselves in a version, by full name, with what they
+	// logged (the first time).
+	skipped [2]map[string]string
 	stopped bool
 	wall    time.Duration // of all its processes
 	trials  int           // trials done
+}
+
+// out reports whether u is done in a version before its schedule ends:
+// it failed as a whole, or skipped itself (b.Skip in the top-level
+// benchmark; a skipped sub-benchmark leaves its siblings to measure). It
+// is not run there again.
+func (u *unit) out(side Side) bool {
+	return u.failed[side] != "" || u.skipped[side][u.name] != ""
 }
 
 // id returns the benchmark id of u (see [benchname.ID]).

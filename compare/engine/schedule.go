@@ -6,6 +6,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -152,7 +153,7 @@ func (r *runner) runUnits(ctx context.Context, order []*unit, t, run int) error 
 			continue
 		}
 		for _, side := range sides {
-			if !u.on[side] || u.failed[side] != "" {
+			if !u.on[side] || u.out(side) {
 				continue
 			}
 			if err := r.runOne(ctx, u, side, t, run); err != nil {
@@ -179,7 +180,7 @@ func (r *runner) runJobs(ctx context.Context, order []*unit, jobs, t, run int) e
 			continue
 		}
 		for _, side := range r.sideOrder() {
-			if u.on[side] && u.failed[side] == "" {
+			if u.on[side] && !u.out(side) {
 				js = append(js, &job{u: u, side: side})
 			}
 		}
@@ -207,8 +208,8 @@ func (r *runner) runJobs(ctx context.Context, order []*unit, jobs, t, run int) e
 }
 
 // extend reports whether Schedule.TargetMDE asks for another trial after
-// trial t, the last one planned: some unit is neither stopped nor failed
-// (its MDE is above the target), t is below ExtraTrialsFactor ×
+// trial t, the last one planned: some unit is neither stopped, failed nor
+// skipped (its MDE is above the target), t is below ExtraTrialsFactor ×
 // Trials, and the trial's time fits into what is left of the budget.
 // It notes the first extra trial, and why the extension ends.
 func (r *runner) extend(t int) bool {
@@ -218,7 +219,7 @@ func (r *runner) extend(t int) bool {
 	var left []*unit
 	var per time.Duration
 	for _, u := range r.units {
-		if !u.stopped && u.on[Base] && u.on[Head] && u.failed[Base] == "" && u.failed[Head] == "" {
+		if !u.stopped && u.on[Base] && u.on[Head] && !u.out(Base) && !u.out(Head) {
 			left = append(left, u)
 			per += u.wall / time.Duration(t)
 		}
@@ -265,7 +266,7 @@ func (r *runner) runPair(ctx context.Context, u *unit, sides []Side, trial, run 
 	var errs [2]error
 	var wg sync.WaitGroup
 	for _, side := range sides {
-		if u.on[side] && u.failed[side] == "" {
+		if u.on[side] && !u.out(side) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -275,7 +276,7 @@ func (r *runner) runPair(ctx context.Context, u *unit, sides []Side, trial, run 
 	}
 	wg.Wait()
 	for _, side := range sides {
-		if !u.on[side] || u.failed[side] != "" {
+		if !u.on[side] || u.out(side) {
 			continue
 		}
 		if err := errs[side]; err != nil {
@@ -328,7 +329,8 @@ func (r *runner) measureOne(ctx context.Context, u *unit, side Side, cpu, trial,
 
 // record adds the results of one process (or measurement) of unit u in a
 // version to the raw files and the data, and marks the unit, or the
-// sub-benchmarks that failed, failed there (see [outcome]).
+// sub-benchmarks that failed, failed there, and those that skipped
+// themselves skipped (see [outcome]).
 func (r *runner) record(ctx context.Context, u *unit, side Side, trial, run int, o outcome) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -360,11 +362,21 @@ func (r *runner) record(ctx context.Context, u *unit, side Side, trial, run int,
 		}
 		runErr = fmt.Errorf("%s: %s", f.Name, textutil.FirstLine(f.Message))
 	}
+	for _, sk := range o.skipped {
+		if u.skipped[side] == nil {
+			u.skipped[side] = map[string]string{}
+		}
+		if _, seen := u.skipped[side][sk.Name]; !seen {
+			u.skipped[side][sk.Name] = cmp.Or(sk.Message, SkippedNoMessage)
+		}
+	}
 	if o.ended != "" && u.ended[side] == "" {
 		u.ended[side] = o.ended
 	}
 	if u.failed[side] != "" {
 		runErr = errors.New(textutil.FirstLine(u.failed[side]))
+	}
+	if u.out(side) {
 		// The rest of its schedule in this version is skipped.
 		r.total -= max(0, r.s.Trials-trial)*r.s.Runs + (r.s.Runs - run)
 	}
@@ -393,7 +405,7 @@ func (r *runner) ids(u *unit) []string {
 // time of their remaining planned trials to the time saved.
 func (r *runner) stopStable(t int) {
 	for _, u := range r.units {
-		if u.stopped || !u.on[Base] || !u.on[Head] || u.failed[Base] != "" || u.failed[Head] != "" {
+		if u.stopped || !u.on[Base] || !u.on[Head] || u.out(Base) || u.out(Head) {
 			continue
 		}
 		ids := r.ids(u)

@@ -163,12 +163,13 @@ func TestAddKeepsEveryStatus(t *testing.T) {
 	r := report('a', 'b', 1, 0.01, map[string]float64{"BenchmarkA": 0.05})
 	r.Results = append(r.Results,
 		compare.Result{ID: "example.com/m.BenchmarkNew", Package: "example.com/m", Name: "BenchmarkNew", Unit: "sec/op", Status: compare.Added},
-		compare.Result{ID: "example.com/x.BenchmarkX", Package: "example.com/x", Name: "BenchmarkX", Status: compare.BuildFailed, Side: "head", Error: "undefined: y"})
+		compare.Result{ID: "example.com/x.BenchmarkX", Package: "example.com/x", Name: "BenchmarkX", Status: compare.BuildFailed, Side: "head", Error: "undefined: y"},
+		compare.Result{ID: "example.com/m.BenchmarkNoData", Package: "example.com/m", Name: "BenchmarkNoData", Status: compare.Skipped, Side: "both", Error: "n_test.go:9: test data not found"})
 	id, err := s.Add(ctx, r, testMachine)
 	require.NoError(t, err)
 	var statuses string
 	require.NoError(t, s.db.QueryRowContext(ctx, `SELECT group_concat(status || ':' || (change IS NULL), ',') FROM (SELECT * FROM results WHERE comparison_id = ? ORDER BY bench_id)`, id).Scan(&statuses))
-	assert.Equal(t, "compared:0,added:1,build-failed:1", statuses)
+	assert.Equal(t, "compared:0,added:1,skipped:1,build-failed:1", statuses)
 	set, err := s.Series(ctx, Query{})
 	require.NoError(t, err)
 	require.Len(t, set.Series, 1, "only compared results make points")

@@ -30,7 +30,8 @@ func annotationLevel(v benchstats.Verdict) string {
 
 // annotations returns the annotations of r: one per detection
 // (see annotationLevel) and one warning per benchmark that failed to
-// build or run, in r's order within each level, errors first. Beyond
+// build or run (none for one that skipped itself: the step summary lists
+// it), in r's order within each level, errors first. Beyond
 // maxAnnotations of a level, the last one shown counts the rest.
 func annotations(r *compare.Report) []github.Annotation {
 	conf := fmt.Sprintf("%g%% CI", 100*r.Settings.Confidence)

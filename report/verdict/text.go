@@ -25,7 +25,7 @@ import (
 // Results are shown in the Report's order (the engine sorts them:
 // detections first, by impact) within three groups: detections (a
 // definite or potential change), unchanged, and not compared (added,
-// removed, build failed, failed). The headline names the leading
+// removed, build failed, failed, skipped). The headline names the leading
 // detection: one in the comparison's metric before one in another unit
 // (B/op, allocs/op), then the most severe verdict (benchstats.Verdict.Severity:
 // definite regression, potential regression, definite improvement,
@@ -185,7 +185,8 @@ func judgementLines(r *compare.Report) []string {
 func thresholdText(t float64) string { return fmt.Sprintf("%g%%", 100*math.Abs(t)) }
 
 // tally returns the counts of r's results in one line: "2 definite
-// regressions, 1 potential improvement, 5 unchanged; 1 added, 1 failed".
+// regressions, 1 potential improvement, 5 unchanged; 1 added, 1 failed,
+// 36 skipped".
 // Verdicts count results (a benchmark in each unit); the statuses after
 // the semicolon count benchmarks, each once whatever its units.
 func tally(r *compare.Report) string {
@@ -221,7 +222,7 @@ func tally(r *compare.Report) string {
 	if n := count["too few samples"]; n > 0 {
 		changed = append(changed, fmt.Sprintf("%d with too few samples", n))
 	}
-	for _, st := range []compare.Status{compare.Added, compare.Removed, compare.BuildFailed, compare.Failed} {
+	for _, st := range []compare.Status{compare.Added, compare.Removed, compare.BuildFailed, compare.Failed, compare.Skipped} {
 		if n := count[statusWords(st)]; n > 0 {
 			rest = append(rest, fmt.Sprintf("%d %s", n, statusWords(st)))
 		}
@@ -248,7 +249,7 @@ func statusWords(s compare.Status) string {
 }
 
 // otherStatus says briefly why a result was not compared: "added",
-// "added (only in head)", "build-failed (head)".
+// "added (only in head)", "build-failed (head)", "skipped (both)".
 func otherStatus(res *compare.Result) string {
 	s := string(res.Status)
 	switch res.Status {
@@ -259,7 +260,7 @@ func otherStatus(res *compare.Result) string {
 	case compare.Compared:
 		s = "no estimate"
 	}
-	if res.Side != "" && (res.Status == compare.BuildFailed || res.Status == compare.Failed) {
+	if res.Side != "" && (res.Status == compare.BuildFailed || res.Status == compare.Failed || res.Status == compare.Skipped) {
 		s += " (" + res.Side + ")"
 	}
 	return s
