@@ -15,6 +15,7 @@ import (
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/testkit/cmpfixture"
+	"github.com/mbopt/mbopt/testkit/counted"
 	"github.com/mbopt/mbopt/testkit/need"
 )
 
@@ -52,7 +53,7 @@ func TestConfirmCommand(t *testing.T) {
 	app := &callgraph.Application{Shares: map[string]float64{cmpfixture.Hot: 0.636, cmpfixture.Package + ".Cold": 0.33}, Samples: 400}
 	workload := `"` + bins + `/$(git rev-parse HEAD).test" -test.run '^$' -test.bench '^` + cmpfixture.HotServe + `$' -test.benchtime 1000x`
 	rep, err := compare.Run(context.Background(), compare.Options{Dir: dir, Base: "base", Head: "head", Bench: "^" + cmpfixture.HotWork + "$",
-		Settings: compare.Settings{Trials: 4, Runs: 2, Count: 1, Resamples: 2000, Seed: 1, Metric: measure.Instructions, TargetMDE: -1}, // the fixed schedule
+		Settings: counted.Settings(compare.Settings{Trials: 4, Resamples: 2000, Seed: 1}),
 		CacheDir: t.TempDir(), Out: t.TempDir(), Relevance: compare.Relevance{Application: app}, Confirm: compare.Confirm{Command: workload}})
 	require.NoError(t, err)
 	res := resultOf(t, rep, cmpfixture.HotWork, measure.Instructions)

@@ -20,6 +20,7 @@ import (
 	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/relevance/shard"
 	"github.com/mbopt/mbopt/testkit/cmpfixture"
+	"github.com/mbopt/mbopt/testkit/counted"
 	"github.com/mbopt/mbopt/testkit/need"
 )
 
@@ -39,9 +40,7 @@ func TestShardedVerdicts(t *testing.T) {
 	const seed = 1
 	run := func(o compare.Options) *compare.Report {
 		t.Helper()
-		s := quick(seed)
-		s.Metric, s.Runs, s.Count, s.BenchTime, s.TargetMDE = measure.Instructions, 3, 0, "", -1 // 9 measurements: a verdict needs 8
-		o.Dir, o.Settings, o.CacheDir = dir, s, cache
+		o.Dir, o.Settings, o.CacheDir = dir, counted.Settings(quick(seed)), cache
 		rep, err := compare.Run(context.Background(), o)
 		if err != nil {
 			t.Fatal(err)

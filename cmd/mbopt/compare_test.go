@@ -19,6 +19,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/history"
 	"github.com/mbopt/mbopt/testkit/cmpfixture"
+	"github.com/mbopt/mbopt/testkit/counted"
 	"github.com/mbopt/mbopt/testkit/need"
 )
 
@@ -63,7 +64,7 @@ func TestCompareGateExitCodes(t *testing.T) {
 	need.Tool(t, "TestCompareGateExitCodes (exit codes of instruction-count verdicts)", "valgrind")
 	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
 	tmp := t.TempDir()
-	args := append(append([]string{}, compareArgs...), "--metric", "instructions", "--trials", "2", "--runs", "2", "--count", "2", "--target-mde", "-1")
+	args := append(append([]string{}, compareArgs...), counted.Args(2)...)
 	var rep compare.Report
 	for _, tc := range []struct {
 		args []string
