@@ -15,6 +15,7 @@ import (
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/testkit/cmpfixture"
+	"github.com/mbopt/mbopt/testkit/need"
 )
 
 // TestRunAlone: the engine without the judge, on the fixture repository
@@ -151,4 +152,42 @@ func TestKeptForTheSteps(t *testing.T) {
 		assert.Empty(t, ev.Package)
 		assert.GreaterOrEqual(t, ev.Wall, 10*time.Millisecond, "the run's wall time")
 	}
+}
+
+// TestParallelRoundShowsProgress: under the instructions metric the
+// measurements of a round run in parallel, and each is recorded (and its
+// progress event sent) as soon as it and those before it are done, not
+// once the whole round is: a round of 300 benchmarks under Valgrind ran
+// minutes without a line of progress. With 6 measurements two at a time
+// the first event comes about a third of the way in; recording after the
+// round put it at the very end.
+func TestParallelRoundShowsProgress(t *testing.T) {
+	need.Tool(t, "the instructions metric", "valgrind")
+	if testing.Short() {
+		t.Skip("counts 6 benchmark processes under Valgrind")
+	}
+	dir := cmpfixture.Repo(t, cmpfixture.Variant{})
+	var first time.Duration
+	var runs []engine.Event
+	start := time.Now()
+	raw, err := engine.Run(context.Background(), engine.Plan{Dir: dir, CacheDir: "off", Out: t.TempDir(),
+		Schedule: engine.Schedule{Metric: measure.Instructions, Jobs: 2, Trials: 1, Runs: 1, Count: 1, BenchTime: "100ms", Seed: 1},
+		Progress: func(ev engine.Event) {
+			if ev.Kind != engine.EventRun {
+				return
+			}
+			if len(runs) == 0 {
+				first = time.Since(start)
+			}
+			runs = append(runs, ev)
+		}})
+	require.NoError(t, err)
+	total := time.Since(start)
+	raw.Close()
+	require.Len(t, runs, 6, "3 benchmarks in 2 versions")
+	for i, ev := range runs {
+		assert.Equal(t, i+1, ev.Done, "events in order, counted")
+		assert.NoError(t, ev.Err)
+	}
+	assert.Less(t, first.Seconds(), 0.75*total.Seconds(), "the first measurement's progress came at %s of %s", first, total)
 }

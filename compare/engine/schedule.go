@@ -165,14 +165,20 @@ func (r *runner) runUnits(ctx context.Context, order []*unit, t, run int) error 
 }
 
 // runJobs measures every unit of order in both versions (the versions
-// in a random order), jobs measurements at a time, and records them in
-// that order once all are done.
+// in a random order), jobs measurements at a time, and records each in
+// that order as soon as it and every one before it are done, so that
+// progress shows while a round of measurements runs (a round of 300
+// benchmarks under Valgrind takes many minutes). Recording reads and
+// writes only what the running measurements do not: a job is the only
+// one of its unit and version in the round. The first error cancels the
+// measurements still running and is returned once they have ended.
 func (r *runner) runJobs(ctx context.Context, order []*unit, jobs, t, run int) error {
 	type job struct {
 		u    *unit
 		side Side
 		o    outcome
 		err  error
+		done chan struct{}
 	}
 	var js []*job
 	for _, u := range order {
@@ -181,22 +187,37 @@ func (r *runner) runJobs(ctx context.Context, order []*unit, jobs, t, run int) e
 		}
 		for _, side := range r.sideOrder() {
 			if u.on[side] && !u.out(side) {
-				js = append(js, &job{u: u, side: side})
+				js = append(js, &job{u: u, side: side, done: make(chan struct{})})
 			}
 		}
 	}
-	sem := make(chan struct{}, max(jobs, 1))
+	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
+	defer wg.Wait() // deferred first, so it runs after cancel
+	defer cancel()
+	sem := make(chan struct{}, max(jobs, 1))
+	wg.Add(1)
+	go func() { // the launcher: starts each job once a slot is free
+		defer wg.Done()
+		for i, j := range js {
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				for _, rest := range js[i:] {
+					rest.err = ctx.Err()
+					close(rest.done)
+				}
+				return
+			}
+			wg.Add(1)
+			go func() {
+				defer func() { <-sem; close(j.done); wg.Done() }()
+				j.o, j.err = r.measureOne(ctx, j.u, j.side, -1, t, run)
+			}()
+		}
+	}()
 	for _, j := range js {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			j.o, j.err = r.measureOne(ctx, j.u, j.side, -1, t, run)
-		}()
-	}
-	wg.Wait()
-	for _, j := range js {
+		<-j.done
 		if j.err != nil {
 			return j.err
 		}
