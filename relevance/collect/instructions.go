@@ -1,7 +1,9 @@
 package collect
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -56,8 +58,14 @@ func (c *collector) instrOne(ctx context.Context, u unit) (unitResult, bool) {
 	if err == nil {
 		err = c.writeInstructions(v, file, &e)
 	}
+	var skip *measure.SkippedError
 	if err != nil {
 		e.Status, e.Error = manifest.StatusFailed, shorten(err.Error())
+		if errors.As(err, &skip) {
+			// The benchmark skipped itself (b.Skip): skipped, with what
+			// it logged, as a CPU profile's run records it.
+			e.Status, e.Error = manifest.StatusSkipped, shorten(cmp.Or(skip.Message, skip.Error()))
+		}
 		e.Log = c.writeLog(logBase(c.m.Module, e), "valgrind --tool=cachegrind "+u.b.bin+" -test.bench "+u.name, []byte(err.Error()))
 	}
 	return unitResult{Entry: e}, true

@@ -88,3 +88,24 @@ func TestCollectInstructionsNoValgrind(t *testing.T) {
 	assert.Contains(t, err.Error(), "or collect with source cover")
 	assert.NoDirExists(t, out, "nothing written")
 }
+
+// TestCollectInstructionsSkip: a benchmark that skips itself is skipped
+// under Source instructions too, with what it logged, as under Source
+// profile; it was failed ("the benchmark did not run", and after measure
+// read skips, "failed ...: the benchmark skipped itself").
+func TestCollectInstructionsSkip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs testdata/faults under Valgrind")
+	}
+	if _, err := measure.FindValgrind(""); err != nil {
+		t.Skip(err)
+	}
+	m, err := collect.Collect(t.Context(), collect.Config{Dir: "../../testdata/faults", Patterns: []string{"./panics"}, Bench: "^BenchmarkSkip$",
+		Out: t.TempDir(), Source: manifest.SourceInstructions})
+	require.NoError(t, err)
+	require.Len(t, m.Benchmarks, 1)
+	e := m.Benchmarks[0]
+	assert.Equal(t, "example.com/faults/panics.BenchmarkSkip", e.ID)
+	assert.Equal(t, manifest.StatusSkipped, e.Status)
+	assert.Equal(t, "panics_test.go:16: not today", e.Error)
+}
