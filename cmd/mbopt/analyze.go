@@ -63,7 +63,12 @@ func (o *analyzeOptions) config() (analysis.Config, error) { return o.analysisCo
 // analysisConfig maps the flags to the analysis's configuration
 // (flow.AnalysisConfig), requiring --app and --micro when inputs is set.
 func (o *analyzeOptions) analysisConfig(inputs bool) (analysis.Config, error) {
-	return flow.AnalysisConfig(context.Background(), o.Options, inputs, flow.AnalysisHistory{Path: o.history, Dir: o.historyDir, MaxInstability: o.maxInstability})
+	return flow.AnalysisConfig(context.Background(), o.Options, inputs, o.analysisHistory())
+}
+
+// analysisHistory is the history the analysis reads its measurements from.
+func (o *analyzeOptions) analysisHistory() flow.AnalysisHistory {
+	return flow.AnalysisHistory{Path: o.history, Dir: o.historyDir, MaxInstability: o.maxInstability}
 }
 
 func newCmdAnalyze(s *streams) *cobra.Command {

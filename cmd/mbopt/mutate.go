@@ -3,14 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/flow"
 	"github.com/mbopt/mbopt/compare/mutate"
+	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
@@ -79,27 +80,15 @@ var mutateIgnores = []string{"recommend", "keep-negligible", "targets", "edges",
 
 // mutateScore runs the analysis that a's flags describe, with the
 // detectable slowdowns, and checks the predictions of its n largest
-// project functions with mutants as o's comparison says (--from-sensitivity).
+// project functions with mutants as o's comparison says (--from-sensitivity:
+// flow.Score).
 func mutateScore(ctx context.Context, s *streams, a *analyzeOptions, n int, funcs []string, o mutate.Options, format, output string) error {
 	so := mutate.ScoreOptions{Predictions: n, Mutants: o}
 	if len(funcs) > 0 {
 		so.Mutants.Func = funcs[0]
 	}
-	if err := so.Check(); err != nil {
-		return err // before the analysis
-	}
-	a.Sensitivity = true
-	cfg, err := a.config()
-	if err != nil {
-		return err
-	}
-	rep, err := analyze(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	cli.Skipped(s.Err, rep)
-	fmt.Fprintf(s.Err, "mbopt: mutate: checking the predicted detectable slowdowns of %d functions, two mutants each\n", min(n, len(rep.Sensitivity.Functions)))
-	sc, err := mutate.ScoreSensitivity(ctx, rep.Sensitivity.Functions, so)
+	rep, sc, err := flow.Score(ctx, flow.ScoreConfig{Options: a.Options, History: a.analysisHistory(), Score: so, Logf: s.logf,
+		Analyzed: func(rep *analysis.Report) { cli.WordWarnings(rep); cli.Skipped(s.Err, rep) }})
 	if err != nil {
 		return err
 	}
