@@ -153,7 +153,9 @@ func TestCostsFromBareProfiles(t *testing.T) {
 		// With the paper's flat impact breaking Algorithm 2's ties, its
 		// suite costs 24.09s and a cheaper one exists.
 		{"default", []string{"--impact", "flat"}, []string{"Minimal suite (Algorithm 2, project nodes): 4 of 19 benchmarks", line}, ""},
-		{"budget", []string{"--impact", "flat", "--budget", "10s"}, []string{"Selected suite (objective nodes, project nodes, budget 10.00s, cost 8.89s): 3 of 19 benchmarks, stopped: budget", line}, note},
+		// Under a budget the line starts with the budgeted suite's own cost.
+		{"budget", []string{"--impact", "flat", "--budget", "10s"}, []string{"Selected suite (objective nodes, project nodes, budget 10.00s, cost 8.89s): 3 of 19 benchmarks, stopped: budget",
+			"  suite cost: selected suite (--objective nodes, --budget 10.00s) 8.89s (3 benchmarks); Algorithm 2 24.09s (4 benchmarks); cheapest with the same coverage 20.78s (5 benchmarks, --objective cost); costs from each profile's recorded duration\n"}, note},
 		{"cost objective", []string{"--impact", "flat", "--objective", "cost", "--certify"}, []string{
 			"Selected suite (objective cost, project nodes, cost 20.78s): 5 of 19 benchmarks, stopped: complete",
 			"  The --objective cost suite costs 20.78s; any suite with the same project coverage costs at least 20.52s (weighted LP relaxation optimum 20.523 s over 6 nodes × 7 benchmarks after reduction), so it costs at most 1.01× the cheapest.\n",
