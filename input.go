@@ -30,7 +30,7 @@ var ErrInput = errors.New("bad input")
 // constants beside the struct, named Field and the path without its dots
 // (analysis.FieldSelectCostsFile), and its TestFields checks each against
 // the struct (testkit/fieldtest); a front end binds its own names to them
-// (mbopt's flags: cmd/mbopt/internal/cli.Bind).
+// (mbopt's flags: internal/flagbind.Bind).
 type Field string
 
 // String returns the field as Go code names it in a struct named Config:

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/internal/flagbind"
 	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
@@ -67,7 +68,7 @@ func TestParseApps(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			files, scs, err := analysis.ParseApps(tt.apps, tt.weights)
-			err = cli.Word(err, nil)
+			err = flagbind.Word(err, nil)
 			if tt.err != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tt.err)

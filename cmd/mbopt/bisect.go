@@ -9,6 +9,7 @@ import (
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/bisect"
+	"github.com/mbopt/mbopt/internal/flagbind"
 	"github.com/mbopt/mbopt/report/verdict"
 )
 
@@ -50,13 +51,13 @@ func newCmdBisect(s *streams) *cobra.Command {
 		},
 	}
 	f := c.Flags()
-	cli.Bind(f, &o.Bench, "bench", "", "the benchmark's full name as go test prints it", bisect.FieldBench)
-	cli.Bind(f, &o.Good, "good", "", "a revision before the change", bisect.FieldGood)
-	cli.Bind(f, &o.Bad, "bad", "", "a revision after the change, first-parent descendant of --good", bisect.FieldBad)
-	cli.Choice(f, &format, "format", "text", "output format: {text|json}", verdict.BisectFormats...)
+	flagbind.Bind(f, &o.Bench, "bench", "", "the benchmark's full name as go test prints it", bisect.FieldBench)
+	flagbind.Bind(f, &o.Good, "good", "", "a revision before the change", bisect.FieldGood)
+	flagbind.Bind(f, &o.Bad, "bad", "", "a revision after the change, first-parent descendant of --good", bisect.FieldBad)
+	flagbind.Choice(f, &format, "format", "text", "output format: {text|json}", verdict.BisectFormats...)
 	addScheduleFlags(f, &o.Settings, "trials of each measurement (doubled for each repetition)")
-	cli.Bind(f, &o.Settings.Threshold, "threshold", compare.DefaultThreshold, "the smallest relative change to locate: the first step's interval must lie beyond it (0.01 = 1%)", compare.FieldSettingsThreshold)
-	cli.Bind(f, &o.Explain, "explain", false, "compare the first bad commit with the last good one once more, with the benchmark's culprit functions", compare.FieldExplain)
-	cli.Positive(f, &o.MaxRepetitions, "max-repetitions", 3, "measurements of an unknown commit before it is skipped", cli.AtLeastOne, bisect.FieldMaxRepetitions)
+	flagbind.Bind(f, &o.Settings.Threshold, "threshold", compare.DefaultThreshold, "the smallest relative change to locate: the first step's interval must lie beyond it (0.01 = 1%)", compare.FieldSettingsThreshold)
+	flagbind.Bind(f, &o.Explain, "explain", false, "compare the first bad commit with the last good one once more, with the benchmark's culprit functions", compare.FieldExplain)
+	flagbind.Positive(f, &o.MaxRepetitions, "max-repetitions", 3, "measurements of an unknown commit before it is skipped", flagbind.AtLeastOne, bisect.FieldMaxRepetitions)
 	return c
 }

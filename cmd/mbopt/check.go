@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/internal/flagbind"
 	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/relevance/flow"
@@ -38,13 +39,13 @@ func newCmdCheck(s *streams) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	cli.Bind(f, &o.SuiteFile, "suite", "", "the saved suite: JSON written by 'mbopt suite --format json'", flow.FieldSuiteFile)
-	cli.Bind(f, &o.App, "app", nil, "application (reference) CPU profile, for the coverage checks; repeatable, or NAME=FILE", analysis.FieldApp)
-	cli.Bind(f, &o.Micro, "micro", nil, "benchmark profile directory (with its manifest.json) or files, for the profile and coverage checks; repeatable", analysis.FieldMicro)
-	cli.Bind(f, &o.Modules, "module", nil, "project module path prefix; repeatable (default: the profiles' manifest, else the module of DIR)", analysis.FieldModules)
-	cli.Bind(f, &o.Exclude, "exclude", nil, "package pattern that is not project code (as for analyze)", analysis.FieldExclude)
-	cli.Bind(f, &o.MinCoverage, "min-coverage", 0, "lowest acceptable project-only coverage of the application by the suite, in percent (0: no check)", flow.FieldMinCoverage, analysis.FieldMinCoverage)
-	cli.Choice(f, &o.format, "format", "text", "output format: {text|json}", "text", "json")
+	flagbind.Bind(f, &o.SuiteFile, "suite", "", "the saved suite: JSON written by 'mbopt suite --format json'", flow.FieldSuiteFile)
+	flagbind.Bind(f, &o.App, "app", nil, "application (reference) CPU profile, for the coverage checks; repeatable, or NAME=FILE", analysis.FieldApp)
+	flagbind.Bind(f, &o.Micro, "micro", nil, "benchmark profile directory (with its manifest.json) or files, for the profile and coverage checks; repeatable", analysis.FieldMicro)
+	flagbind.Bind(f, &o.Modules, "module", nil, "project module path prefix; repeatable (default: the profiles' manifest, else the module of DIR)", analysis.FieldModules)
+	flagbind.Bind(f, &o.Exclude, "exclude", nil, "package pattern that is not project code (as for analyze)", analysis.FieldExclude)
+	flagbind.Bind(f, &o.MinCoverage, "min-coverage", 0, "lowest acceptable project-only coverage of the application by the suite, in percent (0: no check)", flow.FieldMinCoverage, analysis.FieldMinCoverage)
+	flagbind.Choice(f, &o.format, "format", "text", "output format: {text|json}", "text", "json")
 	return cmd
 }
 

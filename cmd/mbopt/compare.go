@@ -15,6 +15,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/compare/flow"
+	"github.com/mbopt/mbopt/internal/flagbind"
 	"github.com/mbopt/mbopt/relevance/changes"
 	"github.com/mbopt/mbopt/relevance/manifest"
 	"github.com/mbopt/mbopt/report/github"
@@ -88,36 +89,36 @@ func compareCommand(s *streams, o *compareOptions) *cobra.Command {
 	}
 	d := compare.DefaultSettings()
 	f := cmd.Flags()
-	cli.Name("PACKAGES", engine.FieldPackages)
-	cli.Name("$GITHUB_STEP_SUMMARY", github.FieldStepSummary)
-	cli.Bind(f, &o.Base, "base", "", "base revision (default: the merge-base of HEAD with the default branch)", compare.FieldBase)
-	cli.Bind(f, &o.Head, "head", "", "head revision, or 'worktree' for the uncommitted changes (default: HEAD)", compare.FieldHead)
-	cli.Bind(f, &o.suiteFile, "suite", "", "the benchmarks to compare: the JSON of mbopt suite --format json", flow.FieldSuiteFile, engine.FieldBenchmarks)
-	cli.Bind(f, &o.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)", compare.FieldBench)
-	cli.Bind(f, &o.Out, "out", "", "directory of the raw results base.txt and head.txt (default: a directory of the comparison's own under .mbopt/compare in the module root)", engine.FieldOut)
-	cli.Parsed(f, &o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|app-impact|never} (app-impact: a definite regression whose estimated application impact is at least --app-impact-threshold; needs the analysis flags)", compare.ParseFailOn, compare.FieldFailOn)
-	cli.Optional(f, &o.appImpact, "app-impact-threshold", strconv.FormatFloat(compare.DefaultAppImpactThreshold, 'g', -1, 64), "with --fail-on app-impact: the estimated application impact (0.001 = 0.1% of the application's CPU time) below which a definite regression passes; with --confirm: the estimate that calls for measuring the application", flow.FieldAppImpactThreshold, compare.FieldSettingsAppImpactThreshold)
-	cli.Bind(f, &o.Explain, "explain", nil, "find the culprit functions of benchmark `NAME` (full name or id) whatever its verdict; repeatable (the changes get them anyway)", compare.FieldExplain)
-	cli.Choice(f, &o.cmpFormat, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"} (github: annotations on stdout, the Markdown summary appended to $GITHUB_STEP_SUMMARY)", verdict.Formats...)
-	cli.BindP(f, &o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
+	flagbind.Name("PACKAGES", engine.FieldPackages)
+	flagbind.Name("$GITHUB_STEP_SUMMARY", github.FieldStepSummary)
+	flagbind.Bind(f, &o.Base, "base", "", "base revision (default: the merge-base of HEAD with the default branch)", compare.FieldBase)
+	flagbind.Bind(f, &o.Head, "head", "", "head revision, or 'worktree' for the uncommitted changes (default: HEAD)", compare.FieldHead)
+	flagbind.Bind(f, &o.suiteFile, "suite", "", "the benchmarks to compare: the JSON of mbopt suite --format json", flow.FieldSuiteFile, engine.FieldBenchmarks)
+	flagbind.Bind(f, &o.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)", compare.FieldBench)
+	flagbind.Bind(f, &o.Out, "out", "", "directory of the raw results base.txt and head.txt (default: a directory of the comparison's own under .mbopt/compare in the module root)", engine.FieldOut)
+	flagbind.Parsed(f, &o.failOn, "fail-on", string(compare.FailOnDefiniteRegression), "exit 3 on: {definite-regression|any-regression|app-impact|never} (app-impact: a definite regression whose estimated application impact is at least --app-impact-threshold; needs the analysis flags)", compare.ParseFailOn, compare.FieldFailOn)
+	flagbind.Optional(f, &o.appImpact, "app-impact-threshold", strconv.FormatFloat(compare.DefaultAppImpactThreshold, 'g', -1, 64), "with --fail-on app-impact: the estimated application impact (0.001 = 0.1% of the application's CPU time) below which a definite regression passes; with --confirm: the estimate that calls for measuring the application", flow.FieldAppImpactThreshold, compare.FieldSettingsAppImpactThreshold)
+	flagbind.Bind(f, &o.Explain, "explain", nil, "find the culprit functions of benchmark `NAME` (full name or id) whatever its verdict; repeatable (the changes get them anyway)", compare.FieldExplain)
+	flagbind.Choice(f, &o.cmpFormat, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"} (github: annotations on stdout, the Markdown summary appended to $GITHUB_STEP_SUMMARY)", verdict.Formats...)
+	flagbind.BindP(f, &o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
 	addScheduleFlags(f, &o.Settings, "trials: passes over every benchmark, each in fresh processes")
 	f.BoolVar(&o.Settings.Benchmem, "benchmem", false, "also compare B/op and allocs/op")
-	cli.Bind(f, &o.Settings.Budget, "budget", 0, "fit the schedule into this wall-clock time, e.g. 10m (fewer runs and counts, never fewer than 2 trials)", compare.FieldSettingsBudget)
-	cli.Positive(f, &o.Settings.Threshold, "threshold", 0, "relative change below which nothing is a change (0.01 = 1%)", "%s %v: it must be a fraction in (0, 1), such as 0.01 for 1%%; leave it out for the default", compare.FieldSettingsThreshold).DefValue = strconv.FormatFloat(d.Threshold, 'g', -1, 64)
-	cli.Bind(f, &o.Settings.Confidence, "confidence", d.Confidence, "confidence level of the intervals", compare.FieldSettingsConfidence)
-	cli.Positive(f, &o.Settings.Resamples, "resamples", d.Resamples, "bootstrap resamples", cli.AtLeastOne, compare.FieldSettingsResamples)
-	cli.Bind(f, &o.Settings.UntilStable, "until-stable", 0, "stop a benchmark once both versions have 2 trials, the measurements a verdict needs, and an interval narrower than this width, e.g. 0.02 (0: off)", compare.FieldSettingsUntilStable)
-	cli.BindP(f, &o.Settings.Jobs, "jobs", "j", 0, "with --metric instructions: measurements counted at the same time (0: one per CPU); time and cpu keep their interleaved order", compare.FieldSettingsJobs)
-	cli.Bind(f, &o.Settings.Duet, "duet", compare.DuetSequential, "with --metric time: run base and head {sequential|parallel}: parallel runs them at the same time, each bound to a CPU of its own with GOMAXPROCS=1, so both see the same interference", compare.FieldSettingsDuet)
-	cli.Positive(f, &o.Settings.FDR, "fdr", d.FDR, "false discovery rate the verdicts control over all the comparison's benchmarks and units (Benjamini–Hochberg; 1: no correction)", "%s %v: it must be in (0, 1], such as 0.05 (1 turns the correction off); 0 would flag nothing", compare.FieldSettingsFDR)
+	flagbind.Bind(f, &o.Settings.Budget, "budget", 0, "fit the schedule into this wall-clock time, e.g. 10m (fewer runs and counts, never fewer than 2 trials)", compare.FieldSettingsBudget)
+	flagbind.Positive(f, &o.Settings.Threshold, "threshold", 0, "relative change below which nothing is a change (0.01 = 1%)", "%s %v: it must be a fraction in (0, 1), such as 0.01 for 1%%; leave it out for the default", compare.FieldSettingsThreshold).DefValue = strconv.FormatFloat(d.Threshold, 'g', -1, 64)
+	flagbind.Bind(f, &o.Settings.Confidence, "confidence", d.Confidence, "confidence level of the intervals", compare.FieldSettingsConfidence)
+	flagbind.Positive(f, &o.Settings.Resamples, "resamples", d.Resamples, "bootstrap resamples", flagbind.AtLeastOne, compare.FieldSettingsResamples)
+	flagbind.Bind(f, &o.Settings.UntilStable, "until-stable", 0, "stop a benchmark once both versions have 2 trials, the measurements a verdict needs, and an interval narrower than this width, e.g. 0.02 (0: off)", compare.FieldSettingsUntilStable)
+	flagbind.BindP(f, &o.Settings.Jobs, "jobs", "j", 0, "with --metric instructions: measurements counted at the same time (0: one per CPU); time and cpu keep their interleaved order", compare.FieldSettingsJobs)
+	flagbind.Bind(f, &o.Settings.Duet, "duet", compare.DuetSequential, "with --metric time: run base and head {sequential|parallel}: parallel runs them at the same time, each bound to a CPU of its own with GOMAXPROCS=1, so both see the same interference", compare.FieldSettingsDuet)
+	flagbind.Positive(f, &o.Settings.FDR, "fdr", d.FDR, "false discovery rate the verdicts control over all the comparison's benchmarks and units (Benjamini–Hochberg; 1: no correction)", "%s %v: it must be in (0, 1], such as 0.05 (1 turns the correction off); 0 would flag nothing", compare.FieldSettingsFDR)
 	f.BoolVar(&o.noCache, "no-cache", false, "build every test binary afresh instead of reusing those built from the same commit")
-	cli.Bind(f, &o.shard, "shard", "", "run only shard `K/N` of the benchmarks, both versions on this machine (K from 0; /N takes K from $JOB_COMPLETION_INDEX); combine with 'mbopt compare merge'", engine.FieldShard)
-	cli.Bind(f, &o.trialShard, "trial-shard", "", "run every benchmark but only trial shard `K/N` of the --trials (each machine one instance run); combine with 'mbopt compare merge'", engine.FieldTrialShard)
-	cli.Bind(f, &o.shardCosts, "shard-costs", "", "with --shard: balance the shards by the costs recorded in this `manifest` (a manifest.json or a collection directory; default: by count)", manifest.FieldShardCosts)
-	cli.Bind(f, &o.changedSince, "changed-since", "", "with the analysis flags: mark the results of benchmarks covering none of the functions changed since `REV` ("+changes.MergeBase+": the --base) as likely noise", changes.FieldChangedSince)
-	cli.Bind(f, &o.OnlyAffected, "only-affected", false, "with --changed-since: compare only the suite's benchmarks whose covered functions changed", changes.FieldOnlyAffected, compare.FieldOnlyAffected)
-	cli.Bind(f, &o.confirm, "confirm", false, "with the analysis flags: measure the application workload (--app-benchmark or --app-cmd) on both versions when a change's estimated application impact passes --app-impact-threshold, and report it beside the estimate", flow.FieldConfirm, compare.FieldConfirm)
-	cli.Bind(f, &o.appCmd, "app-cmd", "", "with --confirm: the application workload, a shell `command` run in each version's module root as mbopt run's --app-cmd ({profile}: a CPU profile it may write); a fixed amount of work", flow.FieldAppCommand, compare.FieldConfirmCommand)
+	flagbind.Bind(f, &o.shard, "shard", "", "run only shard `K/N` of the benchmarks, both versions on this machine (K from 0; /N takes K from $JOB_COMPLETION_INDEX); combine with 'mbopt compare merge'", engine.FieldShard)
+	flagbind.Bind(f, &o.trialShard, "trial-shard", "", "run every benchmark but only trial shard `K/N` of the --trials (each machine one instance run); combine with 'mbopt compare merge'", engine.FieldTrialShard)
+	flagbind.Bind(f, &o.shardCosts, "shard-costs", "", "with --shard: balance the shards by the costs recorded in this `manifest` (a manifest.json or a collection directory; default: by count)", manifest.FieldShardCosts)
+	flagbind.Bind(f, &o.changedSince, "changed-since", "", "with the analysis flags: mark the results of benchmarks covering none of the functions changed since `REV` ("+changes.MergeBase+": the --base) as likely noise", changes.FieldChangedSince)
+	flagbind.Bind(f, &o.OnlyAffected, "only-affected", false, "with --changed-since: compare only the suite's benchmarks whose covered functions changed", changes.FieldOnlyAffected, compare.FieldOnlyAffected)
+	flagbind.Bind(f, &o.confirm, "confirm", false, "with the analysis flags: measure the application workload (--app-benchmark or --app-cmd) on both versions when a change's estimated application impact passes --app-impact-threshold, and report it beside the estimate", flow.FieldConfirm, compare.FieldConfirm)
+	flagbind.Bind(f, &o.appCmd, "app-cmd", "", "with --confirm: the application workload, a shell `command` run in each version's module root as mbopt run's --app-cmd ({profile}: a CPU profile it may write); a fixed amount of work", flow.FieldAppCommand, compare.FieldConfirmCommand)
 	addCompareHistoryFlags(f, &o.hist)
 	return cmd
 }
@@ -211,7 +212,7 @@ func gate(rep *compare.Report, failOn compare.FailOn) error {
 	if err := rep.GateError(failOn); err != nil {
 		// Worded here: the exit status wraps it, and a wrapped
 		// library error is not worded where the command returns.
-		return &cli.ExitError{Code: cli.Gate, Err: cli.Word(err, nil)}
+		return &cli.ExitError{Code: cli.Gate, Err: flagbind.Word(err, nil)}
 	}
 	return nil
 }
@@ -252,17 +253,17 @@ type compareHistoryOptions struct {
 
 // addCompareHistoryFlags registers compare's history flags on f.
 func addCompareHistoryFlags(f *pflag.FlagSet, o *compareHistoryOptions) {
-	cli.Bind(f, &o.path, "history", "", "store the report in this history database (default: .mbopt/history.db in the module root; a shard's results are stored by compare merge); mbopt history reads it", flow.FieldHistory)
-	cli.Bind(f, &o.noHistory, "no-history", false, "do not store the report in the history, nor use its calibrated thresholds", flow.FieldNoHistory)
-	cli.Bind(f, &o.aa, "aa", false, "A/A calibration: compare the head with itself, store each benchmark's instability, and calibrate the thresholds later comparisons use", compare.FieldAA)
-	cli.Bind(f, &o.appBench, "app-benchmark", "", appBenchUsage, flow.FieldAppBenchmark, compare.FieldConfirmBenchmark)
+	flagbind.Bind(f, &o.path, "history", "", "store the report in this history database (default: .mbopt/history.db in the module root; a shard's results are stored by compare merge); mbopt history reads it", flow.FieldHistory)
+	flagbind.Bind(f, &o.noHistory, "no-history", false, "do not store the report in the history, nor use its calibrated thresholds", flow.FieldNoHistory)
+	flagbind.Bind(f, &o.aa, "aa", false, "A/A calibration: compare the head with itself, store each benchmark's instability, and calibrate the thresholds later comparisons use", compare.FieldAA)
+	flagbind.Bind(f, &o.appBench, "app-benchmark", "", appBenchUsage, flow.FieldAppBenchmark, compare.FieldConfirmBenchmark)
 }
 
 const appBenchUsage = "the compared benchmark that is the application benchmark: its measurement is stored in the history as the application's, which history --html draws above the detections (default: the --app profile's total)"
 
 // addMergeHistoryFlags registers compare merge's history flags on f.
 func addMergeHistoryFlags(f *pflag.FlagSet, o *compareHistoryOptions) {
-	cli.Bind(f, &o.path, "history", "", "store the merged report in this history database, as mbopt compare stores its report (default: .mbopt/history.db in the module root)", flow.FieldHistory)
-	cli.Bind(f, &o.noHistory, "no-history", false, "do not store the merged report in the history, nor use its calibrated thresholds", flow.FieldNoHistory)
-	cli.Bind(f, &o.appBench, "app-benchmark", "", appBenchUsage, flow.FieldAppBenchmark, compare.FieldConfirmBenchmark)
+	flagbind.Bind(f, &o.path, "history", "", "store the merged report in this history database, as mbopt compare stores its report (default: .mbopt/history.db in the module root)", flow.FieldHistory)
+	flagbind.Bind(f, &o.noHistory, "no-history", false, "do not store the merged report in the history, nor use its calibrated thresholds", flow.FieldNoHistory)
+	flagbind.Bind(f, &o.appBench, "app-benchmark", "", appBenchUsage, flow.FieldAppBenchmark, compare.FieldConfirmBenchmark)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/compare/flow"
+	"github.com/mbopt/mbopt/internal/flagbind"
 	"github.com/mbopt/mbopt/internal/statedir"
 	"github.com/mbopt/mbopt/report/verdict"
 )
@@ -35,12 +36,12 @@ func newCmdCompareMerge(s *streams) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	cli.Bind(f, &o.out, "out", statedir.Name+"/compare", "directory of the merged raw results base.txt and head.txt", engine.FieldOut)
+	flagbind.Bind(f, &o.out, "out", statedir.Name+"/compare", "directory of the merged raw results base.txt and head.txt", engine.FieldOut)
 	o.failOn = compare.FailOnDefiniteRegression
-	cli.Parsed(f, &o.failOn, "fail-on", string(o.failOn), "exit 3 on: {definite-regression|any-regression|app-impact|never} (app-impact: a definite regression whose estimated application impact, as its shard found it, is at least --app-impact-threshold)", compare.ParseFailOn, compare.FieldFailOn)
-	cli.Optional(f, &o.appImpact, "app-impact-threshold", strconv.FormatFloat(compare.DefaultAppImpactThreshold, 'g', -1, 64), "with --fail-on app-impact: the estimated application impact (0.001 = 0.1% of the application's CPU time) below which a definite regression passes", flow.FieldAppImpactThreshold, compare.FieldSettingsAppImpactThreshold)
-	cli.Choice(f, &o.format, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"}", verdict.Formats...)
-	cli.BindP(f, &o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
+	flagbind.Parsed(f, &o.failOn, "fail-on", string(o.failOn), "exit 3 on: {definite-regression|any-regression|app-impact|never} (app-impact: a definite regression whose estimated application impact, as its shard found it, is at least --app-impact-threshold)", compare.ParseFailOn, compare.FieldFailOn)
+	flagbind.Optional(f, &o.appImpact, "app-impact-threshold", strconv.FormatFloat(compare.DefaultAppImpactThreshold, 'g', -1, 64), "with --fail-on app-impact: the estimated application impact (0.001 = 0.1% of the application's CPU time) below which a definite regression passes", flow.FieldAppImpactThreshold, compare.FieldSettingsAppImpactThreshold)
+	flagbind.Choice(f, &o.format, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"}", verdict.Formats...)
+	flagbind.BindP(f, &o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
 	addMergeHistoryFlags(f, &o.hist)
 	return cmd
 }

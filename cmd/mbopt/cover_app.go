@@ -9,6 +9,7 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/internal/flagbind"
 	"github.com/mbopt/mbopt/relevance/reference"
 )
 
@@ -40,9 +41,9 @@ func newCmdCoverApp(s *streams) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	cli.BindP(f, &o.output, "output", "o", "app.cover.json", "the function set file to write (atomically)", cli.FieldOutput)
-	cli.Bind(f, &o.gocoverdir, "gocoverdir", "", "read this GOCOVERDIR (written by a program built with -cover) instead of running a workload", reference.FieldCoverDir)
-	cli.Bind(f, &o.coverpkg, "coverpkg", "", "packages to instrument, as go build -coverpkg takes them (default: the packages of ./... in the current directory; main packages' functions are left out of the set)", reference.FieldCoverPkg)
+	flagbind.BindP(f, &o.output, "output", "o", "app.cover.json", "the function set file to write (atomically)", cli.FieldOutput)
+	flagbind.Bind(f, &o.gocoverdir, "gocoverdir", "", "read this GOCOVERDIR (written by a program built with -cover) instead of running a workload", reference.FieldCoverDir)
+	flagbind.Bind(f, &o.coverpkg, "coverpkg", "", "packages to instrument, as go build -coverpkg takes them (default: the packages of ./... in the current directory; main packages' functions are left out of the set)", reference.FieldCoverPkg)
 	return cmd
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/mbopt/mbopt/compare/detect"
 	"github.com/mbopt/mbopt/compare/flow"
 	"github.com/mbopt/mbopt/compare/history"
+	"github.com/mbopt/mbopt/internal/flagbind"
 	"github.com/mbopt/mbopt/internal/gitrev"
 	"github.com/mbopt/mbopt/report/trend"
 )
@@ -44,23 +45,23 @@ func newCmdHistory(s *streams) *cobra.Command {
 	}
 	cmd.AddCommand(newCmdHistoryRebaseline(s))
 	f := cmd.Flags()
-	cli.Bind(f, &o.History, "history", history.DefaultPath, "the history database mbopt compare writes", flow.FieldHistory)
-	cli.Bind(f, &o.Baseline, "baseline", "", "the base revision of the series (default: the base of the most stored comparisons)", flow.FieldBaseline)
-	cli.Bind(f, &o.Unit, "unit", "", "show only this unit, such as sec/op (default: every unit)", flow.FieldUnit)
-	cli.Bind(f, (*string)(&o.Metric), "metric", "", "show only the unit of this metric of mbopt compare: {time|cpu|instructions} (sec/op, cpu-sec/op, instructions/op)", flow.FieldMetric)
-	cli.Bind(f, &o.out.Format, "format", "", "output format: {text|json|markdown}", trend.FieldFormat).DefValue = "text"
-	cli.BindP(f, &o.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout", cli.FieldOutput)
-	cli.Parsed(f, &o.out.Plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`", cli.NonEmpty("plot", "plots/"), trend.FieldPlot)
-	cli.Parsed(f, &o.out.HTML, "html", "", "write the history as a static web site into `DIR` (replacing the files of an earlier one, leaving others); prints the text only with --format or -o", cli.NonEmpty("html", "site/"), trend.FieldHTML)
-	cli.Parsed(f, &o.Detect.Detectors, "detector", "jump,trend", "the detectors: a comma-separated `LIST` of {jump|trend|edivisive}", detect.ParseDetectors, detect.FieldDetectors)
-	cli.Optional(f, &o.out.CommitURL, "commit-url", "", "with --html: the link of a commit, {commit} standing for its hash (default: GitHub's when the origin remote is on github.com)", trend.FieldCommitURL)
-	cli.Bind(f, &o.out.Instability, "instability", false, "show the A/A instabilities and the initial thresholds calibrated from them", trend.FieldInstability)
-	cli.Optional(f, &o.InitialThreshold, "initial-threshold", strconv.FormatFloat(detect.DefaultOptions.InitialThreshold, 'g', -1, 64), "initial threshold of every benchmark, replacing the calibrated ones (default: calibrated from A/A comparisons, else 0.06)", flow.FieldInitialThreshold, detect.FieldInitialThreshold)
-	cli.Bind(f, &o.Detect.Factor, "factor", detect.DefaultOptions.Factor, "dynamic threshold: this factor times the mean of the last CI widths", detect.FieldFactor)
-	cli.Bind(f, &o.Detect.Widths, "widths", detect.DefaultOptions.Widths, "dynamic threshold: how many earlier CI widths it averages", detect.FieldWidths)
-	cli.Bind(f, &o.Detect.Floor, "floor", detect.DefaultOptions.Floor, "dynamic threshold: its lower bound", detect.FieldFloor)
-	cli.Bind(f, &o.Detect.Window, "window", detect.DefaultOptions.Window, "trend detection: the number of earlier commits the current one is compared with", detect.FieldWindow)
-	cli.Parsed(f, &o.Detect.Fixed, "fixed", "", "fixed-value bounds `LOWER,UPPER` on the change against the baseline, such as -0.2,0.2 (default: none)", detect.ParseBounds, detect.FieldFixed)
+	flagbind.Bind(f, &o.History, "history", history.DefaultPath, "the history database mbopt compare writes", flow.FieldHistory)
+	flagbind.Bind(f, &o.Baseline, "baseline", "", "the base revision of the series (default: the base of the most stored comparisons)", flow.FieldBaseline)
+	flagbind.Bind(f, &o.Unit, "unit", "", "show only this unit, such as sec/op (default: every unit)", flow.FieldUnit)
+	flagbind.Bind(f, (*string)(&o.Metric), "metric", "", "show only the unit of this metric of mbopt compare: {time|cpu|instructions} (sec/op, cpu-sec/op, instructions/op)", flow.FieldMetric)
+	flagbind.Bind(f, &o.out.Format, "format", "", "output format: {text|json|markdown}", trend.FieldFormat).DefValue = "text"
+	flagbind.BindP(f, &o.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout", cli.FieldOutput)
+	flagbind.Parsed(f, &o.out.Plot, "plot", "", "write one SVG plot per series (or, with --instability, the instability CDF) into `DIR`", flagbind.NonEmpty("plot", "plots/"), trend.FieldPlot)
+	flagbind.Parsed(f, &o.out.HTML, "html", "", "write the history as a static web site into `DIR` (replacing the files of an earlier one, leaving others); prints the text only with --format or -o", flagbind.NonEmpty("html", "site/"), trend.FieldHTML)
+	flagbind.Parsed(f, &o.Detect.Detectors, "detector", "jump,trend", "the detectors: a comma-separated `LIST` of {jump|trend|edivisive}", detect.ParseDetectors, detect.FieldDetectors)
+	flagbind.Optional(f, &o.out.CommitURL, "commit-url", "", "with --html: the link of a commit, {commit} standing for its hash (default: GitHub's when the origin remote is on github.com)", trend.FieldCommitURL)
+	flagbind.Bind(f, &o.out.Instability, "instability", false, "show the A/A instabilities and the initial thresholds calibrated from them", trend.FieldInstability)
+	flagbind.Optional(f, &o.InitialThreshold, "initial-threshold", strconv.FormatFloat(detect.DefaultOptions.InitialThreshold, 'g', -1, 64), "initial threshold of every benchmark, replacing the calibrated ones (default: calibrated from A/A comparisons, else 0.06)", flow.FieldInitialThreshold, detect.FieldInitialThreshold)
+	flagbind.Bind(f, &o.Detect.Factor, "factor", detect.DefaultOptions.Factor, "dynamic threshold: this factor times the mean of the last CI widths", detect.FieldFactor)
+	flagbind.Bind(f, &o.Detect.Widths, "widths", detect.DefaultOptions.Widths, "dynamic threshold: how many earlier CI widths it averages", detect.FieldWidths)
+	flagbind.Bind(f, &o.Detect.Floor, "floor", detect.DefaultOptions.Floor, "dynamic threshold: its lower bound", detect.FieldFloor)
+	flagbind.Bind(f, &o.Detect.Window, "window", detect.DefaultOptions.Window, "trend detection: the number of earlier commits the current one is compared with", detect.FieldWindow)
+	flagbind.Parsed(f, &o.Detect.Fixed, "fixed", "", "fixed-value bounds `LOWER,UPPER` on the change against the baseline, such as -0.2,0.2 (default: none)", detect.ParseBounds, detect.FieldFixed)
 	return cmd
 }
 
@@ -111,8 +112,8 @@ func newCmdHistoryRebaseline(s *streams) *cobra.Command {
 	cmd.Example = `  $ mbopt history rebaseline --to v1.3.0
   $ mbopt history rebaseline --from v1.2.0 --to v1.3.0 --trials 5`
 	f := cmd.Flags()
-	cli.Bind(f, &to, "to", "", "the new baseline `REV`", flow.FieldTo)
-	cli.Bind(f, &from, "from", "", "the old baseline: a stored base's hash or prefix, or a revision (default: the baseline mbopt history shows)", flow.FieldFrom)
+	flagbind.Bind(f, &to, "to", "", "the new baseline `REV`", flow.FieldTo)
+	flagbind.Bind(f, &from, "from", "", "the old baseline: a stored base's hash or prefix, or a revision (default: the baseline mbopt history shows)", flow.FieldFrom)
 	for _, name := range rebaselineFixed {
 		must(f.MarkHidden(name))
 	}

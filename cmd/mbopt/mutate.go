@@ -11,6 +11,7 @@ import (
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/flow"
 	"github.com/mbopt/mbopt/compare/mutate"
+	"github.com/mbopt/mbopt/internal/flagbind"
 	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/report/verdict"
 )
@@ -54,15 +55,15 @@ func newCmdMutate(s *streams) *cobra.Command {
 		},
 	}
 	f := c.Flags()
-	cli.Bind(f, &funcs, "func", nil, "the function to slow down: its full `name` as a profile names it (example.com/m/p.F, example.com/m/p.(*T).M); repeat for several mutants, each compared on its own", mutate.FieldFunc)
-	cli.Bind(f, &o.Slowdown, "slowdown", 0, "the share of the function's own instructions per call to add (0.1 = +10%)", mutate.FieldSlowdown)
-	cli.Bind(f, &o.SizeBenchmark, "size-bench", "", "the benchmark (`ID` or a name in the function's package) that measures the function's cost (default: the first of its package that calls it)", mutate.FieldSizeBenchmark)
-	cli.Bind(f, &o.Compare.Head, "head", "", "the revision to mutate (default HEAD)", compare.FieldHead)
-	cli.Bind(f, &o.Compare.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)", mutate.FieldCompareBench, compare.FieldBench)
+	flagbind.Bind(f, &funcs, "func", nil, "the function to slow down: its full `name` as a profile names it (example.com/m/p.F, example.com/m/p.(*T).M); repeat for several mutants, each compared on its own", mutate.FieldFunc)
+	flagbind.Bind(f, &o.Slowdown, "slowdown", 0, "the share of the function's own instructions per call to add (0.1 = +10%)", mutate.FieldSlowdown)
+	flagbind.Bind(f, &o.SizeBenchmark, "size-bench", "", "the benchmark (`ID` or a name in the function's package) that measures the function's cost (default: the first of its package that calls it)", mutate.FieldSizeBenchmark)
+	flagbind.Bind(f, &o.Compare.Head, "head", "", "the revision to mutate (default HEAD)", compare.FieldHead)
+	flagbind.Bind(f, &o.Compare.Bench, "bench", "", "the benchmarks to compare: a go test -bench pattern, in PACKAGES (default ./...)", mutate.FieldCompareBench, compare.FieldBench)
 	addScheduleFlags(f, &o.Compare.Settings, "trials: passes over every benchmark, each in fresh processes")
-	cli.Choice(f, &format, "format", "text", "output format: {text|json}", verdict.MutationFormats...)
-	cli.BindP(f, &output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
-	cli.Bind(f, &top, "from-sensitivity", 0, "check the predicted detectable slowdowns of the `N` project functions with the largest application share (mutants at each prediction and at a tenth of it) and report how many held; takes the analysis flags (--app, --micro, --mde, --history, ...)", mutate.FieldPredictions)
+	flagbind.Choice(f, &format, "format", "text", "output format: {text|json}", verdict.MutationFormats...)
+	flagbind.BindP(f, &output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)
+	flagbind.Bind(f, &top, "from-sensitivity", 0, "check the predicted detectable slowdowns of the `N` project functions with the largest application share (mutants at each prediction and at a tenth of it) and report how many held; takes the analysis flags (--app, --micro, --mde, --history, ...)", mutate.FieldPredictions)
 	addAnalysisFlags(c, &a)
 	// Only the inputs of the detectable slowdowns are mutate's: the
 	// selection's and the recommendations' flags stay accepted, as for

@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mbopt/mbopt"
-	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/engine"
+	"github.com/mbopt/mbopt/internal/flagbind"
 	"github.com/mbopt/mbopt/internal/progress"
 	"github.com/mbopt/mbopt/relevance/collect"
 	"github.com/mbopt/mbopt/relevance/manifest"
@@ -63,30 +63,30 @@ func profileCmd(s *streams, runF func(context.Context, *streams, *profileOptions
 		},
 	}
 	f := cmd.Flags()
-	cli.Name("PATTERN", collect.FieldPatterns)
-	cli.Bind(f, &o.Out, "out", "profiles", "output `directory` for the manifest, profiles and logs", collect.FieldOut)
-	cli.Bind(f, (*string)(&o.Source), "source", string(manifest.SourceProfile), "what to record per benchmark: {profile|cover|instructions} (cover: the functions it executed, exactly, from a -cover run; instructions: a profile of each function's instructions, counted under Valgrind)", collect.FieldSource)
-	cli.Bind(f, (*string)(&o.Scope), "scope", "", "what a function set or instruction profile counts: {timed|all} (timed, the default of --source cover and instructions: what grows with b.N, its timed loop, from runs at 2x and --benchtime, default 10x; all: all that a run at --benchtime, default 1x (instructions: 10x), executed, setup included, as the papers count)", collect.FieldScope)
+	flagbind.Name("PATTERN", collect.FieldPatterns)
+	flagbind.Bind(f, &o.Out, "out", "profiles", "output `directory` for the manifest, profiles and logs", collect.FieldOut)
+	flagbind.Bind(f, (*string)(&o.Source), "source", string(manifest.SourceProfile), "what to record per benchmark: {profile|cover|instructions} (cover: the functions it executed, exactly, from a -cover run; instructions: a profile of each function's instructions, counted under Valgrind)", collect.FieldSource)
+	flagbind.Bind(f, (*string)(&o.Scope), "scope", "", "what a function set or instruction profile counts: {timed|all} (timed, the default of --source cover and instructions: what grows with b.N, its timed loop, from runs at 2x and --benchtime, default 10x; all: all that a run at --benchtime, default 1x (instructions: 10x), executed, setup included, as the papers count)", collect.FieldScope)
 	addCollectFlags(f, o)
-	cli.Bind(f, &o.strict, "strict", false, "exit 1 when any benchmark fails, times out or does not build", collect.FieldStrict)
+	flagbind.Bind(f, &o.strict, "strict", false, "exit 1 when any benchmark fails, times out or does not build", collect.FieldStrict)
 	f.StringVarP(&o.Dir, "dir", "C", "", "run in this `directory` (a directory of the module to profile)")
-	cli.Bind(f, &o.shard, "shard", "", "collect only shard `K/N` of the benchmarks (K from 0 to N-1; /N takes K from $JOB_COMPLETION_INDEX; default $MBOPT_SHARD); combine the shards with 'mbopt merge'", collect.FieldShard, manifest.FieldShard, engine.FieldShard)
-	cli.Bind(f, &o.shardCosts, "shard-costs", "", "with --shard: balance the shards by the costs recorded in this `manifest` (a manifest.json or an output directory; default: the whole collection in --out, else by count)", collect.FieldShardCosts, manifest.FieldShardCosts)
+	flagbind.Bind(f, &o.shard, "shard", "", "collect only shard `K/N` of the benchmarks (K from 0 to N-1; /N takes K from $JOB_COMPLETION_INDEX; default $MBOPT_SHARD); combine the shards with 'mbopt merge'", collect.FieldShard, manifest.FieldShard, engine.FieldShard)
+	flagbind.Bind(f, &o.shardCosts, "shard-costs", "", "with --shard: balance the shards by the costs recorded in this `manifest` (a manifest.json or an output directory; default: the whole collection in --out, else by count)", collect.FieldShardCosts, manifest.FieldShardCosts)
 	return cmd
 }
 
 // addCollectFlags registers the flags that choose and run benchmarks,
 // shared by profile and run.
 func addCollectFlags(f *pflag.FlagSet, o *profileOptions) {
-	cli.Bind(f, &o.Bench, "bench", "", "only benchmarks matching this `regexp` (go test -bench syntax; default all)", collect.FieldBench, compare.FieldBench)
-	cli.Bind(f, &o.Skip, "skip", "", "leave out benchmarks matching this `regexp` (go test -skip syntax), with their sub-benchmarks", collect.FieldSkip)
-	cli.Bind(f, &o.BenchTime, "benchtime", "", "run time per benchmark: a `duration` such as 10s, or Nx iterations", collect.FieldBenchTime).DefValue = collect.DefaultBenchTime
-	cli.Positive(f, &o.Timeout, "timeout", collect.DefaultTimeout, "kill a benchmark's process after this `duration`", cli.MustBePositive, collect.FieldTimeout)
-	cli.Positive(f, &o.DiscoveryTimeout, "discovery-timeout", collect.DefaultDiscoveryTimeout, "kill a discovery run (the -benchtime 1x run that finds a benchmark's sub-benchmarks) after this `duration` (at most --timeout)", cli.MustBePositive, collect.FieldDiscoveryTimeout)
-	cli.BindP(f, &o.Jobs, "jobs", "j", 0, "benchmarks run in parallel (0: one per CPU)", collect.FieldJobs)
+	flagbind.Bind(f, &o.Bench, "bench", "", "only benchmarks matching this `regexp` (go test -bench syntax; default all)", collect.FieldBench, compare.FieldBench)
+	flagbind.Bind(f, &o.Skip, "skip", "", "leave out benchmarks matching this `regexp` (go test -skip syntax), with their sub-benchmarks", collect.FieldSkip)
+	flagbind.Bind(f, &o.BenchTime, "benchtime", "", "run time per benchmark: a `duration` such as 10s, or Nx iterations", collect.FieldBenchTime).DefValue = collect.DefaultBenchTime
+	flagbind.Positive(f, &o.Timeout, "timeout", collect.DefaultTimeout, "kill a benchmark's process after this `duration`", flagbind.MustBePositive, collect.FieldTimeout)
+	flagbind.Positive(f, &o.DiscoveryTimeout, "discovery-timeout", collect.DefaultDiscoveryTimeout, "kill a discovery run (the -benchtime 1x run that finds a benchmark's sub-benchmarks) after this `duration` (at most --timeout)", flagbind.MustBePositive, collect.FieldDiscoveryTimeout)
+	flagbind.BindP(f, &o.Jobs, "jobs", "j", 0, "benchmarks run in parallel (0: one per CPU)", collect.FieldJobs)
 	f.BoolVar(&o.sub, "sub", true, "profile each sub-benchmark alone; false: one profile per top-level benchmark")
 	f.StringVar(&o.Tags, "tags", "", "comma-separated build `tags`, as for go test")
-	cli.Bind(f, &o.Mod, "mod", "", "module download mode: {mod|readonly|vendor} (default: the go command's, vendor when ./vendor exists)", collect.FieldMod)
+	flagbind.Bind(f, &o.Mod, "mod", "", "module download mode: {mod|readonly|vendor} (default: the go command's, vendor when ./vendor exists)", collect.FieldMod)
 	f.BoolVar(&o.Force, "force", false, "collect every benchmark again instead of reusing complete profiles in --out")
 	f.BoolVar(&o.RetryFailed, "retry-failed", false, "run again the benchmarks --out records as failed or timed out with the same test binary")
 }
@@ -138,7 +138,7 @@ func (o *profileOptions) collect(ctx context.Context, s *streams, cfg collect.Co
 		p.Summary(m, cfg.Out)
 	}
 	if err != nil && o.Dir != "" {
-		return nil, cli.Word(err, map[mbopt.Field]string{"Dir": "-C"})
+		return nil, flagbind.Word(err, map[mbopt.Field]string{"Dir": "-C"})
 	}
 	return m, err
 }

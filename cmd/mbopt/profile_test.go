@@ -16,6 +16,7 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/internal/flagbind"
 	"github.com/mbopt/mbopt/relevance/collect"
 	"github.com/mbopt/mbopt/relevance/manifest"
 	"github.com/mbopt/mbopt/relevance/shard"
@@ -132,7 +133,7 @@ func TestProfileFlagErrors(t *testing.T) {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			_, err := parseProfile(t, tt.args...)
 			require.Error(t, err)
-			assert.Contains(t, cli.Word(err, nil).Error(), tt.want, "as mbopt prints it")
+			assert.Contains(t, flagbind.Word(err, nil).Error(), tt.want, "as mbopt prints it")
 			var ie *mbopt.Error
 			assert.True(t, errors.As(err, &ie), "%v is an input error (exit 2)", err)
 		})
@@ -204,7 +205,7 @@ details: the manifest and logs in profiles
 	clock = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	err = runProfile(t.Context(), &streams{Out: &out, Err: &errb}, o)
 	require.Error(t, err)
-	assert.Equal(t, "--strict: 4 of 5 benchmarks did not succeed", cli.Word(err, nil).Error(), "as mbopt prints it")
+	assert.Equal(t, "--strict: 4 of 5 benchmarks did not succeed", flagbind.Word(err, nil).Error(), "as mbopt prints it")
 }
 
 func TestProfileProgressBar(t *testing.T) {

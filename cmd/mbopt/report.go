@@ -5,6 +5,7 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/internal/flagbind"
 	"github.com/mbopt/mbopt/report"
 )
 
@@ -45,6 +46,6 @@ func newCmdReport(s *streams) *cobra.Command {
 		},
 	}
 	addAnalysisFlags(cmd, &o.analyzeOptions)
-	cli.Bind(cmd.Flags(), &o.out, "out", "", "directory to write the report into (created if missing)", report.FieldOut)
+	flagbind.Bind(cmd.Flags(), &o.out, "out", "", "directory to write the report into (created if missing)", report.FieldOut)
 	return cmd
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
 	"github.com/mbopt/mbopt/internal/atomicfile"
+	"github.com/mbopt/mbopt/internal/flagbind"
 	"github.com/mbopt/mbopt/internal/interrupt"
 	"github.com/mbopt/mbopt/internal/selfprofile"
 )
@@ -80,7 +81,7 @@ func newRootCmd(s *streams) *cobra.Command {
 	var cpuprofile string
 	root.PersistentFlags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile of mbopt itself to `file` (for performance reports, or to use mbopt as its own application); written when the command succeeds, never left by a failed one")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
-		if err := cli.CheckFinite(cmd.Flags()); err != nil {
+		if err := flagbind.CheckFinite(cmd.Flags()); err != nil {
 			return err
 		}
 		if cpuprofile == "" {
@@ -158,5 +159,5 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	// The library names its settings as Go does; the one place they are
 	// worded as flags is here, where the error is printed.
-	return cli.Word(err, nil)
+	return flagbind.Word(err, nil)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mbopt/mbopt"
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/internal/flagbind"
 	"github.com/mbopt/mbopt/relevance/collect"
 	"github.com/mbopt/mbopt/relevance/flow"
 	"github.com/mbopt/mbopt/relevance/manifest"
@@ -44,23 +45,23 @@ func newCmdRun(s *streams) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	cli.Name("DIR", flow.FieldCollectDir)
-	cli.Name("--app-cmd NAME=CMD", flow.FieldAppWorkloads)
+	flagbind.Name("DIR", flow.FieldCollectDir)
+	flagbind.Name("--app-cmd NAME=CMD", flow.FieldAppWorkloads)
 	addAnalysisFlags(cmd, &o.analyzeOptions)
 	f.Lookup("app").Usage = "application CPU profile file; repeatable (NAME=FILE for scenarios)"
 	must(f.MarkHidden("micro")) // the benchmarks are the ones run collects
 	addCollectFlags(f, &o.collect)
-	cli.Bind(f, &o.collect.Out, "out", "", "directory for the benchmark profiles and manifest (default DIR/.mbopt/profiles)", collect.FieldOut, flow.FieldCollectOut)
-	cli.Bind(f, &o.app.AppURL, "app-url", "", "capture the application profile from this running program's net/http/pprof `URL`", flow.FieldAppURL)
-	cli.Positive(f, &o.app.AppSeconds, "app-seconds", flow.DefaultAppSeconds, "length of the --app-url capture, in seconds", cli.MustBePositive, flow.FieldAppSeconds)
-	cli.Bind(f, &o.app.AppPGO, "app-pgo", false, "use the module's default.pgo files as the application profile", flow.FieldAppPGO)
-	cli.Bind(f, &o.appCmd, "app-cmd", nil, "workload `command` that writes a CPU profile to {profile}; NAME=CMD for scenarios (repeatable)", flow.FieldAppCommand)
-	cli.Bind(f, &o.app.AppOut, "app-out", "", "`directory` for the profiles run takes (--app-url, --app-cmd) and the workloads' logs (default DIR/.mbopt/app)", flow.FieldAppOut)
-	cli.Positive(f, &o.app.AppTimeout, "app-timeout", flow.DefaultAppTimeout, "kill the --app-cmd workload after this `duration`", cli.MustBePositive, flow.FieldAppTimeout)
-	cli.Positive(f, &o.app.AppRuns, "app-runs", 1, "run the --app-cmd workload `N` times and merge the profiles; reports the functions seen in every run vs only some", cli.MustBePositive, flow.FieldAppRuns)
-	cli.Choice(f, &o.format, "format", "text", "output format: {text|json|github} (as for analyze)", "text", "json", "github")
+	flagbind.Bind(f, &o.collect.Out, "out", "", "directory for the benchmark profiles and manifest (default DIR/.mbopt/profiles)", collect.FieldOut, flow.FieldCollectOut)
+	flagbind.Bind(f, &o.app.AppURL, "app-url", "", "capture the application profile from this running program's net/http/pprof `URL`", flow.FieldAppURL)
+	flagbind.Positive(f, &o.app.AppSeconds, "app-seconds", flow.DefaultAppSeconds, "length of the --app-url capture, in seconds", flagbind.MustBePositive, flow.FieldAppSeconds)
+	flagbind.Bind(f, &o.app.AppPGO, "app-pgo", false, "use the module's default.pgo files as the application profile", flow.FieldAppPGO)
+	flagbind.Bind(f, &o.appCmd, "app-cmd", nil, "workload `command` that writes a CPU profile to {profile}; NAME=CMD for scenarios (repeatable)", flow.FieldAppCommand)
+	flagbind.Bind(f, &o.app.AppOut, "app-out", "", "`directory` for the profiles run takes (--app-url, --app-cmd) and the workloads' logs (default DIR/.mbopt/app)", flow.FieldAppOut)
+	flagbind.Positive(f, &o.app.AppTimeout, "app-timeout", flow.DefaultAppTimeout, "kill the --app-cmd workload after this `duration`", flagbind.MustBePositive, flow.FieldAppTimeout)
+	flagbind.Positive(f, &o.app.AppRuns, "app-runs", 1, "run the --app-cmd workload `N` times and merge the profiles; reports the functions seen in every run vs only some", flagbind.MustBePositive, flow.FieldAppRuns)
+	flagbind.Choice(f, &o.format, "format", "text", "output format: {text|json|github} (as for analyze)", "text", "json", "github")
 	f.BoolVar(&o.explain, "explain", false, "list the functions each pick and recommendation adds, with their application time")
-	cli.BindP(f, &o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout", cli.FieldOutput)
+	flagbind.BindP(f, &o.output, "output", "o", "", "write the result to this file (atomically) instead of stdout", cli.FieldOutput)
 	return cmd
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/internal/flagbind"
 	"github.com/mbopt/mbopt/relevance/flow"
 )
 
@@ -183,7 +184,7 @@ func TestParseAppCmds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		plain, ws, err := flow.ParseWorkloads(tt.values)
-		err = cli.Word(err, nil)
+		err = flagbind.Word(err, nil)
 		if tt.err != "" {
 			assert.ErrorContains(t, err, tt.err, "%q", tt.values)
 			assert.Equal(t, 2, cli.Code(err, nil), "%q: exit 2", tt.values)

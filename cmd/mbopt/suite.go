@@ -7,12 +7,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
-	"github.com/mbopt/mbopt/relevance/changes"
-	"github.com/mbopt/mbopt/relevance/suite"
-
 	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/cmd/mbopt/internal/cli"
+	"github.com/mbopt/mbopt/internal/flagbind"
+	"github.com/mbopt/mbopt/relevance/changes"
 	"github.com/mbopt/mbopt/relevance/flow"
+	"github.com/mbopt/mbopt/relevance/suite"
 )
 
 // suiteOptions holds the suite command's flag values.
@@ -76,11 +76,11 @@ func newCmdSuite(s *streams) *cobra.Command {
 	for _, name := range suiteIgnores {
 		must(cmd.Flags().MarkHidden(name))
 	}
-	cli.Choice(cmd.Flags(), &o.suiteFormat, "format", "shell", "output format: {"+strings.Join(suite.FormatNames(), "|")+"}", suite.FormatNames()...)
-	cli.BindP(cmd.Flags(), &o.output, "output", "o", "", "write the suite to this file (atomically) instead of stdout", cli.FieldOutput)
-	cli.Bind(cmd.Flags(), &o.allowEmpty, "allow-empty", false, "accept an empty suite (print nothing, exit 0) instead of failing", flow.FieldAllowEmpty)
-	cli.Bind(cmd.Flags(), &o.changedSince, "changed-since", "", "tag the benchmarks whose covered functions changed since `REV` (a revision, or "+changes.MergeBase+": the merge-base of HEAD with the default branch); run inside the git repository", changes.FieldChangedSince)
-	cli.Bind(cmd.Flags(), &o.onlyAffected, "only-affected", false, "print only the benchmarks --changed-since tags (nothing, successfully, when none is)", changes.FieldOnlyAffected)
+	flagbind.Choice(cmd.Flags(), &o.suiteFormat, "format", "shell", "output format: {"+strings.Join(suite.FormatNames(), "|")+"}", suite.FormatNames()...)
+	flagbind.BindP(cmd.Flags(), &o.output, "output", "o", "", "write the suite to this file (atomically) instead of stdout", cli.FieldOutput)
+	flagbind.Bind(cmd.Flags(), &o.allowEmpty, "allow-empty", false, "accept an empty suite (print nothing, exit 0) instead of failing", flow.FieldAllowEmpty)
+	flagbind.Bind(cmd.Flags(), &o.changedSince, "changed-since", "", "tag the benchmarks whose covered functions changed since `REV` (a revision, or "+changes.MergeBase+": the merge-base of HEAD with the default branch); run inside the git repository", changes.FieldChangedSince)
+	flagbind.Bind(cmd.Flags(), &o.onlyAffected, "only-affected", false, "print only the benchmarks --changed-since tags (nothing, successfully, when none is)", changes.FieldOnlyAffected)
 	return cmd
 }
 

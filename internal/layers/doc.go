@@ -26,7 +26,9 @@
 //     killed runs do not leave behind); then benchname (benchmark ids)
 //  1. nouns, which the stages and the two halves share: the module's root
 //     package mbopt (the one input-error type), relevance/shard (the
-//     partition of a suite over N machines); then callgraph (profiles
+//     partition of a suite over N machines); then internal/flagbind (the
+//     command's flags bound to the root's mbopt.Field settings, and the
+//     library's messages worded by them) and callgraph (profiles
 //     become graphs; and what a benchmark and a function mean for the
 //     application: the Impact the relevance half computes and the
 //     comparison half attaches to its verdicts, and the Application's
@@ -84,7 +86,7 @@
 //     on), and floor, the decoding floor 'make bench' measures mbopt
 //     analyze against
 //  7. the command: cmd/mbopt/internal/cli (the plumbing its commands
-//     share: exit statuses, flag names, output files, warnings);
+//     share: exit statuses, usage errors, help, output files, warnings);
 //     then cmd/mbopt
 //
 // The test reads a package's layer from its folder (the longest entry of

@@ -39,9 +39,10 @@ var layer = map[string]int{
 	"internal/benchname":   helpers + 2,
 	"internal/opprof":      helpers + 1,
 
-	"":                nouns, // the module's root package: the input error
-	"callgraph":       nouns + 1,
-	"relevance/shard": nouns,
+	"":                  nouns,     // the module's root package: the input error
+	"internal/flagbind": nouns + 1, // flags bound to the root's mbopt.Field settings
+	"callgraph":         nouns + 1,
+	"relevance/shard":   nouns,
 
 	"relevance/measure":   inputs,
 	"relevance/covdata":   inputs,

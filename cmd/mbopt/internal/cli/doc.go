@@ -1,20 +1,16 @@
 // Package cli is the plumbing mbopt's commands share: exit statuses, the
-// recognition of usage errors, the library's settings named by their flags,
-// enumerated flag values, -o output files and warnings on stderr. The
+// recognition of usage errors, the manual's sections as help, -o output
+// files and warnings on stderr. The
 // commands only map flags to library calls; what they share in doing so is
 // here, once. The progress they print is the libraries' own
 // (collect.ProgressPrinter, compare.ProgressPrinter).
 //
 // # Flags and settings
 //
-// A flag is defined with [Bind] (or [Positive], [Optional]), which records
-// the library settings it sets, such as compare.FieldSettingsTrials for
-// --trials: the errors and warnings of the library name their settings,
-// and [Word] names them by those flags, from the bindings alone. The
-// library takes a zero setting for its default; a flag whose zero would
-// silently become the default refuses it as it is parsed ([Positive]),
-// and a setting whose absence means something no value says is a pointer
-// the flag sets when given ([Optional]).
+// Flags are bound to the library's settings with package
+// internal/flagbind, which records the settings each flag sets and words
+// the library's errors and warnings by those flags ([Warn] and the
+// commands' errors go through flagbind.Word).
 //
 // # Exit status
 //

@@ -66,7 +66,7 @@ func Code(err error, sig os.Signal) int {
 // FlagError is the root command's flag error function (SetFlagErrorFunc),
 // which cobra uses for every command: a flag error is bad input whose
 // message says where the usage is; a value a flag refused as an input
-// error (see [Positive]) is that error, which says what to give.
+// error (see flagbind.Positive) is that error, which says what to give.
 func FlagError(cmd *cobra.Command, err error) error {
 	if ie := (*mbopt.Error)(nil); errors.As(err, &ie) {
 		return ie

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/mbopt/mbopt/internal/flagbind"
 	"github.com/mbopt/mbopt/relevance/analysis"
 )
 
-// Warn prints a warning on w (stderr), worded with the flags (see [Word]):
+// Warn prints a warning on w (stderr), worded with the flags (see flagbind.Word):
 // "mbopt: note: …" for an analysis.Note, which informs, "mbopt: warning: …"
 // for anything else. Every warning mbopt prints goes through Warn, once.
 func Warn(w io.Writer, warning error) {
@@ -15,7 +16,7 @@ func Warn(w io.Writer, warning error) {
 	if analysis.IsNote(warning) {
 		kind = "note"
 	}
-	fmt.Fprintf(w, "mbopt: %s: %v\n", kind, Word(warning, nil))
+	fmt.Fprintf(w, "mbopt: %s: %v\n", kind, flagbind.Word(warning, nil))
 }
 
 // Warnf prints a warning formatted as for fmt.Errorf with [Warn].
@@ -30,10 +31,10 @@ func Skipped(w io.Writer, rep *analysis.Report) {
 }
 
 // WordWarnings words the warnings of rep with the flags in place (see
-// [Word]), for the documents that list them as well.
+// flagbind.Word), for the documents that list them as well.
 func WordWarnings(rep *analysis.Report) {
 	for i, w := range rep.Warnings {
-		rep.Warnings[i] = Word(w, nil)
+		rep.Warnings[i] = flagbind.Word(w, nil)
 	}
 }
 

@@ -1,4 +1,4 @@
-package cli
+package flagbind
 
 import (
 	"errors"
@@ -33,7 +33,7 @@ func Name(name string, fields ...mbopt.Field) {
 	defer names.Unlock()
 	for _, f := range fields {
 		if old, ok := names.m[f]; ok && old != name {
-			panic(fmt.Sprintf("cli: the setting %s is set by both %s and %s", string(f), old, name))
+			panic(fmt.Sprintf("flagbind: the setting %s is set by both %s and %s", string(f), old, name))
 		}
 		names.m[f] = name
 	}

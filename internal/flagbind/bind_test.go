@@ -1,11 +1,10 @@
-package cli
+package flagbind
 
 import (
 	"errors"
 	"testing"
 	"time"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/mbopt/mbopt"
@@ -102,7 +101,11 @@ func TestPositive(t *testing.T) {
 				}
 				return
 			}
-			err = FlagError(&cobra.Command{Use: "x"}, err)
+			// pflag wraps the refusal; the command's flag error function
+			// (cli.FlagError) returns the input error it wraps.
+			if ie := (*mbopt.Error)(nil); errors.As(err, &ie) {
+				err = ie
+			}
 			if err == nil || err.Error() != tt.want || !errors.Is(err, mbopt.ErrInput) {
 				t.Errorf("error %v, want the input error %q", err, tt.want)
 			}
