@@ -39,6 +39,10 @@ const (
 	Skipped Status = "skipped"
 )
 
+// Statuses lists the statuses in the order reports count them: Compared
+// first, then the statuses of a benchmark that gave no comparison.
+var Statuses = []Status{Compared, Added, Removed, BuildFailed, Failed, Skipped}
+
 // SideBoth is the [Result.Side] of a benchmark that failed, did not build,
 // or skipped itself, in both versions.
 const SideBoth = "both"

@@ -222,7 +222,10 @@ func tally(r *compare.Report) string {
 	if n := count["too few samples"]; n > 0 {
 		changed = append(changed, fmt.Sprintf("%d with too few samples", n))
 	}
-	for _, st := range []compare.Status{compare.Added, compare.Removed, compare.BuildFailed, compare.Failed, compare.Skipped} {
+	for _, st := range compare.Statuses {
+		if st == compare.Compared {
+			continue // counted above by verdict
+		}
 		if n := count[statusWords(st)]; n > 0 {
 			rest = append(rest, fmt.Sprintf("%d %s", n, statusWords(st)))
 		}
