@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt/compare"
+	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/relevance/shard"
 	"github.com/mbopt/mbopt/testkit/gittest"
@@ -20,7 +21,10 @@ import (
 // github.com/golang/snappy do without their test data: BenchmarkData in
 // both versions, with a line it logs before its skip; BenchmarkDict only
 // with headSkips (it runs in the base); BenchmarkSubs/skip in both, beside
-// the siblings BenchmarkSubs/a and BenchmarkSubs/c, which run.
+// the siblings BenchmarkSubs/a and BenchmarkSubs/c, which run;
+// BenchmarkLate and BenchmarkSubs/late after their first run (b.N > 1),
+// where go test prints a result of 0 iterations, "0 NaN ns/op", and no
+// SKIP line.
 func skippingModule(headSkips bool) string {
 	return fmt.Sprintf(`package s
 
@@ -56,6 +60,19 @@ func BenchmarkSubs(b *testing.B) {
 	b.Run("a", work)
 	b.Run("skip", func(b *testing.B) { b.Skip("no input") })
 	b.Run("c", work)
+	b.Run("late", func(b *testing.B) {
+		if b.N > 1 {
+			b.SkipNow()
+		}
+		work(b)
+	})
+}
+
+func BenchmarkLate(b *testing.B) {
+	if b.N > 1 {
+		b.Skip("too slow for more than one run")
+	}
+	work(b)
 }
 `, headSkips)
 }
@@ -68,7 +85,9 @@ func BenchmarkSubs(b *testing.B) {
 // result, skipped in both; one that ran in the base and skips in the head
 // is skipped in the head, with a note; a sub-benchmark that skips beside
 // siblings that run is skipped and its siblings are compared. No skip
-// fails the gate.
+// fails the gate. A benchmark that skips after its first run is skipped
+// alike: its "0 NaN ns/op" was a result under time (compared, with NaN
+// values), and a failed one under cpu and instructions.
 func TestSkippedBenchmarks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs two comparisons; skipped with -short")
@@ -109,6 +128,8 @@ func TestSkippedBenchmarks(t *testing.T) {
 				{"BenchmarkSubs/a", compare.Compared, "", ""},
 				{"BenchmarkSubs/skip", compare.Skipped, "both", "s_test.go:33: no input"},
 				{"BenchmarkSubs/c", compare.Compared, "", ""},
+				{"BenchmarkSubs/late", compare.Skipped, "both", engine.SkippedNoMessage},
+				{"BenchmarkLate", compare.Skipped, "both", "s_test.go:45: too slow for more than one run"},
 			} {
 				if len(got[tc.name]) == 0 {
 					t.Errorf("%s: no result", tc.name)

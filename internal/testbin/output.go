@@ -43,8 +43,11 @@ type Output struct {
 	// Skipped are the benchmarks that skipped themselves (b.Skip,
 	// b.Skipf, b.SkipNow: "--- SKIP: name"), with what they logged as
 	// the message, each once, in output order. A benchmark that skips
-	// after its first run (b.N > 1) prints a result instead, and is not
-	// here.
+	// after its first run (b.N > 1) prints no SKIP line but a result of
+	// 0 iterations ("0 NaN ns/op", its log before it with -test.v and in
+	// a "--- BENCH:" block after it without): it is here too, and that
+	// line is not in Results. Its results at other counts, if any, stay
+	// in Results.
 	Skipped []BenchSkip
 	// Running is the benchmark asked for that the output shows started
 	// last (its name alone on a line, with -test.v) when it printed no
@@ -84,12 +87,15 @@ type BenchSkip struct {
 // go test has printed the name, and the iteration count and values follow
 // on a later line, after the printed text; ParseOutput joins the two. A
 // "--- FAIL: " line is a failure and a "--- SKIP: " line a skip, each with
-// the benchmark's log as its message.
+// the benchmark's log as its message, and so is a result of 0 iterations
+// (a skip after the first run: go test prints the result of a run that
+// never finished).
 func ParseOutput(out []byte, top string) Output {
 	p := &outputParser{top: top, ignored: map[string]bool{}, failed: map[string]int{}, skipped: map[string]bool{}}
 	ls := lines(out)
 	for i := 0; i < len(ls); i++ {
 		l := ls[i]
+		before := p.logged
 		if strings.HasPrefix(l, "    ") && strings.TrimSpace(l) != "" {
 			p.logged = append(p.logged, strings.TrimSpace(l))
 		} else if !strings.HasPrefix(l, "--- FAIL: ") && !strings.HasPrefix(l, "--- SKIP: ") {
@@ -107,7 +113,11 @@ func ParseOutput(out []byte, top string) Output {
 			i = p.failure(name, ls, i)
 			continue
 		}
-		p.benchLine(l)
+		if name, ok := strings.CutPrefix(l, "--- BENCH: "); ok {
+			i = p.benchLog(name, ls, i)
+			continue
+		}
+		p.benchLine(l, before)
 	}
 	return p.output()
 }
@@ -121,9 +131,11 @@ type outputParser struct {
 	w       bytes.Buffer    // the results
 	pending string          // a known name whose result line was cut by printed text
 	last    string          // the known name started last, until its result or failure
+	started string          // the known name started last (-test.v), after its end too
 	failed  map[string]int  // name → index in o.Failed
 	skipped map[string]bool // names in o.Skipped
 	logged  []string        // the indented lines just before, a benchmark's log
+	quiet   string          // a benchmark skipped after its first run without a log before (so far)
 }
 
 // known reports whether name is top or a name under it.
@@ -193,8 +205,9 @@ func (p *outputParser) report(name string, ls []string, i int, seen func(string)
 // benchLine reads line l, neither a configuration line nor a skip or a
 // failure: a benchmark that starts (-test.v), a result, the name of a
 // result whose numbers follow later, or the rest of such a result; other
-// lines that look like results are ignored.
-func (p *outputParser) benchLine(l string) {
+// lines that look like results are ignored. logged are the indented lines
+// just before l.
+func (p *outputParser) benchLine(l string, logged []string) {
 	f := strings.Fields(l)
 	if len(f) == 0 {
 		return
@@ -203,9 +216,7 @@ func (p *outputParser) benchLine(l string) {
 		// A result whose name go test printed before the benchmark's
 		// own output: the rest follows on a line of its own.
 		if p.pending != "" && (l[0] == ' ' || l[0] == '\t') && isResult(f) {
-			p.w.WriteString(p.pending + "\t" + strings.Join(f, "\t") + "\n")
-			p.ends(p.pending)
-			p.pending = ""
+			p.result(p.pending+"\t"+strings.Join(f, "\t"), p.pending, f[0], nil)
 		}
 		return
 	}
@@ -213,12 +224,10 @@ func (p *outputParser) benchLine(l string) {
 	switch {
 	case len(f) == 1 && p.known(f[0]):
 		// -test.v: the benchmark starts.
-		p.last = f[0]
+		p.last, p.started = f[0], f[0]
 	case len(f) == 1:
 	case p.known(name) && isResult(f[1:]):
-		p.w.WriteString(l + "\n")
-		p.ends(f[0])
-		p.pending = ""
+		p.result(l, f[0], f[1], logged)
 	case p.known(name) && !namePrinted(l, f[0]):
 		// A line the benchmark printed that starts with a name of its
 		// own family but is no result (go test ends the name it prints
@@ -237,6 +246,55 @@ func (p *outputParser) benchLine(l string) {
 	default:
 		p.ignored[name] = true
 	}
+}
+
+// result reads result line l of the benchmark printed as name, with
+// iteration count n and logged the indented lines before it: a result, or
+// with 0 iterations a skip after the benchmark's first run (b.Skip when
+// b.N > 1 ends the run before go test records it, so the result printed
+// is an empty one, "0 NaN ns/op": never a measurement), with logged as
+// its message, or else the "--- BENCH:" block after it
+// ([outputParser.benchLog]).
+func (p *outputParser) result(l, name, n string, logged []string) {
+	p.pending = ""
+	p.ends(name)
+	if n != "0" {
+		p.w.WriteString(l + "\n")
+		return
+	}
+	if t := trimProcs(name); t != name && (p.skipped[t] || p.started == t || p.started == "") {
+		// The -GOMAXPROCS suffix, as [outputParser.report] tells it;
+		// without -test.v (no start line) the suffix is taken as one.
+		name = t
+	}
+	if p.skipped[name] {
+		return
+	}
+	p.skipped[name] = true
+	p.o.Skipped = append(p.o.Skipped, BenchSkip{Name: name, Message: strings.Join(logged, "\n")})
+	p.quiet = ""
+	if len(logged) == 0 {
+		p.quiet = name
+	}
+}
+
+// benchLog reads the "--- BENCH: " line ls[i] of the benchmark printed as
+// name, followed by its log without -test.v: the message of the skip
+// after its first run just read without one ([outputParser.result]). It
+// returns the index of the last line it read.
+func (p *outputParser) benchLog(name string, ls []string, i int) int {
+	name = strings.TrimSpace(name)
+	if p.quiet == "" || (name != p.quiet && trimProcs(name) != p.quiet) {
+		return i
+	}
+	var msg []string
+	for i+1 < len(ls) && strings.HasPrefix(ls[i+1], "    ") {
+		i++
+		msg = append(msg, strings.TrimSpace(ls[i]))
+	}
+	p.o.Skipped[len(p.o.Skipped)-1].Message = strings.Join(msg, "\n")
+	p.quiet = ""
+	return i
 }
 
 // namePrinted reports whether line l starts with name as go test prints

@@ -358,6 +358,31 @@ func TestNotRun(t *testing.T) {
 	require.ErrorAs(t, err, &skip, "the normal run")
 	assert.Equal(t, want, skip)
 	assert.Equal(t, "BenchmarkSkip: the benchmark skipped itself: work_test.go:96: looking for testdata/input\nwork_test.go:97: test data not found", err.Error())
+
+	// A benchmark that skips after its first run (b.N > 1) prints a
+	// result of 0 iterations, "0 NaN ns/op", and no SKIP line: it skipped
+	// too, under every metric, and no NaN becomes a value. It was
+	// measured from runs that skipped: instructions gave 7,050/op at counts
+	// 2 and 3 and -554/op at 3 and 50, cpu -0.48 ms/op and -17 us/op, and
+	// the normal run an Allocation of 0 iterations, NsPerOp NaN.
+	o = fixture(t, "BenchmarkLateSkip")
+	want = &SkippedError{Name: "BenchmarkLateSkip", Message: "work_test.go:105: too slow for more than one run"}
+	for _, n := range [][2]int{{2, 3}, {3, 50}} {
+		o.N1, o.N2 = n[0], n[1]
+		v, err := CountInstructions(context.Background(), o)
+		require.ErrorAs(t, err, &skip, "instructions at %v: %+v", n, v)
+		assert.Equal(t, want, skip)
+		v, err = CPUTime(context.Background(), o)
+		require.ErrorAs(t, err, &skip, "cpu at %v: %+v", n, v)
+		assert.Equal(t, want, skip)
+	}
+	as, _, err := Allocations(context.Background(), o, "5x")
+	require.ErrorAs(t, err, &skip, "the normal run: %+v", as)
+	assert.Equal(t, want, skip)
+	as, _, err = Allocations(context.Background(), o, "1x")
+	require.NoError(t, err, "at b.N = 1 it runs")
+	require.Len(t, as, 1)
+	assert.False(t, math.IsNaN(as[0].NsPerOp))
 }
 
 func TestCPUTime(t *testing.T) {
