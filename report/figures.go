@@ -21,6 +21,8 @@ import (
 //     reference impact, as [Document.Impact] says), as a share of the
 //     application's CPU time, in pick order.
 //
+// Labels and captions speak of the application's CPU time, or of its
+// unit under Application.Unit ("application instructions covered").
 // Percentages are 0–100. Benchmark ids are labelled by the rules of
 // [plot.IDLabels], so real import paths leave room for the data.
 func Figures(d *Document) []plot.Figure {
@@ -49,7 +51,7 @@ func Figures(d *Document) []plot.Figure {
 		Lines: []plot.Series{
 			{Label: "project-only", X: x, Y: proj},
 			{Label: "overall", X: x, Y: over},
-			{Label: d.impactLabel("application CPU time"), X: x, Y: imp},
+			{Label: d.impactLabel("application " + d.appMeasure("CPU time")), X: x, Y: imp},
 		},
 	}
 	if sc := d.Scenarios; sc != nil {
@@ -88,9 +90,9 @@ func Figures(d *Document) []plot.Figure {
 			b.IDs = append(b.IDs, p.ID)
 			b.Values = append(b.Values, 100*d.impactShare(p))
 		}
-		title, caption := "Reference impact of the selected benchmarks", "Share of the application's CPU time spent in the functions each selected benchmark covers (its reference impact), in pick order; bars are numbered as in the suite table. Shares overlap, so they need not sum to 100%."
+		title, caption := "Reference impact of the selected benchmarks", "Share of the application's "+d.appMeasure("CPU time")+" spent in the functions each selected benchmark covers (its reference impact), in pick order; bars are numbered as in the suite table. Shares overlap, so they need not sum to 100%."
 		if d.attributed() {
-			title, caption = "Attributed impact of the selected benchmarks", "Share of the application's CPU time charged to the project functions each selected benchmark covers (its attributed impact: each sample goes to the innermost project function on its stack), in pick order; bars are numbered as in the suite table. Benchmarks that cover the same project functions share their time, so the shares may overlap; benchmarks with disjoint coverage never add up past 100%."
+			title, caption = "Attributed impact of the selected benchmarks", "Share of the application's "+d.appMeasure("CPU time")+" charged to the project functions each selected benchmark covers (its attributed impact: each sample goes to the innermost project function on its stack), in pick order; bars are numbered as in the suite table. Benchmarks that cover the same project functions share their time, so the shares may overlap; benchmarks with disjoint coverage never add up past 100%."
 		}
 		var prefix string
 		b.Labels, prefix = plot.IDLabels(b.IDs)
@@ -98,7 +100,7 @@ func Figures(d *Document) []plot.Figure {
 			Name:    "suite-impact",
 			Title:   title,
 			Caption: caption,
-			XLabel:  d.impactLabel("application CPU time covered") + " (%)",
+			XLabel:  d.impactLabel("application "+d.appMeasure("CPU time")+" covered") + " (%)",
 			Bars:    b,
 		}
 		if prefix != "" {
@@ -108,7 +110,7 @@ func Figures(d *Document) []plot.Figure {
 		figs = append(figs, f)
 	}
 	if s := d.Sensitivity; s != nil && len(s.Caught) > 0 {
-		figs = append(figs, caughtFigure(s))
+		figs = append(figs, d.caughtFigure(s))
 	}
 	return figs
 }

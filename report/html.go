@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"encoding/base64"
 	"fmt"
 	"html/template"
@@ -64,7 +63,7 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 	data.Benchmarks = printHTML(func(p doc.Printer) { p.Table(d.benchmarksTable(0)) })
 	data.Thin = printHTML(func(p doc.Printer) { p.Table(d.thinTable()) })
 	if s := d.Sensitivity; s != nil {
-		data.SensitivityHeadline = sensitivityHeadline(s)
+		data.SensitivityHeadline = sensitivityHeadline(s, d.appMeasure("CPU"))
 		data.SensitivityCurve = printHTML(func(p doc.Printer) { p.Table(sensitivityCurveTable(s)) })
 		data.SensitivityRecs = printHTML(func(p doc.Printer) { p.Table(sensitivityRecommendationsTable(s)) })
 	}
@@ -88,13 +87,11 @@ func WriteHTML(w io.Writer, d *Document, images []HTMLImage) error {
 }
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct":    render.Pct,
-	"secs":   secs,
-	"weight": func(d *Document, v float64) string { return d.weight(v) },
-	"mdes":   func(d *Document) string { return mdesText(d.Sensitivity, d.MDEHistory) },
-	"appNoun": func(d *Document) string {
-		return cmp.Or(d.Application.Unit, "CPU")
-	},
+	"pct":        render.Pct,
+	"secs":       secs,
+	"weight":     func(d *Document, v float64) string { return d.weight(v) },
+	"mdes":       func(d *Document) string { return mdesText(d.Sensitivity, d.MDEHistory) },
+	"appNoun":    func(d *Document) string { return d.appMeasure("CPU") },
 	"attributed": func(d *Document) bool { return d.attributed() },
 	"impactName": func(d *Document) string { return d.impactName() },
 	"join":       strings.Join,
@@ -159,7 +156,7 @@ figcaption { color: #555; font-size: .9em; max-width: 60em; }
 {{with .D.Sensitivity}}<h2 id="sensitivity">What the suite would catch</h2>
 <p>{{$.SensitivityHeadline}} A function's detectable slowdown is the smallest slowdown of its own cost some benchmark would report as a definite regression: the comparisons' {{pct .Threshold}} threshold plus the benchmark's minimum detectable effect (a definite regression's whole interval lies beyond the threshold; {{mdes $.D}}), over the function's share of the benchmark{{if ne .Source "instructions"}}; the shares are from CPU samples, so a small one is known only roughly (collect with <code>--source instructions</code> for exact ones){{end}}. See the figure <a href="#caught-curve">What the suite would catch</a>.</p>
 {{$.SensitivityCurve}}{{if .Recommendations}}<h3>Benchmark on their own: a +{{pct .RecommendSlowdown}} slowdown would go unnoticed in</h3>
-{{$.SensitivityRecs}}<p><i>unnoticed in</i>: the share of the application's CPU a +{{pct .RecommendSlowdown}} slowdown of the function (with its closures) would go unnoticed in; <i>noticed from</i>: its detectable slowdown today, <i>never</i> when no benchmark runs it.</p>
+{{$.SensitivityRecs}}<p><i>unnoticed in</i>: the share of the application's {{appNoun $.D}} a +{{pct .RecommendSlowdown}} slowdown of the function (with its closures) would go unnoticed in; <i>noticed from</i>: its detectable slowdown today, <i>never</i> when no benchmark runs it.</p>
 {{end}}{{end}}
 {{with .D.ThinBenchmarks}}<h2 id="thin">Thin benchmark profiles</h2>
 <p>These profiles took under 100 CPU samples (1 s of CPU at 100 Hz), so functions their benchmarks ran briefly may be missing from their coverage. <i>may hide</i>: the project functions no benchmark is seen to cover that the application's call graph reaches from a function the profile covers.</p>

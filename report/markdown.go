@@ -57,7 +57,7 @@ func WriteMarkdown(w io.Writer, d *Document, opts MarkdownOptions) error {
 
 	writePicksMarkdown(ew, p, d, fold)
 	writeRecommendationsMarkdown(ew, p, d, fold)
-	writeSensitivityMarkdown(ew, p, d.Sensitivity, fold)
+	writeSensitivityMarkdown(ew, p, d, fold)
 	writeThinMarkdown(ew, p, d)
 	if sc := d.Scenarios; sc != nil {
 		writeScenarios(ew, sc)
@@ -114,9 +114,9 @@ func writePicksMarkdown(w io.Writer, p func(string, ...any), d *Document, fold f
 	marginal := slices.ContainsFunc(d.MinimalSuite, func(s Pick) bool { return s.Marginal })
 	doc.Markdown(w).Table(d.picksTable(false))
 	if d.attributed() {
-		p("\n*added*: %s nodes the pick newly covers; *project*, *overall*: cumulative coverage after the pick; *attributed*: the benchmark's attributed impact (application CPU time charged to the project functions it covers, each sample to the innermost project function on its stack); *flat*: the paper's reference impact (application flat time in all the functions it covers).\n\n", d.Criterion)
+		p("\n*added*: %s nodes the pick newly covers; *project*, *overall*: cumulative coverage after the pick; *attributed*: the benchmark's attributed impact (application %s charged to the project functions it covers, each sample to the innermost project function on its stack); *flat*: the paper's reference impact (application flat time in all the functions it covers).\n\n", d.Criterion, d.appMeasure("CPU time"))
 	} else {
-		p("\n*added*: %s nodes the pick newly covers; *project*, *overall*: cumulative coverage after the pick; *impact*: the benchmark's reference impact (application CPU time in the functions it covers).\n\n", d.Criterion)
+		p("\n*added*: %s nodes the pick newly covers; *project*, *overall*: cumulative coverage after the pick; *impact*: the benchmark's reference impact (application %s in the functions it covers).\n\n", d.Criterion, d.appMeasure("CPU time"))
 	}
 	if marginal {
 		p("*marginal*: the functions the pick adds take under 1%% of the application's %s time; it keeps the suite's coverage, but whether it is worth running is your call.\n\n", d.Impact)

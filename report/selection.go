@@ -72,7 +72,8 @@ type SelectionStep struct {
 }
 
 // CaughtKept is what the caught objective's suite keeps (see
-// analysis.CaughtSuite): the share of the application's CPU time in
+// analysis.CaughtSuite): the share of the application's CPU time (its
+// instructions, under Application.Unit) in
 // functions whose slowdown by Slowdown it would report, beside the whole
 // suite's.
 type CaughtKept struct {
@@ -91,11 +92,14 @@ type CaughtKept struct {
 
 // CaughtText is the one-line reading of c shown under the suite in every
 // report; history is the history database the measured MDEs came from
-// (Document.MDEHistory), "" when none.
-func CaughtText(c *CaughtKept, history string) string {
-	kept := fmt.Sprintf("The suite keeps what the whole suite would catch: a +%s slowdown would be caught in functions that take %s of the application's CPU", render.Pct(c.Slowdown), render.Pct(c.SuiteShare))
+// (Document.MDEHistory), "" when none; unit is the application's
+// (Application.Unit), "" for CPU profiles: the shares are of the
+// application's CPU, or of its instructions.
+func CaughtText(c *CaughtKept, history, unit string) string {
+	app := appMeasure(unit, "CPU")
+	kept := fmt.Sprintf("The suite keeps what the whole suite would catch: a +%s slowdown would be caught in functions that take %s of the application's %s", render.Pct(c.Slowdown), render.Pct(c.SuiteShare), app)
 	if c.SuiteShare < c.WholeShare-1e-12 {
-		kept = fmt.Sprintf("A +%s slowdown would be caught in functions that take %s of the application's CPU with the suite, %s with the whole suite", render.Pct(c.Slowdown), render.Pct(c.SuiteShare), render.Pct(c.WholeShare))
+		kept = fmt.Sprintf("A +%s slowdown would be caught in functions that take %s of the application's %s with the suite, %s with the whole suite", render.Pct(c.Slowdown), render.Pct(c.SuiteShare), app, render.Pct(c.WholeShare))
 	}
 	mdes := fmt.Sprintf("%d of %d measured, the others the typical value", c.MeasuredMDEs, c.Benchmarks)
 	switch c.MeasuredMDEs {

@@ -17,15 +17,16 @@ const sensitivityRows = 10
 // writeSensitivityText writes the detectable slowdowns: the headline at
 // the recommendations' slowdown, the caught curves, the project functions
 // with the largest application shares, and the functions a slowdown would
-// go unnoticed in. Nothing without s.
-func writeSensitivityText(w io.Writer, s *sensitivity.Result, history string) {
+// go unnoticed in. Nothing without d.Sensitivity.
+func writeSensitivityText(w io.Writer, d *Document) {
+	s, history := d.Sensitivity, d.MDEHistory
 	if s == nil {
 		return
 	}
 	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	p("\nWhat the suite would catch (detectable slowdowns)\n")
 	at := s.RecommendSlowdown
-	if h := sensitivityHeadline(s); h != "" {
+	if h := sensitivityHeadline(s, d.appMeasure("CPU")); h != "" {
 		p("%s\n", h)
 	}
 	mdes := fmt.Sprintf("%s; threshold: the comparisons' %s, which a definite regression's whole interval must pass", mdesText(s, history), render.Pct(s.Threshold))
@@ -99,13 +100,15 @@ func roundsOntoStep(text string, d float64, r *sensitivity.Result) bool {
 
 // writeSensitivityMarkdown writes the detectable slowdowns as Markdown:
 // the headline, the caught curves and the functions to benchmark on
-// their own (the text's sections, as tables). Nothing without s.
-func writeSensitivityMarkdown(w io.Writer, p func(string, ...any), s *sensitivity.Result, fold func(string) func()) {
+// their own (the text's sections, as tables). Nothing without
+// d.Sensitivity.
+func writeSensitivityMarkdown(w io.Writer, p func(string, ...any), d *Document, fold func(string) func()) {
+	s := d.Sensitivity
 	if s == nil {
 		return
 	}
 	p("## What the suite would catch\n\n")
-	if h := sensitivityHeadline(s); h != "" {
+	if h := sensitivityHeadline(s, d.appMeasure("CPU")); h != "" {
 		p("%s\n\n", h)
 	}
 	doc.Markdown(w).Table(sensitivityCurveTable(s))

@@ -10,13 +10,14 @@ import (
 	"github.com/mbopt/mbopt/report/plot"
 )
 
-// sensitivityHeadline says what share of the application's CPU a slowdown
-// of s.RecommendSlowdown would be caught in, by the whole suite and the
-// minimal suite; "" when the curve has no such point.
-func sensitivityHeadline(s *sensitivity.Result) string {
+// sensitivityHeadline says what share of the application's CPU (app:
+// [Document.appMeasure]) a slowdown of s.RecommendSlowdown would be caught
+// in, by the whole suite and the minimal suite; "" when the curve has no
+// such point.
+func sensitivityHeadline(s *sensitivity.Result, app string) string {
 	for i, c := range s.Caught {
 		if c.Slowdown == s.RecommendSlowdown {
-			h := fmt.Sprintf("A +%s slowdown would be caught in functions that take %s of the application's CPU", render.Pct(c.Slowdown), render.Pct(c.AppShare))
+			h := fmt.Sprintf("A +%s slowdown would be caught in functions that take %s of the application's %s", render.Pct(c.Slowdown), render.Pct(c.AppShare), app)
 			if s.SuiteCaught != nil {
 				h += fmt.Sprintf(" (by the minimal suite: %s)", render.Pct(s.SuiteCaught[i].AppShare))
 			}
@@ -82,9 +83,10 @@ func sensitivityRecommendationsTable(s *sensitivity.Result) *doc.Table {
 }
 
 // caughtFigure is the "caught-curve" figure: the share of the
-// application's CPU in functions whose slowdown the whole suite, and the
-// minimal suite beside it, would catch, at each slowdown of the curve.
-func caughtFigure(s *sensitivity.Result) plot.Figure {
+// application's CPU (its instructions, as [Document.appMeasure] says) in
+// functions whose slowdown the whole suite, and the minimal suite beside
+// it, would catch, at each slowdown of the curve.
+func (d *Document) caughtFigure(s *sensitivity.Result) plot.Figure {
 	var x, whole, suite []float64
 	for i, c := range s.Caught {
 		x = append(x, 100*c.Slowdown)
@@ -96,9 +98,9 @@ func caughtFigure(s *sensitivity.Result) plot.Figure {
 	f := plot.Figure{
 		Name:    "caught-curve",
 		Title:   "What the suite would catch",
-		Caption: "Share of the application's CPU time in functions whose slowdown some benchmark would report, by the size of the slowdown of the function's own cost (the caught curve's slowdowns, on a logarithmic axis). A function is caught from its detectable slowdown: its best benchmark's minimum detectable effect over its share of that benchmark; a function no benchmark runs is never caught.",
+		Caption: "Share of the application's " + d.appMeasure("CPU time") + " in functions whose slowdown some benchmark would report, by the size of the slowdown of the function's own cost (the caught curve's slowdowns, on a logarithmic axis). A function is caught from its detectable slowdown: its best benchmark's minimum detectable effect over its share of that benchmark; a function no benchmark runs is never caught.",
 		XLabel:  "slowdown of a function (%)",
-		YLabel:  "application CPU caught (%)",
+		YLabel:  "application " + d.appMeasure("CPU") + " caught (%)",
 		Lines:   []plot.Series{{Label: "whole suite", X: x, Y: whole}},
 		XTicks:  x,
 	}

@@ -19,7 +19,7 @@ import (
 func (d *Document) suiteNotes() []doc.Note {
 	var notes []doc.Note
 	if sel := d.Selection; sel != nil && sel.Caught != nil {
-		notes = append(notes, doc.Note{Label: "Caught", Text: CaughtText(sel.Caught, d.MDEHistory)})
+		notes = append(notes, doc.Note{Label: "Caught", Text: CaughtText(sel.Caught, d.MDEHistory, d.Application.Unit)})
 	}
 	if c := d.Certificate; c != nil {
 		notes = append(notes, doc.Note{Label: "Optimality", Text: CertificateText(c)})

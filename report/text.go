@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -55,6 +56,18 @@ func (d *Document) weight(v float64) string {
 	return fmt.Sprintf("%.0f %s", v, unit)
 }
 
+// appMeasure names what the application's weights measure, for prose
+// about them: cpu, the CPU profiles' wording ("CPU", "CPU time"), when
+// unit (Application.Unit) is "", else unit ("instructions"). It is the
+// one rule by which every line about the application's time (the
+// detectable slowdowns' "caught in functions that take 23.2% of the
+// application's CPU", the caught curve's axis) speaks the profile's unit,
+// as [Document.weight] writes its amounts.
+func appMeasure(unit, cpu string) string { return cmp.Or(unit, cpu) }
+
+// appMeasure is [appMeasure] of d's application.
+func (d *Document) appMeasure(cpu string) string { return appMeasure(d.Application.Unit, cpu) }
+
 // appTotal words the application's total weight: "11.66s CPU", or in
 // its unit, "25.7k instructions".
 func (d *Document) appTotal() string {
@@ -99,7 +112,7 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	writeBenchmarksText(ew, d, opts)
 	writeThinText(ew, d)
 	writeRecommendationsText(ew, d, opts)
-	writeSensitivityText(ew, d.Sensitivity, d.MDEHistory)
+	writeSensitivityText(ew, d)
 	if len(d.Skipped) > 0 {
 		p("\nSkipped benchmark profiles\n")
 		for _, s := range d.Skipped {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	stdhtml "html"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,9 +14,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mbopt/mbopt/optimize"
 	"github.com/mbopt/mbopt/recommend"
 	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/sensitivity"
 	"github.com/mbopt/mbopt/report"
+	"github.com/mbopt/mbopt/report/plot"
 	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
@@ -39,21 +43,31 @@ func instructionProfile(t *testing.T, path, dst string) {
 	proftest.WriteFile(t, dst, p)
 }
 
+// exampleProfiles are the example module's CPU profiles.
+const exampleProfiles = "../testdata/profiles/example"
+
+// instructionExample writes exampleProfiles as instruction profiles
+// (instructionProfile) to a new directory: app.pprof and micro/.
+func instructionExample(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	instructionProfile(t, filepath.Join(exampleProfiles, "app.pprof"), filepath.Join(dir, "app.pprof"))
+	micro, err := filepath.Glob(filepath.Join(exampleProfiles, "micro", "*.pprof"))
+	require.NoError(t, err)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "micro"), 0o755))
+	for _, m := range micro {
+		instructionProfile(t, m, filepath.Join(dir, "micro", filepath.Base(m)))
+	}
+	return dir
+}
+
 // TestInstructionWeights: under AllowNonCPU with instruction profiles
 // every figure of the application's weight prints in instructions, never
 // as seconds of CPU ("11660000.00s CPU" before), in the text, the
 // Markdown and the HTML, and the JSON names the unit; CPU profiles keep
 // seconds and no unit.
 func TestInstructionWeights(t *testing.T) {
-	src := "../testdata/profiles/example"
-	dir := t.TempDir()
-	instructionProfile(t, filepath.Join(src, "app.pprof"), filepath.Join(dir, "app.pprof"))
-	micro, err := filepath.Glob(filepath.Join(src, "micro", "*.pprof"))
-	require.NoError(t, err)
-	require.NoError(t, os.Mkdir(filepath.Join(dir, "micro"), 0o755))
-	for _, m := range micro {
-		instructionProfile(t, m, filepath.Join(dir, "micro", filepath.Base(m)))
-	}
+	src, dir := exampleProfiles, instructionExample(t)
 	seconds := regexp.MustCompile(`[0-9]s\b`)
 	for _, tc := range []struct {
 		name, app, micro, unit string
@@ -102,6 +116,74 @@ func TestInstructionWeights(t *testing.T) {
 			assert.Contains(t, md.String(), "using 11.7M instructions (2.93M instructions, 25.1%, with no project function on the stack)")
 			assert.Contains(t, html.String(), "<b>11.7M instructions</b>application instructions (605 functions")
 			assert.NotContains(t, html.String(), "application CPU")
+		})
+	}
+}
+
+// TestInstructionSensitivity: under AllowNonCPU with an instruction
+// profile of the application (the benchmarks' CPU profiles beside it) the
+// detectable slowdowns' lines (the headline, the caught objective's
+// note, the HTML's legend, the figures) speak of the application's
+// instructions, never of its CPU, in the text, the Markdown and the HTML
+// ("of the application's CPU" before); the JSON's shares are of the
+// application's unit, which it names. CPU profiles keep "CPU".
+func TestInstructionSensitivity(t *testing.T) {
+	src, dir := exampleProfiles, instructionExample(t)
+	cpu := regexp.MustCompile(`application('s)? CPU`)
+	for _, tc := range []struct {
+		name, app, micro, unit, noun string
+	}{
+		{"instructions", filepath.Join(dir, "app.pprof"), filepath.Join(src, "micro"), "instructions", "instructions"},
+		{"cpu", filepath.Join(src, "app.pprof"), filepath.Join(src, "micro"), "", "CPU"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{tc.app}, Micro: []string{tc.micro},
+				Modules: []string{"example.com/tinytsdb"}, AllowNonCPU: true, Select: analysis.SelectConfig{Objective: optimize.Caught},
+				Sensitivity: &analysis.SensitivityConfig{}})
+			require.NoError(t, err)
+			d := report.Build(rep)
+			var text, md, html, js bytes.Buffer
+			require.NoError(t, report.WriteText(&text, d, report.TextOptions{}))
+			require.NoError(t, report.WriteMarkdown(&md, d, report.MarkdownOptions{}))
+			require.NoError(t, report.WriteHTML(&html, d, nil))
+			require.NoError(t, report.WriteJSON(&js, d))
+			headline := "A +10.0% slowdown would be caught in functions that take 23.2% of the application's " + tc.noun + " (by the minimal suite: 23.2%)."
+			note := "The suite keeps what the whole suite would catch: a +10.0% slowdown would be caught in functions that take 23.2% of the application's " + tc.noun + " ("
+			page := stdhtml.UnescapeString(html.String())
+			for name, out := range map[string]string{"text": text.String(), "markdown": md.String(), "html": page} {
+				assert.Contains(t, out, headline, name)
+				assert.Contains(t, out, note, name)
+			}
+			assert.Contains(t, page, "<i>unnoticed in</i>: the share of the application's "+tc.noun+" a +10.0% slowdown")
+			var curve *plot.Figure
+			for _, f := range report.Figures(d) {
+				if f.Name == "caught-curve" {
+					curve = &f
+				}
+				if tc.unit != "" {
+					assert.NotRegexp(t, cpu, f.Caption+f.XLabel+f.YLabel, f.Name)
+					for _, l := range f.Lines {
+						assert.NotRegexp(t, cpu, l.Label, f.Name)
+					}
+				}
+			}
+			require.NotNil(t, curve)
+			assert.Equal(t, "application "+tc.noun+" caught (%)", curve.YLabel)
+			var doc struct {
+				Application struct {
+					Unit string `json:"unit"`
+				} `json:"application"`
+				Sensitivity *sensitivity.Result `json:"sensitivity"`
+			}
+			require.NoError(t, json.Unmarshal(js.Bytes(), &doc))
+			require.NotNil(t, doc.Sensitivity)
+			assert.Equal(t, tc.unit, doc.Application.Unit, "the unit of the sensitivity's application shares")
+			assert.InDelta(t, 0.232, doc.Sensitivity.Caught[2].AppShare, 0.0005)
+			if tc.unit != "" {
+				for name, out := range map[string]string{"text": text.String(), "markdown": md.String(), "html": page} {
+					assert.NotRegexp(t, cpu, out, name)
+				}
+			}
 		})
 	}
 }

@@ -124,7 +124,9 @@
 //   - --allow-non-cpu: accept non-CPU profiles; times are then in that
 //     profile's unit, and the reports print them in it ("25.7k
 //     instructions" for mbopt profile --source instructions; the JSON's
-//     application.unit names it). Benchmark costs stay seconds.
+//     application.unit names it) and speak of it where they speak of the
+//     application's CPU ("caught in functions that take 23.2% of the
+//     application's instructions"). Benchmark costs stay seconds.
 //   - --max-profile-bytes N, --max-decoded-bytes N: refuse a profile file
 //     larger than N, or decompressing to more than N (default 256MiB each;
 //     sizes such as 512MiB or 2GiB).
