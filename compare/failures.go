@@ -137,30 +137,31 @@ func (c *comparison) unitFailures(rs []Result) []Result {
 }
 
 // subFailures marks the sub-benchmarks that failed while the others went
-// on, and those that did not run because one ended the process, Failed.
+// on, and those that did not run because one ended the process (the
+// engine's Unit.NotRun), Failed. When no process showed the names of the
+// benchmarks after the one that ended it, that one's failure says they
+// did not run.
 func (c *comparison) subFailures(rs []Result) []Result {
 	for _, u := range c.raw.Units {
 		for side := range 2 {
 			if u.Failed[side] != "" {
 				continue
 			}
-			for _, name := range slices.Sorted(maps.Keys(u.SubFailed[side])) {
-				rs = markBench(rs, u.Package, name, Failed, Side(side), u.SubFailed[side][name])
-			}
 			ended := u.Ended[side]
-			if ended == "" {
-				continue
-			}
-			// Measured only in the other version: not added or removed,
-			// but never reached here.
-			only := Added
-			if Side(side) == Head {
-				only = Removed
-			}
-			for i := range rs {
-				if rs[i].Status == only && slices.Contains(u.IDs, rs[i].ID) {
-					markFailed(rs, i, Failed, Side(side), fmt.Sprintf("did not run: the process ended in %s before it (%s)", ended, textutil.FirstLine(u.SubFailed[side][ended])))
+			for _, name := range slices.Sorted(maps.Keys(u.SubFailed[side])) {
+				msg := u.SubFailed[side][name]
+				if name == ended && len(u.NotRun[side]) == 0 {
+					first, rest, _ := strings.Cut(msg, "\n")
+					msg = fmt.Sprintf("%s; it ended the process: the benchmarks of %s after it, if any, did not run (no process showed their names)", first, u.Name)
+					if rest != "" {
+						msg += "\n" + rest
+					}
 				}
+				rs = markBench(rs, u.Package, name, Failed, Side(side), msg)
+			}
+			for _, name := range slices.Sorted(maps.Keys(u.NotRun[side])) {
+				in := u.NotRun[side][name]
+				rs = markBench(rs, u.Package, name, Failed, Side(side), fmt.Sprintf("did not run: the process ended in %s before it (%s)", in, textutil.FirstLine(u.SubFailed[side][in])))
 			}
 		}
 	}

@@ -96,7 +96,7 @@ func (r *runner) runCounted(ctx context.Context, u *unit, side Side, trial, run 
 		return outcome{}, ctx.Err()
 	}
 	p := testbin.ParseOutput(raw, benchname.Top(u.name))
-	o := outcome{ignored: p.Ignored, skipped: p.Skipped}
+	o := outcome{ignored: p.Ignored, skipped: p.Skipped, started: p.Started}
 	var skip *measure.SkippedError
 	if errors.As(err, &skip) {
 		// Nothing ran but what skipped itself (p.Skipped): no failure.

@@ -31,6 +31,9 @@ type outcome struct {
 	// ended is the sub-benchmark whose failure ended the process: the
 	// benchmarks after it did not run. "" when none.
 	ended string
+	// started are the unit's benchmarks the process started, in order
+	// (testbin.Output.Started).
+	started []string
 	// ignored names the benchmarks of lines in the output that looked like
 	// results but are not results of the unit's benchmarks.
 	ignored []string
@@ -65,7 +68,7 @@ func (o outcome) failure() string {
 //   - a timeout, or a failure that names no sub-benchmark, fails the unit.
 func outcomeOf(u *unit, res testbin.Result, timeout time.Duration) outcome {
 	p := testbin.ParseOutput(res.Output, benchname.Top(u.name))
-	o := outcome{results: p.Results, ignored: p.Ignored, skipped: p.Skipped, wall: res.Wall}
+	o := outcome{results: p.Results, ignored: p.Ignored, skipped: p.Skipped, started: p.Started, wall: res.Wall}
 	switch {
 	case res.TimedOut:
 		o.unitFailed = fmt.Sprintf("timed out after %s\n%s", timeout, testbin.Failure(res.Output, 8))

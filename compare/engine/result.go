@@ -86,6 +86,14 @@ type Unit struct {
 	// Ended is the sub-benchmark whose failure ended the unit's process in
 	// a version before the benchmarks after it ran (the first time).
 	Ended [2]string
+	// NotRun are the sub-benchmarks that did not run in a version because
+	// a process there ended before them (see Ended), by full name, with
+	// the sub-benchmark it ended in. Only names a process of either
+	// version started are known (a process starts its benchmarks in the
+	// order of their code): those after the last benchmark the process
+	// that ended started; a benchmark the other version has before that
+	// point is added or removed, not here. nil when none is known.
+	NotRun [2]map[string]string
 	// Skipped are the benchmarks (the unit's own, or sub-benchmarks) that
 	// skipped themselves (b.Skip) in a version, by full name, with what
 	// they logged (the first time; [SkippedNoMessage] when they logged
@@ -115,7 +123,8 @@ func (r *runner) result(raw *Raw, out string, share *Share) {
 	}
 	for _, u := range r.units {
 		raw.Units = append(raw.Units, Unit{Package: u.pkg, Name: u.name, Requested: u.requested, On: u.on,
-			Failed: u.failed, SubFailed: u.subFailed, Ended: u.ended, Skipped: u.skipped, IDs: r.ids(u)})
+			Failed: u.failed, SubFailed: u.subFailed, Ended: u.ended, NotRun: [2]map[string]string{u.notRun(Base), u.notRun(Head)},
+			Skipped: u.skipped, IDs: r.ids(u)})
 		if u.stopped {
 			raw.Stopped++
 		}

@@ -69,9 +69,14 @@ type unit struct {
 	// skipped themselves in a version, by full name, with what they
 	// logged (the first time).
 	skipped [2]map[string]string
-	stopped bool
-	wall    time.Duration // of all its processes
-	trials  int           // trials done
+	// starts are the distinct orders in which its processes in a version
+	// started its benchmarks, and endedRuns those that ended in a
+	// sub-benchmark ([unit.noteStarts]).
+	starts    [2][][]string
+	endedRuns [2][]endedRun
+	stopped   bool
+	wall      time.Duration // of all its processes
+	trials    int           // trials done
 }
 
 // out reports whether u is done in a version before its schedule ends:

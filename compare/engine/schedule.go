@@ -394,6 +394,7 @@ func (r *runner) record(ctx context.Context, u *unit, side Side, trial, run int,
 	if o.ended != "" && u.ended[side] == "" {
 		u.ended[side] = o.ended
 	}
+	u.noteStarts(side, o)
 	if u.failed[side] != "" {
 		runErr = errors.New(textutil.FirstLine(u.failed[side]))
 	}

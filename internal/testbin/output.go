@@ -49,6 +49,12 @@ type Output struct {
 	// line is not in Results. Its results at other counts, if any, stay
 	// in Results.
 	Skipped []BenchSkip
+	// Started are the benchmarks asked for that the output shows
+	// started (-test.v prints each one's name alone on a line when it
+	// starts, a parent's before its sub-benchmarks'), each once, in
+	// output order: the order the binary runs them in, which a process
+	// that ended early shows only up to the benchmark it ended in.
+	Started []string
 	// Running is the benchmark asked for that the output shows started
 	// last (its name alone on a line, with -test.v) when it printed no
 	// result or failure after it: the one that was running when the
@@ -225,6 +231,9 @@ func (p *outputParser) benchLine(l string, logged []string) {
 	case len(f) == 1 && p.known(f[0]):
 		// -test.v: the benchmark starts.
 		p.last, p.started = f[0], f[0]
+		if !slices.Contains(p.o.Started, f[0]) {
+			p.o.Started = append(p.o.Started, f[0])
+		}
 	case len(f) == 1:
 	case p.known(name) && isResult(f[1:]):
 		p.result(l, f[0], f[1], logged)

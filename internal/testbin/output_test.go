@@ -106,3 +106,27 @@ func TestParseOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestParseOutputStarted: Started lists the benchmarks asked for whose
+// start line (-test.v) the output shows, each once, in order, a parent
+// before its sub-benchmarks; a process that ended early shows those up to
+// the one it ended in.
+func TestParseOutputStarted(t *testing.T) {
+	head := "goos: linux\ngoarch: amd64\npkg: example.com/m\ncpu: AMD EPYC\n"
+	for _, tc := range []struct {
+		name, top, out string
+		want           []string
+	}{
+		{"without -test.v", "BenchmarkA", head + "BenchmarkA-2 \t 100\t 5.0 ns/op\n", nil},
+		{"sub-benchmarks at -test.count 2, beside another benchmark", "BenchmarkP",
+			head + "BenchmarkQ\nBenchmarkQ-2 \t 1\t 3 ns/op\nBenchmarkP\nBenchmarkP/a\nBenchmarkP/a-2 \t 1\t 3 ns/op\nBenchmarkP/a-2 \t 1\t 3 ns/op\nBenchmarkP/b\n--- SKIP: BenchmarkP/b\nBenchmarkP/c\nBenchmarkP/c-2 \t 1\t 3 ns/op\nPASS\n",
+			[]string{"BenchmarkP", "BenchmarkP/a", "BenchmarkP/b", "BenchmarkP/c"}},
+		{"os.Exit(1) in BenchmarkP/b (go1.26): the process ends there", "BenchmarkP",
+			head + "BenchmarkP\nBenchmarkP/a\nBenchmarkP/a-2 \t 1\t 3 ns/op\nBenchmarkP/b\n",
+			[]string{"BenchmarkP", "BenchmarkP/a", "BenchmarkP/b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, ParseOutput([]byte(tc.out), tc.top).Started)
+		})
+	}
+}
