@@ -24,7 +24,9 @@ import (
 // the siblings BenchmarkSubs/a and BenchmarkSubs/c, which run;
 // BenchmarkLate and BenchmarkSubs/late after their first run (b.N > 1),
 // where go test prints a result of 0 iterations, "0 NaN ns/op", and no
-// SKIP line.
+// SKIP line; BenchmarkLater at any b.N but those of a normal run at 20x
+// (1 and 20), so it skips only in the counting metrics' measurements
+// (and Callgrind's inspection, at 2) after their normal run.
 func skippingModule(headSkips bool) string {
 	return fmt.Sprintf(`package s
 
@@ -68,6 +70,13 @@ func BenchmarkSubs(b *testing.B) {
 	})
 }
 
+func BenchmarkLater(b *testing.B) {
+	if b.N != 1 && b.N != 20 {
+		b.Skip("runs only at 20x")
+	}
+	work(b)
+}
+
 func BenchmarkLate(b *testing.B) {
 	if b.N > 1 {
 		b.Skip("too slow for more than one run")
@@ -86,8 +95,13 @@ func BenchmarkLate(b *testing.B) {
 // is skipped in the head, with a note; a sub-benchmark that skips beside
 // siblings that run is skipped and its siblings are compared. No skip
 // fails the gate. A benchmark that skips after its first run is skipped
-// alike: its "0 NaN ns/op" was a result under time (compared, with NaN
-// values), and a failed one under cpu and instructions.
+// alike: its "0 NaN ns/op" was a result, which ended the comparison
+// under time ("benchstats: measurement NaN is not finite") and was
+// compared under cpu and instructions. One that skips
+// only in the counting metrics' own measurements (BenchmarkLater) is
+// skipped under cpu and instructions, without a note that its call graph
+// could not be read (there were two, one per version), and compared
+// under time.
 func TestSkippedBenchmarks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs two comparisons; skipped with -short")
@@ -109,6 +123,15 @@ func TestSkippedBenchmarks(t *testing.T) {
 			if metric != measure.Time {
 				s.Count = 1
 			}
+			later := struct {
+				name   string
+				status compare.Status
+				side   string
+				error  string
+			}{"BenchmarkLater", compare.Skipped, "both", "s_test.go:45: runs only at 20x"}
+			if metric == measure.Time {
+				later.status, later.side, later.error = compare.Compared, "", ""
+			}
 			rep, err := compare.Run(context.Background(), compare.Options{Dir: r.Dir, Base: "base", Head: "HEAD", Settings: s, CacheDir: cache, Out: t.TempDir()})
 			if err != nil {
 				t.Fatalf("the comparison ended: %v", err)
@@ -129,7 +152,8 @@ func TestSkippedBenchmarks(t *testing.T) {
 				{"BenchmarkSubs/skip", compare.Skipped, "both", "s_test.go:33: no input"},
 				{"BenchmarkSubs/c", compare.Compared, "", ""},
 				{"BenchmarkSubs/late", compare.Skipped, "both", engine.SkippedNoMessage},
-				{"BenchmarkLate", compare.Skipped, "both", "s_test.go:45: too slow for more than one run"},
+				{"BenchmarkLate", compare.Skipped, "both", "s_test.go:52: too slow for more than one run"},
+				later,
 			} {
 				if len(got[tc.name]) == 0 {
 					t.Errorf("%s: no result", tc.name)
@@ -142,6 +166,9 @@ func TestSkippedBenchmarks(t *testing.T) {
 			}
 			if len(got["BenchmarkData"]) != 1 || len(got["BenchmarkSubs/skip"]) != 1 {
 				t.Errorf("a benchmark that skipped in both versions is one result: %d, %d", len(got["BenchmarkData"]), len(got["BenchmarkSubs/skip"]))
+			}
+			if notes := strings.Join(rep.Notes, "\n"); strings.Contains(notes, "could not read its call graph") {
+				t.Errorf("a note on the call graph of a benchmark that skipped itself:\n%s", notes)
 			}
 			if notes := strings.Join(rep.Notes, "\n"); !strings.Contains(notes, "example.com/m/s.BenchmarkDict ran in the base and skipped itself in the head (s_test.go:26: skipping benchmark: open /usr/share/dict/words: no such file or directory): it is not compared, and no gate fails on it") {
 				t.Errorf("no note says BenchmarkDict ran in the base only:\n%s", notes)

@@ -320,6 +320,13 @@ func (r *runner) inspect(ctx context.Context, o measure.Options, id string, side
 	if stop := Stops(ctx, err); stop != nil {
 		return stop
 	}
+	var skip *measure.SkippedError
+	if errors.As(err, &skip) {
+		// It skipped itself (after its first run, say): the
+		// measurements that follow say so, and there is no call graph
+		// to miss.
+		return nil
+	}
 	if err != nil {
 		r.mu.Lock()
 		r.note(fmt.Sprintf("%s (%s): could not read its call graph: %s", id, side, textutil.FirstLine(err.Error())))
