@@ -64,7 +64,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	// The steps on the kept test binaries: the culprits of each change,
 	// kept with a shard's record for the merge, and the application
 	// measured where an estimate calls for it.
-	rec := c.shardRecord(rep, s)
+	rec := c.shardRecord(rep, s, opt.Relevance.Application != nil)
 	if err := c.culprits(ctx, rep, opt.Explain, opt.Relevance.Application); err != nil {
 		return nil, err
 	}

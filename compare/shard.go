@@ -74,6 +74,14 @@ type ShardRecord struct {
 	// Failures are the shard's results with status BuildFailed, Failed or
 	// Skipped, which the raw files cannot hold.
 	Failures []Result `json:"failures,omitempty"`
+	// Application says the shard knew the application's reference
+	// profile (Options.Relevance.Application, which mbopt compare's
+	// analysis flags give), so each result it explained has its estimated
+	// application impact. A merge gated by FailOnAppImpact needs it of
+	// every shard (mbopt compare merge refuses the gate otherwise). False
+	// when the shard ran without the analysis, and in the records of an
+	// mbopt older than this field.
+	Application bool `json:"application,omitempty"`
 	// Explained are what the shard found of its explained results, which
 	// the raw files cannot hold either: their culprits, Explained, AppImpact
 	// and Profiles (relative to the shard's directory), by ID and Unit;
@@ -176,8 +184,9 @@ func withExplained(rs []Result, recs []*ShardRecord, dirs []string, byIndex []in
 
 // shardRecord returns the record of a sharded comparison's share, with
 // the failures of rep, and notes it; nil when the comparison is not
-// sharded. requested are the settings the shard was asked to run with.
-func (c *comparison) shardRecord(rep *Report, requested Settings) *ShardRecord {
+// sharded. requested are the settings the shard was asked to run with;
+// app says whether it knew the application's reference profile.
+func (c *comparison) shardRecord(rep *Report, requested Settings, app bool) *ShardRecord {
 	sh := c.raw.Share
 	if sh == nil {
 		return nil
@@ -187,7 +196,7 @@ func (c *comparison) shardRecord(rep *Report, requested Settings) *ShardRecord {
 		rec.Kind = ShardTrials
 	}
 	rec.Base, rec.Head, rec.Settings, rec.Requested = c.raw.Base, c.raw.Head, c.s, requested
-	rec.Trials = c.raw.Trials
+	rec.Trials, rec.Application = c.raw.Trials, app
 	rec.Files = map[string]shard.File{BaseFile: c.raw.Written[Base], HeadFile: c.raw.Written[Head]}
 	for _, res := range rep.Results {
 		if res.Status == BuildFailed || res.Status == Failed || res.Status == Skipped {

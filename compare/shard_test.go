@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/callgraph"
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/relevance/measure"
@@ -61,7 +62,10 @@ func TestShardedVerdicts(t *testing.T) {
 			for _, name := range []string{cmpfixture.Slower, cmpfixture.Faster, cmpfixture.Same} {
 				bs = append(bs, compare.Benchmark{Package: cmpfixture.Package, Name: name})
 			}
-			return compare.Options{Shard: shard.Spec{Index: k, Count: n}, Benchmarks: bs}
+			// As mbopt compare's analysis flags give it: the record says
+			// so, for a merge's --fail-on app-impact.
+			app := &callgraph.Application{Shares: map[string]float64{}}
+			return compare.Options{Shard: shard.Spec{Index: k, Count: n}, Benchmarks: bs, Relevance: compare.Relevance{Application: app}}
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -80,7 +84,7 @@ func TestShardedVerdicts(t *testing.T) {
 					t.Fatal(err)
 				}
 				kind := map[bool]string{true: compare.ShardTrials, false: compare.ShardBenchmarks}[tc.name == "trials"]
-				if rec.Index != k || rec.Count != tc.n || rec.Kind != kind || rec.Total != 3 {
+				if rec.Index != k || rec.Count != tc.n || rec.Kind != kind || rec.Total != 3 || rec.Application != (tc.name == "suite") {
 					t.Errorf("shard %d: record %+v", k, rec)
 				}
 			}

@@ -38,7 +38,7 @@ func newCmdCompareMerge(s *streams) *cobra.Command {
 	f := cmd.Flags()
 	flagbind.Bind(f, &o.out, "out", statedir.Name+"/compare", "directory of the merged raw results base.txt and head.txt", engine.FieldOut)
 	o.failOn = compare.FailOnDefiniteRegression
-	flagbind.Parsed(f, &o.failOn, "fail-on", string(o.failOn), "exit 3 on: {definite-regression|any-regression|app-impact|never} (app-impact: a definite regression whose estimated application impact, as its shard found it, is at least --app-impact-threshold)", compare.ParseFailOn, compare.FieldFailOn)
+	flagbind.Parsed(f, &o.failOn, "fail-on", string(o.failOn), "exit 3 on: {definite-regression|any-regression|app-impact|never} (app-impact: a definite regression whose estimated application impact, as its shard found it, is at least --app-impact-threshold; needs every shard run with the analysis flags)", compare.ParseFailOn, compare.FieldFailOn)
 	flagbind.Optional(f, &o.appImpact, "app-impact-threshold", strconv.FormatFloat(compare.DefaultAppImpactThreshold, 'g', -1, 64), "with --fail-on app-impact: the estimated application impact (0.001 = 0.1% of the application's CPU time) below which a definite regression passes", flow.FieldAppImpactThreshold, compare.FieldSettingsAppImpactThreshold)
 	flagbind.Choice(f, &o.format, "format", "text", "output format: {"+strings.Join(verdict.Formats, "|")+"}", verdict.Formats...)
 	flagbind.BindP(f, &o.output, "output", "o", "", "write the report to this file (atomically) instead of stdout", cli.FieldOutput)

@@ -781,7 +781,13 @@
 //     benchmark's culprits and estimate from the shard that explained it; a
 //     definite regression no shard estimated fails) against
 //     --app-impact-threshold F (default 0.001), which applies to that gate
-//     only.
+//     only. It needs every shard run with the analysis flags (--app,
+//     --micro; shard.json says): over shards run without them it is
+//     refused, exit 2, before anything is written, as compare refuses it,
+//     and so it is when only some shards ran with them (the refusal names
+//     the others), since that would judge part of the suite by its
+//     application impact and the rest by its verdict alone; run the shards
+//     with the analysis flags, or gate with --fail-on definite-regression.
 //   - --history FILE, --no-history: as for mbopt compare: the merged report
 //     is judged against the thresholds calibrated there and stored as one
 //     comparison, under the machine the shards' raw files name (the shards

@@ -23,9 +23,10 @@ import (
 
 // writeShard writes the output of benchmark shard k of 2 of a comparison
 // where BenchmarkA (shard 0) takes 120 ns/op at the head instead of 100
-// and BenchmarkB (shard 1) does not change; shard 0 explained BenchmarkA,
+// and BenchmarkB (shard 1) does not change. With app the shard ran with the
+// analysis (ShardRecord.Application), and shard 0 explained BenchmarkA,
 // estimating the application impact +5%.
-func writeShard(t *testing.T, k int) string {
+func writeShard(t *testing.T, k int, app bool) string {
 	t.Helper()
 	name := []string{"BenchmarkA", "BenchmarkB"}[k]
 	raw := func(side string) []byte {
@@ -52,7 +53,8 @@ func writeShard(t *testing.T, k int) string {
 		Module: "example.com/m", Base: compare.Revision{Commit: "aaa"}, Head: compare.Revision{Commit: "bbb"}, Settings: s, Requested: s,
 		Benchmarks: []string{"example.com/m." + name}, Trials: []int{1, 2, 3},
 		Files: map[string]shard.File{compare.BaseFile: shard.FileOf(base), compare.HeadFile: shard.FileOf(head)}}
-	if k == 0 {
+	rec.Application = app
+	if k == 0 && app {
 		rec.Explained = []compare.Result{{ID: "example.com/m.BenchmarkA", Package: "example.com/m", Name: "BenchmarkA", Unit: "sec/op", Status: compare.Compared,
 			Culprits:  []culprit.Culprit{{Function: "example.com/m.parse", Base: 80, Head: 100, Delta: 20, Kind: culprit.KindChanged, Share: 1, InApp: true}},
 			Explained: &compare.Explained{Measurements: [2]int{5, 5}, Tested: 4, Noise: 3},
@@ -72,7 +74,7 @@ func writeShard(t *testing.T, k int) string {
 // its own threshold (it was refused: "a merge finds no culprit functions",
 // which stopped being true when the merge began to carry them).
 func TestMergeGatesOnAppImpact(t *testing.T) {
-	dirs := []string{writeShard(t, 0), writeShard(t, 1)}
+	dirs := []string{writeShard(t, 0, true), writeShard(t, 1, true)}
 	threshold := func(v float64) *float64 { return &v }
 	for _, tc := range []struct {
 		name      string
@@ -118,4 +120,53 @@ func TestMergeGatesOnAppImpact(t *testing.T) {
 		assert.Contains(t, err.Error(), "AppImpactThreshold")
 		assert.NoDirExists(t, out)
 	}
+}
+
+// TestMergeAppImpactNeedsAnalysis: compare merge --fail-on app-impact over
+// shards that ran without the analysis flags is refused before anything
+// is written, as a single compare refuses it; over shards of which only
+// some did, too, naming those that did not (it used to gate silently as
+// --fail-on definite-regression: issue 31). Other gates merge them all.
+func TestMergeAppImpactNeedsAnalysis(t *testing.T) {
+	with0, with1 := writeShard(t, 0, true), writeShard(t, 1, true)
+	without0, without1 := writeShard(t, 0, false), writeShard(t, 1, false)
+	for _, tc := range []struct {
+		name   string
+		dirs   []string
+		failOn compare.FailOn
+		want   []string // the refusal's words; none: the merge succeeds
+	}{
+		{"none ran with it", []string{without0, without1}, compare.FailOnAppImpact,
+			[]string{"FailOn app-impact needs the analysis flags (Config.Analysis.App, Config.Analysis.Micro): the 2 shards given ran without them (their shard.json says so), so no shard estimated the application impact", "or gate with Config.FailOn definite-regression"}},
+		{"the first did not", []string{without0, with1}, compare.FailOnAppImpact,
+			[]string{"1 of the 2 shards given ran without them (" + without0 + "), so its definite regressions would fail whatever their application impact", "which is not one gate", "run every shard with the analysis flags, or gate with Config.FailOn definite-regression"}},
+		{"the second did not", []string{with0, without1}, compare.FailOnAppImpact,
+			[]string{"1 of the 2 shards given ran without them (" + without1 + ")"}},
+		{"all ran with it", []string{with0, with1}, compare.FailOnAppImpact, nil},
+		{"another gate needs none", []string{without0, without1}, compare.FailOnDefiniteRegression, nil},
+		{"another gate merges a mixture", []string{with0, without1}, compare.FailOnAnyRegression, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			work := t.TempDir()
+			out, hist := filepath.Join(work, "merged"), filepath.Join(work, "history.db")
+			rep, err := flow.Merge(context.Background(), flow.MergeConfig{Dirs: tc.dirs, Out: out, History: hist, FailOn: tc.failOn})
+			if tc.want == nil {
+				require.NoError(t, err)
+				require.NotNil(t, rep)
+				assert.FileExists(t, filepath.Join(out, compare.HeadFile))
+				return
+			}
+			require.ErrorIs(t, err, mbopt.ErrInput)
+			assert.Nil(t, rep)
+			for _, w := range tc.want {
+				assert.Contains(t, err.Error(), w)
+			}
+			entries, _ := os.ReadDir(work)
+			assert.Empty(t, entries, "nothing is written: no merge, no history")
+		})
+	}
+	// A shard that cannot be read is refused as the merge refuses it.
+	_, err := flow.Merge(context.Background(), flow.MergeConfig{Dirs: []string{with0, t.TempDir()}, Out: filepath.Join(t.TempDir(), "merged"), NoHistory: true, FailOn: compare.FailOnAppImpact})
+	require.ErrorIs(t, err, compare.ErrMerge)
+	assert.Contains(t, err.Error(), "it is not the output of mbopt compare --shard or --trial-shard")
 }

@@ -58,7 +58,7 @@ func (cfg *CompareConfig) Resolve() error {
 	}
 	switch {
 	case cfg.FailOn == compare.FailOnAppImpact && cfg.Analysis == nil:
-		return mbopt.Errorf("%s %s needs the analysis flags (%s, %s): the application's profile says which functions it runs", compare.FieldFailOn, compare.FailOnAppImpact, FieldAnalysisApp, FieldAnalysisMicro)
+		return appImpactNeedsAnalysis("the application's profile says which functions it runs")
 	case cfg.FailOn == compare.FailOnAppImpact, cfg.Confirm:
 		s.AppImpactThreshold = compare.DefaultAppImpactThreshold
 		if cfg.AppImpactThreshold != nil {
@@ -93,4 +93,11 @@ func ResolveShards(opt *compare.Options, spec, trialSpec, costs string, getenv f
 		return mbopt.Errorf("%s: %v", engine.FieldTrialShard, err)
 	}
 	return nil
+}
+
+// appImpactNeedsAnalysis is the refusal of the gate app-impact without the
+// analysis flags, as [CompareConfig.Resolve] and [Merge] word it: the
+// gate, the flags, then why (a format, with args) and what to do.
+func appImpactNeedsAnalysis(why string, args ...any) error {
+	return mbopt.Errorf("%s %s needs the analysis flags (%s, %s): "+why, append([]any{compare.FieldFailOn, compare.FailOnAppImpact, FieldAnalysisApp, FieldAnalysisMicro}, args...)...)
 }

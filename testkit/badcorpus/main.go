@@ -13,14 +13,19 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/google/pprof/profile"
 
+	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/relevance/manifest"
+	"github.com/mbopt/mbopt/relevance/measure"
+	"github.com/mbopt/mbopt/relevance/shard"
 	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
@@ -98,6 +103,46 @@ func main() {
 	writeProfile("inputs/dup-b/one.pprof", two)
 	// A costs file that is not JSON, CSV or a manifest.
 	writeFile("inputs/bad-costs.json", []byte("{\"example.com/fig/app.BenchmarkOne\": \"fast\"}\n"))
+	// The two benchmark shards of one comparison, shard 0 run with the
+	// analysis flags and without, shard 1 without: compare merge
+	// --fail-on app-impact has no estimates to judge.
+	compareShard("inputs/shards/app-0", 0, true)
+	compareShard("inputs/shards/plain-0", 0, false)
+	compareShard("inputs/shards/plain-1", 1, false)
+}
+
+// compareShard writes the output directory of benchmark shard k of 2 of a
+// comparison of example.com/fig (BenchmarkOne in shard 0, BenchmarkTwo in
+// shard 1, neither changed), as mbopt compare --shard k/2 writes it, run
+// with the analysis flags when app (compare.ShardRecord.Application).
+func compareShard(dir string, k int, app bool) {
+	name := []string{"BenchmarkOne", "BenchmarkTwo"}[k]
+	pkg := proftest.Figure62Module + "/app"
+	commits := map[string]string{"base": strings.Repeat("a", 40), "head": strings.Repeat("b", 40)}
+	raw := func(side string) []byte {
+		var b strings.Builder
+		fmt.Fprintf(&b, "goos: linux\ngoarch: amd64\npkg: %s\n", pkg)
+		for trial := 1; trial <= 3; trial++ {
+			fmt.Fprintf(&b, "# mbopt-compare side=%s commit=%s trial=%d run=1\n", side, commits[side], trial)
+			fmt.Fprintf(&b, "%s 1 100 ns/op\n", name)
+		}
+		return []byte(b.String())
+	}
+	s := compare.DefaultSettings()
+	s.Trials, s.Runs, s.Count, s.BenchTime, s.Metric = 3, 1, 1, "10ms", measure.Time
+	base, head := raw("base"), raw("head")
+	rec := compare.ShardRecord{Schema: compare.SchemaVersion, Kind: compare.ShardBenchmarks,
+		Record: shard.Record{Index: k, Count: 2, Digest: "corpus", Total: 2}, Module: proftest.Figure62Module,
+		Base: compare.Revision{Commit: commits["base"]}, Head: compare.Revision{Commit: commits["head"]}, Settings: s, Requested: s,
+		Benchmarks: []string{benchname.ID(pkg, name)}, Trials: []int{1, 2, 3}, Application: app,
+		Files: map[string]shard.File{compare.BaseFile: shard.FileOf(base), compare.HeadFile: shard.FileOf(head)}}
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		log.Fatal(err)
+	}
+	writeFile(filepath.Join(dir, compare.ShardFile), append(data, '\n'))
+	writeFile(filepath.Join(dir, compare.BaseFile), base)
+	writeFile(filepath.Join(dir, compare.HeadFile), head)
 }
 
 func writeFile(name string, data []byte) {
