@@ -275,10 +275,23 @@ func (s Settings) schedule() engine.Schedule {
 // none for a schedule planned with fewer measurements per version than a
 // verdict needs (a quick look, which is not extended).
 func (s Settings) targetMDE() float64 {
-	if s.TargetMDE <= 0 || s.Trials*s.Runs*s.Count < benchstats.MinSamples(s.Confidence) {
+	if planned, needed := s.planned(); s.TargetMDE <= 0 || planned < needed {
 		return 0
 	}
 	return s.TargetMDE
+}
+
+// Planned returns the measurements per version s plans, Trials × Runs ×
+// Count, and the fewest a verdict needs, benchstats.MinSamples at its
+// Confidence (8 at the default 99%), its zero fields taken as a run's
+// defaults. With fewer planned than needed the comparison is a quick
+// look: every result is TooFew, unchanged whatever it measured, and
+// TargetMDE does not extend it.
+func (s Settings) Planned() (planned, needed int) { return s.forRun().withDefaults().planned() }
+
+// planned is [Settings.Planned] of s after withDefaults.
+func (s Settings) planned() (planned, needed int) {
+	return s.Trials * s.Runs * s.Count, benchstats.MinSamples(s.Confidence)
 }
 
 // counting reports whether the comparison measures with a counting metric

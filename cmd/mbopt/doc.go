@@ -1000,7 +1000,10 @@
 //     defaults as there, to instructions wherever mutate runs (the sizing
 //     needs Valgrind anyway), and so does --target-mde (0.1%: trials are
 //     added until each benchmark's interval is that tight; negative keeps
-//     the fixed schedule of --trials and --runs).
+//     the fixed schedule of --trials and --runs). A schedule of fewer
+//     measurements per version (--trials × --runs × --count) than a
+//     verdict needs (8 at the 99% confidence) is refused: no mutant
+//     could be caught. 1 trial of 8 runs is the quickest that can.
 //   - --format text|json, -o FILE: text says caught or not and by which
 //     benchmarks, the sizing, then the comparison as mbopt compare prints
 //     it; json is a mutate.Result: function, slowdown, file, sized_by,

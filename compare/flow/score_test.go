@@ -9,9 +9,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/flow"
 	"github.com/mbopt/mbopt/compare/mutate"
 	"github.com/mbopt/mbopt/relevance/analysis"
+	"github.com/mbopt/mbopt/relevance/measure"
 )
 
 // TestScoreRefusesFirst: Score checks what to score before the analysis,
@@ -26,6 +28,8 @@ func TestScoreRefusesFirst(t *testing.T) {
 	}{
 		{"no predictions", mutate.ScoreOptions{}, "Config.Predictions 0: give the number of functions to check"},
 		{"a function as well", mutate.ScoreOptions{Predictions: 2, Mutants: mutate.Options{Func: "m.F"}}, "leave out Config.Func and Config.Slowdown"},
+		{"too few measurements", mutate.ScoreOptions{Predictions: 2, Mutants: mutate.Options{Compare: compare.Options{Settings: compare.Settings{Metric: measure.Instructions, Trials: 2, Runs: 3}}}},
+			"plan 6 measurements per version, under the 8 a verdict needs"},
 		{"the analysis fails", mutate.ScoreOptions{Predictions: 2}, missing},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,7 @@ package mutate_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mbopt/mbopt"
+	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/compare/mutate"
 	"github.com/mbopt/mbopt/internal/opprof"
 	"github.com/mbopt/mbopt/relevance/measure"
@@ -108,4 +110,42 @@ func TestRunEachNeedsAFunction(t *testing.T) {
 	assert.Contains(t, err.Error(), "Config.Predictions N")
 	assert.Nil(t, res)
 	assert.Zero(t, logged, "nothing ran")
+}
+
+// TestTooFewMeasurements: a comparison planned with fewer measurements per
+// version than a verdict needs (8 at 99% confidence) can catch no mutant
+// (2 trials of 3 runs moved BenchmarkEncode +1.50% [+1.49%, +1.52%] and
+// called it unchanged, a prediction "missed"), so Run and the score refuse
+// it before anything is found, built or sized, naming the flags that plan
+// it; the default schedule (3 trials of 3 runs) and 1 trial of 8 pass.
+func TestTooFewMeasurements(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		s    compare.Settings
+		want string // "" passes
+	}{
+		{"default schedule", compare.Settings{Metric: measure.Instructions}, ""},
+		{"one trial of eight", compare.Settings{Metric: measure.Instructions, Trials: 1, Runs: 8}, ""},
+		{"two trials of three", compare.Settings{Metric: measure.Instructions, Trials: 2, Runs: 3}, "plan 6 measurements per version, under the 8 a verdict needs"},
+		{"three counts of two", compare.Settings{Metric: measure.Instructions, Trials: 1, Runs: 2, Count: 3}, "plan 6 measurements"},
+		{"time, one run", compare.Settings{Metric: measure.Time, Trials: 1, Runs: 1, Count: 5}, "plan 5 measurements"},
+		{"one measurement", compare.Settings{Metric: measure.Instructions, Trials: 1, Runs: 1}, "plan 1 measurement per version"},
+		{"lower confidence", compare.Settings{Metric: measure.Instructions, Trials: 2, Runs: 3, Confidence: 0.95}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			co := compare.Options{Dir: filepath.Join(t.TempDir(), "missing"), Settings: tc.s}
+			err := mutate.ScoreOptions{Predictions: 1, Mutants: mutate.Options{Compare: co}}.Check()
+			_, runErr := mutate.Run(context.Background(), mutate.Options{Func: "example.com/m/p.F", Slowdown: 0.1, Compare: co})
+			if tc.want == "" {
+				assert.NoError(t, err)
+				assert.NotContains(t, fmt.Sprint(runErr), "measurements per version", "Run goes on to find the function")
+				return
+			}
+			for _, e := range []error{err, runErr} {
+				require.ErrorIs(t, e, mbopt.ErrInput)
+				assert.ErrorContains(t, e, tc.want)
+				assert.ErrorContains(t, e, "Config.Settings.Trials × Config.Settings.Runs × Config.Settings.Count")
+			}
+		})
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/mbopt/mbopt/compare/benchstats"
 	"github.com/mbopt/mbopt/internal/benchname"
 	"github.com/mbopt/mbopt/internal/testbin"
+	"github.com/mbopt/mbopt/internal/textutil"
 	"github.com/mbopt/mbopt/internal/tmpdir"
 )
 
@@ -46,7 +47,10 @@ type Options struct {
 	// mutant (the head): both are Compare.Head (HEAD when ""), the head
 	// built with the mutant's file in place (compare.Options.HeadFiles).
 	// Compare.Base and Compare.HeadFiles must be empty. Compare.Dir is
-	// the module.
+	// the module. Its Settings must plan at least the measurements per
+	// version a verdict needs (compare.Settings.Planned: 8 at the default
+	// 99% confidence, which the default 3 trials of 3 runs give): with
+	// fewer no mutant could be caught, so it is an input error.
 	Compare compare.Options
 }
 
@@ -125,6 +129,20 @@ func checkSlowdown(s float64) error {
 	return nil
 }
 
+// checkSchedule reports whether a mutant's comparison s plans the
+// measurements a verdict needs (compare.Settings.Planned). With fewer,
+// every result is too few to judge, so every mutant would read as not
+// caught and every prediction as missed, whatever the benchmarks
+// measured: 2 trials of 3 runs moved BenchmarkEncode +1.50% [+1.49%,
+// +1.52%] and reported it unchanged.
+func checkSchedule(s compare.Settings) error {
+	if planned, needed := s.Planned(); planned < needed {
+		return mbopt.Errorf("%s × %s × %s plan %s per version, under the %d a verdict needs: no mutant could be caught; plan at least %d (the default 3 trials of 3 runs do)",
+			compare.FieldSettingsTrials, compare.FieldSettingsRuns, compare.FieldSettingsCount, textutil.Plural(planned, "measurement"), needed, needed)
+	}
+	return nil
+}
+
 // A mutant is a function found and sized, ready to be slowed down by any
 // amount: [Run] makes one mutant of it, [ScoreSensitivity] two.
 type mutant struct {
@@ -140,6 +158,9 @@ type mutant struct {
 func prepare(ctx context.Context, opt Options) (*mutant, error) {
 	if opt.Compare.Base != "" || opt.Compare.HeadFiles != nil || opt.Compare.AA {
 		return nil, mbopt.Errorf("%s: a mutant is compared with the code it came from: leave Base, AA and HeadFiles unset", FieldCompare)
+	}
+	if err := checkSchedule(opt.Compare.Settings); err != nil {
+		return nil, err
 	}
 	dir := opt.Compare.Dir
 	if dir == "" {

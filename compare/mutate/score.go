@@ -121,7 +121,10 @@ func ScoreSensitivity(ctx context.Context, fns []sensitivity.Function, opt Score
 	return sc, nil
 }
 
-// Check reports whether o is valid, as an input error naming the field.
+// Check reports whether o is valid, as an input error naming the field:
+// at least one prediction, no function or slowdown of its own, and a
+// comparison that plans the measurements a verdict needs (see
+// [Options.Compare]).
 func (o ScoreOptions) Check() error {
 	if o.Predictions < 1 {
 		return mbopt.Errorf("%s %d: give the number of functions to check, at least 1", FieldPredictions, o.Predictions)
@@ -129,7 +132,7 @@ func (o ScoreOptions) Check() error {
 	if o.Mutants.Func != "" || o.Mutants.Slowdown != 0 {
 		return mbopt.Errorf("%s takes its functions and slowdowns from the predictions: leave out %s and %s", FieldPredictions, FieldFunc, FieldSlowdown)
 	}
-	return nil
+	return checkSchedule(o.Mutants.Compare.Settings)
 }
 
 // outcome is [Outcome]'s rule for a predicted slowdown whose mutant was

@@ -66,9 +66,10 @@ func TestScoreSensitivity(t *testing.T) {
 	// The default schedule (3 trials of 3 runs), fixed (no TargetMDE
 	// extension, which would add trials to every mutant whose interval
 	// is wider than 0.1%, and the verdicts here are a percent apart): at
-	// 2 trials of 3, the fewest measurements a 95% interval takes, Hash's
-	// mutant moved BenchmarkHash +1.92% [+1.73%, +2.00%] and was still
-	// not reported.
+	// 2 trials of 3 Hash's mutant moved BenchmarkHash +1.92% [+1.73%,
+	// +2.00%] and was not reported, its 6 measurements under the 8 a
+	// verdict needs at 99% (TooFew), a schedule mutate now refuses
+	// (TestTooFewMeasurements).
 	sc, err := mutate.ScoreSensitivity(ctx, rep.Sensitivity.Functions, mutate.ScoreOptions{Predictions: 3, Mutants: mutate.Options{Compare: compare.Options{
 		Dir: dir, Packages: []string{"./work"}, Bench: ".",
 		Settings: compare.Settings{Metric: measure.Instructions, TargetMDE: -1, Seed: 1}, CacheDir: t.TempDir(), Out: t.TempDir()}}})
