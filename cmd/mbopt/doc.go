@@ -588,9 +588,11 @@
 //     changes their application impact.
 //
 // A benchmark in one revision only is reported as added or removed, one that
-// fails or does not build with its error, and one that skips itself (b.Skip,
-// say for test data it did not find) as skipped, in base, head or both, with
-// the lines it logged; none of these is an error, and none fails the gate.
+// fails or does not build with its error (and so are the sub-benchmarks a
+// failure that ended the process kept from running, saying so), and one that
+// skips itself (b.Skip, say for test data it did not find, even after its
+// first run) as skipped, in base, head or both, with the lines it logged;
+// none of these is an error, and none fails the gate.
 //
 // The metric:
 //
