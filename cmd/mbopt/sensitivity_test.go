@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,6 +19,7 @@ import (
 	"github.com/mbopt/mbopt/compare/mutate"
 	"github.com/mbopt/mbopt/relevance/sensitivity"
 	"github.com/mbopt/mbopt/testkit/cmpfixture"
+	"github.com/mbopt/mbopt/testkit/counted"
 	"github.com/mbopt/mbopt/testkit/need"
 )
 
@@ -132,4 +138,86 @@ func TestMutateFlags(t *testing.T) {
 			assert.Contains(t, stderr, w, "%v", tc.args)
 		}
 	}
+}
+
+// TestMutateFromSensitivity is mbopt mutate --from-sensitivity's happy
+// path as a user runs it on cmpfixture.SensitivityRepo: the application's
+// instruction profile (Parse 40%, Hash and Other 30% each), a suite
+// profiled as only BenchmarkEncode (Parse is 0.1% of it), and the
+// quickest schedule that gives verdicts (counted.Args(1): 1 trial of 8
+// runs, the 8 measurements a verdict needs at 99%). It scores the three
+// largest functions: Parse's prediction (about +1800%, by BenchmarkEncode)
+// holds, its mutant caught (a definite regression of about +1.5%) and the
+// one at a tenth not (+0.15%, unchanged); no benchmark runs Hash or
+// Other, so both are predicted never caught and get no mutant. Exit
+// status 0, and the source tree is untouched. 33 s at load 4 on 2 cores,
+// 130 s at load 12 (47 s of CPU), most of it the 32 Valgrind runs.
+func TestMutateFromSensitivity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("profiles a fixture under Valgrind and compares two mutants")
+	}
+	need.Tool(t, "mbopt mutate --from-sensitivity", "valgrind")
+	bin := buildMbopt(t)
+	dir := cmpfixture.SensitivityRepo(t)
+	mbopt := func(t *testing.T, args ...string) (code int, stdout, stderr string) {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "CI=true")
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatalf("mbopt %v: %v", args, err)
+		}
+		return cmd.ProcessState.ExitCode(), out.String(), errb.String()
+	}
+	work := t.TempDir()
+	appDir, micro := filepath.Join(work, "app"), filepath.Join(work, "profiles")
+	for _, args := range [][]string{
+		{"profile", "--source", "instructions", "--out", appDir, "./app"},
+		// 200x, as TestSensitivityCaught profiles them (docs/sensitivity.md).
+		{"profile", "--source", "instructions", "--benchtime", "200x", "--bench", "Encode", "--out", micro, "./work"},
+	} {
+		code, _, stderr := mbopt(t, args...)
+		require.Zero(t, code, "mbopt %v: %s", args, stderr)
+	}
+	apps, err := filepath.Glob(filepath.Join(appDir, "*BenchmarkApp*.pprof"))
+	require.NoError(t, err)
+	require.Len(t, apps, 1, "the request's profile in %s", appDir)
+
+	args := append([]string{"mutate", "--from-sensitivity", "3", "--app", apps[0], "--allow-non-cpu", "--micro", micro,
+		"--exclude", "./app", "--bench", "Encode"}, counted.Args(1)...)
+	code, stdout, stderr := mbopt(t, append(args, "./work")...)
+	t.Logf("mbopt %v:\n%s%s", args, stdout, stderr)
+	require.Zero(t, code, "exit status")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	require.GreaterOrEqual(t, len(lines), 7, "score, blank, Parse and its two mutants, Hash, Other")
+	assert.Equal(t, "mutation score: 1 of 1 predicted detectable slowdowns held (2 function(s) predicted never caught: no benchmark runs them, so none can size a mutant; not counted)", lines[0])
+	pct := `\+[0-9.]+%`
+	encode := regexp.QuoteMeta(cmpfixture.Package + ".BenchmarkEncode")
+	for i, re := range []string{
+		`^` + regexp.QuoteMeta(cmpfixture.Parse) + ` \([0-9.]+% of the application\): predicted caught from ` + pct + ` by ` + encode + `: held$`,
+		`^  ` + pct + ` \(the loop adds ` + pct + `\): caught by ` + encode + `; BenchmarkEncode \+1\.[0-9]+% \[` + pct + `, ` + pct + `\] definite-regression$`,
+		`^  ` + pct + ` \(the loop adds ` + pct + `\): not caught; BenchmarkEncode \+0\.[0-9]+% \[[-+0-9.]+%, ` + pct + `\] unchanged$`,
+		`^` + regexp.QuoteMeta(cmpfixture.Hash) + ` \([0-9.]+% of the application\): predicted never caught: no mutant$`,
+		`^` + regexp.QuoteMeta(cmpfixture.Other) + ` \([0-9.]+% of the application\): predicted never caught: no mutant$`,
+	} {
+		assert.Regexp(t, re, lines[2+i])
+	}
+	// The mutants are at the prediction and at a tenth of it.
+	at := regexp.MustCompile(`^  \+([0-9.]+)% `)
+	first, tenth := at.FindStringSubmatch(lines[3]), at.FindStringSubmatch(lines[4])
+	require.NotNil(t, first, lines[3])
+	require.NotNil(t, tenth, lines[4])
+	hi, err := strconv.ParseFloat(first[1], 64)
+	require.NoError(t, err)
+	lo, err := strconv.ParseFloat(tenth[1], 64)
+	require.NoError(t, err)
+	assert.InEpsilon(t, hi/10, lo, 0.01, "the second mutant is at a tenth of the first")
+	assert.Contains(t, stderr, "mutate: checking the predicted detectable slowdowns of 3 functions, two mutants each for the 1 predicted caught (none for the 2 predicted never caught)")
+	out, err := exec.Command("git", "-C", dir, "status", "--porcelain").CombinedOutput()
+	require.NoError(t, err)
+	assert.Empty(t, string(out), "the source tree is untouched")
 }

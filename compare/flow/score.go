@@ -22,7 +22,8 @@ type ScoreConfig struct {
 	// mutant is built: the caller's moment to report what it skipped.
 	Analyzed func(*analysis.Report)
 	// Logf, when not nil, receives a line that says how many functions
-	// are checked.
+	// are checked, and how many of them get no mutant (predicted never
+	// caught).
 	Logf func(format string, args ...any)
 }
 
@@ -48,7 +49,18 @@ func Score(ctx context.Context, cfg ScoreConfig) (*analysis.Report, *mutate.Scor
 		cfg.Analyzed(rep)
 	}
 	if cfg.Logf != nil {
-		cfg.Logf("mutate: checking the predicted detectable slowdowns of %d functions, two mutants each", min(cfg.Score.Predictions, len(rep.Sensitivity.Functions)))
+		fns := rep.Sensitivity.Functions[:min(cfg.Score.Predictions, len(rep.Sensitivity.Functions))]
+		never := 0
+		for _, f := range fns {
+			if f.DetectableSlowdown == nil {
+				never++
+			}
+		}
+		if never == 0 {
+			cfg.Logf("mutate: checking the predicted detectable slowdowns of %d functions, two mutants each", len(fns))
+		} else {
+			cfg.Logf("mutate: checking the predicted detectable slowdowns of %d functions, two mutants each for the %d predicted caught (none for the %d predicted never caught)", len(fns), len(fns)-never, never)
+		}
 	}
 	sc, err := mutate.ScoreSensitivity(ctx, rep.Sensitivity.Functions, cfg.Score)
 	if err != nil {
