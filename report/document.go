@@ -105,7 +105,9 @@ type Document struct {
 	// detectable slowdown (null: never), the caught curves of the whole
 	// suite and of the minimal suite, and the functions a 10% slowdown
 	// would go unnoticed in (package sensitivity defines them); absent
-	// unless asked for (mbopt analyze --sensitivity).
+	// unless asked for (mbopt analyze --sensitivity). Its application
+	// shares are of the application's CPU time, or of its
+	// Application.Unit when that is set.
 	Sensitivity *sensitivity.Result `json:"sensitivity,omitempty"`
 	// MDEHistory is the history database the measured minimum
 	// detectable effects of Sensitivity and of the caught objective's

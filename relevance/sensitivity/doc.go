@@ -42,6 +42,10 @@
 // the application's CPU time (flat, so every sample counts once) that lies
 // in functions whose detectable slowdown is at most s: "a 10% slowdown
 // would be caught in functions that take 62% of the application's CPU".
+// Every application share is of the application graph's unit: its CPU
+// time, or the instructions of an instruction profile of the application
+// (read with callgraph.Options.AllowNonCPU), in which the reports then
+// word it ("of the application's instructions").
 //
 // The recommendations ([Result.Recommendations]) rank the application's
 // functions by the application time in which a slowdown of
