@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/google/pprof/profile"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -23,40 +22,20 @@ import (
 	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
-// instructionProfile rewrites the CPU profile at path as an instruction
-// profile in the shape mbopt profile --source instructions writes (one
-// sample type, instructions/instructions), a thousandth of a nanosecond
-// an instruction, and writes it to dst.
-func instructionProfile(t *testing.T, path, dst string) {
-	t.Helper()
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
-	p, err := profile.Parse(f)
-	require.NoError(t, err)
-	last := len(p.SampleType) - 1
-	p.SampleType = []*profile.ValueType{{Type: "instructions", Unit: "instructions"}}
-	p.PeriodType, p.Period, p.DefaultSampleType = &profile.ValueType{Type: "instructions", Unit: "instructions"}, 1, ""
-	for _, s := range p.Sample {
-		s.Value = []int64{s.Value[last] / 1000}
-	}
-	proftest.WriteFile(t, dst, p)
-}
-
 // exampleProfiles are the example module's CPU profiles.
 const exampleProfiles = "../testdata/profiles/example"
 
 // instructionExample writes exampleProfiles as instruction profiles
-// (instructionProfile) to a new directory: app.pprof and micro/.
+// (proftest.Instructions) to a new directory: app.pprof and micro/.
 func instructionExample(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	instructionProfile(t, filepath.Join(exampleProfiles, "app.pprof"), filepath.Join(dir, "app.pprof"))
+	proftest.Instructions(t, filepath.Join(exampleProfiles, "app.pprof"), filepath.Join(dir, "app.pprof"))
 	micro, err := filepath.Glob(filepath.Join(exampleProfiles, "micro", "*.pprof"))
 	require.NoError(t, err)
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "micro"), 0o755))
 	for _, m := range micro {
-		instructionProfile(t, m, filepath.Join(dir, "micro", filepath.Base(m)))
+		proftest.Instructions(t, m, filepath.Join(dir, "micro", filepath.Base(m)))
 	}
 	return dir
 }

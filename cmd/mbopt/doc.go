@@ -126,7 +126,10 @@
 //     instructions" for mbopt profile --source instructions; the JSON's
 //     application.unit names it) and speak of it where they speak of the
 //     application's CPU ("caught in functions that take 23.2% of the
-//     application's instructions"). Benchmark costs stay seconds.
+//     application's instructions"). Benchmark costs stay seconds. It
+//     accepts the benchmarks' profiles as well, for their coverage and for
+//     the detectable slowdowns alike (instruction profiles copied out of
+//     their collection, without its manifest.json, need it).
 //   - --max-profile-bytes N, --max-decoded-bytes N: refuse a profile file
 //     larger than N, or decompressing to more than N (default 256MiB each;
 //     sizes such as 512MiB or 2GiB).

@@ -281,6 +281,11 @@ type Report struct {
 	// (SensitivityConfig.History); "" when neither is computed or no
 	// history gave them.
 	MDEHistory string
+
+	// read is what Run read the benchmark profiles with (Config's
+	// modules, exclusions, limits, AllowNonCPU and AllowEmpty), which
+	// [SensitivityBenchmarks] reads them with again: see [benchmarkOptions].
+	read callgraph.Options
 }
 
 func (c *Config) workers() int {
@@ -320,6 +325,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep.Exclude = exclude
 	opts := callgraph.Options{Modules: mods, Exclude: exclude, AllowNonCPU: cfg.AllowNonCPU, AllowEmpty: cfg.AllowEmpty, Limits: cfg.Limits}
+	rep.read = opts
 
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -232,6 +232,17 @@ type loaded struct {
 	timed     bool // a function set or instruction profile of a timed loop
 }
 
+// benchmarkOptions returns the options a benchmark profile is read with:
+// the analysis's (opts: Config's modules, exclusions, limits, and the
+// profiles Config.AllowNonCPU and AllowEmpty accept), an instruction
+// profile its manifest records (instr) accepted whatever AllowNonCPU
+// says. It is the one rule of which benchmark profiles an analysis reads,
+// for their coverage and again for their weights ([SensitivityBenchmarks]).
+func benchmarkOptions(opts callgraph.Options, instr bool) callgraph.Options {
+	opts.AllowNonCPU = opts.AllowNonCPU || instr
+	return opts
+}
+
 // loadBenchmarks decodes files on up to workers goroutines, each straight
 // into its footprint over a table of app's nodes (coverage compares nodes
 // only): no benchmark's graph or decoded profile outlives its decoding.
@@ -250,11 +261,10 @@ func loadBenchmarks(ctx context.Context, files []benchFile, app *callgraph.Graph
 			errs[i] = err
 			return
 		}
-		o := opts
 		if files[i].instr {
-			o.AllowNonCPU, timed[i] = true, files[i].timed
+			timed[i] = files[i].timed
 		}
-		fps[i], errs[i] = tab.Load(files[i].path, o)
+		fps[i], errs[i] = tab.Load(files[i].path, benchmarkOptions(opts, files[i].instr))
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err

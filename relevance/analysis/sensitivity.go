@@ -95,7 +95,10 @@ func SensitivityTargets(rep *Report, opts recommend.Options) []sensitivity.Targe
 
 // SensitivityBenchmarks returns rep's benchmarks as package sensitivity
 // weighs them (see [Sensitivity]), sorted by id: each one's profile read
-// again, its shares as [Application] takes them (the runtime's
+// again as [Run] read it for its coverage (Config's modules, exclusions,
+// Limits, and the non-CPU or sample-less profiles AllowNonCPU and
+// AllowEmpty accept, an instruction profile its manifest records always),
+// so rep must be Run's; its shares as [Application] takes them (the runtime's
 // asynchronous preemption credited to the function it interrupted, which
 // on a loaded machine holds most of a tight loop's samples), with its MDE from mdes, which holds MDEs by analysis id or by
 // package compare's id (package path + "." + name; ids of other
@@ -111,7 +114,7 @@ func SensitivityBenchmarks(ctx context.Context, rep *Report, mdes map[string]flo
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	opts := callgraph.Options{Modules: rep.Modules, Exclude: rep.Exclude, AllowNonCPU: rep.Source == manifest.SourceInstructions}
+	opts := benchmarkOptions(rep.read, rep.Source == manifest.SourceInstructions)
 	benches := make([]sensitivity.Benchmark, len(ids))
 	errs := make([]error, len(ids))
 	par.For(ctx, len(ids), runtime.GOMAXPROCS(0), func(i int) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"math"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/mbopt/mbopt/recommend"
 	"github.com/mbopt/mbopt/relevance/analysis"
 	"github.com/mbopt/mbopt/relevance/sensitivity"
+	"github.com/mbopt/mbopt/testkit/proftest"
 )
 
 // TestSensitivityExample computes the detectable slowdowns of the example
@@ -73,6 +75,63 @@ func TestSensitivityErrors(t *testing.T) {
 	require.NotNil(t, rep.Sensitivity)
 	assert.Equal(t, 0.02, rep.Sensitivity.DefaultMDE)
 	assert.Zero(t, rep.Sensitivity.Measured, "an MDE of a benchmark the analysis does not have is ignored")
+}
+
+// TestSensitivityReadsAsCoverage: the detectable slowdowns and the caught
+// objective read the benchmark profiles again as the coverage read them.
+// A directory of instruction profiles without a manifest (the example's
+// benchmarks rewritten by proftest.Instructions), which AllowNonCPU lets
+// the coverage read, failed both with "not a CPU profile" before: they
+// took AllowNonCPU only from a manifest's source instructions. Their
+// shares are the CPU profiles' (an instruction a thousandth of a
+// nanosecond), so at one MDE the caught curves are the CPU profiles'.
+func TestSensitivityReadsAsCoverage(t *testing.T) {
+	instr := t.TempDir()
+	micro, err := filepath.Glob(filepath.Join(exampleMicro, "*.pprof"))
+	require.NoError(t, err)
+	for _, m := range micro {
+		proftest.Instructions(t, m, filepath.Join(instr, filepath.Base(m)))
+	}
+	run := func(t *testing.T, micro string, allowNonCPU bool, obj optimize.Objective) (*analysis.Report, error) {
+		return analysis.Run(context.Background(), analysis.Config{App: []string{exampleApp}, Micro: []string{micro}, Modules: []string{exampleModule},
+			AllowNonCPU: allowNonCPU, Select: analysis.SelectConfig{Objective: obj, Caught: analysis.SensitivityConfig{DefaultMDE: 0.01}},
+			Sensitivity: &analysis.SensitivityConfig{DefaultMDE: 0.01}})
+	}
+	cpu, err := run(t, exampleMicro, false, optimize.Caught)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name        string
+		micro       string
+		allowNonCPU bool
+		objective   optimize.Objective
+		source      string // the sensitivity's
+	}{
+		{"instruction profiles, no manifest", instr, true, optimize.NodeCount, "instructions"},
+		{"instruction profiles, no manifest, caught objective", instr, true, optimize.Caught, "instructions"},
+		{"CPU profiles under AllowNonCPU", exampleMicro, true, optimize.Caught, "seconds"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := run(t, tc.micro, tc.allowNonCPU, tc.objective)
+			require.NoError(t, err)
+			assert.Len(t, rep.Profiles, len(micro), "every benchmark analysed")
+			require.NotNil(t, rep.Sensitivity)
+			assert.Equal(t, tc.source, rep.Sensitivity.Source)
+			require.Len(t, rep.Sensitivity.Caught, len(cpu.Sensitivity.Caught))
+			for i, p := range rep.Sensitivity.Caught {
+				assert.InDelta(t, cpu.Sensitivity.Caught[i].AppShare, p.AppShare, 1e-9, "caught at %+.1f%%", 100*p.Slowdown)
+			}
+			if tc.objective == optimize.Caught {
+				require.NotNil(t, rep.Caught)
+				assert.InDelta(t, cpu.Caught.Suite, rep.Caught.Suite, 1e-9)
+				assert.Equal(t, cpu.Suite.IDs(), rep.Suite.IDs())
+			}
+		})
+	}
+	// Without AllowNonCPU the coverage skips the instruction profiles, so
+	// nothing is left to weigh.
+	_, err = run(t, instr, false, optimize.NodeCount)
+	require.Error(t, err)
+	assert.ErrorContains(t, err, "not a CPU profile")
 }
 
 // The example module's committed profiles.
