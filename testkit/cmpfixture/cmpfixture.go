@@ -3,8 +3,9 @@
 // run on: a module of three benchmarks whose work is a deterministic CPU
 // loop, with a base commit on branch main and a head commit on branch
 // topic where one benchmark does 30% more work, one 30% less and one the
-// same ([Repo]); one for the counting metrics, where one loop runs 3% more
-// iterations ([LoopRepo]); and one of eight commits where one doubles the
+// same ([Repo]; three times and a third as much with [Variant].Threefold);
+// one for the counting metrics, where one loop runs 3% more iterations
+// ([LoopRepo]); and one of eight commits where one doubles the
 // work of an inlined helper ([HelperRepo], whose module alone
 // [WriteHelperModule] writes).
 //
@@ -56,6 +57,14 @@ type Variant struct {
 	// WallTime keeps go test's own ns/op, the wall time, instead of the
 	// CPU time the benchmarks report by default.
 	WallTime bool
+	// Threefold makes the head's BenchmarkSlower loop three times as long
+	// and its BenchmarkFaster a third as long, instead of 30% longer and
+	// shorter: for the tests of the time metric's definite verdicts. With
+	// three trials the 99% interval reaches the worst trial's ratio, and on
+	// a loaded machine one trial can read far from the others: CI twice
+	// judged the fixture's -30% in CPU time "unchanged". A threefold change
+	// reads that way only if one trial's CPU time triples.
+	Threefold bool
 }
 
 // Repo makes the repository in a temporary directory and returns it, with
@@ -72,7 +81,11 @@ func Repo(t testing.TB, v Variant) string {
 	if v.AddRemove {
 		same = "BenchmarkNew"
 	}
-	write("work/work_test.go", benchmarks(baseN*13/10, baseN*7/10, baseN, same, v))
+	slower, faster := baseN*13/10, baseN*7/10
+	if v.Threefold {
+		slower, faster = 3*baseN, baseN/3
+	}
+	write("work/work_test.go", benchmarks(slower, faster, baseN, same, v))
 	if v.Broken {
 		write("work/work.go", workGo+"\nfunc broken() int { return \"not an int\" }\n")
 	}
