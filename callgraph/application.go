@@ -24,6 +24,12 @@ type Impact struct {
 	// Functions are the project functions of the application that the
 	// benchmark covers, sorted by name.
 	Functions []string `json:"functions,omitempty"`
+	// Unit is what Attributed and Flat are shares of when it is not the
+	// application's CPU time: its profile's unit ([Graph.WeightUnit]),
+	// such as "instructions" for an instruction profile of the
+	// application read with [Options.AllowNonCPU]; "" (absent in JSON)
+	// for a CPU profile.
+	Unit string `json:"unit,omitempty"`
 }
 
 // An Application is the application's reference profile as the comparison

@@ -132,7 +132,8 @@ type Graph struct {
 	// a code address, counted once per location of each profile used by a
 	// sample. It is 0 for the profiles Go writes.
 	UnnamedFrames int
-	// Unit is "seconds" for CPU profiles, else the sample type's unit.
+	// Unit is "seconds" for CPU profiles, else the sample type's unit
+	// (see [Graph.WeightUnit]).
 	Unit string
 	// Samples is the number of samples read, including those without a
 	// stack or without a named leaf frame.
@@ -293,4 +294,16 @@ func (g *Graph) FlatShares() map[string]float64 {
 		}
 	}
 	return m
+}
+
+// WeightUnit is what the documents name g's weights in: "" for a CPU
+// profile's seconds (the application's CPU time, their default wording),
+// else g.Unit, such as "instructions" for an instruction profile read
+// with [Options.AllowNonCPU]. It is the one rule by which the suite
+// report's application.unit and the comparison's impact.unit are set.
+func (g *Graph) WeightUnit() string {
+	if g.Unit == "seconds" {
+		return ""
+	}
+	return g.Unit
 }

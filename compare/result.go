@@ -91,8 +91,10 @@ type Result struct {
 	// them: a detection here is likely noise. The gate still counts it.
 	Untouched bool `json:"untouched,omitempty"`
 	// Impact is what the benchmark means for the application (see
-	// [callgraph.Impact]), when the comparison was given an analysis;
-	// omitted otherwise.
+	// [callgraph.Impact]: shares of the application's CPU time, or of
+	// its unit, such as instructions, when its profile is not a CPU
+	// profile), when the comparison was given an analysis; omitted
+	// otherwise.
 	Impact *callgraph.Impact `json:"impact,omitempty"`
 	// Threshold is the threshold the verdict applied (Status Compared
 	// with an estimate): the largest of Settings.Threshold, the

@@ -27,7 +27,7 @@ func Build(rep *analysis.Report) *Document {
 		Criterion: rep.Suite.Nodes.String(),
 		Impact:    rep.Impact.String(),
 		Application: Application{
-			Profiles: nonNil(rep.AppProfiles), Nodes: app.Len(), ProjectNodes: app.ProjectLen(), Unit: weightUnit(app.Unit), TotalSeconds: ns(app.Total),
+			Profiles: nonNil(rep.AppProfiles), Nodes: app.Len(), ProjectNodes: app.ProjectLen(), Unit: app.WeightUnit(), TotalSeconds: ns(app.Total),
 			OutsideProjectSeconds: ns(app.OutsideProject), OutsideProjectShare: cov.Share(app.OutsideProject),
 		},
 		Coverage:        Coverage{Project: ratioOf(cov.Project), Overall: ratioOf(cov.Overall)},
@@ -175,14 +175,6 @@ func negligibleOf(n *recommend.Negligible) *Negligible {
 
 // ns rounds seconds to whole nanoseconds, the resolution of CPU profiles,
 // so sums print as 11.66 rather than 11.659999999999863.
-// weightUnit is Application.Unit for a graph's unit: "" for seconds.
-func weightUnit(unit string) string {
-	if unit == "seconds" {
-		return ""
-	}
-	return unit
-}
-
 func ns(seconds float64) float64 { return math.Round(seconds*1e9) / 1e9 }
 
 func nonNil(s []string) []string {

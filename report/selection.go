@@ -96,7 +96,7 @@ type CaughtKept struct {
 // (Application.Unit), "" for CPU profiles: the shares are of the
 // application's CPU, or of its instructions.
 func CaughtText(c *CaughtKept, history, unit string) string {
-	app := appMeasure(unit, "CPU")
+	app := render.AppMeasure(unit, "CPU")
 	kept := fmt.Sprintf("The suite keeps what the whole suite would catch: a +%s slowdown would be caught in functions that take %s of the application's %s", render.Pct(c.Slowdown), render.Pct(c.SuiteShare), app)
 	if c.SuiteShare < c.WholeShare-1e-12 {
 		kept = fmt.Sprintf("A +%s slowdown would be caught in functions that take %s of the application's %s with the suite, %s with the whole suite", render.Pct(c.Slowdown), render.Pct(c.SuiteShare), app, render.Pct(c.WholeShare))

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -56,17 +55,11 @@ func (d *Document) weight(v float64) string {
 	return fmt.Sprintf("%.0f %s", v, unit)
 }
 
-// appMeasure names what the application's weights measure, for prose
-// about them: cpu, the CPU profiles' wording ("CPU", "CPU time"), when
-// unit (Application.Unit) is "", else unit ("instructions"). It is the
-// one rule by which every line about the application's time (the
-// detectable slowdowns' "caught in functions that take 23.2% of the
-// application's CPU", the caught curve's axis) speaks the profile's unit,
-// as [Document.weight] writes its amounts.
-func appMeasure(unit, cpu string) string { return cmp.Or(unit, cpu) }
-
-// appMeasure is [appMeasure] of d's application.
-func (d *Document) appMeasure(cpu string) string { return appMeasure(d.Application.Unit, cpu) }
+// appMeasure is [render.AppMeasure] of d's application: what every line
+// about the application's time (the detectable slowdowns' "caught in
+// functions that take 23.2% of the application's CPU", the caught
+// curve's axis) calls it, as [Document.weight] writes its amounts.
+func (d *Document) appMeasure(cpu string) string { return render.AppMeasure(d.Application.Unit, cpu) }
 
 // appTotal words the application's total weight: "11.66s CPU", or in
 // its unit, "25.7k instructions".

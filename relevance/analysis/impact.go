@@ -12,7 +12,9 @@ import (
 // benchmark id, the benchmark's attributed impact and the paper's (flat) reference
 // impact as shares of the application's CPU time (the figures of the
 // "Benchmarks by attributed impact" table, coverage.Set's
-// AttributedImpactShare and ImpactShare), and the project functions it
+// AttributedImpactShare and ImpactShare), or of its instructions (Unit,
+// callgraph.Graph.WeightUnit) for an instruction profile of the
+// application read with Config.AllowNonCPU, and the project functions it
 // covers, sorted by name. Functions outside the project are left out:
 // they are the runtime, the standard library and dependencies, which
 // every benchmark shares and none is written for; their time is in Flat.
@@ -43,7 +45,7 @@ func Impacts(rep *Report) map[string]callgraph.Impact {
 		if id == "" {
 			id = s.ID
 		}
-		out[id] = callgraph.Impact{Attributed: s.AttributedImpactShare, Flat: s.ImpactShare, Functions: fns}
+		out[id] = callgraph.Impact{Attributed: s.AttributedImpactShare, Flat: s.ImpactShare, Functions: fns, Unit: cov.App.WeightUnit()}
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package analysis_test
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -53,6 +54,35 @@ func TestImpactsExample(t *testing.T) {
 	set := rep.Coverage.Sets[s]
 	assert.Equal(t, set.AttributedImpactShare, im["query__BenchmarkQuery"].Attributed, "the same figure as the analysis, not a recomputation")
 	assert.Equal(t, set.ImpactShare, im["query__BenchmarkQuery"].Flat)
+}
+
+// TestImpactsUnit: the impacts name the application profile's unit when
+// it is not CPU time (an instruction profile of the application read
+// with AllowNonCPU, which the comparison's reports then speak of), and
+// none for a CPU profile; the shares are the same either way (an
+// instruction a thousandth of a nanosecond, proftest.Instructions).
+func TestImpactsUnit(t *testing.T) {
+	instr := filepath.Join(t.TempDir(), "app.pprof")
+	proftest.Instructions(t, exampleApp, instr)
+	cpu, err := analysis.Run(context.Background(), analysis.Config{App: []string{exampleApp}, Micro: []string{exampleMicro}, Modules: []string{exampleModule}})
+	require.NoError(t, err)
+	want := analysis.Impacts(cpu)
+	for _, tc := range []struct{ name, app, unit string }{
+		{"instruction profile", instr, "instructions"},
+		{"CPU profile", exampleApp, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := analysis.Run(context.Background(), analysis.Config{App: []string{tc.app}, Micro: []string{exampleMicro}, Modules: []string{exampleModule}, AllowNonCPU: true})
+			require.NoError(t, err)
+			im := analysis.Impacts(rep)
+			require.Len(t, im, len(want))
+			for id, got := range im {
+				assert.Equal(t, tc.unit, got.Unit, id)
+				assert.InDelta(t, want[id].Attributed, got.Attributed, 1e-9, id)
+				assert.InDelta(t, want[id].Flat, got.Flat, 1e-9, id)
+			}
+		})
+	}
 }
 
 // With a collection manifest, benchmarks are keyed by package and name,

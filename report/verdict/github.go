@@ -44,7 +44,7 @@ func annotations(r *compare.Report) []github.Annotation {
 			e := res.Estimate
 			msg := fmt.Sprintf("%s %s %s (%s %s) in %s", verdictWords(res.Verdict), render.SignedPct(e.Change), res.Unit, conf, ciText(e.CI), res.ID)
 			if im := res.Impact; im != nil {
-				msg += fmt.Sprintf(", which covers %s of the application's CPU time (%s flat)", render.Pct(im.Attributed), render.Pct(im.Flat))
+				msg += fmt.Sprintf(", which covers %s of the application's %s (%s flat)", render.Pct(im.Attributed), appMeasure(im), render.Pct(im.Flat))
 			}
 			title := fmt.Sprintf("%s %s: %s", render.SignedPct(e.Change), res.Unit, id)
 			if noisy(res) {

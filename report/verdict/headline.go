@@ -52,6 +52,11 @@ func leadCompare(a, b *compare.Result, metric measure.Metric) int {
 	)
 }
 
+// appMeasure is what im's shares are of, for prose: "CPU time", or the
+// application profile's unit when the analysis read a non-CPU profile
+// ("instructions", [render.AppMeasure] of im.Unit).
+func appMeasure(im *callgraph.Impact) string { return render.AppMeasure(im.Unit, "CPU time") }
+
 // impactOf returns the result's impact, zero when unknown.
 func impactOf(r *compare.Result) callgraph.Impact {
 	if r.Impact == nil {
@@ -60,14 +65,16 @@ func impactOf(r *compare.Result) callgraph.Impact {
 	return *r.Impact
 }
 
-// hasImpact reports whether any result carries an impact.
-func hasImpact(r *compare.Report) bool {
+// firstImpact returns the impact of r's first result that carries one,
+// nil when none does. A comparison's impacts come from one analysis, so
+// its unit ([appMeasure]) is every one's.
+func firstImpact(r *compare.Report) *callgraph.Impact {
 	for _, res := range r.Results {
 		if res.Impact != nil {
-			return true
+			return res.Impact
 		}
 	}
-	return false
+	return nil
 }
 
 // headline returns the sentence the report leads with, naming benchmarks
@@ -82,7 +89,7 @@ func headline(r *compare.Report, name func(*compare.Result) string) string {
 		e := lead.Estimate
 		s := fmt.Sprintf("%s of %s in %s (%s, %s CI %s)", verdictWords(lead.Verdict), render.SignedPct(e.Change), name(lead), lead.Unit, conf, ciText(e.CI))
 		if im := lead.Impact; im != nil {
-			s += fmt.Sprintf(", which covers %s of the application's CPU time (%s flat)", render.Pct(im.Attributed), render.Pct(im.Flat))
+			s += fmt.Sprintf(", which covers %s of the application's %s (%s flat)", render.Pct(im.Attributed), appMeasure(im), render.Pct(im.Flat))
 		}
 		return s
 	}

@@ -32,7 +32,7 @@ func mdRevision(rev compare.Revision) string {
 // WriteMarkdown writes r as GitHub-flavoured Markdown for a pull
 // request comment: a heading naming the module and the metric
 // ([measure.Metric.PerOperation]), the headline in bold (the leading detection
-// and its share of the application's CPU time, as in [WriteText]) with
+// and its share of the application's CPU time or instructions, as in [WriteText]) with
 // the tally and the two revisions; a table of the detections; when
 // results have culprit functions, a table of them by estimated
 // application impact (the report's order without one; "likely none" for
@@ -59,7 +59,8 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 	p("Base %s, head %s.\n\n", mdRevision(r.Base), mdRevision(r.Head))
 
 	detected, unchanged, other := groups(r)
-	impact := hasImpact(r)
+	im := firstImpact(r)
+	impact := im != nil
 	writeTable := func(results []compare.Result) {
 		doc.Markdown(ew).Table(resultsTable(r, results, impact))
 		p("\n")
@@ -93,7 +94,7 @@ func WriteMarkdown(w io.Writer, r *compare.Report) error {
 	}
 	p("---\n\n<sub>")
 	if impact {
-		p("*impact*: the share of the application's CPU time attributed to the functions a benchmark covers; *flat*: the share of their flat time (the paper's reference impact); ")
+		p("*impact*: the share of the application's %s attributed to the functions a benchmark covers; *flat*: the share of their flat time (the paper's reference impact); ", appMeasure(im))
 	}
 	p("*instability*: the interval's width in percentage points. ")
 	if l := untouchedLegend(r); l != "" {

@@ -335,7 +335,8 @@ func rawText(r *compare.Report) string {
 // WriteText writes r as text: a header naming the module, the metric and
 // how to measure the other (measure.Metric.Choice), and the two
 // revisions; the headline, a sentence on the leading detection and its
-// share of the application's CPU time; a tally; the table of detections
+// share of the application's CPU time (or of its instructions: the
+// impacts' unit, [appMeasure]); a tally; the table of detections
 // and the table of unchanged results (verdict, change, confidence
 // interval, instability, attributed and flat impact when known, unit and
 // benchmark, which comes last so long names do not push the figures out
@@ -363,7 +364,8 @@ func WriteText(w io.Writer, r *compare.Report) error {
 	}
 
 	detected, unchanged, other := groups(r)
-	impact := hasImpact(r)
+	im := firstImpact(r)
+	impact := im != nil
 	writeTable := func(title string, results []compare.Result) {
 		if len(results) == 0 {
 			return
@@ -388,7 +390,7 @@ func WriteText(w io.Writer, r *compare.Report) error {
 
 	p("\n")
 	if impact {
-		p("impact: the share of the application's CPU time attributed to the functions a benchmark covers; flat: the share\n")
+		p("impact: the share of the application's %s attributed to the functions a benchmark covers; flat: the share\n", appMeasure(im))
 		p("of their flat time (the paper's reference impact); instability: the interval's width in percentage points\n")
 	} else {
 		p("instability: the interval's width in percentage points; no impact known (the comparison had no analysis)\n")

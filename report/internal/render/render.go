@@ -5,6 +5,7 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"regexp"
@@ -13,6 +14,15 @@ import (
 
 	"github.com/mbopt/mbopt/internal/textutil"
 )
+
+// AppMeasure names what the application's weights measure, for prose
+// about them: cpu, the CPU profiles' wording ("CPU", "CPU time"), when
+// unit is "", else unit ("instructions"). unit is the application
+// profile's (callgraph.Graph.WeightUnit: the suite report's
+// application.unit, a comparison's impact.unit), so it is the one rule
+// by which every line about the application's time, in the suite report
+// and in a comparison's, speaks the profile's unit.
+func AppMeasure(unit, cpu string) string { return cmp.Or(unit, cpu) }
 
 // Pct writes a share as a percentage with one decimal: "12.3%".
 func Pct(r float64) string { return fmt.Sprintf("%.1f%%", 100*r) }
