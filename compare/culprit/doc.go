@@ -77,8 +77,10 @@
 //     ([AppImpact.Unattributed]).
 //
 // Functions the application does not run weigh nothing, whether their
-// base is clear or not, so a change confined to them estimates 0. The interval is a percentile bootstrap
-// over the same hierarchical resampling as the benchmark's own estimate
+// base is clear, unclear or nearly nothing (a "new" function the base
+// ran is no new code), so a change confined to them estimates 0; only
+// code the base never ran, which no profile of it can hold, is new.
+// The interval is a percentile bootstrap over the same hierarchical resampling as the benchmark's own estimate
 // (trials, runs and measurements of both versions, drawn by
 // benchstats.ResampleHierarchy), each term recomputed from the drawn
 // measurements' medians and, where the application's profile says how

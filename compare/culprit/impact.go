@@ -135,16 +135,24 @@ func newModel(changed []*fn, all map[string]*fn, opt Options, base, head []map[s
 		case KindVanished:
 			m.foldVanished(g, changed, own, app, base, head)
 		case KindNew:
+			// A "new" function the base ran (a tiny or noisy base,
+			// no new code) is code the application's profile could
+			// hold: where it does not, it weighs nothing, as an
+			// unclear one does. Which of the two kinds such a
+			// function gets flips with the noise of its base.
+			if runs(base, g.name) && !inApp(app, g.name) {
+				continue
+			}
 			if !m.foldNew(g, changed, own) {
 				left = append(left, g)
 			}
 		case KindUnclear:
 			// A function the application does not run weighs
 			// nothing, whatever its base, as a changed one does
-			// (its share is 0). A new function stays in left
-			// (above) although the application's profile, of
-			// another version, cannot hold it.
-			if _, ok := app.Share(g.name); ok {
+			// (its share is 0). New code stays in left (above)
+			// although the application's profile, of another
+			// version, cannot hold it.
+			if inApp(app, g.name) {
 				left = append(left, g)
 			}
 		}
@@ -332,6 +340,12 @@ func sharesRun(shares map[string]float64, ms []map[string]float64) float64 {
 		}
 	}
 	return w
+}
+
+// inApp reports whether the application's profile holds function name.
+func inApp(app *callgraph.Application, name string) bool {
+	_, ok := app.Share(name)
+	return ok
 }
 
 // runs reports whether the function name has a cost in some measurement
