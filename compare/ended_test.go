@@ -10,7 +10,6 @@ import (
 
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/relevance/measure"
-	"github.com/mbopt/mbopt/testkit/gittest"
 )
 
 // endingModule is a module whose sub-benchmarks end their process, so
@@ -31,18 +30,7 @@ import (
 	"testing"
 )
 
-var sink uint64
-
-func work(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		h := uint64(i)
-		for k := 0; k < 500; k++ {
-			h = h*6364136223846793005 + 1
-		}
-		sink += h
-	}
-}
-
+`+workSource(500)+`
 const head = %t
 
 func BenchmarkBoth(b *testing.B) {
@@ -103,13 +91,13 @@ func TestEndedProcesses(t *testing.T) {
 		t.Skip("runs two comparisons; skipped with -short")
 	}
 	markers := t.TempDir()
-	r := gittest.New(t, "main")
-	r.Write("go.mod", "module example.com/m\n\ngo 1.22\n")
-	r.Write("e/e_test.go", endingModule(false, filepath.Join(markers, "base")))
-	r.Commit("base")
-	r.Git("tag", "base")
-	r.Write("e/e_test.go", endingModule(true, filepath.Join(markers, "head")))
-	r.Commit("head")
+	r := twoVersions(t, "e/e_test.go", func(head bool) string {
+		side := "base"
+		if head {
+			side = "head"
+		}
+		return endingModule(head, filepath.Join(markers, side))
+	})
 	cache := t.TempDir()
 	const bothEnded = "panic: unexpected call to os.Exit(0) during test; it ended the process: the benchmarks of BenchmarkBoth after it, if any, did not run (no process showed their names)"
 	for _, metric := range []measure.Metric{measure.Time, measure.Instructions} {

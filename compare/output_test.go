@@ -8,7 +8,6 @@ import (
 
 	"github.com/mbopt/mbopt/compare"
 	"github.com/mbopt/mbopt/relevance/measure"
-	"github.com/mbopt/mbopt/testkit/gittest"
 )
 
 // misbehavingModule is a module whose benchmarks misbehave as a pull
@@ -27,18 +26,7 @@ import (
 	"testing"
 )
 
-var sink uint64
-
-func work(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		h := uint64(i)
-		for k := 0; k < 2000; k++ {
-			h = h*6364136223846793005 + 1
-		}
-		sink += h
-	}
-}
-
+`+workSource(2000)+`
 const headFails = %t
 
 func BenchmarkNoisy(b *testing.B) {
@@ -100,13 +88,7 @@ func TestMisbehavingBenchmarks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs two comparisons; skipped with -short")
 	}
-	r := gittest.New(t, "main")
-	r.Write("go.mod", "module example.com/m\n\ngo 1.22\n")
-	r.Write("h/h_test.go", misbehavingModule(false))
-	r.Commit("base")
-	r.Git("tag", "base")
-	r.Write("h/h_test.go", misbehavingModule(true))
-	r.Commit("head")
+	r := twoVersions(t, "h/h_test.go", misbehavingModule)
 	cache := t.TempDir()
 	for _, metric := range []measure.Metric{measure.Time, measure.CPU} {
 		t.Run(string(metric), func(t *testing.T) {

@@ -14,7 +14,6 @@ import (
 	"github.com/mbopt/mbopt/compare/engine"
 	"github.com/mbopt/mbopt/relevance/measure"
 	"github.com/mbopt/mbopt/relevance/shard"
-	"github.com/mbopt/mbopt/testkit/gittest"
 )
 
 // skippingModule is a module whose benchmarks skip themselves as those of
@@ -32,18 +31,7 @@ func skippingModule(headSkips bool) string {
 
 import "testing"
 
-var sink uint64
-
-func work(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		h := uint64(i)
-		for k := 0; k < 500; k++ {
-			h = h*6364136223846793005 + 1
-		}
-		sink += h
-	}
-}
-
+`+workSource(500)+`
 const headSkips = %t
 
 func BenchmarkData(b *testing.B) {
@@ -106,13 +94,7 @@ func TestSkippedBenchmarks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs two comparisons; skipped with -short")
 	}
-	r := gittest.New(t, "main")
-	r.Write("go.mod", "module example.com/m\n\ngo 1.22\n")
-	r.Write("s/s_test.go", skippingModule(false))
-	r.Commit("base")
-	r.Git("tag", "base")
-	r.Write("s/s_test.go", skippingModule(true))
-	r.Commit("head")
+	r := twoVersions(t, "s/s_test.go", skippingModule)
 	cache := t.TempDir()
 	for _, metric := range []measure.Metric{measure.Time, measure.CPU, measure.Instructions} {
 		t.Run(string(metric), func(t *testing.T) {
