@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -157,21 +155,10 @@ func TestMutateFromSensitivity(t *testing.T) {
 		t.Skip("profiles a fixture under Valgrind and compares two mutants")
 	}
 	need.Tool(t, "mbopt mutate --from-sensitivity", "valgrind")
-	bin := buildMbopt(t)
-	dir := cmpfixture.SensitivityRepo(t)
+	dir, tmp := cmpfixture.SensitivityRepo(t), t.TempDir()
 	mbopt := func(t *testing.T, args ...string) (code int, stdout, stderr string) {
 		t.Helper()
-		cmd := exec.Command(bin, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "CI=true")
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		var ee *exec.ExitError
-		if err != nil && !errors.As(err, &ee) {
-			t.Fatalf("mbopt %v: %v", args, err)
-		}
-		return cmd.ProcessState.ExitCode(), out.String(), errb.String()
+		return mboptIn(t, dir, tmp, args...)
 	}
 	work := t.TempDir()
 	appDir, micro := filepath.Join(work, "app"), filepath.Join(work, "profiles")
